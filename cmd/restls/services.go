@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/restls/restls/config"
+)
+
+func init() {
+	register(command{name: "services", summary: "print the configured serviceIds (the editor hints map) and configuration diagnostics", run: runServices})
+}
+
+// configFlags binds the registry flags and reads RESTLS_* from env.
+type configFlags struct {
+	f   config.Flags
+	env *cliEnv
+}
+
+func (c *configFlags) sources() config.Sources {
+	return config.FromEnv(c.env.getenv).Override(c.f.Explicit())
+}
+
+type servicesJSON struct {
+	Kind        config.Kind                  `json:"kind"`
+	Services    map[string]config.HintsEntry `json:"services"`
+	Timeouts    config.Timeouts              `json:"timeouts"`
+	Diagnostics []config.Diagnostic          `json:"diagnostics"`
+}
+
+func runServices(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags]", `
+Loads the service configuration the platform would load at startup and
+prints, for one script kind, each usable serviceId with its resolved url and
+description (never a credential), then every configuration problem as
+file:line:col: severity: message.
+
+Exit status: 0; 1 with --strict when any error diagnostic exists; 2 for
+usage errors.`)
+	kindName := fs.String("kind", string(config.ScriptService), "script `kind` whose registry to print: scriptService, scriptTask or validationScript")
+	asJSON := fs.Bool("json", false, "print one JSON object: kind, services, timeouts, diagnostics")
+	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic exists")
+	cf := configFlags{env: env}
+	cf.f.Register(fs)
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "restls services: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	kind, err := config.ParseKind(*kindName)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls services: %v\n", err)
+		return 2
+	}
+	snap := config.Load(cf.sources())
+	reg := snap.For(kind)
+	diags := reg.Diagnostics
+	if diags == nil {
+		diags = []config.Diagnostic{}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(servicesJSON{Kind: kind, Services: reg.HintsMap(), Timeouts: reg.Timeouts, Diagnostics: diags}); err != nil {
+			fmt.Fprintf(env.stderr, "restls services: %v\n", err)
+			return 1
+		}
+	} else {
+		printServices(env, reg)
+	}
+	if *strict {
+		for _, d := range diags {
+			if d.Severity == config.SeverityError {
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+func printServices(env *cliEnv, reg *config.Registry) {
+	w := env.stdout
+	fmt.Fprintf(w, "%d services for %s (connection timeout %d ms, max %d; read timeout %d ms, max %d)\n\n",
+		reg.Len(), reg.Kind, reg.Timeouts.Connection.Default, reg.Timeouts.Connection.Maximum,
+		reg.Timeouts.Read.Default, reg.Timeouts.Read.Maximum)
+	if reg.Len() > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SERVICEID\tURL\tAUTH\tDESCRIPTION")
+		for _, id := range reg.IDs() {
+			s, _ := reg.Service(id)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", id, s.URL, reg.AuthSummary(s), s.Description)
+		}
+		_ = tw.Flush()
+	}
+	if len(reg.Diagnostics) > 0 {
+		fmt.Fprintf(w, "\n%d diagnostics:\n", len(reg.Diagnostics))
+		for _, d := range reg.Diagnostics {
+			fmt.Fprintln(w, d.String())
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package config owns the service registry: it reads the platform's
+// properties (YAML or flat .properties), the two service XML files and the
+// platform timeout configuration, merges them in the platform's reading
+// order, resolves serviceId references, validates authorization and returns
+// an immutable Snapshot with diagnostics.
+//
+// Loading never fails as a whole: a broken source yields diagnostics and the
+// other sources still count. No credential ever leaves this package in a
+// printable form: credentials are held as Secret values, whose String,
+// GoString, Format and MarshalJSON all mask them.
+//
+// config must not import the LSP packages, the JavaScript engine or any other
+// restls package; everything else builds on it.
+package config

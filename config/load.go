@@ -1,0 +1,430 @@
+package config
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ReadFunc reads a file; Load uses os.ReadFile.
+type ReadFunc func(path string) ([]byte, error)
+
+// Load reads every source and returns a snapshot. It never fails as a
+// whole: problems are diagnostics in the snapshot.
+func Load(src Sources) *Snapshot { return LoadWith(src, os.ReadFile) }
+
+// LoadWith is Load with a custom reader (tests, unsaved editor buffers).
+func LoadWith(src Sources, read ReadFunc) *Snapshot {
+	r := src.resolve()
+	snap := &Snapshot{Sources: src, registries: map[Kind]*Registry{}}
+
+	var fileDiags []Diagnostic
+	found := 0
+	readLoc := func(l location) ([]byte, bool) {
+		if l.path == "" {
+			return nil, false
+		}
+		data, err := read(l.path)
+		switch {
+		case err == nil:
+			found++
+			return data, true
+		case errors.Is(err, fs.ErrNotExist):
+			if l.explicit {
+				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path}, Severity: SeverityError,
+					Code: CodeFileNotFound, Message: "configuration file not found: check the path given on the command line, in RESTLS_* or in the editor settings"})
+			}
+		default:
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path}, Severity: SeverityError,
+				Code: CodeFileUnreadable, Message: "cannot read configuration file: " + errWithoutPath(err)})
+		}
+		return nil, false
+	}
+
+	var props []*parsed
+	for _, l := range r.properties {
+		data, ok := readLoc(l)
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(l.path)) {
+		case ".properties":
+			props = append(props, parseProperties(l.path, string(data)))
+		default:
+			props = append(props, parseYAML(l.path, data))
+		}
+	}
+	var serviceXML, handlerXML *parsed
+	if data, ok := readLoc(r.serviceXML); ok {
+		serviceXML = parseServiceXML(r.serviceXML.path, data)
+	}
+	if data, ok := readLoc(r.handlerXML); ok {
+		handlerXML = parseServiceXML(r.handlerXML.path, data)
+	}
+	timeouts := DefaultTimeouts
+	var platformDiags []Diagnostic
+	if data, ok := readLoc(r.platformConfig); ok {
+		timeouts, platformDiags = parsePlatform(r.platformConfig.path, data)
+	}
+	if found == 0 && len(fileDiags) == 0 {
+		where := r.root
+		if where == "" {
+			where = "."
+		}
+		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where}, Severity: SeverityInfo, Code: CodeNoConfiguration,
+			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; pass --config-root or the file flags"})
+	}
+
+	for _, k := range Kinds {
+		x := serviceXML
+		if k.UsesHandlerXML() {
+			x = handlerXML
+		}
+		sources := append([]*parsed(nil), props...)
+		if x != nil {
+			sources = append(sources, x)
+		}
+		reg := merge(k, sources)
+		reg.Timeouts = timeouts
+		reg.Loaded = found > 0
+		diags := append([]Diagnostic(nil), fileDiags...)
+		for _, s := range sources {
+			diags = append(diags, s.diags...)
+		}
+		diags = append(diags, platformDiags...)
+		reg.Diagnostics = append(diags, reg.Diagnostics...)
+		snap.registries[k] = reg
+	}
+	return snap
+}
+
+// errWithoutPath drops the path that os errors repeat.
+func errWithoutPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// merger resolves entries of one kind in reading order.
+type merger struct {
+	reg   *Registry
+	diags []Diagnostic
+	// latest definition of each serviceId seen so far, usable or not.
+	latest map[string]*entry
+	// oauthBroken holds, for each unusable oAuth id, why.
+	oauthBroken map[string]string
+	oauthSeen   map[string]Position
+}
+
+type entry struct {
+	pos      Position
+	url      string // resolved, when usable
+	byRef    string // serviceId it refers to, when defined by reference
+	usable   bool
+	whyNot   string
+	refChain string
+}
+
+func (m *merger) add(pos Position, sev Severity, code, id, msg string) {
+	m.diags = append(m.diags, Diagnostic{Position: pos, Severity: sev, Code: code, ServiceID: id, Message: msg})
+}
+
+func (m *merger) addOAuth(pos Position, sev Severity, code, id, msg string) {
+	m.diags = append(m.diags, Diagnostic{Position: pos, Severity: sev, Code: code, OAuthID: id, Message: msg})
+}
+
+func merge(kind Kind, sources []*parsed) *Registry {
+	m := &merger{
+		reg: &Registry{Kind: kind, services: map[string]*Service{}, unusable: map[string]Diagnostic{},
+			oauth: map[string]*OAuth{}},
+		latest:      map[string]*entry{},
+		oauthBroken: map[string]string{},
+		oauthSeen:   map[string]Position{},
+	}
+	// OAuth definitions first: an api may name an oAuth defined anywhere in
+	// the sources of its kind.
+	for _, s := range sources {
+		for i := range s.oauths {
+			m.oauth(&s.oauths[i])
+		}
+	}
+	for _, s := range sources {
+		for i := range s.apis {
+			m.api(&s.apis[i])
+		}
+	}
+	m.reg.finish()
+	m.reg.Diagnostics = m.diags
+	return m.reg
+}
+
+func (m *merger) api(a *rawAPI) {
+	id := a.serviceID.value
+	if id == "" {
+		m.add(a.pos, SeverityError, CodeMissingServiceID, "",
+			"api entry has no serviceId: add serviceId so that scripts can name it (the entry is ignored)")
+		return
+	}
+	if prev, ok := m.latest[id]; ok {
+		m.add(a.pos, SeverityWarning, CodeDuplicateService, id,
+			fmt.Sprintf("serviceId %q is defined again here; this definition replaces the one at %s (the last one read wins); remove one of them", id, prev.pos))
+		delete(m.reg.services, id)
+		delete(m.reg.unusable, id)
+	}
+	e := &entry{pos: a.pos}
+	// A reference resolves against what was read before this entry, so
+	// the entry becomes visible only once it is resolved.
+	defer func() { m.latest[id] = e }()
+	fail := func(pos Position, code, msg string) {
+		e.usable, e.whyNot = false, msg
+		d := Diagnostic{Position: pos, Severity: SeverityError, Code: code, ServiceID: id, Message: msg}
+		m.diags = append(m.diags, d)
+		m.reg.unusable[id] = d
+	}
+	svc := &Service{ID: id, RawURL: a.url.value, Description: a.description.value, Defined: a.pos}
+
+	raw := a.url.value
+	switch {
+	case raw == "":
+		fail(a.url.pos, CodeMissingURL, fmt.Sprintf("service %q has no url: add url with an http(s) address or <serviceId>/<suffix> (the service is unusable)", id))
+		return
+	case isAbsolute(raw):
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has url %q, which is not a valid address: write it as https://host/path (the service is unusable)", id, raw))
+			return
+		}
+		if u.User != nil {
+			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has credentials inside its url: move them to an authorization of type basic (the service is unusable)", id))
+			return
+		}
+		svc.URL = raw
+		if strings.EqualFold(u.Scheme, "http") {
+			m.add(a.url.pos, SeverityWarning, CodeInsecureURL, id,
+				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (spec 5.1)", id))
+		}
+	default:
+		ref, suffix, hasSlash := strings.Cut(raw, "/")
+		target, ok := m.latest[ref]
+		if !hasSlash || ref == "" || strings.Contains(ref, ":") {
+			msg := fmt.Sprintf("service %q has url %q, which is neither an http(s) address nor <serviceId>/<suffix>", id, raw)
+			if ok && !hasSlash {
+				msg += fmt.Sprintf("; to reuse %q write %q", ref, ref+"/<suffix>")
+			}
+			fail(a.url.pos, CodeBadURL, msg+" (the service is unusable)")
+			return
+		}
+		if !ok {
+			msg := fmt.Sprintf("service %q refers to %q, which is not defined before it; define %q earlier (properties are read before the XML file, each top to bottom)", id, ref, ref)
+			fail(a.url.pos, CodeUnknownReference, msg+" (the service is unusable)")
+			return
+		}
+		if target.byRef != "" {
+			fail(a.url.pos, CodeReferenceChain, fmt.Sprintf("service %q refers to %q, which itself refers to %q (%s -> %s -> %s); only one level of reference works: give %q an address or refer to %q directly (the service is unusable)",
+				id, ref, target.byRef, id, ref, target.byRef, ref, target.byRef))
+			return
+		}
+		if !target.usable {
+			fail(a.url.pos, CodeBrokenReference, fmt.Sprintf("service %q refers to %q, which is unusable (%s); fix %q first (the service is unusable)", id, ref, target.whyNot, ref))
+			return
+		}
+		svc.URL = joinURL(target.url, suffix)
+		svc.RefersTo = ref
+		e.byRef = ref
+	}
+	e.url = svc.URL
+
+	if a.auth != nil {
+		auth, pos, code, msg := m.auth(id, a.auth)
+		if msg != "" {
+			fail(pos, code, msg)
+			return
+		}
+		svc.Auth = auth
+	}
+	e.usable = true
+	m.reg.services[id] = svc
+}
+
+func isAbsolute(raw string) bool {
+	l := strings.ToLower(raw)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.Contains(l, "://")
+}
+
+// auth validates a service's authorization; a non-empty msg makes the
+// service unusable.
+func (m *merger) auth(id string, a *rawAuth) (auth Auth, pos Position, code, msg string) {
+	switch a.typ.value {
+	case "":
+		return auth, a.pos, CodeAuthMissingType, fmt.Sprintf("authorization of service %q has no type: set type to basic or oAuth (the service is unusable)", id)
+	case string(AuthBasic):
+		if a.encodedCredentials.value == "" {
+			return auth, a.pos, CodeAuthMissingCreds, fmt.Sprintf("basic authorization of service %q has no encodedCredentials: add the base64 of login:password (the service is unusable)", id)
+		}
+		if !validBasic(a.encodedCredentials.value) {
+			m.add(a.encodedCredentials.pos, SeverityWarning, CodeAuthBadCreds, id,
+				fmt.Sprintf("encodedCredentials of service %q are not the base64 of login:password; they are sent as written; encode them with: printf '%%s' 'login:password' | base64", id))
+		}
+		return Auth{Type: AuthBasic, EncodedCredentials: NewSecret(a.encodedCredentials.value)}, pos, "", ""
+	case string(AuthOAuth):
+		oid := a.id.value
+		if oid == "" {
+			return auth, a.pos, CodeAuthMissingOAuth, fmt.Sprintf("oAuth authorization of service %q has no id: add an id naming an oAuth definition (the service is unusable)", id)
+		}
+		if why, broken := m.oauthBroken[oid]; broken {
+			return auth, a.id.pos, CodeAuthBrokenOAuth, fmt.Sprintf("service %q uses oAuth %q, which is unusable (%s); fix that oAuth definition (the service is unusable)", id, oid, why)
+		}
+		if _, ok := m.reg.oauth[oid]; !ok {
+			known := make([]string, 0, len(m.reg.oauth))
+			for k := range m.reg.oauth {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			msg := fmt.Sprintf("service %q uses oAuth %q, which no oAuth element defines", id, oid)
+			if near := nearest(oid, known, 1); len(near) > 0 {
+				msg += fmt.Sprintf(": did you mean %q?", near[0])
+			} else {
+				msg += "; add <oAuth id=\"" + oid + "\" ...>"
+			}
+			return auth, a.id.pos, CodeAuthUnknownOAuth, msg + " (the service is unusable)"
+		}
+		return Auth{Type: AuthOAuth, OAuthID: oid}, pos, "", ""
+	default:
+		msg := fmt.Sprintf("authorization of service %q has unknown type %q", id, a.typ.value)
+		if near := nearest(a.typ.value, []string{"basic", "oAuth"}, 1); len(near) > 0 {
+			msg += fmt.Sprintf(": did you mean %q?", near[0])
+		} else {
+			msg += ": use basic or oAuth"
+		}
+		return auth, a.typ.pos, CodeAuthUnknownType, msg + " (the service is unusable)"
+	}
+}
+
+// validBasic reports whether s is standard base64 of "login:password".
+func validBasic(s string) bool {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return false
+	}
+	i := strings.IndexByte(string(b), ':')
+	return i > 0
+}
+
+func (m *merger) oauth(o *rawOAuth) {
+	id := o.get("id").value
+	if id == "" {
+		m.addOAuth(o.pos, SeverityError, CodeOAuthMissingField, "", "oAuth definition has no id: add id so that services can refer to it (the definition is ignored)")
+		return
+	}
+	if prev, ok := m.oauthSeen[id]; ok {
+		m.addOAuth(o.pos, SeverityWarning, CodeOAuthDuplicate, id,
+			fmt.Sprintf("oAuth %q is defined again here; this definition replaces the one at %s; remove one of them", id, prev))
+		delete(m.reg.oauth, id)
+		delete(m.oauthBroken, id)
+	}
+	m.oauthSeen[id] = o.pos
+	var firstErr string
+	bad := func(name, msg string) {
+		pos := o.pos
+		if f, ok := o.fields[name]; ok {
+			pos = f.pos
+		}
+		m.addOAuth(pos, SeverityError, CodeOAuthMissingField, id, msg)
+		if firstErr == "" {
+			firstErr = msg
+		}
+	}
+	required := func(name string) string {
+		f := o.get(name)
+		if f.value == "" {
+			bad(name, fmt.Sprintf("oAuth %q has no %s: add it (the definition is unusable)", id, name))
+		}
+		return f.value
+	}
+	enum := func(name string, allowed ...string) string {
+		v := required(name)
+		if v != "" && !contains(allowed, v) {
+			msg := fmt.Sprintf("oAuth %q has %s %q", id, name, v)
+			if near := nearest(v, allowed, 1); len(near) > 0 {
+				msg += fmt.Sprintf(": did you mean %q?", near[0])
+			} else {
+				msg += ": use " + strings.Join(allowed, " or ")
+			}
+			m.addOAuth(o.get(name).pos, SeverityError, CodeOAuthBadValue, id, msg+" (the definition is unusable)")
+			if firstErr == "" {
+				firstErr = msg
+			}
+		}
+		return v
+	}
+	def := &OAuth{ID: id, Description: o.get("description").value, Defined: o.pos, AdditionalParams: o.params}
+	def.URL = required("url")
+	if def.URL != "" {
+		if u, err := url.Parse(def.URL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			m.addOAuth(o.get("url").pos, SeverityError, CodeOAuthBadValue, id, fmt.Sprintf("oAuth %q has url %q, which is not an http(s) address of the token endpoint (the definition is unusable)", id, def.URL))
+			if firstErr == "" {
+				firstErr = "bad url"
+			}
+		}
+	}
+	def.GrantType = enum("grantType", GrantClientCredentials, GrantPassword)
+	def.ClientAuthenticationMethod = enum("clientAuthenticationMethod", ClientSecretPost, ClientSecretBasic)
+	def.ClientID = required("clientId")
+	def.ClientSecret = NewSecret(required("clientSecret"))
+	if def.GrantType == GrantPassword {
+		def.Username = required("username")
+		def.Password = NewSecret(required("password"))
+	} else if def.GrantType == GrantClientCredentials {
+		for _, n := range []string{"username", "password"} {
+			if f := o.get(n); f.set {
+				m.addOAuth(f.pos, SeverityWarning, CodeOAuthUnusedField, id,
+					fmt.Sprintf("oAuth %q sets %s, which grantType client_credentials does not use; remove it or use grantType password", id, n))
+			}
+		}
+	}
+	if a := o.auth; a != nil {
+		switch {
+		case a.typ.value != string(AuthBasic):
+			msg := fmt.Sprintf("the authorization of oAuth %q has type %q; only basic is supported for the token request", id, a.typ.value)
+			m.addOAuth(a.pos, SeverityError, CodeAuthUnknownType, id, msg+" (the definition is unusable)")
+			if firstErr == "" {
+				firstErr = msg
+			}
+		case a.encodedCredentials.value == "":
+			msg := fmt.Sprintf("the basic authorization of oAuth %q has no encodedCredentials", id)
+			m.addOAuth(a.pos, SeverityError, CodeAuthMissingCreds, id, msg+": add the base64 of login:password (the definition is unusable)")
+			if firstErr == "" {
+				firstErr = msg
+			}
+		default:
+			if !validBasic(a.encodedCredentials.value) {
+				m.addOAuth(a.encodedCredentials.pos, SeverityWarning, CodeAuthBadCreds, id,
+					fmt.Sprintf("encodedCredentials of oAuth %q are not the base64 of login:password; they are sent as written", id))
+			}
+			def.TokenBasicAuth = NewSecret(a.encodedCredentials.value)
+		}
+	}
+	if firstErr != "" {
+		m.oauthBroken[id] = firstErr
+		return
+	}
+	m.reg.oauth[id] = def
+}
+
+// joinURL appends suffix to base's path with one "/", keeping base's query
+// and fragment where they are.
+func joinURL(base, suffix string) string {
+	rest := ""
+	if i := strings.IndexAny(base, "?#"); i >= 0 {
+		base, rest = base[:i], base[i:]
+	}
+	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(suffix, "/") + rest
+}

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/beevik/etree"
+)
+
+// parsePlatform reads the restclient timeouts from a platform config file:
+// <config><VENDOR><restclient> with connection-timeout and read-timeout,
+// each with default and maximum as attributes or child elements.
+func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
+	p := &parsed{file: file}
+	t := DefaultTimeouts
+	root, w := parseXMLDoc(file, data, p)
+	if root == nil {
+		return t, p.diags
+	}
+	if root.Tag != "config" {
+		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; the platform config must have <config> as its root (built-in timeouts are used)", root.Tag))
+		return t, p.diags
+	}
+	var rc *etree.Element
+	for _, vendor := range root.ChildElements() {
+		if e := vendor.SelectElement("restclient"); e != nil {
+			rc = e
+		}
+	}
+	if rc == nil {
+		return t, p.diags
+	}
+	for _, c := range rc.ChildElements() {
+		switch c.Tag {
+		case "connection-timeout":
+			t.Connection = timeoutPair(p, w, c, DefaultTimeouts.Connection)
+		case "read-timeout":
+			t.Read = timeoutPair(p, w, c, DefaultTimeouts.Read)
+		default:
+			p.unknown(w.at(c), "element in <restclient>", "<"+c.Tag+">", []string{"<connection-timeout>", "<read-timeout>"})
+		}
+	}
+	return t, p.diags
+}
+
+func timeoutPair(p *parsed, w *xmlWalker, e *etree.Element, builtin TimeoutPair) TimeoutPair {
+	out := builtin
+	bad := false
+	read := func(name string, dst *int) {
+		var raw string
+		pos := w.at(e)
+		if a := e.SelectAttr(name); a != nil {
+			raw = a.Value
+		} else if c := e.SelectElement(name); c != nil {
+			raw, pos = text(c), w.at(c)
+		} else {
+			return
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n <= 0 {
+			p.add(pos, SeverityError, CodeTimeoutBad, fmt.Sprintf("%s %s is %q; it must be a positive whole number of milliseconds (built-in %d/%d ms are used)",
+				e.Tag, name, raw, builtin.Default, builtin.Maximum))
+			bad = true
+			return
+		}
+		*dst = n
+	}
+	read("default", &out.Default)
+	read("maximum", &out.Maximum)
+	if bad {
+		return builtin
+	}
+	if out.Default > out.Maximum {
+		p.add(w.at(e), SeverityError, CodeTimeoutBad, fmt.Sprintf("%s default %d ms is above its maximum %d ms; lower the default or raise the maximum (built-in %d/%d ms are used)",
+			e.Tag, out.Default, out.Maximum, builtin.Default, builtin.Maximum))
+		return builtin
+	}
+	return out
+}

@@ -1,0 +1,167 @@
+package config
+
+import (
+	"flag"
+	"path/filepath"
+	"strings"
+)
+
+// Well-known locations below a config root (the platform's webforms
+// directory); see docs/configuration.md.
+const (
+	ServiceXMLPath     = "script-code-config/script-service-api.xml"
+	HandlerXMLPath     = "script-handler-config/script-handler-api.xml"
+	PlatformConfigPath = "config.xml"
+)
+
+// PropertiesNames are the properties files looked for in a config root, in
+// reading order.
+var PropertiesNames = []string{"application.yml", "application.yaml", "application.properties"}
+
+// Sources says where the configuration is read from. Empty fields are
+// filled by Resolve.
+type Sources struct {
+	ConfigRoot     string   `json:"configRoot,omitempty"`
+	Properties     []string `json:"properties,omitempty"`
+	ServiceXML     string   `json:"serviceXml,omitempty"`
+	HandlerXML     string   `json:"handlerXml,omitempty"`
+	PlatformConfig string   `json:"platformConfig,omitempty"`
+}
+
+// Environment variables read by FromEnv; RESTLS_PROPERTIES holds a list
+// separated by the OS path-list separator (":" on Unix).
+const (
+	EnvConfigRoot     = "RESTLS_CONFIG_ROOT"
+	EnvProperties     = "RESTLS_PROPERTIES"
+	EnvServiceXML     = "RESTLS_SERVICE_XML"
+	EnvHandlerXML     = "RESTLS_HANDLER_XML"
+	EnvPlatformConfig = "RESTLS_PLATFORM_CONFIG"
+)
+
+// FromEnv returns the sources named by RESTLS_* environment variables.
+func FromEnv(getenv func(string) string) Sources {
+	var s Sources
+	s.ConfigRoot = getenv(EnvConfigRoot)
+	if p := getenv(EnvProperties); p != "" {
+		for _, f := range filepath.SplitList(p) {
+			if f != "" {
+				s.Properties = append(s.Properties, f)
+			}
+		}
+	}
+	s.ServiceXML = getenv(EnvServiceXML)
+	s.HandlerXML = getenv(EnvHandlerXML)
+	s.PlatformConfig = getenv(EnvPlatformConfig)
+	return s
+}
+
+// Override returns s with every field that o sets replaced by o's.
+func (s Sources) Override(o Sources) Sources {
+	if o.ConfigRoot != "" {
+		s.ConfigRoot = o.ConfigRoot
+	}
+	if len(o.Properties) > 0 {
+		s.Properties = append([]string(nil), o.Properties...)
+	}
+	if o.ServiceXML != "" {
+		s.ServiceXML = o.ServiceXML
+	}
+	if o.HandlerXML != "" {
+		s.HandlerXML = o.HandlerXML
+	}
+	if o.PlatformConfig != "" {
+		s.PlatformConfig = o.PlatformConfig
+	}
+	return s
+}
+
+// IsZero reports whether no source is named at all.
+func (s Sources) IsZero() bool {
+	return s.ConfigRoot == "" && len(s.Properties) == 0 && s.ServiceXML == "" &&
+		s.HandlerXML == "" && s.PlatformConfig == ""
+}
+
+// Flags binds the configuration flags shared by every subcommand.
+type Flags struct {
+	s Sources
+}
+
+// Register adds --config-root, --properties (repeatable), --service-xml,
+// --handler-xml and --platform-config to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.s.ConfigRoot, "config-root", "", "platform `dir`ectory (webforms) holding "+ServiceXMLPath+", "+HandlerXMLPath+", "+PlatformConfigPath+" and "+strings.Join(PropertiesNames, "/")+" (env "+EnvConfigRoot+"; default: the current directory when no file flag is given)")
+	fs.Func("properties", "properties `file` with a scriptservice.api list, YAML (.yml, .yaml) or Java .properties; repeatable, read in order (env "+EnvProperties+")", func(v string) error {
+		f.s.Properties = append(f.s.Properties, v)
+		return nil
+	})
+	fs.StringVar(&f.s.ServiceXML, "service-xml", "", "script-service-api.xml `file` for scriptService and validationScript (env "+EnvServiceXML+")")
+	fs.StringVar(&f.s.HandlerXML, "handler-xml", "", "script-handler-api.xml `file` for scriptTask (env "+EnvHandlerXML+")")
+	fs.StringVar(&f.s.PlatformConfig, "platform-config", "", "platform config XML `file` holding <config><VENDOR><restclient> timeouts (env "+EnvPlatformConfig+")")
+}
+
+// Explicit returns only what the flags set; combine it with FromEnv as
+// FromEnv(getenv).Override(f.Explicit()).
+func (f *Flags) Explicit() Sources { return f.s }
+
+// location is one file to read and whether it was named explicitly (a
+// missing explicit file is an error; a missing looked-for file is not).
+type location struct {
+	path     string
+	explicit bool
+}
+
+type resolved struct {
+	properties     []location
+	serviceXML     location
+	handlerXML     location
+	platformConfig location
+	root           string
+}
+
+// resolve fills the looked-for locations: a config root (or, when nothing
+// is named at all, the current directory) supplies every file not named
+// explicitly. With explicit files and no root, only those files are read.
+func (s Sources) resolve() resolved {
+	var r resolved
+	root := s.ConfigRoot
+	if s.IsZero() {
+		root = "."
+	}
+	r.root = root
+	for _, p := range s.Properties {
+		r.properties = append(r.properties, location{p, true})
+	}
+	if len(s.Properties) == 0 && root != "" {
+		for _, n := range PropertiesNames {
+			r.properties = append(r.properties, location{filepath.Join(root, n), false})
+		}
+	}
+	pick := func(explicit, rel string) location {
+		if explicit != "" {
+			return location{explicit, true}
+		}
+		if root != "" {
+			return location{filepath.Join(root, rel), false}
+		}
+		return location{}
+	}
+	r.serviceXML = pick(s.ServiceXML, ServiceXMLPath)
+	r.handlerXML = pick(s.HandlerXML, HandlerXMLPath)
+	r.platformConfig = pick(s.PlatformConfig, PlatformConfigPath)
+	return r
+}
+
+// Files lists every configuration file the sources may read, for watching.
+func (s Sources) Files() []string {
+	r := s.resolve()
+	var out []string
+	for _, l := range r.properties {
+		out = append(out, l.path)
+	}
+	for _, l := range []location{r.serviceXML, r.handlerXML, r.platformConfig} {
+		if l.path != "" {
+			out = append(out, l.path)
+		}
+	}
+	return out
+}

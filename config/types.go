@@ -1,0 +1,375 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Kind is a script kind. Each kind sees its own registry (spec 1 and 5.2).
+type Kind string
+
+// The script kinds of spec 1.
+const (
+	ScriptService    Kind = "scriptService"
+	ScriptTask       Kind = "scriptTask"
+	ValidationScript Kind = "validationScript"
+)
+
+// Kinds lists every script kind in a stable order.
+var Kinds = []Kind{ScriptService, ScriptTask, ValidationScript}
+
+// ParseKind returns the Kind named s, or an error listing the valid kinds.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown script kind %q: use one of %s", s, strings.Join(kindNames(), ", "))
+}
+
+func kindNames() []string {
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// UsesHandlerXML reports whether the kind reads script-handler-api.xml
+// (script tasks) rather than script-service-api.xml.
+func (k Kind) UsesHandlerXML() bool { return k == ScriptTask }
+
+// Severity of a diagnostic.
+type Severity int
+
+// Severities, most severe first.
+const (
+	SeverityError Severity = iota + 1
+	SeverityWarning
+	SeverityInfo
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityInfo:
+		return "info"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalJSON writes the severity as its name.
+func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// Position is a place in a configuration file; Line and Column are 1-based.
+// Column counts bytes. A zero Line means the whole file.
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func (p Position) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Diagnostic is a problem found while loading configuration.
+type Diagnostic struct {
+	Position
+	Severity Severity `json:"severity"`
+	// Code is stable; see docs/diagnostics.md.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// ServiceID or OAuthID names the entry concerned, when there is one.
+	ServiceID string `json:"serviceId,omitempty"`
+	OAuthID   string `json:"oAuthId,omitempty"`
+}
+
+// String formats the diagnostic as file:line:col: severity: message.
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s: %s", d.Position, d.Severity, d.Message)
+}
+
+// Secret holds a credential. Every way of printing it masks it; only Reveal
+// returns the value, and only the REST client should call it.
+type Secret struct{ v string }
+
+// NewSecret wraps a credential.
+func NewSecret(v string) Secret { return Secret{v} }
+
+// Reveal returns the credential itself.
+func (s Secret) Reveal() string { return s.v }
+
+// IsZero reports whether no credential is set.
+func (s Secret) IsZero() bool { return s.v == "" }
+
+func (s Secret) String() string {
+	if s.v == "" {
+		return ""
+	}
+	return "***"
+}
+
+// GoString masks the value in %#v.
+func (s Secret) GoString() string { return `config.Secret{"***"}` }
+
+// Format masks the value under every verb, %d and %x included.
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		_, _ = io.WriteString(f, s.GoString())
+		return
+	}
+	_, _ = io.WriteString(f, s.String())
+}
+
+// MarshalJSON masks the value.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// AuthType is the kind of authorization configured for a service.
+type AuthType string
+
+// Authorization types (spec 5).
+const (
+	AuthNone  AuthType = ""
+	AuthBasic AuthType = "basic"
+	AuthOAuth AuthType = "oAuth"
+)
+
+// Auth is a service's configured authorization.
+type Auth struct {
+	Type AuthType
+	// EncodedCredentials is base64("login:password") for basic.
+	EncodedCredentials Secret
+	// OAuthID names the OAuth definition for type oAuth.
+	OAuthID string
+}
+
+// Service is a usable, resolved service.
+type Service struct {
+	ID string
+	// URL is the resolved absolute address.
+	URL string
+	// RawURL is the url as written, for example "crm/v2".
+	RawURL      string
+	Description string
+	// RefersTo is the serviceId RawURL refers to, or "".
+	RefersTo string
+	Auth     Auth
+	Defined  Position
+}
+
+// Grant types and client authentication methods of spec 5.4.
+const (
+	GrantClientCredentials = "client_credentials"
+	GrantPassword          = "password"
+	ClientSecretPost       = "client_secret_post"
+	ClientSecretBasic      = "client_secret_basic"
+)
+
+// Param is one additional token-request parameter, in the order written.
+type Param struct {
+	Name  string
+	Value Secret
+}
+
+// OAuth is a validated OAuth definition (spec 5.4).
+type OAuth struct {
+	ID                         string
+	Description                string
+	URL                        string
+	GrantType                  string
+	ClientAuthenticationMethod string
+	ClientID                   string
+	ClientSecret               Secret
+	Username                   string
+	Password                   Secret
+	// TokenBasicAuth is the encodedCredentials of the nested basic
+	// authorization sent on the token request, if any.
+	TokenBasicAuth   Secret
+	AdditionalParams []Param
+	Defined          Position
+}
+
+// TimeoutPair is a default and a maximum in milliseconds.
+type TimeoutPair struct {
+	Default int `json:"default"`
+	Maximum int `json:"maximum"`
+}
+
+// Timeouts are the restclient limits of spec 8.
+type Timeouts struct {
+	Connection TimeoutPair `json:"connectionTimeout"`
+	Read       TimeoutPair `json:"readTimeout"`
+}
+
+// DefaultTimeouts are the built-in values of spec 8.
+var DefaultTimeouts = Timeouts{
+	Connection: TimeoutPair{Default: 1000, Maximum: 10000},
+	Read:       TimeoutPair{Default: 10000, Maximum: 30000},
+}
+
+// Registry is the immutable result of a load for one script kind. It is
+// safe for concurrent use; nothing may modify it after Load returns.
+type Registry struct {
+	Kind     Kind
+	Timeouts Timeouts
+	// Diagnostics of every source this kind reads, in reading order.
+	Diagnostics []Diagnostic
+	// Loaded reports whether at least one source existed and was read.
+	Loaded bool
+
+	services map[string]*Service
+	ids      []string // sorted
+	unusable map[string]Diagnostic
+	oauth    map[string]*OAuth
+}
+
+// Service returns the usable service id.
+func (r *Registry) Service(id string) (*Service, bool) {
+	if r == nil {
+		return nil, false
+	}
+	s, ok := r.services[id]
+	return s, ok
+}
+
+// IDs returns the usable serviceIds, sorted. The caller must not modify it.
+func (r *Registry) IDs() []string {
+	if r == nil {
+		return nil
+	}
+	return r.ids
+}
+
+// Len returns the number of usable services.
+func (r *Registry) Len() int { return len(r.IDs()) }
+
+// Unusable returns the error that kept serviceId id out of the registry,
+// when id was configured but its entry is broken.
+func (r *Registry) Unusable(id string) (Diagnostic, bool) {
+	if r == nil {
+		return Diagnostic{}, false
+	}
+	d, ok := r.unusable[id]
+	return d, ok
+}
+
+// OAuth returns the OAuth definition id.
+func (r *Registry) OAuth(id string) (*OAuth, bool) {
+	if r == nil {
+		return nil, false
+	}
+	o, ok := r.oauth[id]
+	return o, ok
+}
+
+// AuthSummary describes a service's authorization for hints, for example
+// "basic" or "oAuth client_credentials"; never a credential.
+func (r *Registry) AuthSummary(s *Service) string {
+	switch s.Auth.Type {
+	case AuthBasic:
+		return "basic"
+	case AuthOAuth:
+		if o, ok := r.OAuth(s.Auth.OAuthID); ok {
+			return "oAuth " + o.GrantType
+		}
+		return "oAuth"
+	}
+	return "none"
+}
+
+// Nearest returns up to n usable serviceIds closest to id by edit distance,
+// closest first; only reasonably close ids are returned.
+func (r *Registry) Nearest(id string, n int) []string {
+	return nearest(id, r.IDs(), n)
+}
+
+// HintsEntry is one entry of the hints map of spec 2.4.
+type HintsEntry struct {
+	URL         string `json:"url"`
+	Description string `json:"description"`
+}
+
+// HintsMap returns serviceId -> resolved url and description, the map that
+// editors receive. It never holds credentials.
+func (r *Registry) HintsMap() map[string]HintsEntry {
+	m := make(map[string]HintsEntry, r.Len())
+	for _, id := range r.IDs() {
+		s := r.services[id]
+		m[id] = HintsEntry{URL: s.URL, Description: s.Description}
+	}
+	return m
+}
+
+// NewRegistry builds a registry from already-resolved services, for callers
+// that receive the hints map from elsewhere (a remote restls backend) and
+// for tests. Services without a Defined position are fine.
+func NewRegistry(kind Kind, services []Service, timeouts Timeouts, diags []Diagnostic) *Registry {
+	r := &Registry{Kind: kind, Timeouts: timeouts, Diagnostics: diags, Loaded: true,
+		services: make(map[string]*Service, len(services)),
+		unusable: map[string]Diagnostic{}, oauth: map[string]*OAuth{}}
+	for i := range services {
+		s := services[i]
+		r.services[s.ID] = &s
+	}
+	r.finish()
+	return r
+}
+
+func (r *Registry) finish() {
+	r.ids = make([]string, 0, len(r.services))
+	for id := range r.services {
+		r.ids = append(r.ids, id)
+	}
+	sort.Strings(r.ids)
+}
+
+// Snapshot is the result of one load: a registry per kind.
+type Snapshot struct {
+	Sources    Sources
+	registries map[Kind]*Registry
+}
+
+// For returns the registry of kind k; never nil for a known kind.
+func (s *Snapshot) For(k Kind) *Registry {
+	if s == nil {
+		return nil
+	}
+	return s.registries[k]
+}
+
+// Diagnostics returns the diagnostics of every kind, without duplicates
+// (properties are read by every kind), ordered by file and position.
+func (s *Snapshot) Diagnostics() []Diagnostic {
+	seen := map[Diagnostic]bool{}
+	var out []Diagnostic
+	for _, k := range Kinds {
+		for _, d := range s.For(k).Diagnostics {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return out
+}

@@ -1,0 +1,194 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// yamlLine finds the line yaml.v3 puts in its error text; the library has
+// no typed error with a position, so this is the one place we read a
+// message.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// parseYAML reads scriptservice.api and scriptservice.oAuth from a YAML
+// properties file. Other top-level keys belong to the platform and are
+// ignored. Several documents (---) are read in order.
+func parseYAML(file string, data []byte) *parsed {
+	p := &parsed{file: file}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			line := 0
+			if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+				line, _ = strconv.Atoi(m[1])
+			}
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
+			col := 0
+			if line > 0 {
+				col = 1
+			}
+			p.add(Position{file, line, col}, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")
+			return p
+		}
+		yamlDoc(p, &doc)
+	}
+	return p
+}
+
+func (p *parsed) ypos(n *yaml.Node) Position { return Position{p.file, n.Line, n.Column} }
+
+// mapping returns key/value pairs of a mapping node.
+func mapping(n *yaml.Node) [][2]*yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := make([][2]*yaml.Node, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+	}
+	return out
+}
+
+func yamlDoc(p *parsed, doc *yaml.Node) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return
+	}
+	root := doc.Content[0]
+	for _, kv := range mapping(root) {
+		switch kv[0].Value {
+		case "scriptservice":
+			yamlScriptservice(p, kv[1])
+		case "scriptservice.api":
+			// Spring also accepts the dotted key on one level.
+			yamlList(p, kv[1], "scriptservice.api", func(n *yaml.Node) { p.apis = append(p.apis, yamlAPI(p, n)) })
+		case "scriptservice.oAuth":
+			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
+		}
+	}
+}
+
+func yamlScriptservice(p *parsed, n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		p.add(p.ypos(n), SeverityError, CodeSyntax, "scriptservice must be a mapping with an api list")
+		return
+	}
+	for _, kv := range mapping(n) {
+		switch kv[0].Value {
+		case "api":
+			yamlList(p, kv[1], "scriptservice.api", func(n *yaml.Node) { p.apis = append(p.apis, yamlAPI(p, n)) })
+		case "oAuth":
+			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
+		default:
+			p.unknown(p.ypos(kv[0]), "key under scriptservice", kv[0].Value, scriptserviceFields)
+		}
+	}
+}
+
+func yamlList(p *parsed, n *yaml.Node, name string, each func(*yaml.Node)) {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.add(p.ypos(n), SeverityError, CodeSyntax, name+" must be a list (each item starting with \"- \")")
+		return
+	}
+	for _, item := range n.Content {
+		if item.Kind != yaml.MappingNode {
+			p.add(p.ypos(item), SeverityError, CodeSyntax, "each item of "+name+" must be a mapping of keys to values")
+			continue
+		}
+		each(item)
+	}
+}
+
+// scalar reads a scalar value; anything else is a diagnostic.
+func (p *parsed) yscalar(key, v *yaml.Node) field {
+	if v.Kind != yaml.ScalarNode {
+		p.add(p.ypos(v), SeverityError, CodeSyntax, fmt.Sprintf("%s must be a single value", key.Value))
+		return field{pos: p.ypos(key)}
+	}
+	if v.Tag == "!!null" {
+		return field{pos: p.ypos(key)}
+	}
+	return field{value: strings.TrimSpace(v.Value), set: true, pos: p.ypos(key)}
+}
+
+func yamlAPI(p *parsed, n *yaml.Node) rawAPI {
+	a := rawAPI{pos: p.ypos(n)}
+	a.serviceID.pos, a.url.pos, a.description.pos = a.pos, a.pos, a.pos
+	for _, kv := range mapping(n) {
+		switch kv[0].Value {
+		case "serviceId":
+			a.serviceID = p.yscalar(kv[0], kv[1])
+		case "url":
+			a.url = p.yscalar(kv[0], kv[1])
+		case "description":
+			a.description = p.yscalar(kv[0], kv[1])
+		case "authorization":
+			a.auth = yamlAuth(p, kv[0], kv[1])
+		default:
+			p.unknown(p.ypos(kv[0]), "key in an api entry", kv[0].Value, apiFields)
+		}
+	}
+	return a
+}
+
+func yamlAuth(p *parsed, key, n *yaml.Node) *rawAuth {
+	au := &rawAuth{pos: p.ypos(key)}
+	au.typ.pos = au.pos
+	if n.Kind != yaml.MappingNode {
+		p.add(p.ypos(n), SeverityError, CodeSyntax, "authorization must be a mapping with a type")
+		return au
+	}
+	for _, kv := range mapping(n) {
+		switch kv[0].Value {
+		case "type":
+			au.typ = p.yscalar(kv[0], kv[1])
+		case "encodedCredentials":
+			au.encodedCredentials = p.yscalar(kv[0], kv[1])
+		case "id":
+			au.id = p.yscalar(kv[0], kv[1])
+		default:
+			p.unknown(p.ypos(kv[0]), "key in authorization", kv[0].Value, authFields)
+		}
+	}
+	return au
+}
+
+func yamlOAuth(p *parsed, n *yaml.Node) rawOAuth {
+	o := rawOAuth{fields: map[string]field{}, pos: p.ypos(n)}
+	for _, kv := range mapping(n) {
+		k := kv[0].Value
+		switch {
+		case k == "authorization":
+			o.auth = yamlAuth(p, kv[0], kv[1])
+		case k == "additionalParams":
+			if kv[1].Kind != yaml.MappingNode {
+				p.add(p.ypos(kv[1]), SeverityError, CodeSyntax, "additionalParams must be a mapping of parameter names to values")
+				continue
+			}
+			for _, pv := range mapping(kv[1]) {
+				f := p.yscalar(pv[0], pv[1])
+				o.params = append(o.params, Param{Name: pv[0].Value, Value: NewSecret(f.value)})
+			}
+		case contains(oauthAttrs, k):
+			o.fields[k] = p.yscalar(kv[0], kv[1])
+		default:
+			p.unknown(p.ypos(kv[0]), "key in an oAuth entry", k, oauthFields)
+		}
+	}
+	return o
+}

@@ -1,0 +1,28 @@
+module github.com/restls/restls
+
+go 1.26.0
+
+require (
+	github.com/beevik/etree v1.8.1
+	github.com/coder/websocket v1.8.15
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
+	github.com/go-oauth2/oauth2/v4 v4.5.4
+	github.com/mccutchen/go-httpbin/v2 v2.26.0
+	go.lsp.dev/jsonrpc2 v1.0.1
+	go.lsp.dev/protocol v1.0.1
+	go.lsp.dev/uri v1.0.1
+	go.uber.org/zap v1.28.0
+	go.uber.org/zap/exp v0.3.0
+	golang.org/x/oauth2 v0.37.0
+	golang.org/x/tools v0.52.0
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
+	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
+	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
+	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
+	go.uber.org/multierr v1.11.0 // indirect
+	golang.org/x/text v0.36.0 // indirect
+)
