@@ -1,0 +1,184 @@
+package hints
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/restls/restls/config"
+)
+
+// Range is a half-open byte range [Start, End) in the document text.
+type Range struct{ Start, End int }
+
+// Document is an immutable script text with a lazily parsed AST; safe for
+// concurrent use.
+type Document struct {
+	text string
+
+	parseOnce sync.Once
+	parsed    *parseResult
+}
+
+// NewDocument returns a Document for text. Parsing happens on first use.
+func NewDocument(text string) *Document { return &Document{text: text} }
+
+// Text returns the document's text.
+func (d *Document) Text() string {
+	if d == nil {
+		return ""
+	}
+	return d.text
+}
+
+// ItemKind classifies a completion item.
+type ItemKind int
+
+// Completion item kinds.
+const (
+	ItemFunction ItemKind = iota + 1 // api.rest.v1.get ...
+	ItemModule                       // api, rest, v1
+	ItemField                        // pathParams, status, body, connectionTimeout ...
+	ItemValue                        // serviceIds, header values
+	ItemProperty                     // header names
+)
+
+// CompletionItem is one completion candidate.
+type CompletionItem struct {
+	Label         string
+	Kind          ItemKind
+	Detail        string // one line, e.g. resolved url of a serviceId
+	Documentation string // Markdown
+	InsertText    string // snippet syntax ($1, ${1:name}) when Snippet
+	Snippet       bool
+	Replace       Range  // the text the insertion replaces
+	FilterText    string // "" = Label
+	SortText      string // "" = Label
+}
+
+// Completion is the result of Complete.
+type Completion struct {
+	Items []CompletionItem
+	// Incomplete reports that typing more may produce items not listed.
+	Incomplete bool
+}
+
+// Complete returns the completion candidates at byte offset in doc.
+func Complete(doc *Document, offset int, reg *config.Registry) Completion {
+	return complete(doc, offset, reg)
+}
+
+// ParamInfo describes one parameter of a call.
+type ParamInfo struct{ Label, Documentation string }
+
+// SignatureInfo is the result of Signature.
+type SignatureInfo struct {
+	Label         string // e.g. "api.rest.v1.get(serviceId, path, header, timeouts?)"
+	Documentation string
+	Params        []ParamInfo
+	ActiveParam   int
+}
+
+// Signature returns signature help when offset is inside the argument list
+// of one of the five api.rest.v1 calls.
+func Signature(doc *Document, offset int, reg *config.Registry) (SignatureInfo, bool) {
+	return signature(doc, offset, reg)
+}
+
+// Hover is the result of HoverAt.
+type Hover struct {
+	Markdown string
+	Range    Range
+}
+
+// HoverAt returns hover text for the element at offset: a call, a serviceId
+// string or a TIMEOUTS key.
+func HoverAt(doc *Document, offset int, reg *config.Registry) (Hover, bool) {
+	return hoverAt(doc, offset, reg)
+}
+
+// Severity of a diagnostic.
+type Severity int
+
+// Severities, most severe first.
+const (
+	SeverityError Severity = iota + 1
+	SeverityWarning
+	SeverityInfo
+	SeverityHint
+)
+
+// Edit replaces Range with NewText.
+type Edit struct {
+	Range   Range
+	NewText string
+}
+
+// Fix is a quick fix: a titled set of edits.
+type Fix struct {
+	Title     string
+	Edits     []Edit
+	Preferred bool
+}
+
+// Diagnostic is a problem found in a script.
+type Diagnostic struct {
+	Range    Range
+	Severity Severity
+	Code     string // stable, documented in docs/diagnostics.md (section "Script diagnostics")
+	Message  string
+	Fixes    []Fix // quick fixes for this diagnostic
+}
+
+// Diagnose returns the problems found in doc, ordered by position.
+func Diagnose(doc *Document, reg *config.Registry) []Diagnostic {
+	return diagnose(doc, reg)
+}
+
+// kindMarker is the first-line comment that selects a script kind.
+const kindMarker = "restls-kind:"
+
+// DetectKind reads a first-line comment "// restls-kind: scriptTask".
+func DetectKind(text string) (config.Kind, bool) {
+	line := text
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimPrefix(line, "\ufeff")
+	line = strings.TrimSpace(line)
+	rest, ok := strings.CutPrefix(line, "//")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	rest, ok = strings.CutPrefix(rest, kindMarker)
+	if !ok {
+		return "", false
+	}
+	k, err := config.ParseKind(strings.TrimSpace(rest))
+	if err != nil {
+		return "", false
+	}
+	return k, true
+}
+
+// Call describes one of the five api.rest.v1 calls (for docs, signature
+// help, and the HTTP backend's GET /v1/calls).
+type Call struct {
+	Name          string // "get"
+	Method        string // "GET"
+	Signature     string // "api.rest.v1.get(serviceId, path, header, timeouts?)"
+	Documentation string // Markdown, from the spec
+	Params        []ParamInfo
+	HasPayload    bool
+}
+
+// Calls returns the five api.rest.v1 calls in spec order (get, delete,
+// post, put, patch). The caller may modify the result.
+func Calls() []Call {
+	out := make([]Call, len(calls))
+	for i, c := range calls {
+		c.Params = append([]ParamInfo(nil), c.Params...)
+		out[i] = c
+	}
+	return out
+}

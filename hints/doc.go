@@ -1,0 +1,19 @@
+// Package hints is the editor intelligence of restls for api.rest.v1
+// scripts: completion, signature help, hover and diagnostics with quick
+// fixes, each a pure function of a Document (script text), a byte offset
+// and a config.Registry snapshot.
+//
+// Completion and signature help work from a tolerant scanner over the text
+// before the cursor (strings, template literals, comments, regular
+// expression literals, bracket nesting), so they work on broken, half-typed
+// code. Diagnostics and hover use the goja parser's AST, parsed once per
+// Document.
+//
+// All offsets are byte offsets into the UTF-8 text. A nil registry means the
+// registry failed to load: serviceId hints are then missing, everything else
+// works. No function here panics on any input, and no result ever holds a
+// credential.
+//
+// hints imports config and the goja parser only: never LSP types, never the
+// runtime. The lsp package adapts these results to the protocol.
+package hints
