@@ -11,4 +11,4 @@ func signature(doc *Document, offset int, reg *config.Registry) (SignatureInfo, 
 	return SignatureInfo{}, false
 }
 func hoverAt(doc *Document, offset int, reg *config.Registry) (Hover, bool) { return Hover{}, false }
-func diagnose(doc *Document, reg *config.Registry) []Diagnostic         { return nil }
+func diagnose(doc *Document, reg *config.Registry) []Diagnostic             { return nil }
