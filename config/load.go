@@ -98,7 +98,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			diags = append(diags, s.diags...)
 		}
 		diags = append(diags, platformDiags...)
-		reg.Diagnostics = append(diags, reg.Diagnostics...)
+		reg.Diagnostics = sortByReadingOrder(append(diags, reg.Diagnostics...), sources)
 		snap.registries[k] = reg
 	}
 	return snap
@@ -122,6 +122,9 @@ type merger struct {
 	// oauthBroken holds, for each unusable oAuth id, why.
 	oauthBroken map[string]string
 	oauthSeen   map[string]Position
+	// firstPos is where each serviceId is first defined in any source, to
+	// tell a reference to a later entry from one to a missing entry.
+	firstPos map[string]Position
 }
 
 type entry struct {
@@ -148,6 +151,15 @@ func merge(kind Kind, sources []*parsed) *Registry {
 		latest:      map[string]*entry{},
 		oauthBroken: map[string]string{},
 		oauthSeen:   map[string]Position{},
+		firstPos:    map[string]Position{},
+	}
+	for _, s := range sources {
+		for i := range s.apis {
+			a := &s.apis[i]
+			if _, ok := m.firstPos[a.serviceID.value]; !ok && a.serviceID.value != "" {
+				m.firstPos[a.serviceID.value] = a.pos
+			}
+		}
 	}
 	// OAuth definitions first: an api may name an oAuth defined anywhere in
 	// the sources of its kind.
@@ -223,7 +235,12 @@ func (m *merger) api(a *rawAPI) {
 			return
 		}
 		if !ok {
-			msg := fmt.Sprintf("service %q refers to %q, which is not defined before it; define %q earlier (properties are read before the XML file, each top to bottom)", id, ref, ref)
+			msg := fmt.Sprintf("service %q refers to %q, which is not defined", id, ref)
+			if later, ok := m.firstPos[ref]; ok {
+				msg = fmt.Sprintf("service %q refers to %q, which is defined only later, at %s; move %q before it (properties are read before the XML file, each top to bottom)", id, ref, later, ref)
+			} else if near := nearest(ref, m.usableIDs(), 1); len(near) > 0 {
+				msg += fmt.Sprintf(": did you mean %q?", near[0])
+			}
 			fail(a.url.pos, CodeUnknownReference, msg+" (the service is unusable)")
 			return
 		}
@@ -280,7 +297,7 @@ func (m *merger) auth(id string, a *rawAuth) (auth Auth, pos Position, code, msg
 			return auth, a.pos, CodeAuthMissingOAuth, fmt.Sprintf("oAuth authorization of service %q has no id: add an id naming an oAuth definition (the service is unusable)", id)
 		}
 		if why, broken := m.oauthBroken[oid]; broken {
-			return auth, a.id.pos, CodeAuthBrokenOAuth, fmt.Sprintf("service %q uses oAuth %q, which is unusable (%s); fix that oAuth definition (the service is unusable)", id, oid, why)
+			return auth, a.id.pos, CodeAuthBrokenOAuth, fmt.Sprintf("service %q uses oAuth %q, which is unusable: %s; fix that oAuth definition (the service is unusable)", id, oid, why)
 		}
 		if _, ok := m.reg.oauth[oid]; !ok {
 			known := make([]string, 0, len(m.reg.oauth))
@@ -331,21 +348,18 @@ func (m *merger) oauth(o *rawOAuth) {
 		delete(m.oauthBroken, id)
 	}
 	m.oauthSeen[id] = o.pos
+	// firstErr is the short reason shown on the services that use it.
 	var firstErr string
-	bad := func(name, msg string) {
-		pos := o.pos
-		if f, ok := o.fields[name]; ok {
-			pos = f.pos
-		}
-		m.addOAuth(pos, SeverityError, CodeOAuthMissingField, id, msg)
+	reason := func(short string) {
 		if firstErr == "" {
-			firstErr = msg
+			firstErr = short
 		}
 	}
 	required := func(name string) string {
 		f := o.get(name)
 		if f.value == "" {
-			bad(name, fmt.Sprintf("oAuth %q has no %s: add it (the definition is unusable)", id, name))
+			m.addOAuth(o.pos, SeverityError, CodeOAuthMissingField, id, fmt.Sprintf("oAuth %q has no %s: add it (the definition is unusable)", id, name))
+			reason("it has no " + name)
 		}
 		return f.value
 	}
@@ -359,9 +373,7 @@ func (m *merger) oauth(o *rawOAuth) {
 				msg += ": use " + strings.Join(allowed, " or ")
 			}
 			m.addOAuth(o.get(name).pos, SeverityError, CodeOAuthBadValue, id, msg+" (the definition is unusable)")
-			if firstErr == "" {
-				firstErr = msg
-			}
+			reason(fmt.Sprintf("its %s %q is not valid", name, v))
 		}
 		return v
 	}
@@ -370,9 +382,7 @@ func (m *merger) oauth(o *rawOAuth) {
 	if def.URL != "" {
 		if u, err := url.Parse(def.URL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			m.addOAuth(o.get("url").pos, SeverityError, CodeOAuthBadValue, id, fmt.Sprintf("oAuth %q has url %q, which is not an http(s) address of the token endpoint (the definition is unusable)", id, def.URL))
-			if firstErr == "" {
-				firstErr = "bad url"
-			}
+			reason("its url is not an http(s) address")
 		}
 	}
 	def.GrantType = enum("grantType", GrantClientCredentials, GrantPassword)
@@ -395,15 +405,11 @@ func (m *merger) oauth(o *rawOAuth) {
 		case a.typ.value != string(AuthBasic):
 			msg := fmt.Sprintf("the authorization of oAuth %q has type %q; only basic is supported for the token request", id, a.typ.value)
 			m.addOAuth(a.pos, SeverityError, CodeAuthUnknownType, id, msg+" (the definition is unusable)")
-			if firstErr == "" {
-				firstErr = msg
-			}
+			reason("its authorization type is not basic")
 		case a.encodedCredentials.value == "":
 			msg := fmt.Sprintf("the basic authorization of oAuth %q has no encodedCredentials", id)
 			m.addOAuth(a.pos, SeverityError, CodeAuthMissingCreds, id, msg+": add the base64 of login:password (the definition is unusable)")
-			if firstErr == "" {
-				firstErr = msg
-			}
+			reason("its basic authorization has no encodedCredentials")
 		default:
 			if !validBasic(a.encodedCredentials.value) {
 				m.addOAuth(a.encodedCredentials.pos, SeverityWarning, CodeAuthBadCreds, id,
@@ -427,4 +433,49 @@ func joinURL(base, suffix string) string {
 		base, rest = base[:i], base[i:]
 	}
 	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(suffix, "/") + rest
+}
+
+func (m *merger) usableIDs() []string {
+	ids := make([]string, 0, len(m.reg.services))
+	for id := range m.reg.services {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// sortByReadingOrder orders diagnostics by source (in reading order), then
+// line and column; file-level diagnostics and other files keep their place
+// before the sources.
+func sortByReadingOrder(diags []Diagnostic, sources []*parsed) []Diagnostic {
+	// Files that are not service sources (the platform config, missing
+	// files) come after the sources.
+	rank := map[string]int{}
+	last := len(sources) + 1
+	for i, s := range sources {
+		if _, ok := rank[s.file]; !ok {
+			rank[s.file] = i + 1
+		}
+	}
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i], diags[j]
+		ra, rb := rank[a.File], rank[b.File]
+		if ra == 0 {
+			ra = last
+		}
+		if rb == 0 {
+			rb = last
+		}
+		if ra != rb {
+			return ra < rb
+		}
+		if a.File != b.File {
+			return false
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return diags
 }

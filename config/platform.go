@@ -37,7 +37,7 @@ func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 		case "read-timeout":
 			t.Read = timeoutPair(p, w, c, DefaultTimeouts.Read)
 		default:
-			p.unknown(w.at(c), "element in <restclient>", "<"+c.Tag+">", []string{"<connection-timeout>", "<read-timeout>"})
+			p.unknown(w.at(c), "element %q in <restclient>", "<"+c.Tag+">", []string{"<connection-timeout>", "<read-timeout>"})
 		}
 	}
 	return t, p.diags

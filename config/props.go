@@ -178,7 +178,7 @@ func parseProperties(file, data string) *parsed {
 				}
 				propAuth(p, a.auth, strings.TrimPrefix(l.key, "authorization."), f)
 			default:
-				p.unknown(f.pos, "key in an api entry", l.key, apiFields)
+				p.unknown(f.pos, "key %q in an api entry", l.key, apiFields)
 			}
 		}
 		p.apis = append(p.apis, a)
@@ -202,7 +202,7 @@ func parseProperties(file, data string) *parsed {
 				name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
 				o.params = append(o.params, Param{Name: name, Value: NewSecret(l.value)})
 			default:
-				p.unknown(f.pos, "key in an oAuth entry", l.key, oauthFields)
+				p.unknown(f.pos, "key %q in an oAuth entry", l.key, oauthFields)
 			}
 		}
 		p.oauths = append(p.oauths, o)
@@ -219,6 +219,6 @@ func propAuth(p *parsed, au *rawAuth, key string, f field) {
 	case "id":
 		au.id = f
 	default:
-		p.unknown(f.pos, "key in authorization", key, authFields)
+		p.unknown(f.pos, "key %q in authorization", key, authFields)
 	}
 }

@@ -62,8 +62,9 @@ func (p *parsed) add(pos Position, sev Severity, code, msg string) *Diagnostic {
 }
 
 // unknown reports a name that is not among known, suggesting the nearest.
+// what is a format with one %q for the name, e.g. "key %q in an api entry".
 func (p *parsed) unknown(pos Position, what, name string, known []string) {
-	msg := fmt.Sprintf("unknown %s %q", what, name)
+	msg := "unknown " + fmt.Sprintf(what, name)
 	if near := nearest(name, known, 1); len(near) > 0 {
 		msg += fmt.Sprintf(": did you mean %q?", near[0])
 	} else {

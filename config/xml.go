@@ -126,7 +126,7 @@ func parseServiceXML(file string, data []byte) *parsed {
 		case "oAuth":
 			p.oauths = append(p.oauths, xmlOAuth(p, w, e))
 		default:
-			p.unknown(w.at(e), "element", "<"+e.Tag+">", []string{"<api>", "<oAuth>"})
+			p.unknown(w.at(e), "element %q in <scriptservice>", "<"+e.Tag+">", []string{"<api>", "<oAuth>"})
 		}
 	}
 	return p
@@ -146,7 +146,7 @@ func checkAttrs(p *parsed, w *xmlWalker, e *etree.Element, known []string) {
 			continue // namespace declarations and qualified attributes
 		}
 		if !contains(known, a.Key) {
-			p.unknown(w.at(e), "attribute of <"+e.Tag+">", a.Key, known)
+			p.unknown(w.at(e), "attribute %q of <"+e.Tag+">", a.Key, known)
 		}
 	}
 }
@@ -173,7 +173,7 @@ func xmlAPI(p *parsed, w *xmlWalker, e *etree.Element) rawAPI {
 			a.auth = xmlAuth(p, w, c)
 			continue
 		}
-		p.unknown(w.at(c), "element in <api>", "<"+c.Tag+">", []string{"<authorization>"})
+		p.unknown(w.at(c), "element %q in <api>", "<"+c.Tag+">", []string{"<authorization>"})
 	}
 	return a
 }
@@ -189,7 +189,7 @@ func xmlAuth(p *parsed, w *xmlWalker, e *etree.Element) *rawAuth {
 		case "id":
 			au.id = f
 		default:
-			p.unknown(w.at(c), "element in <authorization>", "<"+c.Tag+">", []string{"<encodedCredentials>", "<id>"})
+			p.unknown(w.at(c), "element %q in <authorization>", "<"+c.Tag+">", []string{"<encodedCredentials>", "<id>"})
 		}
 	}
 	return au
@@ -215,7 +215,7 @@ func xmlOAuth(p *parsed, w *xmlWalker, e *etree.Element) rawOAuth {
 				o.params = append(o.params, Param{Name: pe.Tag, Value: NewSecret(text(pe))})
 			}
 		default:
-			p.unknown(w.at(c), "element in <oAuth>", "<"+c.Tag+">", []string{"<authorization>", "<additionalParams>"})
+			p.unknown(w.at(c), "element %q in <oAuth>", "<"+c.Tag+">", []string{"<authorization>", "<additionalParams>"})
 		}
 	}
 	return o

@@ -92,7 +92,7 @@ func yamlScriptservice(p *parsed, n *yaml.Node) {
 		case "oAuth":
 			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
 		default:
-			p.unknown(p.ypos(kv[0]), "key under scriptservice", kv[0].Value, scriptserviceFields)
+			p.unknown(p.ypos(kv[0]), "key %q under scriptservice", kv[0].Value, scriptserviceFields)
 		}
 	}
 }
@@ -140,7 +140,7 @@ func yamlAPI(p *parsed, n *yaml.Node) rawAPI {
 		case "authorization":
 			a.auth = yamlAuth(p, kv[0], kv[1])
 		default:
-			p.unknown(p.ypos(kv[0]), "key in an api entry", kv[0].Value, apiFields)
+			p.unknown(p.ypos(kv[0]), "key %q in an api entry", kv[0].Value, apiFields)
 		}
 	}
 	return a
@@ -162,7 +162,7 @@ func yamlAuth(p *parsed, key, n *yaml.Node) *rawAuth {
 		case "id":
 			au.id = p.yscalar(kv[0], kv[1])
 		default:
-			p.unknown(p.ypos(kv[0]), "key in authorization", kv[0].Value, authFields)
+			p.unknown(p.ypos(kv[0]), "key %q in authorization", kv[0].Value, authFields)
 		}
 	}
 	return au
@@ -187,7 +187,7 @@ func yamlOAuth(p *parsed, n *yaml.Node) rawOAuth {
 		case contains(oauthAttrs, k):
 			o.fields[k] = p.yscalar(kv[0], kv[1])
 		default:
-			p.unknown(p.ypos(kv[0]), "key in an oAuth entry", k, oauthFields)
+			p.unknown(p.ypos(kv[0]), "key %q in an oAuth entry", k, oauthFields)
 		}
 	}
 	return o
