@@ -34,7 +34,9 @@ func scanXML(file string, data []byte) (*xmlPositions, *Diagnostic) {
 			break
 		}
 		if err != nil {
+			// InputPos is just past the character that failed.
 			line, col := dec.InputPos()
+			col = max(col-1, 1)
 			msg := err.Error()
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {

@@ -5,17 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 )
-
-// yamlLine finds the line yaml.v3 puts in its error text; the library has
-// no typed error with a position, so this is the one place we read a
-// message.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // parseYAML reads scriptservice.api and scriptservice.oAuth from a YAML
 // properties file. Other top-level keys belong to the platform and are
@@ -30,17 +23,14 @@ func parseYAML(file string, data []byte) *parsed {
 			break
 		}
 		if err != nil {
-			line := 0
-			if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-				line, _ = strconv.Atoi(m[1])
+			// LoadError carries the mark of the problem itself (yaml.v3
+			// reported only the start of the enclosing block).
+			pos, msg := Position{File: file}, err.Error()
+			var le *yaml.LoadError
+			if errors.As(err, &le) {
+				pos.Line, pos.Column, msg = le.Mark.Line, le.Mark.Column, le.Message
 			}
-			msg := strings.TrimPrefix(err.Error(), "yaml: ")
-			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
-			col := 0
-			if line > 0 {
-				col = 1
-			}
-			p.add(Position{file, line, col}, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")
+			p.add(pos, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")
 			return p
 		}
 		yamlDoc(p, &doc)
