@@ -8,8 +8,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ReadFunc reads a file; Load uses os.ReadFile.
@@ -47,31 +49,45 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		return nil, false
 	}
 
-	var props []*parsed
-	for _, l := range r.properties {
-		data, ok := readLoc(l)
-		if !ok {
+	// Read every file first (in reading order, so file diagnostics keep
+	// it), then parse them concurrently: they are independent.
+	propData := make([][]byte, len(r.properties))
+	for i, l := range r.properties {
+		propData[i], _ = readLoc(l)
+	}
+	serviceData, haveService := readLoc(r.serviceXML)
+	handlerData, haveHandler := readLoc(r.handlerXML)
+	platformData, havePlatform := readLoc(r.platformConfig)
+
+	var wg sync.WaitGroup
+	props := make([]*parsed, len(r.properties))
+	for i, l := range r.properties {
+		if propData[i] == nil {
 			continue
 		}
-		switch strings.ToLower(filepath.Ext(l.path)) {
-		case ".properties":
-			props = append(props, parseProperties(l.path, string(data)))
-		default:
-			props = append(props, parseYAML(l.path, data))
-		}
+		wg.Go(func() {
+			if strings.EqualFold(filepath.Ext(l.path), ".properties") {
+				props[i] = parseProperties(l.path, string(propData[i]))
+			} else {
+				props[i] = parseYAML(l.path, propData[i])
+			}
+		})
 	}
 	var serviceXML, handlerXML *parsed
-	if data, ok := readLoc(r.serviceXML); ok {
-		serviceXML = parseServiceXML(r.serviceXML.path, data)
+	if haveService {
+		wg.Go(func() { serviceXML = parseServiceXML(r.serviceXML.path, serviceData) })
 	}
-	if data, ok := readLoc(r.handlerXML); ok {
-		handlerXML = parseServiceXML(r.handlerXML.path, data)
+	if haveHandler {
+		wg.Go(func() { handlerXML = parseServiceXML(r.handlerXML.path, handlerData) })
 	}
 	timeouts := DefaultTimeouts
 	var platformDiags []Diagnostic
-	if data, ok := readLoc(r.platformConfig); ok {
-		timeouts, platformDiags = parsePlatform(r.platformConfig.path, data)
+	if havePlatform {
+		wg.Go(func() { timeouts, platformDiags = parsePlatform(r.platformConfig.path, platformData) })
 	}
+	wg.Wait()
+	props = slices.DeleteFunc(props, func(p *parsed) bool { return p == nil })
+
 	if found == 0 && len(fileDiags) == 0 {
 		where := r.root
 		if where == "" {
@@ -81,27 +97,43 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; pass --config-root or the file flags"})
 	}
 
+	// scriptService and validationScript read the same sources, so they
+	// share one merge; scriptTask has its own.
+	var scriptReg, taskReg *Registry
+	wg.Go(func() { scriptReg = build(props, serviceXML, timeouts, found > 0, fileDiags, platformDiags) })
+	taskReg = build(props, handlerXML, timeouts, found > 0, fileDiags, platformDiags)
+	wg.Wait()
 	for _, k := range Kinds {
-		x := serviceXML
 		if k.UsesHandlerXML() {
-			x = handlerXML
+			taskReg.Kind = k
+			snap.registries[k] = taskReg
+			continue
 		}
+		reg := *scriptReg
+		reg.Kind = k
+		snap.registries[k] = &reg
+	}
+	return snap
+}
+
+// build merges the properties and one XML file into a registry.
+func build(props []*parsed, x *parsed, timeouts Timeouts, loaded bool, fileDiags, platformDiags []Diagnostic) *Registry {
+	{
 		sources := append([]*parsed(nil), props...)
 		if x != nil {
 			sources = append(sources, x)
 		}
-		reg := merge(k, sources)
+		reg := merge("", sources)
 		reg.Timeouts = timeouts
-		reg.Loaded = found > 0
+		reg.Loaded = loaded
 		diags := append([]Diagnostic(nil), fileDiags...)
 		for _, s := range sources {
 			diags = append(diags, s.diags...)
 		}
 		diags = append(diags, platformDiags...)
 		reg.Diagnostics = sortByReadingOrder(append(diags, reg.Diagnostics...), sources)
-		snap.registries[k] = reg
+		return reg
 	}
-	return snap
 }
 
 // errWithoutPath drops the path that os errors repeat.
@@ -118,7 +150,9 @@ type merger struct {
 	reg   *Registry
 	diags []Diagnostic
 	// latest definition of each serviceId seen so far, usable or not.
-	latest map[string]*entry
+	latest map[string]entry
+	// arena holds the services, one allocation for all of them.
+	arena []Service
 	// oauthBroken holds, for each unusable oAuth id, why.
 	oauthBroken map[string]string
 	oauthSeen   map[string]Position
@@ -145,13 +179,18 @@ func (m *merger) addOAuth(pos Position, sev Severity, code, id, msg string) {
 }
 
 func merge(kind Kind, sources []*parsed) *Registry {
+	n := 0
+	for _, s := range sources {
+		n += len(s.apis)
+	}
 	m := &merger{
-		reg: &Registry{Kind: kind, services: map[string]*Service{}, unusable: map[string]Diagnostic{},
+		reg: &Registry{Kind: kind, services: make(map[string]*Service, n), unusable: map[string]Diagnostic{},
 			oauth: map[string]*OAuth{}},
-		latest:      map[string]*entry{},
+		latest:      make(map[string]entry, n),
+		arena:       make([]Service, 0, n),
 		oauthBroken: map[string]string{},
 		oauthSeen:   map[string]Position{},
-		firstPos:    map[string]Position{},
+		firstPos:    make(map[string]Position, n),
 	}
 	for _, s := range sources {
 		for i := range s.apis {
@@ -191,7 +230,7 @@ func (m *merger) api(a *rawAPI) {
 		delete(m.reg.services, id)
 		delete(m.reg.unusable, id)
 	}
-	e := &entry{pos: a.pos}
+	e := entry{pos: a.pos}
 	// A reference resolves against what was read before this entry, so
 	// the entry becomes visible only once it is resolved.
 	defer func() { m.latest[id] = e }()
@@ -201,7 +240,8 @@ func (m *merger) api(a *rawAPI) {
 		m.diags = append(m.diags, d)
 		m.reg.unusable[id] = d
 	}
-	svc := &Service{ID: id, RawURL: a.url.value, Description: a.description.value, Defined: a.pos}
+	m.arena = append(m.arena, Service{ID: id, RawURL: a.url.value, Description: a.description.value, Defined: a.pos})
+	svc := &m.arena[len(m.arena)-1]
 
 	raw := a.url.value
 	switch {

@@ -1,0 +1,85 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeLargeConfig writes n services, half in YAML properties and half in
+// the service XML, with references and OAuth, below dir.
+func writeLargeConfig(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	var y strings.Builder
+	y.WriteString("scriptservice:\n  api:\n")
+	for i := 0; i < n/2; i++ {
+		if i%10 == 5 {
+			fmt.Fprintf(&y, "    - serviceId: p%d\n      url: p%d/sub/%d\n      description: Reference %d\n", i, i-5, i, i)
+			continue
+		}
+		fmt.Fprintf(&y, "    - serviceId: p%d\n      url: https://p%d.example.com/api\n      description: Properties service %d\n", i, i, i)
+		if i%3 == 0 {
+			y.WriteString("      authorization:\n        type: basic\n        encodedCredentials: dXNlcjpwYXNz\n")
+		}
+	}
+	y.WriteString("  oAuth:\n")
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&y, "    - id: po%d\n      url: https://auth.example.com/t\n      grantType: client_credentials\n      clientAuthenticationMethod: client_secret_post\n      clientId: c\n      clientSecret: s\n      additionalParams:\n        scope: a\n", i)
+	}
+	var x strings.Builder
+	x.WriteString("<?xml version=\"1.0\"?>\n<scriptservice>\n")
+	for i := 0; i < n/2; i++ {
+		switch {
+		case i%10 == 5:
+			fmt.Fprintf(&x, "  <api serviceId=\"x%d\" url=\"p%d/from-xml\" description=\"Reference to properties\"/>\n", i, i-5)
+		case i%4 == 0:
+			fmt.Fprintf(&x, "  <api serviceId=\"x%d\" url=\"https://x%d.example.com/api\" description=\"OAuth service %d\">\n    <authorization type=\"oAuth\"><id>xo%d</id></authorization>\n  </api>\n", i, i, i, i%50)
+		default:
+			fmt.Fprintf(&x, "  <api serviceId=\"x%d\" url=\"https://x%d.example.com/api\" description=\"XML service %d\"/>\n", i, i, i)
+		}
+	}
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&x, "  <oAuth id=\"xo%d\" url=\"https://auth.example.com/t\" grantType=\"password\" clientAuthenticationMethod=\"client_secret_basic\" clientId=\"c\" clientSecret=\"s\" username=\"u\" password=\"p\">\n    <additionalParams><scope>x</scope></additionalParams>\n  </oAuth>\n", i)
+	}
+	x.WriteString("</scriptservice>\n")
+	must := func(err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "script-code-config"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "application.yml"), []byte(y.String()), 0o644))
+	must(os.WriteFile(filepath.Join(dir, ServiceXMLPath), []byte(x.String()), 0o644))
+}
+
+func TestLargeConfigLoadsClean(t *testing.T) {
+	dir := t.TempDir()
+	writeLargeConfig(t, dir, 10000)
+	r := Load(Sources{ConfigRoot: dir}).For(ScriptService)
+	if r.Len() != 10000 {
+		t.Fatalf("loaded %d services, want 10000", r.Len())
+	}
+	if len(r.Diagnostics) != 0 {
+		t.Fatalf("generated config must be clean:\n%s", dump(r.Diagnostics[:min(5, len(r.Diagnostics))]))
+	}
+	if s, _ := r.Service("x15"); s.URL != "https://p10.example.com/api/from-xml" {
+		t.Errorf("x15 = %+v", s)
+	}
+}
+
+// BenchmarkLoad loads 10,000 services (half properties, half XML, with
+// references and OAuth) from disk, all three kinds.
+func BenchmarkLoad(b *testing.B) {
+	dir := b.TempDir()
+	writeLargeConfig(b, dir, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		snap := Load(Sources{ConfigRoot: dir})
+		if snap.For(ScriptService).Len() != 10000 {
+			b.Fatal("wrong count")
+		}
+	}
+}

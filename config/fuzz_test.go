@@ -1,0 +1,82 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// checkParsed holds for any input: no panic (the fuzzer's job), positions
+// inside the file, and no diagnostic that quotes a credential.
+func checkParsed(t *testing.T, data string, p *parsed) {
+	t.Helper()
+	lines := strings.Count(data, "\n") + 1
+	for _, d := range p.diags {
+		if d.Line < 0 || d.Line > lines+1 || d.Column < 0 {
+			t.Fatalf("diagnostic outside the file (%d lines): %s", lines, d)
+		}
+	}
+	for _, a := range p.apis {
+		if a.auth != nil && len(a.auth.encodedCredentials.value) >= 8 {
+			for _, d := range p.diags {
+				if strings.Contains(d.Message, a.auth.encodedCredentials.value) {
+					t.Fatalf("diagnostic quotes a credential: %s", d)
+				}
+			}
+		}
+	}
+}
+
+// checkMerged runs the merge on the parsed source: every usable service
+// has an absolute http(s) url, and nothing panics.
+func checkMerged(t *testing.T, p *parsed) {
+	t.Helper()
+	r := merge(ScriptService, []*parsed{p})
+	for _, id := range r.IDs() {
+		s, _ := r.Service(id)
+		if !isAbsolute(s.URL) {
+			t.Fatalf("usable service %q has url %q", id, s.URL)
+		}
+		if _, bad := r.Unusable(id); bad {
+			t.Fatalf("%q is both usable and unusable", id)
+		}
+	}
+}
+
+func FuzzXML(f *testing.F) {
+	f.Add(`<scriptservice><api serviceId="a" url="https://a.example.com"/><api serviceId="b" url="a/x"><authorization type="basic"><encodedCredentials>dTpw</encodedCredentials></authorization></api></scriptservice>`)
+	f.Add(`<?xml version="1.0"?><!-- c --><scriptservice><oAuth id="o" url="https://t" grantType="password"><additionalParams><a><![CDATA[x]]></a></additionalParams></oAuth></scriptservice>`)
+	f.Add(`<config><v><restclient><read-timeout default="1" maximum="2"/></restclient></v></config>`)
+	f.Add(`<scriptservice><api serviceId="a" url="&amp;&#x41;"`)
+	f.Fuzz(func(t *testing.T, data string) {
+		p := parseServiceXML("f.xml", []byte(data))
+		checkParsed(t, data, p)
+		checkMerged(t, p)
+		to, diags := parsePlatform("c.xml", []byte(data))
+		if to.Connection.Default > to.Connection.Maximum || to.Read.Default > to.Read.Maximum || to.Read.Default <= 0 || to.Connection.Default <= 0 {
+			t.Fatalf("invalid timeouts accepted: %+v (%v)", to, diags)
+		}
+	})
+}
+
+func FuzzYAML(f *testing.F) {
+	f.Add("scriptservice:\n  api:\n    - serviceId: a\n      url: https://a.example.com\n    - serviceId: b\n      url: a/b\n      authorization: {type: oAuth, id: o}\n  oAuth:\n    - id: o\n      additionalParams: {scope: x}\n")
+	f.Add("scriptservice.api:\n  - {serviceId: x, url: y}\n---\nscriptservice: 5\n")
+	f.Add("a: &x [*x]\n")
+	f.Add("scriptservice:\n  api:\n    - serviceId: a\n   url: x\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		p := parseYAML("f.yml", []byte(data))
+		checkParsed(t, data, p)
+		checkMerged(t, p)
+	})
+}
+
+func FuzzProperties(f *testing.F) {
+	f.Add("scriptservice.api[0].serviceId=a\nscriptservice.api[0].url=https://a.example.com\nscriptservice.api[1].serviceId=b\nscriptservice.api[1].url=a/b\n")
+	f.Add("scriptservice.oAuth[0].additionalParams[x]=\\u00e9\\\n  more\n# c\n! d\nkey value\n")
+	f.Add("scriptservice.api[99999999999].serviceId=x\nscriptservice.api[0].authorization.type\\=basic\n\\u12")
+	f.Fuzz(func(t *testing.T, data string) {
+		p := parseProperties("f.properties", data)
+		checkParsed(t, data, p)
+		checkMerged(t, p)
+	})
+}
