@@ -1,0 +1,482 @@
+package hints
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/restls/restls/config"
+)
+
+// maxServiceItems caps the serviceId items of one answer; the answer is
+// then marked Incomplete so the editor asks again as the user types.
+const maxServiceItems = 100
+
+// Keys of the PATH and TIMEOUTS objects.
+const (
+	keyPathParams        = "pathParams"
+	keyQueryParams       = "queryParams"
+	keyConnectionTimeout = "connectionTimeout"
+	keyReadTimeout       = "readTimeout"
+)
+
+var (
+	pathKeys    = []string{keyPathParams, keyQueryParams}
+	timeoutKeys = []string{keyConnectionTimeout, keyReadTimeout}
+)
+
+// commonHeaders are offered inside HEADER. Authorization is left out on
+// purpose: authorization belongs in the service configuration (spec 5.1).
+var commonHeaders = []struct{ name, doc string }{
+	{"Accept", "Media types the script accepts; the service must answer `application/json`."},
+	{"Accept-Language", "Preferred languages of the answer."},
+	{"Cache-Control", "Caching directives."},
+	{"Content-Type", "`application/json` (the default) or `multipart/form-data` (PAYLOAD's keys become form fields)."},
+	{"If-Match", "Only act when the resource matches this ETag."},
+	{"If-None-Match", "Only act when the resource does not match this ETag."},
+	{"User-Agent", "The client's name."},
+	{"X-Correlation-ID", "Correlates the request across services."},
+	{"X-Request-ID", "Identifies the request."},
+}
+
+var contentTypes = []struct{ value, doc string }{
+	{"application/json", "The default: PAYLOAD is sent as JSON."},
+	{"multipart/form-data", "PAYLOAD is sent as a multipart form: each key becomes a form field."},
+}
+
+func complete(doc *Document, offset int, reg *config.Registry) (out Completion) {
+	defer func() {
+		if recover() != nil {
+			out = Completion{}
+		}
+	}()
+	if doc == nil {
+		return Completion{}
+	}
+	s := scan(doc.text, offset)
+	switch s.where {
+	case inCode:
+		return completeCode(s, reg)
+	case inString:
+		return completeString(s, reg)
+	}
+	return Completion{}
+}
+
+// prefixToken returns the identifier the cursor is typing (ending at the
+// cursor) and how many ring tokens it uses (0 or 1).
+func (s *scanResult) prefix() (start int, used int) {
+	if t, ok := s.tok(0); ok && t.kind == tkIdent && t.end == s.offset {
+		return t.start, 1
+	}
+	return s.offset, 0
+}
+
+// memberChain returns the names of `a.b.c.` before back-token i (which must
+// be the '.'), outermost first, or nil when there is no dot.
+func (s *scanResult) memberChain(i int) []string {
+	if !s.isPunct(i, '.') {
+		return nil
+	}
+	var chain []string
+	for {
+		t, ok := s.tok(i + 1)
+		if !ok || t.kind != tkIdent {
+			return nil
+		}
+		chain = append(chain, s.tokText(t))
+		if !s.isPunct(i+2, '.') {
+			break
+		}
+		i += 2
+	}
+	for l, r := 0, len(chain)-1; l < r; l, r = l+1, r-1 {
+		chain[l], chain[r] = chain[r], chain[l]
+	}
+	return chain
+}
+
+// valueOf says what a variable holds at the cursor: the result of an api
+// call ("response"), the exception of one ("exception"), or "".
+func (s *scanResult) valueOf(name string) string {
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].catchVar == name {
+			return "exception"
+		}
+	}
+	if _, ok := s.vars[name]; ok {
+		return "response"
+	}
+	if assignedFromCall(s.text[:windowStart(s.text, s.offset)], name) {
+		return "response"
+	}
+	return ""
+}
+
+// assignedFromCall reports whether text assigns an api.rest.v1 call to
+// name (`name = api.rest.v1.get(`), for variables declared before the
+// scanned window. It is textual: good enough for a hint.
+func assignedFromCall(text, name string) bool {
+	for end := len(text); end > 0; {
+		i := strings.LastIndex(text[:end], "api.rest.v1.")
+		if i < 0 {
+			return false
+		}
+		end = i
+		j := i
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j == 0 || text[j-1] != '=' {
+			continue
+		}
+		j--
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j >= len(name) && text[j-len(name):j] == name && (j == len(name) || !isIdentPart(text[j-len(name)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+type field struct{ name, detail, doc string }
+
+var (
+	responseFields = []field{
+		{"status", "{code, message}", "HTTP status of the answer: `status.code` (int) and `status.message` (string)."},
+		{"headers", "Map<String, String>", "Response headers by name: `headers.<name>` or `headers['<name>']`."},
+		{"body", "object", "The parsed JSON body, as native script values: `body.<a>.<b>`."},
+	}
+	exceptionFields = []field{
+		{"status", "{code, message}", "HTTP status of the failed answer: `status.code` (int) and `status.message` (string). " +
+			"This interface's exception is the one with `status` and `status.code` defined; rethrow anything else."},
+		{"body", "string", "The response body as text."},
+	}
+	statusFields = []field{
+		{"code", "int", "HTTP status code."},
+		{"message", "string", "HTTP status message."},
+	}
+)
+
+func fieldItems(fields []field, rng Range) []CompletionItem {
+	items := make([]CompletionItem, len(fields))
+	for i, f := range fields {
+		items[i] = CompletionItem{Label: f.name, Kind: ItemField, Detail: f.detail, Documentation: f.doc,
+			InsertText: f.name, Replace: rng}
+	}
+	return items
+}
+
+func completeCode(s *scanResult, reg *config.Registry) Completion {
+	start, used := s.prefix()
+	rng := Range{start, s.offset}
+	typed := s.text[start:s.offset]
+	if chain := s.memberChain(used); chain != nil {
+		return Completion{Items: memberItems(s, chain, rng)}
+	}
+	if s.isPunct(used, '.') {
+		return Completion{} // a member of something we do not know
+	}
+	f := s.top()
+	if f == nil {
+		return Completion{Items: apiItem(typed, rng)}
+	}
+	switch {
+	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
+		// Before the string: insert a quoted id.
+		return serviceItems(reg, typed, rng, 0)
+	case f.open == '{':
+		if items := objectItems(s, f, rng, 0, reg); items != nil {
+			return Completion{Items: items}
+		}
+	}
+	return Completion{Items: apiItem(typed, rng)}
+}
+
+// apiItem offers the api namespace while an identifier is typed.
+func apiItem(typed string, rng Range) []CompletionItem {
+	if typed == "" || !strings.HasPrefix("api", typed) {
+		return nil
+	}
+	return []CompletionItem{{Label: "api", Kind: ItemModule, Detail: "platform API",
+		Documentation: "The platform's script API; `api.rest.v1` calls external REST services.",
+		InsertText: "api", Replace: rng}}
+}
+
+func memberItems(s *scanResult, chain []string, rng Range) []CompletionItem {
+	switch strings.Join(chain, ".") {
+	case "api":
+		return []CompletionItem{{Label: "rest", Kind: ItemModule, Detail: "api.rest",
+			Documentation: "Script REST client.", InsertText: "rest", Replace: rng}}
+	case "api.rest":
+		return []CompletionItem{{Label: "v1", Kind: ItemModule, Detail: "api.rest.v1",
+			Documentation: "Script REST client, version 1: calls external REST services configured by serviceId " +
+				"(answers must be `application/json`).",
+			InsertText: "v1", Replace: rng}}
+	case "api.rest.v1":
+		items := make([]CompletionItem, len(calls))
+		for i := range calls {
+			c := &calls[i]
+			items[i] = CompletionItem{Label: c.Name, Kind: ItemFunction, Detail: c.Signature,
+				Documentation: c.Documentation, InsertText: c.snippet(), Snippet: true, Replace: rng,
+				SortText: fmt.Sprintf("%d", i)}
+		}
+		return items
+	}
+	switch len(chain) {
+	case 1:
+		switch s.valueOf(chain[0]) {
+		case "response":
+			return fieldItems(responseFields, rng)
+		case "exception":
+			return fieldItems(exceptionFields, rng)
+		}
+	case 2:
+		if chain[1] == "status" && s.valueOf(chain[0]) != "" {
+			return fieldItems(statusFields, rng)
+		}
+	}
+	return nil
+}
+
+// objectParam returns the call and parameter kind ("path", "header",
+// "timeouts" ...) whose object literal frame f is, or -1 and "". The
+// queryParams object of a PATH is reported as "queryParams".
+func (s *scanResult) objectParam(f *frame) (int, string) {
+	if f.parentCall >= 0 {
+		return f.parentCall, argKind(f.parentCall, f.parentArg)
+	}
+	if f.key == keyQueryParams && len(s.stack) >= 2 {
+		p := &s.stack[len(s.stack)-2]
+		if p.open == '{' && p.parentCall >= 0 && argKind(p.parentCall, p.parentArg) == "path" {
+			return p.parentCall, keyQueryParams
+		}
+	}
+	return -1, ""
+}
+
+// objectItems returns the keys or values to offer inside an object literal
+// argument; quote is the quote the cursor is inside, or 0 in code.
+func objectItems(s *scanResult, f *frame, rng Range, quote byte, reg *config.Registry) []CompletionItem {
+	_, kind := s.objectParam(f)
+	if f.afterColon {
+		if kind == "header" && strings.EqualFold(f.lastKey, "Content-Type") {
+			items := make([]CompletionItem, len(contentTypes))
+			for i, ct := range contentTypes {
+				items[i] = CompletionItem{Label: ct.value, Kind: ItemValue, Detail: "Content-Type",
+					Documentation: ct.doc, InsertText: quoted(ct.value, quote), Replace: rng}
+			}
+			return items
+		}
+		return nil
+	}
+	switch kind {
+	case "path":
+		return []CompletionItem{
+			{Label: keyPathParams, Kind: ItemField, Detail: "List<String>",
+				Documentation: "Path segments appended to the service address in order, joined with `/`.",
+				InsertText: keyInsert(keyPathParams, quote, "[$1]"), Snippet: quote == 0, Replace: rng},
+			{Label: keyQueryParams, Kind: ItemField, Detail: "Map<String, String>",
+				Documentation: "Query parameters, added as `?key=value`; values are always strings.",
+				InsertText: keyInsert(keyQueryParams, quote, "{$1}"), Snippet: quote == 0, Replace: rng},
+		}
+	case "timeouts":
+		t := timeoutsOf(reg)
+		return []CompletionItem{
+			timeoutItem(keyConnectionTimeout, t.Connection, quote, rng),
+			timeoutItem(keyReadTimeout, t.Read, quote, rng),
+		}
+	case "header":
+		items := make([]CompletionItem, len(commonHeaders))
+		for i, h := range commonHeaders {
+			ins := `"` + h.name + `": `
+			if quote != 0 {
+				ins = h.name
+			}
+			items[i] = CompletionItem{Label: h.name, Kind: ItemProperty, Detail: "request header",
+				Documentation: h.doc, InsertText: ins, Replace: rng}
+		}
+		return items
+	}
+	return nil
+}
+
+func keyInsert(key string, quote byte, value string) string {
+	if quote != 0 {
+		return key
+	}
+	return key + ": " + value
+}
+
+// timeoutsOf returns the registry's timeouts, or the built-in ones of
+// spec 8 when the registry failed to load.
+func timeoutsOf(reg *config.Registry) config.Timeouts {
+	t := config.DefaultTimeouts
+	if reg == nil {
+		return t
+	}
+	// A registry built without timeouts (zero values) keeps the built-in ones.
+	if reg.Timeouts.Connection.Maximum > 0 {
+		t.Connection = reg.Timeouts.Connection
+	}
+	if reg.Timeouts.Read.Maximum > 0 {
+		t.Read = reg.Timeouts.Read
+	}
+	return t
+}
+
+func timeoutItem(key string, p config.TimeoutPair, quote byte, rng Range) CompletionItem {
+	it := CompletionItem{Label: key, Kind: ItemField,
+		Detail:        fmt.Sprintf("ms, default %d, maximum %d", p.Default, p.Maximum),
+		Documentation: timeoutDoc(key, p),
+		InsertText:    key, Replace: rng}
+	if quote == 0 {
+		it.InsertText = fmt.Sprintf("%s: ${1:%d}", key, p.Default)
+		it.Snippet = true
+	}
+	return it
+}
+
+func timeoutDoc(key string, p config.TimeoutPair) string {
+	what := "establishing the connection"
+	if key == keyReadTimeout {
+		what = "reading the response"
+	}
+	return fmt.Sprintf("Limit in milliseconds for %s. Default %d ms; maximum %d ms (a larger value is clamped to %d).",
+		what, p.Default, p.Maximum, p.Maximum)
+}
+
+// quoted returns v for insertion: as is inside a string, else in quote.
+func quoted(v string, inside byte) string {
+	if inside != 0 {
+		return escapeQuote(v, inside)
+	}
+	return `"` + escapeQuote(v, '"') + `"`
+}
+
+func escapeQuote(v string, q byte) string {
+	if strings.IndexByte(v, q) < 0 && strings.IndexByte(v, '\\') < 0 {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == q || v[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+func completeString(s *scanResult, reg *config.Registry) Completion {
+	f := s.top()
+	if f == nil {
+		return Completion{}
+	}
+	start := s.strStart + 1
+	rng := Range{start, stringEnd(s.text, s.strStart, s.offset)}
+	typed := s.text[start:s.offset]
+	switch {
+	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
+		return serviceItems(reg, typed, rng, s.quote)
+	case f.open == '{':
+		return Completion{Items: objectItems(s, f, rng, s.quote, reg)}
+	}
+	return Completion{}
+}
+
+// serviceItems offers the serviceIds containing typed (case-insensitive),
+// those starting with it first. quoteInside is the quote the cursor is in;
+// with 0 the ids are inserted with double quotes.
+func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Completion {
+	if reg == nil {
+		return Completion{}
+	}
+	ids := reg.IDs()
+	var out Completion
+	add := func(id, sort string) bool {
+		if len(out.Items) >= maxServiceItems {
+			out.Incomplete = true
+			return false
+		}
+		out.Items = append(out.Items, serviceItem(reg, id, sort+id, rng, quote))
+		return true
+	}
+	for _, id := range ids {
+		if hasPrefixFold(id, typed) && !add(id, "0") {
+			return out
+		}
+	}
+	if typed == "" {
+		return out
+	}
+	for _, id := range ids {
+		if !hasPrefixFold(id, typed) && containsFold(id, typed) && !add(id, "1") {
+			return out
+		}
+	}
+	return out
+}
+
+func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte) CompletionItem {
+	it := CompletionItem{Label: id, Kind: ItemValue, SortText: sort, Replace: rng}
+	if svc, ok := reg.Service(id); ok {
+		it.Detail = svc.URL
+		it.Documentation = serviceDoc(reg, svc)
+	}
+	it.InsertText = quoted(id, quote)
+	return it
+}
+
+// serviceDoc is the Markdown shown for a serviceId: never a credential.
+func serviceDoc(reg *config.Registry, svc *config.Service) string {
+	var b strings.Builder
+	if svc.Description != "" {
+		b.WriteString(svc.Description)
+		b.WriteString("\n\n")
+	}
+	fmt.Fprintf(&b, "URL: `%s`", svc.URL)
+	if svc.RefersTo != "" {
+		fmt.Fprintf(&b, " (`%s`, through serviceId `%s`)", svc.RawURL, svc.RefersTo)
+	}
+	fmt.Fprintf(&b, "\n\nAuthorization: %s", reg.AuthSummary(svc))
+	if svc.Defined.File != "" {
+		if svc.Defined.Line > 0 {
+			fmt.Fprintf(&b, "\n\nDefined in `%s:%d`", svc.Defined.File, svc.Defined.Line)
+		} else {
+			fmt.Fprintf(&b, "\n\nDefined in `%s`", svc.Defined.File)
+		}
+	}
+	return b.String()
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold is an ASCII case-insensitive strings.HasPrefix.
+func hasPrefixFold(s, prefix string) bool {
+	if len(prefix) > len(s) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != lowerASCII(prefix[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold is an ASCII case-insensitive strings.Contains.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasPrefixFold(s[i:], sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,467 @@
+package hints
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja/ast"
+
+	"github.com/restls/restls/config"
+)
+
+// Diagnostic codes; stable, documented in docs/diagnostics.md under
+// "Script diagnostics".
+const (
+	CodeSyntax                 = "syntax-error"
+	CodeUnknownService         = "unknown-service"
+	CodeUnusableService        = "unusable-service"
+	CodeUnknownCall            = "unknown-call"
+	CodeMissingArgument        = "missing-argument"
+	CodeExtraArgument          = "extra-argument"
+	CodePayloadNotAllowed      = "payload-not-allowed"
+	CodeHardcodedAuthorization = "hardcoded-authorization"
+	CodeTimeoutAboveMaximum    = "timeout-above-maximum"
+	CodeUnknownTimeoutKey      = "unknown-timeout-key"
+	CodeUnknownPathKey         = "unknown-path-key"
+	CodeQueryValueNotString    = "query-value-not-string"
+	CodeContextAPI             = "context-api"
+)
+
+// nearestServices is how many near serviceIds an unknown one suggests.
+const nearestServices = 3
+
+func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	if doc == nil {
+		return nil
+	}
+	p := doc.parse()
+	d := &diagnoser{text: doc.text, reg: reg}
+	seen := map[syntaxError]bool{}
+	for _, e := range p.errs {
+		// The parser repeats "Unexpected end of input" as it unwinds.
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		d.add(Diagnostic{Range: d.tokenRange(e.offset), Severity: SeverityError, Code: CodeSyntax,
+			Message: "syntax error: " + e.msg})
+	}
+	if p.body != nil {
+		walk(p.body, d.visit)
+	}
+	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })
+	return d.out
+}
+
+type diagnoser struct {
+	text string
+	reg  *config.Registry
+	out  []Diagnostic
+}
+
+func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }
+
+// rng maps a node's span to a document range.
+func (d *diagnoser) rng(n ast.Node) Range {
+	return Range{offsetOf(d.text, n.Idx0()), offsetOf(d.text, n.Idx1())}
+}
+
+// tokenRange returns a non-empty range for an error at o when possible:
+// the identifier there, or one character.
+func (d *diagnoser) tokenRange(o int) Range {
+	o = clampOffset(d.text, o)
+	if o >= len(d.text) {
+		return Range{o, o}
+	}
+	if isIdentPart(d.text[o]) {
+		_, end := identAround(d.text, o)
+		return Range{o, end}
+	}
+	_, size := utf8.DecodeRuneInString(d.text[o:])
+	return Range{o, o + size}
+}
+
+// dotChain returns the names of an a.b.c expression, or nil.
+func dotChain(e ast.Expression) []string {
+	var rev []string
+	for {
+		switch x := e.(type) {
+		case *ast.DotExpression:
+			if x == nil {
+				return nil
+			}
+			rev = append(rev, x.Identifier.Name.String())
+			e = x.Left
+		case *ast.Identifier:
+			if x == nil {
+				return nil
+			}
+			rev = append(rev, x.Name.String())
+			for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {
+				rev[l], rev[r] = rev[r], rev[l]
+			}
+			return rev
+		default:
+			return nil
+		}
+	}
+}
+
+func (d *diagnoser) visit(n ast.Node) {
+	call, ok := n.(*ast.CallExpression)
+	if !ok || call == nil {
+		return
+	}
+	chain := dotChain(call.Callee)
+	switch {
+	case len(chain) == 2 && chain[0] == "context" && chain[1] == "api":
+		d.add(Diagnostic{Range: d.rng(call.Callee), Severity: SeverityWarning, Code: CodeContextAPI,
+			Message: "context.api() is replaced by api.rest.v1, the only supported way to call REST services (spec 9): " +
+				"use api.rest.v1.get/post/put/patch/delete with a configured serviceId"})
+	case len(chain) == 4 && chain[0] == "api" && chain[1] == "rest" && chain[2] == "v1":
+		dot := call.Callee.(*ast.DotExpression)
+		nameRng := d.rng(&dot.Identifier)
+		c := callIndex(chain[3])
+		if c < 0 {
+			diag := Diagnostic{Range: nameRng, Severity: SeverityError, Code: CodeUnknownCall,
+				Message: fmt.Sprintf("api.rest.v1 has no call %q: use get, delete, post, put or patch", chain[3])}
+			for i, n := range config.Nearest(chain[3], callNames(), 1) {
+				diag.Fixes = append(diag.Fixes, Fix{Title: "Change to " + n, Preferred: i == 0,
+					Edits: []Edit{{Range: nameRng, NewText: n}}})
+			}
+			d.add(diag)
+			return
+		}
+		d.checkCall(&calls[c], call, nameRng)
+	}
+}
+
+func callNames() []string {
+	names := make([]string, len(calls))
+	for i := range calls {
+		names[i] = calls[i].Name
+	}
+	return names
+}
+
+func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) {
+	args := call.ArgumentList
+	required := len(c.Params) - 1 // all but TIMEOUTS
+	if len(args) < required {
+		var missing []string
+		for _, p := range c.Params[len(args):required] {
+			missing = append(missing, p.Label)
+		}
+		d.add(Diagnostic{Range: nameRng, Severity: SeverityError, Code: CodeMissingArgument,
+			Message: fmt.Sprintf("%s: missing %s (pass {} for an empty path, header or payload)",
+				c.Signature, strings.Join(missing, ", "))})
+	}
+	timeoutsAt := required
+	if !c.HasPayload && len(args) > required {
+		// get and delete send no payload; a 4th argument that is not a
+		// TIMEOUTS object, followed by another, is a payload.
+		if len(args) > required+1 || looksLikePayload(args[required]) {
+			d.add(Diagnostic{Range: d.rng(args[required]), Severity: SeverityError, Code: CodePayloadNotAllowed,
+				Message: fmt.Sprintf("%s sends no payload (spec 4): remove this argument; its last, optional parameter is TIMEOUTS", c.Name),
+				Fixes: []Fix{{Title: "Remove the payload", Preferred: true,
+					Edits: []Edit{{Range: Range{offsetOf(d.text, args[required-1].Idx1()), offsetOf(d.text, args[required].Idx1())}}}}}})
+			timeoutsAt = required + 1
+		}
+	}
+	if len(args) > timeoutsAt+1 {
+		extra := args[timeoutsAt+1:]
+		r := Range{offsetOf(d.text, extra[0].Idx0()), offsetOf(d.text, extra[len(extra)-1].Idx1())}
+		d.add(Diagnostic{Range: r, Severity: SeverityError, Code: CodeExtraArgument,
+			Message: fmt.Sprintf("too many arguments: %s takes at most %d", c.Signature, len(c.Params)),
+			Fixes: []Fix{{Title: "Remove the extra arguments", Preferred: true,
+				Edits: []Edit{{Range: Range{offsetOf(d.text, args[timeoutsAt].Idx1()), r.End}}}}}})
+	}
+	var svc *config.Service
+	if len(args) > argServiceID {
+		svc = d.checkServiceID(args[argServiceID])
+	}
+	if len(args) > argPath {
+		d.checkPath(args[argPath])
+	}
+	if len(args) > argHeader {
+		d.checkHeader(args[argHeader], svc, args[argServiceID])
+	}
+	if len(args) > timeoutsAt {
+		d.checkTimeouts(args[timeoutsAt])
+	}
+}
+
+// looksLikePayload reports whether a 4th argument of get/delete is an
+// object literal with keys, none of them a TIMEOUTS key.
+func looksLikePayload(e ast.Expression) bool {
+	obj, ok := e.(*ast.ObjectLiteral)
+	if !ok || obj == nil || len(obj.Value) == 0 {
+		return false
+	}
+	for _, p := range obj.Value {
+		if k, _ := propKey(p); k == keyConnectionTimeout || k == keyReadTimeout {
+			return false
+		}
+	}
+	return true
+}
+
+// propKey returns a property's key name and the node spelling it.
+func propKey(p ast.Property) (string, ast.Node) {
+	switch p := p.(type) {
+	case *ast.PropertyKeyed:
+		if p == nil || p.Computed {
+			return "", nil
+		}
+		switch k := p.Key.(type) {
+		case *ast.StringLiteral:
+			if k != nil {
+				return k.Value.String(), k
+			}
+		case *ast.NumberLiteral:
+			if k != nil {
+				return k.Literal, k
+			}
+		}
+	case *ast.PropertyShort:
+		if p != nil {
+			return p.Name.Name.String(), &p.Name
+		}
+	}
+	return "", nil
+}
+
+// stringLit returns a string literal's value and its content range (inside
+// the quotes).
+func (d *diagnoser) stringLit(e ast.Expression) (string, Range, byte, bool) {
+	s, ok := e.(*ast.StringLiteral)
+	if !ok || s == nil || len(s.Literal) < 2 {
+		return "", Range{}, 0, false
+	}
+	r := d.rng(s)
+	return s.Value.String(), Range{r.Start + 1, r.End - 1}, s.Literal[0], true
+}
+
+func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
+	id, r, quote, ok := d.stringLit(e)
+	if !ok || d.reg == nil || !d.reg.Loaded {
+		return nil
+	}
+	if svc, ok := d.reg.Service(id); ok {
+		return svc
+	}
+	if cd, ok := d.reg.Unusable(id); ok {
+		d.add(Diagnostic{Range: r, Severity: SeverityError, Code: CodeUnusableService,
+			Message: fmt.Sprintf("serviceId %q is configured but unusable: %s; fix the configuration (the platform reads it at startup)",
+				id, configProblem(cd))})
+		return nil
+	}
+	diag := Diagnostic{Range: r, Severity: SeverityError, Code: CodeUnknownService}
+	near := d.reg.Nearest(id, nearestServices)
+	if len(near) > 0 {
+		diag.Message = fmt.Sprintf("unknown serviceId %q for %s scripts: did you mean %s?", id, d.reg.Kind, quoteIDs(near))
+	} else {
+		diag.Message = fmt.Sprintf("unknown serviceId %q: no service with this id is configured for %s scripts; declare it in the service configuration",
+			id, d.reg.Kind)
+	}
+	for i, n := range near {
+		diag.Fixes = append(diag.Fixes, Fix{Title: fmt.Sprintf("Change to %q", n), Preferred: i == 0,
+			Edits: []Edit{{Range: r, NewText: escapeQuote(n, quote)}}})
+	}
+	d.add(diag)
+	return nil
+}
+
+func quoteIDs(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(id)
+	}
+	return strings.Join(q, ", ")
+}
+
+func objectLit(e ast.Expression) *ast.ObjectLiteral {
+	o, _ := e.(*ast.ObjectLiteral)
+	return o
+}
+
+// unknownKey reports a key that is not one of known, with a fix to the
+// nearest known one.
+func (d *diagnoser) unknownKey(code, what, key string, kn ast.Node, known []string) {
+	r := d.rng(kn)
+	diag := Diagnostic{Range: r, Severity: SeverityWarning, Code: code,
+		Message: fmt.Sprintf("unknown %s key %q: the keys are %s", what, key, strings.Join(known, " and "))}
+	near := config.Nearest(key, known, 1)
+	if len(near) > 0 {
+		diag.Message += fmt.Sprintf("; did you mean %q?", near[0])
+		diag.Fixes = []Fix{{Title: "Change to " + near[0], Preferred: true,
+			Edits: []Edit{{Range: r, NewText: near[0]}}}}
+		if s, ok := kn.(*ast.StringLiteral); ok && len(s.Literal) > 0 && (s.Literal[0] == '"' || s.Literal[0] == '\'') {
+			q := string(s.Literal[0])
+			diag.Fixes[0].Edits[0].NewText = q + near[0] + q
+		}
+	}
+	d.add(diag)
+}
+
+func (d *diagnoser) checkPath(e ast.Expression) {
+	obj := objectLit(e)
+	if obj == nil {
+		return
+	}
+	for _, p := range obj.Value {
+		key, kn := propKey(p)
+		if kn == nil {
+			continue
+		}
+		switch key {
+		case keyPathParams:
+		case keyQueryParams:
+			if pk, ok := p.(*ast.PropertyKeyed); ok {
+				d.checkQuery(pk.Value)
+			}
+		default:
+			d.unknownKey(CodeUnknownPathKey, "PATH", key, kn, pathKeys)
+		}
+	}
+}
+
+func (d *diagnoser) checkQuery(e ast.Expression) {
+	obj := objectLit(e)
+	if obj == nil {
+		return
+	}
+	for _, p := range obj.Value {
+		pk, ok := p.(*ast.PropertyKeyed)
+		if !ok || pk == nil || isNil(pk.Value) {
+			continue
+		}
+		var lit string
+		switch v := pk.Value.(type) {
+		case *ast.NumberLiteral:
+			lit = v.Literal
+		case *ast.BooleanLiteral:
+			lit = v.Literal
+		case *ast.NullLiteral, *ast.ObjectLiteral, *ast.ArrayLiteral:
+		default:
+			continue
+		}
+		r := d.rng(pk.Value)
+		diag := Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeQueryValueNotString,
+			Message: "query parameter values are always strings (spec 2.3): pass a string, for example String(value)"}
+		if lit != "" {
+			diag.Fixes = []Fix{{Title: fmt.Sprintf("Quote as \"%s\"", lit), Preferred: true,
+				Edits: []Edit{{Range: r, NewText: `"` + lit + `"`}}}}
+		}
+		d.add(diag)
+	}
+}
+
+func (d *diagnoser) checkHeader(e ast.Expression, svc *config.Service, idArg ast.Expression) {
+	obj := objectLit(e)
+	if obj == nil {
+		return
+	}
+	for i, p := range obj.Value {
+		key, kn := propKey(p)
+		if kn == nil || !strings.EqualFold(key, "Authorization") {
+			continue
+		}
+		r := d.rng(p)
+		var msg string
+		id, _, _, _ := d.stringLit(idArg)
+		switch {
+		case svc != nil && svc.Auth.Type != config.AuthNone:
+			msg = fmt.Sprintf("hard-coded Authorization header: serviceId %q has %s authorization configured, which replaces this header; the platform also logs a warning (spec 5.1)",
+				id, d.reg.AuthSummary(svc))
+		case id != "":
+			msg = fmt.Sprintf("hard-coded Authorization header: the platform logs a warning (spec 5.1); configure authorization for serviceId %q instead", id)
+		default:
+			msg = "hard-coded Authorization header: the platform logs a warning (spec 5.1); configure authorization for the service instead"
+		}
+		d.add(Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeHardcodedAuthorization, Message: msg,
+			Fixes: []Fix{{Title: "Remove the Authorization header", Preferred: true,
+				Edits: []Edit{{Range: d.propertyRemoval(obj, i)}}}}})
+	}
+}
+
+// propertyRemoval returns the range that removes property i of obj with
+// its comma, keeping the other properties well formed.
+func (d *diagnoser) propertyRemoval(obj *ast.ObjectLiteral, i int) Range {
+	r := d.rng(obj.Value[i])
+	if i+1 < len(obj.Value) {
+		// Up to the next property: "a, b" -> "b".
+		return Range{r.Start, offsetOf(d.text, obj.Value[i+1].Idx0())}
+	}
+	if i > 0 {
+		// The last one: from the end of the previous property.
+		return Range{offsetOf(d.text, obj.Value[i-1].Idx1()), r.End}
+	}
+	// The only one: a trailing comma goes too.
+	end := r.End
+	j := end
+	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
+		j++
+	}
+	if j < len(d.text) && d.text[j] == ',' {
+		end = j + 1
+	}
+	return Range{r.Start, end}
+}
+
+func (d *diagnoser) checkTimeouts(e ast.Expression) {
+	obj := objectLit(e)
+	if obj == nil {
+		return
+	}
+	t := timeoutsOf(d.reg)
+	for _, p := range obj.Value {
+		key, kn := propKey(p)
+		if kn == nil {
+			continue
+		}
+		var pair config.TimeoutPair
+		switch key {
+		case keyConnectionTimeout:
+			pair = t.Connection
+		case keyReadTimeout:
+			pair = t.Read
+		default:
+			d.unknownKey(CodeUnknownTimeoutKey, "TIMEOUTS", key, kn, timeoutKeys)
+			continue
+		}
+		pk, ok := p.(*ast.PropertyKeyed)
+		if !ok || pk == nil {
+			continue
+		}
+		num, ok := pk.Value.(*ast.NumberLiteral)
+		if !ok || num == nil {
+			continue
+		}
+		var v float64
+		switch x := num.Value.(type) {
+		case int64:
+			v = float64(x)
+		case float64:
+			v = x
+		default:
+			continue
+		}
+		if v > float64(pair.Maximum) {
+			r := d.rng(num)
+			max := strconv.Itoa(pair.Maximum)
+			d.add(Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeTimeoutAboveMaximum,
+				Message: fmt.Sprintf("%s %s ms is above the maximum of %d ms and will be clamped to %d (spec 8)",
+					key, num.Literal, pair.Maximum, pair.Maximum),
+				Fixes: []Fix{{Title: "Clamp to " + max, Preferred: true, Edits: []Edit{{Range: r, NewText: max}}}}})
+		}
+	}
+}

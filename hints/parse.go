@@ -1,0 +1,362 @@
+package hints
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/parser"
+)
+
+// Scripts are function bodies (a top-level return is allowed), so the text
+// is parsed wrapped in a function. The prefix holds no newline, so lines
+// keep their numbers; positions are mapped back by subtracting its length.
+const (
+	wrapPrefix = "(function(){"
+	wrapSuffix = "\n})"
+)
+
+// syntaxError is a parse error at a byte offset of the document.
+type syntaxError struct {
+	offset int
+	msg    string
+}
+
+type parseResult struct {
+	body *ast.BlockStatement // the script's statements; nil when nothing parsed
+	errs []syntaxError
+}
+
+// parse parses the document once, on first use.
+func (d *Document) parse() *parseResult {
+	d.parseOnce.Do(func() { d.parsed = parseScript(d.text) })
+	return d.parsed
+}
+
+// offsetOf maps a parser position (1-based, in the wrapped source) to a
+// document offset, clamped to the text.
+func offsetOf(text string, idx file.Idx) int {
+	o := int(idx) - 1 - len(wrapPrefix)
+	if o < 0 {
+		return 0
+	}
+	if o > len(text) {
+		return len(text)
+	}
+	return o
+}
+
+func parseScript(text string) (res *parseResult) {
+	defer func() {
+		if e := recover(); e != nil {
+			// The parser must not take the server down; say the script
+			// could not be checked instead.
+			res = &parseResult{errs: []syntaxError{{0, fmt.Sprintf("the script could not be parsed (%v)", e)}}}
+		}
+	}()
+	src := wrapPrefix + text + wrapSuffix
+	// Source maps are disabled: a "//# sourceMappingURL" comment must never
+	// make the parser read files.
+	prog, err := parser.ParseFile(nil, "", src, 0, parser.WithDisableSourceMaps)
+	res = &parseResult{}
+	if err != nil {
+		lines := lineStarts(src)
+		if list, ok := err.(parser.ErrorList); ok {
+			for _, e := range list {
+				res.errs = append(res.errs, syntaxError{errOffset(text, lines, e.Position), e.Message})
+			}
+		} else if e, ok := err.(*parser.Error); ok {
+			res.errs = append(res.errs, syntaxError{errOffset(text, lines, e.Position), e.Message})
+		} else {
+			res.errs = append(res.errs, syntaxError{0, err.Error()})
+		}
+	}
+	var fn *ast.FunctionLiteral
+	if prog != nil && len(prog.Body) > 0 {
+		if es, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
+			fn, _ = es.Expression.(*ast.FunctionLiteral)
+		}
+	}
+	if fn == nil || fn.Body == nil {
+		if err == nil {
+			res.errs = append(res.errs, syntaxError{0, "Unexpected token }: the script closes more blocks than are open"})
+		}
+		return res
+	}
+	res.body = fn.Body
+	// A stray '}' in the script closes the wrapper early; the parser may
+	// then accept what follows as another expression. Report it.
+	want := file.Idx(1 + len(wrapPrefix) + len(text) + 1)
+	if err == nil && (len(prog.Body) != 1 || fn.Body.RightBrace != want) {
+		res.errs = append(res.errs, syntaxError{offsetOf(text, fn.Body.RightBrace), "Unexpected token }: this closes more blocks than are open"})
+	}
+	return res
+}
+
+// lineStarts returns the offsets where lines start, splitting like the
+// parser (\r\n, \r, \n, U+2028, U+2029).
+func lineStarts(src string) []int {
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		case '\n':
+			starts = append(starts, i+1)
+		case 0xe2:
+			if strings.HasPrefix(src[i:], "\u2028") || strings.HasPrefix(src[i:], "\u2029") {
+				i += 2
+				starts = append(starts, i+1)
+			}
+		}
+	}
+	return starts
+}
+
+// errOffset maps an error position (line and byte column in the wrapped
+// source) to a document offset.
+func errOffset(text string, lines []int, p file.Position) int {
+	if p.Line < 1 || p.Line > len(lines) {
+		return len(text)
+	}
+	o := lines[p.Line-1] + p.Column - 1 - len(wrapPrefix)
+	if o < 0 {
+		return 0
+	}
+	if o > len(text) {
+		return len(text)
+	}
+	return o
+}
+
+// walk calls visit for every node under n, depth first, parents first.
+// It is a type switch rather than reflection: Diagnose walks every node of
+// every script on every change.
+func walk(n ast.Node, visit func(ast.Node)) {
+	if isNil(n) {
+		return
+	}
+	visit(n)
+	switch n := n.(type) {
+	case *ast.ArrayLiteral:
+		walkExprs(n.Value, visit)
+	case *ast.ArrayPattern:
+		walkExprs(n.Elements, visit)
+		walk(n.Rest, visit)
+	case *ast.AssignExpression:
+		walk(n.Left, visit)
+		walk(n.Right, visit)
+	case *ast.AwaitExpression:
+		walk(n.Argument, visit)
+	case *ast.YieldExpression:
+		walk(n.Argument, visit)
+	case *ast.BinaryExpression:
+		walk(n.Left, visit)
+		walk(n.Right, visit)
+	case *ast.BracketExpression:
+		walk(n.Left, visit)
+		walk(n.Member, visit)
+	case *ast.CallExpression:
+		walk(n.Callee, visit)
+		walkExprs(n.ArgumentList, visit)
+	case *ast.ConditionalExpression:
+		walk(n.Test, visit)
+		walk(n.Consequent, visit)
+		walk(n.Alternate, visit)
+	case *ast.DotExpression:
+		walk(n.Left, visit)
+	case *ast.PrivateDotExpression:
+		walk(n.Left, visit)
+	case *ast.OptionalChain:
+		walk(n.Expression, visit)
+	case *ast.Optional:
+		walk(n.Expression, visit)
+	case *ast.FunctionLiteral:
+		walkParams(n.ParameterList, visit)
+		if n.Body != nil {
+			walk(n.Body, visit)
+		}
+	case *ast.ArrowFunctionLiteral:
+		walkParams(n.ParameterList, visit)
+		walk(n.Body, visit)
+	case *ast.ExpressionBody:
+		walk(n.Expression, visit)
+	case *ast.ClassLiteral:
+		walk(n.SuperClass, visit)
+		for _, e := range n.Body {
+			walk(e, visit)
+		}
+	case *ast.FieldDefinition:
+		walk(n.Key, visit)
+		walk(n.Initializer, visit)
+	case *ast.MethodDefinition:
+		walk(n.Key, visit)
+		if n.Body != nil {
+			walk(n.Body, visit)
+		}
+	case *ast.ClassStaticBlock:
+		if n.Block != nil {
+			walk(n.Block, visit)
+		}
+	case *ast.NewExpression:
+		walk(n.Callee, visit)
+		walkExprs(n.ArgumentList, visit)
+	case *ast.ObjectLiteral:
+		for _, p := range n.Value {
+			walk(p, visit)
+		}
+	case *ast.ObjectPattern:
+		for _, p := range n.Properties {
+			walk(p, visit)
+		}
+		walk(n.Rest, visit)
+	case *ast.PropertyKeyed:
+		walk(n.Key, visit)
+		walk(n.Value, visit)
+	case *ast.PropertyShort:
+		walk(n.Initializer, visit)
+	case *ast.SpreadElement:
+		walk(n.Expression, visit)
+	case *ast.SequenceExpression:
+		walkExprs(n.Sequence, visit)
+	case *ast.TemplateLiteral:
+		walk(n.Tag, visit)
+		walkExprs(n.Expressions, visit)
+	case *ast.UnaryExpression:
+		walk(n.Operand, visit)
+	case *ast.Binding:
+		walk(n.Target, visit)
+		walk(n.Initializer, visit)
+
+	case *ast.BlockStatement:
+		walkStmts(n.List, visit)
+	case *ast.CaseStatement:
+		walk(n.Test, visit)
+		walkStmts(n.Consequent, visit)
+	case *ast.CatchStatement:
+		walk(n.Parameter, visit)
+		if n.Body != nil {
+			walk(n.Body, visit)
+		}
+	case *ast.DoWhileStatement:
+		walk(n.Body, visit)
+		walk(n.Test, visit)
+	case *ast.ExpressionStatement:
+		walk(n.Expression, visit)
+	case *ast.ForInStatement:
+		walk(n.Into, visit)
+		walk(n.Source, visit)
+		walk(n.Body, visit)
+	case *ast.ForOfStatement:
+		walk(n.Into, visit)
+		walk(n.Source, visit)
+		walk(n.Body, visit)
+	case *ast.ForStatement:
+		walk(n.Initializer, visit)
+		walk(n.Test, visit)
+		walk(n.Update, visit)
+		walk(n.Body, visit)
+	case *ast.ForLoopInitializerExpression:
+		walk(n.Expression, visit)
+	case *ast.ForLoopInitializerVarDeclList:
+		walkBindings(n.List, visit)
+	case *ast.ForLoopInitializerLexicalDecl:
+		walkBindings(n.LexicalDeclaration.List, visit)
+	case *ast.ForIntoVar:
+		if n.Binding != nil {
+			walk(n.Binding, visit)
+		}
+	case *ast.ForDeclaration:
+		walk(n.Target, visit)
+	case *ast.ForIntoExpression:
+		walk(n.Expression, visit)
+	case *ast.IfStatement:
+		walk(n.Test, visit)
+		walk(n.Consequent, visit)
+		walk(n.Alternate, visit)
+	case *ast.LabelledStatement:
+		walk(n.Statement, visit)
+	case *ast.ReturnStatement:
+		walk(n.Argument, visit)
+	case *ast.SwitchStatement:
+		walk(n.Discriminant, visit)
+		for _, c := range n.Body {
+			if c != nil {
+				walk(c, visit)
+			}
+		}
+	case *ast.ThrowStatement:
+		walk(n.Argument, visit)
+	case *ast.TryStatement:
+		if n.Body != nil {
+			walk(n.Body, visit)
+		}
+		if n.Catch != nil {
+			walk(n.Catch, visit)
+		}
+		if n.Finally != nil {
+			walk(n.Finally, visit)
+		}
+	case *ast.VariableStatement:
+		walkBindings(n.List, visit)
+	case *ast.LexicalDeclaration:
+		walkBindings(n.List, visit)
+	case *ast.WhileStatement:
+		walk(n.Test, visit)
+		walk(n.Body, visit)
+	case *ast.WithStatement:
+		walk(n.Object, visit)
+		walk(n.Body, visit)
+	case *ast.FunctionDeclaration:
+		if n.Function != nil {
+			walk(n.Function, visit)
+		}
+	case *ast.ClassDeclaration:
+		if n.Class != nil {
+			walk(n.Class, visit)
+		}
+	}
+}
+
+// isNil reports whether n is nil or a typed nil pointer: the parser
+// leaves typed nils in interfaces.
+func isNil(n ast.Node) bool {
+	if n == nil {
+		return true
+	}
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+func walkExprs(list []ast.Expression, visit func(ast.Node)) {
+	for _, e := range list {
+		walk(e, visit)
+	}
+}
+
+func walkStmts(list []ast.Statement, visit func(ast.Node)) {
+	for _, s := range list {
+		walk(s, visit)
+	}
+}
+
+func walkBindings(list []*ast.Binding, visit func(ast.Node)) {
+	for _, b := range list {
+		if b != nil {
+			walk(b, visit)
+		}
+	}
+}
+
+func walkParams(p *ast.ParameterList, visit func(ast.Node)) {
+	if p == nil {
+		return
+	}
+	walkBindings(p.List, visit)
+	walk(p.Rest, visit)
+}
