@@ -201,7 +201,7 @@ func apiItem(typed string, rng Range) []CompletionItem {
 	}
 	return []CompletionItem{{Label: "api", Kind: ItemModule, Detail: "platform API",
 		Documentation: "The platform's script API; `api.rest.v1` calls external REST services.",
-		InsertText: "api", Replace: rng}}
+		InsertText:    "api", Replace: rng}}
 }
 
 func memberItems(s *scanResult, chain []string, rng Range) []CompletionItem {
@@ -276,10 +276,10 @@ func objectItems(s *scanResult, f *frame, rng Range, quote byte, reg *config.Reg
 		return []CompletionItem{
 			{Label: keyPathParams, Kind: ItemField, Detail: "List<String>",
 				Documentation: "Path segments appended to the service address in order, joined with `/`.",
-				InsertText: keyInsert(keyPathParams, quote, "[$1]"), Snippet: quote == 0, Replace: rng},
+				InsertText:    keyInsert(keyPathParams, quote, "[$1]"), Snippet: quote == 0, Replace: rng},
 			{Label: keyQueryParams, Kind: ItemField, Detail: "Map<String, String>",
 				Documentation: "Query parameters, added as `?key=value`; values are always strings.",
-				InsertText: keyInsert(keyQueryParams, quote, "{$1}"), Snippet: quote == 0, Replace: rng},
+				InsertText:    keyInsert(keyQueryParams, quote, "{$1}"), Snippet: quote == 0, Replace: rng},
 		}
 	case "timeouts":
 		t := timeoutsOf(reg)
