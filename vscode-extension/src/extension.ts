@@ -1,0 +1,490 @@
+// Extension entry point: starts `restls serve` for the platform scripts
+// chosen by restls.include, and wires the commands, the status bar and the
+// Response Preview to it.
+
+import * as crypto from 'crypto';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+  WorkDoneProgress,
+} from 'vscode-languageclient/node';
+import { BinaryProblem, checkBinary, findBinary } from './binary';
+import { RunResult, Service, servicesFor } from './protocol';
+import { PreviewPanel } from './previewPanel';
+import {
+  SECTION,
+  ServerConfig,
+  Settings,
+  classifyChange,
+  documentSelector,
+  readSettings,
+  readsInput,
+  scriptKind,
+  serverArgs,
+  serverConfig,
+} from './settings';
+import { StatusBar } from './status';
+
+/** Commands are the VS Code command ids this extension contributes. They differ from the server's own command ids (restls.runScript, restls.services, restls.reload), which the language client registers by itself. */
+export const Commands = {
+  dryRun: 'restls.dryRunScript',
+  showServices: 'restls.showServices',
+  reload: 'restls.reloadConfiguration',
+  restart: 'restls.restartServer',
+  showLog: 'restls.showLog',
+} as const;
+
+/** ServerCommands are the workspace/executeCommand ids of restls serve. */
+export const ServerCommands = {
+  runScript: 'restls.runScript',
+  services: 'restls.services',
+  reload: 'restls.reload',
+} as const;
+
+const RESTARTS_ALLOWED = 3;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+
+/** Restls is the extension's state: one language client at a time. */
+export class Restls implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  settings: Settings;
+  /** problem is why the server is not running, shown in the status bar. */
+  problem: string | undefined;
+  readonly output: vscode.OutputChannel;
+  readonly status: StatusBar;
+  readonly preview: PreviewPanel;
+  private readonly statusItem: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly notified = new Set<string>();
+  private crashes: number[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  private lastInput = new Map<string, string>();
+
+  constructor(private readonly ctx: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('restls');
+    this.statusItem = vscode.window.createStatusBarItem('restls.status', vscode.StatusBarAlignment.Right, 100);
+    this.statusItem.name = 'restls';
+    this.status = new StatusBar(this.statusItem);
+    this.preview = new PreviewPanel((uri, line, column) => this.reveal(uri, line, column));
+    this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
+    this.disposables.push(this.output, this.statusItem, this.preview);
+  }
+
+  /** workspaceFolder is the folder settings are resolved against. */
+  workspaceFolder(uri?: vscode.Uri): string | undefined {
+    const f = (uri && vscode.workspace.getWorkspaceFolder(uri)) || vscode.workspace.workspaceFolders?.[0];
+    return f?.uri.fsPath;
+  }
+
+  /** serverConfigFor is the `restls` configuration section for a resource. */
+  serverConfigFor(uri?: vscode.Uri): ServerConfig {
+    const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
+    const s = readSettings(vscode.workspace.getConfiguration(SECTION, folder?.uri));
+    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri));
+  }
+
+  activate(): void {
+    const reg = (id: string, fn: () => unknown) => this.disposables.push(vscode.commands.registerCommand(id, fn));
+    reg(Commands.dryRun, () => this.dryRun());
+    reg(Commands.showServices, () => this.showServices());
+    reg(Commands.reload, () => this.reload());
+    reg(Commands.restart, () => this.restart(true));
+    reg(Commands.showLog, () => this.output.show(true));
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SECTION)) {
+          void this.onSettingsChanged();
+        }
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
+      vscode.workspace.onDidOpenTextDocument(() => this.updateActive()),
+    );
+    this.updateActive();
+    void this.restart(false);
+  }
+
+  /** isScript tells whether restls handles a document (restls.include). */
+  isScript(doc: vscode.TextDocument | undefined): boolean {
+    if (!doc) {
+      return false;
+    }
+    return vscode.languages.match(documentSelector(this.settings.include), doc) > 0;
+  }
+
+  kindOf(doc: vscode.TextDocument): string {
+    const first = doc.lineCount > 0 ? doc.lineAt(0).text : '';
+    return scriptKind(first, doc.uri.fsPath, this.settings.scriptKinds, this.workspaceFolder(doc.uri));
+  }
+
+  private updateActive(): void {
+    const doc = vscode.window.activeTextEditor?.document;
+    const script = this.isScript(doc);
+    void vscode.commands.executeCommand('setContext', 'restls.isScript', script);
+    this.status.setActive(script && doc ? this.kindOf(doc) : undefined);
+  }
+
+  private async onSettingsChanged(): Promise<void> {
+    const before = this.settings;
+    const after = readSettings(vscode.workspace.getConfiguration(SECTION));
+    this.settings = after;
+    this.updateActive();
+    const change = classifyChange(before, after);
+    this.log(`settings changed: ${change}`);
+    if (change === 'restart' || (change === 'reconfigure' && !this.running())) {
+      this.notified.clear();
+      await this.restart(false);
+    } else if (change === 'reconfigure' && this.client) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
+    }
+  }
+
+  running(): boolean {
+    return this.client !== undefined && this.client.state === State.Running;
+  }
+
+  /** restart stops the client (if any) and starts a new one; calls are serialised. */
+  restart(manual: boolean): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (manual) {
+        this.notified.clear();
+        this.crashes = [];
+      }
+      await this.stop();
+      await this.start();
+    });
+    return this.queue;
+  }
+
+  private async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    this.status.reset();
+    if (c) {
+      try {
+        await c.stop(2000);
+      } catch (e) {
+        this.log(`stopping the server: ${String(e)}`);
+      }
+      try {
+        await c.dispose();
+      } catch {
+        // Already stopped.
+      }
+    }
+  }
+
+  private async start(): Promise<void> {
+    const ws = this.workspaceFolder();
+    let found;
+    let version;
+    try {
+      found = findBinary(this.settings.path, ws, this.ctx.extensionPath);
+      version = await checkBinary(found);
+    } catch (e) {
+      const msg = e instanceof BinaryProblem ? e.message : `restls could not be started: ${String(e)}`;
+      this.fail(msg, true);
+      return;
+    }
+    this.log(`starting ${found.path} (${found.source}, restls ${version}) ${serverArgs(this.settings).join(' ')} --stdio`);
+    this.problem = undefined;
+    this.status.setProblem(undefined);
+    const serverOptions: ServerOptions = {
+      command: found.path,
+      args: serverArgs(this.settings),
+      transport: TransportKind.stdio,
+      options: ws ? { cwd: ws } : undefined,
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(this.settings.include),
+      outputChannel: this.output,
+      initializationOptions: this.serverConfigFor(),
+      synchronize: {
+        fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{xml,yml,yaml,properties}'),
+      },
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const res = await next(params, token);
+            return params.items.map((item, i) =>
+              item.section === SECTION ? this.serverConfigFor(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined) : Array.isArray(res) ? res[i] : null,
+            );
+          },
+        },
+      },
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => this.onClosed(),
+      },
+      initializationFailedHandler: (err) => {
+        this.fail(`restls serve failed to initialize: ${err instanceof Error ? err.message : String(err)}. See "restls: Show Log".`, false);
+        return false;
+      },
+    };
+    const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
+    client.onNotification('restls/status', (params: unknown) => this.status.update(params));
+    this.client = client;
+    try {
+      await client.start();
+      this.log('server running');
+    } catch (e) {
+      if (this.client === client) {
+        this.fail(`restls serve could not be started: ${e instanceof Error ? e.message : String(e)}. See "restls: Show Log".`, false);
+      }
+    }
+  }
+
+  /** onClosed restarts a crashed server, at most RESTARTS_ALLOWED times in RESTART_WINDOW_MS, then stops with one notification. */
+  private onClosed(): { action: CloseAction; handled: boolean } {
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < RESTART_WINDOW_MS);
+    this.crashes.push(now);
+    if (this.crashes.length <= RESTARTS_ALLOWED) {
+      this.log(`the server stopped unexpectedly; restarting (${this.crashes.length} of ${RESTARTS_ALLOWED} in 3 minutes)`);
+      return { action: CloseAction.Restart, handled: true };
+    }
+    this.fail(`The restls server stopped ${this.crashes.length} times in 3 minutes and will not be restarted. See "restls: Show Log", then run "restls: Restart Server".`, false);
+    return { action: CloseAction.DoNotRestart, handled: true };
+  }
+
+  /** fail records why the server is not running and says so once. */
+  fail(message: string, binary: boolean): void {
+    this.problem = message;
+    this.status.setProblem(message);
+    this.log(message);
+    if (this.notified.has(message)) {
+      return;
+    }
+    this.notified.add(message);
+    const actions = binary ? ['Open Setting', 'Show Log'] : ['Show Log', 'Restart Server'];
+    void vscode.window.showErrorMessage(message, ...actions).then((pick) => {
+      if (pick === 'Open Setting') {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'restls.path');
+      } else if (pick === 'Show Log') {
+        this.output.show(true);
+      } else if (pick === 'Restart Server') {
+        void this.restart(true);
+      }
+    });
+  }
+
+  log(message: string): void {
+    this.output.appendLine(`[${new Date().toISOString()}] ${message}`);
+  }
+
+  private requireClient(): LanguageClient | undefined {
+    if (this.running()) {
+      return this.client;
+    }
+    const why = this.problem ?? 'the restls server is still starting; try again in a moment.';
+    void vscode.window.showErrorMessage(`restls: ${why}`, 'Show Log').then((p) => p && this.output.show(true));
+    return undefined;
+  }
+
+  /** dryRun runs the active script through restls.runScript and shows the Response Preview. */
+  async dryRun(): Promise<RunResult | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || !this.isScript(editor.document)) {
+      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
+      return undefined;
+    }
+    const client = this.requireClient();
+    if (!client) {
+      return undefined;
+    }
+    const doc = editor.document;
+    const args: { uri: string; input?: unknown } = { uri: doc.uri.toString() };
+    if (readsInput(doc.getText())) {
+      const input = await this.pickInput(doc);
+      if (input === CANCELLED) {
+        return undefined;
+      }
+      if (input !== undefined) {
+        args.input = input;
+      }
+    }
+    const name = path.basename(doc.uri.fsPath);
+    let result: RunResult | undefined;
+    try {
+      result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `restls: dry run of ${name}`, cancellable: true },
+        async (progress, token) => {
+          const wd = `restls-run-${crypto.randomUUID()}`;
+          const sub = client.onProgress(WorkDoneProgress.type, wd, (v) => {
+            if (v.kind !== 'end' && v.message) {
+              progress.report({ message: v.message });
+            }
+          });
+          try {
+            return (await client.sendRequest(
+              ExecuteCommandRequest.type,
+              { command: ServerCommands.runScript, arguments: [args], workDoneToken: wd },
+              token,
+            )) as RunResult;
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      if (/cancel/i.test(msg)) {
+        this.log(`dry run of ${name} cancelled`);
+        return undefined;
+      }
+      this.log(`dry run of ${name} failed: ${msg}`);
+      void vscode.window.showErrorMessage(`restls: the dry run of ${name} failed: ${msg}`, 'Show Log').then((p) => p && this.output.show(true));
+      return undefined;
+    }
+    if (!result || typeof result !== 'object') {
+      void vscode.window.showErrorMessage(`restls: the dry run of ${name} returned no result; see "restls: Show Log".`);
+      return undefined;
+    }
+    this.preview.show(result, doc.uri, name);
+    return result;
+  }
+
+  /** pickInput asks for the input JSON of a script that reads context.input; undefined runs without input. */
+  private async pickInput(doc: vscode.TextDocument): Promise<unknown> {
+    const key = doc.uri.toString();
+    const last = this.lastInput.get(key) ?? this.ctx.workspaceState.get<string>(`restls.input:${key}`);
+    type Item = vscode.QuickPickItem & { id: 'last' | 'choose' | 'none' };
+    const items: Item[] = [];
+    if (last) {
+      items.push({ id: 'last', label: `$(json) ${path.basename(last)}`, description: 'last used', detail: last });
+    }
+    items.push({ id: 'choose', label: '$(folder-opened) Choose an input JSON file…' });
+    items.push({ id: 'none', label: '$(circle-slash) Run without input', description: 'context.input is undefined' });
+    const pick = await vscode.window.showQuickPick(items, { title: 'restls: this script reads context.input', placeHolder: 'Input for the dry run' });
+    if (!pick) {
+      return CANCELLED;
+    }
+    if (pick.id === 'none') {
+      return undefined;
+    }
+    let file = last;
+    if (pick.id === 'choose') {
+      const uris = await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: { JSON: ['json'] },
+        openLabel: 'Use as context.input',
+        defaultUri: doc.uri,
+      });
+      if (!uris || uris.length === 0) {
+        return CANCELLED;
+      }
+      file = uris[0].fsPath;
+    }
+    if (!file) {
+      return CANCELLED;
+    }
+    try {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(file));
+      const value = JSON.parse(Buffer.from(bytes).toString('utf8'));
+      this.lastInput.set(key, file);
+      void this.ctx.workspaceState.update(`restls.input:${key}`, file);
+      return value;
+    } catch (e) {
+      void vscode.window.showErrorMessage(`restls: cannot use ${file} as context.input: ${e instanceof Error ? e.message : String(e)}. Choose a file holding one JSON value.`);
+      return CANCELLED;
+    }
+  }
+
+  /** showServices lists the active script kind's services; the chosen serviceId is inserted at the cursor. */
+  async showServices(): Promise<string | undefined> {
+    const client = this.requireClient();
+    if (!client) {
+      return undefined;
+    }
+    const editor = vscode.window.activeTextEditor;
+    const kind = editor && this.isScript(editor.document) ? this.kindOf(editor.document) : 'scriptService';
+    let answer: unknown;
+    try {
+      answer = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.services, arguments: [{ kind }] });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`restls: cannot list services: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    const services: Record<string, Service> = servicesFor(answer, kind);
+    const ids = Object.keys(services).sort();
+    if (ids.length === 0) {
+      const reason = this.status.statusOf(kind)?.reason;
+      void vscode.window.showWarningMessage(`restls: no services are configured for ${kind}${reason ? ': ' + reason : ''}.`, 'Show Log').then((p) => p && this.output.show(true));
+      return undefined;
+    }
+    const items = ids.map((id) => ({ label: id, description: services[id].url ?? '', detail: services[id].description || undefined }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: `restls: services for ${kind}`,
+      placeHolder: 'Choose a serviceId to insert',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) {
+      return undefined;
+    }
+    if (editor) {
+      await editor.edit((b) => {
+        for (const sel of editor.selections) {
+          const before = sel.start.character > 0 ? editor.document.lineAt(sel.start.line).text[sel.start.character - 1] : '';
+          const quoted = before === '"' || before === "'" || before === '`';
+          b.replace(sel, quoted ? pick.label : JSON.stringify(pick.label));
+        }
+      });
+    } else {
+      await vscode.env.clipboard.writeText(pick.label);
+      void vscode.window.showInformationMessage(`restls: copied serviceId ${pick.label}`);
+    }
+    return pick.label;
+  }
+
+  /** reload asks the server to read the configuration again. */
+  async reload(): Promise<void> {
+    const client = this.requireClient();
+    if (!client) {
+      return;
+    }
+    try {
+      await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.reload, arguments: [] });
+      void vscode.window.showInformationMessage('restls: configuration reloaded. On the platform, a change takes effect only after webforms-rest is restarted.');
+    } catch (e) {
+      void vscode.window.showErrorMessage(`restls: reload failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async reveal(uri: vscode.Uri, line: number, column: number): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const pos = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+}
+
+const CANCELLED = Symbol('cancelled');
+
+let instance: Restls | undefined;
+
+export function activate(ctx: vscode.ExtensionContext): Restls {
+  instance = new Restls(ctx);
+  instance.activate();
+  return instance;
+}
+
+export async function deactivate(): Promise<void> {
+  const i = instance;
+  instance = undefined;
+  await i?.dispose();
+}

@@ -1,0 +1,167 @@
+// Shapes the server sends: the `restls run --json` object returned by the
+// restls.runScript command, the restls.services map and the restls/status
+// notification. Parsing is tolerant: a missing or oddly typed field degrades
+// the display, it never throws.
+
+/** RunError is the script's uncaught error. */
+export interface RunError {
+  name?: string;
+  message?: string;
+  code?: string;
+  status?: number | { code?: number; message?: string };
+  body?: unknown;
+  line?: number;
+  column?: number;
+}
+
+/** Call is one REST call the script made during the dry run. */
+export interface Call {
+  serviceId?: string;
+  method?: string;
+  url?: string;
+  requestHeaders?: Record<string, unknown>;
+  requestBody?: unknown;
+  status?: number | { code?: number; message?: string };
+  responseHeaders?: Record<string, unknown>;
+  body?: unknown;
+  durationMs?: number;
+  error?: unknown;
+  [key: string]: unknown;
+}
+
+/** RunResult is the `restls run --json` object. */
+export interface RunResult {
+  result?: unknown;
+  error?: RunError | null;
+  calls?: Call[];
+  logs?: unknown[];
+}
+
+/** Service is one entry of the services map. */
+export interface Service {
+  url?: string;
+  description?: string;
+}
+
+/** KindStatus is the state of one script kind's registry. */
+export interface KindStatus {
+  kind: string;
+  count: number | undefined;
+  reason: string | undefined;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function countOf(v: unknown): number | undefined {
+  if (typeof v === 'number') {
+    return num(v);
+  }
+  if (Array.isArray(v)) {
+    return v.length;
+  }
+  if (v && typeof v === 'object') {
+    return Object.keys(v).length;
+  }
+  return undefined;
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v === 'string') {
+    return v.trim() || undefined;
+  }
+  if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') {
+    return (v as { message: string }).message;
+  }
+  return undefined;
+}
+
+function kindEntry(kind: string, v: unknown): KindStatus {
+  if (typeof v === 'number') {
+    return { kind, count: v, reason: undefined };
+  }
+  const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+  const count = countOf(o.count ?? o.services ?? o.loaded ?? o.ids);
+  const reason = text(o.reason) ?? text(o.error) ?? text(o.message) ?? text(o.why);
+  return { kind: typeof o.kind === 'string' ? o.kind : kind, count: typeof o.loaded === 'boolean' && o.count === undefined && o.services === undefined ? undefined : count, reason };
+}
+
+/**
+ * parseStatus reads a restls/status notification into one entry per kind.
+ * Accepted shapes: {kinds: {K: entry}}, {kinds: [entry]}, {K: entry}, [entry],
+ * or one entry with a kind field; entry: {services|count: n|list|map,
+ * reason|error|message?}.
+ */
+export function parseStatus(params: unknown): Map<string, KindStatus> {
+  const out = new Map<string, KindStatus>();
+  const add = (k: string, v: unknown) => {
+    const e = kindEntry(k, v);
+    out.set(e.kind, e);
+  };
+  let p = params;
+  if (p && typeof p === 'object' && !Array.isArray(p) && 'kinds' in (p as object)) {
+    p = (p as { kinds: unknown }).kinds;
+  }
+  if (Array.isArray(p)) {
+    for (const e of p) {
+      if (e && typeof e === 'object' && typeof (e as { kind?: unknown }).kind === 'string') {
+        add((e as { kind: string }).kind, e);
+      }
+    }
+    return out;
+  }
+  if (p && typeof p === 'object') {
+    const o = p as Record<string, unknown>;
+    if (typeof o.kind === 'string') {
+      add(o.kind, o);
+      return out;
+    }
+    for (const [k, v] of Object.entries(o)) {
+      if (v !== null && (typeof v === 'object' || typeof v === 'number')) {
+        add(k, v);
+      }
+    }
+  }
+  return out;
+}
+
+function isServiceMap(v: unknown): v is Record<string, Service> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    return false;
+  }
+  const vals = Object.values(v as object);
+  return vals.every((s) => s && typeof s === 'object' && ('url' in s || 'description' in s));
+}
+
+/**
+ * servicesFor picks one kind's services from a restls.services answer,
+ * which is either {kind: {serviceId: service}} or the map of one kind.
+ */
+export function servicesFor(answer: unknown, kind: string): Record<string, Service> {
+  if (!answer || typeof answer !== 'object') {
+    return {};
+  }
+  const o = answer as Record<string, unknown>;
+  if (kind in o && isServiceMap(o[kind]) && !('url' in (o[kind] as object))) {
+    return o[kind] as Record<string, Service>;
+  }
+  if ('services' in o && isServiceMap(o.services)) {
+    return o.services as Record<string, Service>;
+  }
+  if (isServiceMap(o)) {
+    return o;
+  }
+  return {};
+}
+
+/** statusCode reads a call's or error's HTTP status, a number or {code, message}. */
+export function statusCode(s: RunError['status']): { code?: number; message?: string } {
+  if (typeof s === 'number') {
+    return { code: s };
+  }
+  if (s && typeof s === 'object') {
+    return { code: num(s.code), message: typeof s.message === 'string' ? s.message : undefined };
+  }
+  return {};
+}

@@ -1,0 +1,254 @@
+// Settings: reading restls.* into plain values, resolving paths the way a
+// user expects (relative to the workspace folder, ~ and ${workspaceFolder}
+// expanded), and deciding whether a change needs a server restart or only a
+// reconfiguration. Pure functions over a small interface so tests need no
+// vscode.
+
+import * as os from 'os';
+import * as path from 'path';
+
+/** SECTION is the settings section, also the workspace/configuration section the server asks for. */
+export const SECTION = 'restls';
+
+/** ScriptKind is one of the platform's script kinds (spec 1). */
+export type ScriptKind = 'scriptService' | 'scriptTask' | 'validationScript';
+
+export const SCRIPT_KINDS: readonly ScriptKind[] = ['scriptService', 'scriptTask', 'validationScript'];
+
+/** DEFAULT_INCLUDE mirrors the default of restls.include in package.json. */
+export const DEFAULT_INCLUDE: readonly string[] = [
+  '**/script-code/**/*.js',
+  '**/script-handler/**/*.js',
+  '**/scripts/**/*.js',
+  '**/*.script.js',
+];
+
+/** Settings are the restls.* values as the user wrote them. */
+export interface Settings {
+  path: string;
+  configRoot: string;
+  properties: string[];
+  serviceXml: string;
+  handlerXml: string;
+  platformConfig: string;
+  scriptKinds: Record<string, string>;
+  include: string[];
+  logLevel: string;
+  traceServer: string;
+}
+
+/** ServerConfig is what the server receives as initializationOptions and as the `restls` configuration section: absolute paths, no editor-only keys. */
+export interface ServerConfig {
+  configRoot: string;
+  properties: string[];
+  serviceXml: string;
+  handlerXml: string;
+  platformConfig: string;
+  scriptKinds: Record<string, string>;
+}
+
+/** ConfigurationLike is the part of vscode.WorkspaceConfiguration used here. */
+export interface ConfigurationLike {
+  get<T>(key: string): T | undefined;
+}
+
+function str(v: unknown, def = ''): string {
+  return typeof v === 'string' ? v.trim() : def;
+}
+
+function strList(v: unknown, def: readonly string[] = []): string[] {
+  if (typeof v === 'string') {
+    return v.trim() ? [v.trim()] : [...def];
+  }
+  if (!Array.isArray(v)) {
+    return [...def];
+  }
+  return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+}
+
+function strMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof val === 'string' && k.trim() !== '') {
+        out[k.trim()] = val.trim();
+      }
+    }
+  }
+  return out;
+}
+
+/** readSettings reads restls.* with defaults for missing or mistyped values (a bad value in settings.json must not stop the extension). */
+export function readSettings(cfg: ConfigurationLike): Settings {
+  const include = strList(cfg.get('include'), DEFAULT_INCLUDE);
+  return {
+    path: str(cfg.get('path')),
+    configRoot: str(cfg.get('configRoot')),
+    properties: strList(cfg.get('properties')),
+    serviceXml: str(cfg.get('serviceXml')),
+    handlerXml: str(cfg.get('handlerXml')),
+    platformConfig: str(cfg.get('platformConfig')),
+    scriptKinds: strMap(cfg.get('scriptKinds')),
+    include: include.length > 0 ? include : [...DEFAULT_INCLUDE],
+    logLevel: str(cfg.get('logLevel'), 'info') || 'info',
+    traceServer: str(cfg.get('trace.server'), 'off') || 'off',
+  };
+}
+
+/**
+ * resolvePath expands ~ and ${workspaceFolder} (also ${userHome}) and makes
+ * a relative path absolute against the workspace folder. An empty value
+ * stays empty (meaning "not set"). Without a workspace folder a relative
+ * path is left as written, and the server resolves it against its own
+ * working directory.
+ */
+export function resolvePath(p: string, workspaceFolder: string | undefined, home: string = os.homedir()): string {
+  if (!p) {
+    return '';
+  }
+  let out = p
+    .replace(/\$\{userHome\}/g, home)
+    .replace(/\$\{workspaceFolder\}/g, workspaceFolder ?? '.');
+  if (out === '~') {
+    out = home;
+  } else if (out.startsWith('~/') || out.startsWith('~\\')) {
+    out = path.join(home, out.slice(2));
+  }
+  if (!path.isAbsolute(out) && workspaceFolder) {
+    out = path.join(workspaceFolder, out);
+  }
+  return out;
+}
+
+/**
+ * serverConfig turns settings into what the server gets. When no source is
+ * set at all, the workspace folder is the config root, the way
+ * `restls services` defaults to the current directory.
+ */
+export function serverConfig(s: Settings, workspaceFolder: string | undefined): ServerConfig {
+  const r = (p: string) => resolvePath(p, workspaceFolder);
+  let configRoot = r(s.configRoot);
+  const anyFile = s.properties.length > 0 || s.serviceXml || s.handlerXml || s.platformConfig;
+  if (!configRoot && !anyFile && workspaceFolder) {
+    configRoot = workspaceFolder;
+  }
+  return {
+    configRoot,
+    properties: s.properties.map(r),
+    serviceXml: r(s.serviceXml),
+    handlerXml: r(s.handlerXml),
+    platformConfig: r(s.platformConfig),
+    scriptKinds: { ...s.scriptKinds },
+  };
+}
+
+/** Change says what a settings change needs. */
+export type Change = 'none' | 'reconfigure' | 'restart';
+
+/**
+ * classifyChange compares two settings. The binary, its log level and the
+ * document selector (include) are fixed when the server starts, so they need
+ * a restart; the registry sources and kinds are sent to the running server;
+ * trace.server is applied by the language client itself.
+ */
+export function classifyChange(before: Settings, after: Settings): Change {
+  if (
+    before.path !== after.path ||
+    before.logLevel !== after.logLevel ||
+    JSON.stringify(before.include) !== JSON.stringify(after.include)
+  ) {
+    return 'restart';
+  }
+  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds'];
+  for (const k of keys) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
+      return 'reconfigure';
+    }
+  }
+  return 'none';
+}
+
+/** serverArgs are the arguments of `restls serve` (the client adds --stdio). */
+export function serverArgs(s: Settings): string[] {
+  return ['serve', '--log-level', s.logLevel];
+}
+
+/** documentSelector builds the selector from restls.include: only matching JavaScript files on disk, never every JavaScript file. */
+export function documentSelector(include: readonly string[]): { scheme: string; language: string; pattern: string }[] {
+  return include.map((pattern) => ({ scheme: 'file', language: 'javascript', pattern }));
+}
+
+const KIND_COMMENT = /^\s*\/\/\s*restls-kind:\s*(scriptService|scriptTask|validationScript)\b/;
+
+/**
+ * scriptKind mirrors the server's rule for the kind of a script: a
+ * first-line comment `// restls-kind: K`, then the first restls.scriptKinds
+ * glob that matches the path (relative to the workspace folder, or
+ * absolute), else scriptService. Used for the status bar and the services
+ * quick pick; the server decides for hints.
+ */
+export function scriptKind(
+  firstLine: string,
+  fsPath: string,
+  scriptKinds: Record<string, string>,
+  workspaceFolder: string | undefined,
+): ScriptKind {
+  const m = KIND_COMMENT.exec(firstLine);
+  if (m) {
+    return m[1] as ScriptKind;
+  }
+  const rel = workspaceFolder ? path.relative(workspaceFolder, fsPath).split(path.sep).join('/') : '';
+  const abs = fsPath.split(path.sep).join('/');
+  for (const [glob, kind] of Object.entries(scriptKinds)) {
+    if (!(SCRIPT_KINDS as readonly string[]).includes(kind)) {
+      continue;
+    }
+    const re = globToRegExp(glob);
+    if ((rel && re.test(rel)) || re.test(abs)) {
+      return kind as ScriptKind;
+    }
+  }
+  return 'scriptService';
+}
+
+/** globToRegExp supports **, *, ? and {a,b}, enough for file globs in settings. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  let inBraces = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        // "**/" matches zero or more directories; a trailing "**" anything.
+        if (glob[i + 2] === '/') {
+          re += '(?:.*/)?';
+          i += 2;
+        } else {
+          re += '.*';
+          i += 1;
+        }
+      } else {
+        re += '[^/]*';
+      }
+    } else if (c === '?') {
+      re += '[^/]';
+    } else if (c === '{') {
+      inBraces = true;
+      re += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      re += ')';
+    } else if (c === ',' && inBraces) {
+      re += '|';
+    } else {
+      re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+    }
+  }
+  // A glob without a leading slash may match at any directory depth of an absolute path.
+  return new RegExp((glob.startsWith('/') || glob.startsWith('**') ? '^' : '(?:^|/)') + re + '$');
+}
+
+/** readsInput tells whether a script reads context.input, so a dry run needs an input file. */
+export function readsInput(text: string): boolean {
+  return /\bcontext\s*(?:\.\s*input\b|\[\s*(['"])input\1\s*\])/.test(text);
+}

@@ -1,0 +1,135 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { escapeHtml, maskHeader, renderJson, renderPreview } from '../src/preview';
+import { RunResult } from '../src/protocol';
+
+const NONCE = 'n0nce+/=';
+const opts = { nonce: NONCE, cspSource: 'vscode-webview://x', scriptName: 'order.js' };
+
+const hostile = '<script>alert(1)</script><img src=x onerror="alert(2)">';
+
+const run: RunResult = {
+  result: { ok: true, note: hostile },
+  error: null,
+  calls: [
+    {
+      serviceId: 'crm"><script>alert(3)</script>',
+      method: 'get',
+      url: 'https://crm.example.com/api/v2/customers/42?q=<b>',
+      requestHeaders: { Authorization: 'Basic Y3JtOnMzY3IzdA==', 'X-Trace': hostile, 'X-Api-Key': 'k-123', Accept: 'application/json' },
+      status: 200,
+      responseHeaders: { 'Content-Type': 'application/json', 'Set-Cookie': 'sid=abc' },
+      body: { customer: { id: 42, name: hostile, tags: ['a', 'b'] }, empty: {}, n: null },
+      durationMs: 12.4,
+    },
+    {
+      serviceId: 'geo',
+      method: 'POST',
+      url: 'https://geo.example.com/v1',
+      status: { code: 404, message: 'Not Found' },
+      body: `<html><body>${hostile}</body></html>`,
+      durationMs: 3,
+    },
+  ],
+  logs: ['plain <log>', { level: 'WARN', message: 'hard-coded Authorization header', line: 7 }],
+};
+
+function scripts(html: string): string[] {
+  return html.match(/<script\b[^>]*>/gi) ?? [];
+}
+
+test('escapeHtml escapes every markup character', () => {
+  assert.equal(escapeHtml(`<a href="x" title='y'>&\`</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;');
+});
+
+test('preview: hostile values are text, the only script is the nonce one', () => {
+  const html = renderPreview(run, opts);
+  const tags = scripts(html);
+  assert.equal(tags.length, 1, `exactly one <script> tag, got ${tags.join(' ')}`);
+  assert.equal(tags[0], `<script nonce="${escapeHtml(NONCE)}">`);
+  assert.ok(!/<img\b/i.test(html), 'no <img> from data');
+  assert.ok(!/<[^>]*\son\w+\s*=/i.test(html), 'no on* attribute on any tag');
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'the body text is shown escaped');
+  assert.ok(html.includes('crm&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;'), 'the serviceId is escaped');
+  assert.ok(html.includes('q=&lt;b&gt;'), 'the URL is escaped');
+  assert.ok(html.includes('plain &lt;log&gt;'));
+});
+
+test('preview: strict CSP with the nonce and no unsafe sources', () => {
+  const html = renderPreview(run, opts);
+  const m = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+  assert.ok(m, 'CSP meta present');
+  const csp = m[1];
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, new RegExp(`script-src 'nonce-${escapeHtml(NONCE).replace(/[+/=]/g, '\\$&')}'`));
+  assert.ok(!/unsafe-inline|unsafe-eval|\*/.test(csp), csp);
+  assert.ok(html.indexOf('Content-Security-Policy') < html.indexOf('<script'), 'CSP comes before any script');
+  const styles = html.match(/<style\b[^>]*>/g) ?? [];
+  assert.deepEqual(styles, [`<style nonce="${escapeHtml(NONCE)}">`]);
+});
+
+test('preview: one entry per call with method, serviceId, URL, status, duration', () => {
+  const html = renderPreview(run, opts);
+  const sections = html.split('<section class="call"').slice(1);
+  assert.equal(sections.length, 2);
+  assert.match(sections[0], /<span class="method m-get">GET<\/span>/);
+  assert.match(sections[0], /<span class="status st-ok">200<\/span>/);
+  assert.match(sections[0], /12 ms/);
+  assert.match(sections[0], /crm\.example\.com\/api\/v2\/customers\/42/);
+  assert.match(sections[1], /<span class="method m-post">POST<\/span>/);
+  assert.match(sections[1], /<span class="status st-err">404 Not Found<\/span>/);
+  assert.match(sections[1], /<span class="sid">geo<\/span>/);
+  assert.match(html, /2 calls/);
+});
+
+test('preview: credentials in request headers are masked, the scheme kept', () => {
+  const html = renderPreview(run, opts);
+  assert.ok(!html.includes('Y3JtOnMzY3IzdA=='), 'basic credentials never shown');
+  assert.ok(!html.includes('k-123'), 'api key never shown');
+  assert.ok(!html.includes('sid=abc'), 'cookies never shown');
+  assert.match(html, /<th>Authorization<\/th><td>Basic ••••••<\/td>/);
+  assert.match(html, /<th>Accept<\/th><td>application\/json<\/td>/);
+  assert.equal(maskHeader('authorization', 'Bearer abc.def'), 'Bearer ••••••');
+  assert.equal(maskHeader('X-Auth-Token', 'abc'), '••••••');
+  assert.equal(maskHeader('Content-Type', 'application/json'), 'application/json');
+});
+
+test('preview: JSON bodies are collapsible trees, other text is preformatted', () => {
+  const tree = renderJson({ a: { b: [1, 'two', false, null] } });
+  assert.match(tree, /<details class="j-node" open><summary><span class="j-punct">\{<\/span>/);
+  assert.match(tree, /<span class="j-key">&quot;b&quot;<\/span>: <span class="j-punct">\[<\/span><span class="j-size">4 items<\/span>/);
+  assert.match(tree, /<span class="j-str">&quot;two&quot;<\/span>/);
+  assert.match(renderJson('{"x": 1}'), /j-key">&quot;x&quot;/, 'a string holding JSON is parsed');
+  assert.equal(renderJson('not <json>'), '<pre class="text">not &lt;json&gt;</pre>');
+  const deep = renderJson({ l1: { l2: { l3: {} } } });
+  assert.match(deep, /<details class="j-node"><summary><span class="j-key">&quot;l2&quot;/, 'deeper levels start closed');
+});
+
+test('preview: huge bodies are cut, not rendered whole', () => {
+  const big = Array.from({ length: 20000 }, (_, i) => ({ i }));
+  const html = renderJson(big);
+  assert.match(html, /too large to show/);
+  assert.ok(html.length < 5_000_000);
+});
+
+test('preview: an error links to its line; result shown otherwise', () => {
+  const ok = renderPreview(run, opts);
+  assert.match(ok, /<h2>Result<\/h2>/);
+  const failed = renderPreview(
+    { result: undefined, error: { name: 'RestError', message: 'HTTP 404 <Not Found>', status: { code: 404, message: 'Not Found' }, body: '{"err":"<x>"}', line: 12, column: 5 }, calls: [], logs: [] },
+    opts,
+  );
+  assert.match(failed, /<h2>Error: RestError<\/h2>/);
+  assert.match(failed, /HTTP 404 &lt;Not Found&gt;/);
+  assert.match(failed, /<a href="#" class="line" data-line="12" data-column="5">line 12, column 5<\/a>/);
+  assert.match(failed, /The script made no REST calls/);
+  assert.match(failed, /j-str">&quot;&lt;x&gt;&quot;/);
+  assert.match(ok, /data-line="7"/, 'a log line with a line number links too');
+});
+
+test('preview: tolerates missing and odd fields', () => {
+  const html = renderPreview({ calls: [{}, { status: 'weird' as never, requestHeaders: { a: ['1', '2'] as never } }] } as RunResult, opts);
+  assert.equal((html.match(/<section class="call"/g) ?? []).length, 2);
+  assert.match(html, /<span class="method m-\?">\?<\/span>/);
+  assert.match(html, /<td>1, 2<\/td>/);
+});

@@ -1,0 +1,137 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import {
+  DEFAULT_INCLUDE,
+  classifyChange,
+  documentSelector,
+  globToRegExp,
+  readSettings,
+  readsInput,
+  resolvePath,
+  scriptKind,
+  serverArgs,
+  serverConfig,
+} from '../src/settings';
+
+const cfg = (values: Record<string, unknown>) => ({ get: <T>(k: string) => values[k] as T | undefined });
+
+test('readSettings: defaults when nothing is set', () => {
+  const s = readSettings(cfg({}));
+  assert.equal(s.path, '');
+  assert.deepEqual(s.properties, []);
+  assert.deepEqual(s.include, [...DEFAULT_INCLUDE]);
+  assert.equal(s.logLevel, 'info');
+  assert.equal(s.traceServer, 'off');
+  assert.deepEqual(s.scriptKinds, {});
+});
+
+test('readSettings: mistyped values fall back instead of throwing', () => {
+  const s = readSettings(cfg({ path: 42, properties: 'a.yml', include: [], scriptKinds: ['x'], logLevel: null, 'trace.server': 'verbose' }));
+  assert.equal(s.path, '');
+  assert.deepEqual(s.properties, ['a.yml'], 'a single string is a one-element list');
+  assert.deepEqual(s.include, [...DEFAULT_INCLUDE], 'an empty include would select nothing: default instead');
+  assert.deepEqual(s.scriptKinds, {});
+  assert.equal(s.logLevel, 'info');
+  assert.equal(s.traceServer, 'verbose');
+});
+
+test('readSettings: lists drop blanks and non-strings, values are trimmed', () => {
+  const s = readSettings(cfg({ properties: [' a.yml ', '', 3, 'b.properties'], scriptKinds: { ' h/**/*.js ': ' scriptTask ', bad: 1 } }));
+  assert.deepEqual(s.properties, ['a.yml', 'b.properties']);
+  assert.deepEqual(s.scriptKinds, { 'h/**/*.js': 'scriptTask' });
+});
+
+test('resolvePath: workspace-relative, ~, ${workspaceFolder}, ${userHome}', () => {
+  const ws = '/ws/project';
+  const home = '/home/u';
+  assert.equal(resolvePath('', ws, home), '');
+  assert.equal(resolvePath('conf', ws, home), path.join(ws, 'conf'));
+  assert.equal(resolvePath('/etc/x', ws, home), '/etc/x');
+  assert.equal(resolvePath('~/bin/restls', ws, home), path.join(home, 'bin/restls'));
+  assert.equal(resolvePath('~', ws, home), home);
+  assert.equal(resolvePath('${workspaceFolder}/testdata/config', ws, home), path.join(ws, 'testdata/config'));
+  assert.equal(resolvePath('${userHome}/c', ws, home), path.join(home, 'c'));
+  assert.equal(resolvePath('rel', undefined, home), 'rel', 'without a folder the server resolves it');
+});
+
+test('serverConfig: the workspace folder is the config root only when no source is set', () => {
+  const base = readSettings(cfg({}));
+  assert.equal(serverConfig(base, '/ws').configRoot, '/ws');
+  const withXml = readSettings(cfg({ serviceXml: 'a/script-service-api.xml' }));
+  const c = serverConfig(withXml, '/ws');
+  assert.equal(c.configRoot, '');
+  assert.equal(c.serviceXml, '/ws/a/script-service-api.xml');
+  const full = serverConfig(readSettings(cfg({ configRoot: 'testdata/config', properties: ['p.yml'], handlerXml: '/abs/h.xml', platformConfig: 'c.xml', scriptKinds: { '**/h/*.js': 'scriptTask' } })), '/ws');
+  assert.deepEqual(full, {
+    configRoot: '/ws/testdata/config',
+    properties: ['/ws/p.yml'],
+    serviceXml: '',
+    handlerXml: '/abs/h.xml',
+    platformConfig: '/ws/c.xml',
+    scriptKinds: { '**/h/*.js': 'scriptTask' },
+  });
+  assert.ok(!('path' in full) && !('include' in full), 'editor-only settings are not sent');
+});
+
+test('classifyChange: restart for binary, log level and include; reconfigure for sources; none otherwise', () => {
+  const a = readSettings(cfg({}));
+  const with_ = (v: Record<string, unknown>) => readSettings(cfg(v));
+  assert.equal(classifyChange(a, with_({})), 'none');
+  assert.equal(classifyChange(a, with_({ 'trace.server': 'verbose' })), 'none', 'the client applies trace itself');
+  assert.equal(classifyChange(a, with_({ path: '/x/restls' })), 'restart');
+  assert.equal(classifyChange(a, with_({ logLevel: 'debug' })), 'restart');
+  assert.equal(classifyChange(a, with_({ include: ['**/*.js'] })), 'restart');
+  for (const k of ['configRoot', 'serviceXml', 'handlerXml', 'platformConfig']) {
+    assert.equal(classifyChange(a, with_({ [k]: 'x' })), 'reconfigure', k);
+  }
+  assert.equal(classifyChange(a, with_({ properties: ['p.yml'] })), 'reconfigure');
+  assert.equal(classifyChange(a, with_({ scriptKinds: { '*.js': 'scriptTask' } })), 'reconfigure');
+});
+
+test('serverArgs: serve with the log level (the client adds --stdio)', () => {
+  assert.deepEqual(serverArgs(readSettings(cfg({ logLevel: 'debug' }))), ['serve', '--log-level', 'debug']);
+});
+
+test('documentSelector: only included JavaScript files on disk', () => {
+  assert.deepEqual(documentSelector(['**/scripts/**/*.js']), [{ scheme: 'file', language: 'javascript', pattern: '**/scripts/**/*.js' }]);
+});
+
+test('globToRegExp', () => {
+  const cases: [string, string, boolean][] = [
+    ['**/scripts/**/*.js', '/ws/scripts/a.js', true],
+    ['**/scripts/**/*.js', '/ws/scripts/sub/a.js', true],
+    ['**/scripts/**/*.js', '/ws/src/a.js', false],
+    ['**/*.script.js', '/ws/x/order.script.js', true],
+    ['**/*.script.js', '/ws/x/order.js', false],
+    ['handlers/*.js', 'handlers/a.js', true],
+    ['handlers/*.js', '/ws/handlers/a.js', true],
+    ['handlers/*.js', 'handlers/sub/a.js', false],
+    ['**/*.{js,mjs}', '/a/b.mjs', true],
+    ['a?.js', 'ab.js', true],
+    ['a?.js', 'a/.js', false],
+    ['**/a.b.js', '/x/aXb.js', false],
+  ];
+  for (const [glob, p, want] of cases) {
+    assert.equal(globToRegExp(glob).test(p), want, `${glob} vs ${p}`);
+  }
+});
+
+test('scriptKind: comment, then globs, then scriptService', () => {
+  const kinds = { 'handlers/**/*.js': 'scriptTask', '**/validators/*.js': 'validationScript', '**/bogus/*.js': 'notAKind' };
+  assert.equal(scriptKind('// restls-kind: scriptTask', '/ws/scripts/a.js', kinds, '/ws'), 'scriptTask');
+  assert.equal(scriptKind('  //restls-kind:   validationScript', '/ws/a.js', {}, '/ws'), 'validationScript');
+  assert.equal(scriptKind('', '/ws/handlers/x/a.js', kinds, '/ws'), 'scriptTask');
+  assert.equal(scriptKind('', '/ws/x/validators/a.js', kinds, '/ws'), 'validationScript');
+  assert.equal(scriptKind('', '/ws/bogus/a.js', kinds, '/ws'), 'scriptService', 'an unknown kind in settings is ignored');
+  assert.equal(scriptKind('// restls-kind: nonsense', '/ws/a.js', kinds, '/ws'), 'scriptService');
+});
+
+test('readsInput', () => {
+  assert.ok(readsInput('var id = context.input.id;'));
+  assert.ok(readsInput('var i = context . input;'));
+  assert.ok(readsInput("var i = context['input'];"));
+  assert.ok(!readsInput('var i = context.inputs;'));
+  assert.ok(!readsInput('var i = mycontext.input;'));
+  assert.ok(!readsInput("api.rest.v1.get('crm', {}, {})"));
+});

@@ -1,0 +1,794 @@
+// A mocked `vscode` module for node's test runner: enough of the API for
+// the extension and vscode-languageclient to run outside VS Code. Calls the
+// tests care about (commands, messages, webviews, quick picks, provider
+// registrations) are recorded; anything else is a harmless no-op, so the
+// language client's many feature registrations work. require('vscode')
+// returns this module once install() has run.
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import * as fs from 'fs';
+import Module = require('module');
+import * as path from 'path';
+import { globToRegExp } from '../src/settings';
+
+type Listener<T> = (e: T) => any;
+
+export class Disposable {
+  constructor(private readonly fn: () => void = () => undefined) {}
+  static from(...ds: { dispose(): any }[]): Disposable {
+    return new Disposable(() => ds.forEach((d) => d.dispose()));
+  }
+  dispose(): void {
+    this.fn();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners = new Set<Listener<T>>();
+  event = (l: Listener<T>, thisArg?: any, disposables?: Disposable[]): Disposable => {
+    const bound = thisArg ? l.bind(thisArg) : l;
+    this.listeners.add(bound);
+    const d = new Disposable(() => this.listeners.delete(bound));
+    disposables?.push(d);
+    return d;
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) {
+      l(e);
+    }
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export class CancellationTokenSource {
+  private emitter = new EventEmitter<void>();
+  token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+  isBefore(o: Position): boolean {
+    return this.line < o.line || (this.line === o.line && this.character < o.character);
+  }
+  isEqual(o: Position): boolean {
+    return this.line === o.line && this.character === o.character;
+  }
+  translate(dl = 0, dc = 0): Position {
+    return new Position(this.line + dl, this.character + dc);
+  }
+  with(line = this.line, character = this.character): Position {
+    return new Position(line, character);
+  }
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: any, b: any, c?: number, d?: number) {
+    if (typeof a === 'number') {
+      this.start = new Position(a, b);
+      this.end = new Position(c!, d!);
+    } else {
+      this.start = a;
+      this.end = b;
+    }
+  }
+  get isEmpty(): boolean {
+    return this.start.isEqual(this.end);
+  }
+}
+
+export class Selection extends Range {
+  constructor(
+    readonly anchor: Position,
+    readonly active: Position,
+  ) {
+    super(anchor, active);
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query: string,
+    readonly fragment: string,
+  ) {}
+  static file(p: string): Uri {
+    return new Uri('file', '', p.split(path.sep).join('/'), '', '');
+  }
+  static parse(s: string): Uri {
+    const m = /^([a-zA-Z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/.exec(s);
+    if (!m) {
+      return new Uri('file', '', s, '', '');
+    }
+    return new Uri(m[1], m[2] ?? '', decodeURIComponent(m[3]), m[4] ?? '', m[5] ?? '');
+  }
+  static joinPath(u: Uri, ...parts: string[]): Uri {
+    return new Uri(u.scheme, u.authority, path.posix.join(u.path, ...parts), u.query, u.fragment);
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  with(c: { scheme?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(c.scheme ?? this.scheme, this.authority, c.path ?? this.path, c.query ?? this.query, c.fragment ?? this.fragment);
+  }
+  toString(): string {
+    const p = this.path
+      .split('/')
+      .map((seg) => encodeURIComponent(seg))
+      .join('/');
+    return `${this.scheme}://${this.authority}${p}${this.query ? '?' + this.query : ''}${this.fragment ? '#' + this.fragment : ''}`;
+  }
+  toJSON(): any {
+    return { scheme: this.scheme, path: this.path, fsPath: this.fsPath, external: this.toString() };
+  }
+}
+
+export class TextLine {
+  constructor(
+    readonly lineNumber: number,
+    readonly text: string,
+  ) {}
+  get range(): Range {
+    return new Range(this.lineNumber, 0, this.lineNumber, this.text.length);
+  }
+  get isEmptyOrWhitespace(): boolean {
+    return this.text.trim() === '';
+  }
+}
+
+export class TextDocument {
+  version = 1;
+  isClosed = false;
+  isDirty = false;
+  isUntitled = false;
+  eol = 1;
+  encoding = 'utf8';
+  constructor(
+    readonly uri: Uri,
+    public languageId: string,
+    private text: string,
+  ) {}
+  get fileName(): string {
+    return this.uri.fsPath;
+  }
+  private lines(): string[] {
+    return this.text.split(/\r?\n/);
+  }
+  get lineCount(): number {
+    return this.lines().length;
+  }
+  lineAt(l: number | Position): TextLine {
+    const n = typeof l === 'number' ? l : l.line;
+    return new TextLine(n, this.lines()[n] ?? '');
+  }
+  offsetAt(p: Position): number {
+    const lines = this.lines();
+    let off = 0;
+    for (let i = 0; i < p.line && i < lines.length; i++) {
+      off += lines[i].length + 1;
+    }
+    return off + p.character;
+  }
+  positionAt(off: number): Position {
+    const before = this.text.slice(0, off).split('\n');
+    return new Position(before.length - 1, before[before.length - 1].length);
+  }
+  getText(r?: Range): string {
+    if (!r) {
+      return this.text;
+    }
+    return this.text.slice(this.offsetAt(r.start), this.offsetAt(r.end));
+  }
+  getWordRangeAtPosition(p: Position): Range | undefined {
+    const line = this.lineAt(p.line).text;
+    const re = /[\w$-]+/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(line))) {
+      if (m.index <= p.character && p.character <= m.index + m[0].length) {
+        return new Range(p.line, m.index, p.line, m.index + m[0].length);
+      }
+    }
+    return undefined;
+  }
+  validateRange(r: Range): Range {
+    return r;
+  }
+  validatePosition(p: Position): Position {
+    return p;
+  }
+  save(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  setText(t: string): void {
+    this.text = t;
+    this.version++;
+  }
+}
+
+// Classes the language client extends or constructs; plain records are enough.
+function record(name: string): any {
+  const C = class {
+    constructor(...args: any[]) {
+      (this as any).__args = args;
+    }
+  };
+  Object.defineProperty(C, 'name', { value: name });
+  return C;
+}
+
+export class CompletionItem {
+  constructor(
+    public label: any,
+    public kind?: number,
+  ) {}
+  [k: string]: any;
+}
+
+export class CompletionList {
+  constructor(
+    public items: CompletionItem[] = [],
+    public isIncomplete = false,
+  ) {}
+}
+
+export class MarkdownString {
+  constructor(
+    public value = '',
+    public supportThemeIcons = false,
+  ) {}
+  isTrusted?: boolean;
+  supportHtml?: boolean;
+  appendText(v: string): this {
+    this.value += v;
+    return this;
+  }
+  appendMarkdown(v: string): this {
+    this.value += v;
+    return this;
+  }
+  appendCodeblock(v: string, lang = ''): this {
+    this.value += '\n```' + lang + '\n' + v + '\n```\n';
+    return this;
+  }
+}
+
+export class SnippetString {
+  constructor(public value = '') {}
+}
+
+export class TextEdit {
+  constructor(
+    public range: Range,
+    public newText: string,
+  ) {}
+  static replace(r: Range, t: string): TextEdit {
+    return new TextEdit(r, t);
+  }
+  static insert(p: Position, t: string): TextEdit {
+    return new TextEdit(new Range(p, p), t);
+  }
+  static delete(r: Range): TextEdit {
+    return new TextEdit(r, '');
+  }
+}
+
+export class Diagnostic {
+  code?: any;
+  source?: string;
+  tags?: number[];
+  relatedInformation?: any[];
+  constructor(
+    public range: Range,
+    public message: string,
+    public severity = 0,
+  ) {}
+}
+
+export class Hover {
+  constructor(
+    public contents: any,
+    public range?: Range,
+  ) {}
+}
+
+const enumProxy = (name: string): any =>
+  new Proxy(
+    {},
+    {
+      get: (_t, p) => (typeof p === 'string' ? `${name}.${p}` : undefined),
+    },
+  );
+
+/** Recorded calls, for assertions. */
+export const recorded = {
+  commands: new Map<string, (...args: any[]) => any>(),
+  executed: [] as { command: string; args: any[] }[],
+  messages: [] as { level: 'info' | 'warning' | 'error'; message: string; items: string[] }[],
+  providers: [] as { kind: string; selector: any; provider: any; args: any[] }[],
+  webviews: [] as any[],
+  statusItems: [] as any[],
+  outputs: [] as { name: string; lines: string[] }[],
+  contexts: new Map<string, any>(),
+  quickPicks: [] as { items: any[]; options: any }[],
+};
+
+/** answers decides what the UI answers: message buttons, quick picks, open dialogs. */
+export const answers = {
+  message: (_m: { level: string; message: string; items: string[] }): string | undefined => undefined,
+  quickPick: (items: any[], _options: any): any => undefined,
+  openDialog: (_options: any): Uri[] | undefined => undefined,
+};
+
+/** settings are the user's settings, keyed "section.key". */
+export const settings = new Map<string, any>();
+
+const configEmitter = new EventEmitter<any>();
+const openEmitter = new EventEmitter<TextDocument>();
+const activeEditorEmitter = new EventEmitter<any>();
+
+/** setSetting changes a setting and fires onDidChangeConfiguration. */
+export function setSetting(key: string, value: any): void {
+  settings.set(key, value);
+  configEmitter.fire({ affectsConfiguration: (s: string) => key === s || key.startsWith(s + '.') || s.startsWith(key + '.') });
+}
+
+function configuration(section?: string): any {
+  const full = (k: string) => (section ? `${section}.${k}` : k);
+  return {
+    get(key: string, def?: any) {
+      const k = full(key);
+      if (settings.has(k)) {
+        return settings.get(k);
+      }
+      const nested: Record<string, any> = {};
+      let any = false;
+      for (const [sk, v] of settings) {
+        if (sk.startsWith(k + '.')) {
+          nested[sk.slice(k.length + 1)] = v;
+          any = true;
+        }
+      }
+      return any ? nested : def;
+    },
+    has(key: string) {
+      return settings.has(full(key));
+    },
+    inspect() {
+      return undefined;
+    },
+    update(key: string, value: any) {
+      setSetting(full(key), value);
+      return Promise.resolve();
+    },
+  };
+}
+
+function matchSelector(selector: any, doc: TextDocument): number {
+  const sels = Array.isArray(selector) ? selector : [selector];
+  let best = 0;
+  for (const s of sels) {
+    if (typeof s === 'string') {
+      if (s === doc.languageId) {
+        best = Math.max(best, 10);
+      }
+      continue;
+    }
+    if (s.language && s.language !== doc.languageId) {
+      continue;
+    }
+    if (s.scheme && s.scheme !== doc.uri.scheme) {
+      continue;
+    }
+    if (s.pattern) {
+      const pat = typeof s.pattern === 'string' ? s.pattern : path.posix.join(String(s.pattern.baseUri?.path ?? s.pattern.base), s.pattern.pattern);
+      if (!globToRegExp(pat).test(doc.uri.path)) {
+        continue;
+      }
+    }
+    best = Math.max(best, 10);
+  }
+  return best;
+}
+
+const documents: TextDocument[] = [];
+let activeEditor: any;
+
+function makeEditor(doc: TextDocument, cursor = new Position(0, 0)): any {
+  const editor = {
+    document: doc,
+    selection: new Selection(cursor, cursor),
+    get selections() {
+      return [editor.selection];
+    },
+    edit(cb: (b: any) => void): Promise<boolean> {
+      const edits: TextEdit[] = [];
+      cb({
+        replace: (r: Range, t: string) => edits.push(new TextEdit(r, t)),
+        insert: (p: Position, t: string) => edits.push(TextEdit.insert(p, t)),
+        delete: (r: Range) => edits.push(TextEdit.delete(r)),
+      });
+      let text = doc.getText();
+      for (const e of edits.sort((a, b) => doc.offsetAt(b.range.start) - doc.offsetAt(a.range.start))) {
+        text = text.slice(0, doc.offsetAt(e.range.start)) + e.newText + text.slice(doc.offsetAt(e.range.end));
+      }
+      doc.setText(text);
+      return Promise.resolve(true);
+    },
+  };
+  return editor;
+}
+
+/** openDocument opens a file as a document (fires onDidOpenTextDocument) and, with active, makes it the active editor. */
+export function openDocument(file: string, languageId = 'javascript', active = true, cursor?: Position): TextDocument {
+  const doc = new TextDocument(Uri.file(file), languageId, fs.readFileSync(file, 'utf8'));
+  documents.push(doc);
+  openEmitter.fire(doc);
+  if (active) {
+    activeEditor = makeEditor(doc, cursor);
+    activeEditorEmitter.fire(activeEditor);
+  }
+  return doc;
+}
+
+let workspaceFolders: { uri: Uri; name: string; index: number }[] | undefined;
+
+/** setWorkspaceFolder sets the single workspace folder. */
+export function setWorkspaceFolder(dir: string | undefined): void {
+  workspaceFolders = dir ? [{ uri: Uri.file(dir), name: path.basename(dir), index: 0 }] : undefined;
+}
+
+/** reset clears recorded calls and state between tests. */
+export function reset(): void {
+  recorded.commands.clear();
+  recorded.executed.length = 0;
+  recorded.messages.length = 0;
+  recorded.providers.length = 0;
+  recorded.webviews.length = 0;
+  recorded.statusItems.length = 0;
+  recorded.outputs.length = 0;
+  recorded.contexts.clear();
+  recorded.quickPicks.length = 0;
+  settings.clear();
+  documents.length = 0;
+  activeEditor = undefined;
+  answers.message = () => undefined;
+  answers.quickPick = () => undefined;
+  answers.openDialog = () => undefined;
+}
+
+// A namespace whose unknown members are no-op functions returning a
+// disposable (events, register* calls); register* calls are recorded.
+function namespace(name: string, known: Record<string, any>): any {
+  return new Proxy(known, {
+    get(t, p) {
+      if (typeof p !== 'string') {
+        return undefined;
+      }
+      if (p in t) {
+        return t[p];
+      }
+      if (p === 'then') {
+        return undefined;
+      }
+      const fn = (...args: any[]) => {
+        if (p.startsWith('register')) {
+          recorded.providers.push({ kind: `${name}.${p}`, selector: args[0], provider: args[1], args: args.slice(2) });
+        }
+        return new Disposable();
+      };
+      t[p] = fn;
+      return fn;
+    },
+  });
+}
+
+function message(level: 'info' | 'warning' | 'error') {
+  return (msg: string, ...rest: any[]): Promise<string | undefined> => {
+    const items = rest.filter((x) => typeof x === 'string' || (x && typeof x.title === 'string')).map((x) => (typeof x === 'string' ? x : x.title));
+    const m = { level, message: msg, items };
+    recorded.messages.push(m);
+    return Promise.resolve(answers.message(m));
+  };
+}
+
+const commands = namespace('commands', {
+  registerCommand(id: string, fn: (...a: any[]) => any) {
+    if (recorded.commands.has(id)) {
+      throw new Error(`command '${id}' already exists`);
+    }
+    recorded.commands.set(id, fn);
+    return new Disposable(() => recorded.commands.delete(id));
+  },
+  executeCommand(id: string, ...args: any[]) {
+    recorded.executed.push({ command: id, args });
+    if (id === 'setContext') {
+      recorded.contexts.set(args[0], args[1]);
+      return Promise.resolve();
+    }
+    const fn = recorded.commands.get(id);
+    return Promise.resolve(fn ? fn(...args) : undefined);
+  },
+  getCommands() {
+    return Promise.resolve([...recorded.commands.keys()]);
+  },
+});
+
+const window = namespace('window', {
+  showInformationMessage: message('info'),
+  showWarningMessage: message('warning'),
+  showErrorMessage: message('error'),
+  get activeTextEditor() {
+    return activeEditor;
+  },
+  get visibleTextEditors() {
+    return activeEditor ? [activeEditor] : [];
+  },
+  onDidChangeActiveTextEditor: activeEditorEmitter.event,
+  createOutputChannel(name: string) {
+    const ch = {
+      name,
+      lines: [] as string[],
+      append(s: string) {
+        ch.lines.push(s);
+      },
+      appendLine(s: string) {
+        ch.lines.push(s);
+      },
+      replace() {},
+      clear() {
+        ch.lines.length = 0;
+      },
+      show() {},
+      hide() {},
+      dispose() {},
+      trace() {},
+      debug() {},
+      info(s: string) {
+        ch.lines.push(s);
+      },
+      warn(s: string) {
+        ch.lines.push(s);
+      },
+      error(s: string) {
+        ch.lines.push(String(s));
+      },
+      logLevel: 2,
+      onDidChangeLogLevel: new EventEmitter<any>().event,
+    };
+    recorded.outputs.push(ch);
+    return ch;
+  },
+  createStatusBarItem(...args: any[]) {
+    const item = { id: args[0], text: '', tooltip: undefined as any, command: undefined as any, name: '', visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
+    recorded.statusItems.push(item);
+    return item;
+  },
+  createWebviewPanel(viewType: string, title: string, showOptions: any, options: any) {
+    const received = new EventEmitter<any>();
+    const disposed = new EventEmitter<void>();
+    const panel = {
+      viewType,
+      title,
+      showOptions,
+      options,
+      webview: { html: '', cspSource: 'vscode-webview://mock', options, onDidReceiveMessage: received.event, postMessage: () => Promise.resolve(true), asWebviewUri: (u: Uri) => u },
+      reveal() {},
+      onDidDispose: disposed.event,
+      dispose() {
+        disposed.fire();
+      },
+      receive(m: any) {
+        received.fire(m);
+      },
+    };
+    recorded.webviews.push(panel);
+    return panel;
+  },
+  showQuickPick(items: any, options: any) {
+    return Promise.resolve(items).then((list: any[]) => {
+      recorded.quickPicks.push({ items: list, options });
+      return answers.quickPick(list, options);
+    });
+  },
+  showOpenDialog(options: any) {
+    return Promise.resolve(answers.openDialog(options));
+  },
+  withProgress(_options: any, task: (p: any, t: any) => any) {
+    const cts = new CancellationTokenSource();
+    return Promise.resolve(task({ report() {} }, cts.token));
+  },
+  showTextDocument(doc: any) {
+    activeEditor = makeEditor(doc);
+    return Promise.resolve(activeEditor);
+  },
+  tabGroups: { all: [], onDidChangeTabs: new EventEmitter<any>().event, onDidChangeTabGroups: new EventEmitter<any>().event },
+});
+
+const workspace = namespace('workspace', {
+  getConfiguration: (section?: string) => configuration(section),
+  onDidChangeConfiguration: configEmitter.event,
+  onDidOpenTextDocument: openEmitter.event,
+  get textDocuments() {
+    return documents;
+  },
+  get workspaceFolders() {
+    return workspaceFolders;
+  },
+  getWorkspaceFolder(uri: Uri) {
+    return workspaceFolders?.find((f) => uri.path === f.uri.path || uri.path.startsWith(f.uri.path + '/'));
+  },
+  createFileSystemWatcher() {
+    const e = new EventEmitter<any>();
+    return { onDidCreate: e.event, onDidChange: e.event, onDidDelete: e.event, dispose() {}, ignoreCreateEvents: false, ignoreChangeEvents: false, ignoreDeleteEvents: false };
+  },
+  openTextDocument(uri: Uri) {
+    const d = documents.find((x) => x.uri.toString() === uri.toString());
+    return Promise.resolve(d ?? new TextDocument(uri, 'javascript', fs.readFileSync(uri.fsPath, 'utf8')));
+  },
+  fs: {
+    readFile: (u: Uri) => Promise.resolve(new Uint8Array(fs.readFileSync(u.fsPath))),
+  },
+  notebookDocuments: [],
+  isTrusted: true,
+});
+
+const languages = namespace('languages', {
+  match: matchSelector,
+  createDiagnosticCollection(name: string) {
+    const map = new Map<string, any[]>();
+    return {
+      name,
+      set(uri: any, diags?: any[]) {
+        if (Array.isArray(uri)) {
+          for (const [u, d] of uri) {
+            map.set(u.toString(), d);
+          }
+        } else {
+          map.set(uri.toString(), diags ?? []);
+        }
+      },
+      get: (uri: any) => map.get(uri.toString()),
+      delete: (uri: any) => map.delete(uri.toString()),
+      clear: () => map.clear(),
+      forEach: (cb: any) => map.forEach((v, k) => cb(Uri.parse(k), v)),
+      has: (uri: any) => map.has(uri.toString()),
+      dispose() {},
+      [Symbol.iterator]: () => map.entries(),
+    };
+  },
+});
+
+const known: Record<string, any> = {
+  version: '1.100.0',
+  Disposable,
+  EventEmitter,
+  CancellationTokenSource,
+  CancellationError: class CancellationError extends Error {},
+  Position,
+  Range,
+  Selection,
+  Uri,
+  CompletionItem,
+  CompletionList,
+  MarkdownString,
+  SnippetString,
+  TextEdit,
+  Diagnostic,
+  Hover,
+  commands,
+  window,
+  workspace,
+  languages,
+  env: namespace('env', { appName: 'Visual Studio Code (mock)', language: 'en', machineId: 'mock', sessionId: 'mock', uriScheme: 'vscode', clipboard: { writeText: () => Promise.resolve(), readText: () => Promise.resolve('') }, openExternal: () => Promise.resolve(true) }),
+  extensions: namespace('extensions', { all: [], getExtension: () => undefined, onDidChange: new EventEmitter<any>().event }),
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2, Three: 3 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  CompletionItemKind: new Proxy({}, { get: (_t, p) => (typeof p === 'string' ? p.length : undefined) }),
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  EndOfLine: { LF: 1, CRLF: 2 },
+  UIKind: { Desktop: 1, Web: 2 },
+  LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+};
+
+/** vscode is the mocked module. Unknown capitalised names are record classes (the language client extends several at load time); unknown enums resolve to names. */
+export const vscode: any = new Proxy(known, {
+  get(t, p) {
+    if (typeof p !== 'string') {
+      return undefined;
+    }
+    if (p in t) {
+      return t[p];
+    }
+    if (p === 'then' || p === '__esModule' || p === 'default') {
+      return p === 'default' ? vscode : undefined;
+    }
+    if (/^[A-Z]/.test(p)) {
+      const C = record(p);
+      t[p] = new Proxy(C, { get: (c, q) => (q in c ? (c as any)[q] : typeof q === 'string' ? `${p}.${q}` : undefined) });
+      return t[p];
+    }
+    t[p] = namespace(p, {});
+    return t[p];
+  },
+});
+
+let installed = false;
+
+/** install makes require('vscode') return the mock. */
+export function install(): void {
+  if (installed) {
+    return;
+  }
+  installed = true;
+  const M = Module as any;
+  const load = M._load;
+  M._load = function (request: string, ...rest: any[]) {
+    if (request === 'vscode') {
+      return vscode;
+    }
+    return load.call(this, request, ...rest);
+  };
+}
+
+install();
+
+/** fakeContext is an ExtensionContext for activate(). */
+export function fakeContext(extensionPath: string): any {
+  const state = new Map<string, any>();
+  const memento = { get: (k: string, d?: any) => (state.has(k) ? state.get(k) : d), update: (k: string, v: any) => (state.set(k, v), Promise.resolve()), keys: () => [...state.keys()] };
+  return {
+    subscriptions: [] as any[],
+    extensionPath,
+    extensionUri: Uri.file(extensionPath),
+    workspaceState: memento,
+    globalState: { ...memento, setKeysForSync() {} },
+    asAbsolutePath: (p: string) => path.join(extensionPath, p),
+    logUri: Uri.file('/tmp'),
+    storageUri: undefined,
+    globalStorageUri: Uri.file('/tmp'),
+    extensionMode: 3,
+    environmentVariableCollection: {},
+    secrets: { get: () => Promise.resolve(undefined), store: () => Promise.resolve(), delete: () => Promise.resolve(), onDidChange: new EventEmitter<any>().event },
+  };
+}
+
+/** waitFor polls a condition on the event loop (setImmediate, not timers as synchronisation): it resolves when cond() is truthy, or rejects after limitMs with what. */
+export function waitFor<T>(cond: () => T | undefined | false, what: string, limitMs = 10_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      let v: T | undefined | false;
+      try {
+        v = cond();
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      if (v) {
+        resolve(v);
+      } else if (Date.now() > deadline) {
+        reject(new Error(`timed out after ${limitMs} ms waiting for ${what}`));
+      } else {
+        setTimeout(tick, 10);
+      }
+    };
+    tick();
+  });
+}
