@@ -11,7 +11,7 @@ func checkParsed(t *testing.T, data string, p *parsed) {
 	t.Helper()
 	lines := strings.Count(data, "\n") + 1
 	for _, d := range p.diags {
-		if d.Line < 0 || d.Line > lines+1 || d.Column < 0 {
+		if d.Line < 1 || d.Line > lines+1 || d.Column < 1 {
 			t.Fatalf("diagnostic outside the file (%d lines): %s", lines, d)
 		}
 	}

@@ -39,11 +39,11 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			return data, true
 		case errors.Is(err, fs.ErrNotExist):
 			if l.explicit {
-				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path}, Severity: SeverityError,
+				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
 					Code: CodeFileNotFound, Message: "configuration file not found: check the path given on the command line, in RESTLS_* or in the editor settings"})
 			}
 		default:
-			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path}, Severity: SeverityError,
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
 				Code: CodeFileUnreadable, Message: "cannot read configuration file: " + errWithoutPath(err)})
 		}
 		return nil, false
@@ -93,7 +93,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		if where == "" {
 			where = "."
 		}
-		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where}, Severity: SeverityInfo, Code: CodeNoConfiguration,
+		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where, Line: 1, Column: 1}, Severity: SeverityInfo, Code: CodeNoConfiguration,
 			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; pass --config-root or the file flags"})
 	}
 

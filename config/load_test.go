@@ -391,6 +391,7 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 		{"yaml bad indentation", memFiles{yml: "scriptservice:\n  api:\n    - serviceId: a\n   url: x\n"}, yml, 4, 4},
 		{"yaml unclosed flow", memFiles{yml: "scriptservice:\n  api: [1, 2\nother: 3\n"}, yml, 3, 6},
 		{"platform xml", memFiles{plt: "<config><a></config>"}, plt, 1, 20},
+		{"xml ends early", memFiles{svc: "<scriptservice>\n  <api serviceId=\"a\"/>\n"}, svc, 3, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -436,6 +437,10 @@ func TestWrongRoot(t *testing.T) {
 	r := loadRoot(t, memFiles{svc: "<services><api serviceId=\"a\" url=\"https://a.example.com\"/></services>"}).For(ScriptService)
 	if ds := findDiag(r, CodeBadRoot); len(ds) != 1 || !strings.Contains(ds[0].Message, "<scriptservice>") {
 		t.Errorf("got:\n%s", dump(r.Diagnostics))
+	}
+	r = loadRoot(t, memFiles{svc: "  \n"}).For(ScriptService)
+	if ds := findDiag(r, CodeBadRoot); len(ds) != 1 || ds[0].Line != 1 || ds[0].Column != 1 {
+		t.Errorf("an empty file has no root element, reported at 1:1; got:\n%s", dump(r.Diagnostics))
 	}
 }
 

@@ -47,16 +47,17 @@ func syntaxError(file string, data []byte) Diagnostic {
 		if err == nil {
 			continue
 		}
-		pos := Position{File: file}
+		// InputPos is just past the character that failed (or the end
+		// of the file, for a document that stops early).
+		line, col := dec.InputPos()
+		pos := Position{File: file, Line: line, Column: max(col-1, 1)}
 		msg := err.Error()
-		if !errors.Is(err, io.EOF) {
-			// InputPos is just past the character that failed.
-			line, col := dec.InputPos()
-			pos.Line, pos.Column = line, max(col-1, 1)
-			var se *xml.SyntaxError
-			if errors.As(err, &se) {
-				msg = se.Msg
-			}
+		if errors.Is(err, io.EOF) {
+			msg = "the document ends before its root element is closed"
+		}
+		var se *xml.SyntaxError
+		if errors.As(err, &se) {
+			msg = se.Msg
 		}
 		return Diagnostic{Position: pos, Severity: SeverityError, Code: CodeSyntax,
 			Message: "XML syntax error: " + msg + "; fix the file: it is ignored until it parses"}

@@ -25,10 +25,15 @@ func parseYAML(file string, data []byte) *parsed {
 		if err != nil {
 			// LoadError carries the mark of the problem itself (yaml.v3
 			// reported only the start of the enclosing block).
-			pos, msg := Position{File: file}, err.Error()
+			// Some reader errors (control characters) carry no mark: the
+			// file's start is the best place to show them.
+			pos, msg := Position{File: file, Line: 1, Column: 1}, strings.TrimPrefix(err.Error(), "yaml: ")
 			var le *yaml.LoadError
 			if errors.As(err, &le) {
-				pos.Line, pos.Column, msg = le.Mark.Line, le.Mark.Column, le.Message
+				msg = le.Message
+				if le.Mark.Line > 0 {
+					pos.Line, pos.Column = le.Mark.Line, max(le.Mark.Column, 1)
+				}
 			}
 			p.add(pos, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")
 			return p
