@@ -1,0 +1,521 @@
+package restclient
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+)
+
+// DefaultMaxResponseBytes limits a response body after decompression.
+const DefaultMaxResponseBytes = 10 << 20
+
+var defaultTimeouts = config.DefaultTimeouts
+
+// Options configure a Client.
+type Options struct {
+	// MaxResponseBytes limits every response body after decompression;
+	// 0 means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// Dial replaces the TCP dialer (tests use a blocking one). The
+	// connection timeout is applied around it.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLSConfig is cloned for every TLS connection (tests add RootCAs).
+	TLSConfig *tls.Config
+	// Mock, when set, answers every call from its fixtures instead of the
+	// network; no OAuth token is requested.
+	Mock *Mock
+	// Logger receives one Debug line per call and auth warnings; nil
+	// discards them. Values of headers are never logged.
+	Logger *zap.Logger
+	// Now is the clock for token expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+// Client sends api.rest.v1 calls. It owns the connection pool and the OAuth
+// token cache, so one Client should serve many runs. It is safe for
+// concurrent use.
+type Client struct {
+	opts   Options
+	log    *zap.Logger
+	http   *http.Client
+	base   http.RoundTripper // with timeouts, no redirect handling
+	tokens tokenCache
+}
+
+// New returns a Client.
+func New(opts Options) *Client {
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	var rt http.RoundTripper
+	if opts.Mock != nil {
+		rt = opts.Mock
+	} else {
+		dial := opts.Dial
+		if dial == nil {
+			dial = (&net.Dialer{KeepAlive: 30 * time.Second}).DialContext
+		}
+		d := &dialer{dial: dial, tls: opts.TLSConfig}
+		rt = &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           d.dialContext,
+			DialTLSContext:        d.dialTLSContext,
+			MaxIdleConns:          64,
+			MaxIdleConnsPerHost:   16,
+			IdleConnTimeout:       90 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		}
+	}
+	base := &timeoutTransport{base: rt}
+	return &Client{
+		opts: opts,
+		log:  log,
+		base: base,
+		http: &http.Client{
+			Transport: base,
+			// Never follow a redirect: the Authorization header must not
+			// travel to another host, and spec 7 makes 3XX an exception.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		tokens: tokenCache{entries: map[string]*tokenEntry{}},
+	}
+}
+
+// MaxResponseBytes returns the response size limit in force.
+func (c *Client) MaxResponseBytes() int64 { return c.opts.MaxResponseBytes }
+
+// CloseIdleConnections closes pooled connections.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
+// Session binds a Client to one registry for one run and collects the
+// credentials it must hide from that run's output.
+type Session struct {
+	c   *Client
+	reg *config.Registry
+	red *Redactor
+}
+
+// Session returns a session on reg. Every credential reg holds is
+// registered with the session's Redactor at once.
+func (c *Client) Session(reg *config.Registry) *Session {
+	red := NewRedactor()
+	for _, id := range reg.IDs() {
+		svc, _ := reg.Service(id)
+		switch svc.Auth.Type {
+		case config.AuthBasic:
+			red.AddBasic(svc.Auth.EncodedCredentials.Reveal())
+		case config.AuthOAuth:
+			if o, ok := reg.OAuth(svc.Auth.OAuthID); ok {
+				red.Add(o.ClientSecret.Reveal())
+				red.Add(o.Password.Reveal())
+				red.AddBasic(o.TokenBasicAuth.Reveal())
+				if tok := c.tokens.peek(o); tok != "" {
+					red.Add(tok)
+				}
+			}
+		}
+	}
+	return &Session{c: c, reg: reg, red: red}
+}
+
+// Redactor returns the session's Redactor; callers pass every text they
+// show (logs, results, errors) through it.
+func (s *Session) Redactor() *Redactor { return s.red }
+
+// Registry returns the session's registry.
+func (s *Session) Registry() *config.Registry { return s.reg }
+
+// Request is one api.rest.v1 call.
+type Request struct {
+	ServiceID  string
+	Method     string
+	PathParams []string
+	Query      []QueryParam
+	Header     []HeaderField
+	// Body is the JSON payload of post, put and patch; nil sends no body.
+	Body json.RawMessage
+	// ConnectTimeoutMs and ReadTimeoutMs are the call's TIMEOUTS; 0 means
+	// the registry's default.
+	ConnectTimeoutMs, ReadTimeoutMs int
+}
+
+// Response is the service's answer, whatever its status.
+type Response struct {
+	StatusCode int
+	// Status is the reason phrase, for example "Not Found".
+	Status string
+	Header http.Header
+	// Body is the body after decompression; nil when empty.
+	Body []byte
+}
+
+// OK reports whether the status is 2XX.
+func (r *Response) OK() bool { return r.StatusCode >= 200 && r.StatusCode <= 299 }
+
+type callInfoKey struct{}
+
+// callInfo tells a Mock which service and path a request is for.
+type callInfo struct {
+	serviceID  string
+	pathParams []string
+}
+
+// Do sends r. It returns the response for any HTTP status (with a nil
+// error, except for a 2XX whose body is not JSON), or an *Error or
+// *ArgError; the Call is the trace and is never nil.
+func (s *Session) Do(ctx context.Context, r *Request) (*Response, *Call, error) {
+	start := time.Now()
+	call := &Call{ServiceID: r.ServiceID, Method: r.Method, Events: []Event{}}
+	resp, err := s.do(ctx, r, call)
+	call.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			call.ErrorCode = e.Code
+		}
+		call.ErrorMessage = s.red.String(err.Error())
+	}
+	for i := range call.Events {
+		call.Events[i].Message = s.red.String(call.Events[i].Message)
+	}
+	call.URL = s.red.String(call.URL)
+	s.c.log.Debug("api.rest.v1 call", zap.String("serviceId", r.ServiceID), zap.String("method", r.Method),
+		zap.Float64("durationMs", call.DurationMs), zap.String("errorCode", call.ErrorCode), zap.Intp("status", statusOf(resp)))
+	return resp, call, err
+}
+
+func statusOf(r *Response) *int {
+	if r == nil {
+		return nil
+	}
+	return &r.StatusCode
+}
+
+func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, error) {
+	svc, err := s.service(r.ServiceID)
+	if err != nil {
+		return nil, err
+	}
+	target, err := BuildURL(svc.URL, r.PathParams, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	call.URL = displayURL(target)
+	if err := checkHeaders(r.Header); err != nil {
+		return nil, err
+	}
+	lim, err := s.limits(r, call)
+	if err != nil {
+		return nil, err
+	}
+
+	h := make(http.Header, len(r.Header)+3)
+	for _, f := range r.Header {
+		switch strings.ToLower(f.Name) {
+		case "host", "content-length", "transfer-encoding", "connection":
+			call.event(EventHeader, fmt.Sprintf("header %s is set by the HTTP client; the script's value is ignored", f.Name))
+			continue
+		}
+		h.Add(f.Name, f.Value)
+	}
+	if h.Get("Accept") == "" {
+		h.Set("Accept", "application/json")
+	}
+	var body []byte
+	if r.Body != nil {
+		if IsMultipart(h.Get("Content-Type")) {
+			fields, err := MultipartFields(r.Body)
+			if err != nil {
+				return nil, err
+			}
+			b, ct, err := encodeMultipart(fields)
+			if err != nil {
+				return nil, fmt.Errorf("encode multipart body: %w", err)
+			}
+			body = b
+			h.Set("Content-Type", ct)
+			rb, _ := json.Marshal(map[string]any{"multipart": true, "fields": fieldMap(fields)})
+			call.RequestBody = json.RawMessage(s.red.String(string(rb)))
+		} else {
+			body = r.Body
+			if h.Get("Content-Type") == "" {
+				h.Set("Content-Type", "application/json")
+			}
+			call.RequestBody, _ = traceBody(body, s.red)
+		}
+	}
+	if h.Get("Authorization") != "" {
+		if svc.Auth.Type != config.AuthNone {
+			call.event(EventAuth, fmt.Sprintf("the script's Authorization header is replaced by the %s authorization configured for %s", svc.Auth.Type, svc.ID))
+		} else {
+			call.event(EventAuth, "the script sets an Authorization header itself; configure the service's authorization instead of hard-coding credentials")
+		}
+		s.c.log.Warn("script sets an Authorization header", zap.String("serviceId", svc.ID), zap.Bool("replaced", svc.Auth.Type != config.AuthNone))
+	}
+
+	var oauth *config.OAuth
+	var token string
+	switch svc.Auth.Type {
+	case config.AuthBasic:
+		h.Set("Authorization", "Basic "+svc.Auth.EncodedCredentials.Reveal())
+	case config.AuthOAuth:
+		o, ok := s.reg.OAuth(svc.Auth.OAuthID)
+		if !ok {
+			return nil, &Error{Code: CodeServiceUnusable, ServiceID: svc.ID,
+				Message: fmt.Sprintf("serviceId %q uses oAuth %q, which is not defined or unusable: fix the configuration (restls services lists its diagnostics)", svc.ID, svc.Auth.OAuthID)}
+		}
+		oauth = o
+		token, err = s.token(ctx, o, svc.ID, lim, call)
+		if err != nil {
+			return nil, err
+		}
+		h.Set("Authorization", "Bearer "+token)
+	}
+	for k, vs := range h {
+		for _, v := range vs {
+			call.RequestHeaders = append(call.RequestHeaders, HeaderField{Name: k, Value: s.red.String(maskHeader(k, v))})
+		}
+	}
+	sortHeaders(call.RequestHeaders)
+
+	ctx = withLimits(ctx, lim)
+	ctx = context.WithValue(ctx, callInfoKey{}, callInfo{serviceID: svc.ID, pathParams: r.PathParams})
+	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
+		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
+		s.c.tokens.invalidate(oauth, token)
+		token, err = s.token(ctx, oauth, svc.ID, lim, call)
+		if err != nil {
+			return nil, err
+		}
+		h.Set("Authorization", "Bearer "+token)
+		resp, err = s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
+	}
+	if err != nil {
+		return nil, err
+	}
+	call.Status = &Status{Code: resp.StatusCode, Message: resp.Status}
+	call.ResponseHeaders = ResponseHeaderList(resp.Header)
+	for i, f := range call.ResponseHeaders {
+		call.ResponseHeaders[i].Value = s.red.String(maskHeader(f.Name, f.Value))
+	}
+	call.ResponseBody, call.BodyTruncated = traceBody(resp.Body, s.red)
+	if resp.OK() && len(bytes.TrimSpace(resp.Body)) > 0 && !json.Valid(resp.Body) {
+		ct := resp.Header.Get("Content-Type")
+		if ct == "" {
+			ct = "none"
+		}
+		return resp, &Error{Code: CodeNotJSON, ServiceID: svc.ID,
+			Message: fmt.Sprintf("%s answered %d %s with a body that is not JSON (Content-Type: %s); api.rest.v1 supports only application/json services: check the serviceId and path", svc.ID, resp.StatusCode, resp.Status, ct)}
+	}
+	return resp, nil
+}
+
+func fieldMap(fields []MultipartField) Headers {
+	out := make(Headers, len(fields))
+	for i, f := range fields {
+		out[i] = HeaderField(f)
+	}
+	return out
+}
+
+func sortHeaders(h Headers) {
+	// Insertion sort: few headers, and stable for repeated names.
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && h[j].Name < h[j-1].Name; j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
+// displayURL hides a password in the URL's user information.
+func displayURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	return u.Redacted()
+}
+
+func (s *Session) service(id string) (*config.Service, error) {
+	if svc, ok := s.reg.Service(id); ok {
+		return svc, nil
+	}
+	kind := "this"
+	if s.reg != nil {
+		kind = string(s.reg.Kind)
+	}
+	if d, ok := s.reg.Unusable(id); ok {
+		return nil, &Error{Code: CodeServiceUnusable, ServiceID: id,
+			Message: fmt.Sprintf("serviceId %q is configured but unusable: %s; fix the configuration (restls services --kind %s lists every diagnostic)", id, d.String(), kind)}
+	}
+	msg := fmt.Sprintf("serviceId %q is not configured for %s scripts", id, kind)
+	if near := s.reg.Nearest(id, 3); len(near) > 0 {
+		msg += "; did you mean " + quoteList(near) + "?"
+	}
+	if s.reg == nil || !s.reg.Loaded {
+		msg += " No service configuration was loaded: set --config-root (or RESTLS_CONFIG_ROOT)."
+	} else {
+		msg += fmt.Sprintf(" Run restls services --kind %s for the configured ids and the configuration diagnostics.", kind)
+	}
+	return nil, &Error{Code: CodeUnknownService, ServiceID: id, Message: msg}
+}
+
+func quoteList(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(id)
+	}
+	return strings.Join(q, ", ")
+}
+
+// limits clamps the call's timeouts to the registry's maximum.
+func (s *Session) limits(r *Request, call *Call) (limits, error) {
+	t := defaultTimeouts
+	if s.reg != nil && s.reg.Timeouts.Connection.Default > 0 {
+		t = s.reg.Timeouts
+	}
+	pick := func(name string, v int, p config.TimeoutPair) (time.Duration, error) {
+		switch {
+		case v < 0:
+			return 0, &ArgError{Param: "TIMEOUTS", Msg: fmt.Sprintf("%s must be a positive number of milliseconds, got %d", name, v)}
+		case v == 0:
+			v = p.Default
+		case p.Maximum > 0 && v > p.Maximum:
+			call.event(EventTimeout, fmt.Sprintf("%s %d ms is above the configured maximum; %d ms is used", name, v, p.Maximum))
+			v = p.Maximum
+		}
+		return time.Duration(v) * time.Millisecond, nil
+	}
+	var l limits
+	var err error
+	if l.connect, err = pick("connectionTimeout", r.ConnectTimeoutMs, t.Connection); err != nil {
+		return l, err
+	}
+	if l.read, err = pick("readTimeout", r.ReadTimeoutMs, t.Read); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+// send makes one HTTP exchange and reads the whole body under the limit.
+func (s *Session) send(ctx context.Context, serviceID, method, target string, h http.Header, body []byte, lim limits, call *Call) (*Response, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
+	}
+	req.Header = h
+	hr, err := s.c.http.Do(req)
+	if err != nil {
+		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
+	}
+	defer hr.Body.Close()
+	var rc io.Reader = hr.Body
+	if !hr.Uncompressed && strings.EqualFold(hr.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(hr.Body)
+		if err != nil {
+			return nil, &Error{Code: CodeTransferFailed, ServiceID: serviceID, Message: fmt.Sprintf("%s sent a gzip body that cannot be decompressed: %v", serviceID, err), Err: err}
+		}
+		rc = zr
+		hr.Header.Del("Content-Encoding")
+	}
+	max := s.c.opts.MaxResponseBytes
+	data, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
+	}
+	if int64(len(data)) > max {
+		return nil, &Error{Code: CodeResponseTooLarge, ServiceID: serviceID,
+			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
+	}
+	if len(data) == 0 {
+		data = nil
+	}
+	reason := strings.TrimSpace(strings.TrimPrefix(hr.Status, strconv.Itoa(hr.StatusCode)))
+	if reason == "" {
+		reason = http.StatusText(hr.StatusCode)
+	}
+	return &Response{StatusCode: hr.StatusCode, Status: reason, Header: hr.Header, Body: data}, nil
+}
+
+// classify turns a transport failure into an *Error with a stable code and
+// a message saying what to do.
+func (s *Session) classify(ctx context.Context, serviceID, host string, lim limits, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	mk := func(code, msg string) error { return &Error{Code: code, ServiceID: serviceID, Message: msg, Err: err} }
+	var ct *connectTimeoutError
+	var rt *readTimeoutError
+	var dns *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var rec tls.RecordHeaderError
+	switch {
+	case errors.As(err, &rt):
+		return mk(CodeReadTimeout, fmt.Sprintf("%s did not send data for %d ms (read timeout): check the service, or pass a larger readTimeout in TIMEOUTS (the configured maximum applies)", serviceID, lim.read.Milliseconds()))
+	case errors.As(err, &ct):
+		return mk(CodeConnectTimeout, fmt.Sprintf("no connection to %s (%s) within %d ms (connection timeout): check that the service is reachable from here, or pass a larger connectionTimeout in TIMEOUTS", serviceID, host, lim.connect.Milliseconds()))
+	case ctx.Err() != nil:
+		return mk(CodeCanceled, fmt.Sprintf("the call to %s was canceled (%v) before it finished", serviceID, context.Cause(ctx)))
+	case errors.As(err, &dns):
+		return mk(CodeDNS, fmt.Sprintf("the host of %s (%s) cannot be resolved: check the url configured for serviceId %q", serviceID, host, serviceID))
+	case errors.Is(err, errConnRefused()):
+		return mk(CodeConnectionRefused, fmt.Sprintf("%s (%s) refused the connection: is the service running? check the url configured for serviceId %q", serviceID, host, serviceID))
+	case errors.As(err, &certErr), errors.As(err, &alert), errors.As(err, &rec), isTLSError(err):
+		return mk(CodeTLS, fmt.Sprintf("the TLS handshake with %s (%s) failed: %v; check the service's certificate and that the url's scheme is right", serviceID, host, rootCause(err)))
+	case isDialError(err):
+		return mk(CodeConnectFailed, fmt.Sprintf("cannot connect to %s (%s): %v", serviceID, host, rootCause(err)))
+	}
+	return mk(CodeTransferFailed, fmt.Sprintf("the exchange with %s (%s) failed: %v; the service may have closed the connection", serviceID, host, rootCause(err)))
+}
+
+func isTLSError(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if strings.HasPrefix(e.Error(), "tls: ") || strings.Contains(fmt.Sprintf("%T", e), "x509.") {
+			return true
+		}
+	}
+	return false
+}
+
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// rootCause strips url.Error's "Get \"...\":" prefix, which repeats the URL.
+func rootCause(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

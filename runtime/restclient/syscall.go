@@ -1,0 +1,5 @@
+package restclient
+
+import "syscall"
+
+func errConnRefused() error { return syscall.ECONNREFUSED }

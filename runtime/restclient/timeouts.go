@@ -1,0 +1,197 @@
+package restclient
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"sync"
+	"time"
+)
+
+// limits are the timeouts of one request, carried in its context so one
+// shared transport (and its connection pool) serves every timeout value.
+type limits struct {
+	connect, read time.Duration
+}
+
+type limitsKey struct{}
+
+func withLimits(ctx context.Context, l limits) context.Context {
+	return context.WithValue(ctx, limitsKey{}, l)
+}
+
+func limitsFrom(ctx context.Context) limits {
+	if l, ok := ctx.Value(limitsKey{}).(limits); ok {
+		return l
+	}
+	return limits{
+		connect: time.Duration(defaultTimeouts.Connection.Default) * time.Millisecond,
+		read:    time.Duration(defaultTimeouts.Read.Default) * time.Millisecond,
+	}
+}
+
+// errReadTimeout is the cancellation cause when the read watchdog fires.
+var errReadTimeout = errors.New("read timeout")
+
+// connectTimeoutError is returned by the dialers when dialing plus the TLS
+// handshake took longer than the connection timeout.
+type connectTimeoutError struct {
+	addr    string
+	timeout time.Duration
+	err     error
+}
+
+func (e *connectTimeoutError) Error() string {
+	return fmt.Sprintf("connect to %s: no connection within %v", e.addr, e.timeout)
+}
+
+func (e *connectTimeoutError) Unwrap() error { return e.err }
+
+// dialer builds connections under the connection timeout of the request
+// whose context it gets: TCP connect and TLS handshake share one budget.
+type dialer struct {
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	tls  *tls.Config
+}
+
+func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	l := limitsFrom(ctx)
+	dctx, cancel := context.WithTimeout(ctx, l.connect)
+	defer cancel()
+	conn, err := d.dial(dctx, network, addr)
+	if err != nil {
+		return nil, d.timeoutErr(ctx, dctx, addr, l.connect, err)
+	}
+	return conn, nil
+}
+
+func (d *dialer) dialTLSContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	l := limitsFrom(ctx)
+	dctx, cancel := context.WithTimeout(ctx, l.connect)
+	defer cancel()
+	raw, err := d.dial(dctx, network, addr)
+	if err != nil {
+		return nil, d.timeoutErr(ctx, dctx, addr, l.connect, err)
+	}
+	cfg := &tls.Config{}
+	if d.tls != nil {
+		cfg = d.tls.Clone()
+	}
+	if cfg.ServerName == "" {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr
+		}
+		cfg.ServerName = host
+	}
+	cfg.NextProtos = []string{"http/1.1"}
+	tc := tls.Client(raw, cfg)
+	if err := tc.HandshakeContext(dctx); err != nil {
+		_ = raw.Close()
+		return nil, d.timeoutErr(ctx, dctx, addr, l.connect, err)
+	}
+	return tc, nil
+}
+
+func (d *dialer) timeoutErr(parent, dctx context.Context, addr string, timeout time.Duration, err error) error {
+	if parent.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+		return &connectTimeoutError{addr: addr, timeout: timeout, err: err}
+	}
+	return err
+}
+
+// timeoutTransport applies the read timeout: a watchdog armed once the
+// request is written bounds the wait for the response headers, and is
+// re-armed around every Read of the body, so it bounds each pause, not the
+// whole transfer (Java's socket read timeout).
+type timeoutTransport struct {
+	base http.RoundTripper
+}
+
+func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	l := limitsFrom(req.Context())
+	ctx, cancel := context.WithCancelCause(req.Context())
+	wd := &watchdog{d: l.read, cancel: cancel}
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { wd.arm() },
+	})
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	wd.disarm()
+	if err != nil {
+		if errors.Is(context.Cause(ctx), errReadTimeout) {
+			err = &readTimeoutError{timeout: l.read, err: err}
+		}
+		cancel(nil)
+		return nil, err
+	}
+	resp.Body = &idleReader{rc: resp.Body, wd: wd, ctx: ctx, cancel: cancel, timeout: l.read}
+	return resp, nil
+}
+
+type readTimeoutError struct {
+	timeout time.Duration
+	err     error
+}
+
+func (e *readTimeoutError) Error() string {
+	return fmt.Sprintf("no data for %v", e.timeout)
+}
+
+func (e *readTimeoutError) Unwrap() error { return e.err }
+
+// watchdog cancels a request when armed for longer than d.
+type watchdog struct {
+	d      time.Duration
+	cancel context.CancelCauseFunc
+	mu     sync.Mutex
+	t      *time.Timer
+}
+
+func (w *watchdog) arm() {
+	w.mu.Lock()
+	if w.t == nil {
+		w.t = time.AfterFunc(w.d, func() { w.cancel(errReadTimeout) })
+	} else {
+		w.t.Reset(w.d)
+	}
+	w.mu.Unlock()
+}
+
+func (w *watchdog) disarm() {
+	w.mu.Lock()
+	if w.t != nil {
+		w.t.Stop()
+	}
+	w.mu.Unlock()
+}
+
+// idleReader bounds each Read of a response body by the read timeout.
+type idleReader struct {
+	rc      io.ReadCloser
+	wd      *watchdog
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	timeout time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	r.wd.arm()
+	n, err := r.rc.Read(p)
+	r.wd.disarm()
+	if err != nil && err != io.EOF && errors.Is(context.Cause(r.ctx), errReadTimeout) {
+		err = &readTimeoutError{timeout: r.timeout, err: err}
+	}
+	return n, err
+}
+
+func (r *idleReader) Close() error {
+	r.wd.disarm()
+	err := r.rc.Close()
+	r.cancel(nil)
+	return err
+}

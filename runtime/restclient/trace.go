@@ -1,0 +1,245 @@
+package restclient
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// TraceBodyLimit is how much of a request or response body a Call keeps.
+const TraceBodyLimit = 64 << 10
+
+// Event kinds in a Call's trace.
+const (
+	EventToken   = "token"
+	EventTimeout = "timeout"
+	EventAuth    = "auth"
+	EventHeader  = "header"
+	EventRetry   = "retry"
+	EventMock    = "mock"
+)
+
+// Event is something worth showing about a call besides the exchange
+// itself: a token fetched, a timeout clamped, a header replaced.
+type Event struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Status is an HTTP status code and its reason phrase.
+type Status struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// Headers is an ordered list of header fields that marshals to a JSON
+// object (repeated names joined with ", ").
+type Headers []HeaderField
+
+// MarshalJSON writes the fields as one object in their order.
+func (h Headers) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	seen := make(map[string]int, len(h))
+	merged := make([]HeaderField, 0, len(h))
+	for _, f := range h {
+		if i, ok := seen[f.Name]; ok {
+			merged[i].Value += ", " + f.Value
+			continue
+		}
+		seen[f.Name] = len(merged)
+		merged = append(merged, f)
+	}
+	for i, f := range merged {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		v, _ := json.Marshal(f.Value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Call is the trace of one api.rest.v1 call, as a dry run shows it. Every
+// text in it has been through the session's Redactor; the Authorization
+// header shows only its scheme.
+type Call struct {
+	ServiceID      string          `json:"serviceId"`
+	Method         string          `json:"method"`
+	URL            string          `json:"url"`
+	RequestHeaders Headers         `json:"requestHeaders"`
+	RequestBody    json.RawMessage `json:"requestBody,omitempty"`
+	Status         *Status         `json:"status"`
+	// ResponseHeaders have lower-case names, sorted, repeated ones joined.
+	ResponseHeaders Headers `json:"responseHeaders"`
+	// ResponseBody is the JSON body, or a string holding the text (cut at
+	// TraceBodyLimit) when it is not JSON or too long.
+	ResponseBody json.RawMessage `json:"responseBody"`
+	// BodyTruncated reports that ResponseBody was cut.
+	BodyTruncated bool    `json:"responseBodyTruncated,omitempty"`
+	DurationMs    float64 `json:"durationMs"`
+	ErrorCode     string  `json:"errorCode,omitempty"`
+	ErrorMessage  string  `json:"errorMessage,omitempty"`
+	Events        []Event `json:"events"`
+}
+
+func (c *Call) event(kind, msg string) {
+	c.Events = append(c.Events, Event{Kind: kind, Message: msg})
+}
+
+// ResponseHeaderList returns h as lower-case names, sorted, repeated values
+// joined with ", ": the form scripts see.
+func ResponseHeaderList(h http.Header) Headers {
+	out := make(Headers, 0, len(h))
+	for k, vs := range h {
+		out = append(out, HeaderField{Name: strings.ToLower(k), Value: strings.Join(vs, ", ")})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	// Two spellings of one name (only possible with a non-canonical map)
+	// are merged by MarshalJSON and by the script binding.
+	return out
+}
+
+// sensitiveHeader reports whether a header's value is masked in traces
+// whatever it holds.
+func sensitiveHeader(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie":
+		return true
+	}
+	return strings.Contains(n, "token") || strings.Contains(n, "secret") ||
+		strings.Contains(n, "password") || strings.Contains(n, "api-key") || strings.Contains(n, "apikey")
+}
+
+// maskHeader keeps the scheme of an Authorization value and hides the rest.
+func maskHeader(name, value string) string {
+	if !sensitiveHeader(name) || value == "" {
+		return value
+	}
+	if scheme, _, ok := strings.Cut(value, " "); ok && strings.HasPrefix(strings.ToLower(name), "authorization") {
+		return scheme + " ***"
+	}
+	return "***"
+}
+
+// traceBody turns a body into a Call field: JSON as it is when short
+// enough, otherwise a JSON string of the (cut) text.
+func traceBody(body []byte, red *Redactor) (json.RawMessage, bool) {
+	if len(body) == 0 {
+		return nil, false
+	}
+	cut := false
+	if len(body) > TraceBodyLimit {
+		body = body[:TraceBodyLimit]
+		cut = true
+	}
+	text := red.String(string(body))
+	if !cut && json.Valid([]byte(text)) {
+		return json.RawMessage(text), false
+	}
+	s, _ := json.Marshal(strings.ToValidUTF8(text, "\uFFFD"))
+	return s, cut
+}
+
+// MinSecretLen is the shortest credential the Redactor hides; shorter ones
+// would blank out ordinary words.
+const MinSecretLen = 4
+
+// Redactor replaces every known credential, in the forms it may take in
+// output (raw, decoded from base64, JSON- and URL-escaped), by "***".
+// It is safe for concurrent use.
+type Redactor struct {
+	mu      sync.Mutex
+	secrets map[string]bool
+	r       *strings.Replacer
+}
+
+// NewRedactor returns an empty Redactor.
+func NewRedactor() *Redactor { return &Redactor{secrets: map[string]bool{}} }
+
+// Add registers a credential.
+func (r *Redactor) Add(secret string) {
+	if r == nil || len(secret) < MinSecretLen {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	before := len(r.secrets)
+	r.addForms(secret)
+	if len(r.secrets) != before {
+		r.r = nil
+	}
+}
+
+// AddBasic registers base64 "login:password" credentials and their decoded
+// forms (the whole pair and the password).
+func (r *Redactor) AddBasic(encoded string) {
+	r.Add(encoded)
+	dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(encoded))
+	if err != nil {
+		return
+	}
+	r.Add(string(dec))
+	if _, pw, ok := strings.Cut(string(dec), ":"); ok {
+		r.Add(pw)
+	}
+}
+
+func (r *Redactor) addForms(s string) {
+	r.secrets[s] = true
+	j, _ := json.Marshal(s)
+	r.secrets[string(j[1:len(j)-1])] = true
+	// Encoders may escape <, > and & differently.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	if t := strings.TrimSpace(b.String()); len(t) >= 2 {
+		r.secrets[t[1:len(t)-1]] = true
+	}
+	r.secrets[url.QueryEscape(s)] = true
+	r.secrets[url.PathEscape(s)] = true
+	r.secrets[escapeQuery(s)] = true
+}
+
+func (r *Redactor) replacer() *strings.Replacer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.r == nil {
+		list := make([]string, 0, len(r.secrets))
+		for s := range r.secrets {
+			list = append(list, s)
+		}
+		// Longest first, so a secret that contains another is hidden whole.
+		sort.Slice(list, func(i, j int) bool {
+			if len(list[i]) != len(list[j]) {
+				return len(list[i]) > len(list[j])
+			}
+			return list[i] < list[j]
+		})
+		pairs := make([]string, 0, 2*len(list))
+		for _, s := range list {
+			pairs = append(pairs, s, "***")
+		}
+		r.r = strings.NewReplacer(pairs...)
+	}
+	return r.r
+}
+
+// String returns s with every credential replaced by "***".
+func (r *Redactor) String(s string) string {
+	if r == nil || s == "" {
+		return s
+	}
+	return r.replacer().Replace(s)
+}
