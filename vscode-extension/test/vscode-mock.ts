@@ -612,8 +612,8 @@ const window = namespace('window', {
     const cts = new CancellationTokenSource();
     return Promise.resolve(task({ report() {} }, cts.token));
   },
-  showTextDocument(doc: any) {
-    activeEditor = makeEditor(doc);
+  showTextDocument(doc: any, options?: any) {
+    activeEditor = makeEditor(doc, options?.selection?.start);
     return Promise.resolve(activeEditor);
   },
   tabGroups: { all: [], onDidChangeTabs: new EventEmitter<any>().event, onDidChangeTabGroups: new EventEmitter<any>().event },
@@ -791,4 +791,19 @@ export function waitFor<T>(cond: () => T | undefined | false, what: string, limi
     };
     tick();
   });
+}
+
+/** waitForAsync is waitFor for an asynchronous condition (such as a request to the server). */
+export async function waitForAsync<T>(cond: () => Promise<T | undefined | false>, what: string, limitMs = 10_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const v = await cond();
+    if (v) {
+      return v;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -1,0 +1,235 @@
+// Command wiring, settings changes, notifications and the status bar,
+// through the real vscode-languageclient against test/fixtures/fake-restls.js.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { Position, answers, fakeContext, openDocument, recorded, reset, setSetting, setWorkspaceFolder, settings, waitFor, waitForAsync, vscode } from './vscode-mock';
+import { Commands, Restls, activate, deactivate } from '../src/extension';
+
+const FAKE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'fake-restls.js');
+
+let ws: string;
+let ext: Restls | undefined;
+
+beforeEach(() => {
+  reset();
+  ws = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-ws-'));
+  fs.mkdirSync(path.join(ws, 'scripts'));
+  fs.mkdirSync(path.join(ws, 'bin'));
+  fs.mkdirSync(path.join(ws, 'lib'));
+  fs.writeFileSync(path.join(ws, 'scripts', 'order.js'), 'var r = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {});\nr.body.name;\n');
+  fs.writeFileSync(path.join(ws, 'scripts', 'input.js'), 'var id = context.input.id;\n');
+  fs.writeFileSync(path.join(ws, 'input.json'), '{"id": 42}');
+  fs.writeFileSync(path.join(ws, 'lib', 'util.js'), 'module.exports = 1;\n');
+  fs.copyFileSync(FAKE, path.join(ws, 'bin', 'restls'));
+  fs.chmodSync(path.join(ws, 'bin', 'restls'), 0o755);
+  setWorkspaceFolder(ws);
+  delete process.env.FAKE_RESTLS_CRASH;
+});
+
+afterEach(async () => {
+  await deactivate();
+  ext = undefined;
+  fs.rmSync(ws, { recursive: true, force: true });
+});
+
+function statusItem(): { text: string; tooltip: string; visible: boolean; command: string } {
+  return recorded.statusItems[0];
+}
+
+async function startWithFake(extra: Record<string, unknown> = {}): Promise<Restls> {
+  settings.set('restls.path', '${workspaceFolder}/bin/restls');
+  settings.set('restls.configRoot', 'testdata/config');
+  for (const [k, v] of Object.entries(extra)) {
+    settings.set(k, v);
+  }
+  ext = activate(fakeContext(path.join(ws, 'ext')));
+  await waitFor(() => ext!.running(), 'the fake server to run');
+  return ext;
+}
+
+async function fakeState(e: Restls): Promise<any> {
+  return e.client!.sendRequest('fake/state');
+}
+
+test('all five commands are registered, none clashes with the server commands', async () => {
+  const e = await startWithFake();
+  for (const id of Object.values(Commands)) {
+    assert.ok(recorded.commands.has(id), id);
+  }
+  // The language client registers the server's own commands next to ours.
+  await waitFor(() => recorded.commands.has('restls.runScript'), 'the client to register restls.runScript');
+  assert.equal(recorded.messages.filter((m) => m.level === 'error').length, 0, JSON.stringify(recorded.messages));
+  assert.ok(e.running());
+});
+
+test('a missing binary gives one notification with Open Setting, the status bar says why, no restart loop', async () => {
+  settings.set('restls.path', '/nonexistent/restls');
+  let asked: ((v: string) => void) | undefined;
+  const picked = new Promise<string>((r) => (asked = r));
+  answers.message = (m) => {
+    asked!(m.message);
+    return 'Open Setting';
+  };
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  ext = activate(fakeContext(path.join(ws, 'ext')));
+  const msg = await picked;
+  assert.match(msg, /restls\.path is "\/nonexistent\/restls"/);
+  await waitFor(() => recorded.executed.find((x) => x.command === 'workbench.action.openSettings'), 'Open Setting to open the setting');
+  assert.deepEqual(recorded.executed.find((x) => x.command === 'workbench.action.openSettings')!.args, ['restls.path']);
+  const errors = () => recorded.messages.filter((m) => m.level === 'error');
+  assert.equal(errors().length, 1);
+  assert.deepEqual(errors()[0].items, ['Open Setting', 'Show Log']);
+  assert.equal(statusItem().text, '$(error) restls');
+  assert.match(statusItem().tooltip, /nonexistent/);
+  assert.ok(statusItem().visible);
+  // Automatic restarts with the same problem stay quiet.
+  await ext.restart(false);
+  await ext.restart(false);
+  assert.equal(errors().length, 1, 'the same problem is reported once');
+  assert.equal(ext.client, undefined, 'no client was started');
+  // Fixing the setting starts the server, and the problem goes away.
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  await waitFor(() => ext!.running(), 'the server after the fix');
+  await waitFor(() => statusItem().text.includes('3 services'), 'the status bar to show services');
+});
+
+test('initializationOptions carry resolved paths; the status bar follows restls/status for the active kind', async () => {
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake({ 'restls.scriptKinds': { 'scripts/task*.js': 'scriptTask' } });
+  const st = await fakeState(e);
+  assert.equal(st.initializationOptions.configRoot, path.join(ws, 'testdata/config'));
+  assert.deepEqual(st.initializationOptions.scriptKinds, { 'scripts/task*.js': 'scriptTask' });
+  assert.deepEqual(st.argv, ['serve', '--log-level', 'info', '--stdio']);
+  await waitFor(() => statusItem().text === '$(check) restls: 3 services', 'the services count');
+  assert.equal(statusItem().command, Commands.showServices);
+  assert.equal(recorded.contexts.get('restls.isScript'), true);
+  // A script handler has no services: say so, with the reason.
+  fs.writeFileSync(path.join(ws, 'scripts', 'task1.js'), '// a handler\n');
+  openDocument(path.join(ws, 'scripts', 'task1.js'));
+  assert.equal(statusItem().text, '$(warning) restls: no serviceId hints');
+  assert.match(statusItem().tooltip, /scriptTask: script-handler-api\.xml:4:3: unknown element <apii>/);
+  // A JavaScript file outside restls.include is not ours.
+  openDocument(path.join(ws, 'lib', 'util.js'));
+  assert.equal(statusItem().visible, false);
+  assert.equal(recorded.contexts.get('restls.isScript'), false);
+  const opened = (await fakeState(e)).opened as string[];
+  assert.ok(opened.some((u) => u.endsWith('/scripts/order.js')));
+  assert.ok(!opened.some((u) => u.endsWith('/lib/util.js')), 'restls must not take over every JavaScript file');
+});
+
+test('dry run: runScript with the document uri, then a Response Preview with escaped values', async () => {
+  const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake();
+  const result = await recorded.commands.get(Commands.dryRun)!();
+  assert.ok(result, JSON.stringify(recorded.messages));
+  const st = await fakeState(e);
+  assert.deepEqual(st.runArgs, [{ uri: doc.uri.toString() }], 'no input for a script that does not read context.input');
+  assert.equal(recorded.webviews.length, 1);
+  const panel = recorded.webviews[0];
+  assert.equal(panel.title, 'Response Preview: order.js');
+  assert.equal(panel.options.enableScripts, true);
+  assert.deepEqual(panel.options.localResourceRoots, []);
+  const html: string = panel.webview.html;
+  assert.match(html, /<span class="sid">crm-customers<\/span>/);
+  assert.ok(!html.includes('<script>window.hacked'), 'response bodies are escaped');
+  assert.ok(html.includes('&lt;script&gt;window.hacked = 2&lt;/script&gt;'));
+  assert.equal((html.match(/<script\b/g) ?? []).length, 1);
+  // The line links reveal the script.
+  panel.receive({ type: 'reveal', line: 2, column: 3 });
+  await waitFor(() => vscode.window.activeTextEditor?.selection?.start?.line === 1, 'the line to be revealed');
+  // A second run reuses the panel.
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.equal(recorded.webviews.length, 1);
+});
+
+test('dry run: a script reading context.input asks for an input file and sends its JSON', async () => {
+  const doc = openDocument(path.join(ws, 'scripts', 'input.js'));
+  const e = await startWithFake();
+  const { Uri } = require('./vscode-mock') as typeof import('./vscode-mock');
+  answers.quickPick = (items) => items.find((i: any) => i.id === 'choose');
+  answers.openDialog = () => [Uri.file(path.join(ws, 'input.json'))];
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.deepEqual((await fakeState(e)).runArgs, [{ uri: doc.uri.toString(), input: { id: 42 } }]);
+  // The file is offered again next time.
+  answers.quickPick = (items) => items.find((i: any) => i.id === 'last');
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.equal((await fakeState(e)).runArgs.length, 2);
+  assert.equal(recorded.quickPicks[1].items[0].detail, path.join(ws, 'input.json'));
+  // Cancelling the pick cancels the run.
+  answers.quickPick = () => undefined;
+  assert.equal(await recorded.commands.get(Commands.dryRun)!(), undefined);
+  assert.equal((await fakeState(e)).runArgs.length, 2);
+  // A broken input file names the file.
+  fs.writeFileSync(path.join(ws, 'bad.json'), '{nope');
+  answers.quickPick = (items) => items.find((i: any) => i.id === 'choose');
+  answers.openDialog = () => [Uri.file(path.join(ws, 'bad.json'))];
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.match(recorded.messages.at(-1)!.message, /cannot use .*bad\.json as context\.input/);
+  assert.equal((await fakeState(e)).runArgs.length, 2);
+});
+
+test('dry run outside a platform script says what to do', async () => {
+  await startWithFake();
+  openDocument(path.join(ws, 'lib', 'util.js'));
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.match(recorded.messages.at(-1)!.message, /open a platform script first/);
+  assert.equal(recorded.webviews.length, 0);
+});
+
+test('show services: quick pick with url and description; the pick is inserted', async () => {
+  fs.writeFileSync(path.join(ws, 'scripts', 'new.js'), 'api.rest.v1.get();\n');
+  const doc = openDocument(path.join(ws, 'scripts', 'new.js'), 'javascript', true, new Position(0, 16));
+  await startWithFake();
+  answers.quickPick = (items) => items.find((i: any) => i.label === 'geo');
+  const id = await recorded.commands.get(Commands.showServices)!();
+  assert.equal(id, 'geo');
+  const items = recorded.quickPicks[0].items;
+  assert.deepEqual(
+    items.map((i: any) => [i.label, i.description, i.detail]),
+    [
+      ['crm-customers', 'https://crm.example.com/api/v2/customers', 'CRM customers collection'],
+      ['geo', 'https://geo.example.com/v1', 'Address lookup'],
+      ['weather', 'https://weather.example.com/v2', undefined],
+    ],
+  );
+  assert.equal(doc.getText(), 'api.rest.v1.get("geo");\n');
+});
+
+test('reload and restart commands', async () => {
+  const e = await startWithFake();
+  await recorded.commands.get(Commands.reload)!();
+  assert.match(recorded.messages.at(-1)!.message, /configuration reloaded.*webforms-rest is restarted/);
+  const first = e.client;
+  await recorded.commands.get(Commands.restart)!();
+  assert.ok(e.running());
+  assert.notEqual(e.client, first, 'a new client after Restart Server');
+});
+
+test('settings: a source change reconfigures the running server, a log level change restarts it', async () => {
+  const e = await startWithFake();
+  const client = e.client;
+  setSetting('restls.configRoot', 'other/config');
+  const resolved = await waitForAsync(async () => {
+    const st = await fakeState(e);
+    return st.configurations.length > 0 && st;
+  }, 'didChangeConfiguration');
+  assert.equal(resolved.configurations[0].restls.configRoot, path.join(ws, 'other/config'));
+  assert.equal(e.client, client, 'no restart for a source change');
+  setSetting('restls.logLevel', 'debug');
+  await waitFor(() => e.client !== client && e.running(), 'a restart');
+  assert.deepEqual((await fakeState(e)).argv, ['serve', '--log-level', 'debug', '--stdio']);
+});
+
+test('a server that keeps crashing is restarted 3 times, then one notification', async () => {
+  process.env.FAKE_RESTLS_CRASH = '1';
+  settings.set('restls.path', path.join(ws, 'bin', 'restls'));
+  ext = activate(fakeContext(path.join(ws, 'ext')));
+  await waitFor(() => recorded.messages.find((m) => /stopped 4 times in 3 minutes/.test(m.message)), 'the crash-loop notification', 20_000);
+  const errors = recorded.messages.filter((m) => m.level === 'error');
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.deepEqual(errors[0].items, ['Show Log', 'Restart Server']);
+});
