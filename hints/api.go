@@ -182,3 +182,15 @@ func Calls() []Call {
 	}
 	return out
 }
+
+// onPanic receives a panic recovered at the API boundary. A broken
+// invariant must not take the language server down: the call returns an
+// empty result instead. Tests make it fatal so fuzzing finds the bug.
+var onPanic = func(any) {}
+
+// recovered is deferred by every exported entry point.
+func recovered() {
+	if r := recover(); r != nil {
+		onPanic(r)
+	}
+}

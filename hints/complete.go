@@ -2,6 +2,7 @@ package hints
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -44,22 +45,22 @@ var contentTypes = []struct{ value, doc string }{
 }
 
 func complete(doc *Document, offset int, reg *config.Registry) (out Completion) {
-	defer func() {
-		if recover() != nil {
-			out = Completion{}
-		}
-	}()
+	defer recovered()
 	if doc == nil {
 		return Completion{}
 	}
-	s := scan(doc.text, offset)
-	switch s.where {
-	case inCode:
-		return completeCode(s, reg)
-	case inString:
-		return completeString(s, reg)
-	}
-	return Completion{}
+	c, _ := withScan(doc.text, offset, func(s *scanResult) (Completion, bool) {
+		switch s.where {
+		case inCode:
+			return completeCode(s, reg)
+		case inString:
+			return completeString(s, reg)
+		}
+		// In a comment, a regular expression or template text: nothing,
+		// and no need to look further back.
+		return Completion{}, true
+	})
+	return c
 }
 
 // prefixToken returns the identifier the cursor is typing (ending at the
@@ -106,7 +107,7 @@ func (s *scanResult) valueOf(name string) string {
 	if _, ok := s.vars[name]; ok {
 		return "response"
 	}
-	if assignedFromCall(s.text[:windowStart(s.text, s.offset)], name) {
+	if assignedFromCall(s.text[:s.from], name) {
 		return "response"
 	}
 	return ""
@@ -168,30 +169,46 @@ func fieldItems(fields []field, rng Range) []CompletionItem {
 	return items
 }
 
-func completeCode(s *scanResult, reg *config.Registry) Completion {
+// settled reports whether the innermost frame's meaning cannot change
+// when the scan starts further back: it opened inside the window and is
+// not an object whose parent (the call it is an argument of) lies before.
+func (s *scanResult) settled() bool {
+	switch len(s.stack) {
+	case 0:
+		return false
+	case 1:
+		return s.stack[0].open == '('
+	}
+	return true
+}
+
+// completeCode completes in code; ok false means a scan further back
+// might know more.
+func completeCode(s *scanResult, reg *config.Registry) (Completion, bool) {
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
 	if chain := s.memberChain(used); chain != nil {
-		return Completion{Items: memberItems(s, chain, rng)}
+		items := memberItems(s, chain, rng)
+		return Completion{Items: items}, items != nil || chain[0] == "api"
 	}
 	if s.isPunct(used, '.') {
-		return Completion{} // a member of something we do not know
+		return Completion{}, true // a member of something we do not know
 	}
 	f := s.top()
 	if f == nil {
-		return Completion{Items: apiItem(typed, rng)}
+		return Completion{Items: apiItem(typed, rng)}, false
 	}
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
 		// Before the string: insert a quoted id.
-		return serviceItems(reg, typed, rng, 0)
+		return serviceItems(reg, typed, rng, 0), true
 	case f.open == '{':
 		if items := objectItems(s, f, rng, 0, reg); items != nil {
-			return Completion{Items: items}
+			return Completion{Items: items}, true
 		}
 	}
-	return Completion{Items: apiItem(typed, rng)}
+	return Completion{Items: apiItem(typed, rng)}, s.settled()
 }
 
 // apiItem offers the api namespace while an identifier is typed.
@@ -369,21 +386,23 @@ func escapeQuote(v string, q byte) string {
 	return b.String()
 }
 
-func completeString(s *scanResult, reg *config.Registry) Completion {
+func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
 	f := s.top()
 	if f == nil {
-		return Completion{}
+		return Completion{}, false
 	}
 	start := s.strStart + 1
 	rng := Range{start, stringEnd(s.text, s.strStart, s.offset)}
 	typed := s.text[start:s.offset]
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
-		return serviceItems(reg, typed, rng, s.quote)
+		return serviceItems(reg, typed, rng, s.quote), true
 	case f.open == '{':
-		return Completion{Items: objectItems(s, f, rng, s.quote, reg)}
+		if items := objectItems(s, f, rng, s.quote, reg); items != nil {
+			return Completion{Items: items}, true
+		}
 	}
-	return Completion{}
+	return Completion{}, s.settled()
 }
 
 // serviceItems offers the serviceIds containing typed (case-insensitive),
@@ -394,7 +413,7 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Com
 		return Completion{}
 	}
 	ids := reg.IDs()
-	var out Completion
+	out := Completion{Items: make([]CompletionItem, 0, min(len(ids), maxServiceItems))}
 	add := func(id, sort string) bool {
 		if len(out.Items) >= maxServiceItems {
 			out.Incomplete = true
@@ -430,23 +449,34 @@ func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte) C
 }
 
 // serviceDoc is the Markdown shown for a serviceId: never a credential.
+// It is built for up to maxServiceItems items per keystroke, hence no fmt.
 func serviceDoc(reg *config.Registry, svc *config.Service) string {
 	var b strings.Builder
+	b.Grow(len(svc.Description) + 2*len(svc.URL) + len(svc.Defined.File) + 96)
 	if svc.Description != "" {
 		b.WriteString(svc.Description)
 		b.WriteString("\n\n")
 	}
-	fmt.Fprintf(&b, "URL: `%s`", svc.URL)
+	b.WriteString("URL: `")
+	b.WriteString(svc.URL)
+	b.WriteString("`")
 	if svc.RefersTo != "" {
-		fmt.Fprintf(&b, " (`%s`, through serviceId `%s`)", svc.RawURL, svc.RefersTo)
+		b.WriteString(" (`")
+		b.WriteString(svc.RawURL)
+		b.WriteString("`, through serviceId `")
+		b.WriteString(svc.RefersTo)
+		b.WriteString("`)")
 	}
-	fmt.Fprintf(&b, "\n\nAuthorization: %s", reg.AuthSummary(svc))
+	b.WriteString("\n\nAuthorization: ")
+	b.WriteString(reg.AuthSummary(svc))
 	if svc.Defined.File != "" {
+		b.WriteString("\n\nDefined in `")
+		b.WriteString(svc.Defined.File)
 		if svc.Defined.Line > 0 {
-			fmt.Fprintf(&b, "\n\nDefined in `%s:%d`", svc.Defined.File, svc.Defined.Line)
-		} else {
-			fmt.Fprintf(&b, "\n\nDefined in `%s`", svc.Defined.File)
+			b.WriteString(":")
+			b.WriteString(strconv.Itoa(svc.Defined.Line))
 		}
+		b.WriteString("`")
 	}
 	return b.String()
 }

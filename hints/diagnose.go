@@ -34,11 +34,7 @@ const (
 const nearestServices = 3
 
 func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
-	defer func() {
-		if recover() != nil {
-			out = nil
-		}
-	}()
+	defer recovered()
 	if doc == nil {
 		return nil
 	}

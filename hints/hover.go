@@ -10,63 +10,75 @@ import (
 // Hover works from the tolerant scanner, like completion, so it keeps
 // working while the script is half-typed (see docs/decisions.md).
 func hoverAt(doc *Document, offset int, reg *config.Registry) (out Hover, ok bool) {
-	defer func() {
-		if recover() != nil {
-			out, ok = Hover{}, false
-		}
-	}()
+	defer recovered()
 	if doc == nil {
 		return Hover{}, false
 	}
 	text := doc.text
 	offset = clampOffset(text, offset)
-	if h, ok := hoverWord(text, offset, reg); ok {
-		return h, true
-	}
-	s := scan(text, offset)
-	if s.where == inCode && offset < len(text) && (text[offset] == '"' || text[offset] == '\'') {
-		// On the opening quote.
-		s = scan(text, offset+1)
-	}
-	if s.where != inString {
+	h, _ := withScan(text, offset, func(s *scanResult) (*Hover, bool) {
+		if s.where == inCode && offset < len(text) && (text[offset] == '"' || text[offset] == '\'') {
+			// On the opening quote: hover the string.
+			s = scan(text, offset+1, s.offset-s.from+1)
+		}
+		if s.where == inString {
+			return stringHover(s, reg)
+		}
+		return wordHover(s, reg)
+	})
+	if h == nil {
 		return Hover{}, false
 	}
-	f := s.top()
-	if f == nil {
-		return Hover{}, false
-	}
-	start := s.strStart + 1
-	rng := Range{start, stringEnd(text, s.strStart, s.offset)}
-	value := text[rng.Start:rng.End]
-	switch {
-	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
-		return serviceHover(reg, value, rng)
-	case f.open == '{' && !f.afterColon:
-		return keyHover(s, f, value, rng, reg)
-	}
-	return Hover{}, false
+	return *h, true
 }
 
-// hoverWord hovers an identifier: a call name or an object key.
-func hoverWord(text string, offset int, reg *config.Registry) (Hover, bool) {
-	ws, we := identAround(text, offset)
-	if ws == we || !isIdentStart(text[ws]) {
-		return Hover{}, false
+// stringHover hovers a serviceId or a quoted object key.
+func stringHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
+	f := s.top()
+	if f == nil {
+		return nil, false
 	}
-	s := scan(text, ws)
+	start := s.strStart + 1
+	rng := Range{start, stringEnd(s.text, s.strStart, s.offset)}
+	value := s.text[rng.Start:rng.End]
+	switch {
+	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
+		return serviceHover(reg, value, rng), true
+	case f.open == '{' && !f.afterColon:
+		return keyHover(s, f, value, rng, reg), s.settled()
+	}
+	return nil, s.settled()
+}
+
+// wordHover hovers an identifier: a call name or an object key. s is a
+// scan up to the cursor inside the word; the scan up to the word's start
+// is what matters, so the word is rescanned from there.
+func wordHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
 	if s.where != inCode {
-		return Hover{}, false
+		return nil, true
+	}
+	text := s.text
+	ws, we := identAround(text, s.offset)
+	if ws == we || !isIdentStart(text[ws]) {
+		return nil, true
+	}
+	// Drop the word's own token: rescan to its start over the same window.
+	s = scan(text, ws, ws-s.from)
+	if s.where != inCode {
+		return nil, true
 	}
 	word := text[ws:we]
 	rng := Range{ws, we}
 	if c := callIndex(word); c >= 0 && s.isPunct(0, '.') && s.isIdent(1, "v1") && s.isPunct(2, '.') &&
 		s.isIdent(3, "rest") && s.isPunct(4, '.') && s.isIdent(5, "api") {
-		return Hover{Markdown: callMarkdown(&calls[c]), Range: rng}, true
+		return &Hover{Markdown: callMarkdown(&calls[c]), Range: rng}, true
 	}
 	if f := s.top(); f != nil && f.open == '{' && !f.afterColon {
-		return keyHover(s, f, word, rng, reg)
+		if h := keyHover(s, f, word, rng, reg); h != nil {
+			return h, true
+		}
 	}
-	return Hover{}, false
+	return nil, s.settled()
 }
 
 func callMarkdown(c *Call) string {
@@ -79,44 +91,44 @@ func callMarkdown(c *Call) string {
 }
 
 // keyHover hovers a key of the PATH or TIMEOUTS object.
-func keyHover(s *scanResult, f *frame, key string, rng Range, reg *config.Registry) (Hover, bool) {
+func keyHover(s *scanResult, f *frame, key string, rng Range, reg *config.Registry) *Hover {
 	_, kind := s.objectParam(f)
 	switch kind {
 	case "timeouts":
 		t := timeoutsOf(reg)
 		switch key {
 		case keyConnectionTimeout:
-			return Hover{Markdown: fmt.Sprintf("**%s** (TIMEOUTS)\n\n%s", key, timeoutDoc(key, t.Connection)), Range: rng}, true
+			return &Hover{Markdown: fmt.Sprintf("**%s** (TIMEOUTS)\n\n%s", key, timeoutDoc(key, t.Connection)), Range: rng}
 		case keyReadTimeout:
-			return Hover{Markdown: fmt.Sprintf("**%s** (TIMEOUTS)\n\n%s", key, timeoutDoc(key, t.Read)), Range: rng}, true
+			return &Hover{Markdown: fmt.Sprintf("**%s** (TIMEOUTS)\n\n%s", key, timeoutDoc(key, t.Read)), Range: rng}
 		}
 	case "path":
 		switch key {
 		case keyPathParams:
-			return Hover{Markdown: "**pathParams** (PATH): List<String>\n\nPath segments appended to the service address in order, joined with `/`.", Range: rng}, true
+			return &Hover{Markdown: "**pathParams** (PATH): List<String>\n\nPath segments appended to the service address in order, joined with `/`.", Range: rng}
 		case keyQueryParams:
-			return Hover{Markdown: "**queryParams** (PATH): Map<String, String>\n\nQuery parameters, added as `?key=value` pairs; values are always strings.", Range: rng}, true
+			return &Hover{Markdown: "**queryParams** (PATH): Map<String, String>\n\nQuery parameters, added as `?key=value` pairs; values are always strings.", Range: rng}
 		}
 	}
-	return Hover{}, false
+	return nil
 }
 
 // serviceHover describes serviceId id; never a credential.
-func serviceHover(reg *config.Registry, id string, rng Range) (Hover, bool) {
+func serviceHover(reg *config.Registry, id string, rng Range) *Hover {
 	if reg == nil {
-		return Hover{}, false
+		return nil
 	}
 	if svc, ok := reg.Service(id); ok {
-		return Hover{Markdown: fmt.Sprintf("**serviceId** `%s`\n\n%s", id, serviceDoc(reg, svc)), Range: rng}, true
+		return &Hover{Markdown: fmt.Sprintf("**serviceId** `%s`\n\n%s", id, serviceDoc(reg, svc)), Range: rng}
 	}
 	if d, ok := reg.Unusable(id); ok {
-		return Hover{Markdown: fmt.Sprintf("**serviceId** `%s` is configured but unusable:\n\n%s", id, configProblem(d)), Range: rng}, true
+		return &Hover{Markdown: fmt.Sprintf("**serviceId** `%s` is configured but unusable:\n\n%s", id, configProblem(d)), Range: rng}
 	}
 	msg := fmt.Sprintf("**serviceId** `%s` is not configured for %s scripts.", id, reg.Kind)
 	if near := reg.Nearest(id, 3); len(near) > 0 {
 		msg += " Did you mean " + quoteList(near) + "?"
 	}
-	return Hover{Markdown: msg, Range: rng}, true
+	return &Hover{Markdown: msg, Range: rng}
 }
 
 // configProblem formats a configuration diagnostic: file:line:col: message.

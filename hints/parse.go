@@ -51,6 +51,7 @@ func offsetOf(text string, idx file.Idx) int {
 func parseScript(text string) (res *parseResult) {
 	defer func() {
 		if e := recover(); e != nil {
+			onPanic(e)
 			// The parser must not take the server down; say the script
 			// could not be checked instead.
 			res = &parseResult{errs: []syntaxError{{0, fmt.Sprintf("the script could not be parsed (%v)", e)}}}

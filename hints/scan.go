@@ -12,10 +12,17 @@ import (
 // comment ...), the open brackets with what opened them, and the last few
 // tokens. It works on broken, half-typed code because it never parses.
 
-// scanWindow bounds how much text before the cursor is scanned: a call and
-// its arguments fit easily, and the cost stays flat on long scripts. The
-// scan starts at a line start; see docs/decisions.md for the trade-off.
-const scanWindow = 32 << 10
+// The scanner reads only the text before the cursor, and of that first a
+// near window: a call and its arguments nearly always fit in it, so the
+// hot path (serviceId completion) costs the same on a 10,000-line script as
+// on a short one. When the near window gives no answer (the call opened
+// further back, a catch block is long), the caller retries with the far
+// window. Each scan starts at a line start; see docs/decisions.md for the
+// trade-off.
+const (
+	nearWindow = 4 << 10
+	farWindow  = 64 << 10
+)
 
 // where the cursor is.
 type where uint8
@@ -75,6 +82,7 @@ type frame struct {
 type scanResult struct {
 	text   string
 	offset int // the (normalised) cursor
+	from   int // where the scan started
 
 	where    where
 	strStart int  // offset of the opening quote when where == inString
@@ -141,12 +149,16 @@ func clampOffset(text string, offset int) int {
 	return offset
 }
 
-// windowStart returns where a scan ending at offset starts.
-func windowStart(text string, offset int) int {
-	if offset <= scanWindow {
+// windowStart returns where a scan of at most window bytes ending at
+// offset starts: the first line start in the window.
+func windowStart(text string, offset, window int) int {
+	if offset <= window {
 		return 0
 	}
-	from := offset - scanWindow
+	from := offset - window
+	if text[from-1] == '\n' {
+		return from
+	}
 	i := strings.IndexByte(text[from:offset], '\n')
 	if i < 0 {
 		return from
@@ -169,11 +181,22 @@ var regexAfterKeyword = map[string]bool{
 }
 
 // scan scans text from the window start up to offset.
-func scan(text string, offset int) *scanResult {
+func scan(text string, offset, window int) *scanResult {
 	offset = clampOffset(text, offset)
-	s := &scanResult{text: text, offset: offset}
-	s.run(windowStart(text, offset), offset)
+	s := &scanResult{text: text, offset: offset, from: windowStart(text, offset, window)}
+	s.run(s.from, offset)
 	return s
+}
+
+// withScan runs f on a near scan, and when f finds no answer and the near
+// window did not reach the start of the text, on a far one.
+func withScan[T any](text string, offset int, f func(*scanResult) (T, bool)) (T, bool) {
+	s := scan(text, offset, nearWindow)
+	v, ok := f(s)
+	if ok || s.from == 0 {
+		return v, ok
+	}
+	return f(scan(text, offset, farWindow))
 }
 
 func (s *scanResult) run(i, end int) {

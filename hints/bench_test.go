@@ -1,0 +1,84 @@
+package hints
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+)
+
+// bigRegistry returns a registry of n services.
+func bigRegistry(n int) *config.Registry {
+	svcs := make([]config.Service, n)
+	for i := range svcs {
+		id := fmt.Sprintf("service-%05d", i)
+		svcs[i] = config.Service{ID: id, URL: "https://" + id + ".example.com/api",
+			Description: "Generated service " + id,
+			Defined:     config.Position{File: "script-service-api.xml", Line: i + 3, Column: 3}}
+	}
+	return config.NewRegistry(config.ScriptService, svcs, config.DefaultTimeouts, nil)
+}
+
+// bigScript returns a script of about lines lines: calls, comments,
+// strings, templates and regular expressions, ending with a call whose
+// serviceId the cursor is typing.
+func bigScript(lines int) (string, int) {
+	var b strings.Builder
+	b.WriteString("// restls-kind: scriptService\nvar results = [];\n")
+	for i := 0; b.Len() > 0 && strings.Count(b.String(), "\n") < lines-10; i++ {
+		fmt.Fprintf(&b, `// step %d: fetch and check the answer
+try {
+  var r%d = api.rest.v1.get("service-%05d", {pathParams: ["items", "%d"], queryParams: {page: "1"}}, {Accept: "application/json"});
+  if (/^2\d\d$/.test(String(r%d.status.code))) { results.push(`+"`item ${r%d.body.id}`"+`); }
+} catch (e) {
+  results.push({code: e.status.code, text: "failed: " + e.body});
+}
+`, i, i, i%10000, i, i, i)
+	}
+	b.WriteString("var answer = api.rest.v1.post(\"service-0")
+	off := b.Len()
+	b.WriteString("\", {}, {}, {});\nreturn answer;\n")
+	return b.String(), off
+}
+
+func BenchmarkCompleteServiceID(b *testing.B) {
+	text, off := bigScript(10000)
+	reg := bigRegistry(10000)
+	b.Logf("script: %d lines, %d bytes; registry: %d services", strings.Count(text, "\n"), len(text), reg.Len())
+	for _, bc := range []struct {
+		name string
+		off  int
+	}{{"typed", off}, {"empty", off - len("service-0")}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				// A new Document per op, as after every keystroke.
+				c := Complete(NewDocument(text), bc.off, reg)
+				if len(c.Items) == 0 {
+					b.Fatal("no items")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSignature(b *testing.B) {
+	text, off := bigScript(10000)
+	reg := bigRegistry(10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := Signature(NewDocument(text), off, reg); !ok {
+			b.Fatal("no signature")
+		}
+	}
+}
+
+func BenchmarkDiagnose(b *testing.B) {
+	text, _ := bigScript(10000)
+	reg := bigRegistry(10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		Diagnose(NewDocument(text), reg)
+	}
+}
