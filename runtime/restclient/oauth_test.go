@@ -1,0 +1,353 @@
+package restclient
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	oerrors "github.com/go-oauth2/oauth2/v4/errors"
+	"github.com/go-oauth2/oauth2/v4/manage"
+	"github.com/go-oauth2/oauth2/v4/models"
+	"github.com/go-oauth2/oauth2/v4/server"
+	"github.com/go-oauth2/oauth2/v4/store"
+
+	"github.com/restls/restls/config"
+)
+
+const (
+	testClientID     = "forms-backend"
+	testClientSecret = "cl1ent-S3cret-value"
+	testUser         = "svc-forms"
+	testPassword     = "us3r-Passw0rd-value"
+	testGateway      = "Z2F0ZXdheTpnNHRld2F5LXBhc3M=" // gateway:g4teway-pass
+)
+
+// authServer is a real OAuth2 authorization server (go-oauth2) plus a
+// resource server that accepts only its tokens.
+type authServer struct {
+	token, resource *httptest.Server
+	srv             *server.Server
+	manager         *manage.Manager
+
+	fetches, requests atomic.Int32
+	mu                sync.Mutex
+	forms             []url.Values
+	authHeaders       []string
+	issued            []string
+
+	// revokeAfterUse makes the resource server revoke each token it
+	// accepts, so the next call with it gets a 401.
+	revokeAfterUse bool
+	// always401 makes the resource server reject every token.
+	always401 bool
+	// gateway, when set, is the basic authorization the token endpoint
+	// requires (the nested authorization of spec 5.4).
+	gateway string
+	// fail, when set, answers every token request with this status and body.
+	failStatus int
+	failBody   string
+}
+
+func newAuthServer(t testing.TB, clientAuth string, setup func(*authServer)) *authServer {
+	t.Helper()
+	a := &authServer{}
+	if setup != nil {
+		setup(a)
+	}
+	a.manager = manage.NewDefaultManager()
+	a.manager.SetClientTokenCfg(&manage.Config{AccessTokenExp: time.Hour})
+	a.manager.SetPasswordTokenCfg(&manage.Config{AccessTokenExp: time.Hour, IsGenerateRefresh: true, RefreshTokenExp: 2 * time.Hour})
+	a.manager.MustTokenStorage(store.NewMemoryTokenStore())
+	cs := store.NewClientStore()
+	_ = cs.Set(testClientID, &models.Client{ID: testClientID, Secret: testClientSecret})
+	a.manager.MapClientStorage(cs)
+	a.srv = server.NewDefaultServer(a.manager)
+	a.srv.SetAllowGetAccessRequest(false)
+	if clientAuth == config.ClientSecretBasic {
+		a.srv.SetClientInfoHandler(server.ClientBasicHandler)
+	} else {
+		a.srv.SetClientInfoHandler(server.ClientFormHandler)
+	}
+	a.srv.SetPasswordAuthorizationHandler(func(ctx context.Context, clientID, username, password string) (string, error) {
+		if username == testUser && password == testPassword {
+			return "user-1", nil
+		}
+		return "", oerrors.ErrInvalidGrant
+	})
+	a.token = httptest.NewServer(http.HandlerFunc(a.handleToken))
+	t.Cleanup(a.token.Close)
+	a.resource = httptest.NewServer(http.HandlerFunc(a.handleResource))
+	t.Cleanup(a.resource.Close)
+	return a
+}
+
+func (a *authServer) handleToken(w http.ResponseWriter, r *http.Request) {
+	a.fetches.Add(1)
+	_ = r.ParseForm()
+	a.mu.Lock()
+	a.forms = append(a.forms, r.PostForm)
+	a.authHeaders = append(a.authHeaders, r.Header.Get("Authorization"))
+	a.mu.Unlock()
+	if a.failStatus != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(a.failStatus)
+		_, _ = w.Write([]byte(a.failBody))
+		return
+	}
+	if a.gateway != "" {
+		if r.Header.Get("Authorization") != "Basic "+a.gateway {
+			http.Error(w, "gateway: who are you", http.StatusForbidden)
+			return
+		}
+		r.Header.Del("Authorization") // the gateway consumes it
+	}
+	rec := httptest.NewRecorder()
+	if err := a.srv.HandleTokenRequest(rec, r); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var tok struct {
+		AccessToken, RefreshToken string
+	}
+	var raw map[string]any
+	if json.Unmarshal(rec.Body.Bytes(), &raw) == nil {
+		tok.AccessToken, _ = raw["access_token"].(string)
+		tok.RefreshToken, _ = raw["refresh_token"].(string)
+		a.mu.Lock()
+		for _, s := range []string{tok.AccessToken, tok.RefreshToken} {
+			if s != "" {
+				a.issued = append(a.issued, s)
+			}
+		}
+		a.mu.Unlock()
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
+func (a *authServer) handleResource(w http.ResponseWriter, r *http.Request) {
+	a.requests.Add(1)
+	ti, err := a.srv.ValidationBearerToken(r)
+	if err != nil || a.always401 {
+		http.Error(w, `{"error":"unauthorized"}`, http.StatusUnauthorized)
+		return
+	}
+	if a.revokeAfterUse {
+		_ = a.manager.RemoveAccessToken(r.Context(), ti.GetAccess())
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"client":%q,"user":%q}`, ti.GetClientID(), ti.GetUserID())
+}
+
+func (a *authServer) lastForm() url.Values {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.forms[len(a.forms)-1]
+}
+
+func (a *authServer) lastAuth() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.authHeaders[len(a.authHeaders)-1]
+}
+
+func oauthDef(a *authServer, grant, method string, nested bool) string {
+	user := ""
+	if grant == config.GrantPassword {
+		user = fmt.Sprintf(` username=%q password=%q`, testUser, testPassword)
+	}
+	inner := `<additionalParams><scope>documents</scope><audience>docs-api</audience></additionalParams>`
+	if nested {
+		inner += basicAuth(testGateway)
+	}
+	return fmt.Sprintf(`<oAuth id="o" url=%q grantType=%q clientAuthenticationMethod=%q clientId=%q clientSecret=%q%s>%s</oAuth>`,
+		a.token.URL+"/oauth/token", grant, method, testClientID, testClientSecret, user, inner)
+}
+
+func oauthRegistry(t testing.TB, a *authServer, grant, method string, nested bool) *config.Registry {
+	return loadRegistry(t, config.ScriptService, servicesXML(
+		api("res", a.resource.URL+"/data", oauthRef("o")),
+		oauthDef(a, grant, method, nested),
+	))
+}
+
+func TestOAuthGrantsAndClientAuthMethods(t *testing.T) {
+	for _, grant := range []string{config.GrantClientCredentials, config.GrantPassword} {
+		for _, method := range []string{config.ClientSecretPost, config.ClientSecretBasic} {
+			for _, nested := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/nested=%v", grant, method, nested), func(t *testing.T) {
+					a := newAuthServer(t, method, func(a *authServer) {
+						if nested {
+							a.gateway = testGateway
+						}
+					})
+					if nested && method == config.ClientSecretBasic {
+						// Client credentials move to the body (decision):
+						// the server must accept them there.
+						a.srv.SetClientInfoHandler(server.ClientFormHandler)
+					}
+					s := New(Options{}).Session(oauthRegistry(t, a, grant, method, nested))
+					resp, call, err := do(t, s, &Request{ServiceID: "res"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if resp.StatusCode != 200 {
+						t.Fatalf("status %d %s", resp.StatusCode, resp.Body)
+					}
+					wantUser := ""
+					if grant == config.GrantPassword {
+						wantUser = "user-1"
+					}
+					if want := fmt.Sprintf(`{"client":%q,"user":%q}`, testClientID, wantUser); string(resp.Body) != want {
+						t.Errorf("body %s, want %s", resp.Body, want)
+					}
+					f := a.lastForm()
+					if f.Get("grant_type") != grant || f.Get("scope") != "documents" || f.Get("audience") != "docs-api" {
+						t.Errorf("token form %v: want grant_type and both additional params", f)
+					}
+					inBody := f.Get("client_secret") == testClientSecret
+					basicHdr := a.lastAuth() == "Basic "+base64.StdEncoding.EncodeToString([]byte(testClientID+":"+testClientSecret))
+					switch {
+					case nested:
+						if !inBody || a.lastAuth() != "Basic "+testGateway {
+							t.Errorf("nested: client secret in body %v, Authorization %q", inBody, a.lastAuth())
+						}
+					case method == config.ClientSecretPost:
+						if !inBody || a.lastAuth() != "" {
+							t.Errorf("client_secret_post: secret in body %v, Authorization %q", inBody, a.lastAuth())
+						}
+					default:
+						if inBody || !basicHdr {
+							t.Errorf("client_secret_basic: secret in body %v, Authorization %q", inBody, a.lastAuth())
+						}
+					}
+					if !hasEvent(call, EventToken, `token of oAuth "o" fetched`) {
+						t.Errorf("events %+v", call.Events)
+					}
+					if a.fetches.Load() != 1 {
+						t.Errorf("%d token fetches", a.fetches.Load())
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestOAuthTokenCacheExpiryAndConcurrency(t *testing.T) {
+	a := newAuthServer(t, config.ClientSecretPost, nil)
+	var now atomic.Int64
+	now.Store(time.Now().UnixNano())
+	c := New(Options{Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	reg := oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretPost, false)
+	s := c.Session(reg)
+
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := a.fetches.Load(); n != 1 {
+		t.Fatalf("8 concurrent calls made %d token fetches, want 1", n)
+	}
+	// A new session of the same client reuses the cached token.
+	_, call, err := do(t, c.Session(reg), &Request{ServiceID: "res"})
+	if err != nil || a.fetches.Load() != 1 || !hasEvent(call, EventToken, "cached token") {
+		t.Fatalf("second session: %v, %d fetches, %+v", err, a.fetches.Load(), call.Events)
+	}
+	// 59 minutes later the hour-long token is still good...
+	now.Add(int64(59 * time.Minute))
+	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.fetches.Load() != 1 {
+		t.Fatalf("at 59 min: %v, %d fetches", err, a.fetches.Load())
+	}
+	// ...but within TokenEarlyExpiry of its end it is replaced.
+	now.Add(int64(time.Minute - TokenEarlyExpiry + time.Second))
+	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.fetches.Load() != 2 {
+		t.Fatalf("near expiry: %v, %d fetches, want 2", err, a.fetches.Load())
+	}
+}
+
+func TestOAuth401InvalidatesAndRetriesOnce(t *testing.T) {
+	a := newAuthServer(t, config.ClientSecretBasic, func(a *authServer) { a.revokeAfterUse = true })
+	s := New(Options{}).Session(oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretBasic, false))
+	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil {
+		t.Fatal(err)
+	}
+	resp, call, err := do(t, s, &Request{ServiceID: "res"})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after revocation: %v %v", err, resp)
+	}
+	if f, r := a.fetches.Load(), a.requests.Load(); f != 2 || r != 3 {
+		t.Errorf("fetches %d (want 2), resource requests %d (want 3: ok, 401, retry)", f, r)
+	}
+	if !hasEvent(call, EventRetry, "401") {
+		t.Errorf("events %+v", call.Events)
+	}
+
+	b := newAuthServer(t, config.ClientSecretPost, func(a *authServer) { a.always401 = true })
+	s = New(Options{}).Session(oauthRegistry(t, b, config.GrantPassword, config.ClientSecretPost, false))
+	resp, _, err = do(t, s, &Request{ServiceID: "res"})
+	if err != nil || resp.StatusCode != 401 {
+		t.Fatalf("second 401 must come back as the response: %v %v", err, resp)
+	}
+	if f, r := b.fetches.Load(), b.requests.Load(); f != 2 || r != 2 {
+		t.Errorf("fetches %d, requests %d: want exactly one retry with a new token", f, r)
+	}
+}
+
+func TestOAuthTokenErrorsDoNotLeakTheBody(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		body   string
+		want   string
+	}{
+		{401, `{"error":"invalid_client","error_description":"secret cl1ent-S3cret-value is wrong","debug":"LEAKME"}`, `401 Unauthorized (error "invalid_client")`},
+		{500, `<html>LEAKME cl1ent-S3cret-value</html>`, "500 Internal Server Error"},
+		{200, `{"note":"LEAKME"}`, "not a usable token response"},
+	} {
+		a := newAuthServer(t, config.ClientSecretPost, func(a *authServer) { a.failStatus, a.failBody = tt.status, tt.body })
+		s := New(Options{}).Session(oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretPost, false))
+		_, call, err := do(t, s, &Request{ServiceID: "res"})
+		e := wantCode(t, err, CodeTokenFailed)
+		if !strings.Contains(e.Message, tt.want) || !strings.Contains(e.Message, `oAuth "o"`) {
+			t.Errorf("message %q, want %q", e.Message, tt.want)
+		}
+		tr, _ := json.Marshal(call)
+		for _, leak := range []string{"LEAKME", testClientSecret} {
+			if strings.Contains(e.Message, leak) || strings.Contains(string(tr), leak) {
+				t.Errorf("token error leaks %q: %s / %s", leak, e.Message, tr)
+			}
+		}
+		if a.requests.Load() != 0 {
+			t.Errorf("the service was called without a token")
+		}
+	}
+}
+
+func TestOAuthTokenEndpointUnreachable(t *testing.T) {
+	a := newAuthServer(t, config.ClientSecretPost, nil)
+	reg := oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretPost, false)
+	a.token.Close()
+	_, _, err := do(t, New(Options{}).Session(reg), &Request{ServiceID: "res"})
+	e := wantCode(t, err, CodeTokenFailed)
+	if !strings.Contains(e.Message, "refused") {
+		t.Errorf("message %q should say the token endpoint refused the connection", e.Message)
+	}
+}
