@@ -1,0 +1,313 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
+	"github.com/restls/restls/lsp"
+)
+
+// cacheControl lets an editor keep a response but makes it ask again every
+// time; with the ETag the answer is a body-less 304 while nothing changed,
+// which is what makes polling cheap.
+const cacheControl = "no-cache"
+
+// etagCache remembers the encoded hints map per (snapshot, kind), so polling
+// an unchanged registry costs a map lookup, not an encoding.
+type etagCache struct {
+	mu   sync.Mutex
+	snap *config.Snapshot
+	byK  map[config.Kind]encoded
+}
+
+type encoded struct {
+	body []byte
+	etag string
+}
+
+func (c *etagCache) get(snap *config.Snapshot, kind config.Kind, build func() any) (encoded, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.snap != snap {
+		c.snap, c.byK = snap, map[config.Kind]encoded{}
+	}
+	if e, ok := c.byK[kind]; ok {
+		return e, nil
+	}
+	e, err := encode(build())
+	if err != nil {
+		return encoded{}, err
+	}
+	c.byK[kind] = e
+	return e, nil
+}
+
+func encode(v any) (encoded, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return encoded{}, err
+	}
+	b = append(b, '\n')
+	sum := sha256.Sum256(b)
+	return encoded{body: b, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
+}
+
+// serveCached writes e with its ETag, or 304 when the client has it.
+func serveCached(w http.ResponseWriter, r *http.Request, e encoded) {
+	h := w.Header()
+	h.Set("ETag", e.etag)
+	h.Set("Cache-Control", cacheControl)
+	if etagMatch(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	_, _ = w.Write(e.body)
+}
+
+// etagMatch implements If-None-Match's weak comparison over a list.
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"error":"could not encode the answer"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// errorBody is every error answer: one sentence that says what to do.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, errorBody{Error: msg})
+}
+
+// kindParam reads ?kind=, defaulting to scriptService.
+func kindParam(r *http.Request) (config.Kind, error) {
+	k := r.URL.Query().Get("kind")
+	if k == "" {
+		return config.ScriptService, nil
+	}
+	return config.ParseKind(k)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opts.Version})
+}
+
+// handleServices answers the hints map of spec 2.4 for one kind:
+// serviceId -> {url, description}, never a credential. When the registry
+// failed to load the map is empty ({}): the editor offers no serviceId
+// hints, and /v1/status says why.
+func (s *Server) handleServices(w http.ResponseWriter, r *http.Request) {
+	kind, err := kindParam(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "kind: "+err.Error())
+		return
+	}
+	snap := s.opts.Snapshot()
+	e, err := s.services.get(snap, kind, func() any {
+		reg := snap.For(kind)
+		if reg == nil {
+			return map[string]config.HintsEntry{}
+		}
+		return reg.HintsMap()
+	})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "could not encode the hints map: "+err.Error())
+		return
+	}
+	serveCached(w, r, e)
+}
+
+// callJSON is hints.Call on the wire.
+type callJSON struct {
+	Name          string      `json:"name"`
+	Method        string      `json:"method"`
+	Signature     string      `json:"signature"`
+	Documentation string      `json:"documentation"`
+	Params        []paramJSON `json:"params"`
+	HasPayload    bool        `json:"hasPayload"`
+}
+
+type paramJSON struct {
+	Label         string `json:"label"`
+	Documentation string `json:"documentation"`
+}
+
+var callsOnce = sync.OnceValues(func() (encoded, error) {
+	var out []callJSON
+	for _, c := range hints.Calls() {
+		cj := callJSON{Name: c.Name, Method: c.Method, Signature: c.Signature, Documentation: c.Documentation, HasPayload: c.HasPayload}
+		for _, p := range c.Params {
+			cj.Params = append(cj.Params, paramJSON{Label: p.Label, Documentation: p.Documentation})
+		}
+		out = append(out, cj)
+	}
+	return encode(out)
+})
+
+func (s *Server) handleCalls(w http.ResponseWriter, r *http.Request) {
+	e, err := callsOnce()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "could not encode the calls: "+err.Error())
+		return
+	}
+	serveCached(w, r, e)
+}
+
+// statusJSON is GET /v1/status.
+type statusJSON struct {
+	Version string           `json:"version,omitempty"`
+	Sources config.Sources   `json:"sources"`
+	Kinds   []kindStatusJSON `json:"kinds"`
+}
+
+type kindStatusJSON struct {
+	Kind config.Kind `json:"kind"`
+	// Loaded: at least one source was read.
+	Loaded bool `json:"loaded"`
+	// Hints: serviceId hints are offered for this kind.
+	Hints       bool                `json:"hints"`
+	Services    int                 `json:"services"`
+	Message     string              `json:"message"`
+	Timeouts    config.Timeouts     `json:"timeouts"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, StatusOf(s.opts.Snapshot(), s.opts.Version))
+}
+
+// StatusOf builds the /v1/status answer for a snapshot.
+func StatusOf(snap *config.Snapshot, version string) any {
+	st := statusJSON{Version: version, Kinds: []kindStatusJSON{}}
+	if snap != nil {
+		st.Sources = snap.Sources
+	}
+	for _, k := range config.Kinds {
+		reg := snap.For(k)
+		if reg == nil {
+			st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Message: "no serviceId hints: no registry loaded", Diagnostics: []config.Diagnostic{}})
+			continue
+		}
+		diags := reg.Diagnostics
+		if diags == nil {
+			diags = []config.Diagnostic{}
+		}
+		hintsOK, msg := kindState(reg)
+		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: hintsOK, Services: reg.Len(),
+			Message: msg, Timeouts: reg.Timeouts, Diagnostics: diags})
+	}
+	return st
+}
+
+// kindState says whether a registry offers serviceId hints and why not,
+// with the same rule the language server applies (a registry that loaded
+// nothing usable because of errors offers none).
+func kindState(reg *config.Registry) (bool, string) {
+	var firstErr *config.Diagnostic
+	errs := 0
+	for i, d := range reg.Diagnostics {
+		if d.Severity == config.SeverityError {
+			errs++
+			if firstErr == nil {
+				firstErr = &reg.Diagnostics[i]
+			}
+		}
+	}
+	switch {
+	case !reg.Loaded && firstErr != nil:
+		return false, "no serviceId hints: " + firstErr.String()
+	case !reg.Loaded && len(reg.Diagnostics) > 0:
+		return false, "no serviceId hints: " + reg.Diagnostics[0].String()
+	case !reg.Loaded:
+		return false, "no serviceId hints: no configuration found"
+	case reg.Len() == 0 && firstErr != nil:
+		return false, "no serviceId hints: " + firstErr.String()
+	case reg.Len() == 0:
+		return true, "0 services: the configuration declares none"
+	case errs > 0:
+		return true, fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
+	default:
+		return true, fmt.Sprintf("%d services", reg.Len())
+	}
+}
+
+// runBody is POST /v1/run.
+type runBody struct {
+	// Text is the script.
+	Text string `json:"text"`
+	// Kind is the script kind; default scriptService.
+	Kind string `json:"kind"`
+	// Input is handed to the script as its input (JSON).
+	Input json.RawMessage `json:"input"`
+}
+
+const maxRunBody = 4 << 20
+
+func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Runner == nil {
+		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
+		return
+	}
+	var body runBody
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
+	if err := dec.Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "the body must be JSON {\"text\": script, \"kind\"?: kind, \"input\"?: value}: "+err.Error())
+		return
+	}
+	kind := config.ScriptService
+	if body.Kind != "" {
+		k, err := config.ParseKind(body.Kind)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
+			return
+		}
+		kind = k
+	}
+	var input []byte
+	if len(body.Input) > 0 && string(body.Input) != "null" {
+		input = body.Input
+	}
+	req := lsp.RunRequest{URI: "designer:script.js", Text: body.Text, Kind: kind, Input: input,
+		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
+	res, err := s.opts.Runner(r.Context(), req)
+	if err != nil {
+		if errors.Is(err, r.Context().Err()) && r.Context().Err() != nil {
+			return // the client went away
+		}
+		s.log.Info("dry run failed", zap.Error(err))
+		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}

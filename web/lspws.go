@@ -1,0 +1,64 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/coder/websocket"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/lsp"
+)
+
+// handleLSP upgrades to a WebSocket and runs one language-server session on
+// it until either side closes.
+func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		writeError(w, http.StatusServiceUnavailable, "too many designer sessions are open; close one or try again later")
+		return
+	}
+	defer func() { <-s.slots }()
+	if s.ctx.Err() != nil {
+		writeError(w, http.StatusServiceUnavailable, "restls is shutting down")
+		return
+	}
+
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.originPatterns()})
+	if err != nil {
+		// Accept has answered (403 for a foreign origin, 426 without an
+		// upgrade).
+		s.log.Info("WebSocket upgrade refused", zap.Error(err))
+		return
+	}
+	s.sessions.Add(1)
+	defer s.sessions.Done()
+	c.SetReadLimit(s.opts.MaxMessage)
+
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	log := s.log.With(zap.String("remote", r.RemoteAddr))
+	st := newWSStream(c, log, s.opts.WriteTimeout, s.opts.SendQueue)
+	go st.pingLoop(ctx, s.opts.PingInterval)
+	err = s.opts.LSP.ServeStream(ctx, st)
+	switch {
+	case err == nil, errors.Is(err, lsp.ErrNoShutdown):
+		// A browser tab that closes never says shutdown; that is normal here.
+		log.Debug("designer session ended", zap.Error(err))
+	case errors.Is(err, context.Canceled):
+		log.Debug("designer session ended by server shutdown")
+	default:
+		log.Info("designer session ended", zap.Error(err))
+	}
+	status, reason := websocket.StatusNormalClosure, ""
+	if s.ctx.Err() != nil {
+		status, reason = websocket.StatusGoingAway, "restls is shutting down"
+	}
+	st.drain()
+	if !st.ended() {
+		_ = c.Close(status, reason)
+	}
+	st.fail(errors.New("session ended"))
+}

@@ -1,0 +1,215 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/lsp"
+)
+
+// DefaultAddr is where `restls serve --http` listens when the address names
+// no host: loopback only.
+const DefaultAddr = "127.0.0.1:7373"
+
+// Runner runs a script for POST /v1/run; cmd/restls injects the runtime's.
+// It has the shape of lsp.Options.Runner so one function serves both.
+type Runner func(ctx context.Context, req lsp.RunRequest) (any, error)
+
+// Options configure a Server.
+type Options struct {
+	// LSP serves /lsp; every socket is one session of it, so all sessions
+	// share its registry. Required.
+	LSP *lsp.Server
+	// Snapshot returns the registry /v1/services and /v1/status report; nil
+	// means LSP.Snapshot.
+	Snapshot func() *config.Snapshot
+	// Token, when set, must be presented as "Authorization: Bearer <token>"
+	// (or access_token=<token> in the query, for the page and its WebSocket,
+	// which browsers cannot give headers) on every request but CORS
+	// preflights.
+	Token string
+	// AllowOrigins are the origins (scheme://host[:port]) allowed to call the
+	// API from another page, and to open /lsp. Nothing else gets CORS
+	// headers.
+	AllowOrigins []string
+	// Runner runs dry runs; nil makes POST /v1/run answer 403. Only set it
+	// when the operator asked for --allow-run: a dry run executes the
+	// script and reaches the configured services.
+	Runner Runner
+	// Logger receives request and session logs; nil discards them.
+	Logger *zap.Logger
+	// Version is reported by /healthz and /v1/status.
+	Version string
+	// WriteTimeout bounds how long one WebSocket message may take to reach a
+	// client before the session is dropped; zero means 10s.
+	WriteTimeout time.Duration
+	// SendQueue is how many messages may wait for a slow WebSocket client
+	// before its session is dropped; zero means 1024.
+	SendQueue int
+	// PingInterval is how often an idle socket is pinged to detect a dead
+	// client; zero means 30s, negative turns pings off.
+	PingInterval time.Duration
+	// MaxSessions caps concurrent /lsp sessions; zero means 1000.
+	MaxSessions int
+	// MaxMessage caps one incoming WebSocket message in bytes; zero means
+	// 16 MiB.
+	MaxMessage int64
+}
+
+// Server is the HTTP handler of `restls serve --http`. It is safe for
+// concurrent use.
+type Server struct {
+	opts Options
+	log  *zap.Logger
+	mux  *http.ServeMux
+	cors map[string]bool
+
+	services etagCache
+
+	// ctx ends every /lsp session when the server shuts down: hijacked
+	// WebSocket connections are not waited for by http.Server.Shutdown.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	sessions sync.WaitGroup
+	slots    chan struct{}
+}
+
+// New returns a Server.
+func New(opts Options) (*Server, error) {
+	if opts.LSP == nil {
+		return nil, errors.New("web: Options.LSP is required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Snapshot == nil {
+		opts.Snapshot = opts.LSP.Snapshot
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 10 * time.Second
+	}
+	if opts.SendQueue <= 0 {
+		opts.SendQueue = 1024
+	}
+	if opts.PingInterval == 0 {
+		opts.PingInterval = 30 * time.Second
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 1000
+	}
+	if opts.MaxMessage <= 0 {
+		opts.MaxMessage = 16 << 20
+	}
+	cors, err := parseOrigins(opts.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, log: opts.Logger, cors: cors, slots: make(chan struct{}, opts.MaxSessions)}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /healthz", s.handleHealth)
+	s.mux.HandleFunc("GET /v1/services", s.handleServices)
+	s.mux.HandleFunc("GET /v1/calls", s.handleCalls)
+	s.mux.HandleFunc("GET /v1/status", s.handleStatus)
+	s.mux.HandleFunc("POST /v1/run", s.handleRun)
+	s.mux.HandleFunc("GET /lsp", s.handleLSP)
+	s.mux.Handle("GET /", pageHandler())
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler: CORS and authentication first, then
+// the endpoints.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.corsHeaders(w, r) {
+		return // preflight answered
+	}
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="restls"`)
+		writeError(w, http.StatusUnauthorized, "missing or wrong bearer token: send \"Authorization: Bearer <token>\" with the token restls serve --http was started with")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// Serve serves HTTP on ln until ctx is cancelled, then shuts down
+// gracefully: no new connections, open /lsp sessions are ended, in-flight
+// requests get up to grace to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          zap.NewStdLog(s.log.Named("http")),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", zap.Duration("grace", grace))
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	s.cancel()
+	err := hs.Shutdown(sctx)
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-sctx.Done():
+		s.log.Warn("WebSocket sessions still open after the grace period")
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// Close ends every /lsp session; for tests that serve with httptest.
+func (s *Server) Close() {
+	s.cancel()
+	s.sessions.Wait()
+}
+
+// IsLoopback reports whether a listen address binds only loopback
+// interfaces. An empty host means all interfaces.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// NormalizeAddr fills a listen address: "" or ":port" binds loopback, a
+// missing port is 7373.
+func NormalizeAddr(addr string) string {
+	if addr == "" {
+		return DefaultAddr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		// No port: the whole thing is a host.
+		return net.JoinHostPort(addr, "7373")
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == "" {
+		port = "7373"
+	}
+	return net.JoinHostPort(host, port)
+}
