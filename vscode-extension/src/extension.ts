@@ -405,10 +405,13 @@ export class Restls implements vscode.Disposable {
       return undefined;
     }
     const editor = vscode.window.activeTextEditor;
-    const kind = editor && this.isScript(editor.document) ? this.kindOf(editor.document) : 'scriptService';
+    const script = editor && this.isScript(editor.document);
+    const kind = script ? this.kindOf(editor.document) : 'scriptService';
+    // With a script the server decides its kind (it knows the same rules).
+    const arg = script ? { uri: editor.document.uri.toString() } : { kind };
     let answer: unknown;
     try {
-      answer = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.services, arguments: [{ kind }] });
+      answer = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.services, arguments: [arg] });
     } catch (e) {
       void vscode.window.showErrorMessage(`restls: cannot list services: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;

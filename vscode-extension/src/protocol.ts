@@ -46,8 +46,12 @@ export interface Service {
 /** KindStatus is the state of one script kind's registry. */
 export interface KindStatus {
   kind: string;
+  /** count is the number of usable serviceIds; undefined when unknown. */
   count: number | undefined;
+  /** reason is why there are no serviceId hints; undefined when there are. */
   reason: string | undefined;
+  /** message is the server's one-line summary, for the tooltip. */
+  message: string | undefined;
 }
 
 function num(v: unknown): number | undefined {
@@ -79,19 +83,25 @@ function text(v: unknown): string | undefined {
 
 function kindEntry(kind: string, v: unknown): KindStatus {
   if (typeof v === 'number') {
-    return { kind, count: v, reason: undefined };
+    return { kind, count: v, reason: undefined, message: undefined };
   }
   const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
-  const count = countOf(o.count ?? o.services ?? o.loaded ?? o.ids);
-  const reason = text(o.reason) ?? text(o.error) ?? text(o.message) ?? text(o.why);
-  return { kind: typeof o.kind === 'string' ? o.kind : kind, count: typeof o.loaded === 'boolean' && o.count === undefined && o.services === undefined ? undefined : count, reason };
+  const count = countOf(o.services ?? o.count ?? o.ids);
+  const message = text(o.message);
+  let reason = text(o.reason) ?? text(o.error) ?? text(o.why);
+  // restls serve: {kind, services, hints, message}; hints false means the
+  // registry could not be used, and message says why.
+  if (o.hints === false || count === 0) {
+    reason = reason ?? (message ? message.replace(/^no serviceId hints:\s*/i, '') : undefined);
+  }
+  return { kind: typeof o.kind === 'string' ? o.kind : kind, count: o.hints === false ? 0 : count, reason, message };
 }
 
 /**
  * parseStatus reads a restls/status notification into one entry per kind.
- * Accepted shapes: {kinds: {K: entry}}, {kinds: [entry]}, {K: entry}, [entry],
- * or one entry with a kind field; entry: {services|count: n|list|map,
- * reason|error|message?}.
+ * restls serve sends {kinds: [{kind, services, hints, message}], sources,
+ * problems}; also accepted: {kinds: {K: entry}}, {K: entry}, [entry], or
+ * one entry with a kind field.
  */
 export function parseStatus(params: unknown): Map<string, KindStatus> {
   const out = new Map<string, KindStatus>();
@@ -118,7 +128,7 @@ export function parseStatus(params: unknown): Map<string, KindStatus> {
       return out;
     }
     for (const [k, v] of Object.entries(o)) {
-      if (v !== null && (typeof v === 'object' || typeof v === 'number')) {
+      if (k !== 'sources' && k !== 'problems' && v !== null && (typeof v === 'object' || typeof v === 'number')) {
         add(k, v);
       }
     }

@@ -37,7 +37,7 @@ export function statusView(kind: string, status: KindStatus | undefined, problem
   if (!status) {
     return { text: '$(sync~spin) restls', tooltip: `restls: loading the service configuration for ${kind}`, command: 'restls.showLog' };
   }
-  if (status.count === undefined || status.count === 0 || status.reason) {
+  if (status.count === undefined || status.count === 0) {
     const reason = status.reason ?? (status.count === 0 ? `no services are configured for ${KIND_LABEL[kind] ?? kind}` : 'the service configuration was not loaded');
     return {
       text: '$(warning) restls: no serviceId hints',
@@ -48,7 +48,7 @@ export function statusView(kind: string, status: KindStatus | undefined, problem
   const n = status.count;
   return {
     text: `$(check) restls: ${n} service${n === 1 ? '' : 's'}`,
-    tooltip: `${n} serviceId${n === 1 ? '' : 's'} configured for ${kind} (${KIND_LABEL[kind] ?? kind}). Click to list them.`,
+    tooltip: `${n} serviceId${n === 1 ? '' : 's'} configured for ${kind} (${KIND_LABEL[kind] ?? kind})${status.message && status.message !== `${n} services` ? ': ' + status.message : ''}. Click to list them.`,
     command: 'restls.showServices',
   };
 }

@@ -197,6 +197,7 @@ test('show services: quick pick with url and description; the pick is inserted',
     ],
   );
   assert.equal(doc.getText(), 'api.rest.v1.get("geo");\n');
+  assert.deepEqual((await fakeState(ext!)).servicesArgs, { uri: doc.uri.toString() }, 'the server decides the kind of an open script');
 });
 
 test('reload and restart commands', async () => {
