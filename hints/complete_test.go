@@ -1,0 +1,220 @@
+package hints
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+)
+
+var allCalls = []string{"get", "delete", "post", "put", "patch"}
+var allIDs = []string{"crm", "crm-orders", "hr", "registry", "wetter-zürich"}
+var headerNames = []string{"Accept", "Accept-Language", "Cache-Control", "Content-Type", "If-Match",
+	"If-None-Match", "User-Agent", "X-Correlation-ID", "X-Request-ID"}
+
+func TestComplete(t *testing.T) {
+	farDecl := "var far = api.rest.v1.get(\"crm\", {}, {});\n" + strings.Repeat("var pad = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';\n", 1500)
+	longCatch := "try {\n  api.rest.v1.get(\"crm\", {}, {});\n} catch (err) {\n" +
+		strings.Repeat("  log('a line of a long catch block, longer than the near window');\n", 120)
+	tests := []struct {
+		name     string
+		src      string
+		nilReg   bool
+		want     []string // labels in order; nil means no items
+		replaced string   // the text the first item's Replace covers
+		insert   string   // the first item's InsertText, when set
+	}{
+		{name: "api", src: `api.|`, want: []string{"rest"}},
+		{name: "api partial", src: `api.re|`, want: []string{"rest"}, replaced: "re"},
+		{name: "api.rest", src: `var a = api.rest.|`, want: []string{"v1"}},
+		{name: "calls", src: `api.rest.v1.|`, want: allCalls,
+			insert: `get("${1:serviceId}", ${2:{\}}, ${3:{\}})`},
+		{name: "calls partial", src: "x = 1;\napi.rest.v1.po|", want: allCalls, replaced: "po"},
+		{name: "post snippet", src: `api.rest.v1.|`, want: allCalls},
+		{name: "api identifier", src: `var x = ap|`, want: []string{"api"}, replaced: "ap"},
+		{name: "member of unknown", src: `foo.ap|`},
+		{name: "member of other api", src: `foo.api.|`},
+
+		{name: "serviceId before string", src: `var x = api.rest.v1.get(|`, want: allIDs, insert: `"crm"`},
+		{name: "serviceId unquoted prefix", src: `api.rest.v1.get(cr|`, want: []string{"crm", "crm-orders"},
+			replaced: "cr", insert: `"crm"`},
+		{name: "serviceId in empty string", src: `api.rest.v1.get("|")`, want: allIDs, insert: "crm"},
+		{name: "serviceId replaces whole id", src: `api.rest.v1.get("cr|m-x", {}, {})`,
+			want: []string{"crm", "crm-orders"}, replaced: "crm-x", insert: "crm"},
+		{name: "serviceId single quote unclosed", src: `api.rest.v1.delete('h|`,
+			want: []string{"hr", "wetter-zürich"}, replaced: "h"},
+		{name: "serviceId case-insensitive", src: `api.rest.v1.get("CRM-|")`, want: []string{"crm-orders"}, replaced: "CRM-"},
+		{name: "serviceId non-ASCII", src: `var ä = "ö"; api.rest.v1.get("wetter-zü|`,
+			want: []string{"wetter-zürich"}, replaced: "wetter-zü"},
+		{name: "serviceId nil registry", src: `api.rest.v1.get("|")`, nilReg: true},
+		{name: "api nil registry", src: `api.|`, nilReg: true, want: []string{"rest"}},
+		{name: "serviceId half-typed multi-line", src: "if (ok) {\n  var r = api.rest.v1.post(\n    |\n", want: allIDs},
+		{name: "second argument is no serviceId", src: `api.rest.v1.get("crm", "|`},
+
+		{name: "in line comment", src: `// api.|`},
+		{name: "in block comment", src: `/* api.rest.v1.get("| */`},
+		{name: "in unrelated string", src: `var s = "api.|"`},
+		{name: "template text", src: "var s = `api.|`"},
+		{name: "template expression", src: "var s = `${api.|}`", want: []string{"rest"}},
+		{name: "after template", src: "var s = `a ${b} {c}`; api.rest.v1.get(\"|", want: allIDs},
+		{name: "in regex", src: `var re = /api.|/`},
+		{name: "after regex with slash in class", src: `var re = /[/]"/; api.|`, want: []string{"rest"}},
+		{name: "division is no regex", src: `var a = b / 2; api.|`, want: []string{"rest"}},
+		{name: "unclosed string on earlier line", src: "var s = \"abc\napi.|", want: []string{"rest"}},
+		{name: "stray closers", src: `))) }}} ]] api.rest.v1.get("|`, want: allIDs},
+
+		{name: "path keys", src: `api.rest.v1.get("crm", {|})`, want: []string{"pathParams", "queryParams"},
+			insert: "pathParams: [$1]"},
+		{name: "path keys after comma", src: `api.rest.v1.get("crm", {pathParams: ["a"], |})`,
+			want: []string{"pathParams", "queryParams"}},
+		{name: "path value", src: `api.rest.v1.get("crm", {pathParams: |`},
+		{name: "path quoted key", src: `api.rest.v1.get("crm", {"q|"})`, want: []string{"pathParams", "queryParams"},
+			replaced: "q", insert: "pathParams"},
+		{name: "inside queryParams", src: `api.rest.v1.get("crm", {queryParams: {|`},
+
+		{name: "timeouts", src: `api.rest.v1.get("crm", {}, {}, {|})`, want: []string{"connectionTimeout", "readTimeout"},
+			insert: "connectionTimeout: ${1:2000}"},
+		{name: "timeouts nil registry", src: `api.rest.v1.delete("crm", {}, {}, {r|`, nilReg: true,
+			want: []string{"connectionTimeout", "readTimeout"}, replaced: "r", insert: "connectionTimeout: ${1:1000}"},
+		{name: "post payload", src: `api.rest.v1.post("crm", {}, {}, {|`},
+		{name: "post timeouts", src: `api.rest.v1.post("crm", {}, {}, {}, {|`, want: []string{"connectionTimeout", "readTimeout"}},
+
+		{name: "header names", src: `api.rest.v1.get("crm", {}, {|})`, want: headerNames, insert: `"Accept": `},
+		{name: "header names quoted", src: `api.rest.v1.get("crm", {}, {"Con|"})`, want: headerNames,
+			replaced: "Con", insert: "Accept"},
+		{name: "content type values", src: `api.rest.v1.post("crm", {}, {"Content-Type": |})`,
+			want: []string{"application/json", "multipart/form-data"}, insert: `"application/json"`},
+		{name: "content type in string", src: `api.rest.v1.post("crm", {}, {'content-type': 'mu|'}, {})`,
+			want: []string{"application/json", "multipart/form-data"}, replaced: "mu", insert: "application/json"},
+		{name: "other header value", src: `api.rest.v1.post("crm", {}, {Accept: "|"})`},
+
+		{name: "response", src: "var r = api.rest.v1.get(\"crm\", {}, {});\nr.|", want: []string{"status", "headers", "body"}},
+		{name: "response status", src: "let resp = api.rest.v1.post(\"crm\", {}, {}, {});\nresp.status.|",
+			want: []string{"code", "message"}},
+		{name: "response declared far back", src: farDecl + "far.|", want: []string{"status", "headers", "body"}},
+		{name: "reassigned", src: `var r = api.rest.v1.get("crm", {}, {}); r = 5; r.|`},
+		{name: "exception", src: "try {\n  api.rest.v1.get(\"crm\", {}, {});\n} catch (e) {\n  e.|\n}",
+			want: []string{"status", "body"}},
+		{name: "exception status", src: "try { api.rest.v1.get(\"crm\", {}, {}) } catch (e) { if (e.status) { e.status.| } }",
+			want: []string{"code", "message"}},
+		{name: "exception in a long catch", src: longCatch + "  err.|", want: []string{"status", "body"}},
+		{name: "catch without a call", src: `try { foo(); } catch (e) { e.| }`},
+		{name: "catch parameter out of scope", src: `try { api.rest.v1.get("crm", {}, {}) } catch (e) { } e.|`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text, off := cursor(t, tc.src)
+			var reg *config.Registry
+			if !tc.nilReg {
+				reg = testRegistry(t)
+			}
+			got := Complete(NewDocument(text), off, reg)
+			if !slices.Equal(labels(got.Items), tc.want) {
+				t.Fatalf("labels = %q, want %q", labels(got.Items), tc.want)
+			}
+			if len(got.Items) == 0 {
+				return
+			}
+			it := got.Items[0]
+			r := it.Replace
+			if r.Start > off || r.End < off || r.Start < 0 || r.End > len(text) {
+				t.Fatalf("replace %v does not hold the cursor %d", r, off)
+			}
+			if s := text[r.Start:r.End]; s != tc.replaced {
+				t.Errorf("replace covers %q, want %q", s, tc.replaced)
+			}
+			if tc.insert != "" && it.InsertText != tc.insert {
+				t.Errorf("insert = %q, want %q", it.InsertText, tc.insert)
+			}
+		})
+	}
+}
+
+func TestCompleteServiceDetails(t *testing.T) {
+	reg := testRegistry(t)
+	text, off := cursor(t, `api.rest.v1.get("|")`)
+	got := Complete(NewDocument(text), off, reg)
+	byID := map[string]CompletionItem{}
+	for _, it := range got.Items {
+		byID[it.Label] = it
+	}
+	hr := byID["hr"]
+	if hr.Detail != "https://hr.example.com/rest" || hr.Kind != ItemValue {
+		t.Errorf("hr: detail %q kind %d", hr.Detail, hr.Kind)
+	}
+	for _, want := range []string{"Human resources", "oAuth client_credentials", "script-service-api.xml:10"} {
+		if !strings.Contains(hr.Documentation, want) {
+			t.Errorf("hr documentation lacks %q:\n%s", want, hr.Documentation)
+		}
+	}
+	orders := byID["crm-orders"]
+	if orders.Detail != "https://crm.example.com/api/v2/orders" || !strings.Contains(orders.Documentation, "through serviceId `crm`") {
+		t.Errorf("crm-orders: %q\n%s", orders.Detail, orders.Documentation)
+	}
+	if !strings.Contains(byID["registry"].Documentation, "Authorization: basic") {
+		t.Errorf("registry documentation: %s", byID["registry"].Documentation)
+	}
+	if _, ok := byID["broken"]; ok {
+		t.Error("an unusable serviceId is offered")
+	}
+}
+
+func TestCompleteManyServices(t *testing.T) {
+	reg := bigRegistry(500)
+	text, off := cursor(t, `api.rest.v1.get("|`)
+	got := Complete(NewDocument(text), off, reg)
+	if len(got.Items) != maxServiceItems || !got.Incomplete {
+		t.Fatalf("%d items, incomplete %v; want %d, true", len(got.Items), got.Incomplete, maxServiceItems)
+	}
+	text, off = cursor(t, `api.rest.v1.get("SERVICE-0042|`)
+	got = Complete(NewDocument(text), off, reg)
+	want := make([]string, 10)
+	for i := range want {
+		want[i] = fmt.Sprintf("service-%05d", 420+i)
+	}
+	if !slices.Equal(labels(got.Items), want) || got.Incomplete {
+		t.Fatalf("labels %q incomplete %v, want %q", labels(got.Items), got.Incomplete, want)
+	}
+	// Containing matches come after prefix matches.
+	text, off = cursor(t, `api.rest.v1.get("0042|`)
+	got = Complete(NewDocument(text), off, reg)
+	if len(got.Items) != 11 || got.Items[0].Label != "service-00042" {
+		t.Fatalf("contains matches: %q", labels(got.Items))
+	}
+	for _, it := range got.Items {
+		if !strings.HasPrefix(it.SortText, "1") {
+			t.Errorf("%s: sort text %q does not sort after prefix matches", it.Label, it.SortText)
+		}
+	}
+	text, off = cursor(t, `api.rest.v1.get("service-0004|`)
+	got = Complete(NewDocument(text), off, reg)
+	if got.Items[0].SortText != "0service-00040" {
+		t.Errorf("prefix match sort text %q", got.Items[0].SortText)
+	}
+}
+
+func TestCompleteOddOffsets(t *testing.T) {
+	reg := testRegistry(t)
+	text := `api.rest.v1.get("zü`
+	for off := -3; off <= len(text)+3; off++ {
+		got := Complete(NewDocument(text), off, reg)
+		for _, it := range got.Items {
+			r := it.Replace
+			if r.Start < 0 || r.End > len(text) || r.Start > r.End {
+				t.Fatalf("offset %d: bad range %v", off, r)
+			}
+			if !isRuneBoundary(text, r.Start) || !isRuneBoundary(text, r.End) {
+				t.Fatalf("offset %d: range %v splits a character", off, r)
+			}
+		}
+	}
+	if got := Complete(nil, 0, reg); len(got.Items) != 0 {
+		t.Fatal("nil document has items")
+	}
+}
+
+func isRuneBoundary(s string, i int) bool {
+	return i == 0 || i == len(s) || i > 0 && i < len(s) && (s[i]&0xC0) != 0x80
+}
