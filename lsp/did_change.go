@@ -1,0 +1,51 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// didChange applies the changes in order. Incremental changes carry UTF-16
+// ranges; the mapper turns them into byte offsets of the text as it is after
+// the previous change of the same notification.
+func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DidChangeTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	old := s.docs[u]
+	s.mu.Unlock()
+	if old == nil {
+		s.log.Warn("didChange for a document that is not open; ignored", zap.String("uri", string(u)))
+		return nil, nil
+	}
+	text := old.doc.Text()
+	m := old.m
+	for i, ch := range p.ContentChanges {
+		switch c := ch.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			text = c.Text
+		case *protocol.TextDocumentContentChangePartial:
+			start, end := m.fromRange(c.Range)
+			text = text[:start] + c.Text + text[end:]
+		default:
+			continue
+		}
+		if i < len(p.ContentChanges)-1 {
+			m = newMapper(text)
+		}
+	}
+	d := newDocument(u, p.TextDocument.Version, text)
+	s.mu.Lock()
+	if s.docs[u] == old {
+		s.docs[u] = d
+	}
+	s.mu.Unlock()
+	s.markDirty(u)
+	return nil, nil
+}

@@ -1,0 +1,25 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// didChangeConfiguration takes the settings from the notification when it
+// carries them (push model), else pulls them with workspace/configuration.
+func (s *session) didChangeConfiguration(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DidChangeConfigurationParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	raw := []byte(p.Settings)
+	if len(raw) == 0 || string(raw) == "null" || string(raw) == "{}" {
+		go s.safely("pull settings", func() { s.pullSettings(s.ctx) })
+		return nil, nil
+	}
+	set, problems := parseSettings(raw)
+	s.setSettings(s.ctx, set, problems)
+	return nil, nil
+}

@@ -1,0 +1,25 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, ev := range p.Changes {
+		if ev.URI.IsFile() {
+			paths = append(paths, ev.URI.FsPath())
+		}
+	}
+	if len(paths) > 0 {
+		s.configFilesChanged(paths)
+	}
+	return nil, nil
+}

@@ -1,0 +1,27 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// didClose forgets the document and clears its diagnostics, unless it is a
+// configuration file, whose diagnostics come from the registry and stay.
+func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	delete(s.docs, u)
+	delete(s.dirty, u)
+	isConfig := s.configURIs[u]
+	s.mu.Unlock()
+	if !isConfig {
+		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	}
+	return nil, nil
+}

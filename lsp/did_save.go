@@ -1,0 +1,21 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// didSave of a configuration file reloads at once, without waiting for the
+// file watcher: the editor knows the file changed.
+func (s *session) didSave(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	if p.TextDocument.URI.IsFile() {
+		s.configFilesChanged([]string{p.TextDocument.URI.FsPath()})
+	}
+	return nil, nil
+}

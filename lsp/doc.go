@@ -1,0 +1,17 @@
+// Package lsp is the language server for api.rest.v1 scripts: a thin adapter
+// between the Language Server Protocol (go.lsp.dev/protocol over
+// go.lsp.dev/jsonrpc2) and the pure hint engine in package hints.
+//
+// It owns the protocol surface (one file per LSP method), the open documents
+// of each session with incremental text sync, the conversion between LSP
+// positions (UTF-16) and byte offsets (mapper.go, the only place that knows
+// about UTF-16), the service registry shared by all sessions and its reload
+// when configuration files change, and the restls/status notification.
+//
+// A Server holds what sessions share: options and the registry snapshot.
+// ServeStream runs one session (one editor connection) on a jsonrpc2.Stream;
+// the stdio command and the HTTP/WebSocket backend both call it.
+//
+// lsp may import config and hints. It must not import runtime (the script
+// runner is injected through Options.Runner) or anything in cmd.
+package lsp

@@ -1,0 +1,176 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+)
+
+// ErrNoRunner is what restls.runScript answers when the server was built
+// without a script runner.
+var ErrNoRunner = errors.New("dry runs are not available in this restls build: it was started without a script runner")
+
+// runArgs are the arguments of restls.runScript.
+type runArgs struct {
+	URI   string          `json:"uri"`
+	Kind  string          `json:"kind"`
+	Input json.RawMessage `json:"input"`
+}
+
+// servicesArgs are the optional arguments of restls.services.
+type servicesArgs struct {
+	Kind string `json:"kind"`
+	URI  string `json:"uri"`
+}
+
+var progressSeq atomic.Int64
+
+func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.ExecuteCommandParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	var arg []byte
+	if len(p.Arguments) > 0 {
+		arg = []byte(p.Arguments[0])
+	}
+	switch p.Command {
+	case CommandReload:
+		// Runs in order: requests after it see the new registry.
+		s.srv.Reload()
+		return map[string]any{"reloaded": true}, nil
+	case CommandServices:
+		var a servicesArgs
+		if len(arg) > 0 {
+			if err := json.Unmarshal(arg, &a); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.services takes {kind?, uri?}: %v", err)
+			}
+		}
+		kind := config.ScriptService
+		if a.URI != "" {
+			if v, ok := s.viewOf(uri.URI(a.URI)); ok {
+				kind = v.kind
+			}
+		}
+		if a.Kind != "" {
+			k, err := config.ParseKind(a.Kind)
+			if err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.services: %v", err)
+			}
+			kind = k
+		}
+		return s.snapshot().For(kind).HintsMap(), nil
+	case CommandRunScript:
+		return s.runScript(ctx, req, arg)
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandReload)
+	}
+}
+
+// runScript runs the open document's current text with the injected runner
+// and returns its result (the `restls run --json` object), reporting
+// $/progress while it runs.
+func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+	var a runArgs
+	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?} naming an open document")
+	}
+	v, ok := s.viewOf(uri.URI(a.URI))
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %s is not open in the editor; open it first", a.URI)
+	}
+	kind := v.kind
+	if a.Kind != "" {
+		k, err := config.ParseKind(a.Kind)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %v", err)
+		}
+		kind = k
+	}
+	runner := s.srv.opts.Runner
+	if runner == nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "restls.runScript: "+ErrNoRunner.Error())
+	}
+	var input []byte
+	if len(a.Input) > 0 && string(a.Input) != "null" {
+		input = a.Input
+	}
+	// A run waits on real services and asks the client to create a progress
+	// token: it must not hold the read goroutine.
+	ctx, done := s.detach(ctx, req)
+	defer done()
+
+	prog := s.startProgress(ctx, "restls: running "+uri.Basename(v.d.uri))
+	res, err := runner(ctx, RunRequest{
+		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
+		Snapshot: v.snap, Progress: prog.report,
+	})
+	if err != nil {
+		prog.end("failed")
+	} else {
+		prog.end("done")
+	}
+	if ctx.Err() != nil {
+		return nil, protocol.ErrRequestCancelled
+	}
+	if err != nil {
+		s.log.Info("runScript failed", zap.String("uri", a.URI), zap.Error(err))
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls.runScript: %v", err)
+	}
+	return res, nil
+}
+
+// progress is one $/progress token; its methods are no-ops when the client
+// does not support work-done progress.
+type progress struct {
+	s     *session
+	ctx   context.Context
+	token protocol.ProgressToken
+}
+
+func (s *session) startProgress(ctx context.Context, title string) *progress {
+	p := &progress{s: s, ctx: ctx}
+	s.mu.Lock()
+	ok := s.caps.workDoneProgress
+	s.mu.Unlock()
+	if !ok {
+		return p
+	}
+	tok := protocol.String("restls-run-" + strconv.FormatInt(progressSeq.Add(1), 10))
+	if _, err := s.conn.Call(ctx, protocol.MethodWindowWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: tok}, nil); err != nil {
+		s.log.Debug("client refused a progress token", zap.Error(err))
+		return p
+	}
+	p.token = tok
+	p.send(map[string]any{"kind": "begin", "title": title, "cancellable": false})
+	return p
+}
+
+func (p *progress) send(value map[string]any) {
+	if p.token == nil {
+		return
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return
+	}
+	p.s.notify(context.WithoutCancel(p.ctx), protocol.MethodProgress, &protocol.ProgressParams{Token: p.token, Value: raw})
+}
+
+func (p *progress) report(msg string) {
+	p.send(map[string]any{"kind": "report", "message": msg})
+}
+
+func (p *progress) end(msg string) {
+	p.send(map[string]any{"kind": "end", "message": fmt.Sprint(msg)})
+}

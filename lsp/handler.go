@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// method handles one LSP method. Handlers run on the connection's read
+// goroutine, in arrival order; a read-only request calls s.detach once it has
+// taken its view of the state, and runs concurrently from there.
+type method func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error)
+
+// methods is the protocol surface; each entry lives in its own file.
+var methods = map[string]method{
+	protocol.MethodInitialize:                     (*session).initialize,
+	protocol.MethodInitialized:                    (*session).initialized,
+	protocol.MethodShutdown:                       (*session).shutdown,
+	protocol.MethodExit:                           (*session).exit,
+	protocol.MethodCancelRequest:                  (*session).cancelRequest,
+	protocol.MethodSetTrace:                       ignore,
+	protocol.MethodTextDocumentDidOpen:            (*session).didOpen,
+	protocol.MethodTextDocumentDidChange:          (*session).didChange,
+	protocol.MethodTextDocumentDidClose:           (*session).didClose,
+	protocol.MethodTextDocumentDidSave:            (*session).didSave,
+	protocol.MethodTextDocumentCompletion:         (*session).completion,
+	protocol.MethodTextDocumentHover:              (*session).hover,
+	protocol.MethodTextDocumentSignatureHelp:      (*session).signatureHelp,
+	protocol.MethodTextDocumentCodeAction:         (*session).codeAction,
+	protocol.MethodWorkspaceExecuteCommand:        (*session).executeCommand,
+	protocol.MethodWorkspaceDidChangeWatchedFiles: (*session).didChangeWatchedFiles,
+	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
+}
+
+func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }
+
+var (
+	errNotInitialized = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "restls: the server is not initialized yet; send initialize first")
+	errShutDown       = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "restls: the server is shut down; only exit is accepted")
+)
+
+// handle is the connection's jsonrpc2.Handler. It never returns an error
+// for a notification (jsonrpc2 would drop the connection) and never lets a
+// panic escape (jsonrpc2 would fail the connection): both are logged, and a
+// call gets an InternalError response.
+func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+	name := strings.Clone(req.Method())
+	isCall := req.IsCall()
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("recovered from a panic in a handler", zap.String("method", name), zap.Any("panic", r), zap.StackSkip("stack", 1))
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls: internal error while handling %s; the server log has the details", name)
+		}
+		if !isCall {
+			if err != nil {
+				s.log.Warn("notification failed", zap.String("method", name), zap.Error(err))
+			}
+			result, err = nil, nil
+		}
+		if ce := s.log.Check(zap.DebugLevel, "handled"); ce != nil {
+			ce.Write(zap.String("method", name), zap.Bool("call", isCall), zap.Duration("took", time.Since(start)), zap.Error(err))
+		}
+	}()
+
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case name == protocol.MethodExit:
+	case state == stateNew && name != protocol.MethodInitialize:
+		if isCall {
+			return nil, errNotInitialized
+		}
+		return nil, nil // notifications before initialize are dropped (spec)
+	case state == stateShutdown:
+		if isCall {
+			return nil, errShutDown
+		}
+		return nil, nil
+	}
+
+	m, ok := methods[name]
+	if !ok {
+		if isCall {
+			return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "restls: method %q is not supported", name)
+		}
+		return nil, nil // "$/..." and unknown notifications are ignored (spec)
+	}
+	return m(s, ctx, req)
+}
+
+// decode unmarshals the params of req into v.
+func decode(req *jsonrpc2.Request, v any) error {
+	if len(req.Params()) == 0 {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: %s needs params", req.Method())
+	}
+	if err := codec.Unmarshal(codec{}, req.Params(), v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: invalid params for %s: %v", req.Method(), err)
+	}
+	return nil
+}
+
+// detach releases the read goroutine so later messages are handled while
+// this request runs, and returns a context that $/cancelRequest cancels.
+// The caller must call done when it has its answer.
+func (s *session) detach(ctx context.Context, req *jsonrpc2.Request) (context.Context, func()) {
+	id := req.ID()
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.inflight[id] = cancel
+	s.mu.Unlock()
+	jsonrpc2.Async(ctx)
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.inflight, id)
+		s.mu.Unlock()
+		cancel()
+	}
+}
+
+// cancelled turns a finished request whose context was cancelled into the
+// RequestCancelled error (-32800) the specification asks for.
+func cancelled(ctx context.Context, result any, err error) (any, error) {
+	if ctx.Err() != nil {
+		return nil, protocol.ErrRequestCancelled
+	}
+	return result, err
+}
+

@@ -1,0 +1,106 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// Commands offered through workspace/executeCommand.
+const (
+	CommandRunScript = "restls.runScript"
+	CommandServices  = "restls.services"
+	CommandReload    = "restls.reload"
+)
+
+func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.InitializeParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.state != stateNew {
+		s.mu.Unlock()
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "restls: initialize was already received")
+	}
+	s.caps = capsOf(&p.Capabilities)
+	s.root = rootOf(&p)
+	set, problems := parseSettings(p.InitializationOptions)
+	s.applySettingsLocked(set)
+	s.state = stateInitialized
+	s.mu.Unlock()
+
+	name := "unknown client"
+	if p.ClientInfo.Name != "" {
+		name = p.ClientInfo.Name
+	}
+	s.log.Info("initialize", zap.String("client", name), zap.String("root", s.root), zap.Bool("clientWatchesFiles", s.caps.dynamicWatch))
+	for _, msg := range problems {
+		s.log.Warn("settings problem", zap.String("problem", msg))
+		s.showMessage(ctx, protocol.MessageTypeWarning, msg)
+	}
+
+	syncKind := protocol.TextDocumentSyncKindIncremental
+	yes := true
+	res := &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: protocol.PositionEncodingKindUTF16,
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &syncKind},
+			CompletionProvider: &protocol.CompletionOptions{
+				TriggerCharacters: []string{".", "'", "\"", "`", "{", ",", " "},
+			},
+			HoverProvider: protocol.Boolean(true),
+			SignatureHelpProvider: &protocol.SignatureHelpOptions{
+				TriggerCharacters:   []string{"(", ","},
+				RetriggerCharacters: []string{","},
+			},
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+			},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
+				Commands: []string{CommandRunScript, CommandServices, CommandReload},
+			},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "restls"},
+	}
+	if v := s.srv.opts.Version; v != "" {
+		res.ServerInfo.Version = protocol.NewOptional(v)
+	}
+	return res, nil
+}
+
+func capsOf(c *protocol.ClientCapabilities) clientCaps {
+	var cc clientCaps
+	if w := c.Workspace; w != nil {
+		if w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+			cc.dynamicWatch = *w.DidChangeWatchedFiles.DynamicRegistration
+		}
+		if w.Configuration != nil {
+			cc.configPull = *w.Configuration
+		}
+	}
+	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
+		cc.workDoneProgress = *w.WorkDoneProgress
+	}
+	if td := c.TextDocument; td != nil && td.Completion != nil && td.Completion.CompletionItem != nil && td.Completion.CompletionItem.SnippetSupport != nil {
+		cc.snippets = *td.Completion.CompletionItem.SnippetSupport
+	}
+	return cc
+}
+
+// rootOf returns the workspace root directory: the first workspace folder,
+// else rootUri, else rootPath.
+func rootOf(p *protocol.InitializeParams) string {
+	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 && folders[0].URI.IsFile() {
+		return folders[0].URI.FsPath()
+	}
+	if p.RootURI != nil && p.RootURI.IsFile() {
+		return p.RootURI.FsPath()
+	}
+	if rp, ok := p.RootPath.Get(); ok {
+		return rp
+	}
+	return ""
+}

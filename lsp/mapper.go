@@ -1,0 +1,138 @@
+package lsp
+
+import (
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/hints"
+)
+
+// mapper converts between LSP positions (line, UTF-16 code unit) and byte
+// offsets into a document's UTF-8 text. It is the only place in the package
+// that knows about UTF-16; every handler goes through it.
+//
+// Line breaks are "\n", "\r\n" and a lone "\r", as the LSP specification
+// says. A position past the end of a line maps to the end of that line (the
+// specification's rule), a line past the last maps to the end of the text,
+// and a character inside a surrogate pair (the middle of a 4-byte UTF-8
+// sequence) maps to the start of that character, so an edit never splits a
+// code point.
+type mapper struct {
+	text string
+	// lines[i] is the byte offset where line i starts; lines[0] == 0.
+	lines []int
+}
+
+func newMapper(text string) *mapper {
+	m := &mapper{text: text, lines: make([]int, 1, 64)}
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			m.lines = append(m.lines, i+1)
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			m.lines = append(m.lines, i+1)
+		}
+	}
+	return m
+}
+
+// lineEnd returns the byte offset of the end of line l, before its break.
+func (m *mapper) lineEnd(l int) int {
+	if l+1 >= len(m.lines) {
+		return len(m.text)
+	}
+	end := m.lines[l+1]
+	if end > 0 && m.text[end-1] == '\n' {
+		end--
+	}
+	if end > m.lines[l] && m.text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// offset returns the byte offset of pos.
+func (m *mapper) offset(pos protocol.Position) int {
+	l := int(pos.Line)
+	if l >= len(m.lines) {
+		return len(m.text)
+	}
+	start, end := m.lines[l], m.lineEnd(l)
+	want := int(pos.Character)
+	units := 0
+	for i := start; i < end; {
+		if units >= want {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(m.text[i:end])
+		n := 1
+		if r >= 0x10000 {
+			n = 2
+		}
+		if units+n > want {
+			// want points between the two halves of a surrogate pair.
+			return i
+		}
+		units += n
+		i += size
+	}
+	return end
+}
+
+// position returns the LSP position of byte offset off (clamped to the
+// text; an offset inside a character maps to that character's start).
+func (m *mapper) position(off int) protocol.Position {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(m.text) {
+		off = len(m.text)
+	}
+	// The last line start <= off.
+	lo, hi := 0, len(m.lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if m.lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	start := m.lines[lo]
+	end := m.lineEnd(lo)
+	if off > end {
+		off = end // inside a line break
+	}
+	units := 0
+	for i := start; i < off; {
+		r, size := utf8.DecodeRuneInString(m.text[i:end])
+		if i+size > off {
+			break // off is inside this character: map to its start
+		}
+		if r >= 0x10000 {
+			units += 2
+		} else {
+			units++
+		}
+		i += size
+	}
+	return protocol.Position{Line: uint32(lo), Character: uint32(units)}
+}
+
+// toRange converts a byte range to an LSP range.
+func (m *mapper) toRange(r hints.Range) protocol.Range {
+	return protocol.Range{Start: m.position(r.Start), End: m.position(r.End)}
+}
+
+// fromRange converts an LSP range to byte offsets, start <= end.
+func (m *mapper) fromRange(r protocol.Range) (start, end int) {
+	start, end = m.offset(r.Start), m.offset(r.End)
+	if end < start {
+		start, end = end, start
+	}
+	return start, end
+}

@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/restls/restls/config"
+)
+
+// registry is one set of configuration sources with its current snapshot.
+// The snapshot is immutable and swapped atomically on reload, so a request
+// reads it once and never sees a half-built registry. The first load happens
+// on first use, not at construction, so starting the server costs nothing.
+type registry struct {
+	sources config.Sources
+	load    func(config.Sources) *config.Snapshot
+
+	snap atomic.Pointer[config.Snapshot]
+
+	mu     sync.Mutex // serialises loads and guards stamps
+	stamps map[string]fileStamp
+}
+
+// fileStamp is what the polling watcher compares: a file that appears,
+// disappears, or changes size or modification time is a change.
+type fileStamp struct {
+	exists bool
+	size   int64
+	mtime  time.Time
+}
+
+func newRegistry(src config.Sources, load func(config.Sources) *config.Snapshot) *registry {
+	return &registry{sources: src, load: load}
+}
+
+// get returns the current snapshot, loading it the first time.
+func (r *registry) get() *config.Snapshot {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	return r.reloadLocked()
+}
+
+// reload reads every source again and swaps the snapshot in.
+func (r *registry) reload() *config.Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reloadLocked()
+}
+
+func (r *registry) reloadLocked() *config.Snapshot {
+	// Stamp before loading: a write that lands during the load is seen as a
+	// change on the next poll instead of being lost.
+	r.stamps = stampFiles(r.sources.Files())
+	s := r.load(r.sources)
+	r.snap.Store(s)
+	return s
+}
+
+// reloadIfChanged reloads when a configuration file differs from when the
+// snapshot was loaded, and reports whether it did. Check and reload happen
+// under one lock, so sessions polling the same files reload once.
+func (r *registry) reloadIfChanged() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.changedLocked() {
+		return false
+	}
+	r.reloadLocked()
+	return true
+}
+
+func (r *registry) changedLocked() bool {
+	if r.stamps == nil {
+		return false // never loaded: nothing to compare
+	}
+	now := stampFiles(r.sources.Files())
+	if len(now) != len(r.stamps) {
+		return true
+	}
+	for f, st := range now {
+		if r.stamps[f] != st {
+			return true
+		}
+	}
+	return false
+}
+
+// files lists the configuration files this registry reads or looks for.
+func (r *registry) files() []string { return r.sources.Files() }
+
+func stampFiles(files []string) map[string]fileStamp {
+	m := make(map[string]fileStamp, len(files))
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			m[f] = fileStamp{}
+			continue
+		}
+		m[f] = fileStamp{exists: true, size: fi.Size(), mtime: fi.ModTime()}
+	}
+	return m
+}
+
+func sameSources(a, b config.Sources) bool {
+	return a.ConfigRoot == b.ConfigRoot && slices.Equal(a.Properties, b.Properties) &&
+		a.ServiceXML == b.ServiceXML && a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig
+}

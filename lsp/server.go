@@ -1,0 +1,222 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
+
+	"github.com/restls/restls/config"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Sources are the configuration sources used when a session does not name
+	// its own (command-line flags and RESTLS_* variables). Settings sent by
+	// the editor override them field by field.
+	Sources config.Sources
+	// Logger receives the server's logs; nil discards them. It must never
+	// write to the LSP stream (stdout in stdio mode).
+	Logger *zap.Logger
+	// Runner runs a script for the restls.runScript command. The lsp package
+	// does not import the runtime; cmd/restls injects it. nil makes the
+	// command answer that dry runs are not available.
+	Runner func(ctx context.Context, req RunRequest) (any, error)
+	// PollInterval is how often configuration files are checked for changes
+	// when the editor does not watch them for us. Zero means 2s; a negative
+	// value turns our own watching off.
+	PollInterval time.Duration
+	// Version is reported in serverInfo.
+	Version string
+	// Load reads a configuration; nil means config.Load. Tests and the HTTP
+	// backend may substitute it.
+	Load func(config.Sources) *config.Snapshot
+}
+
+// RunRequest is what restls.runScript hands to Options.Runner.
+type RunRequest struct {
+	// URI and Path name the document; Path is empty for non-file URIs.
+	URI  string
+	Path string
+	// Text is the document's current text, unsaved edits included.
+	Text string
+	Kind config.Kind
+	// Input is the command's "input" argument as JSON, or nil.
+	Input []byte
+	// Snapshot is the registry the document sees.
+	Snapshot *config.Snapshot
+	// Progress reports a line of progress to the editor; safe to call from
+	// any goroutine, never nil.
+	Progress func(message string)
+}
+
+// ErrNoShutdown is returned by ServeStream when the client ended the
+// session without a shutdown request (exit without shutdown, or the stream
+// closed). The LSP specification asks a stdio server to exit with status 1
+// then.
+var ErrNoShutdown = errors.New("lsp: session ended without a shutdown request")
+
+// Server is the state every session shares: options and the default
+// registry. It is safe for concurrent use; one Server serves any number of
+// sessions.
+type Server struct {
+	opts   Options
+	log    *zap.Logger
+	slog   *slog.Logger
+	shared *registry
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	nextID   int
+}
+
+// NewServer returns a Server. It reads no configuration until a session
+// needs it.
+func NewServer(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Load == nil {
+		opts.Load = config.Load
+	}
+	if opts.PollInterval == 0 {
+		opts.PollInterval = 2 * time.Second
+	}
+	return &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
+		shared:   newRegistry(opts.Sources, opts.Load),
+		sessions: map[*session]struct{}{},
+	}
+}
+
+// Snapshot returns the current snapshot of the default sources.
+func (s *Server) Snapshot() *config.Snapshot { return s.shared.get() }
+
+// Reload reads the default sources and every session's own sources again;
+// then every open script in every session is diagnosed again and the
+// diagnostics and status are re-published.
+func (s *Server) Reload() { s.reload(false) }
+
+// reload reloads; fromFiles says a configuration file change caused it
+// (sessions then tell the user about the platform restart once).
+func (s *Server) reload(fromFiles bool) {
+	s.shared.reload()
+	for _, ses := range s.sessionList() {
+		if own := ses.ownRegistry(); own != nil {
+			own.reload()
+		}
+		ses.registryReloaded(fromFiles, true)
+	}
+}
+
+// sharedChanged is called by a session's watcher: when the default sources
+// changed on disk, reload once and tell every session that uses them.
+func (s *Server) sharedChanged() {
+	if !s.shared.reloadIfChanged() {
+		return
+	}
+	s.log.Info("configuration files changed; reloaded", zap.Strings("files", s.shared.files()))
+	s.sharedReloaded()
+}
+
+// sharedReloaded tells the sessions that read the shared registry.
+func (s *Server) sharedReloaded() {
+	for _, ses := range s.sessionList() {
+		if ses.ownRegistry() == nil {
+			ses.registryReloaded(true, false)
+		}
+	}
+}
+
+func (s *Server) sessionList() []*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*session, 0, len(s.sessions))
+	for ses := range s.sessions {
+		out = append(out, ses)
+	}
+	return out
+}
+
+// ServeStream serves one LSP session on stream and returns when the client
+// exits or the stream closes. It returns nil after a shutdown request
+// followed by exit (or the end of the stream), ErrNoShutdown when the
+// session ended without shutdown, and ctx.Err() when ctx was cancelled.
+func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	s.mu.Unlock()
+
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ses := newSession(s, id, cancel)
+	watched := &endStream{Stream: stream, onEnd: cancel}
+	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))
+	ses.conn = conn
+
+	s.mu.Lock()
+	s.sessions[ses] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.sessions, ses)
+		s.mu.Unlock()
+	}()
+
+	ses.log.Info("session started")
+	hctx := protocol.WithLogger(ctx, s.slog.With("session", id))
+	ses.ctx = hctx
+	var wg sync.WaitGroup
+	wg.Go(func() { ses.diagnosticsLoop(hctx) })
+	wg.Go(func() { ses.watchLoop(hctx) })
+	conn.Go(hctx, ses.handle)
+
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+		// Cancelled from outside, by exit, or the stream ended: unblock a
+		// reader parked mid-frame and let in-flight handlers see ctx.
+		_ = stream.Close()
+		<-conn.Done()
+	}
+	cancel()
+	_ = conn.Close()
+	wg.Wait()
+
+	shutdown, exited := ses.ended()
+	ses.log.Info("session ended", zap.Bool("shutdown", shutdown), zap.Bool("exit", exited))
+	switch {
+	case shutdown:
+		return nil
+	case !exited && outer.Err() != nil:
+		return outer.Err()
+	default:
+		return ErrNoShutdown
+	}
+}
+
+// endStream reports the end of the input side so in-flight handlers (a dry
+// run waiting on a slow service) are cancelled when the editor goes away;
+// jsonrpc2 itself waits for them to drain.
+type endStream struct {
+	jsonrpc2.Stream
+	onEnd func()
+}
+
+func (e *endStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	m, n, err := e.Stream.Read(ctx)
+	if err != nil {
+		e.onEnd()
+	}
+	return m, n, err
+}

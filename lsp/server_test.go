@@ -1,0 +1,459 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+)
+
+// writeFiles writes name -> content below dir.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const twoServices = `scriptservice:
+  api:
+    - serviceId: crm
+      url: https://crm.example.com/api
+      description: CRM
+    - serviceId: geo
+      url: https://geo.example.com
+`
+
+func codeOf(err error) jsonrpc2.Code {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+// echoRunner returns what runScript handed it, so tests can see the text the
+// server holds and the kind it chose.
+func echoRunner(_ context.Context, req RunRequest) (any, error) {
+	return map[string]any{"text": req.Text, "kind": req.Kind, "input": string(req.Input)}, nil
+}
+
+type echoed struct {
+	Text  string      `json:"text"`
+	Kind  config.Kind `json:"kind"`
+	Input string      `json:"input"`
+}
+
+func (c *testClient) run(u uri.URI) (echoed, error) {
+	var res echoed
+	arg, _ := json.Marshal(map[string]string{"uri": string(u)})
+	err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res)
+	return res, err
+}
+
+func TestLifecycle(t *testing.T) {
+	srv := newTestServer(t, Options{})
+	c := connect(t, srv, clientOptions{skipInit: true})
+
+	err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{}, nil)
+	if codeOf(err) != jsonrpc2.ServerNotInitialized {
+		t.Fatalf("hover before initialize: got %v, want ServerNotInitialized", err)
+	}
+	var res protocol.InitializeResult
+	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &res); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ServerInfo.Name != "restls" || res.Capabilities.CompletionProvider == nil {
+		t.Errorf("unexpected initialize result: %+v", res)
+	}
+	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, nil); codeOf(err) != jsonrpc2.InvalidRequest {
+		t.Errorf("second initialize: got %v, want InvalidRequest", err)
+	}
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	if err := c.call("textDocument/noSuchThing", map[string]int{"x": 1}, nil); codeOf(err) != jsonrpc2.MethodNotFound {
+		t.Errorf("unknown method: got %v, want MethodNotFound", err)
+	}
+	c.notify("$/noSuchNotification", map[string]int{"x": 1})
+	c.notify("custom/unknown", nil)
+	// Bad params on a notification must not drop the connection.
+	c.notify(protocol.MethodTextDocumentDidOpen, map[string]any{"textDocument": 42})
+	if err := c.call("workspace/executeCommand", map[string]any{"command": CommandServices}, nil); err != nil {
+		t.Errorf("connection unusable after bad notifications: %v", err)
+	}
+	if err := c.call(protocol.MethodShutdown, nil, nil); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{}, nil); codeOf(err) != jsonrpc2.InvalidRequest {
+		t.Errorf("request after shutdown: got %v, want InvalidRequest", err)
+	}
+	c.notify(protocol.MethodExit, nil)
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Errorf("ServeStream after shutdown+exit = %v, want nil", err)
+		}
+		c.done <- err
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStream did not return after exit")
+	}
+}
+
+func TestExitWithoutShutdown(t *testing.T) {
+	srv := newTestServer(t, Options{})
+	c := connect(t, srv, clientOptions{})
+	c.notify(protocol.MethodExit, nil)
+	err := <-c.done
+	c.done <- err
+	if !errors.Is(err, ErrNoShutdown) {
+		t.Fatalf("ServeStream = %v, want ErrNoShutdown", err)
+	}
+}
+
+// TestDidChangeOrdering sends many incremental edits, non-ASCII and astral
+// characters included, back to back, then asks for the text: every edit
+// must have been applied in order.
+func TestDidChangeOrdering(t *testing.T) {
+	srv := newTestServer(t, Options{Runner: echoRunner})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/order.js")
+	c.open(u, "")
+	want := ""
+	pieces := []string{"a", "é", "😀", "\n", "Привет", "\r\n", "x", "𝄞"}
+	line, col := uint32(0), uint32(0)
+	for i := 0; i < 200; i++ {
+		p := pieces[i%len(pieces)]
+		c.change(u, &protocol.TextDocumentContentChangePartial{
+			Range: protocol.Range{Start: protocol.Position{Line: line, Character: col}, End: protocol.Position{Line: line, Character: col}},
+			Text:  p,
+		})
+		want += p
+		switch p {
+		case "\n", "\r\n":
+			line, col = line+1, 0
+		default:
+			for _, r := range p {
+				col++
+				if r >= 0x10000 {
+					col++
+				}
+			}
+		}
+	}
+	// Replace a range that spans a surrogate pair and a line break.
+	c.change(u, &protocol.TextDocumentContentChangePartial{
+		Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 2}, End: protocol.Position{Line: 1, Character: 1}},
+		Text:  "<>",
+	})
+	want = want[:len("aé")] + "<>" + want[len("aé😀\nП"):]
+	// A whole-document change followed by a partial one in the same notification.
+	c.change(u, &protocol.TextDocumentContentChangeWholeDocument{Text: want},
+		&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{}, End: protocol.Position{Character: 1}}, Text: "Z"})
+	want = "Z" + want[1:]
+	got, err := c.run(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != want {
+		t.Fatalf("server text differs:\n got %q\nwant %q", got.Text, want)
+	}
+}
+
+func TestCancelAnswersRequestCancelled(t *testing.T) {
+	started := make(chan struct{})
+	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ RunRequest) (any, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/slow.js")
+	c.open(u, "api.rest.v1.get('crm', {}, {});\n")
+	errc := make(chan error, 1)
+	go func() { _, err := c.run(u); errc <- err }()
+	<-started
+	// initialize was call 1, runScript is call 2 on this client.
+	c.notify(protocol.MethodCancelRequest, &protocol.CancelParams{ID: protocol.Integer(2)})
+	err := <-errc
+	if codeOf(err) != protocol.CodeRequestCancelled {
+		t.Fatalf("cancelled runScript answered %v, want code -32800", err)
+	}
+	// The session still works.
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandServices}, nil); err != nil {
+		t.Fatalf("session unusable after a cancel: %v", err)
+	}
+}
+
+func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
+	var calls atomic.Int32
+	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (any, error) {
+		if calls.Add(1) == 1 {
+			panic("boom")
+		}
+		return "ok", nil
+	}})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/p.js")
+	c.open(u, "x")
+	if _, err := c.run(u); codeOf(err) != jsonrpc2.InternalError {
+		t.Fatalf("panicking run answered %v, want InternalError", err)
+	}
+	var res string
+	arg, _ := json.Marshal(map[string]string{"uri": string(u)})
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res); err != nil || res != "ok" {
+		t.Fatalf("second run: %q, %v", res, err)
+	}
+}
+
+func TestRunScriptWithoutRunner(t *testing.T) {
+	srv := newTestServer(t, Options{})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/a.js")
+	c.open(u, "x")
+	_, err := c.run(u)
+	if err == nil || !strings.Contains(err.Error(), "not available") {
+		t.Fatalf("run without runner: %v", err)
+	}
+	if _, err := c.run(uri.File("/ws/not-open.js")); codeOf(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "not open") {
+		t.Fatalf("run of a closed document: %v", err)
+	}
+}
+
+func TestRunScriptProgressAndKind(t *testing.T) {
+	srv := newTestServer(t, Options{Runner: func(_ context.Context, req RunRequest) (any, error) {
+		req.Progress("calling crm")
+		return echoRunner(context.Background(), req)
+	}})
+	c := connect(t, srv, clientOptions{initOptions: map[string]any{
+		"scriptKinds": map[string]string{"**/tasks/*.js": "scriptTask", "*.validator.js": "validationScript"},
+	}})
+	cases := []struct {
+		path, text string
+		want       config.Kind
+	}{
+		{"/ws/tasks/nightly.js", "x", config.ScriptTask},
+		{"/ws/forms/check.validator.js", "x", config.ValidationScript},
+		{"/ws/plain.js", "x", config.ScriptService},
+		{"/ws/tasks/marked.js", "// restls-kind: validationScript\nx", config.ValidationScript},
+	}
+	for _, tc := range cases {
+		u := uri.File(tc.path)
+		c.open(u, tc.text)
+		got, err := c.run(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Kind != tc.want {
+			t.Errorf("%s: kind %q, want %q", tc.path, got.Kind, tc.want)
+		}
+	}
+	c.waitFor("progress begin/report/end", func() bool {
+		var b, r, e bool
+		for _, p := range c.progress {
+			b = b || strings.Contains(p, `"begin"`)
+			r = r || strings.Contains(p, "calling crm")
+			e = e || strings.Contains(p, `"end"`)
+		}
+		return b && r && e
+	})
+}
+
+func TestServicesCommandAndStatus(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	srv := newTestServer(t, Options{})
+	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"configRoot": dir}}})
+	var m map[string]config.HintsEntry
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandServices}, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 2 || m["crm"].URL != "https://crm.example.com/api" {
+		t.Fatalf("services = %v", m)
+	}
+	c.waitFor("status", func() bool { return len(c.statuses) > 0 })
+	st := c.lastStatus()
+	if st.Kinds[0].Kind != config.ScriptService || st.Kinds[0].Services != 2 || !st.Kinds[0].Hints || st.Kinds[0].Message != "2 services" {
+		t.Errorf("status = %+v", st)
+	}
+}
+
+func TestFailedRegistryStatusSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api: [\n"})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
+	c := connect(t, srv, clientOptions{})
+	c.waitFor("status", func() bool { return len(c.statuses) > 0 })
+	st := c.lastStatus()
+	k := st.Kinds[0]
+	if k.Hints || k.Services != 0 || !strings.Contains(k.Message, "no serviceId hints") || !strings.Contains(k.Message, "application.yml") {
+		t.Errorf("status for a broken config = %+v", k)
+	}
+	// The YAML file itself carries the diagnostic.
+	yml := uri.File(filepath.Join(dir, "application.yml"))
+	ds := c.diagnostics(yml, 0, 0)
+	if len(ds) == 0 || ds[0].Code != protocol.String(config.CodeSyntax) {
+		t.Errorf("diagnostics on application.yml = %+v", ds)
+	}
+}
+
+// TestReloadOnFileChange changes a config file on disk: the polling watcher
+// reloads, the status and the services change, the restart message comes
+// once, and config diagnostics follow the file.
+func TestReloadOnFileChange(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: 10 * time.Millisecond})
+	c := connect(t, srv, clientOptions{})
+	c.waitFor("first status", func() bool { return len(c.statuses) > 0 && c.statuses[0].Kinds[0].Services == 2 })
+
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices + `    - serviceId: billing
+      url: https://billing.example.com
+    - serviceId: broken
+`})
+	c.waitFor("status with 3 services", func() bool {
+		return len(c.statuses) > 0 && c.statuses[len(c.statuses)-1].Kinds[0].Services == 3
+	})
+	yml := uri.File(filepath.Join(dir, "application.yml"))
+	ds := c.diagnostics(yml, 0, 0)
+	if len(ds) != 1 || ds[0].Code != protocol.String(config.CodeMissingURL) || ds[0].Range.Start.Line != 9 {
+		t.Errorf("config diagnostics after reload = %+v", ds)
+	}
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	c.waitFor("status back to 2", func() bool {
+		return c.statuses[len(c.statuses)-1].Kinds[0].Services == 2
+	})
+	c.waitFor("cleared config diagnostics", func() bool {
+		p := c.diags[yml]
+		return len(p.params.Diagnostics) == 0
+	})
+	c.mu.Lock()
+	n := 0
+	for _, m := range c.messages {
+		if strings.Contains(m.Message, "webforms-rest") {
+			n++
+		}
+	}
+	c.mu.Unlock()
+	if n != 1 {
+		t.Errorf("restart message shown %d times, want once", n)
+	}
+}
+
+// TestClientWatchesFiles: a client with dynamic registration gets watchers
+// for the config files, and its didChangeWatchedFiles reloads.
+func TestClientWatchesFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	yes := true
+	caps := defaultCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: &yes}}
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: time.Hour})
+	c := connect(t, srv, clientOptions{caps: caps})
+	c.waitFor("watcher registration", func() bool { return len(c.regs) > 0 })
+	c.mu.Lock()
+	reg := c.regs[0]
+	c.mu.Unlock()
+	if reg.Method != protocol.MethodWorkspaceDidChangeWatchedFiles || !strings.Contains(string(reg.RegisterOptions), "application.yml") {
+		t.Errorf("registration = %+v (%s)", reg, reg.RegisterOptions)
+	}
+	c.waitFor("first status", func() bool { return len(c.statuses) > 0 })
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices + "    - serviceId: hr\n      url: https://hr.example.com\n"})
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
+		{URI: uri.File(filepath.Join(dir, "application.yml")), Type: protocol.FileChangeTypeChanged},
+	}})
+	c.waitFor("status with 3 services", func() bool { return c.statuses[len(c.statuses)-1].Kinds[0].Services == 3 })
+}
+
+// TestSettingsPullAndMultipleSessions: workspace/configuration overrides the
+// flags for one session; Server.Reload re-publishes in every session.
+func TestSettingsPullAndMultipleSessions(t *testing.T) {
+	flagsDir, editorDir := t.TempDir(), t.TempDir()
+	writeFiles(t, flagsDir, map[string]string{"application.yml": twoServices})
+	writeFiles(t, editorDir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: only\n      url: https://only.example.com\n"})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: flagsDir}})
+	yes := true
+	caps := defaultCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{Configuration: &yes}
+	a := connect(t, srv, clientOptions{caps: caps, settings: map[string]any{"configRoot": "cfg"}, root: filepath.Dir(editorDir)})
+	// Relative configRoot resolves against the workspace root.
+	rel, _ := filepath.Rel(filepath.Dir(editorDir), editorDir)
+	a.mu.Lock()
+	a.settings, _ = json.Marshal(map[string]any{"configRoot": rel})
+	a.mu.Unlock()
+	a.notify(protocol.MethodWorkspaceDidChangeConfiguration, &protocol.DidChangeConfigurationParams{Settings: []byte("null")})
+	b := connect(t, srv, clientOptions{})
+	a.waitFor("editor settings applied", func() bool {
+		return len(a.statuses) > 0 && a.statuses[len(a.statuses)-1].Kinds[0].Services == 1
+	})
+	b.waitFor("flags config", func() bool { return len(b.statuses) > 0 && b.statuses[0].Kinds[0].Services == 2 })
+	if got := srv.Snapshot().For(config.ScriptService).Len(); got != 2 {
+		t.Errorf("Server.Snapshot has %d services, want the flags' 2", got)
+	}
+	a.mu.Lock()
+	na := len(a.statuses)
+	a.mu.Unlock()
+	b.mu.Lock()
+	nb := len(b.statuses)
+	b.mu.Unlock()
+	writeFiles(t, flagsDir, map[string]string{"application.yml": twoServices + "    - serviceId: hr\n      url: https://hr.example.com\n"})
+	srv.Reload()
+	a.waitFor("status after reload in a", func() bool { return len(a.statuses) > na })
+	b.waitFor("status after reload in b", func() bool { return len(b.statuses) > nb && b.statuses[len(b.statuses)-1].Kinds[0].Services == 3 })
+	if got := a.lastStatus().Kinds[0].Services; got != 1 {
+		t.Errorf("session with its own settings has %d services after reload, want 1", got)
+	}
+}
+
+func TestParseSettings(t *testing.T) {
+	set, problems := parseSettings([]byte(`{"restls":{"configRoot":"c","properties":"p.yml","scriptKinds":{"b/**":"scriptTask","a/*.js":"validationScript","x":"nope"}}}`))
+	if set.ConfigRoot != "c" || len(set.Properties) != 1 || set.Properties[0] != "p.yml" {
+		t.Errorf("settings = %+v", set)
+	}
+	if len(set.ScriptKinds) != 2 || set.ScriptKinds[0].Glob != "b/**" || set.ScriptKinds[1].Kind != config.ValidationScript {
+		t.Errorf("scriptKinds lost their order: %+v", set.ScriptKinds)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], `"x"`) {
+		t.Errorf("problems = %q", problems)
+	}
+	if s, p := parseSettings([]byte(`[1]`)); len(p) != 1 || s.ConfigRoot != "" {
+		t.Errorf("non-object settings: %+v %q", s, p)
+	}
+}
+
+func TestMatchGlob(t *testing.T) {
+	tests := []struct {
+		glob, file string
+		want       bool
+	}{
+		{"*.js", "/w/a/b.js", true},
+		{"**/tasks/*.js", "/w/tasks/a.js", true},
+		{"**/tasks/*.js", "/w/tasks/sub/a.js", false},
+		{"tasks/**", "/w/tasks/sub/a.js", true},
+		{"/w/tasks/*.js", "/w/tasks/a.js", true},
+		{"/w/tasks/*.js", "/x/w/tasks/a.js", false},
+		{"*.validator.js", "/w/a.js", false},
+		{"", "/w/a.js", false},
+	}
+	for _, tt := range tests {
+		if got := matchGlob(tt.glob, tt.file); got != tt.want {
+			t.Errorf("matchGlob(%q, %q) = %v, want %v", tt.glob, tt.file, got, tt.want)
+		}
+	}
+}
+

@@ -1,0 +1,195 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/restls/restls/config"
+)
+
+// settings are the editor's "restls" settings, from initializationOptions,
+// workspace/configuration (section "restls") or didChangeConfiguration.
+// Every field is optional; the command-line flags fill what is unset.
+type settings struct {
+	ConfigRoot     string
+	Properties     []string
+	ServiceXML     string
+	HandlerXML     string
+	PlatformConfig string
+	// ScriptKinds maps globs to kinds, in the order written; the first match
+	// wins.
+	ScriptKinds []scriptKind
+}
+
+type scriptKind struct {
+	Glob string
+	Kind config.Kind
+}
+
+type rawSettings struct {
+	ConfigRoot     string          `json:"configRoot"`
+	Properties     json.RawMessage `json:"properties"`
+	ServiceXML     string          `json:"serviceXml"`
+	HandlerXML     string          `json:"handlerXml"`
+	PlatformConfig string          `json:"platformConfig"`
+	ScriptKinds    json.RawMessage `json:"scriptKinds"`
+}
+
+// parseSettings reads settings from raw JSON: either the "restls" object
+// itself or an object holding it under "restls" (VS Code sends the latter in
+// didChangeConfiguration). null or an empty value gives zero settings. The
+// problems it returns are worth a warning; the settings are still usable.
+func parseSettings(raw []byte) (settings, []string) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return settings{}, nil
+	}
+	var wrapper map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &wrapper); err != nil {
+		return settings{}, []string{"restls settings must be a JSON object: " + err.Error()}
+	}
+	if inner, ok := wrapper["restls"]; ok {
+		return parseSettings(inner)
+	}
+	var r rawSettings
+	var problems []string
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return settings{}, []string{"restls settings: " + err.Error()}
+	}
+	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig}
+	if len(r.Properties) > 0 && string(r.Properties) != "null" {
+		var list []string
+		var one string
+		switch {
+		case json.Unmarshal(r.Properties, &list) == nil:
+			s.Properties = list
+		case json.Unmarshal(r.Properties, &one) == nil && one != "":
+			s.Properties = []string{one}
+		default:
+			problems = append(problems, "restls.properties must be a list of file paths")
+		}
+	}
+	if len(r.ScriptKinds) > 0 && string(r.ScriptKinds) != "null" {
+		kinds, err := orderedKinds(r.ScriptKinds)
+		if err != nil {
+			problems = append(problems, "restls.scriptKinds: "+err.Error())
+		}
+		s.ScriptKinds = kinds
+	}
+	return s, problems
+}
+
+// orderedKinds decodes {"glob": "kind", ...} keeping the order written, since
+// the first matching glob wins.
+func orderedKinds(raw []byte) ([]scriptKind, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("must be an object mapping globs to script kinds, e.g. {\"**/tasks/**\": \"scriptTask\"}")
+	}
+	var out []scriptKind
+	var bad []string
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return out, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return out, err
+		}
+		glob, _ := kt.(string)
+		name, _ := v.(string)
+		k, err := config.ParseKind(name)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%q: %v", glob, err))
+			continue
+		}
+		out = append(out, scriptKind{Glob: glob, Kind: k})
+	}
+	if len(bad) > 0 {
+		return out, fmt.Errorf("%s", strings.Join(bad, "; "))
+	}
+	return out, nil
+}
+
+// sources returns the configuration sources the settings name, with
+// relative paths resolved against the workspace root.
+func (s settings) sources(root string) config.Sources {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) || root == "" {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	out := config.Sources{
+		ConfigRoot:     abs(s.ConfigRoot),
+		ServiceXML:     abs(s.ServiceXML),
+		HandlerXML:     abs(s.HandlerXML),
+		PlatformConfig: abs(s.PlatformConfig),
+	}
+	for _, p := range s.Properties {
+		out.Properties = append(out.Properties, abs(p))
+	}
+	return out
+}
+
+// matchGlob matches a slash-separated file path against a glob with "*",
+// "?", "[...]" and "**" (any number of directories). A glob without "/"
+// matches the base name, as editors' file associations do.
+func matchGlob(glob, file string) bool {
+	if glob == "" || file == "" {
+		return false
+	}
+	file = filepath.ToSlash(file)
+	glob = filepath.ToSlash(glob)
+	if !strings.Contains(glob, "/") {
+		ok, _ := path.Match(glob, path.Base(file))
+		return ok
+	}
+	return matchSegments(strings.Split(glob, "/"), strings.Split(strings.TrimPrefix(file, "/"), "/"), strings.HasPrefix(glob, "/"))
+}
+
+func matchSegments(g, f []string, anchored bool) bool {
+	if len(g) > 0 && g[0] == "" {
+		g = g[1:]
+	}
+	if !anchored && (len(g) == 0 || g[0] != "**") {
+		// A relative glob may match anywhere below the root.
+		g = append([]string{"**"}, g...)
+	}
+	var rec func(gi, fi int) bool
+	rec = func(gi, fi int) bool {
+		for gi < len(g) {
+			if g[gi] == "**" {
+				for k := fi; k <= len(f); k++ {
+					if rec(gi+1, k) {
+						return true
+					}
+				}
+				return false
+			}
+			if fi >= len(f) {
+				return false
+			}
+			if ok, _ := path.Match(g[gi], f[fi]); !ok {
+				return false
+			}
+			gi++
+			fi++
+		}
+		return fi == len(f)
+	}
+	return rec(0, 0)
+}
+
+func cleanAbs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}

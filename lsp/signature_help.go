@@ -1,0 +1,44 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/hints"
+)
+
+func (s *session) signatureHelp(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.SignatureHelpParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	v, ok := s.viewOf(p.TextDocument.URI)
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	if !ok {
+		return nil, nil
+	}
+	sig, ok := hints.Signature(v.d.doc, v.d.m.offset(p.Position), v.reg)
+	if !ok {
+		return cancelled(ctx, nil, nil)
+	}
+	info := protocol.SignatureInformation{Label: sig.Label}
+	if sig.Documentation != "" {
+		info.Documentation = markdown(sig.Documentation)
+	}
+	for _, prm := range sig.Params {
+		pi := protocol.ParameterInformation{Label: protocol.String(prm.Label)}
+		if prm.Documentation != "" {
+			pi.Documentation = markdown(prm.Documentation)
+		}
+		info.Parameters = append(info.Parameters, pi)
+	}
+	zero := uint32(0)
+	res := &protocol.SignatureHelp{Signatures: []protocol.SignatureInformation{info}, ActiveSignature: &zero}
+	if sig.ActiveParam >= 0 {
+		res.ActiveParameter = protocol.NewNullable(uint32(sig.ActiveParam))
+	}
+	return cancelled(ctx, res, nil)
+}

@@ -1,0 +1,207 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+)
+
+// maxFrame caps the body a peer may declare. An LSP message for a script is a
+// few megabytes at most; a larger declaration is read and thrown away.
+const maxFrame = 64 << 20
+
+// NewStream returns a jsonrpc2.Stream with the LSP base-protocol framing
+// (Content-Length header, blank line, JSON body) that survives bad input:
+// jsonrpc2's own header stream ends the connection on the first malformed
+// frame, so an editor plug-in bug or a stray write to the server's stdin
+// would kill every hint. This stream instead answers a body that is not a
+// JSON-RPC message with a ParseError/InvalidRequest response (id null), skips
+// a broken header block, and reads on. Only end of input or a read error ends
+// it.
+//
+// Everything it writes is a complete frame, written with one Write call, so
+// concurrent writers never interleave.
+func NewStream(rwc io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+}
+
+type stream struct {
+	rwc io.ReadWriteCloser
+	in  *bufio.Reader
+	log *zap.Logger
+
+	writeMu sync.Mutex
+	wbuf    []byte
+}
+
+// Read implements jsonrpc2.Stream.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		length, hn, err := s.readHeader()
+		if err != nil {
+			return nil, 0, err
+		}
+		if length < 0 {
+			s.log.Warn("skipped a malformed LSP header block")
+			s.writeError(ctx, jsonrpc2.NewError(jsonrpc2.ParseError, "malformed header: expected Content-Length: <n> followed by a blank line"))
+			continue
+		}
+		if length > maxFrame {
+			if _, err := io.CopyN(io.Discard, s.in, int64(length)); err != nil {
+				return nil, 0, unexpected(err)
+			}
+			s.log.Warn("discarded an oversized LSP frame", zap.Int("bytes", length))
+			s.writeError(ctx, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "message of %d bytes exceeds the limit of %d", length, maxFrame))
+			continue
+		}
+		// A fresh buffer per frame: requests released with jsonrpc2.Async keep
+		// borrowing it, and a script text is held as a string copy anyway.
+		body := make([]byte, length)
+		if _, err := io.ReadFull(s.in, body); err != nil {
+			return nil, 0, unexpected(err)
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			code := jsonrpc2.ParseError
+			if json := bytes.TrimSpace(body); len(json) > 0 && (json[0] == '{' || json[0] == '[') && validJSON(json) {
+				code = jsonrpc2.InvalidRequest
+			}
+			s.log.Warn("answered a malformed JSON-RPC message", zap.Error(err), zap.Int("bytes", length))
+			s.writeError(ctx, jsonrpc2.Errorf(code, "malformed JSON-RPC message: %v", err))
+			continue
+		}
+		return msg, int64(hn + length), nil
+	}
+}
+
+func unexpected(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readHeader reads one header block. It returns length -1 for a block
+// without a usable Content-Length; io.EOF only at a clean frame boundary.
+func (s *stream) readHeader() (length, n int, err error) {
+	length = -1
+	lines := 0
+	for {
+		line, err := s.in.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// An absurdly long header line: drop it whole.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				n += len(line)
+				line, err = s.in.ReadSlice('\n')
+			}
+			n += len(line)
+			lines++
+			length = -2
+			if err != nil {
+				return 0, n, unexpected(err)
+			}
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) && lines == 0 && len(line) == 0 {
+				return 0, n, io.EOF
+			}
+			return 0, n, unexpected(err)
+		}
+		n += len(line)
+		lines++
+		trimmed := bytes.TrimRight(line, "\r\n")
+		if len(trimmed) == 0 {
+			if lines == 1 {
+				// Stray blank lines between frames are harmless.
+				lines = 0
+				continue
+			}
+			if length < 0 {
+				return -1, n, nil
+			}
+			return length, n, nil
+		}
+		// Resynchronise after garbage that ran into the next header: take the
+		// header from where "Content-Length" starts.
+		if i := indexFold(trimmed, "content-length:"); i > 0 {
+			trimmed = trimmed[i:]
+		}
+		name, value, ok := bytes.Cut(trimmed, []byte(":"))
+		if !ok {
+			// Not a header field: garbage before the real header, skipped.
+			continue
+		}
+		if bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
+			v, err := strconv.Atoi(string(bytes.TrimSpace(value)))
+			if err != nil || v <= 0 {
+				length = -2
+				continue
+			}
+			length = v
+		}
+	}
+}
+
+func indexFold(b []byte, lower string) int {
+	return bytes.Index(bytes.ToLower(b), []byte(lower))
+}
+
+func validJSON(b []byte) bool {
+	var v any
+	return jsonrpc2.DefaultCodec.Unmarshal(b, &v) == nil
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	body, err := jsonrpc2.EncodeMessage(msg)
+	if err != nil {
+		return 0, err
+	}
+	return s.writeFrame(body)
+}
+
+func (s *stream) writeFrame(body []byte) (int64, error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	buf := append(s.wbuf[:0], "Content-Length: "...)
+	buf = strconv.AppendInt(buf, int64(len(body)), 10)
+	buf = append(buf, "\r\n\r\n"...)
+	buf = append(buf, body...)
+	if cap(buf) <= 1<<20 {
+		s.wbuf = buf
+	}
+	n, err := s.rwc.Write(buf)
+	return int64(n), err
+}
+
+// writeError answers a message that could not be read; the id is null
+// because it could not be known.
+func (s *stream) writeError(ctx context.Context, e *jsonrpc2.Error) {
+	body, err := jsonrpc2.EncodeMessage(jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, e))
+	if err != nil {
+		return
+	}
+	if _, err := s.writeFrame(body); err != nil {
+		s.log.Debug("could not answer a malformed message", zap.Error(err))
+	}
+}
+
+// Close implements jsonrpc2.Stream.
+func (s *stream) Close() error { return s.rwc.Close() }

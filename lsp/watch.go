@@ -1,0 +1,180 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+const watcherID = "restls-config-files"
+
+// applySettingsLocked makes set the session's settings: sources equal to the
+// server's use the shared registry, others get the session's own.
+func (s *session) applySettingsLocked(set settings) {
+	s.settings = set
+	src := s.srv.opts.Sources.Override(set.sources(s.root))
+	switch {
+	case sameSources(src, s.srv.opts.Sources):
+		s.own = nil
+	case s.own == nil || !sameSources(s.own.sources, src):
+		s.own = newRegistry(src, s.srv.opts.Load)
+	}
+}
+
+// setSettings applies new settings and re-publishes everything they affect.
+func (s *session) setSettings(ctx context.Context, set settings, problems []string) {
+	s.mu.Lock()
+	before := s.registryLocked()
+	s.applySettingsLocked(set)
+	after := s.registryLocked()
+	s.mu.Unlock()
+	for _, msg := range problems {
+		s.log.Warn("settings problem", zap.String("problem", msg))
+		s.showMessage(ctx, protocol.MessageTypeWarning, msg)
+	}
+	if before != after {
+		s.log.Info("configuration sources changed", zap.Any("sources", after.sources))
+		s.registerWatchers(ctx)
+	}
+	// scriptKinds may have changed a document's kind even with the same sources.
+	s.markConfigDirty()
+}
+
+// pullSettings asks the client for the "restls" section when it supports
+// workspace/configuration. It is a call to the client, so it must never run
+// on the read goroutine.
+func (s *session) pullSettings(ctx context.Context) {
+	s.mu.Lock()
+	pull := s.caps.configPull
+	s.mu.Unlock()
+	if !pull {
+		return
+	}
+	section := "restls"
+	var res []json.RawMessage
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, protocol.MethodWorkspaceConfiguration, &protocol.ConfigurationParams{
+		Items: []protocol.ConfigurationItem{{Section: &section}},
+	}, &res); err != nil {
+		s.log.Info("workspace/configuration failed; keeping initializationOptions", zap.Error(err))
+		return
+	}
+	if len(res) == 0 || string(res[0]) == "null" || string(res[0]) == "{}" {
+		return // nothing configured in the editor: keep initializationOptions
+	}
+	set, problems := parseSettings(res[0])
+	s.setSettings(s.ctx, set, problems)
+}
+
+// registerWatchers asks a client that can watch files to watch the
+// configuration files for us. The session then stops polling.
+func (s *session) registerWatchers(ctx context.Context) {
+	s.mu.Lock()
+	can := s.caps.dynamicWatch && s.state == stateInitialized
+	files := s.registryLocked().files()
+	had := s.watching
+	s.mu.Unlock()
+	if !can {
+		return
+	}
+	if had {
+		_, _ = s.conn.Call(ctx, protocol.MethodClientUnregisterCapability, &protocol.UnregistrationParams{
+			Unregisterations: []protocol.Unregistration{{ID: watcherID, Method: protocol.MethodWorkspaceDidChangeWatchedFiles}},
+		}, nil)
+	}
+	var watchers []protocol.FileSystemWatcher
+	abs := make([]string, 0, len(files))
+	for _, f := range files {
+		a := cleanAbs(f)
+		abs = append(abs, a)
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(a)})
+	}
+	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers})
+	if err != nil {
+		s.log.Error("cannot encode watcher registration", zap.Error(err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = s.conn.Call(ctx, protocol.MethodClientRegisterCapability, &protocol.RegistrationParams{
+		Registrations: []protocol.Registration{{ID: watcherID, Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts}},
+	}, nil)
+	s.mu.Lock()
+	s.watching = err == nil
+	s.watchedSet = abs
+	s.mu.Unlock()
+	if err != nil {
+		s.log.Info("client did not accept file watchers; polling instead", zap.Error(err))
+		return
+	}
+	s.log.Debug("client watches the configuration files", zap.Strings("files", abs))
+}
+
+// watchLoop polls the configuration files when the client does not watch
+// them: a stat of a handful of files every PollInterval.
+func (s *session) watchLoop(ctx context.Context) {
+	every := s.srv.opts.PollInterval
+	if every < 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.safely("watch", s.poll)
+	}
+}
+
+// poll checks the session's configuration files once.
+func (s *session) poll() {
+	s.mu.Lock()
+	skip := s.watching || s.state != stateInitialized
+	own := s.own
+	s.mu.Unlock()
+	if skip {
+		return
+	}
+	if own == nil {
+		s.srv.sharedChanged()
+		return
+	}
+	if own.reloadIfChanged() {
+		s.log.Info("configuration files changed; reloaded", zap.Strings("files", own.files()))
+		s.registryReloaded(true, false)
+	}
+}
+
+// configFilesChanged reloads the registries that read any of paths.
+func (s *session) configFilesChanged(paths []string) {
+	s.mu.Lock()
+	own := s.own
+	s.mu.Unlock()
+	shared := s.srv.shared
+	hit := func(r *registry) bool {
+		files := r.files()
+		for _, p := range paths {
+			if isConfigFile(p, files) {
+				return true
+			}
+		}
+		return false
+	}
+	if own != nil && hit(own) {
+		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
+		own.reload()
+		s.registryReloaded(true, false)
+	}
+	if hit(shared) {
+		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
+		shared.reload()
+		s.srv.sharedReloaded()
+	}
+}
