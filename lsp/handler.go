@@ -17,22 +17,22 @@ type method func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, e
 
 // methods is the protocol surface; each entry lives in its own file.
 var methods = map[string]method{
-	protocol.MethodInitialize:                     (*session).initialize,
-	protocol.MethodInitialized:                    (*session).initialized,
-	protocol.MethodShutdown:                       (*session).shutdown,
-	protocol.MethodExit:                           (*session).exit,
-	protocol.MethodCancelRequest:                  (*session).cancelRequest,
-	protocol.MethodSetTrace:                       ignore,
-	protocol.MethodTextDocumentDidOpen:            (*session).didOpen,
-	protocol.MethodTextDocumentDidChange:          (*session).didChange,
-	protocol.MethodTextDocumentDidClose:           (*session).didClose,
-	protocol.MethodTextDocumentDidSave:            (*session).didSave,
-	protocol.MethodTextDocumentCompletion:         (*session).completion,
-	protocol.MethodTextDocumentHover:              (*session).hover,
-	protocol.MethodTextDocumentSignatureHelp:      (*session).signatureHelp,
-	protocol.MethodTextDocumentCodeAction:         (*session).codeAction,
-	protocol.MethodWorkspaceExecuteCommand:        (*session).executeCommand,
-	protocol.MethodWorkspaceDidChangeWatchedFiles: (*session).didChangeWatchedFiles,
+	protocol.MethodInitialize:                      (*session).initialize,
+	protocol.MethodInitialized:                     (*session).initialized,
+	protocol.MethodShutdown:                        (*session).shutdown,
+	protocol.MethodExit:                            (*session).exit,
+	protocol.MethodCancelRequest:                   (*session).cancelRequest,
+	protocol.MethodSetTrace:                        ignore,
+	protocol.MethodTextDocumentDidOpen:             (*session).didOpen,
+	protocol.MethodTextDocumentDidChange:           (*session).didChange,
+	protocol.MethodTextDocumentDidClose:            (*session).didClose,
+	protocol.MethodTextDocumentDidSave:             (*session).didSave,
+	protocol.MethodTextDocumentCompletion:          (*session).completion,
+	protocol.MethodTextDocumentHover:               (*session).hover,
+	protocol.MethodTextDocumentSignatureHelp:       (*session).signatureHelp,
+	protocol.MethodTextDocumentCodeAction:          (*session).codeAction,
+	protocol.MethodWorkspaceExecuteCommand:         (*session).executeCommand,
+	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*session).didChangeWatchedFiles,
 	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
 }
 
@@ -131,4 +131,3 @@ func cancelled(ctx context.Context, result any, err error) (any, error) {
 	}
 	return result, err
 }
-

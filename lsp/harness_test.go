@@ -14,7 +14,6 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
-
 )
 
 // testClient is a real jsonrpc2 client on the other end of a net.Pipe from

@@ -456,4 +456,3 @@ func TestMatchGlob(t *testing.T) {
 		}
 	}
 }
-
