@@ -40,13 +40,9 @@ func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
 	}
 	p := doc.parse()
 	d := &diagnoser{text: doc.text, reg: reg}
-	seen := map[syntaxError]bool{}
-	for _, e := range p.errs {
-		// The parser repeats "Unexpected end of input" as it unwinds.
-		if seen[e] {
-			continue
-		}
-		seen[e] = true
+	if len(p.errs) > 0 {
+		// Only the first: the parser's later errors mostly follow from it.
+		e := p.errs[0]
 		d.add(Diagnostic{Range: d.tokenRange(e.offset), Severity: SeverityError, Code: CodeSyntax,
 			Message: "syntax error: " + e.msg})
 	}
@@ -161,9 +157,9 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 				c.Signature, strings.Join(missing, ", "))})
 	}
 	timeoutsAt := required
-	if !c.HasPayload && len(args) > required {
-		// get and delete send no payload; a 4th argument that is not a
-		// TIMEOUTS object, followed by another, is a payload.
+	if !c.HasPayload && len(args) > required && !looksLikeTimeouts(args[required]) {
+		// get and delete send no payload: a 4th argument that is an object
+		// without TIMEOUTS keys, or that is followed by another, is one.
 		if len(args) > required+1 || looksLikePayload(args[required]) {
 			d.add(Diagnostic{Range: d.rng(args[required]), Severity: SeverityError, Code: CodePayloadNotAllowed,
 				Message: fmt.Sprintf("%s sends no payload (spec 4): remove this argument; its last, optional parameter is TIMEOUTS", c.Name),
@@ -196,18 +192,29 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 }
 
 // looksLikePayload reports whether a 4th argument of get/delete is an
-// object literal with keys, none of them a TIMEOUTS key.
+// object literal with keys, none of them (nearly) a TIMEOUTS key.
 func looksLikePayload(e ast.Expression) bool {
 	obj, ok := e.(*ast.ObjectLiteral)
-	if !ok || obj == nil || len(obj.Value) == 0 {
+	return ok && obj != nil && len(obj.Value) > 0 && !looksLikeTimeouts(e)
+}
+
+// looksLikeTimeouts reports whether e is an object literal with a TIMEOUTS
+// key, or a misspelt one.
+func looksLikeTimeouts(e ast.Expression) bool {
+	obj, ok := e.(*ast.ObjectLiteral)
+	if !ok || obj == nil {
 		return false
 	}
 	for _, p := range obj.Value {
-		if k, _ := propKey(p); k == keyConnectionTimeout || k == keyReadTimeout {
-			return false
+		k, kn := propKey(p)
+		if kn == nil {
+			continue
+		}
+		if k == keyConnectionTimeout || k == keyReadTimeout || len(config.Nearest(k, timeoutKeys, 1)) > 0 {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // propKey returns a property's key name and the node spelling it.

@@ -74,6 +74,9 @@ func parseScript(text string) (res *parseResult) {
 			res.errs = append(res.errs, syntaxError{0, err.Error()})
 		}
 	}
+	if len(res.errs) > 0 {
+		res.errs = firstError(text, res.errs)
+	}
 	var fn *ast.FunctionLiteral
 	if prog != nil && len(prog.Body) > 0 {
 		if es, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
@@ -82,7 +85,7 @@ func parseScript(text string) (res *parseResult) {
 	}
 	if fn == nil || fn.Body == nil {
 		if err == nil {
-			res.errs = append(res.errs, syntaxError{0, "Unexpected token }: the script closes more blocks than are open"})
+			res.errs = firstError(text, []syntaxError{{0, "Unexpected token }"}})
 		}
 		return res
 	}
@@ -91,9 +94,25 @@ func parseScript(text string) (res *parseResult) {
 	// then accept what follows as another expression. Report it.
 	want := file.Idx(1 + len(wrapPrefix) + len(text) + 1)
 	if err == nil && (len(prog.Body) != 1 || fn.Body.RightBrace != want) {
-		res.errs = append(res.errs, syntaxError{offsetOf(text, fn.Body.RightBrace), "Unexpected token }: this closes more blocks than are open"})
+		res.errs = firstError(text, []syntaxError{{offsetOf(text, fn.Body.RightBrace), "Unexpected token }"}})
 	}
 	return res
+}
+
+// firstError returns the parse errors with the first one made meaningful
+// for the script rather than for the wrapper: an error past the text is an
+// unexpected end of input, and a closing bracket that closes nothing,
+// before the first error, is the real cause (it closed the wrapper).
+func firstError(text string, errs []syntaxError) []syntaxError {
+	first := errs[0]
+	if first.offset >= len(text) {
+		first = syntaxError{len(text), "Unexpected end of input"}
+	}
+	if stray := strayCloser(text); stray >= 0 && stray <= first.offset {
+		first = syntaxError{stray, fmt.Sprintf("Unexpected token %c: it closes more than is open", text[stray])}
+	}
+	errs[0] = first
+	return errs
 }
 
 // lineStarts returns the offsets where lines start, splitting like the

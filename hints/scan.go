@@ -98,6 +98,9 @@ type scanResult struct {
 
 	lastTryHadCall bool
 	lastTryEnd     int
+
+	// stray is the first closing bracket that closed nothing, or -1.
+	stray int
 }
 
 // tok returns the i-th token back from the end (0 = last), ok false when
@@ -183,7 +186,7 @@ var regexAfterKeyword = map[string]bool{
 // scan scans text from the window start up to offset.
 func scan(text string, offset, window int) *scanResult {
 	offset = clampOffset(text, offset)
-	s := &scanResult{text: text, offset: offset, from: windowStart(text, offset, window)}
+	s := &scanResult{text: text, offset: offset, from: windowStart(text, offset, window), stray: -1}
 	s.run(s.from, offset)
 	return s
 }
@@ -440,6 +443,9 @@ func (s *scanResult) punct(i, end int) int {
 		}
 		s.stack = append(s.stack, f)
 	case ')', ']', '}':
+		if len(s.stack) == 0 && s.stray < 0 {
+			s.stray = i
+		}
 		if len(s.stack) > 0 {
 			f := s.stack[len(s.stack)-1]
 			s.stack = s.stack[:len(s.stack)-1]
@@ -530,4 +536,11 @@ func identAround(text string, offset int) (int, int) {
 		end++
 	}
 	return start, end
+}
+
+// strayCloser returns the offset of the first closing bracket in text that
+// closes nothing (outside strings, comments and regular expressions), or
+// -1.
+func strayCloser(text string) int {
+	return scan(text, len(text), len(text)).stray
 }
