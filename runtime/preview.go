@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/restls/restls/runtime/restclient"
+)
+
+// Preview limits: a body is cut after so many lines or bytes.
+const (
+	PreviewBodyLines = 40
+	PreviewBodyBytes = 8 << 10
+)
+
+// WritePreview prints a run for people: each call (method, serviceId, final
+// URL, masked request headers, body, events, status, response headers and
+// body pretty-printed and cut, duration) with console output where it
+// happened, then the result or the uncaught error with its position.
+func WritePreview(w io.Writer, res *Result, filename string) error {
+	var b bytes.Buffer
+	logs := res.Logs
+	printLogs := func(upTo int) {
+		for len(logs) > 0 && logs[0].afterCalls <= upTo {
+			l := logs[0]
+			logs = logs[1:]
+			pos := ""
+			if l.Line > 0 {
+				pos = fmt.Sprintf(" (line %d)", l.Line)
+			}
+			fmt.Fprintf(&b, "console.%s%s: %s\n", l.Level, pos, l.Message)
+		}
+	}
+	printLogs(0)
+	for i, c := range res.Calls {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		writeCall(&b, i+1, c)
+		printLogs(i + 1)
+	}
+	printLogs(1 << 30)
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	if e := res.Error; e != nil {
+		pos := filename
+		if e.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", filename, e.Line, e.Column)
+		}
+		code := ""
+		if e.Code != "" {
+			code = " [" + e.Code + "]"
+		}
+		fmt.Fprintf(&b, "uncaught error at %s: %s%s: %s\n", pos, e.Name, code, e.Message)
+		if e.Status != nil {
+			fmt.Fprintf(&b, "  status: %d %s\n", e.Status.Code, e.Status.Message)
+		}
+		if e.Body != nil && *e.Body != "" {
+			fmt.Fprintf(&b, "  body:\n")
+			writeBody(&b, "    ", []byte(*e.Body))
+		}
+	} else {
+		b.WriteString("result:\n")
+		writeBody(&b, "  ", res.Result)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeCall(b *bytes.Buffer, n int, c *restclient.Call) {
+	url := c.URL
+	if url == "" {
+		url = "(no request sent)"
+	}
+	fmt.Fprintf(b, "[%d] %s %s %s\n", n, c.Method, c.ServiceID, url)
+	for _, h := range c.RequestHeaders {
+		fmt.Fprintf(b, "    > %s: %s\n", h.Name, h.Value)
+	}
+	if len(c.RequestBody) > 0 {
+		writeBody(b, "    > ", c.RequestBody)
+	}
+	for _, e := range c.Events {
+		fmt.Fprintf(b, "    ~ %s: %s\n", e.Kind, e.Message)
+	}
+	if c.Status != nil {
+		fmt.Fprintf(b, "    < %d %s (%s)\n", c.Status.Code, c.Status.Message, ms(c.DurationMs))
+		for _, h := range c.ResponseHeaders {
+			fmt.Fprintf(b, "    < %s: %s\n", h.Name, h.Value)
+		}
+		if len(c.ResponseBody) > 0 {
+			writeBody(b, "    ", c.ResponseBody)
+			if c.BodyTruncated {
+				fmt.Fprintf(b, "    (body cut at %d bytes)\n", restclient.TraceBodyLimit)
+			}
+		}
+	}
+	if c.ErrorCode != "" || c.ErrorMessage != "" {
+		code := c.ErrorCode
+		if code == "" {
+			code = "error"
+		}
+		fmt.Fprintf(b, "    ! %s: %s (%s)\n", code, c.ErrorMessage, ms(c.DurationMs))
+	}
+}
+
+func ms(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("%.1f ms", v)
+	}
+	return fmt.Sprintf("%.0f ms", v)
+}
+
+// writeBody pretty-prints JSON (a JSON string is shown as its text) and
+// cuts it at PreviewBodyLines lines or PreviewBodyBytes bytes.
+func writeBody(b *bytes.Buffer, indent string, raw []byte) {
+	text := string(raw)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		text = s
+	} else {
+		var out bytes.Buffer
+		if json.Indent(&out, raw, "", "  ") == nil {
+			text = out.String()
+		}
+	}
+	cut := false
+	if len(text) > PreviewBodyBytes {
+		text = strings.ToValidUTF8(text[:PreviewBodyBytes], "")
+		cut = true
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	more := 0
+	if len(lines) > PreviewBodyLines {
+		more = len(lines) - PreviewBodyLines
+		lines = lines[:PreviewBodyLines]
+	}
+	for _, l := range lines {
+		b.WriteString(indent)
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	switch {
+	case more > 0:
+		fmt.Fprintf(b, "%s... %d more lines\n", indent, more)
+	case cut:
+		fmt.Fprintf(b, "%s... (cut at %d bytes)\n", indent, PreviewBodyBytes)
+	}
+}

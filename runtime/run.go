@@ -1,0 +1,420 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/restclient"
+)
+
+// DefaultTimeout bounds a script's run when Options.Timeout is zero.
+const DefaultTimeout = 60 * time.Second
+
+// CodeScriptTimeout is the error code of a script interrupted at its time
+// limit; CodeCanceled of one whose run was canceled by the caller.
+const (
+	CodeScriptTimeout = "script-timeout"
+	CodeCanceled      = "canceled"
+)
+
+// Options describe one run.
+type Options struct {
+	// Source is the script text: a function body (top-level return).
+	Source string
+	// Filename names the script in positions and messages.
+	Filename string
+	// Kind is the script kind; it chose Registry.
+	Kind config.Kind
+	// Registry holds the services the script may call.
+	Registry *config.Registry
+	// Client sends the calls; nil makes a new one from MaxResponseBytes
+	// and Mock. A long-lived caller (the language server) passes one so
+	// connections and OAuth tokens are reused across runs.
+	Client *restclient.Client
+	// MaxResponseBytes and Mock are used only when Client is nil.
+	MaxResponseBytes int64
+	Mock             *restclient.Mock
+	// Input is context.input as JSON; empty means {}.
+	Input json.RawMessage
+	// Timeout bounds the run; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Logger gets lifecycle and per-call debug lines; nil discards them.
+	Logger *zap.Logger
+}
+
+// Result is the outcome of a run. It marshals to the object that
+// `restls run --json` prints.
+type Result struct {
+	// Result is the returned value as JSON (null for undefined).
+	Result json.RawMessage `json:"result"`
+	// Error is the uncaught error, or nil when the script returned.
+	Error *ScriptError `json:"error"`
+	// Calls lists every api.rest.v1 call in order.
+	Calls []*restclient.Call `json:"calls"`
+	// Logs holds console output in order.
+	Logs []LogEntry `json:"logs"`
+	// DurationMs is the whole run's wall time.
+	DurationMs float64 `json:"-"`
+}
+
+// ExitCode is 0 when the script returned and 1 when it threw (or could not
+// be compiled, or was interrupted).
+func (r *Result) ExitCode() int {
+	if r.Error != nil {
+		return 1
+	}
+	return 0
+}
+
+// ScriptError is an uncaught error with its place in the script.
+type ScriptError struct {
+	// Name is the error's name: TypeError, RestClientError, ResponseError
+	// (a non-2XX status), SyntaxError, TimeoutError, Error...
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	// Code is the RestClientError code, or script-timeout / canceled.
+	Code      string             `json:"code,omitempty"`
+	ServiceID string             `json:"serviceId,omitempty"`
+	Status    *restclient.Status `json:"status,omitempty"`
+	// Body is the response body text of a non-2XX status.
+	Body   *string `json:"body,omitempty"`
+	Line   int     `json:"line,omitempty"`
+	Column int     `json:"column,omitempty"`
+}
+
+// LogEntry is one console call.
+type LogEntry struct {
+	// Level is log, info, warn, error or debug.
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	// afterCalls is how many calls came before it, for the preview.
+	afterCalls int
+}
+
+// prefix turns the script into a function body, on its first line so line
+// numbers match the file; columns on line 1 are corrected.
+const prefix = "(function(){"
+
+// Run executes a script. It never panics and never writes to stdout; the
+// Result holds everything, already passed through the credential redactor.
+func Run(ctx context.Context, opts Options) *Result {
+	start := time.Now()
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	client := opts.Client
+	if client == nil {
+		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock, Logger: log})
+	}
+	if opts.Filename == "" {
+		opts.Filename = "script.js"
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Kind == "" && opts.Registry != nil {
+		opts.Kind = opts.Registry.Kind
+	}
+	res := &Result{Result: json.RawMessage("null"), Calls: []*restclient.Call{}, Logs: []LogEntry{}}
+	r := &runner{
+		vm:      goja.New(),
+		opts:    opts,
+		session: client.Session(opts.Registry),
+		res:     res,
+		log:     log,
+		thrown:  map[*goja.Object]string{},
+	}
+	func() {
+		defer func() {
+			// A bug here must not take a language server down with it.
+			if p := recover(); p != nil {
+				log.Error("script runtime panic", zap.Any("panic", p), zap.Stack("stack"))
+				res.Error = &ScriptError{Name: "InternalError", Message: fmt.Sprintf("restls failed while running the script (%v); please report it", p)}
+			}
+		}()
+		r.run(ctx)
+	}()
+	r.redact()
+	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	log.Debug("script run", zap.String("file", opts.Filename), zap.String("kind", string(opts.Kind)),
+		zap.Int("calls", len(res.Calls)), zap.Bool("threw", res.Error != nil), zap.Float64("durationMs", res.DurationMs))
+	return res
+}
+
+type runner struct {
+	vm      *goja.Runtime
+	opts    Options
+	session *restclient.Session
+	res     *Result
+	log     *zap.Logger
+	ctx     context.Context
+
+	// thrown remembers which serviceId a thrown status object came from.
+	thrown map[*goja.Object]string
+
+	errorCtor     *goja.Object
+	jsonParse     goja.Callable
+	jsonStringify goja.Callable
+}
+
+type interruptReason struct {
+	code, msg string
+}
+
+func (r *runner) run(parent context.Context) {
+	src := strings.TrimPrefix(r.opts.Source, "\uFEFF")
+	// Parse first: the parser's errors carry positions, goja.Compile's
+	// only a formatted message. Source maps are never loaded.
+	ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		r.res.Error = r.syntaxError(err)
+		return
+	}
+	prg, err := goja.CompileAST(ast, false)
+	if err != nil {
+		r.res.Error = r.syntaxError(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	r.ctx = ctx
+	var once sync.Once
+	stop := func(reason interruptReason) {
+		once.Do(func() {
+			r.vm.Interrupt(reason)
+			cancel()
+		})
+	}
+	timer := time.AfterFunc(r.opts.Timeout, func() {
+		stop(interruptReason{CodeScriptTimeout, fmt.Sprintf("the script ran longer than its time limit of %v and was interrupted: look for a loop that never ends, or raise --timeout", r.opts.Timeout)})
+	})
+	defer timer.Stop()
+	unwatch := context.AfterFunc(parent, func() {
+		stop(interruptReason{CodeCanceled, "the run was canceled"})
+	})
+	defer unwatch()
+
+	if err := r.install(); err != nil {
+		r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+		return
+	}
+	fnVal, err := r.vm.RunProgram(prg)
+	if err != nil {
+		r.res.Error = r.scriptError(err)
+		return
+	}
+	fn, ok := goja.AssertFunction(fnVal)
+	if !ok {
+		r.res.Error = &ScriptError{Name: "InternalError", Message: "the script did not compile to a function"}
+		return
+	}
+	v, err := fn(goja.Undefined())
+	if err != nil {
+		r.res.Error = r.scriptError(err)
+		return
+	}
+	r.res.Result = r.toJSON(v)
+}
+
+// toJSON converts the returned value as JSON.stringify does; values it
+// cannot encode become null with a warning in the logs.
+func (r *runner) toJSON(v goja.Value) json.RawMessage {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return json.RawMessage("null")
+	}
+	var out goja.Value
+	err := r.tryJS(func() { out = r.stringify(v) })
+	if err != nil || out == nil || goja.IsUndefined(out) {
+		msg := "the returned value cannot be shown as JSON"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		r.res.Logs = append(r.res.Logs, LogEntry{Level: "warn", Message: msg + "; result shown as null", afterCalls: len(r.res.Calls)})
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(out.String())
+}
+
+func (r *runner) stringify(v goja.Value) goja.Value {
+	out, err := r.jsonStringify(goja.Undefined(), v)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// tryJS runs f, turning a JS exception into an error.
+func (r *runner) tryJS(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			switch x := p.(type) {
+			case *goja.Exception:
+				err = errors.New(x.Value().String())
+			case goja.Value:
+				err = errors.New(x.String())
+			case error:
+				err = x
+			default:
+				panic(p)
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+func (r *runner) syntaxError(err error) *ScriptError {
+	se := &ScriptError{Name: "SyntaxError", Message: err.Error()}
+	var list parser.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		se.Message = list[0].Message
+		if len(list) > 1 {
+			se.Message += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		}
+		se.Line, se.Column = fixPos(list[0].Position.Line, list[0].Position.Column)
+		return se
+	}
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		se.Message = ce.Message
+		if ce.File != nil {
+			p := ce.File.Position(ce.Offset)
+			se.Line, se.Column = fixPos(p.Line, p.Column)
+		}
+	}
+	return se
+}
+
+// fixPos undoes the shift the function prefix causes on line 1.
+func fixPos(line, col int) (int, int) {
+	if line == 1 {
+		col -= len(prefix)
+		if col < 1 {
+			col = 1
+		}
+	}
+	return line, col
+}
+
+// position finds the innermost frame of the script in a stack.
+func (r *runner) position(stack []goja.StackFrame) (int, int) {
+	for _, f := range stack {
+		p := f.Position()
+		if p.Filename == r.opts.Filename && p.Line > 0 {
+			return fixPos(p.Line, p.Column)
+		}
+	}
+	return 0, 0
+}
+
+func (r *runner) scriptError(err error) *ScriptError {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		se := &ScriptError{Name: "TimeoutError", Code: CodeScriptTimeout, Message: "the script was interrupted"}
+		if reason, ok := ie.Value().(interruptReason); ok {
+			se.Code, se.Message = reason.code, reason.msg
+			if reason.code == CodeCanceled {
+				se.Name = "CanceledError"
+			}
+		}
+		se.Line, se.Column = r.position(ie.Stack())
+		return se
+	}
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return &ScriptError{Name: "Error", Message: err.Error()}
+	}
+	se := r.describeThrown(ex.Value())
+	se.Line, se.Column = r.position(ex.Stack())
+	return se
+}
+
+// describeThrown turns a thrown value into a ScriptError.
+func (r *runner) describeThrown(v goja.Value) *ScriptError {
+	obj, ok := v.(*goja.Object)
+	if !ok || v == nil {
+		s := "undefined"
+		if v != nil {
+			s = v.String()
+		}
+		return &ScriptError{Name: "Error", Message: "uncaught " + s}
+	}
+	if r.vm.InstanceOf(obj, r.errorCtor) {
+		se := &ScriptError{Name: str(obj.Get("name")), Message: str(obj.Get("message"))}
+		if se.Name == "" {
+			se.Name = "Error"
+		}
+		if c := obj.Get("code"); c != nil && !goja.IsUndefined(c) {
+			se.Code = c.String()
+		}
+		if s := obj.Get("serviceId"); s != nil && !goja.IsUndefined(s) {
+			se.ServiceID = s.String()
+		}
+		return se
+	}
+	if st, ok := obj.Get("status").(*goja.Object); ok {
+		if code := st.Get("code"); code != nil && !goja.IsUndefined(code) {
+			status := &restclient.Status{Code: int(code.ToInteger()), Message: str(st.Get("message"))}
+			body := str(obj.Get("body"))
+			who := r.thrown[obj]
+			if who == "" {
+				who = "the service"
+			}
+			return &ScriptError{Name: "ResponseError", ServiceID: r.thrown[obj], Status: status, Body: &body,
+				Message: fmt.Sprintf("%s answered %d %s and the script did not catch it (spec 7: test e.status && e.status.code)", who, status.Code, status.Message)}
+		}
+	}
+	var msg string
+	if err := r.tryJS(func() { msg = r.stringify(obj).String() }); err != nil {
+		msg = obj.String()
+	}
+	return &ScriptError{Name: "Error", Message: "uncaught " + msg}
+}
+
+func str(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// redact passes every text of the result through the session's redactor.
+func (r *runner) redact() {
+	red := r.session.Redactor()
+	res := r.res
+	res.Result = redactJSON(red, res.Result)
+	if e := res.Error; e != nil {
+		e.Message = red.String(e.Message)
+		if e.Body != nil {
+			b := red.String(*e.Body)
+			e.Body = &b
+		}
+	}
+	for i := range res.Logs {
+		res.Logs[i].Message = red.String(res.Logs[i].Message)
+	}
+}
+
+func redactJSON(red *restclient.Redactor, raw json.RawMessage) json.RawMessage {
+	s := red.String(string(raw))
+	if s == string(raw) {
+		return raw
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
