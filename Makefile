@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build test check unit fuzz-smoke bench demo clean
+.PHONY: all build test check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode
 
 all: build
 
@@ -37,6 +37,24 @@ fuzz-smoke:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# VS Code extension (vscode-extension/, docs/vscode.md): type check, bundle
+# and node tests, one of which drives the real bin/restls through
+# vscode-languageclient.
+vscode-test: build
+	cd vscode-extension && npm ci --no-audit --no-fund && npm test
+
+# The installable extension: vscode-extension/restls-<version>.vsix.
+vscode-package:
+	cd vscode-extension && npm ci --no-audit --no-fund && npm run package
+
+# The extension in real VS Code: code-server from npm with the .vsix
+# installed, driven by Playwright with Debian's chromium; screenshots in
+# out/e2e-vscode/. Needs the Debian packages listed in
+# vscode-extension/e2e/install-code-server.sh and chromium.
+e2e-vscode: build vscode-package
+	vscode-extension/e2e/install-code-server.sh out/code-server
+	cd vscode-extension && node e2e/run.mjs
 
 clean:
 	rm -rf bin

@@ -1,0 +1,305 @@
+// End-to-end test in real VS Code: code-server (from npm) with the packaged
+// .vsix installed, driven by Playwright through Debian's Chromium.
+//
+// It opens an example script in a workspace whose configuration is the
+// repository's testdata/config plus one loopback service, types
+// `api.rest.v1.get("`, expects the configured serviceIds in the suggest
+// widget, runs "restls: Dry-run Script" on a script that calls the loopback
+// mock and expects the Response Preview, with a hostile response body shown
+// as text. Screenshots go to out/e2e-vscode/.
+//
+// Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run package`
+// and e2e/install-code-server.sh). Environment: RESTLS_BIN (default
+// ../bin/restls), CODE_SERVER_DIR (default ../out/code-server), E2E_OUT
+// (default ../out/e2e-vscode), CHROMIUM (default /usr/bin/chromium).
+
+import { spawn, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const extDir = path.resolve(here, '..');
+const repo = path.resolve(extDir, '..');
+const restlsBin = path.resolve(process.env.RESTLS_BIN ?? path.join(repo, 'bin', 'restls'));
+const csDir = path.resolve(process.env.CODE_SERVER_DIR ?? path.join(repo, 'out', 'code-server'));
+const outDir = path.resolve(process.env.E2E_OUT ?? path.join(repo, 'out', 'e2e-vscode'));
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const version = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8')).version;
+const vsix = path.join(extDir, `restls-${version}.vsix`);
+const codeServer = path.join(csDir, 'node_modules', '.bin', 'code-server');
+
+const started = Date.now();
+const step = (msg) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+
+for (const [what, p] of [
+  ['restls binary (make build)', restlsBin],
+  ['.vsix (npm run package)', vsix],
+  ['code-server (e2e/install-code-server.sh)', codeServer],
+  ['chromium (apt-get install chromium)', chromiumPath],
+]) {
+  if (!fs.existsSync(p)) {
+    console.error(`e2e: missing ${what}: ${p}`);
+    process.exit(1);
+  }
+}
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+
+// The loopback mock the dry run calls. Its body carries markup that must
+// stay text in the preview.
+const hits = [];
+const mock = http.createServer((req, res) => {
+  hits.push(`${req.method} ${req.url}`);
+  const body = JSON.stringify({
+    id: 42,
+    customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    items: [
+      { sku: 'A-1', qty: 2 },
+      { sku: 'B-7', qty: 1 },
+    ],
+    note: '<script>window.__pwned = true</script><img src=x onerror="window.__pwned = true">',
+  });
+  res.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-Id': 'e2e-1' });
+  res.end(body);
+});
+await new Promise((r) => mock.listen(0, '127.0.0.1', r));
+const mockPort = mock.address().port;
+
+// The workspace: testdata/config plus the loopback service, and scripts.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-e2e-'));
+const ws = path.join(tmp, 'workspace');
+const cfg = path.join(ws, 'config');
+fs.cpSync(path.join(repo, 'testdata', 'config'), cfg, { recursive: true });
+const xml = path.join(cfg, 'script-code-config', 'script-service-api.xml');
+fs.writeFileSync(
+  xml,
+  fs
+    .readFileSync(xml, 'utf8')
+    .replace('</scriptservice>', `  <api serviceId="mock-orders" url="http://127.0.0.1:${mockPort}/orders" description="Loopback mock for the end-to-end test"/>\n</scriptservice>`),
+);
+fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
+
+const userData = path.join(tmp, 'user-data');
+const extensions = path.join(tmp, 'extensions');
+fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+fs.writeFileSync(
+  path.join(userData, 'User', 'settings.json'),
+  JSON.stringify(
+    {
+      'restls.path': restlsBin,
+      'restls.configRoot': cfg,
+      'restls.logLevel': 'debug',
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'extensions.ignoreRecommendations': true,
+      'chat.disableAIFeatures': true,
+      'editor.acceptSuggestionOnEnter': 'off',
+      'window.commandCenter': false,
+    },
+    null,
+    2,
+  ),
+);
+
+step(`installing ${path.basename(vsix)} into code-server`);
+execFileSync(codeServer, ['--extensions-dir', extensions, '--user-data-dir', userData, '--install-extension', vsix], { stdio: 'inherit' });
+
+const port = await new Promise((resolve) => {
+  const s = http.createServer();
+  s.listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+step(`starting code-server on 127.0.0.1:${port}`);
+const csLog = fs.createWriteStream(path.join(outDir, 'code-server.log'));
+const cs = spawn(
+  codeServer,
+  [
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--extensions-dir', extensions,
+    '--user-data-dir', userData,
+    ws,
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PASSWORD: undefined } },
+);
+cs.stdout.pipe(csLog);
+cs.stderr.pipe(csLog);
+await new Promise((resolve, reject) => {
+  let seen = '';
+  const onData = (d) => {
+    seen += d.toString();
+    if (seen.includes('HTTP server listening')) {
+      cs.stdout.off('data', onData);
+      resolve();
+    }
+  };
+  cs.stdout.on('data', onData);
+  cs.once('exit', (code) => reject(new Error(`code-server exited with ${code}; see ${path.join(outDir, 'code-server.log')}`)));
+});
+
+const profile = path.join(tmp, 'chromium-profile');
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  headless: true,
+  viewport: { width: 1400, height: 860 },
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+const shot = async (name) => {
+  const file = path.join(outDir, name);
+  await page.screenshot({ path: file });
+  step(`screenshot ${file}`);
+};
+
+let failed = false;
+try {
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  step('workbench loaded');
+
+  const openFile = async (name) => {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: name }).waitFor();
+    await page.locator('.editor-instance .monaco-editor textarea').first().waitFor();
+  };
+
+  await openFile('order.js');
+  step('order.js open');
+  // The status bar item appears once the server has loaded the registry.
+  const status = page.locator('.statusbar-item', { hasText: /restls: \d+ services/ });
+  await status.waitFor({ timeout: 60_000 });
+  step(`status bar: ${(await status.innerText()).trim()}`);
+
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('var r = api.rest.v1.get("', { delay: 30 });
+  const suggest = page.locator('.editor-widget.suggest-widget');
+  try {
+    await suggest.locator('.monaco-list-row', { hasText: 'crm-customers' }).first().waitFor({ timeout: 10_000 });
+  } catch {
+    // Not every build triggers on the quote: ask explicitly.
+    await page.keyboard.press('Control+Space');
+    await suggest.locator('.monaco-list-row', { hasText: 'crm-customers' }).first().waitFor({ timeout: 20_000 });
+  }
+  const labels = await suggest.locator('.monaco-list-row .label-name').allInnerTexts();
+  step(`suggest widget: ${labels.join(', ')}`);
+  for (const want of ['crm', 'crm-customers', 'geo']) {
+    if (!labels.some((l) => l.trim() === want)) {
+      throw new Error(`serviceId ${want} missing from the suggest widget: ${labels.join(', ')}`);
+    }
+  }
+  await shot('01-completion.png');
+  await page.keyboard.press('Escape');
+
+  await openFile('dry-run.js');
+  step('dry-run.js open');
+  await page.keyboard.press('F1');
+  const palette = page.locator('.quick-input-widget input');
+  await palette.waitFor({ state: 'visible' });
+  await palette.fill('>restls: Dry-run Script');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dry-run Script' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  step('dry run started');
+
+  // The preview lives in a webview: nested iframes. Find the frame with our page.
+  let frame;
+  const deadline = Date.now() + 60_000;
+  while (!frame) {
+    for (const f of page.frames()) {
+      try {
+        if ((await f.locator('h1', { hasText: 'Response Preview' }).count()) > 0) {
+          frame = f;
+          break;
+        }
+      } catch {
+        // Frame navigating away.
+      }
+    }
+    if (!frame) {
+      if (Date.now() > deadline) {
+        throw new Error('the Response Preview did not appear');
+      }
+      await page.waitForTimeout(250);
+    }
+  }
+  await frame.locator('.call .sid', { hasText: 'mock-orders' }).first().waitFor();
+  const statusText = (await frame.locator('.call .status').first().innerText()).trim();
+  const url = (await frame.locator('.call .url').first().innerText()).trim();
+  step(`preview: call mock-orders ${url} status ${statusText}`);
+  if (!statusText.startsWith('200')) {
+    throw new Error(`expected status 200 in the preview, got ${statusText}`);
+  }
+  if (!url.includes(`127.0.0.1:${mockPort}/orders/42`)) {
+    throw new Error(`unexpected URL in the preview: ${url}`);
+  }
+  const bodyText = await frame.locator('.call .json').first().innerText();
+  if (!bodyText.includes('<script>window.__pwned = true</script>')) {
+    throw new Error(`the hostile body is not shown as text: ${bodyText.slice(0, 400)}`);
+  }
+  const pwned = await frame.evaluate(() => window.__pwned === true);
+  if (pwned) {
+    throw new Error('a script from the response body ran in the preview');
+  }
+  if (!hits.some((h) => h.startsWith('GET /orders/42'))) {
+    throw new Error(`the mock was not called: ${hits.join(', ')}`);
+  }
+  await page.waitForTimeout(300); // let the webview paint before the screenshot
+  await shot('02-response-preview.png');
+  step('PASS');
+} catch (e) {
+  failed = true;
+  console.error(`e2e: FAIL: ${e instanceof Error ? e.stack : e}`);
+  try {
+    await shot('failure.png');
+  } catch {
+    // The page may be gone.
+  }
+} finally {
+  await context.close().catch(() => undefined);
+  cs.kill('SIGTERM');
+  mock.close();
+  const logs = path.join(userData, 'logs');
+  if (fs.existsSync(logs)) {
+    fs.cpSync(logs, path.join(outDir, 'vscode-logs'), { recursive: true });
+  }
+  if (!failed) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  } else {
+    console.error(`e2e: workspace and profiles kept in ${tmp}; logs in ${outDir}`);
+  }
+}
+step(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failed ? 1 : 0);
