@@ -275,6 +275,11 @@ type runBody struct {
 const maxRunBody = 4 << 20
 
 func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, "POST a JSON body {\"text\": script, \"kind\"?: kind, \"input\"?: value}")
+		return
+	}
 	if s.opts.Runner == nil {
 		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
 		return

@@ -41,6 +41,7 @@ func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	log := s.log.With(zap.String("remote", r.RemoteAddr))
 	st := newWSStream(c, log, s.opts.WriteTimeout, s.opts.SendQueue)
+	st.shutdown = s.ctx
 	go st.pingLoop(ctx, s.opts.PingInterval)
 	err = s.opts.LSP.ServeStream(ctx, st)
 	switch {
@@ -52,13 +53,8 @@ func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
 	default:
 		log.Info("designer session ended", zap.Error(err))
 	}
-	status, reason := websocket.StatusNormalClosure, ""
-	if s.ctx.Err() != nil {
-		status, reason = websocket.StatusGoingAway, "restls is shutting down"
+	_ = st.Close() // normally done already by ServeStream
+	if s.endHook != nil {
+		s.endHook(err)
 	}
-	st.drain()
-	if !st.ended() {
-		_ = c.Close(status, reason)
-	}
-	st.fail(errors.New("session ended"))
 }

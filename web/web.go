@@ -79,6 +79,8 @@ type Server struct {
 	cancel   context.CancelFunc
 	sessions sync.WaitGroup
 	slots    chan struct{}
+
+	endHook func(error) // tests: called when an /lsp session has ended
 }
 
 // New returns a Server.
@@ -119,6 +121,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /v1/calls", s.handleCalls)
 	s.mux.HandleFunc("GET /v1/status", s.handleStatus)
 	s.mux.HandleFunc("POST /v1/run", s.handleRun)
+	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
 	s.mux.Handle("GET /", pageHandler())
 	return s, nil

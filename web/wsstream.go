@@ -34,8 +34,12 @@ type wsStream struct {
 	done    chan struct{} // closed by fail or Close
 	drained chan struct{} // closed when sendLoop reaches the drain marker
 	drainMu sync.Once
-	once  sync.Once
-	err   error // why the stream ended; set before done closes
+
+	// shutdown, when done, makes Close say "going away" instead of a normal
+	// closure.
+	shutdown context.Context
+	once     sync.Once
+	err      error // why the stream ended; set before done closes
 }
 
 func newWSStream(c *websocket.Conn, log *zap.Logger, writeTimeout time.Duration, queue int) *wsStream {
@@ -69,30 +73,39 @@ func (s *wsStream) sendLoop() {
 	}
 }
 
-// fail ends the stream once: the socket closes, Read returns, and the
-// session ends.
-func (s *wsStream) fail(err error) {
+// fail ends the stream once: the socket closes at once, Read returns, and
+// the session ends.
+func (s *wsStream) fail(err error) { s.shut(err, 0, "") }
+
+// shut ends the stream once. With a status it sends a close frame in the
+// background (a close handshake waits for the peer); without one it drops
+// the connection. Either way nothing here blocks: fail runs on the language
+// server's goroutines when the queue is full.
+func (s *wsStream) shut(err error, status websocket.StatusCode, reason string) {
 	s.once.Do(func() {
 		s.err = err
 		close(s.done)
 		if errors.Is(err, ErrSlowClient) {
 			s.log.Warn("dropping a WebSocket session", zap.Error(err))
-			_ = s.c.Close(websocket.StatusPolicyViolation, "client too slow")
-			// Close waits for the peer's close frame; a client that does not
-			// read will not send one. CloseNow after Close is harmless.
+		}
+		if status == 0 {
 			_ = s.c.CloseNow()
 			return
 		}
-		_ = s.c.CloseNow()
+		go func() { _ = s.c.Close(status, reason) }()
 	})
 }
 
 // Read implements jsonrpc2.Stream. A frame that is not a JSON-RPC message is
 // answered with an error response (id null) and skipped, as the stdio
 // stream does; only the end of the socket ends the stream.
-func (s *wsStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+//
+// The read ignores ctx: coder/websocket drops the connection when a read's
+// context ends, which would cut off the close frame Close sends. Every way a
+// session ends closes the socket, and that ends the read.
+func (s *wsStream) Read(_ context.Context) (jsonrpc2.Message, int64, error) {
 	for {
-		typ, data, err := s.c.Read(ctx)
+		typ, data, err := s.c.Read(context.Background())
 		if err != nil {
 			select {
 			case <-s.done:
@@ -164,7 +177,11 @@ func (s *wsStream) writeError(e *jsonrpc2.Error) {
 // the write timeout), then the socket closes.
 func (s *wsStream) Close() error {
 	s.drain()
-	s.fail(io.ErrClosedPipe)
+	if s.shutdown != nil && s.shutdown.Err() != nil {
+		s.shut(io.ErrClosedPipe, websocket.StatusGoingAway, "restls is shutting down")
+	} else {
+		s.shut(io.ErrClosedPipe, websocket.StatusNormalClosure, "")
+	}
 	return nil
 }
 
