@@ -193,6 +193,10 @@ func completeCode(s *scanResult, reg *config.Registry) (Completion, bool) {
 		return Completion{Items: items}, items != nil || chain[0] == "api"
 	}
 	if s.isPunct(used, '.') {
+		// api.rest.v1.get(...).
+		if t, ok := s.tok(used + 1); ok && t.kind == tkPunct && t.ch == ')' && t.end == s.lastCallEnd {
+			return Completion{Items: fieldItems(responseFields, rng)}, true
+		}
 		return Completion{}, true // a member of something we do not know
 	}
 	f := s.top()

@@ -94,6 +94,8 @@ func TestComplete(t *testing.T) {
 		{name: "response status", src: "let resp = api.rest.v1.post(\"crm\", {}, {}, {});\nresp.status.|",
 			want: []string{"code", "message"}},
 		{name: "response declared far back", src: farDecl + "far.|", want: []string{"status", "headers", "body"}},
+		{name: "call result", src: "return api.rest.v1.get(\"crm\", {}, {}).b|", want: []string{"status", "headers", "body"}, replaced: "b"},
+		{name: "other call result", src: "return foo(api.rest.v1.get(\"crm\", {}, {})).|"},
 		{name: "reassigned", src: `var r = api.rest.v1.get("crm", {}, {}); r = 5; r.|`},
 		{name: "exception", src: "try {\n  api.rest.v1.get(\"crm\", {}, {});\n} catch (e) {\n  e.|\n}",
 			want: []string{"status", "body"}},

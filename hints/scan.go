@@ -99,6 +99,9 @@ type scanResult struct {
 	lastTryHadCall bool
 	lastTryEnd     int
 
+	// lastCallEnd is the end of the last api call's closing parenthesis.
+	lastCallEnd int
+
 	// stray is the first closing bracket that closed nothing, or -1.
 	stray int
 }
@@ -449,6 +452,9 @@ func (s *scanResult) punct(i, end int) int {
 		if len(s.stack) > 0 {
 			f := s.stack[len(s.stack)-1]
 			s.stack = s.stack[:len(s.stack)-1]
+			if f.call >= 0 && c == ')' {
+				s.lastCallEnd = i + 1
+			}
 			if f.isTry {
 				s.lastTryHadCall, s.lastTryEnd = f.hasCall, i+1
 			}
