@@ -97,6 +97,10 @@ type Diagnostic struct {
 
 // String formats the diagnostic as file:line:col: severity: message.
 func (d Diagnostic) String() string {
+	if d.Position == (Position{}) {
+		// Not about a file (a remote registry that did not answer).
+		return fmt.Sprintf("%s: %s", d.Severity, d.Message)
+	}
 	return fmt.Sprintf("%s: %s: %s", d.Position, d.Severity, d.Message)
 }
 

@@ -1,0 +1,22 @@
+package config
+
+// NewSnapshot builds a snapshot from registries made elsewhere with
+// NewRegistry: the hints map of a remote restls backend (registryUrl), or
+// tests. A kind without a registry gets an empty one that is not Loaded, so
+// For never returns nil for a known kind.
+func NewSnapshot(src Sources, regs ...*Registry) *Snapshot {
+	s := &Snapshot{Sources: src, registries: make(map[Kind]*Registry, len(Kinds))}
+	for _, r := range regs {
+		if r != nil {
+			s.registries[r.Kind] = r
+		}
+	}
+	for _, k := range Kinds {
+		if s.registries[k] == nil {
+			r := NewRegistry(k, nil, DefaultTimeouts, nil)
+			r.Loaded = false
+			s.registries[k] = r
+		}
+	}
+	return s
+}
