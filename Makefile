@@ -13,6 +13,7 @@ build:
 # The quick start: restls on the shipped example configuration.
 demo: build
 	./$(BIN) services --config-root testdata/config
+	./$(BIN) run --config-root testdata/config --mock testdata/mocks/customer-summary.yaml testdata/scripts/customer-summary.js
 
 # What CI runs: static checks, unit and integration tests, a short run of
 # every fuzz target.

@@ -98,7 +98,7 @@ func (c *tokenCache) invalidate(o *config.OAuth, token string) {
 // has none; concurrent callers wait for a single fetch.
 func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, lim limits, call *Call) (string, error) {
 	if s.c.opts.Mock != nil {
-		call.event(EventMock, fmt.Sprintf("mock mode: no token is requested for oAuth %q; a placeholder bearer token is sent", o.ID))
+		call.event(EventMock, fmt.Sprintf("no token is requested for oAuth %q in mock mode; a placeholder bearer token is sent", o.ID))
 		return "restls-mock-token", nil
 	}
 	e := s.c.tokens.entry(o)

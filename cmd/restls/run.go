@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/restls/restls/config"
+	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/restclient"
+)
+
+func init() {
+	register(command{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun})
+}
+
+func runRun(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [config flags] SCRIPT", `
+Runs a platform script (a function body: top-level return gives the result)
+against the configured services, as the platform would, and shows every
+api.rest.v1 call: method, serviceId, final URL, request headers with
+credentials masked, body, token events, status, response headers and body,
+duration; then the returned value or the uncaught error with its position.
+console output appears where it happened.
+
+--mock answers calls from fixtures instead of the network (see
+docs/runtime.md), so a script can be previewed with no service running.
+
+Exit status: 0 when the script returns, 1 when it throws (or cannot be
+compiled, or runs past --timeout), 2 for usage errors or when the script,
+input, fixtures or configuration cannot be loaded.`)
+	kindName := fs.String("kind", string(config.ScriptService), "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript")
+	inputFile := fs.String("input", "", "JSON `file` whose value becomes context.input (default {})")
+	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
+	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
+	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
+	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
+	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
+	cf := configFlags{env: env}
+	cf.f.Register(fs)
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return rc
+	}
+	// Flags may also follow SCRIPT.
+	var positional []string
+	for fs.NArg() > 0 {
+		positional = append(positional, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return 2
+		}
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.stderr, "restls run: "+format+"\n", a...)
+		return 2
+	}
+	if len(positional) != 1 {
+		return usageErr("expected exactly one SCRIPT file, got %d arguments; see restls run -h", len(positional))
+	}
+	script := positional[0]
+	kind, err := config.ParseKind(*kindName)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if *timeout <= 0 {
+		return usageErr("--timeout must be positive, got %v", *timeout)
+	}
+	if *maxBytes <= 0 {
+		return usageErr("--max-response-bytes must be positive, got %d", *maxBytes)
+	}
+	src, err := os.ReadFile(script)
+	if err != nil {
+		return usageErr("cannot read the script: %v", err)
+	}
+	var input json.RawMessage
+	if *inputFile != "" {
+		data, err := os.ReadFile(*inputFile)
+		if err != nil {
+			return usageErr("cannot read --input: %v", err)
+		}
+		if !json.Valid(data) {
+			return usageErr("--input %s is not valid JSON", *inputFile)
+		}
+		input = data
+	}
+	var mock *restclient.Mock
+	if *mockFile != "" {
+		if mock, err = restclient.LoadMock(*mockFile); err != nil {
+			return usageErr("--mock: %v", err)
+		}
+	}
+	reg := config.Load(cf.sources()).For(kind)
+	if !reg.Loaded {
+		for _, d := range reg.Diagnostics {
+			fmt.Fprintln(env.stderr, d.String())
+		}
+		return usageErr("no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT")
+	}
+	if n := countErrors(reg.Diagnostics); n > 0 {
+		fmt.Fprintf(env.stderr, "restls run: the configuration has %d errors; affected serviceIds are unusable (restls services --kind %s lists them)\n", n, kind)
+	}
+
+	level := zapcore.WarnLevel
+	if *verbose {
+		level = zapcore.DebugLevel
+	}
+	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(env.stderr), level))
+	defer func() { _ = logger.Sync() }()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res := scriptrt.Run(ctx, scriptrt.Options{
+		Source:           string(src),
+		Filename:         script,
+		Kind:             kind,
+		Registry:         reg,
+		MaxResponseBytes: *maxBytes,
+		Mock:             mock,
+		Input:            input,
+		Timeout:          *timeout,
+		Logger:           logger,
+	})
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
+			return 1
+		}
+	} else {
+		header := fmt.Sprintf("restls run %s (%s", script, kind)
+		if mock != nil {
+			header += ", answers from " + *mockFile
+		}
+		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
+		if err := scriptrt.WritePreview(env.stdout, res, script); err != nil {
+			return 1
+		}
+	}
+	return res.ExitCode()
+}
+
+func countErrors(diags []config.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		if d.Severity == config.SeverityError {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunExamplePreview(t *testing.T) {
+	root := repoRoot(t)
+	out, errs, rc := run(t, nil, "run", "--config-root", filepath.Join(root, "testdata/config"),
+		"--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"), filepath.Join(root, "testdata/scripts/customer-summary.js"))
+	if rc != 0 || errs != "" {
+		t.Fatalf("rc %d, stderr %q\n%s", rc, errs, out)
+	}
+	for _, want := range []string{
+		"[1] GET crm-customers https://crm.example.com/api/v2/customers/42\n",
+		"[2] GET crm-orders https://crm.example.com/api/v2/orders?customerId=42&status=open\n",
+		"< 503 Service Unavailable",
+		"console.warn (line 20): address lookup failed: 503 Service Unavailable",
+		"> Authorization: Bearer ***",
+		"result:\n",
+		`"balance": "310.25 EUR"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("preview lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunJSONIsOneObject(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	input := writeFile(t, dir, "in.json", `{"customerId": 7}`)
+	out, errs, rc := run(t, nil, "run", "--json", "--input", input, "--config-root", filepath.Join(root, "testdata/config"),
+		"--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"), filepath.Join(root, "testdata/scripts/customer-summary.js"))
+	if rc != 0 || errs != "" {
+		t.Fatalf("rc %d, stderr %q", rc, errs)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var got map[string]json.RawMessage
+	if err := dec.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() {
+		t.Fatal("more than one JSON value on stdout")
+	}
+	for _, k := range []string{"result", "error", "calls", "logs"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("key %q missing", k)
+		}
+	}
+	if len(got) != 4 || string(got["error"]) != "null" {
+		t.Errorf("object %s", out)
+	}
+	var calls []struct {
+		ServiceID       string            `json:"serviceId"`
+		Method          string            `json:"method"`
+		URL             string            `json:"url"`
+		RequestHeaders  map[string]string `json:"requestHeaders"`
+		Status          *struct{ Code int }
+		ResponseHeaders map[string]string `json:"responseHeaders"`
+		ResponseBody    json.RawMessage   `json:"responseBody"`
+		DurationMs      *float64          `json:"durationMs"`
+	}
+	if err := json.Unmarshal(got["calls"], &calls); err != nil || len(calls) != 4 {
+		t.Fatalf("calls %s: %v", got["calls"], err)
+	}
+	if c := calls[0]; c.ServiceID != "crm-customers" || c.Method != "GET" || c.URL != "https://crm.example.com/api/v2/customers/7" ||
+		c.RequestHeaders["Accept"] != "application/json" || c.Status.Code != 200 || c.ResponseHeaders["content-type"] != "application/json" || c.DurationMs == nil {
+		t.Errorf("call 0 %+v", c)
+	}
+	if calls[3].RequestHeaders["Authorization"] != "Bearer ***" {
+		t.Errorf("payments headers %v", calls[3].RequestHeaders)
+	}
+}
+
+func TestRunErrorsAndExitCodes(t *testing.T) {
+	root := repoRoot(t)
+	cfg := filepath.Join(root, "testdata/config")
+	dir := t.TempDir()
+	throws := writeFile(t, dir, "throws.js", "var a = 1;\napi.rest.v1.get(\"crm-custmers\", {}, {});\n")
+	ok := writeFile(t, dir, "ok.js", "return context.input;")
+	badJSON := writeFile(t, dir, "bad.json", "{")
+	badMock := writeFile(t, dir, "bad.yaml", "fixtures: [{method: GET}]")
+
+	out, _, rc := run(t, nil, "run", "--json", "--config-root", cfg, throws)
+	var res struct {
+		Error struct {
+			Name, Message, Code string
+			Line, Column        int
+		}
+	}
+	if rc != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Error.Name != "RestClientError" || res.Error.Code != "unknown-service" || res.Error.Line != 2 {
+		t.Fatalf("rc %d, %s", rc, out)
+	}
+	out, _, rc = run(t, nil, "run", "--config-root", cfg, throws)
+	if rc != 1 || !strings.Contains(out, "uncaught error at "+throws+":2:16: RestClientError [unknown-service]") || !strings.Contains(out, `did you mean "crm-customers"`) {
+		t.Fatalf("rc %d:\n%s", rc, out)
+	}
+	// Flags may follow the script.
+	out, _, rc = run(t, nil, "run", ok, "--json", "--config-root", cfg)
+	if rc != 0 || !strings.Contains(out, `"result": {}`) {
+		t.Fatalf("flags after SCRIPT: rc %d\n%s", rc, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--config-root", cfg}, "expected exactly one SCRIPT"},
+		{[]string{"run", "--config-root", cfg, ok, ok}, "expected exactly one SCRIPT"},
+		{[]string{"run", "--config-root", cfg, filepath.Join(dir, "missing.js")}, "cannot read the script"},
+		{[]string{"run", "--kind", "nope", "--config-root", cfg, ok}, "unknown script kind"},
+		{[]string{"run", "--input", badJSON, "--config-root", cfg, ok}, "is not valid JSON"},
+		{[]string{"run", "--mock", badMock, "--config-root", cfg, ok}, "serviceId is required"},
+		{[]string{"run", "--timeout", "0s", "--config-root", cfg, ok}, "--timeout must be positive"},
+		{[]string{"run", "--config-root", filepath.Join(dir, "nothing-here"), ok}, "no service configuration found"},
+		{[]string{"run", "--bogus", ok}, "flag provided but not defined"},
+	} {
+		_, errs, rc := run(t, nil, tt.args...)
+		if rc != 2 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: rc %d, stderr %q, want 2 and %q", tt.args, rc, errs, tt.want)
+		}
+	}
+	out, _, rc = run(t, nil, "run", "-h")
+	if rc != 0 || !strings.Contains(out, "Usage: restls run") {
+		t.Errorf("help: rc %d %q", rc, out)
+	}
+}
+
+func TestRunKindPicksTheRegistry(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	script := writeFile(t, dir, "task.js", `return api.rest.v1.post("archive-cases", {pathParams: ["c-1"]}, {}, {done: true}).status.code;`)
+	mock := writeFile(t, dir, "m.json", `[{"serviceId": "archive-cases", "method": "POST", "path": "*", "status": 201, "body": {}}]`)
+	args := []string{"run", "--json", "--config-root", filepath.Join(root, "testdata/config"), "--mock", mock, script}
+	out, _, rc := run(t, nil, append([]string{args[0], "--kind", "scriptTask"}, args[1:]...)...)
+	if rc != 0 || !strings.Contains(out, `"result": 201`) {
+		t.Fatalf("scriptTask: rc %d\n%s", rc, out)
+	}
+	// archive-cases reuses archive's address but not its basic auth.
+	if !strings.Contains(out, `"url": "https://archive.example.com/api/cases/c-1"`) {
+		t.Errorf("url: %s", out)
+	}
+	out, _, rc = run(t, nil, args...)
+	if rc != 1 || !strings.Contains(out, `"code": "unknown-service"`) {
+		t.Fatalf("scriptService must not see archive-cases: rc %d\n%s", rc, out)
+	}
+	if bytes.Contains([]byte(out), []byte("YXJjaGl2ZXI6YXJjaDF2ZS1wYXNz")) {
+		t.Error("credential in output")
+	}
+}
