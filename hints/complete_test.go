@@ -18,6 +18,7 @@ func TestComplete(t *testing.T) {
 	farDecl := "var far = api.rest.v1.get(\"crm\", {}, {});\n" + strings.Repeat("var pad = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';\n", 1500)
 	longCatch := "try {\n  api.rest.v1.get(\"crm\", {}, {});\n} catch (err) {\n" +
 		strings.Repeat("  log('a line of a long catch block, longer than the near window');\n", 120)
+	longPath := "api.rest.v1.get(\"crm\", {pathParams: [\n" + strings.Repeat("  'segment', 'segment', 'segment', 'segment',\n", 120) + "], "
 	tests := []struct {
 		name     string
 		src      string
@@ -69,6 +70,7 @@ func TestComplete(t *testing.T) {
 			insert: "pathParams: [$1]"},
 		{name: "path keys after comma", src: `api.rest.v1.get("crm", {pathParams: ["a"], |})`,
 			want: []string{"pathParams", "queryParams"}},
+		{name: "path keys after a long value", src: longPath + "|", want: []string{"pathParams", "queryParams"}},
 		{name: "path value", src: `api.rest.v1.get("crm", {pathParams: |`},
 		{name: "path quoted key", src: `api.rest.v1.get("crm", {"q|"})`, want: []string{"pathParams", "queryParams"},
 			replaced: "q", insert: "pathParams"},

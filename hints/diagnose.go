@@ -63,6 +63,11 @@ func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }
 
 // rng maps a node's span to a document range.
 func (d *diagnoser) rng(n ast.Node) Range {
+	if id, ok := n.(*ast.Identifier); ok && id != nil {
+		// Identifier.Idx1 counts a non-ASCII name in UTF-16 units.
+		start := offsetOf(d.text, id.Idx)
+		return Range{start, min(start+len(id.Name.String()), len(d.text))}
+	}
 	return Range{offsetOf(d.text, n.Idx0()), offsetOf(d.text, n.Idx1())}
 }
 

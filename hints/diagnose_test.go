@@ -97,6 +97,8 @@ return r.body;`},
 				{CodeUnknownPathKey, "pathParam", `"pathParams"`, `api.rest.v1.get(x, {pathParams: ["a"], extra: 1}, {})`},
 				{CodeUnknownPathKey, "extra", "pathParams and queryParams", ""},
 			}},
+		{name: "non-ASCII shorthand path key", src: `api.rest.v1.get(x, {äöü, pathParams}, {})`,
+			want: []want{{CodeUnknownPathKey, "äöü", "", ""}}},
 		{name: "query values", src: `api.rest.v1.get(x, {queryParams: {a: 1, b: true, c: null, d: "ok", e: n}}, {})`,
 			want: []want{
 				{CodeQueryValueNotString, "1", "always strings", `api.rest.v1.get(x, {queryParams: {a: "1", b: true, c: null, d: "ok", e: n}}, {})`},

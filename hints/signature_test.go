@@ -1,6 +1,7 @@
 package hints
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,7 @@ func TestSignature(t *testing.T) {
 		{"non-ASCII", `api.rest.v1.get('ü', '€', |`, "get", 2},
 		{"multi-line half-typed", "var r = api.rest.v1.get(\n  \"crm\",\n  {},\n  |\nvar next = 1;", "get", 2},
 		{"extra argument", `api.rest.v1.get(1, 2, 3, 4, |`, "get", 4},
+		{"call opened before the near window", "api.rest.v1.post(\"crm\", {}, {}, {\n" + strings.Repeat("  field: 'a value that makes the payload long',\n", 150) + "}, |", "post", 4},
 		{"other call", `foo(|`, "", 0},
 		{"after the call", `api.rest.v1.get("a", {}, {}); |`, "", 0},
 		{"in a comment", `api.rest.v1.get( // |`, "", 0},
