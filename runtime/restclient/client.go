@@ -266,7 +266,12 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 			call.RequestBody, _ = traceBody(body, s.red)
 		}
 	}
-	if h.Get("Authorization") != "" {
+	if a := h.Get("Authorization"); a != "" {
+		// A hard-coded credential is still a credential.
+		s.red.Add(a)
+		if _, cred, ok := strings.Cut(a, " "); ok {
+			s.red.Add(strings.TrimSpace(cred))
+		}
 		if svc.Auth.Type != config.AuthNone {
 			call.event(EventAuth, fmt.Sprintf("the script's Authorization header is replaced by the %s authorization configured for %s", svc.Auth.Type, svc.ID))
 		} else {

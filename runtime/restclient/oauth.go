@@ -117,8 +117,10 @@ func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, 
 	start := time.Now()
 	tok, err := s.fetchToken(withLimits(ctx, lim), o, call)
 	if err != nil {
-		s.c.log.Warn("token request failed", zap.String("oAuthId", o.ID), zap.String("serviceId", serviceID), zap.Error(err))
-		return "", s.tokenError(ctx, o, serviceID, lim, err)
+		// Only the sanitised error: x/oauth2's own text holds the raw body.
+		terr := s.tokenError(ctx, o, serviceID, lim, err)
+		s.c.log.Warn("token request failed", zap.String("oAuthId", o.ID), zap.String("serviceId", serviceID), zap.String("error", s.red.String(terr.Error())))
+		return "", terr
 	}
 	s.red.Add(tok.AccessToken)
 	s.red.Add(tok.RefreshToken)
