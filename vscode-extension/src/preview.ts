@@ -141,13 +141,37 @@ function lineLink(line: number | undefined, column: number | undefined, textLabe
   return `<a href="#" class="line" data-line="${line}" data-column="${col}">${escapeHtml(textLabel)}</a>`;
 }
 
+function callError(c: Call): string {
+  const parts: string[] = [];
+  if (typeof c.errorCode === 'string' && c.errorCode) {
+    parts.push(`<span class="code">${escapeHtml(c.errorCode)}</span>`);
+  }
+  if (typeof c.errorMessage === 'string' && c.errorMessage) {
+    parts.push(escapeHtml(c.errorMessage));
+  } else if (c.error !== undefined && c.error !== null && c.error !== '') {
+    parts.push(escapeHtml(typeof c.error === 'string' ? c.error : JSON.stringify(c.error)));
+  }
+  return parts.length ? `<div class="call-error">${parts.join(' ')}</div>` : '';
+}
+
+function events(c: Call): string {
+  if (!Array.isArray(c.events) || c.events.length === 0) {
+    return '';
+  }
+  const items = c.events
+    .map((e) => `<li>${e && typeof e.kind === 'string' ? `<span class="ev-kind">${escapeHtml(e.kind)}</span> ` : ''}${escapeHtml(String(e && typeof e.message === 'string' ? e.message : JSON.stringify(e)))}</li>`)
+    .join('');
+  return `<ul class="events">${items}</ul>`;
+}
+
 function callEntry(c: Call, i: number): string {
   const st = statusCode(c.status);
   const method = typeof c.method === 'string' ? c.method.toUpperCase() : '?';
-  const dur = typeof c.durationMs === 'number' ? `${Math.round(c.durationMs)} ms` : '';
-  const err = c.error === undefined || c.error === null || c.error === '' ? '' : `<div class="call-error">${escapeHtml(typeof c.error === 'string' ? c.error : JSON.stringify(c.error))}</div>`;
+  const dur = typeof c.durationMs === 'number' ? `${c.durationMs < 10 ? c.durationMs.toFixed(1) : Math.round(c.durationMs)} ms` : '';
   const reqBody = c.requestBody === undefined || c.requestBody === null ? '' : `<details class="section"><summary>Request body</summary>${renderJson(c.requestBody)}</details>`;
-  const body = c.body === undefined ? '<p class="muted">no body</p>' : renderJson(c.body);
+  const respBody = c.responseBody !== undefined ? c.responseBody : c.body;
+  const cut = c.responseBodyTruncated ? ' <span class="muted">(cut: too long)</span>' : '';
+  const body = respBody === undefined || respBody === null ? '<p class="muted">no body</p>' : renderJson(respBody);
   return (
     `<section class="call" id="call-${i + 1}">` +
     `<details open><summary class="call-head">` +
@@ -155,11 +179,11 @@ function callEntry(c: Call, i: number): string {
     `<span class="sid">${escapeHtml(String(c.serviceId ?? ''))}</span> ` +
     `<span class="status ${statusClass(st.code)}">${st.code === undefined ? '—' : escapeHtml(String(st.code))}${st.message ? ' ' + escapeHtml(st.message) : ''}</span> ` +
     `<span class="dur">${escapeHtml(dur)}</span></summary>` +
-    `<div class="url"><code>${escapeHtml(String(c.url ?? ''))}</code></div>${err}` +
+    `<div class="url"><code>${escapeHtml(String(c.url ?? ''))}</code></div>${callError(c)}${events(c)}` +
     `<details class="section"><summary>Request headers</summary>${headersTable(c.requestHeaders, true)}</details>` +
     reqBody +
     `<details class="section"><summary>Response headers</summary>${headersTable(c.responseHeaders, true)}</details>` +
-    `<details class="section" open><summary>Response body</summary>${body}</details>` +
+    `<details class="section" open><summary>Response body${cut}</summary>${body}</details>` +
     `</details></section>`
   );
 }
@@ -168,12 +192,14 @@ function errorBlock(e: RunError): string {
   const st = statusCode(e.status);
   const where = e.line ? lineLink(e.line, e.column, `line ${e.line}${e.column ? ', column ' + e.column : ''}`) : '';
   const title = [e.name, e.code].filter((x) => typeof x === 'string' && x).join(' ');
+  const sid = typeof e.serviceId === 'string' && e.serviceId ? `<div>serviceId <span class="sid">${escapeHtml(e.serviceId)}</span></div>` : '';
   const status = st.code !== undefined ? `<div>status <span class="status st-err">${escapeHtml(String(st.code))}${st.message ? ' ' + escapeHtml(st.message) : ''}</span></div>` : '';
   const body = e.body === undefined || e.body === null || e.body === '' ? '' : `<details class="section" open><summary>Body</summary>${renderJson(e.body)}</details>`;
   return (
     `<section class="outcome error"><h2>Error${title ? ': ' + escapeHtml(title) : ''}</h2>` +
     `<div class="message">${escapeHtml(String(e.message ?? ''))}</div>` +
     (where ? `<div class="where">at ${where}</div>` : '') +
+    sid +
     status +
     body +
     `</section>`
@@ -271,6 +297,8 @@ button { background: var(--vscode-button-secondaryBackground); color: var(--vsco
 .st-err { color: var(--vscode-errorForeground, #f85149); }
 .st-none { color: var(--vscode-descriptionForeground); }
 .call-error { color: var(--vscode-errorForeground); margin-left: 1.2em; }
+.events { margin: 2px 0 2px 1.2em; padding-left: 1.2em; color: var(--vscode-descriptionForeground); }
+.ev-kind, .code { font-family: var(--vscode-editor-font-family); font-weight: 600; }
 .section { margin: 4px 0 4px 1.2em; }
 .section > summary { cursor: pointer; color: var(--vscode-descriptionForeground); }
 table.headers { border-collapse: collapse; margin: 4px 0; }

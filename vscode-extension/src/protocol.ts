@@ -8,24 +8,33 @@ export interface RunError {
   name?: string;
   message?: string;
   code?: string;
+  serviceId?: string;
   status?: number | { code?: number; message?: string };
   body?: unknown;
   line?: number;
   column?: number;
 }
 
-/** Call is one REST call the script made during the dry run. */
+/** Call is one REST call the script made during the dry run (runtime/restclient.Call). */
 export interface Call {
   serviceId?: string;
   method?: string;
   url?: string;
   requestHeaders?: Record<string, unknown>;
   requestBody?: unknown;
-  status?: number | { code?: number; message?: string };
+  status?: number | { code?: number; message?: string } | null;
   responseHeaders?: Record<string, unknown>;
+  /** responseBody is the JSON body, or a string holding non-JSON text. */
+  responseBody?: unknown;
+  responseBodyTruncated?: boolean;
+  /** body is accepted as an older name of responseBody. */
   body?: unknown;
   durationMs?: number;
+  errorCode?: string;
+  errorMessage?: string;
   error?: unknown;
+  /** events are token requests, retries, mock notes and the like. */
+  events?: { kind?: string; message?: string }[] | null;
   [key: string]: unknown;
 }
 
@@ -166,7 +175,7 @@ export function servicesFor(answer: unknown, kind: string): Record<string, Servi
 }
 
 /** statusCode reads a call's or error's HTTP status, a number or {code, message}. */
-export function statusCode(s: RunError['status']): { code?: number; message?: string } {
+export function statusCode(s: RunError['status'] | null): { code?: number; message?: string } {
   if (typeof s === 'number') {
     return { code: s };
   }

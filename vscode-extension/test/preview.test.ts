@@ -19,15 +19,17 @@ const run: RunResult = {
       requestHeaders: { Authorization: 'Basic Y3JtOnMzY3IzdA==', 'X-Trace': hostile, 'X-Api-Key': 'k-123', Accept: 'application/json' },
       status: 200,
       responseHeaders: { 'Content-Type': 'application/json', 'Set-Cookie': 'sid=abc' },
-      body: { customer: { id: 42, name: hostile, tags: ['a', 'b'] }, empty: {}, n: null },
+      responseBody: { customer: { id: 42, name: hostile, tags: ['a', 'b'] }, empty: {}, n: null },
       durationMs: 12.4,
+      events: [{ kind: 'token', message: 'fetched <token> for crm-oauth' }],
     },
     {
       serviceId: 'geo',
       method: 'POST',
       url: 'https://geo.example.com/v1',
       status: { code: 404, message: 'Not Found' },
-      body: `<html><body>${hostile}</body></html>`,
+      responseBody: `<html><body>${hostile}</body></html>`,
+      responseBodyTruncated: true,
       durationMs: 3,
     },
   ],
@@ -79,6 +81,8 @@ test('preview: one entry per call with method, serviceId, URL, status, duration'
   assert.match(sections[1], /<span class="method m-post">POST<\/span>/);
   assert.match(sections[1], /<span class="status st-err">404 Not Found<\/span>/);
   assert.match(sections[1], /<span class="sid">geo<\/span>/);
+  assert.match(sections[1], /Response body <span class="muted">\(cut: too long\)<\/span>/);
+  assert.match(sections[0], /<li><span class="ev-kind">token<\/span> fetched &lt;token&gt; for crm-oauth<\/li>/);
   assert.match(html, /2 calls/);
 });
 
@@ -132,4 +136,44 @@ test('preview: tolerates missing and odd fields', () => {
   assert.equal((html.match(/<section class="call"/g) ?? []).length, 2);
   assert.match(html, /<span class="method m-\?">\?<\/span>/);
   assert.match(html, /<td>1, 2<\/td>/);
+});
+
+test('preview: a call that failed in transport shows its error code and message', () => {
+  const html = renderPreview(
+    { calls: [{ serviceId: 'slow', method: 'GET', url: 'https://slow', status: null, errorCode: 'READ_TIMEOUT', errorMessage: 'no response within 1000 ms <x>', durationMs: 1000.4 }], error: { name: 'RestError', message: 'timeout', serviceId: 'slow' } },
+    opts,
+  );
+  assert.match(html, /<div class="call-error"><span class="code">READ_TIMEOUT<\/span> no response within 1000 ms &lt;x&gt;<\/div>/);
+  assert.match(html, /<span class="status st-none">—<\/span>/);
+  assert.match(html, /1000 ms/);
+  assert.match(html, /serviceId <span class="sid">slow<\/span>/);
+});
+
+test('preview: the object restls run --json prints for the example script', () => {
+  // cmd/restls run --json --mock testdata/mocks/customer-summary.yaml testdata/scripts/customer-summary.js (trimmed).
+  const sample = {
+    result: { customer: 'Ann Example', openOrders: 2 },
+    error: null,
+    calls: [
+      {
+        serviceId: 'payments',
+        method: 'GET',
+        url: 'https://payments.example.com/api/accounts/42/balance',
+        requestHeaders: { Accept: 'application/json', Authorization: 'Bearer ***' },
+        status: { code: 200, message: 'OK' },
+        responseHeaders: { 'content-type': 'application/json' },
+        responseBody: { amount: 310.25, currency: 'EUR' },
+        durationMs: 20.536,
+        events: [{ kind: 'mock', message: 'a placeholder bearer token is sent' }],
+      },
+    ],
+    logs: [{ level: 'warn', message: 'address lookup failed: 503 Service Unavailable', line: 20 }],
+  };
+  const html = renderPreview(sample, opts);
+  assert.match(html, /<span class="status st-ok">200 OK<\/span>/);
+  assert.match(html, /<td>Bearer ••••••<\/td>/);
+  assert.match(html, /j-key">&quot;currency&quot;<\/span>: <span class="j-str">&quot;EUR&quot;/);
+  assert.match(html, /21 ms/);
+  assert.match(html, /<span class="lvl lvl-warn">warn<\/span> address lookup failed/);
+  assert.match(html, /data-line="20"/);
 });
