@@ -233,11 +233,18 @@ func TestWatch(t *testing.T) {
 	}
 	reloaded := make(chan struct{}, 8)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go l.Watch(ctx, 5*time.Millisecond, ls.Snapshot, func() {
-		ls.Reload()
-		reloaded <- struct{}{}
-	})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		l.Watch(ctx, 5*time.Millisecond, ls.Snapshot, func() {
+			ls.Reload()
+			select {
+			case reloaded <- struct{}{}:
+			default:
+			}
+		})
+	}()
+	defer func() { cancel(); <-watched }()
 
 	up.Store(false)
 	<-reloaded
