@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/restls/restls/lsp"
+	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/restclient"
+)
+
+func init() {
+	register(command{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe})
+}
+
+// serveMode is a way to serve other than stdio. Another file adds one in
+// its init with addServeMode (serve_http.go adds --http): register adds its
+// flags, selected reports whether the parsed flags chose it, and run serves
+// until ctx ends and returns the exit status.
+type serveMode struct {
+	register func(fs *flag.FlagSet)
+	selected func() bool
+	run      func(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int
+}
+
+var serveModes []serveMode
+
+func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
+
+func runServe(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "serve", "[--stdio] [--log-file F] [--log-level L] [config flags]", `
+Runs the language server for api.rest.v1 scripts. Editors start it and speak
+the Language Server Protocol on its stdin and stdout (--stdio, the default;
+VS Code passes the flag explicitly). Nothing but protocol is ever written to
+stdout: logs go to stderr or to --log-file.
+
+The config flags (and RESTLS_* variables) are the defaults; the editor's
+"restls" settings (initializationOptions or workspace/configuration:
+configRoot, properties, serviceXml, handlerXml, platformConfig,
+scriptKinds) override them. Configuration files are watched and reloaded.
+See docs/lsp.md.
+
+Exit status: 0 after the editor's shutdown and exit, 1 when the session
+ended without shutdown, 2 for usage errors.`)
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; accepted because editors pass it)")
+	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
+	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
+	cf := configFlags{env: env}
+	cf.f.Register(fs)
+	for _, m := range serveModes {
+		m.register(fs)
+	}
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "restls serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	log, closeLog, err := serveLogger(env, *logFile, *logLevel)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+
+	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
+	srv := lsp.NewServer(lsp.Options{
+		Sources: cf.sources(),
+		Logger:  log,
+		Runner:  scriptRunner(client, log.Named("runtime")),
+		Version: versionString(),
+	})
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for _, m := range serveModes {
+		if m.selected() {
+			return m.run(ctx, env, srv, log)
+		}
+	}
+	return serveStdio(ctx, env, srv, log)
+}
+
+// serveStdio serves one session on stdin/stdout.
+func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int {
+	if env.stdout == os.Stdout {
+		// stdout belongs to the protocol: anything that prints to os.Stdout
+		// by mistake (a dependency, a forgotten debug line) lands in stderr.
+		os.Stdout = os.Stderr
+	}
+	rwc := stdio{r: env.stdin, w: env.stdout}
+	err := srv.ServeStream(ctx, lsp.NewStream(rwc, log))
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, lsp.ErrNoShutdown):
+		log.Info("the editor ended the session without shutdown")
+		return 1
+	default:
+		log.Info("serve ended", zap.Error(err))
+		return 1
+	}
+}
+
+// scriptRunner adapts runtime.Run to the language server's Runner. One REST
+// client serves every run, so connections and OAuth tokens are reused.
+func scriptRunner(client *restclient.Client, log *zap.Logger) func(context.Context, lsp.RunRequest) (any, error) {
+	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		name := req.Path
+		if name == "" {
+			name = req.URI
+		}
+		req.Progress("running " + name)
+		res := scriptrt.Run(ctx, scriptrt.Options{
+			Source:   req.Text,
+			Filename: name,
+			Kind:     req.Kind,
+			Registry: req.Snapshot.For(req.Kind),
+			Client:   client,
+			Input:    req.Input,
+			Logger:   log,
+		})
+		// Encode as `restls run --json` does, with encoding/json.
+		raw, err := json.Marshal(res)
+		if err != nil {
+			return nil, fmt.Errorf("encode the run result: %w", err)
+		}
+		return json.RawMessage(raw), nil
+	}
+}
+
+// stdio joins stdin and stdout into the connection the protocol runs on.
+type stdio struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.r.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.w.Write(p) }
+
+// Close closes stdin so a read parked on it returns; stdout stays open for
+// whatever the process still has to say on it (nothing, in practice).
+func (s stdio) Close() error {
+	if c, ok := s.r.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// serveLogger logs to file (appending) or stderr, never stdout.
+func serveLogger(env *cliEnv, file, level string) (*zap.Logger, func(), error) {
+	lvl, err := zapcore.ParseLevel(level)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log-level: %v (use debug, info, warn or error)", err)
+	}
+	w := zapcore.AddSync(env.stderr)
+	closeFn := func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--log-file: %v", err)
+		}
+		w = zapcore.AddSync(f)
+		closeFn = func() { _ = f.Close() }
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(w), lvl)
+	return zap.New(core).Named("restls"), closeFn, nil
+}
