@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNeovimEndToEnd runs restls serve under Neovim's built-in LSP client,
+// an editor client nobody here wrote: it must complete serviceIds, publish
+// diagnostics, and keep positions right after an incremental edit with
+// non-ASCII text.
+func TestNeovimEndToEnd(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("nvim is not installed but CI=true: .ci/run must install neovim")
+		}
+		t.Skip("nvim is not installed (apt-get install neovim); CI installs it and runs this test")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("../../testdata/config")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "main.js")
+	if err := os.WriteFile(script, []byte("// a script for the platform\nvar r = api.rest.v1.get(\"crm-ordrs\", {}, {});\nvar x = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(dir, "restls.log")
+	cmdJSON, _ := json.Marshal([]string{exe, "serve", "--stdio", "--config-root", root, "--log-file", logFile, "--log-level", "debug"})
+	outFile := filepath.Join(dir, "out.json")
+	lua, _ := filepath.Abs("testdata/nvim/e2e.lua")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+lua)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RESTLS_CMD="+string(cmdJSON), "RESTLS_SCRIPT="+script, "RESTLS_OUT="+outFile)
+	output, err := cmd.CombinedOutput()
+	logs, _ := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatalf("nvim: %v\n%s\nserver log:\n%s", err, output, logs)
+	}
+	raw, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s\nserver log:\n%s", err, output, logs)
+	}
+	type diag struct {
+		Lnum, Col int
+		Code      string
+		Message   string
+	}
+	var res struct {
+		Client      bool
+		Diagnostics []diag
+		Labels      []string
+		Edited      []diag
+		Stopped     bool
+		Error       string
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("bad result %s: %v", raw, err)
+	}
+	t.Logf("neovim saw: %s", raw)
+	if res.Error != "" || !res.Client {
+		t.Fatalf("lua failed: %s\nnvim output:\n%s\nserver log:\n%s", res.Error, output, logs)
+	}
+	for _, want := range []string{"crm", "crm-orders", "geo"} {
+		if !slices.Contains(res.Labels, want) {
+			t.Errorf("completion in the serviceId lacks %q: %q", want, res.Labels)
+		}
+	}
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "unknown-service" || res.Diagnostics[0].Lnum != 1 ||
+		res.Diagnostics[0].Col != strings.Index(`var r = api.rest.v1.get("crm-ordrs"`, "crm-ordrs") || !strings.Contains(res.Diagnostics[0].Message, "crm-orders") {
+		t.Errorf("diagnostics = %+v", res.Diagnostics)
+	}
+	// Neovim reports byte columns: the diagnostic must start on the "ü" of
+	// the serviceId, after a 2-byte ü and a 4-byte emoji earlier on the line.
+	wantCol := strings.Index(`var ü = "😀"; api.rest.v1.get("ünknown-zz"`, "ünknown")
+	if len(res.Edited) != 1 || res.Edited[0].Col != wantCol || res.Edited[0].Code != "unknown-service" {
+		t.Errorf("diagnostics after the edit = %+v, want one unknown-service at byte column %d", res.Edited, wantCol)
+	}
+	if !res.Stopped {
+		t.Errorf("the server did not stop when Neovim asked it to")
+	}
+	if !strings.Contains(string(logs), "shutdown") {
+		t.Errorf("Neovim's stop did not reach the server as shutdown:\n%s", logs)
+	}
+}

@@ -1,0 +1,67 @@
+-- End-to-end check of restls through Neovim's own LSP client (0.7+).
+-- Driven by nvim_test.go: RESTLS_CMD (JSON list), RESTLS_SCRIPT, RESTLS_OUT.
+local out = {}
+local function finish()
+  local f = io.open(os.getenv("RESTLS_OUT"), "w")
+  f:write(vim.fn.json_encode(out))
+  f:close()
+  vim.cmd("qa!")
+end
+
+local ok, err = pcall(function()
+  local cmd = vim.fn.json_decode(os.getenv("RESTLS_CMD"))
+  local script = os.getenv("RESTLS_SCRIPT")
+  local client_id = vim.lsp.start_client({
+    name = "restls",
+    cmd = cmd,
+    cmd_env = { RESTLS_TEST_MAIN = "1" },
+    root_dir = vim.fn.fnamemodify(script, ":h"),
+  })
+  out.client = client_id ~= nil
+  vim.cmd("edit " .. vim.fn.fnameescape(script))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf, client_id)
+
+  -- Diagnostics of the file as written.
+  vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+  out.diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(out.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, message = d.message })
+  end
+
+  -- Completion inside the serviceId string of line 2 (0-based 1).
+  local line = vim.api.nvim_buf_get_lines(buf, 1, 2, false)[1]
+  local q = string.find(line, '"', 1, true) -- 1-based byte index of the quote
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = { line = 1, character = q }, -- just after the quote (ASCII line)
+  }
+  local res = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, 20000)
+  out.labels = {}
+  for _, r in pairs(res or {}) do
+    local items = r.result and (r.result.items or r.result) or {}
+    for _, it in ipairs(items) do table.insert(out.labels, it.label) end
+  end
+
+  -- Edit through Neovim (incremental sync) with non-ASCII text before the
+  -- serviceId; the new diagnostic must land on the right byte column.
+  vim.api.nvim_buf_set_lines(buf, 2, 3, false, { 'var ü = "😀"; api.rest.v1.get("ünknown-zz", {}, {});' })
+  vim.wait(20000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.lnum == 2 then return true end
+    end
+    return false
+  end, 20)
+  out.edited = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.lnum == 2 then
+      table.insert(out.edited, { lnum = d.lnum, col = d.col, code = d.code, message = d.message })
+    end
+  end
+
+  vim.lsp.stop_client(client_id)
+  vim.wait(10000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+  out.stopped = vim.lsp.get_client_by_id(client_id) == nil
+end)
+if not ok then out.error = tostring(err) end
+finish()
