@@ -54,6 +54,11 @@ fs.mkdirSync(outDir, { recursive: true });
 const hits = [];
 const mock = http.createServer((req, res) => {
   hits.push(`${req.method} ${req.url}`);
+  if (req.url !== '/orders/42') {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: 'no such order' }));
+    return;
+  }
   const body = JSON.stringify({
     id: 42,
     customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -268,6 +273,14 @@ try {
   const bodyText = await frame.locator('.call .json').first().innerText();
   if (!bodyText.includes('<script>window.__pwned = true</script>')) {
     throw new Error(`the hostile body is not shown as text: ${bodyText.slice(0, 400)}`);
+  }
+  const statuses = (await frame.locator('.call .status').allInnerTexts()).map((t) => t.trim());
+  if (statuses.length !== 2 || !statuses[1].startsWith('404')) {
+    throw new Error(`expected two calls, the second 404: ${statuses.join(', ')}`);
+  }
+  const result = await frame.locator('.outcome.ok').innerText();
+  if (!result.includes('Ada Lovelace') || !result.includes('404')) {
+    throw new Error(`unexpected result in the preview: ${result}`);
   }
   const pwned = await frame.evaluate(() => window.__pwned === true);
   if (pwned) {

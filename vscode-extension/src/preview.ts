@@ -280,6 +280,7 @@ const STYLE = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 16px 24px; }
 h1 { font-size: 1.3em; margin: 12px 0 4px; }
 h2 { font-size: 1.1em; margin: 16px 0 6px; }
+.json { padding-left: 1.1em; }
 code, pre, .json { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
 .summary { color: var(--vscode-descriptionForeground); }
 .tools { float: right; }

@@ -1,4 +1,17 @@
-// Reads one order from the loopback mock the end-to-end test starts.
+// Reads an order from the loopback mock the end-to-end test starts, then
+// asks for one that does not exist (spec 7: a status outside 2XX throws).
 var res = api.rest.v1.get("mock-orders", { pathParams: ["42"] }, { Accept: "application/json" });
-var order = { id: res.body.id, customer: res.body.customer.name, items: res.body.items.length };
-order;
+console.log("order", res.body.id, "for", res.body.customer.name);
+
+var missing = null;
+try {
+  api.rest.v1.get("mock-orders", { pathParams: ["missing"] }, {});
+} catch (e) {
+  if (e.status && e.status.code) {
+    missing = e.status.code;
+  } else {
+    throw e;
+  }
+}
+
+return { id: res.body.id, customer: res.body.customer.name, items: res.body.items.length, missing: missing };
