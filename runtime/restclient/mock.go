@@ -66,6 +66,10 @@ func LoadMock(file string) (*Mock, error) {
 // ParseMock parses fixtures: either a list of fixtures or an object with a
 // "fixtures" list.
 func ParseMock(file string, data []byte) (*Mock, error) {
+	if json.Valid(data) {
+		// JSON proper: YAML would reject characters JSON allows.
+		return parseMockJSON(file, data)
+	}
 	var list []*Fixture
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -261,4 +265,36 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(f.body)),
 		Request:       req,
 	}, nil
+}
+
+func parseMockJSON(file string, data []byte) (*Mock, error) {
+	raw := bytes.TrimSpace(data)
+	if len(raw) > 0 && raw[0] == '{' {
+		var wrapper struct {
+			Fixtures json.RawMessage `json:"fixtures"`
+		}
+		if err := json.Unmarshal(raw, &wrapper); err != nil || len(wrapper.Fixtures) == 0 {
+			return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
+		}
+		raw = wrapper.Fixtures
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
+	}
+	m := &Mock{File: file}
+	for i, item := range items {
+		var f Fixture
+		dec := json.NewDecoder(bytes.NewReader(item))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("%s: fixture %d: %w", file, i+1, err)
+		}
+		if err := f.prepare(); err != nil {
+			return nil, fmt.Errorf("%s: fixture %d: %w", file, i+1, err)
+		}
+		f.index = i + 1
+		m.Fixtures = append(m.Fixtures, &f)
+	}
+	return m, nil
 }

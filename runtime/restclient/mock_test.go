@@ -1,0 +1,109 @@
+package restclient
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestParseMockFormsAndMatching(t *testing.T) {
+	yamlDoc := `
+fixtures:
+  - serviceId: a
+    method: get
+    path: "customers/*"
+    body: {id: 1}
+  - serviceId: a
+    path: "**/orders"
+    status: 404
+    bodyText: nope
+  - serviceId: a
+    path: ""
+    delay: 5ms
+`
+	jsonDoc := `[{"serviceId":"a","method":"GET","path":"customers/*","body":{"id":1}},{"serviceId":"a","path":"**/orders","status":404,"bodyText":"nope"},{"serviceId":"a","path":"","delay":"5ms"}]`
+	for _, doc := range []string{yamlDoc, jsonDoc} {
+		m, err := ParseMock("f", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			method string
+			path   []string
+			want   int // fixture index, 0 for none
+		}{
+			{"GET", []string{"customers", "42"}, 1},
+			{"POST", []string{"customers", "42"}, 0},
+			{"GET", []string{"customers"}, 0},
+			{"DELETE", []string{"x", "y", "orders"}, 2},
+			{"DELETE", []string{"orders"}, 2},
+			{"GET", nil, 3},
+		} {
+			got := 0
+			for _, f := range m.Fixtures {
+				if f.matches("a", tt.method, tt.path) {
+					got = f.index
+					break
+				}
+			}
+			if got != tt.want {
+				t.Errorf("%s %v matched fixture %d, want %d", tt.method, tt.path, got, tt.want)
+			}
+		}
+		if string(m.Fixtures[0].body) != `{"id":1}` || m.Fixtures[2].delay.Milliseconds() != 5 || m.Fixtures[1].Status != 404 {
+			t.Errorf("fixtures %+v", m.Fixtures)
+		}
+	}
+	for doc, want := range map[string]string{
+		`[{method: GET}]`:                "serviceId is required",
+		`[{serviceId: a, delay: soon}]`:  "delay",
+		`[{serviceId: a, status: 42}]`:   "not an HTTP status",
+		`[{serviceId: a, answer: 1}]`:    "answer",
+		`{fixture: []}`:                  "expected a list",
+		`[{"serviceId":"a","answer":1}]`: "answer",
+		`[{serviceId: a, path: "[x"}]`:   "bad pattern",
+	} {
+		if _, err := ParseMock("f", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", doc, err, want)
+		}
+	}
+}
+
+// FuzzParseMock: any file either parses into usable fixtures or fails
+// with an error; it never panics.
+func FuzzParseMock(f *testing.F) {
+	f.Add([]byte(`[{serviceId: a, path: "**", body: {x: [1, 2]}}]`))
+	f.Add([]byte(`{"fixtures":[{"serviceId":"a","bodyText":"x","delay":"1ms"}]}`))
+	f.Add([]byte(`fixtures: [{serviceId: a, headers: {A: b}, status: 500}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseMock("f", data)
+		if err != nil {
+			return
+		}
+		for _, fx := range m.Fixtures {
+			_ = fx.matches(fx.ServiceID, "GET", []string{"a", "b"})
+			if fx.BodyText == nil && fx.Body != nil && !json.Valid(fx.body) {
+				t.Fatalf("fixture body %q is not JSON", fx.body)
+			}
+		}
+	})
+}
+
+// FuzzMultipartFields: a payload either becomes fields that encode, or
+// an error; never a panic.
+func FuzzMultipartFields(f *testing.F) {
+	f.Add([]byte(`{"a":"x","b":1,"c":[true],"d":null}`))
+	f.Add([]byte(`[1]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		fields, err := MultipartFields(data)
+		if err != nil {
+			return
+		}
+		if _, _, err := encodeMultipart(fields); err != nil {
+			t.Fatalf("encode %q: %v", data, err)
+		}
+	})
+}
