@@ -16,8 +16,9 @@ demo: build
 	./$(BIN) run --config-root testdata/config --mock testdata/mocks/customer-summary.yaml testdata/scripts/customer-summary.js
 
 # What CI runs: static checks, unit and integration tests, a short run of
-# every fuzz target.
-test: check unit fuzz-smoke
+# every fuzz target, and the VS Code extension's tests (about 1.5 min,
+# most of it npm ci).
+test: check unit fuzz-smoke vscode-test
 
 check:
 	@out=$$(git ls-files -co --exclude-standard '*.go' | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | xargs -r gofmt -l); \
