@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -25,7 +26,20 @@ type mapper struct {
 }
 
 func newMapper(text string) *mapper {
-	m := &mapper{text: text, lines: make([]int, 1, 64)}
+	m := &mapper{text: text, lines: make([]int, 1, strings.Count(text, "\n")+2)}
+	if strings.IndexByte(text, '\r') < 0 {
+		// The common case, searched with the vectorised IndexByte: a
+		// keystroke in a 10,000-line script rebuilds this index.
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			m.lines = append(m.lines, i)
+		}
+		return m
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// The end-to-end benchmarks run the real restls serve as a child process
+// and talk to it over its stdin/stdout pipes, like an editor.
+
+func benchConfig(b *testing.B, n int) string {
+	b.Helper()
+	dir := b.TempDir()
+	var sb strings.Builder
+	sb.WriteString("<scriptservice>\n")
+	for i := range n {
+		if i%2 == 1 {
+			fmt.Fprintf(&sb, "  <api serviceId=\"service-%05d\" url=\"service-%05d/sub%d\" description=\"Generated service %d, by reference\"/>\n", i, i-1, i, i)
+		} else {
+			fmt.Fprintf(&sb, "  <api serviceId=\"service-%05d\" url=\"https://service-%05d.example.com/api\" description=\"Generated service %d\"/>\n", i, i, i)
+		}
+	}
+	sb.WriteString("</scriptservice>\n")
+	p := filepath.Join(dir, "script-code-config", "script-service-api.xml")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// benchScript is a script of about lines lines ending in a call whose
+// serviceId is being typed; pos is the cursor there.
+func benchScript(lines int) (string, protocol.Position) {
+	var sb strings.Builder
+	sb.WriteString("var results = [];\n")
+	n := 1
+	for i := 0; n < lines-3; i++ {
+		fmt.Fprintf(&sb, "// step %d: fetch the item and keep the answer — ünïcödé\n", i)
+		fmt.Fprintf(&sb, "try { var r%d = api.rest.v1.get(\"service-%05d\", {pathParams: [\"items\", \"%d\"], queryParams: {page: \"1\"}}, {Accept: \"application/json\"});\n", i, i%10000, i)
+		fmt.Fprintf(&sb, "  if (/^2\\d\\d$/.test(String(r%d.status.code))) { results.push(`item ${r%d.body.id}`); }\n", i, i)
+		sb.WriteString("} catch (e) { results.push({code: e.status.code, text: \"failed: \" + e.body}); }\n")
+		n += 4
+	}
+	line := "var answer = api.rest.v1.post(\"service-0"
+	pos := protocol.Position{Line: uint32(n), Character: uint32(len(line))}
+	sb.WriteString(line + "\", {}, {}, {});\nreturn answer;\n")
+	return sb.String(), pos
+}
+
+func reportPercentiles(b *testing.B, prefix string, ds []time.Duration) {
+	if len(ds) == 0 {
+		return
+	}
+	slices.Sort(ds)
+	at := func(q float64) float64 {
+		return float64(ds[min(len(ds)-1, int(q*float64(len(ds))))].Nanoseconds()) / 1e3
+	}
+	b.ReportMetric(at(0.50), prefix+"p50-µs")
+	b.ReportMetric(at(0.99), prefix+"p99-µs")
+}
+
+// diagWaiter is a client handler that signals each publishDiagnostics.
+type diagWaiter struct {
+	mu   sync.Mutex
+	seen map[uri.URI]bool
+	ch   chan struct{}
+}
+
+func newDiagWaiter() *diagWaiter {
+	return &diagWaiter{seen: map[uri.URI]bool{}, ch: make(chan struct{}, 1)}
+}
+
+func (w *diagWaiter) handle(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+		var p protocol.PublishDiagnosticsParams
+		if protocol.Unmarshal(req.Params(), &p) == nil {
+			w.mu.Lock()
+			w.seen[p.URI] = true
+			w.mu.Unlock()
+			select {
+			case w.ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (w *diagWaiter) wait(b *testing.B, n int) {
+	deadline := time.After(2 * time.Minute)
+	for {
+		w.mu.Lock()
+		got := len(w.seen)
+		w.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-w.ch:
+		case <-deadline:
+			b.Fatalf("diagnostics for %d of %d documents", got, n)
+		}
+	}
+}
+
+func initialize(b *testing.B, p *serverProcess) {
+	b.Helper()
+	yes := true
+	caps := protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+		Completion: &protocol.CompletionClientCapabilities{CompletionItem: &protocol.ClientCompletionItemOptions{SnippetSupport: &yes}},
+	}}
+	if err := p.call(b, protocol.MethodInitialize, &protocol.InitializeParams{Capabilities: caps}, nil); err != nil {
+		b.Fatal(err)
+	}
+	_ = p.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+}
+
+func open(p *serverProcess, u uri.URI, text string) {
+	_ = p.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "javascript", Version: 1, Text: text},
+	})
+}
+
+func completionParams(u uri.URI, pos protocol.Position) *protocol.CompletionParams {
+	return &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos,
+	}}
+}
+
+// BenchmarkServeStdio measures round trips over the real process's stdio:
+// completion inside the serviceId of a 10,000-line script with 10,000
+// services, against a trivial request (hover on a one-line document) on the
+// same connection.
+func BenchmarkServeStdio(b *testing.B) {
+	root := benchConfig(b, 10000)
+	p := startServe(b, newDiagWaiter().handle, "--config-root", root, "--log-level", "warn")
+	initialize(b, p)
+	text, pos := benchScript(10000)
+	big, small := uri.File("/ws/big.js"), uri.File("/ws/small.js")
+	open(p, big, text)
+	open(p, small, "var x = 1; // nothing to hover\n")
+	// Warm up: the registry loads on first use.
+	var l protocol.CompletionList
+	if err := p.call(b, protocol.MethodTextDocumentCompletion, completionParams(big, pos), &l); err != nil || len(l.Items) == 0 {
+		b.Fatalf("completion: %v, %d items", err, len(l.Items))
+	}
+	b.Run("completion", func(b *testing.B) {
+		var ds []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			var l protocol.CompletionList
+			if err := p.call(b, protocol.MethodTextDocumentCompletion, completionParams(big, pos), &l); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+		reportPercentiles(b, "", ds)
+	})
+	b.Run("trivial", func(b *testing.B) {
+		var ds []time.Duration
+		hp := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: small}, Position: protocol.Position{Line: 0, Character: 20},
+		}}
+		for b.Loop() {
+			start := time.Now()
+			var h *protocol.Hover
+			if err := p.call(b, protocol.MethodTextDocumentHover, hp, &h); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+		reportPercentiles(b, "", ds)
+	})
+}
+
+// BenchmarkServeInitializeToFirstCompletion measures, on a fresh process,
+// the time from sending initialize to receiving the first completion in a
+// 10,000-line script with 10,000 services (the registry loads lazily inside
+// this window).
+func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
+	root := benchConfig(b, 10000)
+	text, pos := benchScript(10000)
+	u := uri.File("/ws/big.js")
+	var ds []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		p := startServe(b, nil, "--config-root", root, "--log-level", "warn")
+		b.StartTimer()
+		start := time.Now()
+		initialize(b, p)
+		open(p, u, text)
+		var l protocol.CompletionList
+		if err := p.call(b, protocol.MethodTextDocumentCompletion, completionParams(u, pos), &l); err != nil || len(l.Items) == 0 {
+			b.Fatalf("completion: %v, %d items", err, len(l.Items))
+		}
+		ds = append(ds, time.Since(start))
+		b.StopTimer()
+		_ = p.cmd.Process.Kill()
+		_ = p.cmd.Wait()
+		b.StartTimer()
+	}
+	reportPercentiles(b, "", ds)
+}
+
+// BenchmarkServeMemory50Scripts reports the resident memory of the server
+// process with 50 open 1,000-line scripts, each diagnosed, and 10,000
+// services.
+func BenchmarkServeMemory50Scripts(b *testing.B) {
+	root := benchConfig(b, 10000)
+	text, pos := benchScript(1000)
+	for b.Loop() {
+		b.StopTimer()
+		w := newDiagWaiter()
+		p := startServe(b, w.handle, "--config-root", root, "--log-level", "warn")
+		initialize(b, p)
+		b.StartTimer()
+		for i := range 50 {
+			u := uri.File(fmt.Sprintf("/ws/script%02d.js", i))
+			open(p, u, text)
+			var l protocol.CompletionList
+			if err := p.call(b, protocol.MethodTextDocumentCompletion, completionParams(u, pos), &l); err != nil {
+				b.Fatal(err)
+			}
+		}
+		w.wait(b, 50)
+		b.StopTimer()
+		rss, hwm := procMemory(b, p.cmd.Process.Pid)
+		b.ReportMetric(rss, "RSS-MB")
+		b.ReportMetric(hwm, "peakRSS-MB")
+		_ = p.cmd.Process.Kill()
+		_ = p.cmd.Wait()
+		b.StartTimer()
+	}
+}
+
+// procMemory reads VmRSS and VmHWM of pid in MB.
+func procMemory(b *testing.B, pid int) (rss, hwm float64) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc here: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb / 1024
+		case "VmHWM:":
+			hwm = kb / 1024
+		}
+	}
+	return rss, hwm
+}
