@@ -31,6 +31,11 @@ type serveMode struct {
 	register func(fs *flag.FlagSet)
 	selected func() bool
 	run      func(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int
+	// options, if set, may adjust the server's options after parsing
+	// (every mode's, selected or not); an error is a usage error. start, if
+	// set, runs in the background with the server (until ctx ends).
+	options func(o *lsp.Options, log *zap.Logger) error
+	start   func(ctx context.Context, srv *lsp.Server)
 }
 
 var serveModes []serveMode
@@ -75,15 +80,30 @@ ended without shutdown, 2 for usage errors.`)
 	defer closeLog()
 
 	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
-	srv := lsp.NewServer(lsp.Options{
+	opts := lsp.Options{
 		Sources: cf.sources(),
 		Logger:  log,
 		Runner:  scriptRunner(client, log.Named("runtime")),
 		Version: versionString(),
-	})
+	}
+	for _, m := range serveModes {
+		if m.options == nil {
+			continue
+		}
+		if err := m.options(&opts, log); err != nil {
+			fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+			return 2
+		}
+	}
+	srv := lsp.NewServer(opts)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	for _, m := range serveModes {
+		if m.start != nil {
+			go m.start(ctx, srv)
+		}
+	}
 	for _, m := range serveModes {
 		if m.selected() {
 			return m.run(ctx, env, srv, log)

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/remote"
+	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/web"
+)
+
+// httpServe is serve's HTTP mode; a variable so tests can watch it bind.
+var httpServe = &httpFlags{}
+
+func init() {
+	h := httpServe
+	addServeMode(serveMode{
+		register: h.register,
+		selected: func() bool { return h.fs != nil && flagGiven(h.fs, "http") },
+		options:  h.options,
+		start:    h.start,
+		run:      h.run,
+	})
+}
+
+// envHTTPToken holds the bearer token, so it need not appear in the process
+// list.
+const envHTTPToken = "RESTLS_HTTP_TOKEN"
+
+// httpFlags are the flags of serve's HTTP mode (docs/http.md) and of
+// registryUrl. serve.go registers them and hands over when --http is given.
+type httpFlags struct {
+	addr          string
+	token         string
+	origins       stringList
+	allowRun      bool
+	registryURL   string
+	registryToken string
+	refresh       time.Duration
+	grace         time.Duration
+
+	fs     *flag.FlagSet
+	loader *remote.Loader
+
+	onListen func(net.Addr) // tests: the bound address
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func (h *httpFlags) register(fs *flag.FlagSet) {
+	*h = httpFlags{fs: fs, onListen: h.onListen}
+	fs.StringVar(&h.addr, "http", "", "serve the hints API, the designer page and the language server over WebSocket on this `address` (\":7373\" and \"\" mean "+web.DefaultAddr+"); stdin is not read unless --stdio is also given")
+	fs.StringVar(&h.token, "token", "", "bearer `token` required on every HTTP request (or set "+envHTTPToken+"); required when --http binds a non-loopback address")
+	fs.Var(&h.origins, "allow-origin", "allow this `origin` (scheme://host[:port]) to call the API and open /lsp from another page (repeatable); no CORS otherwise")
+	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
+	fs.StringVar(&h.registryURL, "registry-url", "", "load the serviceId hints from another restls backend at this `url` (its /v1/services) instead of local configuration files")
+	fs.StringVar(&h.registryToken, "registry-token", "", "bearer `token` for --registry-url")
+	fs.DurationVar(&h.refresh, "registry-refresh", 30*time.Second, "how often --registry-url is fetched again")
+	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP requests may take to finish")
+}
+
+// flagGiven reports whether the command line set the flag (even to its
+// default, as in --http "").
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+// options applies --registry-url (in every mode, stdio too) and keeps dry
+// runs off the network unless --allow-run.
+func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
+	if h.registryURL != "" {
+		if h.refresh <= 0 {
+			return fmt.Errorf("--registry-refresh must be positive, got %v", h.refresh)
+		}
+		l, err := remote.New(h.registryURL, remote.Options{Token: h.registryToken, Logger: log.Named("remote")})
+		if err != nil {
+			return fmt.Errorf("--registry-url: %v", err)
+		}
+		h.loader = l
+		o.Load = l.Load
+	}
+	if flagGiven(h.fs, "http") && !h.allowRun {
+		// Over WebSocket restls.runScript would run code for any client.
+		o.Runner = nil
+	}
+	return nil
+}
+
+// start refreshes the remote registry until ctx ends, reloading srv (and
+// so re-diagnosing every open script) when the answer changed.
+func (h *httpFlags) start(ctx context.Context, srv *lsp.Server) {
+	if h.loader != nil {
+		h.loader.Watch(ctx, h.refresh, srv.Snapshot, srv.Reload)
+	}
+}
+
+// run serves HTTP until ctx ends; with an explicit --stdio it also serves
+// the editor on stdin/stdout and stops when that session ends.
+func (h *httpFlags) run(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int {
+	addr, err := h.checkHTTP(env.getenv)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		return 2
+	}
+	runner := web.Runner(nil)
+	if h.allowRun {
+		client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
+		runner = scriptRunner(client, log.Named("runtime"))
+	}
+	if !flagGiven(h.fs, "stdio") {
+		return serveHTTP(ctx, env, h, addr, srv, runner, versionString(), log)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdioDone := make(chan int, 1)
+	go func() {
+		stdioDone <- serveStdio(ctx, env, srv, log)
+		cancel()
+	}()
+	if rc := serveHTTP(ctx, env, h, addr, srv, runner, versionString(), log); rc != 0 {
+		return rc
+	}
+	return <-stdioDone
+}
+
+// checkHTTP validates the HTTP flags before anything starts; the error is
+// a usage error (exit 2).
+func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err error) {
+	if h.token == "" {
+		h.token = getenv(envHTTPToken)
+	}
+	addr = web.NormalizeAddr(h.addr)
+	if !web.IsLoopback(addr) && h.token == "" {
+		return "", fmt.Errorf("--http %s binds a non-loopback address: anyone who can reach it could read the service configuration%s; give --token (or %s), or bind 127.0.0.1",
+			addr, map[bool]string{true: " and run scripts", false: ""}[h.allowRun], envHTTPToken)
+	}
+	return addr, nil
+}
+
+// serveHTTP runs the HTTP backend on srv until ctx ends (SIGINT/SIGTERM in
+// serve), then shuts down gracefully. It returns the exit status.
+func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv *lsp.Server, runner web.Runner, version string, log *zap.Logger) int {
+	if !h.allowRun {
+		runner = nil
+	}
+	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins,
+		Runner: runner, Logger: log.Named("http"), Version: version})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: cannot listen on %s: %v\n", addr, err)
+		return 1
+	}
+	if !web.IsLoopback(addr) {
+		log.Warn("serving on a non-loopback address: every request needs the bearer token; prefer TLS in front (a reverse proxy)", zap.String("addr", addr))
+	}
+	if h.allowRun {
+		log.Warn("dry runs enabled over HTTP (--allow-run): clients can execute scripts that call the configured services")
+	}
+	log.Info("serving HTTP", zap.String("url", "http://"+ln.Addr().String()+"/"), zap.Bool("token", h.token != ""),
+		zap.Strings("allowOrigins", h.origins), zap.Bool("allowRun", h.allowRun))
+	fmt.Fprintf(env.stderr, "restls serve: designer and hints API on http://%s/\n", ln.Addr())
+	if h.onListen != nil {
+		h.onListen(ln.Addr())
+	}
+	if err := ws.Serve(ctx, ln, h.grace); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		return 1
+	}
+	log.Info("HTTP server stopped")
+	return 0
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// httpProcess is `restls serve --http 127.0.0.1:0 ...` as a child process.
+type httpProcess struct {
+	base   string // http://127.0.0.1:port
+	wait   chan error
+	stderr *bytes.Buffer
+	kill   func(syscall.Signal)
+}
+
+var listenLine = regexp.MustCompile(`designer and hints API on (http://[^/\s]+)/`)
+
+func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
+	t.Helper()
+	cmd := restlsCommand(t, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Stdin = stdin
+	pr, pw := io.Pipe()
+	var buf bytes.Buffer
+	cmd.Stderr = io.MultiWriter(pw, &buf)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &httpProcess{wait: make(chan error, 1), stderr: &buf, kill: func(s syscall.Signal) { _ = cmd.Process.Signal(s) }}
+	go func() { p.wait <- cmd.Wait(); pw.Close() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := listenLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	select {
+	case p.base = <-found:
+	case err := <-p.wait:
+		t.Fatalf("restls serve --http exited before listening: %v\n%s", err, buf.String())
+	case <-time.After(20 * time.Second):
+		t.Fatalf("restls serve --http did not say where it listens:\n%s", buf.String())
+	}
+	return p
+}
+
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// failingReader fails the test when anything reads it: in HTTP mode stdin
+// is not read.
+type failingReader struct{ read chan struct{} }
+
+func (f failingReader) Read(p []byte) (int, error) {
+	close(f.read)
+	return 0, io.EOF
+}
+
+func TestServeHTTP(t *testing.T) {
+	p := startHTTP(t, nil, "--config-root", "../../testdata/config")
+
+	code, body := httpGet(t, p.base+"/v1/services?kind=scriptService")
+	if code != 200 || !strings.Contains(body, `"crm-customers"`) || strings.Contains(body, "encodedCredentials") {
+		t.Fatalf("GET /v1/services = %d %s", code, body)
+	}
+	code, body = httpGet(t, p.base+"/")
+	if code != 200 || !strings.Contains(body, "restls designer") {
+		t.Fatalf("GET / = %d %.200s", code, body)
+	}
+	// Dry runs are off without --allow-run.
+	res, err := http.Post(p.base+"/v1/run", "application/json", strings.NewReader(`{"text":"return 1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("POST /v1/run without --allow-run = %d", res.StatusCode)
+	}
+	// The WebSocket answers.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, msg, err := c.Read(ctx)
+	if err != nil || !strings.Contains(string(msg), `"capabilities"`) {
+		t.Fatalf("initialize over WebSocket: %s, %v", msg, err)
+	}
+
+	// SIGTERM: graceful shutdown, exit 0, and the open session is told.
+	p.kill(syscall.SIGTERM)
+	for {
+		if _, _, err := c.Read(ctx); err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+				t.Errorf("session ended with %v, want going away", err)
+			}
+			break
+		}
+	}
+	select {
+	case err := <-p.wait:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v\n%s", err, p.stderr.String())
+		}
+	case <-ctx.Done():
+		t.Fatal("restls serve --http did not stop on SIGTERM")
+	}
+}
+
+// TestServeHTTPDoesNotReadStdin: without --stdio the HTTP mode leaves stdin
+// alone (an editor could not be talking on it). stdin is an OS pipe holding
+// a message; after the child exits, the message is still there to read.
+func TestServeHTTPDoesNotReadStdin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	const msg = "Content-Length: 2\r\n\r\n{}"
+	if _, err := pw.WriteString(msg); err != nil {
+		t.Fatal(err)
+	}
+	p := startHTTP(t, pr, "--config-root", "../../testdata/config")
+	if code, _ := httpGet(t, p.base+"/healthz"); code != 200 {
+		t.Fatalf("healthz = %d", code)
+	}
+	p.kill(syscall.SIGINT)
+	if err := <-p.wait; err != nil {
+		t.Errorf("exit after SIGINT: %v\n%s", err, p.stderr.String())
+	}
+	pw.Close()
+	left, _ := io.ReadAll(pr)
+	if string(left) != msg {
+		t.Errorf("restls serve --http read stdin: %q left of %q", left, msg)
+	}
+}
+
+func TestServeHTTPNonLoopbackNeedsToken(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdin: failingReader{read: make(chan struct{})}, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	if rc := runMain(env, []string{"serve", "--http", "0.0.0.0:0", "--config-root", "../../testdata/config"}); rc != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", rc, errb.String())
+	}
+	if !strings.Contains(errb.String(), "--token") || !strings.Contains(errb.String(), "non-loopback") {
+		t.Errorf("stderr does not explain: %s", errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out.String())
+	}
+}
+
+func TestServeHTTPBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--http", "127.0.0.1:0", "--allow-origin", "*"},
+		{"serve", "--registry-url", "not a url"},
+		{"serve", "--registry-url", "http://127.0.0.1:1", "--registry-refresh", "0s"},
+	} {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+		if rc := runMain(env, args); rc != 2 {
+			t.Errorf("%v: exit %d, want 2; stderr %s", args, rc, errb.String())
+		}
+	}
+}
+
+// TestServeHTTPRegistryURL: a backend whose --registry-url does not answer
+// offers no serviceIds and says why; one pointing at a working backend
+// serves its services.
+func TestServeHTTPRegistryURL(t *testing.T) {
+	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
+	p := startHTTP(t, nil, "--registry-url", upstream.base)
+	code, body := httpGet(t, p.base+"/v1/services")
+	if code != 200 || !strings.Contains(body, `"crm-customers"`) {
+		t.Fatalf("services through --registry-url = %d %s", code, body)
+	}
+	broken := startHTTP(t, nil, "--registry-url", "http://127.0.0.1:1")
+	code, body = httpGet(t, broken.base+"/v1/services")
+	if code != 200 || strings.TrimSpace(body) != "{}" {
+		t.Fatalf("services through a dead --registry-url = %d %s", code, body)
+	}
+	_, body = httpGet(t, broken.base+"/v1/status")
+	if !strings.Contains(body, "no serviceId hints: error: registryUrl http://127.0.0.1:1") || !strings.Contains(body, "registry-url-unreachable") {
+		t.Fatalf("status does not say why: %s", body)
+	}
+}
