@@ -1,8 +1,13 @@
 package config
 
 import (
+	"encoding/xml"
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/beevik/etree"
 )
 
 // checkParsed holds for any input: no panic (the fuzzer's job), positions
@@ -78,5 +83,52 @@ func FuzzProperties(f *testing.F) {
 		p := parseProperties("f.properties", data)
 		checkParsed(t, data, p)
 		checkMerged(t, p)
+	})
+}
+
+// FuzzScanXML checks the byte scanner against encoding/xml: for every
+// document etree accepts, both find the same start-tag offsets.
+func FuzzScanXML(f *testing.F) {
+	f.Add(`<?xml version="1.0"?><!DOCTYPE s [<!ELEMENT s ANY><!-- > -->]><s a="x>y" b='<'><!-- <c/> --><![CDATA[<d>]]><e/><?pi <f>?></s>`)
+	f.Add(`<scriptservice><api serviceId="a" url="https://a.example.com"/></scriptservice>`)
+	f.Add("<a\n  b = \"1\"\n><b></b></a>")
+	f.Fuzz(func(t *testing.T, data string) {
+		doc := etree.NewDocument()
+		if doc.ReadFromString(data) != nil || doc.Root() == nil {
+			return
+		}
+		var want []int64
+		dec := xml.NewDecoder(strings.NewReader(data))
+		for {
+			off := dec.InputOffset()
+			tok, err := dec.RawToken()
+			if err != nil {
+				break
+			}
+			if _, ok := tok.(xml.StartElement); ok {
+				want = append(want, off)
+			}
+		}
+		got := scanXML("f.xml", []byte(data)).start
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("scanner offsets %v, encoding/xml %v", got, want)
+		}
+	})
+}
+
+func FuzzCheckAbsolute(f *testing.F) {
+	for _, s := range []string{"https://a.example.com/x?y#z", "http://u:p@h", "https://[::1]:80/", "https://h%41/", "HTTPS://H/", "https://", "ftp://x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		scheme, ok, user := checkAbsolute(raw)
+		u, err := url.Parse(raw)
+		wantOK := err == nil && u.Host != ""
+		if ok != wantOK {
+			t.Fatalf("%q: ok %v, url.Parse says %v (%v)", raw, ok, wantOK, err)
+		}
+		if ok && (strings.ToLower(u.Scheme) != scheme || (u.User != nil) != user) {
+			t.Fatalf("%q: scheme %q user %v; url.Parse: %q %v", raw, scheme, user, u.Scheme, u.User)
+		}
 	})
 }

@@ -249,17 +249,17 @@ func (m *merger) api(a *rawAPI) {
 		fail(a.url.pos, CodeMissingURL, fmt.Sprintf("service %q has no url: add url with an http(s) address or <serviceId>/<suffix> (the service is unusable)", id))
 		return
 	case isAbsolute(raw):
-		u, err := url.Parse(raw)
-		if err != nil || u.Host == "" {
+		scheme, ok, hasUser := checkAbsolute(raw)
+		if !ok {
 			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has url %q, which is not a valid address: write it as https://host/path (the service is unusable)", id, raw))
 			return
 		}
-		if u.User != nil {
+		if hasUser {
 			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has credentials inside its url: move them to an authorization of type basic (the service is unusable)", id))
 			return
 		}
 		svc.URL = raw
-		if strings.EqualFold(u.Scheme, "http") {
+		if scheme == "http" {
 			m.add(a.url.pos, SeverityWarning, CodeInsecureURL, id,
 				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (spec 5.1)", id))
 		}
@@ -518,4 +518,54 @@ func sortByReadingOrder(diags []Diagnostic, sources []*parsed) []Diagnostic {
 		return a.Column < b.Column
 	})
 	return diags
+}
+
+// checkAbsolute validates an absolute address. Plain addresses (the common
+// case: scheme, host, path, no odd bytes) are checked without url.Parse,
+// which dominated the merge of a large configuration.
+func checkAbsolute(raw string) (scheme string, ok, hasUser bool) {
+	for _, sch := range []string{"https", "http"} {
+		if len(raw) > len(sch)+3 && strings.EqualFold(raw[:len(sch)], sch) && raw[len(sch):len(sch)+3] == "://" {
+			rest := raw[len(sch)+3:]
+			host := rest
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				host = rest[:i]
+			}
+			if plainHost(host) && plainURLBytes(raw) {
+				return sch, true, false
+			}
+			break
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", false, false
+	}
+	return strings.ToLower(u.Scheme), true, u.User != nil
+}
+
+// plainURLBytes reports whether s holds only printable ASCII without
+// spaces, so that url.Parse could not reject it for its bytes.
+func plainURLBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == '%' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainHost reports whether h is a non-empty DNS name with no port,
+// userinfo or IP literal, the only hosts the fast path accepts.
+func plainHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

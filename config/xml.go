@@ -20,21 +20,97 @@ type xmlPositions struct {
 	start []int64 // byte offset of each element's '<', document order
 }
 
-// scanXML records element positions with encoding/xml's RawToken, which
-// does no namespace work and so costs a fraction of a full decode.
+// scanXML records the offset of every start tag in document order. It runs
+// only on a document etree accepted, so a byte scan suffices: it skips
+// comments, CDATA, processing instructions, the DOCTYPE (with its internal
+// subset) and quoted attribute values, where a '<' or '>' is not markup.
+// FuzzScanXML checks it against encoding/xml.
 func scanXML(file string, data []byte) *xmlPositions {
 	xp := &xmlPositions{file: file, lines: newLineIndex(data)}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		off := dec.InputOffset()
-		tok, err := dec.RawToken()
-		if err != nil {
-			return xp
+	n := len(data)
+	skipPast := func(i int, end string) int {
+		j := bytes.Index(data[i:], []byte(end))
+		if j < 0 {
+			return n
 		}
-		if _, ok := tok.(xml.StartElement); ok {
-			xp.start = append(xp.start, off)
+		return i + j + len(end)
+	}
+	for i := 0; i < n; {
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		switch {
+		case bytes.HasPrefix(data[i:], []byte("<!--")):
+			i = skipPast(i+4, "-->")
+		case bytes.HasPrefix(data[i:], []byte("<![CDATA[")):
+			i = skipPast(i+9, "]]>")
+		case bytes.HasPrefix(data[i:], []byte("<?")):
+			i = skipPast(i+2, "?>")
+		case bytes.HasPrefix(data[i:], []byte("<!")):
+			i = skipDecl(data, i+2)
+		case i+1 < n && data[i+1] == '/':
+			i = skipPast(i+2, ">")
+		default:
+			xp.start = append(xp.start, int64(i))
+			i = skipTag(data, i+1)
 		}
 	}
+	return xp
+}
+
+// skipDecl skips a <!DOCTYPE ...> or other declaration, including an
+// internal subset in brackets and quoted strings.
+func skipDecl(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch c := data[i]; c {
+		case '"', '\'':
+			if k := bytes.IndexByte(data[i+1:], c); k >= 0 {
+				i += k + 2
+				continue
+			}
+			return len(data)
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '<':
+			if bytes.HasPrefix(data[i:], []byte("<!--")) {
+				if k := bytes.Index(data[i+4:], []byte("-->")); k >= 0 {
+					i += 4 + k + 3
+					continue
+				}
+				return len(data)
+			}
+		case '>':
+			if depth <= 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return i
+}
+
+// skipTag skips to the end of a start tag, past quoted attribute values.
+func skipTag(data []byte, i int) int {
+	for i < len(data) {
+		switch c := data[i]; c {
+		case '"', '\'':
+			k := bytes.IndexByte(data[i+1:], c)
+			if k < 0 {
+				return len(data)
+			}
+			i += k + 2
+		case '>':
+			return i + 1
+		default:
+			i++
+		}
+	}
+	return i
 }
 
 // syntaxError runs a strict decode to find where data stops being XML; it
