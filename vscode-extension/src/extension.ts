@@ -12,6 +12,7 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
+  RevealOutputChannelOn,
   ServerOptions,
   State,
   TransportKind,
@@ -106,10 +107,48 @@ export class Restls implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
-      vscode.workspace.onDidOpenTextDocument(() => this.updateActive()),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        this.updateActive();
+        if (this.isScript(doc)) {
+          void this.ensureStarted();
+        }
+      }),
     );
     this.updateActive();
-    void this.restart(false);
+    void this.startIfWanted();
+  }
+
+  /**
+   * startIfWanted starts the server when the workspace has platform work:
+   * an open script, or a service configuration file. VS Code activates the
+   * extension for any JavaScript file; an unrelated project must not get a
+   * server process, let alone a "restls not found" message.
+   */
+  private async startIfWanted(): Promise<void> {
+    if (vscode.workspace.textDocuments.some((d) => this.isScript(d))) {
+      return this.ensureStarted();
+    }
+    let files: vscode.Uri[] = [];
+    try {
+      files = await vscode.workspace.findFiles('**/{script-service-api.xml,script-handler-api.xml}', '**/node_modules/**', 1);
+    } catch {
+      // No workspace: wait for a script.
+    }
+    if (files.length > 0) {
+      return this.ensureStarted();
+    }
+    this.log('no platform script open and no service configuration in the workspace: restls serve starts when a script is opened');
+  }
+
+  /** started tells whether the server was asked to start (it may have failed). */
+  started = false;
+
+  /** ensureStarted starts the server once; later calls wait for the pending start or restart. */
+  ensureStarted(): Promise<void> {
+    if (!this.started) {
+      return this.restart(false);
+    }
+    return this.queue;
   }
 
   /** isScript tells whether restls handles a document (restls.include). */
@@ -139,7 +178,10 @@ export class Restls implements vscode.Disposable {
     this.updateActive();
     const change = classifyChange(before, after);
     this.log(`settings changed: ${change}`);
-    if (change === 'restart' || (change === 'reconfigure' && !this.running())) {
+    if (!this.started) {
+      // Nothing runs yet; a new include may match an open script.
+      await this.startIfWanted();
+    } else if (change === 'restart' || (change === 'reconfigure' && !this.running())) {
       this.notified.clear();
       await this.restart(false);
     } else if (change === 'reconfigure' && this.client) {
@@ -153,6 +195,7 @@ export class Restls implements vscode.Disposable {
 
   /** restart stops the client (if any) and starts a new one; calls are serialised. */
   restart(manual: boolean): Promise<void> {
+    this.started = true;
     this.queue = this.queue.then(async () => {
       if (manual) {
         this.notified.clear();
@@ -206,6 +249,9 @@ export class Restls implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(this.settings.include),
       outputChannel: this.output,
+      // The client would pop up a message for every failed notification
+      // while a server is down; this extension reports once (fail()).
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: this.serverConfigFor(),
       synchronize: {
         fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{xml,yml,yaml,properties}'),
@@ -221,7 +267,12 @@ export class Restls implements vscode.Disposable {
         },
       },
       errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
+        // Write errors while the server is going down are followed by
+        // closed(), which decides; only log them here.
+        error: (err) => {
+          this.log(`connection to the server: ${err.message}`);
+          return { action: ErrorAction.Continue, handled: true };
+        },
         closed: () => this.onClosed(),
       },
       initializationFailedHandler: (err) => {
@@ -280,7 +331,10 @@ export class Restls implements vscode.Disposable {
     this.output.appendLine(`[${new Date().toISOString()}] ${message}`);
   }
 
-  private requireClient(): LanguageClient | undefined {
+  private async requireClient(): Promise<LanguageClient | undefined> {
+    if (!this.started) {
+      await this.ensureStarted();
+    }
     if (this.running()) {
       return this.client;
     }
@@ -296,7 +350,7 @@ export class Restls implements vscode.Disposable {
       void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
       return undefined;
     }
-    const client = this.requireClient();
+    const client = await this.requireClient();
     if (!client) {
       return undefined;
     }
@@ -400,7 +454,7 @@ export class Restls implements vscode.Disposable {
 
   /** showServices lists the active script kind's services; the chosen serviceId is inserted at the cursor. */
   async showServices(): Promise<string | undefined> {
-    const client = this.requireClient();
+    const client = await this.requireClient();
     if (!client) {
       return undefined;
     }
@@ -450,7 +504,7 @@ export class Restls implements vscode.Disposable {
 
   /** reload asks the server to read the configuration again. */
   async reload(): Promise<void> {
-    const client = this.requireClient();
+    const client = await this.requireClient();
     if (!client) {
       return;
     }

@@ -45,6 +45,10 @@ async function startWithFake(extra: Record<string, unknown> = {}): Promise<Restl
   for (const [k, v] of Object.entries(extra)) {
     settings.set(k, v);
   }
+  if (!vscode.workspace.textDocuments.length) {
+    // The server starts for a workspace with platform scripts open.
+    openDocument(path.join(ws, 'scripts', 'order.js'), 'javascript', false);
+  }
   ext = activate(fakeContext(path.join(ws, 'ext')));
   await waitFor(() => ext!.running(), 'the fake server to run');
   return ext;
@@ -225,9 +229,32 @@ test('settings: a source change reconfigures the running server, a log level cha
   assert.deepEqual((await fakeState(e)).argv, ['serve', '--log-level', 'debug', '--stdio']);
 });
 
+test('an unrelated JavaScript project gets no server and no message until a script is opened', async () => {
+  settings.set('restls.path', '/nonexistent/restls');
+  openDocument(path.join(ws, 'lib', 'util.js'));
+  ext = activate(fakeContext(path.join(ws, 'ext')));
+  await waitFor(() => recorded.outputs[0]?.lines.some((l) => /starts when a script is opened/.test(l)), 'the extension to decide');
+  assert.equal(ext.started, false);
+  assert.equal(recorded.messages.length, 0, JSON.stringify(recorded.messages));
+  assert.equal(statusItem().visible, false);
+  // Opening a platform script starts it (here: reports the missing binary, once).
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  await waitFor(() => recorded.messages.find((m) => m.level === 'error'), 'the missing-binary message');
+  assert.ok(ext.started);
+});
+
+test('a service configuration in the workspace starts the server without an open script', async () => {
+  fs.mkdirSync(path.join(ws, 'webforms', 'script-code-config'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'webforms', 'script-code-config', 'script-service-api.xml'), '<scriptservice/>');
+  settings.set('restls.path', path.join(ws, 'bin', 'restls'));
+  ext = activate(fakeContext(path.join(ws, 'ext')));
+  await waitFor(() => ext!.running(), 'the server');
+});
+
 test('a server that keeps crashing is restarted 3 times, then one notification', async () => {
   process.env.FAKE_RESTLS_CRASH = '1';
   settings.set('restls.path', path.join(ws, 'bin', 'restls'));
+  openDocument(path.join(ws, 'scripts', 'order.js'), 'javascript', false);
   ext = activate(fakeContext(path.join(ws, 'ext')));
   await waitFor(() => recorded.messages.find((m) => /stopped 4 times in 3 minutes/.test(m.message)), 'the crash-loop notification', 20_000);
   const errors = recorded.messages.filter((m) => m.level === 'error');

@@ -645,6 +645,27 @@ const workspace = namespace('workspace', {
   },
   notebookDocuments: [],
   isTrusted: true,
+  findFiles(include: string) {
+    // Enough for the extension's question: is there a service configuration file?
+    const names = /\{([^}]*)\}/.exec(include)?.[1].split(',') ?? [path.posix.basename(include)];
+    const out: Uri[] = [];
+    const walk = (dir: string, depth: number) => {
+      if (depth > 4) {
+        return;
+      }
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory() && e.name !== 'node_modules') {
+          walk(path.join(dir, e.name), depth + 1);
+        } else if (names.includes(e.name)) {
+          out.push(Uri.file(path.join(dir, e.name)));
+        }
+      }
+    };
+    for (const f of workspaceFolders ?? []) {
+      walk(f.uri.fsPath, 0);
+    }
+    return Promise.resolve(out);
+  },
 });
 
 const languages = namespace('languages', {
