@@ -18,6 +18,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 		return nil, err
 	}
 	v, ok := s.viewOf(p.TextDocument.URI)
+	s.touch(p.TextDocument.URI) // it will hold a parsed AST
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	out := []protocol.CommandOrCodeAction{}

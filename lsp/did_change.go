@@ -42,8 +42,11 @@ func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, erro
 	}
 	d := newDocument(u, p.TextDocument.Version, text)
 	s.mu.Lock()
-	if s.docs[u] == old {
+	// Only this goroutine changes texts, but another may have swapped in an
+	// AST-less copy of old (touchLocked): the document is replaced anyway.
+	if _, open := s.docs[u]; open {
 		s.docs[u] = d
+		s.touchLocked(u)
 	}
 	s.mu.Unlock()
 	s.markDirty(u)

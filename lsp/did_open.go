@@ -16,6 +16,7 @@ func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error)
 	d := newDocument(td.URI, td.Version, td.Text)
 	s.mu.Lock()
 	s.docs[td.URI] = d
+	s.touchLocked(td.URI)
 	s.mu.Unlock()
 	s.markDirty(td.URI)
 	return nil, nil

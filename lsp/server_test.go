@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -454,5 +455,43 @@ func TestMatchGlob(t *testing.T) {
 		if got := matchGlob(tt.glob, tt.file); got != tt.want {
 			t.Errorf("matchGlob(%q, %q) = %v, want %v", tt.glob, tt.file, got, tt.want)
 		}
+	}
+}
+
+// TestOnlyRecentDocumentsKeepTheirAST opens more scripts than keepParsed:
+// the least recently used lose their AST but keep working.
+func TestOnlyRecentDocumentsKeepTheirAST(t *testing.T) {
+	srv := newTestServer(t, Options{Runner: echoRunner})
+	c := connect(t, srv, clientOptions{})
+	n := keepParsed + 4
+	var uris []uri.URI
+	for i := range n {
+		u := uri.File(fmt.Sprintf("/ws/s%02d.js", i))
+		uris = append(uris, u)
+		c.open(u, fmt.Sprintf("var x%d = context.api(\"crm\");\n", i))
+	}
+	for _, u := range uris {
+		if ds := c.diagnostics(u, 1, 0); len(ds) != 1 {
+			t.Fatalf("%s: diagnostics %+v", u, ds)
+		}
+	}
+	ses := srv.sessionList()[0]
+	ses.mu.Lock()
+	kept := len(ses.parsed)
+	ses.mu.Unlock()
+	if kept != keepParsed {
+		t.Errorf("%d documents keep their AST, want %d", kept, keepParsed)
+	}
+	// The oldest, AST-less document still takes edits and is diagnosed again.
+	v := c.change(uris[0], &protocol.TextDocumentContentChangePartial{
+		Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 9}, End: protocol.Position{Line: 0, Character: 20}},
+		Text:  "api.rest.v1.get",
+	})
+	if ds := c.diagnostics(uris[0], v, 0); len(ds) != 1 || ds[0].Code != protocol.String("missing-argument") {
+		t.Errorf("diagnostics after editing an evicted document: %+v", ds)
+	}
+	got, err := c.run(uris[0])
+	if err != nil || got.Text != "var x0 = api.rest.v1.get(\"crm\");\n" {
+		t.Errorf("text after edit = %q, %v", got.Text, err)
 	}
 }

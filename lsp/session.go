@@ -53,6 +53,7 @@ type session struct {
 	watching    bool // the client watches the config files for us
 	watchedSet  []string
 	configURIs  map[uri.URI]bool // config files we published diagnostics on
+	parsed      []uri.URI        // documents allowed to keep their AST, most recent first
 	toldRestart bool
 	inflight    map[jsonrpc2.ID]context.CancelFunc
 
@@ -79,6 +80,50 @@ func newDocument(u uri.URI, version int32, text string) *document {
 		d.path = u.Path()
 	}
 	return d
+}
+
+// keepParsed is how many documents keep their parsed AST (about 1 MB per
+// 1,000 lines) between requests; the others keep only their text and are
+// parsed again when next needed. Editors have a few scripts in front of the
+// user and many open in tabs.
+const keepParsed = 8
+
+// unparsed returns d without its AST.
+func (d *document) unparsed() *document {
+	c := *d
+	c.doc = hints.NewDocument(d.doc.Text())
+	return &c
+}
+
+// touchLocked marks u as recently used and drops the AST of the least
+// recently used documents beyond keepParsed.
+func (s *session) touchLocked(u uri.URI) {
+	if len(s.parsed) > 0 && s.parsed[0] == u {
+		return
+	}
+	for i, p := range s.parsed {
+		if p == u {
+			copy(s.parsed[1:i+1], s.parsed[:i])
+			s.parsed[0] = u
+			return
+		}
+	}
+	s.parsed = append([]uri.URI{u}, s.parsed...)
+	for len(s.parsed) > keepParsed {
+		old := s.parsed[len(s.parsed)-1]
+		s.parsed = s.parsed[:len(s.parsed)-1]
+		if d := s.docs[old]; d != nil {
+			s.docs[old] = d.unparsed()
+		}
+	}
+}
+
+func (s *session) touch(u uri.URI) {
+	s.mu.Lock()
+	if s.docs[u] != nil {
+		s.touchLocked(u)
+	}
+	s.mu.Unlock()
 }
 
 func newSession(srv *Server, id int, end context.CancelFunc) *session {
@@ -268,6 +313,7 @@ func (s *session) publishDocument(ctx context.Context, u uri.URI) {
 		return // closed meanwhile; didClose cleared it
 	}
 	diags := hints.Diagnose(v.d.doc, v.reg)
+	s.touch(u)
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -39,6 +40,10 @@ type serveMode struct {
 }
 
 var serveModes []serveMode
+
+// serveMemoryLimit is the Go runtime's soft memory limit in serve mode
+// unless GOMEMLIMIT is set; see docs/lsp.md.
+const serveMemoryLimit = 40 << 20
 
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
@@ -78,6 +83,12 @@ ended without shutdown, 2 for usage errors.`)
 		return 2
 	}
 	defer closeLog()
+	if env.getenv("GOMEMLIMIT") == "" && env.stdout == os.Stdout { // the real process, not an in-process test
+		// A sidecar next to the editor: give memory back after the spikes of
+		// a registry load or a burst of parses instead of keeping twice the
+		// live heap. Soft: the runtime exceeds it rather than thrash.
+		debug.SetMemoryLimit(serveMemoryLimit)
+	}
 
 	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
 	opts := lsp.Options{
