@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build test check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode
+.PHONY: all build test check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
 
 all: build
 
@@ -57,6 +57,26 @@ vscode-package:
 e2e-vscode: build vscode-package
 	vscode-extension/e2e/install-code-server.sh out/code-server
 	cd vscode-extension && node e2e/run.mjs
+
+# The designer page (web/, docs/http.md): web/static/designer.js is built
+# from web/designer/src with esbuild and committed, so a plain `go build`
+# serves it; designer-check fails when the committed bundle is stale.
+designer: web/designer/node_modules
+	cd web/designer && node build.mjs
+
+designer-check: web/designer/node_modules
+	cd web/designer && node build.mjs --check
+
+web/designer/node_modules: web/designer/package-lock.json
+	cd web/designer && npm ci --no-audit --no-fund
+	@touch $@
+
+# The designer in a real browser: bin/restls serve --http on loopback,
+# Debian's chromium driven by playwright-core; screenshots in out/e2e-web/.
+# CI runs it after `make test` (.ci/run installs chromium).
+e2e-web: build designer-check
+	mkdir -p out/e2e-web
+	cd web/designer && RESTLS_BIN=$(CURDIR)/$(BIN) node --test e2e/
 
 clean:
 	rm -rf bin

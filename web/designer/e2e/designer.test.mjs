@@ -1,0 +1,205 @@
+// Browser test of the designer page: the real restls binary serves it on
+// loopback, Debian's chromium (driven by playwright-core) types into the
+// editor. Screenshots go to out/e2e-web/.
+//
+// Run with `make e2e-web` (builds bin/restls first). RESTLS_BIN overrides
+// the binary, CHROMIUM the browser.
+import {test, before, after} from "node:test"
+import assert from "node:assert/strict"
+import {spawn} from "node:child_process"
+import {mkdtempSync, mkdirSync, writeFileSync, rmSync} from "node:fs"
+import {tmpdir} from "node:os"
+import {join, dirname, resolve} from "node:path"
+import {fileURLToPath} from "node:url"
+import {chromium} from "playwright-core"
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const bin = process.env.RESTLS_BIN || join(repo, "bin", "restls")
+const shots = join(repo, "out", "e2e-web")
+const CALLS = ["get", "delete", "post", "put", "patch"]
+const WAIT = 15000
+
+// startBackend runs `restls serve --http 127.0.0.1:0` and resolves with its
+// address once it says where it listens.
+function startBackend(args) {
+  return new Promise((resolveStart, reject) => {
+    const proc = spawn(bin, ["serve", "--http", "127.0.0.1:0", ...args], {stdio: ["ignore", "ignore", "pipe"]})
+    let err = ""
+    const timer = setTimeout(() => reject(new Error("restls did not start:\n" + err)), WAIT)
+    proc.stderr.on("data", d => {
+      err += d
+      const m = /designer and hints API on (http:\/\/\S+?)\//.exec(err)
+      if (m) { clearTimeout(timer); resolveStart({proc, url: m[1] + "/", log: () => err}) }
+    })
+    proc.on("exit", code => { clearTimeout(timer); reject(new Error(`restls exited ${code}:\n${err}`)) })
+  })
+}
+
+function stopBackend(b) {
+  if (!b) return Promise.resolve()
+  return new Promise(res => {
+    b.proc.removeAllListeners("exit")
+    b.proc.on("exit", res)
+    b.proc.kill("SIGTERM")
+  })
+}
+
+let context, good, broken, userDataDir, brokenRoot
+
+before(async () => {
+  mkdirSync(shots, {recursive: true})
+  // A config root whose every file fails to parse: the registry fails.
+  brokenRoot = mkdtempSync(join(tmpdir(), "restls-broken-"))
+  writeFileSync(join(brokenRoot, "application.yml"), "scriptservice:\n  api: [\n")
+  mkdirSync(join(brokenRoot, "script-code-config"))
+  writeFileSync(join(brokenRoot, "script-code-config", "script-service-api.xml"), "<scriptservice><api serviceId=\"x\"")
+  good = await startBackend(["--config-root", join(repo, "testdata", "config")])
+  broken = await startBackend(["--config-root", brokenRoot])
+  userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
+      "--disable-component-update", "--disable-sync"],
+    viewport: {width: 1200, height: 700},
+  })
+})
+
+after(async () => {
+  await context?.close()
+  await Promise.all([stopBackend(good), stopBackend(broken)])
+  for (const d of [userDataDir, brokenRoot]) if (d) rmSync(d, {recursive: true, force: true})
+})
+
+// openDesigner loads the page and waits for the language server session.
+async function openDesigner(url) {
+  const page = await context.newPage()
+  const errors = []
+  page.on("pageerror", e => errors.push(String(e)))
+  // Every JSON-RPC message on /lsp, to wait for the server's answers.
+  page.lsp = {sent: [], received: [], wake: new Set()}
+  const record = (list, f) => {
+    try { list.push(JSON.parse(f.payload)) } catch { return }
+    for (const w of page.lsp.wake) w()
+  }
+  page.on("websocket", ws => {
+    ws.on("framesent", f => record(page.lsp.sent, f))
+    ws.on("framereceived", f => record(page.lsp.received, f))
+  })
+  await page.goto(url)
+  await page.locator('#connection[data-state="connected"]').waitFor({timeout: WAIT})
+  // The status notification arrives after initialize.
+  await page.waitForFunction(() => window.restlsDesigner && window.restlsDesigner.status, null, {timeout: WAIT})
+  page.errors = errors
+  return page
+}
+
+// typeFresh empties the editor and types text key by key.
+async function typeFresh(page, text) {
+  await page.locator(".cm-content").click()
+  await page.keyboard.press("Control+A")
+  await page.keyboard.press("Delete")
+  await page.keyboard.type(text, {delay: 15})
+}
+
+// waitAnswer waits for the response to the first `method` request sent
+// after index `from` of the sent frames.
+function waitAnswer(page, from, method) {
+  return new Promise((resolveAnswer, reject) => {
+    const check = () => {
+      const req = page.lsp.sent.slice(from).find(m => m.method === method && m.id !== undefined)
+      const res = req && page.lsp.received.find(m => m.id === req.id && !m.method)
+      if (res) { done(); resolveAnswer(res) }
+    }
+    const timer = setTimeout(() => { done(); reject(new Error(`no answer to ${method}`)) }, WAIT)
+    const done = () => { clearTimeout(timer); page.lsp.wake.delete(check) }
+    page.lsp.wake.add(check)
+    check()
+  })
+}
+
+async function completionLabels(page) {
+  const list = page.locator(".cm-tooltip-autocomplete li")
+  await list.first().waitFor({timeout: WAIT})
+  return list.evaluateAll(items => items.map(li => li.querySelector(".cm-completionLabel")?.textContent ?? li.textContent))
+}
+
+test("api.rest.v1. offers the five calls", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "api.rest.v1.")
+  const labels = await completionLabels(page)
+  for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
+  assert.ok(await page.locator("#no-hints").isHidden(), "no-hints notice shown with a working registry")
+  await page.screenshot({path: join(shots, "1-calls.png")})
+  assert.deepEqual(page.errors, [])
+  await page.close()
+})
+
+test("the first argument of get offers the configured serviceIds, with signature help", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, 'api.rest.v1.get("')
+  const labels = await completionLabels(page)
+  for (const id of ["crm", "crm-customers", "geo", "payments"]) assert.ok(labels.includes(id), `completion ${JSON.stringify(labels)} lacks ${id}`)
+  // Signature help for the call, with the active parameter.
+  const sig = page.locator(".cm-lsp-signature-tooltip")
+  await sig.waitFor({timeout: WAIT})
+  assert.match(await sig.textContent(), /serviceId/)
+  await page.screenshot({path: join(shots, "2-serviceids.png")})
+  await page.close()
+})
+
+test("an unknown serviceId is underlined with a diagnostic, and hover explains a call", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText('var r = api.rest.v1.get("crm-custmers", {}, {});\n')
+  const bad = page.locator(".cm-lintRange-error")
+  await bad.first().waitFor({timeout: WAIT})
+  assert.match(await bad.first().textContent(), /crm-custmers/)
+  await bad.first().hover()
+  const tip = page.locator(".cm-tooltip-lint, .cm-diagnostic")
+  await tip.first().waitFor({timeout: WAIT})
+  assert.match(await tip.first().textContent(), /unknown serviceId "crm-custmers".*crm-customers/)
+  await page.screenshot({path: join(shots, "3-diagnostic.png")})
+  // Hover on the call name.
+  await page.mouse.move(0, 0)
+  await page.locator(".cm-line", {hasText: "api.rest.v1.get"}).first().locator("text=get").first().hover().catch(() => {})
+  const hover = page.locator(".cm-lsp-hover-tooltip")
+  if (await hover.count() === 0) {
+    // Fall back to the coordinates of "get" in the text.
+    const box = await page.evaluate(() => {
+      const v = window.restlsDesigner.view
+      const pos = v.state.doc.toString().indexOf(".get(") + 2
+      const c = v.coordsAtPos(pos)
+      return {x: c.left + 2, y: (c.top + c.bottom) / 2}
+    })
+    await page.mouse.move(box.x, box.y)
+  }
+  await hover.first().waitFor({timeout: WAIT})
+  assert.match(await hover.first().textContent(), /GET/)
+  await page.screenshot({path: join(shots, "4-hover.png")})
+  await page.close()
+})
+
+test("with the registry broken: a visible notice, no serviceIds, calls still complete", async () => {
+  const page = await openDesigner(broken.url)
+  const notice = page.locator("#no-hints")
+  await notice.waitFor({state: "visible", timeout: WAIT})
+  assert.match(await notice.textContent(), /No serviceId hints/)
+  await typeFresh(page, "api.rest.v1.")
+  const labels = await completionLabels(page)
+  for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
+  await page.screenshot({path: join(shots, "5-broken-calls.png")})
+
+  await typeFresh(page, 'api.rest.v1.get("')
+  // Ask explicitly and wait for the server's answer to that request.
+  const asked = page.lsp.sent.length
+  await page.keyboard.press("Control+Space")
+  const answer = await waitAnswer(page, asked, "textDocument/completion")
+  const items = (answer.result && (answer.result.items || answer.result)) || []
+  assert.deepEqual(items.map(i => i.label), [], "the server offered items in the serviceId argument")
+  const ids = await page.locator(".cm-tooltip-autocomplete li").evaluateAll(items => items.map(li => li.textContent))
+  for (const id of ["crm", "crm-customers", "geo"]) assert.ok(!ids.some(l => l.startsWith(id)), `serviceId ${id} offered: ${JSON.stringify(ids)}`)
+  await page.locator(".cm-lsp-signature-tooltip").waitFor({timeout: WAIT})
+  await page.screenshot({path: join(shots, "6-broken-no-serviceids.png")})
+  await page.close()
+})

@@ -1,0 +1,40 @@
+package web
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+)
+
+// TestPage: the designer page and its bundle are embedded (a fresh go build
+// serves them) and sent with a strict content security policy.
+func TestPage(t *testing.T) {
+	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
+	res, body := get(t, hs.URL+"/", nil)
+	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="no-hints"`) {
+		t.Fatalf("GET / = %d %.300s", res.StatusCode, body)
+	}
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "script-src 'unsafe-inline'") {
+		t.Errorf("Content-Security-Policy = %q", csp)
+	}
+	res, body = get(t, hs.URL+"/designer.js", nil)
+	if res.StatusCode != 200 || len(body) < 100_000 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") {
+		t.Fatalf("GET /designer.js = %d, %d bytes, %s", res.StatusCode, len(body), res.Header.Get("Content-Type"))
+	}
+	// The bundle talks to /lsp and knows the status notification.
+	for _, want := range []string{"/lsp", "restls/status", "v1/run"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("designer.js does not mention %q", want)
+		}
+	}
+	res, _ = get(t, hs.URL+"/designer.css", nil)
+	if res.StatusCode != 200 {
+		t.Errorf("GET /designer.css = %d", res.StatusCode)
+	}
+	res, _ = get(t, hs.URL+"/nothing-here", nil)
+	if res.StatusCode != 404 {
+		t.Errorf("GET /nothing-here = %d", res.StatusCode)
+	}
+}
