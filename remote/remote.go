@@ -195,6 +195,18 @@ func (l *Loader) fetch(ctx context.Context, kind config.Kind) (map[string]config
 	if len(body) > maxBody {
 		return nil, fmt.Errorf("%w: the answer exceeds %d MB", errBadAnswer, maxBody>>20)
 	}
+	ids, err := decodeHints(body)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.cache[kind] = cached{etag: res.Header.Get("ETag"), ids: ids}
+	l.mu.Unlock()
+	return ids, nil
+}
+
+// decodeHints reads a hints map (spec 2.4) and checks it is usable.
+func decodeHints(body []byte) (map[string]config.HintsEntry, error) {
 	var ids map[string]config.HintsEntry
 	if err := json.Unmarshal(body, &ids); err != nil || ids == nil {
 		if err == nil {
@@ -210,9 +222,6 @@ func (l *Loader) fetch(ctx context.Context, kind config.Kind) (map[string]config
 			return nil, fmt.Errorf("%w: serviceId %q has no url", errBadAnswer, id)
 		}
 	}
-	l.mu.Lock()
-	l.cache[kind] = cached{etag: res.Header.Get("ETag"), ids: ids}
-	l.mu.Unlock()
 	return ids, nil
 }
 
