@@ -71,7 +71,6 @@ func BenchmarkCompletionServerSide(b *testing.B) {
 	srv := NewServer(Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: -1})
 	ses := newSession(srv, 1, func() {})
 	ses.state = stateInitialized
-	ses.caps.snippets = true
 	text, pos := bigScript(10000)
 	u := uri.File("/ws/big.js")
 	ses.docs[u] = newDocument(u, 1, text)
@@ -81,11 +80,14 @@ func BenchmarkCompletionServerSide(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		pos  protocol.Position
+		caps clientCaps
 	}{
-		{"typed", pos},
-		{"empty", protocol.Position{Line: pos.Line, Character: pos.Character - uint32(len("service-0"))}},
+		{"typed", pos, clientCaps{snippets: true}},
+		{"empty", protocol.Position{Line: pos.Line, Character: pos.Character - uint32(len("service-0"))}, clientCaps{snippets: true}},
+		{"typed-vscode", pos, clientCaps{snippets: true, lazyDocs: true, editRange: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			ses.caps = bc.caps
 			b.ReportAllocs()
 			var ds []time.Duration
 			for b.Loop() {
@@ -94,7 +96,7 @@ func BenchmarkCompletionServerSide(b *testing.B) {
 				if !ok {
 					b.Fatal("no document")
 				}
-				l := completionList(v, bc.pos)
+				l := ses.completionList(v, bc.pos)
 				if _, err := codec.Marshal(codec{}, l); err != nil {
 					b.Fatal(err)
 				}

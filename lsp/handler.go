@@ -28,6 +28,7 @@ var methods = map[string]method{
 	protocol.MethodTextDocumentDidClose:            (*session).didClose,
 	protocol.MethodTextDocumentDidSave:             (*session).didSave,
 	protocol.MethodTextDocumentCompletion:          (*session).completion,
+	protocol.MethodCompletionItemResolve:           (*session).completionResolve,
 	protocol.MethodTextDocumentHover:               (*session).hover,
 	protocol.MethodTextDocumentSignatureHelp:       (*session).signatureHelp,
 	protocol.MethodTextDocumentCodeAction:          (*session).codeAction,

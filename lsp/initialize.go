@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -30,7 +31,11 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 	set, problems := parseSettings(p.InitializationOptions)
 	s.applySettingsLocked(set)
 	s.state = stateInitialized
+	reg := s.registryLocked()
 	s.mu.Unlock()
+	// Load the registry while the editor opens its documents: the first
+	// completion should not wait for it.
+	go s.safely("preload", func() { reg.get() })
 
 	name := "unknown client"
 	if p.ClientInfo.Name != "" {
@@ -50,6 +55,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &syncKind},
 			CompletionProvider: &protocol.CompletionOptions{
 				TriggerCharacters: []string{".", "'", "\"", "`", "{", ",", " "},
+				ResolveProvider:   &yes,
 			},
 			HoverProvider: protocol.Boolean(true),
 			SignatureHelpProvider: &protocol.SignatureHelpOptions{
@@ -84,8 +90,16 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress
 	}
-	if td := c.TextDocument; td != nil && td.Completion != nil && td.Completion.CompletionItem != nil && td.Completion.CompletionItem.SnippetSupport != nil {
-		cc.snippets = *td.Completion.CompletionItem.SnippetSupport
+	if td := c.TextDocument; td != nil && td.Completion != nil {
+		if ci := td.Completion.CompletionItem; ci != nil {
+			if ci.SnippetSupport != nil {
+				cc.snippets = *ci.SnippetSupport
+			}
+			cc.lazyDocs = slices.Contains(ci.ResolveSupport.Properties, "documentation")
+		}
+		if cl := td.Completion.CompletionList; cl != nil {
+			cc.editRange = slices.Contains(cl.ItemDefaults, "editRange")
+		}
 	}
 	return cc
 }

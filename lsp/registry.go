@@ -112,5 +112,6 @@ func stampFiles(files []string) map[string]fileStamp {
 
 func sameSources(a, b config.Sources) bool {
 	return a.ConfigRoot == b.ConfigRoot && slices.Equal(a.Properties, b.Properties) &&
-		a.ServiceXML == b.ServiceXML && a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig
+		a.ServiceXML == b.ServiceXML && a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig &&
+		a.RegistryURL == b.RegistryURL
 }

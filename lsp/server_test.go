@@ -495,3 +495,47 @@ func TestOnlyRecentDocumentsKeepTheirAST(t *testing.T) {
 		t.Errorf("text after edit = %q, %v", got.Text, err)
 	}
 }
+
+// vscodeCaps are the completion capabilities VS Code announces: lazy
+// documentation through resolve and item defaults.
+func vscodeCaps() protocol.ClientCapabilities {
+	caps := defaultCaps()
+	caps.TextDocument.Completion.CompletionItem.ResolveSupport.Properties = []string{"documentation", "detail", "additionalTextEdits"}
+	caps.TextDocument.Completion.CompletionList = &protocol.CompletionListCapabilities{ItemDefaults: []string{"commitCharacters", "editRange", "insertTextFormat", "data"}}
+	return caps
+}
+
+func TestCompletionResolveAndItemDefaults(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
+	c := connect(t, srv, clientOptions{caps: vscodeCaps()})
+	u := uri.File("/ws/a.js")
+	c.open(u, "api.rest.v1.get(\"\", {}, {});\n")
+	l := c.completion(u, protocol.Position{Line: 0, Character: 17})
+	if len(l.Items) != 2 {
+		t.Fatalf("items = %q", labels(l))
+	}
+	r, ok := l.ItemDefaults.EditRange.(*protocol.Range)
+	if !ok || *r != (protocol.Range{Start: protocol.Position{Character: 17}, End: protocol.Position{Character: 17}}) {
+		t.Errorf("itemDefaults.editRange = %#v", l.ItemDefaults)
+	}
+	crm := l.Items[0]
+	if crm.Label != "crm" || crm.TextEdit != nil || crm.Documentation != nil || len(crm.Data) == 0 {
+		t.Fatalf("lazy item = %+v", crm)
+	}
+	var resolved protocol.CompletionItem
+	if err := c.call(protocol.MethodCompletionItemResolve, &crm, &resolved); err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := resolved.Documentation.(*protocol.MarkupContent)
+	if doc == nil || !strings.Contains(doc.Value, "CRM") || resolved.Label != "crm" {
+		t.Errorf("resolved = %+v", resolved)
+	}
+	// An item of an older answer resolves to itself.
+	c.completion(u, protocol.Position{Line: 0, Character: 17})
+	var stale protocol.CompletionItem
+	if err := c.call(protocol.MethodCompletionItemResolve, &crm, &stale); err != nil || stale.Documentation != nil {
+		t.Errorf("stale resolve = %+v, %v", stale, err)
+	}
+}

@@ -28,6 +28,8 @@ type clientCaps struct {
 	configPull       bool // workspace.configuration
 	workDoneProgress bool // window.workDoneProgress
 	snippets         bool // completionItem.snippetSupport
+	lazyDocs         bool // completionItem.resolveSupport has "documentation"
+	editRange        bool // completionList.itemDefaults has "editRange"
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
@@ -56,6 +58,10 @@ type session struct {
 	parsed      []uri.URI        // documents allowed to keep their AST, most recent first
 	toldRestart bool
 	inflight    map[jsonrpc2.ID]context.CancelFunc
+	// lastItems are the items of the latest completion answer, for
+	// completionItem/resolve to add their documentation.
+	lastItems    []hints.CompletionItem
+	lastItemsSeq int64
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
 	dirty       map[uri.URI]struct{}

@@ -20,6 +20,9 @@ type settings struct {
 	ServiceXML     string
 	HandlerXML     string
 	PlatformConfig string
+	// RegistryURL loads the hints map from another restls backend instead
+	// of the files (package remote, wired by cmd/restls through Options.Load).
+	RegistryURL string
 	// ScriptKinds maps globs to kinds, in the order written; the first match
 	// wins.
 	ScriptKinds []scriptKind
@@ -36,6 +39,7 @@ type rawSettings struct {
 	ServiceXML     string          `json:"serviceXml"`
 	HandlerXML     string          `json:"handlerXml"`
 	PlatformConfig string          `json:"platformConfig"`
+	RegistryURL    string          `json:"registryUrl"`
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
 }
 
@@ -60,7 +64,7 @@ func parseSettings(raw []byte) (settings, []string) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return settings{}, []string{"restls settings: " + err.Error()}
 	}
-	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig}
+	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig, RegistryURL: r.RegistryURL}
 	if len(r.Properties) > 0 && string(r.Properties) != "null" {
 		var list []string
 		var one string
@@ -131,6 +135,7 @@ func (s settings) sources(root string) config.Sources {
 		ServiceXML:     abs(s.ServiceXML),
 		HandlerXML:     abs(s.HandlerXML),
 		PlatformConfig: abs(s.PlatformConfig),
+		RegistryURL:    s.RegistryURL,
 	}
 	for _, p := range s.Properties {
 		out.Properties = append(out.Properties, abs(p))

@@ -43,7 +43,7 @@ var serveModes []serveMode
 
 // serveMemoryLimit is the Go runtime's soft memory limit in serve mode
 // unless GOMEMLIMIT is set; see docs/lsp.md.
-const serveMemoryLimit = 40 << 20
+const serveMemoryLimit = 48 << 20
 
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
