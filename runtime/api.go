@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -129,7 +130,10 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 		_ = out.Set("headers", r.headersObj(resp))
 		body := goja.Null()
 		if len(strings.TrimSpace(string(resp.Body))) > 0 {
-			v, err := r.jsonParse(goja.Undefined(), r.vm.ToValue(string(resp.Body)))
+			v, err := r.parseJSON(resp.Body)
+			if err != nil {
+				v, err = r.jsonParse(goja.Undefined(), r.vm.ToValue(string(resp.Body)))
+			}
 			if err != nil {
 				panic(r.restClientError(&restclient.Error{Code: restclient.CodeNotJSON, ServiceID: req.ServiceID, Message: err.Error()}))
 			}
@@ -348,44 +352,81 @@ func describe(v goja.Value) string {
 	return "a " + v.ExportType().String()
 }
 
-// headers is the case-insensitive, read-mostly response header object:
-// keys are listed in lower case, lookups ignore case.
+// headers is the case-insensitive response header object: keys are
+// listed in lower case, lookups ignore case. Values become script strings
+// only when read; a script that adds or deletes a header gets a private
+// copy of the map.
 type headers struct {
+	vm   *goja.Runtime
+	list restclient.Headers // lower-case, sorted, unique
+	mod  map[string]goja.Value
 	keys []string
-	vals map[string]goja.Value
 }
 
 func (r *runner) headersObj(resp *restclient.Response) *goja.Object {
-	list := restclient.ResponseHeaderList(resp.Header)
-	h := &headers{keys: make([]string, 0, len(list)), vals: make(map[string]goja.Value, len(list))}
-	for _, f := range list {
-		if old, ok := h.vals[f.Name]; ok {
-			h.vals[f.Name] = r.vm.ToValue(old.String() + ", " + f.Value)
+	return r.vm.NewDynamicObject(&headers{vm: r.vm, list: resp.HeaderList})
+}
+
+func (h *headers) find(k string) (string, bool) {
+	i := sort.Search(len(h.list), func(i int) bool { return h.list[i].Name >= k })
+	if i < len(h.list) && h.list[i].Name == k {
+		return h.list[i].Value, true
+	}
+	return "", false
+}
+
+func (h *headers) Get(key string) goja.Value {
+	k := strings.ToLower(key)
+	if h.mod != nil {
+		return h.mod[k]
+	}
+	if v, ok := h.find(k); ok {
+		return h.vm.ToValue(v)
+	}
+	return nil
+}
+
+func (h *headers) materialize() {
+	if h.mod != nil {
+		return
+	}
+	h.mod = make(map[string]goja.Value, len(h.list))
+	h.keys = make([]string, 0, len(h.list))
+	for _, f := range h.list {
+		if old, ok := h.mod[f.Name]; ok {
+			h.mod[f.Name] = h.vm.ToValue(old.String() + ", " + f.Value)
 			continue
 		}
 		h.keys = append(h.keys, f.Name)
-		h.vals[f.Name] = r.vm.ToValue(f.Value)
+		h.mod[f.Name] = h.vm.ToValue(f.Value)
 	}
-	return r.vm.NewDynamicObject(h)
 }
 
-func (h *headers) Get(key string) goja.Value { return h.vals[strings.ToLower(key)] }
-
 func (h *headers) Set(key string, val goja.Value) bool {
+	h.materialize()
 	k := strings.ToLower(key)
-	if _, ok := h.vals[k]; !ok {
+	if _, ok := h.mod[k]; !ok {
 		h.keys = append(h.keys, k)
 	}
-	h.vals[k] = val
+	h.mod[k] = val
 	return true
 }
 
-func (h *headers) Has(key string) bool { _, ok := h.vals[strings.ToLower(key)]; return ok }
+func (h *headers) Has(key string) bool {
+	k := strings.ToLower(key)
+	if h.mod != nil {
+		_, ok := h.mod[k]
+		return ok
+	}
+	_, ok := h.find(k)
+	return ok
+}
 
 func (h *headers) Delete(key string) bool {
+	h.materialize()
 	k := strings.ToLower(key)
-	if _, ok := h.vals[k]; ok {
-		delete(h.vals, k)
+	if _, ok := h.mod[k]; ok {
+		delete(h.mod, k)
 		for i, x := range h.keys {
 			if x == k {
 				h.keys = append(h.keys[:i], h.keys[i+1:]...)
@@ -396,4 +437,15 @@ func (h *headers) Delete(key string) bool {
 	return true
 }
 
-func (h *headers) Keys() []string { return append([]string(nil), h.keys...) }
+func (h *headers) Keys() []string {
+	if h.mod != nil {
+		return append([]string(nil), h.keys...)
+	}
+	out := make([]string, 0, len(h.list))
+	for _, f := range h.list {
+		if len(out) == 0 || out[len(out)-1] != f.Name {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}

@@ -52,8 +52,8 @@ type Options struct {
 type Client struct {
 	opts   Options
 	log    *zap.Logger
-	http   *http.Client
-	base   http.RoundTripper // with timeouts, no redirect handling
+	rt     http.RoundTripper // the network (or the Mock)
+	base   http.RoundTripper // rt with the read timeout, for token requests
 	tokens tokenCache
 }
 
@@ -88,17 +88,11 @@ func New(opts Options) *Client {
 			ExpectContinueTimeout: time.Second,
 		}
 	}
-	base := &timeoutTransport{base: rt}
 	return &Client{
-		opts: opts,
-		log:  log,
-		base: base,
-		http: &http.Client{
-			Transport: base,
-			// Never follow a redirect: the Authorization header must not
-			// travel to another host, and spec 7 makes 3XX an exception.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
+		opts:   opts,
+		log:    log,
+		rt:     rt,
+		base:   &timeoutTransport{base: rt},
 		tokens: tokenCache{entries: map[string]*tokenEntry{}},
 	}
 }
@@ -107,7 +101,11 @@ func New(opts Options) *Client {
 func (c *Client) MaxResponseBytes() int64 { return c.opts.MaxResponseBytes }
 
 // CloseIdleConnections closes pooled connections.
-func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	if t, ok := c.rt.(interface{ CloseIdleConnections() }); ok {
+		t.CloseIdleConnections()
+	}
+}
 
 // Session binds a Client to one registry for one run and collects the
 // credentials it must hide from that run's output.
@@ -169,18 +167,13 @@ type Response struct {
 	Header http.Header
 	// Body is the body after decompression; nil when empty.
 	Body []byte
+	// HeaderList is Header as scripts see it: lower-case names, sorted,
+	// repeated values joined with ", ".
+	HeaderList Headers
 }
 
 // OK reports whether the status is 2XX.
 func (r *Response) OK() bool { return r.StatusCode >= 200 && r.StatusCode <= 299 }
-
-type callInfoKey struct{}
-
-// callInfo tells a Mock which service and path a request is for.
-type callInfo struct {
-	serviceID  string
-	pathParams []string
-}
 
 // Do sends r. It returns the response for any HTTP status (with a nil
 // error, except for a 2XX whose body is not JSON), or an *Error or
@@ -201,8 +194,10 @@ func (s *Session) Do(ctx context.Context, r *Request) (*Response, *Call, error) 
 		call.Events[i].Message = s.red.String(call.Events[i].Message)
 	}
 	call.URL = s.red.String(call.URL)
-	s.c.log.Debug("api.rest.v1 call", zap.String("serviceId", r.ServiceID), zap.String("method", r.Method),
-		zap.Float64("durationMs", call.DurationMs), zap.String("errorCode", call.ErrorCode), zap.Intp("status", statusOf(resp)))
+	if ce := s.c.log.Check(zap.DebugLevel, "api.rest.v1 call"); ce != nil {
+		ce.Write(zap.String("serviceId", r.ServiceID), zap.String("method", r.Method),
+			zap.Float64("durationMs", call.DurationMs), zap.String("errorCode", call.ErrorCode), zap.Intp("status", statusOf(resp)))
+	}
 	return resp, call, err
 }
 
@@ -305,8 +300,8 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	}
 	sortHeaders(call.RequestHeaders)
 
+	lim.serviceID, lim.pathParams = svc.ID, r.PathParams
 	ctx = withLimits(ctx, lim)
-	ctx = context.WithValue(ctx, callInfoKey{}, callInfo{serviceID: svc.ID, pathParams: r.PathParams})
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
 		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
@@ -322,12 +317,13 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 		return nil, err
 	}
 	call.Status = &Status{Code: resp.StatusCode, Message: resp.Status}
-	call.ResponseHeaders = ResponseHeaderList(resp.Header)
-	for i, f := range call.ResponseHeaders {
-		call.ResponseHeaders[i].Value = s.red.String(maskHeader(f.Name, f.Value))
+	call.ResponseHeaders = make(Headers, len(resp.HeaderList))
+	for i, f := range resp.HeaderList {
+		call.ResponseHeaders[i] = HeaderField{Name: f.Name, Value: s.red.String(maskHeader(f.Name, f.Value))}
 	}
-	call.ResponseBody, call.BodyTruncated = traceBody(resp.Body, s.red)
-	if resp.OK() && len(bytes.TrimSpace(resp.Body)) > 0 && !json.Valid(resp.Body) {
+	valid := json.Valid(resp.Body)
+	call.ResponseBody, call.BodyTruncated = traceBodyValid(resp.Body, valid, s.red)
+	if resp.OK() && !valid && len(bytes.TrimSpace(resp.Body)) > 0 {
 		ct := resp.Header.Get("Content-Type")
 		if ct == "" {
 			ct = "none"
@@ -357,6 +353,9 @@ func sortHeaders(h Headers) {
 
 // displayURL hides a password in the URL's user information.
 func displayURL(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
 		return s
@@ -431,27 +430,34 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	gctx, g := guard(ctx)
+	req, err := http.NewRequestWithContext(gctx, method, target, rd)
 	if err != nil {
+		g.cancel(nil)
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
 	}
 	req.Header = h
-	hr, err := s.c.http.Do(req)
+	// Straight to the transport: no redirect is ever followed (a token must
+	// not travel to another host; spec 7 makes 3XX an exception), so
+	// http.Client would only add a header copy per call.
+	hr, err := g.roundTrip(s.c.rt, req)
 	if err != nil {
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
 	defer hr.Body.Close()
 	var rc io.Reader = hr.Body
+	length := hr.ContentLength
 	if !hr.Uncompressed && strings.EqualFold(hr.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(hr.Body)
 		if err != nil {
 			return nil, &Error{Code: CodeTransferFailed, ServiceID: serviceID, Message: fmt.Sprintf("%s sent a gzip body that cannot be decompressed: %v", serviceID, err), Err: err}
 		}
 		rc = zr
+		length = -1
 		hr.Header.Del("Content-Encoding")
 	}
 	max := s.c.opts.MaxResponseBytes
-	data, err := io.ReadAll(io.LimitReader(rc, max+1))
+	data, err := readAll(rc, length, max)
 	if err != nil {
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
@@ -466,7 +472,31 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if reason == "" {
 		reason = http.StatusText(hr.StatusCode)
 	}
-	return &Response{StatusCode: hr.StatusCode, Status: reason, Header: hr.Header, Body: data}, nil
+	return &Response{StatusCode: hr.StatusCode, Status: reason, Header: hr.Header, Body: data, HeaderList: ResponseHeaderList(hr.Header)}, nil
+}
+
+// readAll reads up to max+1 bytes, in one allocation when the length is
+// known.
+func readAll(r io.Reader, length, max int64) ([]byte, error) {
+	if length < 0 || length > max {
+		return io.ReadAll(io.LimitReader(r, max+1))
+	}
+	buf := make([]byte, length, length+1)
+	n, err := io.ReadFull(r, buf)
+	if err != nil {
+		return buf[:n], err
+	}
+	// Confirm the end, so the connection can be reused, and catch a
+	// server that sends more than it announced.
+	var one [1]byte
+	if m, err := r.Read(one[:]); m > 0 || (err != nil && err != io.EOF) {
+		if m > 0 {
+			rest, err := io.ReadAll(io.LimitReader(r, max-length))
+			return append(append(buf, one[0]), rest...), err
+		}
+		return buf, err
+	}
+	return buf, nil
 }
 
 // classify turns a transport failure into an *Error with a stable code and

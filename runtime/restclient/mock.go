@@ -212,7 +212,7 @@ func matchSegs(pat, segs []string) bool {
 
 // RoundTrip answers req from the first matching fixture.
 func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
-	ci, _ := req.Context().Value(callInfoKey{}).(callInfo)
+	ci := limitsFrom(req.Context())
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
 		_ = req.Body.Close()

@@ -17,6 +17,9 @@ import (
 // shared transport (and its connection pool) serves every timeout value.
 type limits struct {
 	connect, read time.Duration
+	// serviceID and pathParams tell a Mock what the request is for.
+	serviceID  string
+	pathParams []string
 }
 
 type limitsKey struct{}
@@ -114,22 +117,42 @@ type timeoutTransport struct {
 }
 
 func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	l := limitsFrom(req.Context())
-	ctx, cancel := context.WithCancelCause(req.Context())
-	wd := &watchdog{d: l.read, cancel: cancel}
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { wd.arm() },
+	ctx, g := guard(req.Context())
+	return g.roundTrip(t.base, req.WithContext(ctx))
+}
+
+// readGuard holds one request's read watchdog.
+type readGuard struct {
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	wd      watchdog
+	timeout time.Duration
+}
+
+// guard derives the context a request must be sent with so its read
+// timeout can be enforced; pass the request to g.roundTrip.
+func guard(parent context.Context) (context.Context, *readGuard) {
+	l := limitsFrom(parent)
+	g := &readGuard{timeout: l.read}
+	g.ctx, g.cancel = context.WithCancelCause(parent)
+	g.wd.d, g.wd.cancel = l.read, g.cancel
+	g.ctx = httptrace.WithClientTrace(g.ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { g.wd.arm() },
 	})
-	resp, err := t.base.RoundTrip(req.WithContext(ctx))
-	wd.disarm()
+	return g.ctx, g
+}
+
+func (g *readGuard) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	resp, err := rt.RoundTrip(req)
+	g.wd.disarm()
 	if err != nil {
-		if errors.Is(context.Cause(ctx), errReadTimeout) {
-			err = &readTimeoutError{timeout: l.read, err: err}
+		if errors.Is(context.Cause(g.ctx), errReadTimeout) {
+			err = &readTimeoutError{timeout: g.timeout, err: err}
 		}
-		cancel(nil)
+		g.cancel(nil)
 		return nil, err
 	}
-	resp.Body = &idleReader{rc: resp.Body, wd: wd, ctx: ctx, cancel: cancel, timeout: l.read}
+	resp.Body = &idleReader{rc: resp.Body, wd: &g.wd, ctx: g.ctx, cancel: g.cancel, timeout: g.timeout}
 	return resp, nil
 }
 

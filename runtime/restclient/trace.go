@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // TraceBodyLimit is how much of a request or response body a Call keeps.
@@ -135,8 +136,16 @@ func maskHeader(name, value string) string {
 // traceBody turns a body into a Call field: JSON as it is when short
 // enough, otherwise a JSON string of the (cut) text.
 func traceBody(body []byte, red *Redactor) (json.RawMessage, bool) {
+	return traceBodyValid(body, json.Valid(body), red)
+}
+
+// traceBodyValid is traceBody when the caller knows whether body is JSON.
+func traceBodyValid(body []byte, valid bool, red *Redactor) (json.RawMessage, bool) {
 	if len(body) == 0 {
 		return nil, false
+	}
+	if valid && len(body) <= TraceBodyLimit && !red.active() {
+		return json.RawMessage(body), false
 	}
 	cut := false
 	if len(body) > TraceBodyLimit {
@@ -162,6 +171,7 @@ type Redactor struct {
 	mu      sync.Mutex
 	secrets map[string]bool
 	r       *strings.Replacer
+	n       atomic.Int32 // len(secrets), read without the lock
 }
 
 // NewRedactor returns an empty Redactor.
@@ -178,6 +188,7 @@ func (r *Redactor) Add(secret string) {
 	r.addForms(secret)
 	if len(r.secrets) != before {
 		r.r = nil
+		r.n.Store(int32(len(r.secrets)))
 	}
 }
 
@@ -238,8 +249,13 @@ func (r *Redactor) replacer() *strings.Replacer {
 
 // String returns s with every credential replaced by "***".
 func (r *Redactor) String(s string) string {
-	if r == nil || s == "" {
+	if s == "" || !r.active() {
 		return s
 	}
 	return r.replacer().Replace(s)
+}
+
+// active reports whether any credential is registered.
+func (r *Redactor) active() bool {
+	return r != nil && r.n.Load() > 0
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // QueryParam is one query parameter, in the order the script wrote it.
@@ -19,12 +20,9 @@ type QueryParam struct {
 // *ArgError because servers and proxies normalise them away. base's own
 // fragment, if any, is dropped (it is never sent over HTTP).
 func BuildURL(base string, pathParams []string, query []QueryParam) (string, error) {
-	u, err := url.Parse(base)
+	u, err := parseBase(base)
 	if err != nil {
-		return "", fmt.Errorf("service url %q: %w", base, err)
-	}
-	if u.Scheme == "" || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("service url %q is not an absolute http(s) address", base)
+		return "", err
 	}
 	for i, seg := range pathParams {
 		switch seg {
@@ -122,3 +120,33 @@ func escape(s string, must func(byte) bool) string {
 	}
 	return string(out)
 }
+
+// baseCache holds parsed service addresses: a registry has few, and a
+// script may call one thousands of times.
+var baseCache sync.Map // string -> *url.URL
+
+const maxBaseCache = 4096
+
+var baseCacheLen int64
+
+func parseBase(base string) (*url.URL, error) {
+	if u, ok := baseCache.Load(base); ok {
+		return u.(*url.URL), nil
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("service url %q: %w", base, err)
+	}
+	if u.Scheme == "" || u.Host == "" || u.Opaque != "" {
+		return nil, fmt.Errorf("service url %q is not an absolute http(s) address", base)
+	}
+	baseCacheMu.Lock()
+	if baseCacheLen < maxBaseCache {
+		baseCache.Store(base, u)
+		baseCacheLen++
+	}
+	baseCacheMu.Unlock()
+	return u, nil
+}
+
+var baseCacheMu sync.Mutex

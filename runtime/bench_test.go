@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"testing"
+	"time"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/restclient"
+)
+
+const benchCalls = 2000
+
+// BenchmarkScriptVsPlainGET makes benchCalls sequential GETs to a loopback
+// server twice per iteration: from a script through api.rest.v1, and from
+// a plain net/http loop that also reads and decodes each JSON body. It
+// reports both per-call times, their ratio (target <= 1.25) and the
+// allocations per call of each.
+//
+//	go test -run '^$' -bench ScriptVsPlainGET -benchtime 5x ./runtime/
+func BenchmarkScriptVsPlainGET(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":42,"name":"Ann","tags":["a","b"],"active":true}`)
+	}))
+	defer srv.Close()
+	reg := config.NewRegistry(config.ScriptService, []config.Service{{ID: "svc", URL: srv.URL + "/customers"}}, config.DefaultTimeouts, nil)
+	client := restclient.New(restclient.Options{})
+	src := `var n = 0;
+for (var i = 0; i < 2000; i++) {
+  var r = api.rest.v1.get("svc", {pathParams: ["42"]}, {});
+  n += r.body.id === 42 ? 1 : 0;
+}
+return n;`
+	plain := &http.Client{}
+	url := srv.URL + "/customers/42"
+
+	var scriptTime, plainTime time.Duration
+	var scriptAllocs, plainAllocs uint64
+	var ms goruntime.MemStats
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		goruntime.ReadMemStats(&ms)
+		a0, t0 := ms.Mallocs, time.Now()
+		for j := 0; j < benchCalls; j++ {
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+			req.Header.Set("Accept", "application/json")
+			resp, err := plain.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var v any
+			if err != nil || json.Unmarshal(body, &v) != nil {
+				b.Fatal("plain read")
+			}
+		}
+		plainTime += time.Since(t0)
+		goruntime.ReadMemStats(&ms)
+		plainAllocs += ms.Mallocs - a0
+
+		a0, t0 = ms.Mallocs, time.Now()
+		res := Run(context.Background(), Options{Source: src, Registry: reg, Client: client})
+		scriptTime += time.Since(t0)
+		goruntime.ReadMemStats(&ms)
+		scriptAllocs += ms.Mallocs - a0
+		if res.Error != nil || string(res.Result) != "2000" {
+			b.Fatalf("script: %+v %s", res.Error, res.Result)
+		}
+	}
+	calls := float64(b.N * benchCalls)
+	b.ReportMetric(float64(scriptTime.Nanoseconds())/calls, "script-ns/call")
+	b.ReportMetric(float64(plainTime.Nanoseconds())/calls, "plain-ns/call")
+	b.ReportMetric(float64(scriptTime)/float64(plainTime), "ratio")
+	b.ReportMetric(float64(scriptAllocs)/calls, "script-allocs/call")
+	b.ReportMetric(float64(plainAllocs)/calls, "plain-allocs/call")
+}

@@ -1,0 +1,324 @@
+package runtime
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+// errJSONFallback tells the caller to use the engine's JSON.parse: the
+// text is not plain JSON this parser handles (invalid, a lone surrogate,
+// nesting too deep).
+var errJSONFallback = errors.New("use JSON.parse")
+
+const maxJSONDepth = 1000
+
+// parseJSON builds native script values from JSON text directly: the same
+// values JSON.parse gives (key order, duplicate keys, "__proto__" as an own
+// property, -0), without goja's token-by-token encoding/json decoder,
+// which dominated the cost of a call.
+func (r *runner) parseJSON(data []byte) (goja.Value, error) {
+	p := jsonParser{vm: r.vm, data: data}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, errJSONFallback
+	}
+	return v, nil
+}
+
+type jsonParser struct {
+	vm   *goja.Runtime
+	data []byte
+	pos  int
+	buf  []byte
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (goja.Value, error) {
+	if p.pos >= len(p.data) || depth > maxJSONDepth {
+		return nil, errJSONFallback
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return p.vm.ToValue(s), nil
+	case c == 't':
+		return p.literal("true", p.vm.ToValue(true))
+	case c == 'f':
+		return p.literal("false", p.vm.ToValue(false))
+	case c == 'n':
+		return p.literal("null", goja.Null())
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	return nil, errJSONFallback
+}
+
+func (p *jsonParser) literal(word string, v goja.Value) (goja.Value, error) {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return nil, errJSONFallback
+	}
+	p.pos += len(word)
+	return v, nil
+}
+
+func (p *jsonParser) number() (goja.Value, error) {
+	start := p.pos
+	isFloat := false
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(p.data) && p.data[p.pos] == '0':
+		p.pos++
+	case digits() == 0:
+		return nil, errJSONFallback
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		isFloat = true
+		if digits() == 0 {
+			return nil, errJSONFallback
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		isFloat = true
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return nil, errJSONFallback
+		}
+	}
+	text := string(p.data[start:p.pos])
+	if !isFloat {
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil && i <= 1<<53 && i >= -(1<<53) {
+			if i == 0 && text[0] == '-' {
+				return p.vm.ToValue(math.Copysign(0, -1)), nil
+			}
+			return p.vm.ToValue(i), nil
+		}
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, errJSONFallback
+	}
+	return p.vm.ToValue(f), nil
+}
+
+func (p *jsonParser) str() (string, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	// Fast path: no escapes.
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		if c == '"' {
+			s := string(p.data[start:p.pos])
+			p.pos++
+			return s, nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", errJSONFallback
+		}
+		p.pos++
+	}
+	p.buf = append(p.buf[:0], p.data[start:p.pos]...)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(p.buf), nil
+		case c < 0x20:
+			return "", errJSONFallback
+		case c != '\\':
+			p.buf = append(p.buf, c)
+			p.pos++
+			continue
+		}
+		if p.pos+1 >= len(p.data) {
+			return "", errJSONFallback
+		}
+		e := p.data[p.pos+1]
+		p.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			p.buf = append(p.buf, e)
+		case 'b':
+			p.buf = append(p.buf, '\b')
+		case 'f':
+			p.buf = append(p.buf, '\f')
+		case 'n':
+			p.buf = append(p.buf, '\n')
+		case 'r':
+			p.buf = append(p.buf, '\r')
+		case 't':
+			p.buf = append(p.buf, '\t')
+		case 'u':
+			r1, ok := p.hex4()
+			if !ok {
+				return "", errJSONFallback
+			}
+			if utf16.IsSurrogate(r1) {
+				// Only a proper pair can be held in a Go string; a lone
+				// surrogate is left to the engine.
+				if p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
+					return "", errJSONFallback
+				}
+				p.pos += 2
+				r2, ok := p.hex4()
+				if !ok {
+					return "", errJSONFallback
+				}
+				r1 = utf16.DecodeRune(r1, r2)
+				if r1 == utf8.RuneError {
+					return "", errJSONFallback
+				}
+			}
+			p.buf = utf8.AppendRune(p.buf, r1)
+		default:
+			return "", errJSONFallback
+		}
+	}
+	return "", errJSONFallback
+}
+
+func (p *jsonParser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	p.pos += 4
+	return r, true
+}
+
+func (p *jsonParser) object(depth int) (goja.Value, error) {
+	p.pos++
+	obj := p.vm.NewObject()
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return obj, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, errJSONFallback
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, errJSONFallback
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if k == "__proto__" {
+			// JSON.parse makes an own property, never the prototype.
+			_ = obj.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		} else if err := obj.Set(k, v); err != nil {
+			return nil, errJSONFallback
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errJSONFallback
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return obj, nil
+		default:
+			return nil, errJSONFallback
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (goja.Value, error) {
+	p.pos++
+	var items []any
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return p.vm.NewArray(), nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errJSONFallback
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return p.vm.NewArray(items...), nil
+		default:
+			return nil, errJSONFallback
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// parseBoth parses text with parseJSON and with the engine's JSON.parse
+// and returns both JSON.stringify outputs (or fallback=true).
+func parseBoth(t testing.TB, text string) (fast, engine string, fallback bool) {
+	t.Helper()
+	r := &runner{vm: goja.New(), res: &Result{}}
+	if err := r.install(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.parseJSON([]byte(text))
+	if err != nil {
+		return "", "", true
+	}
+	ev, err := r.jsonParse(goja.Undefined(), r.vm.ToValue(text))
+	if err != nil {
+		// goja's JSON.parse rejects numbers beyond float64 (1e400); the
+		// language says Infinity, which is what parseJSON gives.
+		if strings.Contains(err.Error(), "cannot unmarshal number") {
+			return "", "", false
+		}
+		t.Fatalf("parseJSON accepted %q, JSON.parse did not: %v", text, err)
+	}
+	if err := r.tryJS(func() { fast = r.stringify(v).String(); engine = r.stringify(ev).String() }); err != nil {
+		t.Fatal(err)
+	}
+	// Object.is tells -0 from 0, which stringify cannot.
+	is, _ := goja.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("is"))
+	if same, _ := is(goja.Undefined(), v, ev); !same.ToBoolean() && !strings.Contains(text, "{") && !strings.Contains(text, "[") {
+		t.Fatalf("%q: %v is not %v", text, v, ev)
+	}
+	return fast, engine, false
+}
+
+func TestParseJSONMatchesJSONParse(t *testing.T) {
+	for _, text := range []string{
+		`{}`, `[]`, ` null `, `true`, `false`, `0`, `-0`, `-0.0`, `12`, `-7`, `1.5e3`, `1e400`, `-1e400`, `9007199254740993`, `123456789012345678901234567890`,
+		`"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"é中😀"`,
+		`{"b":1,"a":2,"b":3}`, `{"__proto__":{"x":1}}`, `{"2":"two","1":"one","a":"A"}`,
+		`[1,[2,[3,{"k":[]}]]]`, `{"a" : [ 1 , 2 ] , "b" : { } }`,
+	} {
+		fast, engine, fb := parseBoth(t, text)
+		if fb {
+			t.Errorf("%q fell back to JSON.parse", text)
+			continue
+		}
+		if fast != engine {
+			t.Errorf("%q: parseJSON gives %s, JSON.parse %s", text, fast, engine)
+		}
+	}
+	// Left to the engine: lone surrogates, bad input, extreme nesting.
+	for _, text := range []string{`"\ud800"`, `"\udc00x"`, `{"a":1,}`, `[1 2]`, `01x`, `"a` + "\x01" + `"`, strings.Repeat("[", maxJSONDepth+2) + strings.Repeat("]", maxJSONDepth+2)} {
+		if _, _, fb := parseBoth(t, text); !fb {
+			t.Errorf("%q should fall back", text)
+		}
+	}
+}
+
+// FuzzParseJSON: parseJSON either defers to JSON.parse or builds exactly
+// what JSON.parse builds.
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00"`, `-0`, `1e-400`, `{"__proto__":1}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fast, engine, fb := parseBoth(t, text)
+		if !fb && fast != engine {
+			t.Fatalf("%q: parseJSON gives %s, JSON.parse %s", text, fast, engine)
+		}
+	})
+}
