@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -34,7 +35,8 @@ type serveMode struct {
 	run      func(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int
 	// options, if set, may adjust the server's options after parsing
 	// (every mode's, selected or not); an error is a usage error. start, if
-	// set, runs in the background with the server (until ctx ends).
+	// set, is called with the server before serving; it must not block and
+	// may start goroutines that end with ctx.
 	options func(o *lsp.Options, log *zap.Logger) error
 	start   func(ctx context.Context, srv *lsp.Server)
 }
@@ -108,11 +110,15 @@ ended without shutdown, 2 for usage errors.`)
 	}
 	srv := lsp.NewServer(opts)
 
+	// Background work of the modes ends with ctx and is waited for, so
+	// nothing of this run outlives it (in-process tests run serve again).
+	var bg sync.WaitGroup
+	defer bg.Wait() // after stop, deferred below
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	for _, m := range serveModes {
 		if m.start != nil {
-			go m.start(ctx, srv)
+			bg.Go(func() { m.start(ctx, srv) })
 		}
 	}
 	for _, m := range serveModes {
