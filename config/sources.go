@@ -26,6 +26,9 @@ type Sources struct {
 	ServiceXML     string   `json:"serviceXml,omitempty"`
 	HandlerXML     string   `json:"handlerXml,omitempty"`
 	PlatformConfig string   `json:"platformConfig,omitempty"`
+	// RegistryURL, when set, names a restls backend whose hints map replaces
+	// the files (package remote loads it; Load itself ignores it).
+	RegistryURL string `json:"registryUrl,omitempty"`
 }
 
 // Environment variables read by FromEnv; RESTLS_PROPERTIES holds a list
@@ -72,13 +75,16 @@ func (s Sources) Override(o Sources) Sources {
 	if o.PlatformConfig != "" {
 		s.PlatformConfig = o.PlatformConfig
 	}
+	if o.RegistryURL != "" {
+		s.RegistryURL = o.RegistryURL
+	}
 	return s
 }
 
 // IsZero reports whether no source is named at all.
 func (s Sources) IsZero() bool {
 	return s.ConfigRoot == "" && len(s.Properties) == 0 && s.ServiceXML == "" &&
-		s.HandlerXML == "" && s.PlatformConfig == ""
+		s.HandlerXML == "" && s.PlatformConfig == "" && s.RegistryURL == ""
 }
 
 // Flags binds the configuration flags shared by every subcommand.
@@ -153,6 +159,9 @@ func (s Sources) resolve() resolved {
 
 // Files lists every configuration file the sources may read, for watching.
 func (s Sources) Files() []string {
+	if s.RegistryURL != "" {
+		return nil // a remote registry reads no files
+	}
 	r := s.resolve()
 	var out []string
 	for _, l := range r.properties {

@@ -65,6 +65,7 @@ type Loader struct {
 
 	mu    sync.Mutex
 	cache map[config.Kind]cached
+	last  *config.Snapshot // the latest result, for Refresh
 }
 
 type cached struct {
@@ -116,7 +117,11 @@ func (l *Loader) LoadContext(ctx context.Context, src config.Sources) *config.Sn
 		wg.Go(func() { regs[i] = l.registry(ctx, k) })
 	}
 	wg.Wait()
-	return config.NewSnapshot(src, regs...)
+	snap := config.NewSnapshot(src, regs...)
+	l.mu.Lock()
+	l.last = snap
+	l.mu.Unlock()
+	return snap
 }
 
 func (l *Loader) registry(ctx context.Context, kind config.Kind) *config.Registry {
@@ -234,19 +239,27 @@ func redact(s, token string) string {
 	return strings.ReplaceAll(s, token, "***")
 }
 
-// Changed reports whether a fresh fetch of every kind differs from what
-// the last Load returned; Watch uses it to reload only when needed.
-func (l *Loader) changed(ctx context.Context, last *config.Snapshot) bool {
+// Refresh fetches every kind again and reports whether the answer differs
+// from the previous Load or Refresh (new services, or the backend went away
+// or came back). A loader never loaded reports false.
+func (l *Loader) Refresh(ctx context.Context) bool {
+	l.mu.Lock()
+	prev := l.last
+	l.mu.Unlock()
 	next := l.LoadContext(ctx, config.Sources{})
+	return prev != nil && differ(prev, next)
+}
+
+func differ(a, b *config.Snapshot) bool {
 	for _, k := range config.Kinds {
-		a, b := last.For(k), next.For(k)
-		if a.Loaded != b.Loaded || len(a.Diagnostics) != len(b.Diagnostics) {
+		x, y := a.For(k), b.For(k)
+		if x.Loaded != y.Loaded || len(x.Diagnostics) != len(y.Diagnostics) {
 			return true
 		}
-		if a.Loaded && !sameHints(a.HintsMap(), b.HintsMap()) {
+		if x.Loaded && !sameHints(x.HintsMap(), y.HintsMap()) {
 			return true
 		}
-		if !a.Loaded && len(a.Diagnostics) > 0 && a.Diagnostics[0].Message != b.Diagnostics[0].Message {
+		if len(x.Diagnostics) > 0 && x.Diagnostics[0].Message != y.Diagnostics[0].Message {
 			return true
 		}
 	}
@@ -265,11 +278,10 @@ func sameHints(a, b map[string]config.HintsEntry) bool {
 	return true
 }
 
-// Watch refetches every interval until ctx ends and calls reload when the
-// answer differs from current() (new services, or the backend went away
-// or came back). reload is expected to call Load again (lsp's
+// Watch refreshes every interval until ctx ends and calls reload when the
+// answer changed. reload is expected to call Load again (lsp's
 // Server.Reload does), which then costs 304s.
-func (l *Loader) Watch(ctx context.Context, every time.Duration, current func() *config.Snapshot, reload func()) {
+func (l *Loader) Watch(ctx context.Context, every time.Duration, reload func()) {
 	if every <= 0 {
 		return
 	}
@@ -280,7 +292,7 @@ func (l *Loader) Watch(ctx context.Context, every time.Duration, current func() 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if l.changed(ctx, current()) {
+			if l.Refresh(ctx) {
 				l.log.Info("registry backend answer changed; reloading", zap.String("registryUrl", l.String()))
 				reload()
 			}

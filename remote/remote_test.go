@@ -236,7 +236,7 @@ func TestWatch(t *testing.T) {
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		l.Watch(ctx, 5*time.Millisecond, ls.Snapshot, func() {
+		l.Watch(ctx, 5*time.Millisecond, func() {
 			ls.Reload()
 			select {
 			case reloaded <- struct{}{}:

@@ -35,8 +35,8 @@ type serveMode struct {
 	run      func(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int
 	// options, if set, may adjust the server's options after parsing
 	// (every mode's, selected or not); an error is a usage error. start, if
-	// set, is called with the server before serving; it must not block and
-	// may start goroutines that end with ctx.
+	// set, runs in the background with the server until ctx ends, and is
+	// waited for before runServe returns.
 	options func(o *lsp.Options, log *zap.Logger) error
 	start   func(ctx context.Context, srv *lsp.Server)
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
 	"github.com/restls/restls/runtime/restclient"
@@ -47,8 +49,8 @@ type httpFlags struct {
 	refresh       time.Duration
 	grace         time.Duration
 
-	fs     *flag.FlagSet
-	loader *remote.Loader
+	fs      *flag.FlagSet
+	remotes *remotes
 
 	onListen func(net.Addr) // tests: the bound address
 }
@@ -82,32 +84,122 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// options applies --registry-url (in every mode, stdio too) and keeps dry
-// runs off the network unless --allow-run.
+// options applies registryUrl (the --registry-url flag and the editor's
+// registryUrl setting, in every mode, stdio too) and keeps dry runs off
+// the network unless --allow-run.
 func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
+	if h.refresh <= 0 {
+		return fmt.Errorf("--registry-refresh must be positive, got %v", h.refresh)
+	}
+	h.remotes = &remotes{byURL: map[string]*remote.Loader{}, log: log.Named("remote")}
 	if h.registryURL != "" {
-		if h.refresh <= 0 {
-			return fmt.Errorf("--registry-refresh must be positive, got %v", h.refresh)
-		}
-		l, err := remote.New(h.registryURL, remote.Options{Token: h.registryToken, Logger: log.Named("remote")})
+		l, err := remote.New(h.registryURL, remote.Options{Token: h.registryToken, Logger: h.remotes.log})
 		if err != nil {
 			return fmt.Errorf("--registry-url: %v", err)
 		}
-		h.loader = l
-		o.Load = l.Load
+		h.remotes.byURL[h.registryURL] = l
+		o.Sources.RegistryURL = h.registryURL
 	}
-	if flagGiven(h.fs, "http") && !h.allowRun {
+	files := o.Load
+	if files == nil {
+		files = config.Load
+	}
+	// Locals, not h: Load runs on the server's goroutines.
+	httpMode, flagURL, rs := flagGiven(h.fs, "http"), h.registryURL, h.remotes
+	o.Load = func(src config.Sources) *config.Snapshot {
+		if src.RegistryURL == "" {
+			return files(src)
+		}
+		if httpMode && src.RegistryURL != flagURL {
+			// Over HTTP the setting comes from any client that can open
+			// /lsp: honouring it would let them make this server fetch any
+			// address.
+			return notLoaded(src, "the registryUrl setting "+src.RegistryURL+" is not honoured by restls serve --http, "+
+				"since any designer client could make the server fetch any address; start it with --registry-url instead")
+		}
+		l, err := rs.get(src.RegistryURL)
+		if err != nil {
+			return notLoaded(src, err.Error())
+		}
+		return l.Load(src)
+	}
+	if httpMode && !h.allowRun {
 		// Over WebSocket restls.runScript would run code for any client.
 		o.Runner = nil
 	}
 	return nil
 }
 
-// start refreshes the remote registry until ctx ends, reloading srv (and
-// so re-diagnosing every open script) when the answer changed.
+// remotes are the registry backends in use: the flag's, and those named by
+// editors' registryUrl settings. Only the flag's gets --registry-token: a
+// URL from an editor's settings must not receive it.
+type remotes struct {
+	mu    sync.Mutex
+	byURL map[string]*remote.Loader
+	log   *zap.Logger
+}
+
+func (r *remotes) get(url string) (*remote.Loader, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if l := r.byURL[url]; l != nil {
+		return l, nil
+	}
+	l, err := remote.New(url, remote.Options{Logger: r.log})
+	if err != nil {
+		return nil, err
+	}
+	r.byURL[url] = l
+	return l, nil
+}
+
+func (r *remotes) list() []*remote.Loader {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*remote.Loader, 0, len(r.byURL))
+	for _, l := range r.byURL {
+		out = append(out, l)
+	}
+	return out
+}
+
+// notLoaded is a snapshot with no serviceId hints and the reason.
+func notLoaded(src config.Sources, why string) *config.Snapshot {
+	regs := make([]*config.Registry, 0, len(config.Kinds))
+	for _, k := range config.Kinds {
+		reg := config.NewRegistry(k, nil, config.DefaultTimeouts, []config.Diagnostic{{
+			Severity: config.SeverityError, Code: remote.CodeUnreachable, Message: why}})
+		reg.Loaded = false
+		regs = append(regs, reg)
+	}
+	return config.NewSnapshot(src, regs...)
+}
+
+// start refreshes every remote registry in use until ctx ends, and reloads
+// srv (re-diagnosing every open script) when one of them changed.
 func (h *httpFlags) start(ctx context.Context, srv *lsp.Server) {
-	if h.loader != nil {
-		h.loader.Watch(ctx, h.refresh, srv.Snapshot, srv.Reload)
+	refreshRemotes(ctx, h.refresh, h.remotes, srv)
+}
+
+func refreshRemotes(ctx context.Context, every time.Duration, rs *remotes, srv *lsp.Server) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			changed := false
+			for _, l := range rs.list() {
+				if l.Refresh(ctx) {
+					rs.log.Info("registry backend answer changed; reloading", zap.String("registryUrl", l.String()))
+					changed = true
+				}
+			}
+			if changed {
+				srv.Reload()
+			}
+		}
 	}
 }
 

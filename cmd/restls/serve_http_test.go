@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -211,5 +213,70 @@ func TestServeHTTPRegistryURL(t *testing.T) {
 	_, body = httpGet(t, broken.base+"/v1/status")
 	if !strings.Contains(body, "no serviceId hints: error: registryUrl http://127.0.0.1:1") || !strings.Contains(body, "registry-url-unreachable") {
 		t.Fatalf("status does not say why: %s", body)
+	}
+}
+
+// TestRegistryURLSetting: an editor's registryUrl setting (stdio) loads the
+// serviceIds from that backend.
+func TestRegistryURLSetting(t *testing.T) {
+	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
+	p := startServe(t, nil, "--config-root", t.TempDir()) // no local services
+	var init json.RawMessage
+	if err := p.call(t, "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"registryUrl": upstream.base}}, &init); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_ = p.conn.Notify(ctx, "initialized", map[string]any{})
+	_ = p.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": "file:///tmp/a.js", "languageId": "javascript", "version": 1, "text": `api.rest.v1.get("`}})
+	var res struct {
+		Items []struct {
+			Label string `json:"label"`
+		} `json:"items"`
+	}
+	if err := p.call(t, "textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": "file:///tmp/a.js"},
+		"position": map[string]any{"line": 0, "character": 17}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, it := range res.Items {
+		labels = append(labels, it.Label)
+	}
+	if !slices.Contains(labels, "crm-customers") {
+		t.Fatalf("completion with the registryUrl setting = %v, want the backend's serviceIds", labels)
+	}
+}
+
+// TestRegistryURLSettingRefusedOverHTTP: a designer client cannot make the
+// HTTP backend fetch an address of its choosing.
+func TestRegistryURLSettingRefusedOverHTTP(t *testing.T) {
+	p := startHTTP(t, nil, "--config-root", "../../testdata/config")
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"registryUrl":"http://127.0.0.1:1"}}}`,
+		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+	} {
+		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		_, msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("no restls/status saying the setting is refused: %v", err)
+		}
+		if strings.Contains(string(msg), `"restls/status"`) {
+			if !strings.Contains(string(msg), "not honoured by restls serve --http") {
+				t.Fatalf("status: %s", msg)
+			}
+			return
+		}
 	}
 }
