@@ -63,6 +63,37 @@ func BenchmarkCompleteServiceID(b *testing.B) {
 	}
 }
 
+// BenchmarkCompleteCode types an identifier in plain code, where the near
+// window has no answer and the far one is scanned too.
+func BenchmarkCompleteCode(b *testing.B) {
+	text, off := bigScript(10000)
+	text = text[:off] + "\"x\", {}, {}, {});\nvar y = fo" + text[off:]
+	off += len("\"x\", {}, {}, {});\nvar y = fo")
+	reg := bigRegistry(10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		Complete(NewDocument(text), off, reg)
+	}
+}
+
+// BenchmarkHoverServiceID hovers a configured serviceId and an unknown one
+// (which looks for the nearest ids among all 10,000).
+func BenchmarkHoverServiceID(b *testing.B) {
+	text, off := bigScript(10000)
+	known := text[:off] + "0001" + text[off:] // service-00001
+	reg := bigRegistry(10000)
+	for _, bc := range []struct{ name, text string }{{"known", known}, {"unknown", text}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := HoverAt(NewDocument(bc.text), off-2, reg); !ok {
+					b.Fatal("no hover")
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkSignature(b *testing.B) {
 	text, off := bigScript(10000)
 	reg := bigRegistry(10000)

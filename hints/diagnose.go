@@ -54,9 +54,10 @@ func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
 }
 
 type diagnoser struct {
-	text string
-	reg  *config.Registry
-	out  []Diagnostic
+	text    string
+	reg     *config.Registry
+	out     []Diagnostic
+	nearest map[string][]string // unknown serviceId -> nearest ids
 }
 
 func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }
@@ -273,7 +274,15 @@ func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 		return nil
 	}
 	diag := Diagnostic{Range: r, Severity: SeverityError, Code: CodeUnknownService}
-	near := d.reg.Nearest(id, nearestServices)
+	near, seen := d.nearest[id]
+	if !seen {
+		// Nearest compares with every configured id: once per distinct id.
+		near = d.reg.Nearest(id, nearestServices)
+		if d.nearest == nil {
+			d.nearest = map[string][]string{}
+		}
+		d.nearest[id] = near
+	}
 	if len(near) > 0 {
 		diag.Message = fmt.Sprintf("unknown serviceId %q for %s scripts: did you mean %s?", id, d.reg.Kind, quoteIDs(near))
 	} else {

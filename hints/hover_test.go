@@ -27,7 +27,7 @@ func TestHover(t *testing.T) {
 			want:    []string{"Authorization: basic", "Business registry"},
 			without: []string{"cmVnaXN0cnktdXNlcjpyM2c1dHJ5LXA0c3M=", "r3g5try-p4ss"}},
 		{name: "on the opening quote", src: `api.rest.v1.get(|"crm", {}, {})`, covers: "crm", want: []string{"https://crm.example.com/api/v2"}},
-		{name: "unknown service", src: `api.rest.v1.get("crn|")`, covers: "crn", want: []string{"not configured", "`crm`"}},
+		{name: "unknown service", src: `api.rest.v1.get("crn|")`, covers: "crn", want: []string{"`crn` is not configured for scriptService scripts"}},
 		{name: "unusable service", src: `api.rest.v1.get("bro|ken")`, covers: "broken",
 			want: []string{"unusable", "script-service-api.xml:15", "ftp"}},
 		{name: "service nil registry", src: `api.rest.v1.get("crm|")`, nilReg: true},
