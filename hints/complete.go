@@ -63,8 +63,8 @@ func complete(doc *Document, offset int, reg *config.Registry) (out Completion) 
 	return c
 }
 
-// prefixToken returns the identifier the cursor is typing (ending at the
-// cursor) and how many ring tokens it uses (0 or 1).
+// prefix returns where the identifier the cursor is typing starts (it ends at
+// the cursor) and how many ring tokens it uses (0 or 1).
 func (s *scanResult) prefix() (start int, used int) {
 	if t, ok := s.tok(0); ok && t.kind == tkIdent && t.end == s.offset {
 		return t.start, 1
@@ -410,7 +410,7 @@ func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
 }
 
 // serviceItems offers the serviceIds containing typed (case-insensitive),
-// those starting with it first. quoteInside is the quote the cursor is in;
+// those starting with it first. quote is the quote the cursor is in;
 // with 0 the ids are inserted with double quotes.
 func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Completion {
 	if reg == nil {

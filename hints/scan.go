@@ -217,7 +217,7 @@ func (s *scanResult) run(i, end int) {
 			for j < end && isIdentPart(text[j]) {
 				j++
 			}
-			s.ident(token{kind: tkIdent, start: i, end: j})
+			s.other(token{kind: tkIdent, start: i, end: j})
 			i = j
 		case '0' <= c && c <= '9':
 			j := i + 1
@@ -365,13 +365,8 @@ func (s *scanResult) regexAllowed() bool {
 	return false
 }
 
-// ident records an identifier, forgetting a variable reassigned to
-// something other than a call.
-func (s *scanResult) ident(t token) {
-	s.other(t)
-}
-
-// other records a token that is not a bracket.
+// other records a token that is not a bracket, forgetting a variable
+// reassigned to something other than a call.
 func (s *scanResult) other(t token) {
 	// `name = <t>`: name no longer holds a call result unless t starts
 	// api.rest.v1.
