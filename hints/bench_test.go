@@ -26,7 +26,7 @@ func bigRegistry(n int) *config.Registry {
 func bigScript(lines int) (string, int) {
 	var b strings.Builder
 	b.WriteString("// restls-kind: scriptService\nvar results = [];\n")
-	for i := 0; b.Len() > 0 && strings.Count(b.String(), "\n") < lines-10; i++ {
+	for i, n := 0, 2; n < lines-10; i, n = i+1, n+7 { // 7 lines per step
 		fmt.Fprintf(&b, `// step %d: fetch and check the answer
 try {
   var r%d = api.rest.v1.get("service-%05d", {pathParams: ["items", "%d"], queryParams: {page: "1"}}, {Accept: "application/json"});
