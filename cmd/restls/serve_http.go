@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -105,17 +106,20 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		files = config.Load
 	}
 	// Locals, not h: Load runs on the server's goroutines.
-	httpMode, flagURL, rs := flagGiven(h.fs, "http"), h.registryURL, h.remotes
+	httpMode, rs := flagGiven(h.fs, "http"), h.remotes
+	defaults := o.Sources
 	o.Load = func(src config.Sources) *config.Snapshot {
+		if httpMode && !sameSources(src, defaults) {
+			// Over HTTP, settings come from any client that can open /lsp:
+			// honouring their sources would let them make this server read
+			// other files (and send back what the parser says about them)
+			// or fetch any address.
+			return notLoaded(src, "configuration sources in editor settings (configRoot, properties, serviceXml, handlerXml, "+
+				"platformConfig, registryUrl) are not honoured by restls serve --http, since any designer client could "+
+				"make the server read other files or fetch any address; start it with the config flags or --registry-url instead")
+		}
 		if src.RegistryURL == "" {
 			return files(src)
-		}
-		if httpMode && src.RegistryURL != flagURL {
-			// Over HTTP the setting comes from any client that can open
-			// /lsp: honouring it would let them make this server fetch any
-			// address.
-			return notLoaded(src, "the registryUrl setting "+src.RegistryURL+" is not honoured by restls serve --http, "+
-				"since any designer client could make the server fetch any address; start it with --registry-url instead")
 		}
 		l, err := rs.get(src.RegistryURL)
 		if err != nil {
@@ -128,6 +132,11 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		o.Runner = nil
 	}
 	return nil
+}
+
+func sameSources(a, b config.Sources) bool {
+	return a.ConfigRoot == b.ConfigRoot && slices.Equal(a.Properties, b.Properties) && a.ServiceXML == b.ServiceXML &&
+		a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig && a.RegistryURL == b.RegistryURL
 }
 
 // remotes are the registry backends in use: the flag's, and those named by

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/mccutchen/go-httpbin/v2/httpbin"
 )
 
 // httpProcess is `restls serve --http 127.0.0.1:0 ...` as a child process.
@@ -117,6 +120,28 @@ func TestServeHTTP(t *testing.T) {
 	_, msg, err := c.Read(ctx)
 	if err != nil || !strings.Contains(string(msg), `"capabilities"`) {
 		t.Fatalf("initialize over WebSocket: %s, %v", msg, err)
+	}
+	// restls.runScript is off over WebSocket without --allow-run.
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///d/a.js","languageId":"javascript","version":1,"text":"return 1"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"restls.runScript","arguments":[{"uri":"file:///d/a.js"}]}}`,
+	} {
+		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		_, msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(msg), `"id":2`) {
+			if !strings.Contains(string(msg), `"error"`) || !strings.Contains(string(msg), "dry runs are not available") {
+				t.Fatalf("restls.runScript without --allow-run answered %s", msg)
+			}
+			break
+		}
 	}
 
 	// SIGTERM: graceful shutdown, exit 0, and the open session is told.
@@ -248,10 +273,16 @@ func TestRegistryURLSetting(t *testing.T) {
 	}
 }
 
-// TestRegistryURLSettingRefusedOverHTTP: a designer client cannot make the
-// HTTP backend fetch an address of its choosing.
-func TestRegistryURLSettingRefusedOverHTTP(t *testing.T) {
+// TestSourceSettingsRefusedOverHTTP: a designer client cannot make the
+// HTTP backend fetch an address or read files of its choosing.
+func TestSourceSettingsRefusedOverHTTP(t *testing.T) {
 	p := startHTTP(t, nil, "--config-root", "../../testdata/config")
+	for _, opts := range []string{`{"registryUrl":"http://127.0.0.1:1"}`, `{"configRoot":"/etc"}`, `{"serviceXml":"/etc/passwd"}`} {
+		t.Run(opts, func(t *testing.T) { refusedOverHTTP(t, p, opts) })
+	}
+}
+
+func refusedOverHTTP(t *testing.T, p *httpProcess, initOpts string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)
@@ -260,7 +291,7 @@ func TestRegistryURLSettingRefusedOverHTTP(t *testing.T) {
 	}
 	defer c.CloseNow()
 	for _, m := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"registryUrl":"http://127.0.0.1:1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":` + initOpts + `}}`,
 		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
 	} {
 		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
@@ -272,11 +303,49 @@ func TestRegistryURLSettingRefusedOverHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no restls/status saying the setting is refused: %v", err)
 		}
+		if strings.Contains(string(msg), "root:") {
+			t.Fatalf("the server read a file a client named: %s", msg)
+		}
 		if strings.Contains(string(msg), `"restls/status"`) {
 			if !strings.Contains(string(msg), "not honoured by restls serve --http") {
 				t.Fatalf("status: %s", msg)
 			}
 			return
 		}
+	}
+}
+
+// TestServeHTTPAllowRun: with --allow-run, POST /v1/run runs the script with
+// the real runtime against a loopback service (go-httpbin) and answers the
+// `restls run --json` object.
+func TestServeHTTPAllowRun(t *testing.T) {
+	svc := httptest.NewServer(httpbin.New())
+	defer svc.Close()
+	root := t.TempDir()
+	yml := "scriptservice:\n  api:\n    - serviceId: bin\n      url: " + svc.URL + "\n"
+	if err := os.WriteFile(filepath.Join(root, "application.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startHTTP(t, nil, "--config-root", root, "--allow-run")
+	script := `var r = api.rest.v1.get("bin", {pathParams: ["anything", "x"], queryParams: {q: "1"}}, {}); return {code: r.status.code, url: r.body.url};`
+	body, _ := json.Marshal(map[string]any{"text": script, "kind": "scriptService"})
+	res, err := http.Post(p.base+"/v1/run", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Result struct {
+			Code int    `json:"code"`
+			URL  string `json:"url"`
+		} `json:"result"`
+		Error json.RawMessage   `json:"error"`
+		Calls []json.RawMessage `json:"calls"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 || out.Result.Code != 200 || !strings.HasSuffix(out.Result.URL, "/anything/x?q=1") || len(out.Calls) != 1 {
+		t.Fatalf("POST /v1/run = %d %+v (error %s)", res.StatusCode, out, out.Error)
 	}
 }
