@@ -17,6 +17,8 @@ func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request) (any, err
 		return nil, err
 	}
 	u := p.TextDocument.URI
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	delete(s.docs, u)
 	delete(s.dirty, u)

@@ -64,6 +64,9 @@ type session struct {
 	lastItemsSeq int64
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
+	// pubMu orders a document's publish against didClose's clearing, so a
+	// closed document never keeps diagnostics computed just before.
+	pubMu       sync.Mutex
 	dirty       map[uri.URI]struct{}
 	configDirty bool
 	wake        chan struct{}
@@ -323,6 +326,14 @@ func (s *session) publishDocument(ctx context.Context, u uri.URI) {
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	cur := s.docs[u]
+	s.mu.Unlock()
+	if cur == nil || cur.version != v.d.version || cur.doc.Text() != v.d.doc.Text() {
+		return // closed or changed meanwhile: the newer state is queued
 	}
 	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
 		URI: u, Version: protocol.NewOptional(v.d.version), Diagnostics: out,
