@@ -539,3 +539,26 @@ func TestCompletionResolveAndItemDefaults(t *testing.T) {
 		t.Errorf("stale resolve = %+v, %v", stale, err)
 	}
 }
+
+func TestRunScriptKindAndInputArguments(t *testing.T) {
+	srv := newTestServer(t, Options{Runner: echoRunner})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/a.js")
+	c.open(u, "return context.input.a;")
+	arg, _ := json.Marshal(map[string]any{"uri": string(u), "kind": "scriptTask", "input": map[string]int{"a": 1}})
+	var res echoed
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Kind != config.ScriptTask || res.Input != `{"a":1}` {
+		t.Errorf("runner got kind %q input %q", res.Kind, res.Input)
+	}
+	bad, _ := json.Marshal(map[string]any{"uri": string(u), "kind": "nope"})
+	err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{bad}}, nil)
+	if codeOf(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("bad kind: %v", err)
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "restls.nothing"}, nil); codeOf(err) != jsonrpc2.InvalidParams {
+		t.Errorf("unknown command: %v", err)
+	}
+}
