@@ -167,6 +167,7 @@ type runner struct {
 	errorCtor     *goja.Object
 	jsonParse     goja.Callable
 	jsonStringify goja.Callable
+	makeResult    goja.Callable
 }
 
 type interruptReason struct {
@@ -185,6 +186,12 @@ func (r *runner) run(parent context.Context) {
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
 		r.res.Error = r.syntaxError(err)
+		return
+	}
+	// Before any interrupt can arrive: an interrupt stops whatever the VM
+	// runs next, and that must be the script.
+	if err := r.install(); err != nil {
+		r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 		return
 	}
 	ctx, cancel := context.WithCancel(parent)
@@ -206,10 +213,6 @@ func (r *runner) run(parent context.Context) {
 	})
 	defer unwatch()
 
-	if err := r.install(); err != nil {
-		r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
-		return
-	}
 	fnVal, err := r.vm.RunProgram(prg)
 	if err != nil {
 		r.res.Error = r.scriptError(err)

@@ -146,6 +146,7 @@ func (g *readGuard) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Re
 	resp, err := rt.RoundTrip(req)
 	g.wd.disarm()
 	if err != nil {
+		g.wd.stop()
 		if errors.Is(context.Cause(g.ctx), errReadTimeout) {
 			err = &readTimeoutError{timeout: g.timeout, err: err}
 		}
@@ -167,26 +168,62 @@ func (e *readTimeoutError) Error() string {
 
 func (e *readTimeoutError) Unwrap() error { return e.err }
 
-// watchdog cancels a request when armed for longer than d.
+// watchdog cancels a request when one wait (for the headers, or inside one
+// Read of the body) lasts longer than d. Arming is cheap: the timer is not
+// reset per Read; when it fires it checks the wait in progress and sleeps
+// again for whatever is left.
 type watchdog struct {
 	d      time.Duration
 	cancel context.CancelCauseFunc
 	mu     sync.Mutex
 	t      *time.Timer
+	// pending: the timer is scheduled. waiting: a wait is in progress,
+	// since start. stopped: the request is over.
+	pending, waiting, stopped bool
+	start                     time.Time
 }
 
 func (w *watchdog) arm() {
 	w.mu.Lock()
-	if w.t == nil {
-		w.t = time.AfterFunc(w.d, func() { w.cancel(errReadTimeout) })
-	} else {
+	w.waiting, w.start = true, time.Now()
+	switch {
+	case w.stopped || w.pending:
+	case w.t == nil:
+		w.t = time.AfterFunc(w.d, w.fire)
+		w.pending = true
+	default:
 		w.t.Reset(w.d)
+		w.pending = true
 	}
 	w.mu.Unlock()
 }
 
 func (w *watchdog) disarm() {
 	w.mu.Lock()
+	w.waiting = false
+	w.mu.Unlock()
+}
+
+func (w *watchdog) fire() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pending = false
+	if w.stopped || !w.waiting {
+		return
+	}
+	if left := w.d - time.Since(w.start); left > 0 {
+		w.t.Reset(left)
+		w.pending = true
+		return
+	}
+	w.stopped = true
+	w.cancel(errReadTimeout)
+}
+
+// stop ends the watch for good.
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	w.stopped, w.waiting = true, false
 	if w.t != nil {
 		w.t.Stop()
 	}
@@ -213,7 +250,7 @@ func (r *idleReader) Read(p []byte) (int, error) {
 }
 
 func (r *idleReader) Close() error {
-	r.wd.disarm()
+	r.wd.stop()
 	err := r.rc.Close()
 	r.cancel(nil)
 	return err

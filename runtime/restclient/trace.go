@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -104,7 +105,7 @@ func ResponseHeaderList(h http.Header) Headers {
 	for k, vs := range h {
 		out = append(out, HeaderField{Name: strings.ToLower(k), Value: strings.Join(vs, ", ")})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b HeaderField) int { return strings.Compare(a.Name, b.Name) })
 	// Two spellings of one name (only possible with a non-canonical map)
 	// are merged by MarshalJSON and by the script binding.
 	return out
