@@ -113,7 +113,7 @@ func (s *Server) reload(fromFiles bool) {
 		if own := ses.ownRegistry(); own != nil {
 			own.reload()
 		}
-		ses.registryReloaded(fromFiles, true)
+		ses.registryReloaded(fromFiles)
 	}
 }
 
@@ -131,7 +131,7 @@ func (s *Server) sharedChanged() {
 func (s *Server) sharedReloaded() {
 	for _, ses := range s.sessionList() {
 		if ses.ownRegistry() == nil {
-			ses.registryReloaded(true, false)
+			ses.registryReloaded(true)
 		}
 	}
 }

@@ -353,7 +353,7 @@ func (s *session) showMessage(ctx context.Context, typ protocol.MessageType, msg
 }
 
 // registryReloaded is called after the session's registry was reloaded.
-func (s *session) registryReloaded(fromFiles, _ bool) {
+func (s *session) registryReloaded(fromFiles bool) {
 	s.mu.Lock()
 	tell := fromFiles && !s.toldRestart && s.state == stateInitialized
 	if tell {

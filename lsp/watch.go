@@ -148,7 +148,7 @@ func (s *session) poll() {
 	}
 	if own.reloadIfChanged() {
 		s.log.Info("configuration files changed; reloaded", zap.Strings("files", own.files()))
-		s.registryReloaded(true, false)
+		s.registryReloaded(true)
 	}
 }
 
@@ -170,7 +170,7 @@ func (s *session) configFilesChanged(paths []string) {
 	if own != nil && hit(own) {
 		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
 		own.reload()
-		s.registryReloaded(true, false)
+		s.registryReloaded(true)
 	}
 	if hit(shared) {
 		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
