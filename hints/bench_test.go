@@ -67,12 +67,15 @@ func BenchmarkCompleteServiceID(b *testing.B) {
 // window has no answer and the far one is scanned too.
 func BenchmarkCompleteCode(b *testing.B) {
 	text, off := bigScript(10000)
-	text = text[:off] + "\"x\", {}, {}, {});\nvar y = fo" + text[off:]
-	off += len("\"x\", {}, {}, {});\nvar y = fo")
+	typed := "1\", {}, {}, {});\nvar y = fo" // ends the last call: service-01
+	text = text[:off] + typed + text[off:]
+	off += len(typed)
 	reg := bigRegistry(10000)
 	b.ReportAllocs()
 	for b.Loop() {
-		Complete(NewDocument(text), off, reg)
+		if c := Complete(NewDocument(text), off, reg); len(c.Items) != 0 {
+			b.Fatalf("items %+v", c.Items[0])
+		}
 	}
 }
 

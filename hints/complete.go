@@ -507,8 +507,12 @@ func hasPrefixFold(s, prefix string) bool {
 
 // containsFold is an ASCII case-insensitive strings.Contains.
 func containsFold(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	first := lowerASCII(sub[0])
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if hasPrefixFold(s[i:], sub) {
+		if lowerASCII(s[i]) == first && hasPrefixFold(s[i+1:], sub[1:]) {
 			return true
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // trade-off.
 const (
 	nearWindow = 4 << 10
-	farWindow  = 64 << 10
+	farWindow  = 32 << 10
 )
 
 // where the cursor is.
@@ -370,7 +370,7 @@ func (s *scanResult) regexAllowed() bool {
 func (s *scanResult) other(t token) {
 	// `name = <t>`: name no longer holds a call result unless t starts
 	// api.rest.v1.
-	if s.isPunct(0, '=') && len(s.vars) > 0 {
+	if len(s.vars) > 0 && s.isPunct(0, '=') {
 		if nt, ok := s.tok(1); ok && nt.kind == tkIdent && !s.isPunct(2, '.') {
 			if !(t.kind == tkIdent && s.text[t.start:t.end] == "api") {
 				delete(s.vars, s.tokText(nt))
