@@ -162,3 +162,45 @@ func TestRunKindPicksTheRegistry(t *testing.T) {
 		t.Error("credential in output")
 	}
 }
+
+// TestRunOutputsHoldNoConfiguredSecret runs calls to every authenticated
+// service of the example configuration, in both output modes with debug
+// logs on, and scans stdout and stderr for every credential the
+// configuration holds, raw and decoded.
+func TestRunOutputsHoldNoConfiguredSecret(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	script := writeFile(t, dir, "all.js", `
+var out = [];
+["crm", "registry", "notify", "payments", "documents", "hr", "geo"].forEach(function (id) {
+  var r = api.rest.v1.post(id, {pathParams: ["x"]}, {"Authorization": "Basic aGFyZDpjMGRlZC1zZWNyZXQ="}, {});
+  console.log(id, r);
+  out.push(r);
+});
+throw new Error(JSON.stringify(out));`)
+	var fixtures []string
+	for _, id := range []string{"crm", "registry", "notify", "payments", "documents", "hr", "geo"} {
+		fixtures = append(fixtures, `{"serviceId": "`+id+`", "body": {"ok": true}}`)
+	}
+	mock := writeFile(t, dir, "m.json", "["+strings.Join(fixtures, ",")+"]")
+	secrets := []string{
+		"Y3JtLXJvYm90OmNybS1zM2NyZXQtcGFzcw==", "crm-s3cret-pass",
+		"cmVnaXN0cnktdXNlcjpyM2c1dHJ5LXA0c3M=", "r3g5try-p4ss",
+		"bm90aWZ5Om4wdDFmeS1wYXNz", "n0t1fy-pass",
+		"pay-Cl1ent-S3cret", "d0cs-Cl1ent-S3cret", "svc-F0rms-Passw0rd", "hr-Cl1ent-S3cret",
+		"Z2F0ZXdheTpnNHRld2F5LXBhc3M=", "g4teway-pass",
+		"aGFyZDpjMGRlZC1zZWNyZXQ=", "c0ded-secret",
+	}
+	for _, mode := range [][]string{{"--json"}, {}} {
+		args := append([]string{"run", "-v", "--config-root", filepath.Join(root, "testdata/config"), "--mock", mock}, mode...)
+		out, errs, rc := run(t, nil, append(args, script)...)
+		if rc != 1 || !strings.Contains(out, "Bearer ***") || !strings.Contains(out, "Basic ***") {
+			t.Fatalf("%v: rc %d\n%s", mode, rc, out)
+		}
+		for _, s := range secrets {
+			if strings.Contains(out, s) || strings.Contains(errs, s) {
+				t.Errorf("%v: %q leaks", mode, s)
+			}
+		}
+	}
+}
