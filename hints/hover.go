@@ -73,6 +73,9 @@ func wordHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
 		s.isIdent(3, "rest") && s.isPunct(4, '.') && s.isIdent(5, "api") {
 		return &Hover{Markdown: callMarkdown(&calls[c]), Range: rng}, true
 	}
+	if word == "v1" && s.isPunct(0, '.') && s.isIdent(1, "rest") && s.isPunct(2, '.') && s.isIdent(3, "api") {
+		return &Hover{Markdown: v1Markdown, Range: rng}, true
+	}
 	if f := s.top(); f != nil && f.open == '{' && !f.afterColon {
 		if h := keyHover(s, f, word, rng, reg); h != nil {
 			return h, true
@@ -80,6 +83,9 @@ func wordHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
 	}
 	return nil, s.settled()
 }
+
+const v1Markdown = "**api.rest.v1**: the script REST client (spec 4). Calls `get`, `delete`, `post`, `put` and `patch` " +
+	"reach the service configured for a serviceId, extended by PATH; answers must be `application/json`."
 
 func callMarkdown(c *Call) string {
 	var b strings.Builder

@@ -19,6 +19,7 @@ func TestHover(t *testing.T) {
 		{name: "call", src: `var r = api.rest.v1.g|et("crm", {}, {})`, covers: "get",
 			want: []string{"api.rest.v1.get(serviceId, path, header, timeouts?)", "HTTP GET", "- `path`"}},
 		{name: "call at end of name", src: `api.rest.v1.patch|(`, covers: "patch", nilReg: true, want: []string{"PATCH"}},
+		{name: "namespace", src: `api.rest.v|1.put(`, covers: "v1", want: []string{"script REST client"}},
 		{name: "not a call", src: `foo.g|et()`},
 		{name: "oauth service", src: `api.rest.v1.get("h|r", {}, {})`, covers: "hr",
 			want:    []string{"https://hr.example.com/rest", "Human resources", "oAuth client_credentials", "script-service-api.xml:10"},
