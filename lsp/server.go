@@ -32,6 +32,11 @@ type Options struct {
 	// when the editor does not watch them for us. Zero means 2s; a negative
 	// value turns our own watching off.
 	PollInterval time.Duration
+	// DiagnosticsDelay is how long a burst of changes must pause before the
+	// open scripts are diagnosed again (parsing a 10,000-line script takes
+	// about 100 ms, so diagnosing at every keystroke would keep a core busy
+	// while the user types). Zero means 50ms; negative means no delay.
+	DiagnosticsDelay time.Duration
 	// Version is reported in serverInfo.
 	Version string
 	// Load reads a configuration; nil means config.Load. Tests and the HTTP
@@ -87,6 +92,9 @@ func NewServer(opts Options) *Server {
 	}
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 2 * time.Second
+	}
+	if opts.DiagnosticsDelay == 0 {
+		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
 	return &Server{
 		opts:     opts,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -277,6 +278,9 @@ func (s *session) diagnosticsLoop(ctx context.Context) {
 			return
 		case <-s.wake:
 		}
+		if !s.settle(ctx) {
+			return
+		}
 		s.mu.Lock()
 		if s.state != stateInitialized {
 			s.mu.Unlock()
@@ -301,6 +305,31 @@ func (s *session) diagnosticsLoop(ctx context.Context) {
 				return
 			}
 			s.safely("diagnostics", func() { s.publishDocument(ctx, u) })
+		}
+	}
+}
+
+// settle waits until changes pause for DiagnosticsDelay (at most ten
+// times that in all, so diagnostics keep up with continuous typing). It
+// returns false when ctx ended.
+func (s *session) settle(ctx context.Context) bool {
+	d := s.srv.opts.DiagnosticsDelay
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	deadline := time.Now().Add(10 * d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-s.wake:
+			if wait := time.Until(deadline); wait > 0 {
+				t.Reset(min(d, wait))
+			}
+		case <-t.C:
+			return true
 		}
 	}
 }
