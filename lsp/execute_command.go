@@ -71,7 +71,7 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		}
 		return s.snapshot().For(kind).HintsMap(), nil
 	case CommandRunScript:
-		return s.runScript(ctx, req, arg)
+		return s.runScript(ctx, req, arg, p.WorkDoneToken)
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandReload)
 	}
@@ -80,7 +80,7 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 // runScript runs the open document's current text with the injected runner
 // and returns its result (the `restls run --json` object), reporting
 // $/progress while it runs.
-func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte, token protocol.ProgressToken) (any, error) {
 	var a runArgs
 	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?} naming an open document")
@@ -110,7 +110,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	ctx, done := s.detach(ctx, req)
 	defer done()
 
-	prog := s.startProgress(ctx, "restls: running "+uri.Basename(v.d.uri))
+	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
 	res, err := runner(ctx, RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
 		Snapshot: v.snap, Progress: prog.report,
@@ -138,8 +138,15 @@ type progress struct {
 	token protocol.ProgressToken
 }
 
-func (s *session) startProgress(ctx context.Context, title string) *progress {
+// startProgress begins $/progress on the client's token when the request
+// carried one, else on a token it asks the client to create.
+func (s *session) startProgress(ctx context.Context, token protocol.ProgressToken, title string) *progress {
 	p := &progress{s: s, ctx: ctx}
+	if token != nil {
+		p.token = token
+		p.send(map[string]any{"kind": "begin", "title": title, "cancellable": false})
+		return p
+	}
 	s.mu.Lock()
 	ok := s.caps.workDoneProgress
 	s.mu.Unlock()
