@@ -118,16 +118,25 @@ function waitAnswer(page, from, method) {
   })
 }
 
-async function completionLabels(page) {
-  const list = page.locator(".cm-tooltip-autocomplete li")
-  await list.first().waitFor({timeout: WAIT})
-  return list.evaluateAll(items => items.map(li => li.querySelector(".cm-completionLabel")?.textContent ?? li.textContent))
+// completionLabels waits until the completion list shows every label in
+// want (typing fast, the list of an earlier keystroke may still be up),
+// then returns what it shows; on timeout it returns the last list seen.
+async function completionLabels(page, want) {
+  const read = () => page.locator(".cm-tooltip-autocomplete li").evaluateAll(items =>
+    items.map(li => li.querySelector(".cm-completionLabel")?.textContent ?? li.textContent))
+  try {
+    await page.waitForFunction(want => {
+      const labels = [...document.querySelectorAll(".cm-tooltip-autocomplete li .cm-completionLabel")].map(e => e.textContent)
+      return want.every(w => labels.includes(w))
+    }, want, {timeout: WAIT})
+  } catch {}
+  return read()
 }
 
 test("api.rest.v1. offers the five calls", async () => {
   const page = await openDesigner(good.url)
   await typeFresh(page, "api.rest.v1.")
-  const labels = await completionLabels(page)
+  const labels = await completionLabels(page, CALLS)
   for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
   assert.ok(await page.locator("#no-hints").isHidden(), "no-hints notice shown with a working registry")
   await page.screenshot({path: join(shots, "1-calls.png")})
@@ -138,9 +147,13 @@ test("api.rest.v1. offers the five calls", async () => {
 test("the first argument of get offers the configured serviceIds, with signature help", async () => {
   const page = await openDesigner(good.url)
   await typeFresh(page, 'api.rest.v1.get("')
-  const labels = await completionLabels(page)
-  for (const id of ["crm", "crm-customers", "geo", "payments"]) assert.ok(labels.includes(id), `completion ${JSON.stringify(labels)} lacks ${id}`)
-  // Signature help for the call, with the active parameter.
+  const ids = ["crm", "crm-customers", "geo", "payments"]
+  const labels = await completionLabels(page, ids)
+  for (const id of ids) assert.ok(labels.includes(id), `completion ${JSON.stringify(labels)} lacks ${id}`)
+  // Signature help for the call, with the active parameter. "(" triggers
+  // it, but the answer may come after the next keystroke and be dropped as
+  // stale; ask explicitly (Ctrl-Shift-Space, the editor's key for it).
+  await page.keyboard.press("Control+Shift+Space")
   const sig = page.locator(".cm-lsp-signature-tooltip")
   await sig.waitFor({timeout: WAIT})
   assert.match(await sig.textContent(), /serviceId/)
@@ -186,7 +199,7 @@ test("with the registry broken: a visible notice, no serviceIds, calls still com
   await notice.waitFor({state: "visible", timeout: WAIT})
   assert.match(await notice.textContent(), /No serviceId hints/)
   await typeFresh(page, "api.rest.v1.")
-  const labels = await completionLabels(page)
+  const labels = await completionLabels(page, CALLS)
   for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
   await page.screenshot({path: join(shots, "5-broken-calls.png")})
 
@@ -199,6 +212,7 @@ test("with the registry broken: a visible notice, no serviceIds, calls still com
   assert.deepEqual(items.map(i => i.label), [], "the server offered items in the serviceId argument")
   const ids = await page.locator(".cm-tooltip-autocomplete li").evaluateAll(items => items.map(li => li.textContent))
   for (const id of ["crm", "crm-customers", "geo"]) assert.ok(!ids.some(l => l.startsWith(id)), `serviceId ${id} offered: ${JSON.stringify(ids)}`)
+  await page.keyboard.press("Control+Shift+Space")
   await page.locator(".cm-lsp-signature-tooltip").waitFor({timeout: WAIT})
   await page.screenshot({path: join(shots, "6-broken-no-serviceids.png")})
   await page.close()
