@@ -205,14 +205,23 @@ func completeCode(s *scanResult, reg *config.Registry) (Completion, bool) {
 	}
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
+		if !s.prevIs(used, "(") {
+			return Completion{}, true // after the serviceId: `get("crm"|`
+		}
 		// Before the string: insert a quoted id.
 		return serviceItems(reg, typed, rng, 0), true
 	case f.open == '{':
-		if items := objectItems(s, f, rng, 0, reg); items != nil {
+		if items := objectItems(s, f, used, rng, 0, reg); items != nil {
 			return Completion{Items: items}, true
 		}
 	}
 	return Completion{Items: apiItem(typed, rng)}, s.settled()
+}
+
+// prevIs reports whether back-token i is one of the punctuation chars.
+func (s *scanResult) prevIs(i int, chars string) bool {
+	t, ok := s.tok(i)
+	return ok && t.kind == tkPunct && strings.IndexByte(chars, t.ch) >= 0
 }
 
 // apiItem offers the api namespace while an identifier is typed.
@@ -279,9 +288,15 @@ func (s *scanResult) objectParam(f *frame) (int, string) {
 
 // objectItems returns the keys or values to offer inside an object literal
 // argument; quote is the quote the cursor is inside, or 0 in code.
-func objectItems(s *scanResult, f *frame, rng Range, quote byte, reg *config.Registry) []CompletionItem {
+//
+// back is the ring index of the token before the one being completed: a
+// key is offered only after '{' or ',', a value only right after ':'.
+func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *config.Registry) []CompletionItem {
 	_, kind := s.objectParam(f)
 	if f.afterColon {
+		if !s.prevIs(back, ":") {
+			return nil
+		}
 		if kind == "header" && strings.EqualFold(f.lastKey, "Content-Type") {
 			items := make([]CompletionItem, len(contentTypes))
 			for i, ct := range contentTypes {
@@ -290,6 +305,9 @@ func objectItems(s *scanResult, f *frame, rng Range, quote byte, reg *config.Reg
 			}
 			return items
 		}
+		return nil
+	}
+	if !s.prevIs(back, "{,") {
 		return nil
 	}
 	switch kind {
@@ -402,7 +420,7 @@ func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
 		return serviceItems(reg, typed, rng, s.quote), true
 	case f.open == '{':
-		if items := objectItems(s, f, rng, s.quote, reg); items != nil {
+		if items := objectItems(s, f, 0, rng, s.quote, reg); items != nil {
 			return Completion{Items: items}, true
 		}
 	}

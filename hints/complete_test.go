@@ -52,6 +52,10 @@ func TestComplete(t *testing.T) {
 		{name: "serviceId nil registry", src: `api.rest.v1.get("|")`, nilReg: true},
 		{name: "api nil registry", src: `api.|`, nilReg: true, want: []string{"rest"}},
 		{name: "serviceId half-typed multi-line", src: "if (ok) {\n  var r = api.rest.v1.post(\n    |\n", want: allIDs},
+		{name: "after the serviceId string", src: `api.rest.v1.get("crm"|`},
+		{name: "after the serviceId string and a space", src: `api.rest.v1.get("crm" |`},
+		{name: "after a complete key", src: `api.rest.v1.get("crm", {"pathParams"|`},
+		{name: "after a header value", src: `api.rest.v1.get("crm", {}, {"Content-Type": "application/json" |`},
 		{name: "second argument is no serviceId", src: `api.rest.v1.get("crm", "|`},
 
 		{name: "in line comment", src: `// api.|`},

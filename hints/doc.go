@@ -3,11 +3,12 @@
 // fixes, each a pure function of a Document (script text), a byte offset
 // and a config.Registry snapshot.
 //
-// Completion and signature help work from a tolerant scanner over the text
-// before the cursor (strings, template literals, comments, regular
-// expression literals, bracket nesting), so they work on broken, half-typed
-// code. Diagnostics and hover use the goja parser's AST, parsed once per
-// Document.
+// Completion, signature help and hover work from a tolerant scanner over
+// the text before the cursor (strings, template literals, comments, regular
+// expression literals, bracket nesting), reading a near window first and a
+// wider one only when needed, so they work on broken, half-typed code and
+// cost the same on long scripts. Diagnostics use the goja parser's AST,
+// parsed once per Document.
 //
 // All offsets are byte offsets into the UTF-8 text. A nil registry means the
 // registry failed to load: serviceId hints are then missing, everything else
