@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -198,7 +199,7 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 	req := &restclient.Request{Method: m.http}
 
 	sid := args[0]
-	if s, ok := sid.Export().(string); !ok || s == "" {
+	if s, ok := strValue(sid); !ok || s == "" {
 		r.typeError(m, "api.rest.v1.%s: SERVICE_ID must be a non-empty string naming a configured service, got %s", m.name, describe(sid))
 	} else {
 		req.ServiceID = s
@@ -219,12 +220,8 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 			n := int(arr.Get("length").ToInteger())
 			req.PathParams = make([]string, n)
 			for i := 0; i < n; i++ {
-				e := arr.Get(fmt.Sprint(i))
-				var s string
-				ok := false
-				if e != nil {
-					s, ok = e.Export().(string)
-				}
+				e := arr.Get(strconv.Itoa(i))
+				s, ok := strValue(e)
 				if !ok {
 					r.typeError(m, "api.rest.v1.%s: PATH.pathParams[%d] is %s; the platform accepts strings only (use String(value))", m.name, i, describe(e))
 				}
@@ -237,7 +234,7 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 			q := r.object(m, "PATH.queryParams", v)
 			for _, qk := range q.Keys() {
 				qv := q.Get(qk)
-				s, ok := qv.Export().(string)
+				s, ok := strValue(qv)
 				if !ok {
 					r.typeError(m, "api.rest.v1.%s: PATH.queryParams.%s is %s; query values must be strings, the platform accepts strings only (spec 2.3: use String(value))", m.name, qk, describe(qv))
 				}
@@ -251,7 +248,7 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 	hdr := r.object(m, "HEADER", args[2])
 	for _, k := range hdr.Keys() {
 		v := hdr.Get(k)
-		s, ok := v.Export().(string)
+		s, ok := strValue(v)
 		if !ok {
 			r.typeError(m, "api.rest.v1.%s: HEADER[%q] is %s; header values must be strings", m.name, k, describe(v))
 		}
@@ -329,6 +326,14 @@ func (r *runner) timeouts(m method, v goja.Value, req *restclient.Request) {
 		}
 		*dst = int(f)
 	}
+}
+
+// strValue returns v as a Go string when it is a primitive string.
+func strValue(v goja.Value) (string, bool) {
+	if v == nil || !goja.IsString(v) {
+		return "", false
+	}
+	return v.String(), true
 }
 
 // describe names a value's type (and short value) for messages.

@@ -181,6 +181,12 @@ func (r *runner) run(parent context.Context) {
 	ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		r.res.Error = r.syntaxError(err)
+		// An unclosed block is found on the wrapper's closing line: point
+		// at the end of the file instead.
+		lines := strings.Split(src, "\n")
+		if e := r.res.Error; e.Line > len(lines) {
+			e.Line, e.Column = len(lines), len(lines[len(lines)-1])+1
+		}
 		return
 	}
 	prg, err := goja.CompileAST(ast, false)

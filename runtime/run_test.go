@@ -52,6 +52,10 @@ func TestPositionsMatchTheFile(t *testing.T) {
 	if e := res.Error; e == nil || e.Name != "SyntaxError" || e.Line != 2 || e.Column != 12 {
 		t.Fatalf("syntax error on line 2: %+v", res.Error)
 	}
+	res = run(t, nil, lines(`if (x) {`, `  return 1;`))
+	if e := res.Error; e == nil || e.Name != "SyntaxError" || e.Line != 2 || e.Column != 12 {
+		t.Fatalf("unclosed block: %+v", res.Error)
+	}
 	res = run(t, nil, `undefinedFunction();`)
 	if e := res.Error; e == nil || e.Name != "ReferenceError" || e.Line != 1 || e.Column != 18 {
 		t.Fatalf("reference error: %+v", res.Error)

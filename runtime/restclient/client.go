@@ -86,6 +86,9 @@ func New(opts Options) *Client {
 			MaxIdleConnsPerHost:   16,
 			IdleConnTimeout:       90 * time.Second,
 			ExpectContinueTimeout: time.Second,
+			// Only used through a proxy (CONNECT), where our dialer does
+			// not do the handshake: the spec's largest connection timeout.
+			TLSHandshakeTimeout: 10 * time.Second,
 		}
 	}
 	return &Client{

@@ -103,13 +103,28 @@ func (c *Call) event(kind, msg string) {
 func ResponseHeaderList(h http.Header) Headers {
 	out := make(Headers, 0, len(h))
 	for k, vs := range h {
-		out = append(out, HeaderField{Name: strings.ToLower(k), Value: strings.Join(vs, ", ")})
+		name, ok := lowerNames[k]
+		if !ok {
+			name = strings.ToLower(k)
+		}
+		out = append(out, HeaderField{Name: name, Value: strings.Join(vs, ", ")})
 	}
 	slices.SortFunc(out, func(a, b HeaderField) int { return strings.Compare(a.Name, b.Name) })
 	// Two spellings of one name (only possible with a non-canonical map)
 	// are merged by MarshalJSON and by the script binding.
 	return out
 }
+
+// lowerNames spares an allocation per header for the common ones.
+var lowerNames = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{"Content-Type", "Content-Length", "Date", "Server", "Cache-Control", "Etag", "Last-Modified",
+		"Location", "Vary", "Connection", "Keep-Alive", "Transfer-Encoding", "Content-Encoding", "Expires", "Pragma",
+		"Set-Cookie", "Access-Control-Allow-Origin", "X-Request-Id", "X-Total-Count", "Www-Authenticate", "Retry-After"} {
+		m[n] = strings.ToLower(n)
+	}
+	return m
+}()
 
 // sensitiveHeader reports whether a header's value is masked in traces
 // whatever it holds.
