@@ -232,12 +232,12 @@ func TestReadTimeout(t *testing.T) {
 	if !strings.Contains(e.Message, "150 ms") || call.ErrorCode != CodeReadTimeout {
 		t.Errorf("message %q, call code %q", e.Message, call.ErrorCode)
 	}
-	// A body that keeps coming, 80 ms apart, takes longer than the read
-	// timeout in total but never pauses for that long: it completes.
+	// A body that keeps coming, 100 ms apart, takes 1 s in total, more than
+	// the read timeout, but never pauses for that long: it completes.
 	resp, _, err := do(t, s, &Request{ServiceID: "bin", PathParams: []string{"drip"},
-		Query: []QueryParam{{"numbytes", "6"}, {"duration", "400ms"}, {"delay", "0"}}, ReadTimeoutMs: 300})
+		Query: []QueryParam{{"numbytes", "11"}, {"duration", "1s"}, {"delay", "0"}}, ReadTimeoutMs: 450})
 	wantCode(t, err, CodeNotJSON) // drip sends asterisks: proof the transfer finished
-	if resp == nil || string(resp.Body) != "******" {
+	if resp == nil || string(resp.Body) != "***********" {
 		t.Fatalf("drip body %v", resp)
 	}
 	// A pause longer than the read timeout in the middle of the body fails.
