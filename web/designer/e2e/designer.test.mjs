@@ -53,7 +53,7 @@ before(async () => {
   writeFileSync(join(brokenRoot, "application.yml"), "scriptservice:\n  api: [\n")
   mkdirSync(join(brokenRoot, "script-code-config"))
   writeFileSync(join(brokenRoot, "script-code-config", "script-service-api.xml"), "<scriptservice><api serviceId=\"x\"")
-  good = await startBackend(["--config-root", join(repo, "testdata", "config")])
+  good = await startBackend(["--config-root", join(repo, "testdata", "config"), "--allow-run"])
   broken = await startBackend(["--config-root", brokenRoot])
   userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
   context = await chromium.launchPersistentContext(userDataDir, {
@@ -193,6 +193,28 @@ test("an unknown serviceId is underlined with a diagnostic, and hover explains a
   await page.close()
 })
 
+test("the kind selector switches to the script tasks' registry, and Dry Run previews the result", async () => {
+  const page = await openDesigner(good.url)
+  await page.selectOption("#kind", "scriptTask")
+  await typeFresh(page, 'api.rest.v1.get("')
+  const labels = await completionLabels(page, ["archive", "crm-sync"])
+  assert.ok(labels.includes("crm-sync") && !labels.includes("crm-customers"), `scriptTask completion ${JSON.stringify(labels)}`)
+  assert.match(await page.locator("#services").textContent(), /6 services/)
+  await page.screenshot({path: join(shots, "5-scripttask.png")})
+
+  // A script that calls nothing: the preview shows the run's result.
+  await typeFresh(page, "")
+  await page.keyboard.insertText('console.log("hello from the designer");\nreturn {answer: 42};\n')
+  await page.click("#run")
+  const preview = page.locator('#preview[data-state="done"]')
+  await preview.waitFor({timeout: WAIT})
+  const text = await preview.textContent()
+  assert.match(text, /"answer": 42/)
+  assert.match(text, /hello from the designer/)
+  await page.screenshot({path: join(shots, "6-dry-run.png")})
+  await page.close()
+})
+
 test("with the registry broken: a visible notice, no serviceIds, calls still complete", async () => {
   const page = await openDesigner(broken.url)
   const notice = page.locator("#no-hints")
@@ -201,7 +223,7 @@ test("with the registry broken: a visible notice, no serviceIds, calls still com
   await typeFresh(page, "api.rest.v1.")
   const labels = await completionLabels(page, CALLS)
   for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
-  await page.screenshot({path: join(shots, "5-broken-calls.png")})
+  await page.screenshot({path: join(shots, "7-broken-calls.png")})
 
   await typeFresh(page, 'api.rest.v1.get("')
   // Ask explicitly and wait for the server's answer to that request.
@@ -214,6 +236,6 @@ test("with the registry broken: a visible notice, no serviceIds, calls still com
   for (const id of ["crm", "crm-customers", "geo"]) assert.ok(!ids.some(l => l.startsWith(id)), `serviceId ${id} offered: ${JSON.stringify(ids)}`)
   await page.keyboard.press("Control+Shift+Space")
   await page.locator(".cm-lsp-signature-tooltip").waitFor({timeout: WAIT})
-  await page.screenshot({path: join(shots, "6-broken-no-serviceids.png")})
+  await page.screenshot({path: join(shots, "8-broken-no-serviceids.png")})
   await page.close()
 })
