@@ -273,3 +273,27 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Errorf("still accepting connections after shutdown")
 	}
 }
+
+// TestDeadClient: a client that neither reads nor answers pings (a laptop
+// lid closed mid-session) is dropped after one ping timeout.
+func TestDeadClient(t *testing.T) {
+	ended := make(chan error, 1)
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+		o.PingInterval = 20 * time.Millisecond
+		o.WriteTimeout = 100 * time.Millisecond
+	})
+	s.endHook = func(err error) { ended <- err }
+	ctx := testCtx(t)
+	// A client that never calls Read never sees, and so never answers, a
+	// ping.
+	dead, _, err := websocket.Dial(ctx, wsURL(hs), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.CloseNow()
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		t.Fatal("a client that answers no ping was never dropped")
+	}
+}
