@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -204,11 +203,11 @@ type kindStatusJSON struct {
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, StatusOf(s.opts.Snapshot(), s.opts.Version))
+	writeJSON(w, http.StatusOK, statusOf(s.opts.Snapshot(), s.opts.Version))
 }
 
-// StatusOf builds the /v1/status answer for a snapshot.
-func StatusOf(snap *config.Snapshot, version string) any {
+// statusOf builds the /v1/status answer for a snapshot.
+func statusOf(snap *config.Snapshot, version string) statusJSON {
 	st := statusJSON{Version: version, Kinds: []kindStatusJSON{}}
 	if snap != nil {
 		st.Sources = snap.Sources
@@ -307,7 +306,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
 	res, err := s.opts.Runner(r.Context(), req)
 	if err != nil {
-		if errors.Is(err, r.Context().Err()) && r.Context().Err() != nil {
+		if r.Context().Err() != nil {
 			return // the client went away
 		}
 		s.log.Info("dry run failed", zap.Error(err))

@@ -25,7 +25,7 @@ func pageHandler() http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		// The page loads only its own script and style and talks only to
 		// this origin (fetch and WebSocket).
-		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
 		files.ServeHTTP(w, r)
 	})
 }
