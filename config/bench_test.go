@@ -83,3 +83,18 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNearest looks up a misspelt id among 10,000 serviceIds, as the
+// hint engine does for each unknown id in a script.
+func BenchmarkNearest(b *testing.B) {
+	ids := make([]string, 10000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("service-%d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := Nearest("servce-4242", ids, 3); len(got) == 0 || got[0] != "service-4242" {
+			b.Fatalf("got %v", got)
+		}
+	}
+}

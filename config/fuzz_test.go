@@ -132,3 +132,42 @@ func FuzzCheckAbsolute(f *testing.F) {
 		}
 	})
 }
+
+// fullDistance is the textbook Levenshtein distance, the reference for the
+// banded one.
+func fullDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func FuzzEditDistance(f *testing.F) {
+	f.Add("service-4242", "servce-4242", 3)
+	f.Add("kitten", "sitting", 1)
+	f.Add("crm", "CRM", 0)
+	f.Add("é", "e", 2)
+	f.Fuzz(func(t *testing.T, a, b string, limit int) {
+		if limit < 0 || limit > 8 || len(a) > 64 || len(b) > 64 {
+			return
+		}
+		want := fullDistance([]rune(lower(a)), []rune(lower(b)))
+		got := editDistance(a, b, limit)
+		if want <= limit && got != want || want > limit && got != limit+1 {
+			t.Fatalf("distance(%q, %q, limit %d) = %d, want %d", a, b, limit, got, want)
+		}
+	})
+}
