@@ -114,7 +114,7 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 			// honouring their sources would let them make this server read
 			// other files (and send back what the parser says about them)
 			// or fetch any address.
-			return notLoaded(src, "configuration sources in editor settings (configRoot, properties, serviceXml, handlerXml, "+
+			return notLoaded(src, codeSourcesRefused, "configuration sources in editor settings (configRoot, properties, serviceXml, handlerXml, "+
 				"platformConfig, registryUrl) are not honoured by restls serve --http, since any designer client could "+
 				"make the server read other files or fetch any address; start it with the config flags or --registry-url instead")
 		}
@@ -123,7 +123,7 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		}
 		l, err := rs.get(src.RegistryURL)
 		if err != nil {
-			return notLoaded(src, err.Error())
+			return notLoaded(src, remote.CodeUnreachable, err.Error())
 		}
 		return l.Load(src)
 	}
@@ -172,12 +172,15 @@ func (r *remotes) list() []*remote.Loader {
 	return out
 }
 
+// codeSourcesRefused: over HTTP, editor settings may not choose sources.
+const codeSourcesRefused = "http-settings-sources-refused"
+
 // notLoaded is a snapshot with no serviceId hints and the reason.
-func notLoaded(src config.Sources, why string) *config.Snapshot {
+func notLoaded(src config.Sources, code, why string) *config.Snapshot {
 	regs := make([]*config.Registry, 0, len(config.Kinds))
 	for _, k := range config.Kinds {
 		reg := config.NewRegistry(k, nil, config.DefaultTimeouts, []config.Diagnostic{{
-			Severity: config.SeverityError, Code: remote.CodeUnreachable, Message: why}})
+			Severity: config.SeverityError, Code: code, Message: why}})
 		reg.Loaded = false
 		regs = append(regs, reg)
 	}
