@@ -40,13 +40,13 @@ func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, erro
 			m = newMapper(text)
 		}
 	}
-	d := newDocument(u, p.TextDocument.Version, text)
+	d := newDocument(old.uri, p.TextDocument.Version, text)
 	s.mu.Lock()
 	// Only this goroutine changes texts, but another may have swapped in an
 	// AST-less copy of old (touchLocked): the document is replaced anyway.
 	if _, open := s.docs[u]; open {
-		s.docs[u] = d
-		s.touchLocked(u)
+		s.docs[d.uri] = d
+		s.touchLocked(d.uri)
 	}
 	s.mu.Unlock()
 	s.markDirty(u)

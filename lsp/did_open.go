@@ -15,8 +15,8 @@ func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error)
 	td := p.TextDocument
 	d := newDocument(td.URI, td.Version, td.Text)
 	s.mu.Lock()
-	s.docs[td.URI] = d
-	s.touchLocked(td.URI)
+	s.docs[d.uri] = d
+	s.touchLocked(d.uri)
 	s.mu.Unlock()
 	s.markDirty(td.URI)
 	return nil, nil

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -82,7 +83,13 @@ type document struct {
 	m       *mapper
 }
 
+// newDocument makes a document. It clones u and text: strings decoded by
+// protocol.Unmarshal may alias the whole message they came from, and a
+// document outlives its message (a retained URI would keep a copy of the
+// full text of didOpen alive).
 func newDocument(u uri.URI, version int32, text string) *document {
+	u = uri.URI(strings.Clone(string(u)))
+	text = strings.Clone(text)
 	d := &document{uri: u, version: version, doc: hints.NewDocument(text), m: newMapper(text)}
 	if u.IsFile() {
 		d.path = u.FsPath()
