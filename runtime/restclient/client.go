@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -502,46 +503,65 @@ func readAll(r io.Reader, length, max int64) ([]byte, error) {
 	return buf, nil
 }
 
-// classify turns a transport failure into an *Error with a stable code and
-// a message saying what to do.
+// classify turns a transport failure of a call into an *Error with a
+// stable code and a message saying what to do.
 func (s *Session) classify(ctx context.Context, serviceID, host string, lim limits, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
-	mk := func(code, msg string) error { return &Error{Code: code, ServiceID: serviceID, Message: msg, Err: err} }
+	code, what := transportFailure(ctx, lim, err)
+	advice := map[string]string{
+		CodeReadTimeout:       "check the service, or pass a larger readTimeout in TIMEOUTS (the configured maximum applies)",
+		CodeConnectTimeout:    "check that the service is reachable from here, or pass a larger connectionTimeout in TIMEOUTS",
+		CodeCanceled:          "the script was stopped",
+		CodeDNS:               fmt.Sprintf("check the url configured for serviceId %q", serviceID),
+		CodeConnectionRefused: fmt.Sprintf("is the service running? check the url configured for serviceId %q", serviceID),
+		CodeTLS:               "check the service's certificate and that the url's scheme is right",
+		CodeConnectFailed:     fmt.Sprintf("check the url configured for serviceId %q and the network", serviceID),
+		CodeTransferFailed:    "the service closed the connection; try again or check the service",
+	}[code]
+	return &Error{Code: code, ServiceID: serviceID, Err: err,
+		Message: fmt.Sprintf("%s (%s) %s: %s", serviceID, host, what, advice)}
+}
+
+// transportFailure names a transport error by code and says what happened,
+// as a phrase that follows the name of the other end.
+func transportFailure(ctx context.Context, lim limits, err error) (code, what string) {
 	var ct *connectTimeoutError
 	var rt *readTimeoutError
 	var dns *net.DNSError
+	switch {
+	case errors.As(err, &rt):
+		return CodeReadTimeout, fmt.Sprintf("sent no data for %d ms (read timeout)", lim.read.Milliseconds())
+	case errors.As(err, &ct):
+		return CodeConnectTimeout, fmt.Sprintf("could not be connected to within %d ms (connection timeout)", lim.connect.Milliseconds())
+	case ctx.Err() != nil:
+		return CodeCanceled, fmt.Sprintf("was not heard to the end: the call was canceled (%v)", context.Cause(ctx))
+	case errors.As(err, &dns):
+		return CodeDNS, "has a host name that cannot be resolved"
+	case errors.Is(err, errConnRefused()):
+		return CodeConnectionRefused, "refused the connection"
+	case isTLSError(err):
+		return CodeTLS, fmt.Sprintf("failed the TLS handshake (%v)", rootCause(err))
+	case isDialError(err):
+		return CodeConnectFailed, fmt.Sprintf("could not be connected to (%v)", rootCause(err))
+	}
+	return CodeTransferFailed, fmt.Sprintf("broke off the exchange (%v)", rootCause(err))
+}
+
+// isTLSError reports a handshake or certificate failure, by type.
+func isTLSError(err error) bool {
 	var certErr *tls.CertificateVerificationError
 	var alert tls.AlertError
 	var rec tls.RecordHeaderError
-	switch {
-	case errors.As(err, &rt):
-		return mk(CodeReadTimeout, fmt.Sprintf("%s did not send data for %d ms (read timeout): check the service, or pass a larger readTimeout in TIMEOUTS (the configured maximum applies)", serviceID, lim.read.Milliseconds()))
-	case errors.As(err, &ct):
-		return mk(CodeConnectTimeout, fmt.Sprintf("no connection to %s (%s) within %d ms (connection timeout): check that the service is reachable from here, or pass a larger connectionTimeout in TIMEOUTS", serviceID, host, lim.connect.Milliseconds()))
-	case ctx.Err() != nil:
-		return mk(CodeCanceled, fmt.Sprintf("the call to %s was canceled (%v) before it finished", serviceID, context.Cause(ctx)))
-	case errors.As(err, &dns):
-		return mk(CodeDNS, fmt.Sprintf("the host of %s (%s) cannot be resolved: check the url configured for serviceId %q", serviceID, host, serviceID))
-	case errors.Is(err, errConnRefused()):
-		return mk(CodeConnectionRefused, fmt.Sprintf("%s (%s) refused the connection: is the service running? check the url configured for serviceId %q", serviceID, host, serviceID))
-	case errors.As(err, &certErr), errors.As(err, &alert), errors.As(err, &rec), isTLSError(err):
-		return mk(CodeTLS, fmt.Sprintf("the TLS handshake with %s (%s) failed: %v; check the service's certificate and that the url's scheme is right", serviceID, host, rootCause(err)))
-	case isDialError(err):
-		return mk(CodeConnectFailed, fmt.Sprintf("cannot connect to %s (%s): %v", serviceID, host, rootCause(err)))
-	}
-	return mk(CodeTransferFailed, fmt.Sprintf("the exchange with %s (%s) failed: %v; the service may have closed the connection", serviceID, host, rootCause(err)))
-}
-
-func isTLSError(err error) bool {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if strings.HasPrefix(e.Error(), "tls: ") || strings.Contains(fmt.Sprintf("%T", e), "x509.") {
-			return true
-		}
-	}
-	return false
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var op *net.OpError
+	return errors.As(err, &certErr) || errors.As(err, &alert) || errors.As(err, &rec) ||
+		errors.As(err, &unknownCA) || errors.As(err, &hostErr) || errors.As(err, &invalid) ||
+		errors.As(err, &op) && (op.Op == "remote error" || op.Op == "local error")
 }
 
 func isDialError(err error) bool {

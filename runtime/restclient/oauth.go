@@ -204,11 +204,12 @@ func (s *Session) tokenError(ctx context.Context, o *config.OAuth, serviceID str
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		var ce *Error
-		if errors.As(s.classify(ctx, serviceID, hostOf(o.URL), lim, ue), &ce) {
-			return &Error{Code: CodeTokenFailed, ServiceID: serviceID,
-				Message: prefix + ": " + strings.Replace(ce.Message, serviceID, "the token endpoint", 1), Err: ue}
+		code, what := transportFailure(ctx, lim, ue.Err)
+		msg := fmt.Sprintf("the token endpoint (%s) %s: check the url of oAuth %q and that it is reachable from here", hostOf(o.URL), what, o.ID)
+		if code == CodeCanceled {
+			return &Error{Code: CodeCanceled, ServiceID: serviceID, Message: prefix + ": " + msg, Err: ue}
 		}
+		return &Error{Code: CodeTokenFailed, ServiceID: serviceID, Message: prefix + ": " + msg, Err: ue}
 	}
 	return mk("the token endpoint's answer is not a usable token response (it must be JSON with access_token)")
 }
