@@ -43,9 +43,12 @@ type serveMode struct {
 
 var serveModes []serveMode
 
-// serveMemoryLimit is the Go runtime's soft memory limit in serve mode
-// unless GOMEMLIMIT is set; see docs/lsp.md.
-const serveMemoryLimit = 48 << 20
+// The garbage collector's settings in serve mode unless GOGC/GOMEMLIMIT
+// are set; see docs/lsp.md and docs/decisions.md.
+const (
+	serveGCPercent   = 50
+	serveMemoryLimit = 48 << 20
+)
 
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
@@ -85,11 +88,16 @@ ended without shutdown, 2 for usage errors.`)
 		return 2
 	}
 	defer closeLog()
-	if env.getenv("GOMEMLIMIT") == "" && env.stdout == os.Stdout { // the real process, not an in-process test
-		// A sidecar next to the editor: give memory back after the spikes of
-		// a registry load or a burst of parses instead of keeping twice the
-		// live heap. Soft: the runtime exceeds it rather than thrash.
-		debug.SetMemoryLimit(serveMemoryLimit)
+	if env.stdout == os.Stdout { // the real process, not an in-process test
+		// A sidecar next to the editor: collect at 1.5x the live heap instead
+		// of 2x, and aim at a soft ceiling (the runtime exceeds it rather than
+		// thrash). GOGC and GOMEMLIMIT override either.
+		if env.getenv("GOGC") == "" {
+			debug.SetGCPercent(serveGCPercent)
+		}
+		if env.getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(serveMemoryLimit)
+		}
 	}
 
 	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
