@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -295,19 +296,25 @@ func TestConnectTimeoutCoversTLSHandshake(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	conns := make(chan net.Conn, 4)
+	var mu sync.Mutex
+	var held []net.Conn
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			conns <- c
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
 		}
 	}()
 	defer func() {
-		close(conns)
-		for c := range conns {
+		ln.Close()
+		<-done
+		for _, c := range held {
 			c.Close()
 		}
 	}()
