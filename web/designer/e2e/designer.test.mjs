@@ -44,7 +44,7 @@ function stopBackend(b) {
   })
 }
 
-let context, good, broken, userDataDir, brokenRoot
+let context, good, broken, hostile, userDataDir, brokenRoot, hostileRoot
 
 before(async () => {
   mkdirSync(shots, {recursive: true})
@@ -53,7 +53,15 @@ before(async () => {
   writeFileSync(join(brokenRoot, "application.yml"), "scriptservice:\n  api: [\n")
   mkdirSync(join(brokenRoot, "script-code-config"))
   writeFileSync(join(brokenRoot, "script-code-config", "script-service-api.xml"), "<scriptservice><api serviceId=\"x\"")
+  // Descriptions with markup an editor must show as text, never run.
+  hostileRoot = mkdtempSync(join(tmpdir(), "restls-hostile-"))
+  writeFileSync(join(hostileRoot, "application.yml"), [
+    "scriptservice:", "  api:",
+    "    - serviceId: evil", "      url: https://evil.example.com",
+    `      description: 'Look <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> <a href="javascript:window.pwned=3">here</a>'`,
+    ""].join("\n"))
   good = await startBackend(["--config-root", join(repo, "testdata", "config"), "--allow-run"])
+  hostile = await startBackend(["--config-root", hostileRoot])
   broken = await startBackend(["--config-root", brokenRoot])
   userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
   context = await chromium.launchPersistentContext(userDataDir, {
@@ -67,8 +75,8 @@ before(async () => {
 
 after(async () => {
   await context?.close()
-  await Promise.all([stopBackend(good), stopBackend(broken)])
-  for (const d of [userDataDir, brokenRoot]) if (d) rmSync(d, {recursive: true, force: true})
+  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile)])
+  for (const d of [userDataDir, brokenRoot, hostileRoot]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
 // openDesigner loads the page and waits for the language server session.
@@ -185,7 +193,7 @@ test("an unknown serviceId is underlined with a diagnostic, and hover explains a
       const c = v.coordsAtPos(pos)
       return {x: c.left + 2, y: (c.top + c.bottom) / 2}
     })
-    await page.mouse.move(box.x, box.y)
+    await page.mouse.move(box.x, box.y, {steps: 4})
   }
   await hover.first().waitFor({timeout: WAIT})
   assert.match(await hover.first().textContent(), /GET/)
@@ -212,6 +220,36 @@ test("the kind selector switches to the script tasks' registry, and Dry Run prev
   assert.match(text, /"answer": 42/)
   assert.match(text, /hello from the designer/)
   await page.screenshot({path: join(shots, "6-dry-run.png")})
+  await page.close()
+})
+
+test("markup in a service description is shown inert", async () => {
+  const page = await openDesigner(hostile.url)
+  await typeFresh(page, 'api.rest.v1.get("')
+  const labels = await completionLabels(page, ["evil"])
+  assert.ok(labels.includes("evil"), `completion ${JSON.stringify(labels)}`)
+  // The documentation of the selected item shows the description.
+  const doc = page.locator(".cm-completionInfo")
+  await doc.waitFor({timeout: WAIT})
+  assert.match(await doc.textContent(), /Look/)
+  // Hover on the serviceId renders it too.
+  await page.keyboard.press("Escape")
+  await typeFresh(page, "")
+  await page.keyboard.insertText('var r = api.rest.v1.get("evil", {}, {});\n')
+  const box = await page.evaluate(() => {
+    const v = window.restlsDesigner.view
+    const c = v.coordsAtPos(v.state.doc.toString().indexOf("evil") + 2)
+    return {x: c.left + 2, y: (c.top + c.bottom) / 2}
+  })
+  await page.mouse.move(0, 0)
+  await page.mouse.move(box.x, box.y, {steps: 4})
+  try {
+    await page.locator(".cm-lsp-hover-tooltip").first().waitFor({timeout: WAIT})
+  } finally {
+    await page.screenshot({path: join(shots, "9-inert-markup.png")})
+  }
+  assert.equal(await page.evaluate(() => window.pwned), undefined, "markup from a description ran")
+  assert.equal(await page.locator(".cm-tooltip img[onerror], .cm-tooltip script, .cm-tooltip a[href^='javascript']").count(), 0)
   await page.close()
 })
 

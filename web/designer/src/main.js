@@ -44,10 +44,30 @@ function webSocketTransport(url, onState) {
 const wsURL = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/lsp" +
   (token ? "?access_token=" + encodeURIComponent(token) : "")
 
+// Hover and completion documentation is Markdown rendered to HTML, and a
+// service description is whatever an administrator wrote. The page's CSP
+// already forbids inline script; this also drops active elements, event
+// handler attributes and script URLs before the HTML reaches the DOM.
+function sanitizeHTML(html) {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html")
+  for (const el of doc.body.querySelectorAll("script, style, iframe, object, embed, link, meta, base, form, svg, math"))
+    el.remove()
+  for (const el of doc.body.querySelectorAll("*")) {
+    for (const attr of [...el.attributes]) {
+      const name = attr.name.toLowerCase()
+      if (name.startsWith("on") || name === "style" || name === "srcdoc" ||
+          ((name === "href" || name === "src" || name === "xlink:href" || name === "action") && !/^(https?:|#|$)/i.test(attr.value.trim())))
+        el.removeAttribute(attr.name)
+    }
+  }
+  return doc.body.innerHTML
+}
+
 let lastStatus = null
 const client = new LSPClient({
   rootUri: "file:///designer",
   timeout: 10000,
+  sanitizeHTML,
   // Each kind's document lives in its own folder, so the server picks the
   // kind's registry from the path.
   initializationOptions: {scriptKinds: Object.fromEntries(kinds.map(k => [`**/designer/${k}/**`, k]))},
