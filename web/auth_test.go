@@ -1,11 +1,15 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/coder/websocket"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/restls/restls/config"
 )
@@ -173,6 +177,38 @@ func TestAddr(t *testing.T) {
 	for addr, want := range map[string]bool{"127.0.0.1:7373": true, "[::1]:1": true, "localhost:1": true, "0.0.0.0:7373": false, ":7373": false, "192.168.1.2:80": false, "example.com:80": false} {
 		if got := IsLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v", addr, got)
+		}
+	}
+}
+
+// TestTokenNeverLogged: the request log names the path, never the query
+// that may carry access_token, nor the Authorization header.
+func TestTokenNeverLogged(t *testing.T) {
+	const token = "log-me-n0t"
+	core, logs := observer.New(zapcore.DebugLevel)
+	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+		o.Token = token
+		o.Logger = zap.New(core)
+	})
+	get(t, hs.URL+"/v1/services?access_token="+token, nil)
+	get(t, hs.URL+"/v1/calls", map[string]string{"Authorization": "Bearer " + token})
+	get(t, hs.URL+"/v1/calls?access_token=wrong-"+token, nil)
+	ctx := testCtx(t)
+	c, err := dialLSP(t, ctx, wsURL(hs)+"?access_token="+token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.open(ctx, "file:///a.js", "api."); err != nil {
+		t.Fatal(err)
+	}
+	c.close()
+	if logs.Len() == 0 {
+		t.Fatal("no request log at debug level")
+	}
+	for _, e := range logs.All() {
+		line := e.Message + fmt.Sprint(e.ContextMap())
+		if strings.Contains(line, "n0t") {
+			t.Errorf("log shows the token: %s", line)
 		}
 	}
 }

@@ -130,6 +130,15 @@ func New(opts Options) (*Server, error) {
 // ServeHTTP implements http.Handler: CORS and authentication first, then
 // the endpoints.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if ce := s.log.Check(zap.DebugLevel, "request"); ce != nil && r.URL.Path != "/lsp" {
+		// The path only: a query may hold access_token.
+		start, rec := time.Now(), &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			ce.Write(zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Int("status", rec.status),
+				zap.Duration("took", time.Since(start)))
+		}()
+		w = rec
+	}
 	if s.corsHeaders(w, r) {
 		return // preflight answered
 	}
@@ -139,6 +148,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// statusWriter remembers the status for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
 }
 
 // Serve serves HTTP on ln until ctx is cancelled, then shuts down
