@@ -69,6 +69,7 @@ type session struct {
 	// pubMu orders a document's publish against didClose's clearing, so a
 	// closed document never keeps diagnostics computed just before.
 	pubMu       sync.Mutex
+	pullMu      sync.Mutex // serialises workspace/configuration pulls
 	dirty       map[uri.URI]struct{}
 	configDirty bool
 	wake        chan struct{}

@@ -53,6 +53,11 @@ func (s *session) pullSettings(ctx context.Context) {
 	if !pull {
 		return
 	}
+	// One pull at a time, call and apply together: two overlapping pulls
+	// (initialized and a didChangeConfiguration) must not apply an older
+	// answer after a newer one.
+	s.pullMu.Lock()
+	defer s.pullMu.Unlock()
 	section := "restls"
 	var res []json.RawMessage
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
