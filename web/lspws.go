@@ -20,18 +20,26 @@ func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "too many designer sessions are open; close one or try again later")
 		return
 	}
-	defer func() { <-s.slots }()
+	served, err := s.serveSocket(w, r)
+	<-s.slots
+	if served && s.endHook != nil {
+		s.endHook(err) // after the slot is free
+	}
+}
+
+// serveSocket runs the session; served is false when no WebSocket was
+// opened.
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served bool, err error) {
 	if s.ctx.Err() != nil {
 		writeError(w, http.StatusServiceUnavailable, "restls is shutting down")
-		return
+		return false, nil
 	}
-
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.originPatterns()})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 426 without an
 		// upgrade).
 		s.log.Info("WebSocket upgrade refused", zap.Error(err))
-		return
+		return false, nil
 	}
 	s.sessions.Add(1)
 	defer s.sessions.Done()
@@ -54,7 +62,5 @@ func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
 		log.Info("designer session ended", zap.Error(err))
 	}
 	_ = st.Close() // normally done already by ServeStream
-	if s.endHook != nil {
-		s.endHook(err)
-	}
+	return true, err
 }

@@ -297,3 +297,36 @@ func TestDeadClient(t *testing.T) {
 		t.Fatal("a client that answers no ping was never dropped")
 	}
 }
+
+// TestMaxSessions: beyond the cap a handshake is refused with 503, and a
+// slot frees when a session ends.
+func TestMaxSessions(t *testing.T) {
+	ended := make(chan error, 4)
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.MaxSessions = 2 })
+	s.endHook = func(err error) { ended <- err }
+	ctx := testCtx(t)
+	var open []*lspClient
+	for range 2 {
+		c, err := dialLSP(t, ctx, wsURL(hs), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Make sure the server side is running before counting.
+		if err := c.open(ctx, "file:///a.js", "api."); err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, c)
+	}
+	_, resp, err := websocket.Dial(ctx, wsURL(hs), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third session: err %v, response %v; want 503", err, resp)
+	}
+	open[0].close()
+	<-ended
+	c, err := dialLSP(t, ctx, wsURL(hs), nil)
+	if err != nil {
+		t.Fatalf("after one ended: %v", err)
+	}
+	c.close()
+	open[1].close()
+}
