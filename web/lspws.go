@@ -41,7 +41,10 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 		s.log.Info("WebSocket upgrade refused", zap.Error(err))
 		return false, nil
 	}
-	s.sessions.Add(1)
+	if !s.addSession() {
+		_ = c.Close(websocket.StatusGoingAway, "restls is shutting down")
+		return false, nil
+	}
 	defer s.sessions.Done()
 	c.SetReadLimit(s.opts.MaxMessage)
 

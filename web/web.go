@@ -78,6 +78,8 @@ type Server struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	sessions sync.WaitGroup
+	mu       sync.Mutex // orders sessions.Add before a shutdown's Wait
+	closing  bool
 	slots    chan struct{}
 
 	endHook func(error) // tests: called when an /lsp session has ended
@@ -182,7 +184,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	s.log.Info("shutting down", zap.Duration("grace", grace))
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	s.cancel()
+	s.stopSessions()
 	err := hs.Shutdown(sctx)
 	done := make(chan struct{})
 	go func() { s.sessions.Wait(); close(done) }()
@@ -199,8 +201,27 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 
 // Close ends every /lsp session; for tests that serve with httptest.
 func (s *Server) Close() {
-	s.cancel()
+	s.stopSessions()
 	s.sessions.Wait()
+}
+
+// stopSessions ends every session and refuses new ones.
+func (s *Server) stopSessions() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.cancel()
+}
+
+// addSession counts a session unless the server is shutting down.
+func (s *Server) addSession() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.sessions.Add(1)
+	return true
 }
 
 // IsLoopback reports whether a listen address binds only loopback
