@@ -21,9 +21,9 @@ const WAIT = 15000
 
 // startBackend runs `restls serve --http 127.0.0.1:0` and resolves with its
 // address once it says where it listens.
-function startBackend(args) {
+function startBackend(args, addr = "127.0.0.1:0") {
   return new Promise((resolveStart, reject) => {
-    const proc = spawn(bin, ["serve", "--http", "127.0.0.1:0", ...args], {stdio: ["ignore", "ignore", "pipe"]})
+    const proc = spawn(bin, ["serve", "--http", addr, ...args], {stdio: ["ignore", "ignore", "pipe"]})
     let err = ""
     const timer = setTimeout(() => reject(new Error("restls did not start:\n" + err)), WAIT)
     proc.stderr.on("data", d => {
@@ -36,7 +36,7 @@ function startBackend(args) {
 }
 
 function stopBackend(b) {
-  if (!b) return Promise.resolve()
+  if (!b || b.proc.exitCode !== null) return Promise.resolve()
   return new Promise(res => {
     b.proc.removeAllListeners("exit")
     b.proc.on("exit", res)
@@ -251,6 +251,25 @@ test("markup in a service description is shown inert", async () => {
   assert.equal(await page.evaluate(() => window.pwned), undefined, "markup from a description ran")
   assert.equal(await page.locator(".cm-tooltip img[onerror], .cm-tooltip script, .cm-tooltip a[href^='javascript']").count(), 0)
   await page.close()
+})
+
+test("the page reconnects when the backend restarts", async () => {
+  const first = await startBackend(["--config-root", join(repo, "testdata", "config")])
+  let second
+  try {
+    const page = await openDesigner(first.url)
+    await stopBackend(first)
+    await page.locator('#connection[data-state="reconnecting"]').waitFor({timeout: WAIT})
+    const port = new URL(first.url).port
+    second = await startBackend(["--config-root", join(repo, "testdata", "config")], `127.0.0.1:${port}`)
+    await page.locator('#connection[data-state="connected"]').waitFor({timeout: WAIT})
+    await typeFresh(page, "api.rest.v1.")
+    const labels = await completionLabels(page, CALLS)
+    for (const c of CALLS) assert.ok(labels.includes(c), `after reconnecting: completion ${JSON.stringify(labels)} lacks ${c}`)
+    await page.close()
+  } finally {
+    await stopBackend(second)
+  }
 })
 
 test("with the registry broken: a visible notice, no serviceIds, calls still complete", async () => {

@@ -75,10 +75,34 @@ const client = new LSPClient({
     "restls/status": (_client, params) => { lastStatus = params; showStatus(); return true },
   },
   extensions: [serverCompletion(), hoverTooltips(), signatureHelp(), serverDiagnostics()],
-}).connect(webSocketTransport(wsURL, state => {
+})
+
+function setConnection(state) {
   $("connection").textContent = state
   $("connection").dataset.state = state
-}))
+}
+
+// connectServer opens /lsp; when the socket closes (the backend restarted
+// or the network dropped) it tries again with a growing pause, and the
+// client re-opens the document on the new session.
+let attempt = 0
+function connectServer() {
+  let closed = false
+  client.connect(webSocketTransport(wsURL, state => {
+    if (state === "connected") {
+      attempt = 0
+      setConnection("connected")
+      return
+    }
+    if (closed) return
+    closed = true
+    client.disconnect()
+    const pause = Math.min(10000, 500 * 2 ** attempt++)
+    setConnection("reconnecting")
+    setTimeout(connectServer, pause)
+  }))
+}
+connectServer()
 
 const samples = {
   scriptService: `// A scriptService script: type api.rest.v1. to see the calls,
