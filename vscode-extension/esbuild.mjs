@@ -1,6 +1,7 @@
 // Bundles the extension into dist/extension.js (one file, vscode external),
 // so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const ctx = await esbuild.context({
@@ -15,6 +16,12 @@ const ctx = await esbuild.context({
   minify: !watch,
   logLevel: 'info',
 });
+// vscode-languageclient kills a server that ignores shutdown with
+// terminateProcess.sh from its own directory, which is dist/ once bundled.
+fs.mkdirSync('dist', { recursive: true });
+fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh', 'dist/terminateProcess.sh');
+fs.chmodSync('dist/terminateProcess.sh', 0o755);
+
 if (watch) {
   await ctx.watch();
 } else {

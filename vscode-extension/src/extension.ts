@@ -51,6 +51,16 @@ export const ServerCommands = {
   reload: 'restls.reload',
 } as const;
 
+/**
+ * RECONFIGURE_IN_PLACE sends changed configuration settings to the running
+ * server (workspace/didChangeConfiguration) instead of restarting it. Off:
+ * restls serve blocks its reader when the sources change (it waits for the
+ * client's answer to client/unregisterCapability on the goroutine that
+ * would read it), so every later request hangs. A restart costs about
+ * 100 ms and gives the same result. See docs/decisions.md.
+ */
+const RECONFIGURE_IN_PLACE = false;
+
 const RESTARTS_ALLOWED = 3;
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
@@ -181,7 +191,7 @@ export class Restls implements vscode.Disposable {
     if (!this.started) {
       // Nothing runs yet; a new include may match an open script.
       await this.startIfWanted();
-    } else if (change === 'restart' || (change === 'reconfigure' && !this.running())) {
+    } else if (change === 'restart' || (change === 'reconfigure' && (!RECONFIGURE_IN_PLACE || !this.running()))) {
       this.notified.clear();
       await this.restart(false);
     } else if (change === 'reconfigure' && this.client) {
