@@ -130,6 +130,25 @@ test(
   },
 );
 
+test('Reload Configuration and Show Configured Services against the real server', async () => {
+  const e = ext();
+  await waitFor(() => e.running(), 'a running server');
+  const { Commands } = bundled;
+  const before = recorded.messages.length;
+  await Promise.race([
+    recorded.commands.get(Commands.reload)!(),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('restls.reload did not answer within 5 s')), 5000)),
+  ]);
+  assert.match(recorded.messages.at(-1)!.message, /configuration reloaded/, JSON.stringify(recorded.messages.slice(before)));
+  const { answers } = await import('./vscode-mock');
+  answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'geo');
+  const doc = vscode.workspace.textDocuments[0];
+  assert.equal(await recorded.commands.get(Commands.showServices)!(), 'geo');
+  const picked = recorded.quickPicks.at(-1)!.items.find((i: { label: string }) => i.label === 'geo');
+  assert.equal(picked.description, 'https://geo.example.com/v1');
+  assert.ok(doc.getText().length > 0);
+});
+
 test('dry run through the real server against a loopback service; the preview escapes the body', async (t) => {
   const hits: string[] = [];
   const srv = http.createServer((req, res) => {
