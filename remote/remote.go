@@ -178,6 +178,11 @@ func (l *Loader) fetch(ctx context.Context, kind config.Kind) (map[string]config
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("no answer within %s", l.opts.Timeout)
 		}
+		// The url.Error repeats the address the message already names.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return nil, errors.New(redact(err.Error(), l.opts.Token))
 	}
 	defer res.Body.Close()

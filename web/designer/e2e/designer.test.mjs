@@ -296,3 +296,20 @@ test("with the registry broken: a visible notice, no serviceIds, calls still com
   await page.screenshot({path: join(shots, "8-broken-no-serviceids.png")})
   await page.close()
 })
+
+test("with a --registry-url that does not answer: the notice says why, calls still complete", async () => {
+  const dead = await startBackend(["--registry-url", "http://127.0.0.1:1"])
+  try {
+    const page = await openDesigner(dead.url)
+    const notice = page.locator("#no-hints")
+    await notice.waitFor({state: "visible", timeout: WAIT})
+    assert.match(await notice.textContent(), /No serviceId hints: .*registryUrl http:\/\/127\.0\.0\.1:1/)
+    await typeFresh(page, "api.rest.v1.")
+    const labels = await completionLabels(page, CALLS)
+    for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
+    await page.screenshot({path: join(shots, "10-registry-url-down.png")})
+    await page.close()
+  } finally {
+    await stopBackend(dead)
+  }
+})
