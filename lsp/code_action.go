@@ -18,7 +18,6 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 		return nil, err
 	}
 	v, ok := s.viewOf(p.TextDocument.URI)
-	s.touch(p.TextDocument.URI) // it will hold a parsed AST
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	out := []protocol.CommandOrCodeAction{}
@@ -27,7 +26,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 	}
 	start, end := v.d.m.fromRange(p.Range)
 	kind := protocol.CodeActionKindQuickFix
-	for _, d := range hints.Diagnose(v.d.doc, v.reg) {
+	for _, d := range s.diagnosticsOf(v) {
 		if len(d.Fixes) == 0 || d.Range.End < start || d.Range.Start > end {
 			continue
 		}
@@ -60,4 +59,18 @@ func wantsQuickFix(only []protocol.CodeActionKind) bool {
 		}
 	}
 	return false
+}
+
+// diagnosticsOf returns the diagnostics of the view's document: the ones
+// last published when they are for this text and registry (the usual case:
+// editors ask for code actions as the cursor moves), else computed on a
+// throwaway document so no syntax tree stays behind.
+func (s *session) diagnosticsOf(v view) []hints.Diagnostic {
+	s.mu.Lock()
+	c, ok := s.diags[v.d.uri]
+	s.mu.Unlock()
+	if ok && c.reg == v.reg && c.d.version == v.d.version && c.d.doc.Text() == v.d.doc.Text() {
+		return c.diags
+	}
+	return hints.Diagnose(hints.NewDocument(v.d.doc.Text()), v.reg)
 }

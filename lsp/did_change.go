@@ -42,11 +42,10 @@ func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, erro
 	}
 	d := newDocument(old.uri, p.TextDocument.Version, text)
 	s.mu.Lock()
-	// Only this goroutine changes texts, but another may have swapped in an
-	// AST-less copy of old (touchLocked): the document is replaced anyway.
+	// Only this goroutine changes texts, but the diagnostics worker may have
+	// swapped in a copy of old without its syntax tree: replace it anyway.
 	if _, open := s.docs[u]; open {
 		s.docs[d.uri] = d
-		s.touchLocked(d.uri)
 	}
 	s.mu.Unlock()
 	s.markDirty(u)

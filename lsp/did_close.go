@@ -2,11 +2,9 @@ package lsp
 
 import (
 	"context"
-	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
 
 // didClose forgets the document and clears its diagnostics, unless it is a
@@ -22,7 +20,7 @@ func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request) (any, err
 	s.mu.Lock()
 	delete(s.docs, u)
 	delete(s.dirty, u)
-	s.parsed = slices.DeleteFunc(s.parsed, func(p uri.URI) bool { return p == u })
+	delete(s.diags, u)
 	isConfig := s.configURIs[u]
 	s.mu.Unlock()
 	if !isConfig {

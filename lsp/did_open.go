@@ -16,7 +16,6 @@ func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error)
 	d := newDocument(td.URI, td.Version, td.Text)
 	s.mu.Lock()
 	s.docs[d.uri] = d
-	s.touchLocked(d.uri)
 	s.mu.Unlock()
 	s.markDirty(td.URI)
 	return nil, nil

@@ -15,7 +15,6 @@ func (s *session) hover(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, err
 	}
 	v, ok := s.viewOf(p.TextDocument.URI)
-	s.touch(p.TextDocument.URI) // it will hold a parsed AST
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	if !ok {

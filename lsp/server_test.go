@@ -458,12 +458,13 @@ func TestMatchGlob(t *testing.T) {
 	}
 }
 
-// TestOnlyRecentDocumentsKeepTheirAST opens more scripts than keepParsed:
-// the least recently used lose their AST but keep working.
-func TestOnlyRecentDocumentsKeepTheirAST(t *testing.T) {
+// TestDocumentsDropTheirSyntaxTree: after diagnostics a document keeps its
+// text and the diagnostics (for code actions), not its syntax tree, and
+// goes on taking edits.
+func TestDocumentsDropTheirSyntaxTree(t *testing.T) {
 	srv := newTestServer(t, Options{Runner: echoRunner})
 	c := connect(t, srv, clientOptions{})
-	n := keepParsed + 4
+	n := 12
 	var uris []uri.URI
 	for i := range n {
 		u := uri.File(fmt.Sprintf("/ws/s%02d.js", i))
@@ -477,12 +478,13 @@ func TestOnlyRecentDocumentsKeepTheirAST(t *testing.T) {
 	}
 	ses := srv.sessionList()[0]
 	ses.mu.Lock()
-	kept := len(ses.parsed)
-	ses.mu.Unlock()
-	if kept != keepParsed {
-		t.Errorf("%d documents keep their AST, want %d", kept, keepParsed)
+	for _, u := range uris {
+		if c, ok := ses.diags[u]; !ok || c.d != ses.docs[u] || len(c.diags) != 1 {
+			t.Errorf("%s: no cached diagnostics for the current document", u)
+		}
 	}
-	// The oldest, AST-less document still takes edits and is diagnosed again.
+	ses.mu.Unlock()
+	// A document without its tree still takes edits and is diagnosed again.
 	v := c.change(uris[0], &protocol.TextDocumentContentChangePartial{
 		Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 9}, End: protocol.Position{Line: 0, Character: 20}},
 		Text:  "api.rest.v1.get",

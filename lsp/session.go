@@ -46,18 +46,20 @@ type session struct {
 	ctx  context.Context // session lifetime, carries the slog bridge
 	end  context.CancelFunc
 
-	mu          sync.Mutex
-	state       lifecycle
-	exited      bool
-	docs        map[uri.URI]*document
-	settings    settings
-	own         *registry // nil: the server's shared registry
-	root        string    // workspace root directory, for relative settings paths
-	caps        clientCaps
-	watching    bool // the client watches the config files for us
-	watchedSet  []string
-	configURIs  map[uri.URI]bool // config files we published diagnostics on
-	parsed      []uri.URI        // documents allowed to keep their AST, most recent first
+	mu         sync.Mutex
+	state      lifecycle
+	exited     bool
+	docs       map[uri.URI]*document
+	settings   settings
+	own        *registry // nil: the server's shared registry
+	root       string    // workspace root directory, for relative settings paths
+	caps       clientCaps
+	watching   bool // the client watches the config files for us
+	watchedSet []string
+	configURIs map[uri.URI]bool // config files we published diagnostics on
+	// diags are the diagnostics last published per document, for code
+	// actions: a document keeps no syntax tree between requests.
+	diags       map[uri.URI]diagCache
 	toldRestart bool
 	inflight    map[jsonrpc2.ID]context.CancelFunc
 	// lastItems are the items of the latest completion answer, for
@@ -100,48 +102,21 @@ func newDocument(u uri.URI, version int32, text string) *document {
 	return d
 }
 
-// keepParsed is how many documents keep their parsed AST (about 1 MB per
-// 1,000 lines) between requests; the others keep only their text and are
-// parsed again when next needed. Editors have a few scripts in front of the
-// user and many open in tabs.
-const keepParsed = 8
+// diagCache is what Diagnose returned for one text and registry.
+type diagCache struct {
+	d     *document // the text (by identity) and version diagnosed
+	reg   *config.Registry
+	diags []hints.Diagnostic
+}
 
-// unparsed returns d without its AST.
+// unparsed returns d without its syntax tree. Only Diagnose needs the tree
+// (about 1 MB per 1,000 lines, and pointer-dense, so it also slows every
+// garbage collection); completion, hover and signature help work from the
+// text, and code actions from the cached diagnostics.
 func (d *document) unparsed() *document {
 	c := *d
 	c.doc = hints.NewDocument(d.doc.Text())
 	return &c
-}
-
-// touchLocked marks u as recently used and drops the AST of the least
-// recently used documents beyond keepParsed.
-func (s *session) touchLocked(u uri.URI) {
-	if len(s.parsed) > 0 && s.parsed[0] == u {
-		return
-	}
-	for i, p := range s.parsed {
-		if p == u {
-			copy(s.parsed[1:i+1], s.parsed[:i])
-			s.parsed[0] = u
-			return
-		}
-	}
-	s.parsed = append([]uri.URI{u}, s.parsed...)
-	for len(s.parsed) > keepParsed {
-		old := s.parsed[len(s.parsed)-1]
-		s.parsed = s.parsed[:len(s.parsed)-1]
-		if d := s.docs[old]; d != nil {
-			s.docs[old] = d.unparsed()
-		}
-	}
-}
-
-func (s *session) touch(u uri.URI) {
-	s.mu.Lock()
-	if s.docs[u] != nil {
-		s.touchLocked(u)
-	}
-	s.mu.Unlock()
 }
 
 func newSession(srv *Server, id int, end context.CancelFunc) *session {
@@ -152,6 +127,7 @@ func newSession(srv *Server, id int, end context.CancelFunc) *session {
 		end:        end,
 		docs:       map[uri.URI]*document{},
 		configURIs: map[uri.URI]bool{},
+		diags:      map[uri.URI]diagCache{},
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 		dirty:      map[uri.URI]struct{}{},
 		wake:       make(chan struct{}, 1),
@@ -359,7 +335,12 @@ func (s *session) publishDocument(ctx context.Context, u uri.URI) {
 		return // closed meanwhile; didClose cleared it
 	}
 	diags := hints.Diagnose(v.d.doc, v.reg)
-	s.touch(u)
+	s.mu.Lock()
+	if s.docs[u] == v.d {
+		s.docs[u] = v.d.unparsed()
+		s.diags[u] = diagCache{d: s.docs[u], reg: v.reg, diags: diags}
+	}
+	s.mu.Unlock()
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))
