@@ -43,12 +43,9 @@ type serveMode struct {
 
 var serveModes []serveMode
 
-// The garbage collector's settings in serve mode unless GOGC/GOMEMLIMIT
-// are set; see docs/lsp.md and docs/decisions.md.
-const (
-	serveGCPercent   = 50
-	serveMemoryLimit = 48 << 20
-)
+// serveMemoryLimit is the Go runtime's soft memory limit in serve mode
+// unless GOMEMLIMIT is set; see docs/decisions.md.
+const serveMemoryLimit = 48 << 20
 
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
@@ -88,16 +85,11 @@ ended without shutdown, 2 for usage errors.`)
 		return 2
 	}
 	defer closeLog()
-	if env.stdout == os.Stdout { // the real process, not an in-process test
-		// A sidecar next to the editor: collect at 1.5x the live heap instead
-		// of 2x, and aim at a soft ceiling (the runtime exceeds it rather than
-		// thrash). GOGC and GOMEMLIMIT override either.
-		if env.getenv("GOGC") == "" {
-			debug.SetGCPercent(serveGCPercent)
-		}
-		if env.getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(serveMemoryLimit)
-		}
+	if env.getenv("GOMEMLIMIT") == "" && env.stdout == os.Stdout { // the real process, not an in-process test
+		// A sidecar next to the editor: a soft ceiling that returns the
+		// memory of spikes (a registry load, a burst of parses); the runtime
+		// exceeds it rather than thrash.
+		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 
 	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
