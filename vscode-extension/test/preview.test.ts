@@ -177,3 +177,91 @@ test('preview: the object restls run --json prints for the example script', () =
   assert.match(html, /<span class="lvl lvl-warn">warn<\/span> address lookup failed/);
   assert.match(html, /data-line="20"/);
 });
+
+// A seeded generator of hostile values: random markup fragments in keys,
+// values, headers, URLs, messages and logs. Whatever comes in, the page may
+// hold only the tags and attributes the template writes.
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x100000000;
+  };
+}
+
+const FRAGMENTS = ['<', '>', '"', "'", '`', '&', '<script>', '</script>', '<img src=x onerror=alert(1)>', '" onmouseover="x', "' autofocus onfocus='x", '<!--', '-->', ']]>', '<style>', '</details>', '<a href="javascript:x">', '&lt;', '\u2028', 'nonce-', '${x}', 'plain'];
+
+function hostileString(r: () => number): string {
+  let s = '';
+  const n = 1 + Math.floor(r() * 5);
+  for (let i = 0; i < n; i++) {
+    s += FRAGMENTS[Math.floor(r() * FRAGMENTS.length)];
+  }
+  return s;
+}
+
+function hostileValue(r: () => number, depth: number): unknown {
+  const k = r();
+  if (depth > 3 || k < 0.4) {
+    return hostileString(r);
+  }
+  if (k < 0.5) {
+    return Math.floor(r() * 1000);
+  }
+  if (k < 0.7) {
+    return Array.from({ length: Math.floor(r() * 4) }, () => hostileValue(r, depth + 1));
+  }
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < Math.floor(r() * 4); i++) {
+    o[hostileString(r)] = hostileValue(r, depth + 1);
+  }
+  return o;
+}
+
+const ALLOWED_TAGS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'div', 'span', 'button', 'script', 'section', 'details', 'summary', 'code', 'table', 'tr', 'th', 'td', 'p', 'pre', 'ul', 'li', 'a']);
+const ALLOWED_ATTRS = new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'nonce', 'class', 'id', 'type', 'open', 'href', 'data-line', 'data-column']);
+
+test('preview: random hostile data never adds a tag, an attribute or a script', () => {
+  for (let seed = 1; seed <= 300; seed++) {
+    const r = rng(seed);
+    const s = () => hostileString(r);
+    const run = {
+      result: hostileValue(r, 0),
+      error: r() < 0.5 ? null : { name: s(), message: s(), code: s(), serviceId: s(), status: { code: 500, message: s() }, body: s(), line: 3, column: 2 },
+      calls: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
+        serviceId: s(),
+        method: s(),
+        url: s(),
+        requestHeaders: { [s()]: s(), Authorization: s() },
+        responseHeaders: { [s()]: s() },
+        status: { code: Math.floor(r() * 600), message: s() },
+        responseBody: r() < 0.5 ? hostileValue(r, 0) : JSON.stringify(hostileValue(r, 0)),
+        errorCode: s(),
+        errorMessage: s(),
+        events: [{ kind: s(), message: s() }],
+        durationMs: r() * 100,
+      })),
+      logs: [s(), { level: s(), message: s(), line: 1 }],
+    };
+    const html = renderPreview(run as RunResult, { ...opts, scriptName: s() });
+    assert.equal(scripts(html).length, 1, `seed ${seed}: one script tag`);
+    for (const m of html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)) {
+      assert.ok(ALLOWED_TAGS.has(m[1].toLowerCase()), `seed ${seed}: unexpected tag <${m[1]}>`);
+      // Attributes one by one: name, optional quoted or bare value; the whole
+      // rest of the tag must be consumed.
+      const attr = /\s+([^\s=>"'/]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?/y;
+      let pos = 0;
+      const rest = m[2].replace(/\s*\/?$/, '');
+      while (pos < rest.length) {
+        attr.lastIndex = pos;
+        const a = attr.exec(rest);
+        assert.ok(a, `seed ${seed}: unparsable attributes in ${m[0].slice(0, 160)}`);
+        assert.ok(ALLOWED_ATTRS.has(a[1].toLowerCase()), `seed ${seed}: unexpected attribute ${a[1]} in ${m[0].slice(0, 160)}`);
+        pos = attr.lastIndex;
+      }
+    }
+    assert.ok(!/<!--/.test(html), `seed ${seed}: no comment opened by data`);
+  }
+});
