@@ -213,6 +213,46 @@ func TestServeStdoutIsOnlyProtocol(t *testing.T) {
 	if string(run.Result) != "2" || len(run.Logs) != 1 {
 		t.Errorf("runScript = %s, logs %v; want result 2 and one log entry", run.Result, run.Logs)
 	}
+	// Hover every serviceId of every kind and ask for the hints maps: no
+	// credential of the example may reach stdout or the (debug) log.
+	hovers := 0
+	for _, kind := range []string{"scriptService", "scriptTask", "validationScript"} {
+		ku := uri.File("/ws/" + kind + ".js")
+		var m map[string]any
+		karg, _ := json.Marshal(map[string]string{"kind": kind})
+		if err := p.call(t, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "restls.services", Arguments: []protocol.LSPAny{karg}}, &m); err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		t.Logf("%s: %d services", kind, len(m))
+		sb.WriteString("// restls-kind: " + kind + "\n")
+		for id := range m {
+			sb.WriteString("api.rest.v1.get(\"" + id + "\", {}, {\"Authorization\": \"x\"});\n")
+		}
+		_ = p.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
+			TextDocument: protocol.TextDocumentItem{URI: ku, LanguageID: "javascript", Version: 1, Text: sb.String()},
+		})
+		for line := 1; line <= len(m); line++ {
+			var h json.RawMessage
+			if err := p.call(t, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: ku}, Position: protocol.Position{Line: uint32(line), Character: 18},
+			}}, &h); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(h), "https://") {
+				hovers++
+			}
+			var l json.RawMessage
+			if err := p.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: ku}, Position: protocol.Position{Line: uint32(line), Character: 17},
+			}}, &l); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if hovers < 20 {
+		t.Errorf("only %d serviceId hovers had content", hovers)
+	}
 	// Garbage on stdin must not end the session.
 	if _, err := io.WriteString(p.stdin, "Content-Length: 4\r\n\r\nnope"); err != nil {
 		t.Fatal(err)
@@ -232,6 +272,11 @@ func TestServeStdoutIsOnlyProtocol(t *testing.T) {
 	}
 	if bytes.Contains(out, []byte("to the trace, not stdout")) && !bytes.Contains(out, []byte(`"to the trace, not stdout"`)) {
 		t.Error("console output leaked to stdout outside a frame")
+	}
+	for _, secret := range secretsIn(t, root) {
+		if bytes.Contains(out, []byte(secret)) || strings.Contains(p.stderr.String(), secret) {
+			t.Errorf("a credential of the example configuration (%d bytes) reached stdout or the log", len(secret))
+		}
 	}
 	if !strings.Contains(p.stderr.String(), "session started") || !strings.Contains(p.stderr.String(), "\tdebug\t") {
 		t.Errorf("stderr lacks the debug log:\n%s", p.stderr.String())
