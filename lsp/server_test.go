@@ -379,6 +379,18 @@ func TestClientWatchesFiles(t *testing.T) {
 		{URI: uri.File(filepath.Join(dir, "application.yml")), Type: protocol.FileChangeTypeChanged},
 	}})
 	c.waitFor("status with 3 services", func() bool { return c.statuses[len(c.statuses)-1].Kinds[0].Services == 3 })
+
+	// Pushed settings that change the sources re-register the watchers
+	// (a call to the client made while the push is being handled).
+	other := t.TempDir()
+	writeFiles(t, other, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: solo\n      url: https://solo.example.com\n"})
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, &protocol.DidChangeConfigurationParams{
+		Settings: []byte(`{"restls": {"configRoot": "` + other + `"}}`),
+	})
+	c.waitFor("registration for the new files", func() bool {
+		return len(c.regs) >= 2 && strings.Contains(string(c.regs[len(c.regs)-1].RegisterOptions), other)
+	})
+	c.waitFor("status with the new services", func() bool { return c.statuses[len(c.statuses)-1].Kinds[0].Services == 1 })
 }
 
 // TestSettingsPullAndMultipleSessions: workspace/configuration overrides the

@@ -54,8 +54,7 @@ type session struct {
 	own        *registry // nil: the server's shared registry
 	root       string    // workspace root directory, for relative settings paths
 	caps       clientCaps
-	watching   bool // the client watches the config files for us
-	watchedSet []string
+	watching   bool             // the client watches the config files for us
 	configURIs map[uri.URI]bool // config files we published diagnostics on
 	// diags are the diagnostics last published per document, for code
 	// actions: a document keeps no syntax tree between requests.
@@ -72,6 +71,7 @@ type session struct {
 	// closed document never keeps diagnostics computed just before.
 	pubMu       sync.Mutex
 	pullMu      sync.Mutex // serialises workspace/configuration pulls
+	watchMu     sync.Mutex // serialises watcher (re)registrations
 	dirty       map[uri.URI]struct{}
 	configDirty bool
 	wake        chan struct{}

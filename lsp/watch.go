@@ -37,7 +37,10 @@ func (s *session) setSettings(ctx context.Context, set settings, problems []stri
 	}
 	if before != after {
 		s.log.Info("configuration sources changed", zap.Any("sources", after.sources))
-		s.registerWatchers(ctx)
+		// A call to the client: never on the read goroutine, which runs this
+		// for a pushed didChangeConfiguration and must stay free to read the
+		// answer.
+		go s.safely("watchers", func() { s.registerWatchers(s.ctx) })
 	}
 	// scriptKinds may have changed a document's kind even with the same sources.
 	s.markConfigDirty()
@@ -78,6 +81,8 @@ func (s *session) pullSettings(ctx context.Context) {
 // registerWatchers asks a client that can watch files to watch the
 // configuration files for us. The session then stops polling.
 func (s *session) registerWatchers(ctx context.Context) {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
 	s.mu.Lock()
 	can := s.caps.dynamicWatch && s.state == stateInitialized
 	files := s.registryLocked().files()
@@ -110,7 +115,6 @@ func (s *session) registerWatchers(ctx context.Context) {
 	}, nil)
 	s.mu.Lock()
 	s.watching = err == nil
-	s.watchedSet = abs
 	s.mu.Unlock()
 	if err != nil {
 		s.log.Info("client did not accept file watchers; polling instead", zap.Error(err))
