@@ -91,6 +91,8 @@ func (s *session) registerWatchers(ctx context.Context) {
 	if !can {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	if had {
 		_, _ = s.conn.Call(ctx, protocol.MethodClientUnregisterCapability, &protocol.UnregistrationParams{
 			Unregisterations: []protocol.Unregistration{{ID: watcherID, Method: protocol.MethodWorkspaceDidChangeWatchedFiles}},
@@ -108,8 +110,6 @@ func (s *session) registerWatchers(ctx context.Context) {
 		s.log.Error("cannot encode watcher registration", zap.Error(err))
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	_, err = s.conn.Call(ctx, protocol.MethodClientRegisterCapability, &protocol.RegistrationParams{
 		Registrations: []protocol.Registration{{ID: watcherID, Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts}},
 	}, nil)
