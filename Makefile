@@ -43,12 +43,16 @@ bench:
 # VS Code extension (vscode-extension/, docs/vscode.md): type check, bundle
 # and node tests, one of which drives the real bin/restls through
 # vscode-languageclient.
-vscode-test: build
-	cd vscode-extension && npm ci --no-audit --no-fund && npm test
+vscode-test: build vscode-extension/node_modules/.package-lock.json
+	cd vscode-extension && npm test
 
 # The installable extension: vscode-extension/restls-<version>.vsix.
-vscode-package:
-	cd vscode-extension && npm ci --no-audit --no-fund && npm run package
+vscode-package: vscode-extension/node_modules/.package-lock.json
+	cd vscode-extension && npm run package
+
+# npm ci again only when the lock file changed (npm writes this file).
+vscode-extension/node_modules/.package-lock.json: vscode-extension/package-lock.json
+	cd vscode-extension && npm ci --no-audit --no-fund
 
 # The extension in real VS Code: code-server from npm with the .vsix
 # installed, driven by Playwright with Debian's chromium; screenshots in
