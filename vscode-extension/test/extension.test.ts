@@ -214,20 +214,22 @@ test('reload and restart commands', async () => {
   assert.notEqual(e.client, first, 'a new client after Restart Server');
 });
 
-test('settings: a source change restarts the server with the new sources, trace.server changes nothing', async () => {
+test('settings: a source change reconfigures the running server, a log level change restarts it', async () => {
   const e = await startWithFake();
   const client = e.client;
   setSetting('restls.trace.server', 'verbose');
   assert.equal(e.client, client, 'the client applies trace itself');
   setSetting('restls.configRoot', 'other/config');
-  await waitFor(() => e.client !== client && e.running(), 'a restart');
-  const st = await fakeState(e);
-  assert.equal(st.initializationOptions.configRoot, path.join(ws, 'other/config'));
-  assert.deepEqual(st.configurations, [], 'nothing pushed in place (see RECONFIGURE_IN_PLACE)');
-  const second = e.client;
+  const resolved = await waitForAsync(async () => {
+    const st = await fakeState(e);
+    return st.configurations.length > 0 && st;
+  }, 'didChangeConfiguration');
+  assert.deepEqual(resolved.configurations[0], { restls: { configRoot: path.join(ws, 'other/config'), properties: [], serviceXml: '', handlerXml: '', platformConfig: '', scriptKinds: {} } });
+  assert.equal(e.client, client, 'no restart for a source change');
   setSetting('restls.logLevel', 'debug');
-  await waitFor(() => e.client !== second && e.running(), 'a restart for the log level');
+  await waitFor(() => e.client !== client && e.running(), 'a restart');
   assert.deepEqual((await fakeState(e)).argv, ['serve', '--log-level', 'debug', '--stdio']);
+  assert.equal((await fakeState(e)).initializationOptions.configRoot, path.join(ws, 'other/config'), 'the new server starts with the current sources');
 });
 
 test('an unrelated JavaScript project gets no server and no message until a script is opened', async () => {
