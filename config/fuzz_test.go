@@ -14,7 +14,8 @@ import (
 // inside the file, and no diagnostic that quotes a credential.
 func checkParsed(t *testing.T, data string, p *parsed) {
 	t.Helper()
-	lines := strings.Count(data, "\n") + 1
+	// YAML (like LSP) also breaks lines at a bare CR; count every break.
+	lines := strings.Count(data, "\n") + strings.Count(data, "\r") + 1
 	for _, d := range p.diags {
 		if d.Line < 1 || d.Line > lines+1 || d.Column < 1 {
 			t.Fatalf("diagnostic outside the file (%d lines): %s", lines, d)
