@@ -176,6 +176,8 @@ const context = await chromium.launchPersistentContext(profile, {
   ],
 });
 const page = context.pages()[0] ?? (await context.newPage());
+// Generous: 2 cores shared with other builds make the workbench slow at times.
+page.setDefaultTimeout(60_000);
 const shot = async (name) => {
   const file = path.join(outDir, name);
   await page.screenshot({ path: file });
