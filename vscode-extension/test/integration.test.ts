@@ -114,7 +114,7 @@ test('Reload Configuration and Show Configured Services against the real server'
   const before = recorded.messages.length;
   await Promise.race([
     recorded.commands.get(Commands.reload)!(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error('restls.reload did not answer within 5 s')), 5000)),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('restls.reload did not answer within 15 s')), 15_000)),
   ]);
   const after = recorded.messages.slice(before);
   assert.ok(after.some((m) => m.level === 'info' && /^restls: configuration reloaded\.$/.test(m.message)), JSON.stringify(after));
