@@ -53,6 +53,9 @@ type CompletionItem struct {
 	Replace       Range  // the text the insertion replaces
 	FilterText    string // "" = Label
 	SortText      string // "" = Label
+	// LazyDoc reports that Documentation was left out (CompleteLazy);
+	// ServiceDoc(reg, Label) builds it.
+	LazyDoc bool
 }
 
 // Completion is the result of Complete.
@@ -64,7 +67,28 @@ type Completion struct {
 
 // Complete returns the completion candidates at byte offset in doc.
 func Complete(doc *Document, offset int, reg *config.Registry) Completion {
-	return complete(doc, offset, reg)
+	return complete(doc, offset, reg, false)
+}
+
+// CompleteLazy is Complete for an editor that fetches documentation
+// separately (LSP completionItem/resolve): serviceId items leave
+// Documentation empty and set LazyDoc, so a keystroke does not build up to
+// 100 Markdown texts the editor shows one of.
+func CompleteLazy(doc *Document, offset int, reg *config.Registry) Completion {
+	return complete(doc, offset, reg, true)
+}
+
+// ServiceDoc is the Markdown documentation of serviceId id in reg (what
+// Complete puts in its item), or "" when reg has no such service.
+func ServiceDoc(reg *config.Registry, id string) string {
+	if reg == nil {
+		return ""
+	}
+	svc, ok := reg.Service(id)
+	if !ok {
+		return ""
+	}
+	return serviceDoc(reg, svc)
 }
 
 // ParamInfo describes one parameter of a call.

@@ -44,7 +44,7 @@ var contentTypes = []struct{ value, doc string }{
 	{"multipart/form-data", "PAYLOAD is sent as a multipart form: each key becomes a form field."},
 }
 
-func complete(doc *Document, offset int, reg *config.Registry) (out Completion) {
+func complete(doc *Document, offset int, reg *config.Registry, lazy bool) (out Completion) {
 	defer recovered()
 	if doc == nil {
 		return Completion{}
@@ -52,9 +52,9 @@ func complete(doc *Document, offset int, reg *config.Registry) (out Completion) 
 	c, _ := withScan(doc.text, offset, func(s *scanResult) (Completion, bool) {
 		switch s.where {
 		case inCode:
-			return completeCode(s, reg)
+			return completeCode(s, reg, lazy)
 		case inString:
-			return completeString(s, reg)
+			return completeString(s, reg, lazy)
 		}
 		// In a comment, a regular expression or template text: nothing,
 		// and no need to look further back.
@@ -184,7 +184,7 @@ func (s *scanResult) settled() bool {
 
 // completeCode completes in code; ok false means a scan further back
 // might know more.
-func completeCode(s *scanResult, reg *config.Registry) (Completion, bool) {
+func completeCode(s *scanResult, reg *config.Registry, lazy bool) (Completion, bool) {
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
@@ -209,7 +209,7 @@ func completeCode(s *scanResult, reg *config.Registry) (Completion, bool) {
 			return Completion{}, true // after the serviceId: `get("crm"|`
 		}
 		// Before the string: insert a quoted id.
-		return serviceItems(reg, typed, rng, 0), true
+		return serviceItems(reg, typed, rng, 0, lazy), true
 	case f.open == '{':
 		if items := objectItems(s, f, used, rng, 0, reg); items != nil {
 			return Completion{Items: items}, true
@@ -408,7 +408,7 @@ func escapeQuote(v string, q byte) string {
 	return b.String()
 }
 
-func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
+func completeString(s *scanResult, reg *config.Registry, lazy bool) (Completion, bool) {
 	f := s.top()
 	if f == nil {
 		return Completion{}, false
@@ -418,7 +418,7 @@ func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
 	typed := s.text[start:s.offset]
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
-		return serviceItems(reg, typed, rng, s.quote), true
+		return serviceItems(reg, typed, rng, s.quote, lazy), true
 	case f.open == '{':
 		if items := objectItems(s, f, 0, rng, s.quote, reg); items != nil {
 			return Completion{Items: items}, true
@@ -429,8 +429,9 @@ func completeString(s *scanResult, reg *config.Registry) (Completion, bool) {
 
 // serviceItems offers the serviceIds containing typed (case-insensitive),
 // those starting with it first. quote is the quote the cursor is in;
-// with 0 the ids are inserted with double quotes.
-func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Completion {
+// with 0 the ids are inserted with double quotes. lazy leaves the
+// documentation to ServiceDoc.
+func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, lazy bool) Completion {
 	if reg == nil {
 		return Completion{}
 	}
@@ -441,7 +442,7 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Com
 			out.Incomplete = true
 			return false
 		}
-		out.Items = append(out.Items, serviceItem(reg, id, sort+id, rng, quote))
+		out.Items = append(out.Items, serviceItem(reg, id, sort+id, rng, quote, lazy))
 		return true
 	}
 	for _, id := range ids {
@@ -460,11 +461,15 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte) Com
 	return out
 }
 
-func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte) CompletionItem {
+func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte, lazy bool) CompletionItem {
 	it := CompletionItem{Label: id, Kind: ItemValue, SortText: sort, Replace: rng}
 	if svc, ok := reg.Service(id); ok {
 		it.Detail = svc.URL
-		it.Documentation = serviceDoc(reg, svc)
+		if lazy {
+			it.LazyDoc = true
+		} else {
+			it.Documentation = serviceDoc(reg, svc)
+		}
 	}
 	it.InsertText = quoted(id, quote)
 	return it

@@ -169,6 +169,35 @@ func TestCompleteServiceDetails(t *testing.T) {
 	}
 }
 
+// CompleteLazy gives the items of Complete without the serviceId
+// documentation, which ServiceDoc builds on demand; other items keep theirs.
+func TestCompleteLazy(t *testing.T) {
+	reg := testRegistry(t)
+	for _, src := range []string{`api.rest.v1.get("|")`, `api.rest.v1.get(|`, `api.rest.v1.|`, `api.rest.v1.get("crm", {}, {"Content-Type": "|"})`} {
+		text, off := cursor(t, src)
+		full := Complete(NewDocument(text), off, reg)
+		lazy := CompleteLazy(NewDocument(text), off, reg)
+		if len(full.Items) == 0 || len(lazy.Items) != len(full.Items) || lazy.Incomplete != full.Incomplete {
+			t.Fatalf("%s: %d lazy items, %d items", src, len(lazy.Items), len(full.Items))
+		}
+		for i, it := range lazy.Items {
+			want := full.Items[i]
+			if it.LazyDoc {
+				if it.Documentation != "" || it.Kind != ItemValue {
+					t.Errorf("%s: lazy item %+v", src, it)
+				}
+				it.Documentation, it.LazyDoc = ServiceDoc(reg, it.Label), false
+			}
+			if it != want {
+				t.Errorf("%s: item %d\n lazy %+v\n full %+v", src, i, it, want)
+			}
+		}
+	}
+	if ServiceDoc(reg, "no-such-service") != "" || ServiceDoc(nil, "crm") != "" {
+		t.Error("ServiceDoc of an unknown service is not empty")
+	}
+}
+
 func TestCompleteManyServices(t *testing.T) {
 	reg := bigRegistry(500)
 	text, off := cursor(t, `api.rest.v1.get("|`)

@@ -58,24 +58,22 @@ func markdown(s string) *protocol.MarkupContent {
 	return &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: s}
 }
 
-func toCompletionItem(m *mapper, it hints.CompletionItem, snippets bool) protocol.CompletionItem {
-	text := it.InsertText
+// toCompletionItem converts it, all but its edit: text is what it inserts
+// over its Replace range, which the caller sends as the item's own text
+// edit or as the list's default edit range. A plain-text item has no
+// insertTextFormat (plain text is the specification's default).
+func toCompletionItem(it hints.CompletionItem, snippets bool) (out protocol.CompletionItem, text string) {
+	text = it.InsertText
 	if text == "" {
 		text = it.Label
 	}
-	format := protocol.InsertTextFormatPlainText
+	out = protocol.CompletionItem{Label: it.Label, Kind: itemKind(it.Kind)}
 	if it.Snippet {
 		if snippets {
-			format = protocol.InsertTextFormatSnippet
+			out.InsertTextFormat = protocol.InsertTextFormatSnippet
 		} else {
 			text = stripSnippet(text)
 		}
-	}
-	out := protocol.CompletionItem{
-		Label:            it.Label,
-		Kind:             itemKind(it.Kind),
-		InsertTextFormat: format,
-		TextEdit:         &protocol.TextEdit{Range: m.toRange(it.Replace), NewText: text},
 	}
 	if it.Detail != "" {
 		out.Detail = protocol.NewOptional(it.Detail)
@@ -89,7 +87,7 @@ func toCompletionItem(m *mapper, it hints.CompletionItem, snippets bool) protoco
 	if it.SortText != "" {
 		out.SortText = protocol.NewOptional(it.SortText)
 	}
-	return out
+	return out, text
 }
 
 // stripSnippet turns snippet syntax into plain text for clients without

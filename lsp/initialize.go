@@ -99,6 +99,7 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 		}
 		if cl := td.Completion.CompletionList; cl != nil {
 			cc.editRange = slices.Contains(cl.ItemDefaults, "editRange")
+			cc.dataDefault = slices.Contains(cl.ItemDefaults, "data")
 		}
 	}
 	return cc

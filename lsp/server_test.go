@@ -535,9 +535,11 @@ func TestCompletionResolveAndItemDefaults(t *testing.T) {
 		t.Errorf("itemDefaults.editRange = %#v", l.ItemDefaults)
 	}
 	crm := l.Items[0]
-	if crm.Label != "crm" || crm.TextEdit != nil || crm.Documentation != nil || len(crm.Data) == 0 {
-		t.Fatalf("lazy item = %+v", crm)
+	if crm.Label != "crm" || crm.TextEdit != nil || crm.Documentation != nil || crm.InsertTextFormat != 0 || len(crm.Data) != 0 || len(l.ItemDefaults.Data) == 0 {
+		t.Fatalf("lazy item = %+v, defaults %+v", crm, l.ItemDefaults)
 	}
+	// The client applies the default data, as the specification says.
+	crm.Data = l.ItemDefaults.Data
 	var resolved protocol.CompletionItem
 	if err := c.call(protocol.MethodCompletionItemResolve, &crm, &resolved); err != nil {
 		t.Fatal(err)
@@ -551,6 +553,44 @@ func TestCompletionResolveAndItemDefaults(t *testing.T) {
 	var stale protocol.CompletionItem
 	if err := c.call(protocol.MethodCompletionItemResolve, &crm, &stale); err != nil || stale.Documentation != nil {
 		t.Errorf("stale resolve = %+v, %v", stale, err)
+	}
+}
+
+// A client that resolves documentation but takes no default data gets a
+// reference in each item.
+func TestCompletionResolveWithoutDefaultData(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
+	caps := vscodeCaps()
+	caps.TextDocument.Completion.CompletionList = nil
+	c := connect(t, srv, clientOptions{caps: caps})
+	u := uri.File("/ws/a.js")
+	c.open(u, "api.rest.v1.get(\"\", {}, {});\n")
+	l := c.completion(u, protocol.Position{Line: 0, Character: 17})
+	if len(l.Items) != 2 || l.ItemDefaults != nil {
+		t.Fatalf("items = %q, defaults %+v", labels(l), l.ItemDefaults)
+	}
+	for i, it := range l.Items {
+		te, _ := it.TextEdit.(*protocol.TextEdit)
+		if te == nil || te.NewText != it.Label || te.Range.Start.Character != 17 || it.Documentation != nil || len(it.Data) == 0 {
+			t.Fatalf("item %d = %+v", i, it)
+		}
+		var resolved protocol.CompletionItem
+		if err := c.call(protocol.MethodCompletionItemResolve, &it, &resolved); err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := resolved.Documentation.(*protocol.MarkupContent)
+		if doc == nil || !strings.Contains(doc.Value, "URL: `") || resolved.Label != it.Label {
+			t.Errorf("resolved %d = %+v", i, resolved)
+		}
+	}
+	// A reference to an item that is not there resolves to the item.
+	odd := l.Items[0]
+	odd.Data = []byte("[1,99]")
+	var same protocol.CompletionItem
+	if err := c.call(protocol.MethodCompletionItemResolve, &odd, &same); err != nil || same.Documentation != nil {
+		t.Errorf("resolve of a bad reference = %+v, %v", same, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -32,6 +33,7 @@ type clientCaps struct {
 	snippets         bool // completionItem.snippetSupport
 	lazyDocs         bool // completionItem.resolveSupport has "documentation"
 	editRange        bool // completionList.itemDefaults has "editRange"
+	dataDefault      bool // completionList.itemDefaults has "data"
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
@@ -65,6 +67,10 @@ type session struct {
 	// completionItem/resolve to add their documentation.
 	lastItems    []hints.CompletionItem
 	lastItemsSeq int64
+	lastItemsReg *config.Registry // builds the documentation of LazyDoc items
+	// answerSize is the size of the latest completion answer: the next one
+	// is encoded into a buffer of that size, grown once if at all.
+	answerSize atomic.Int64
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
 	// pubMu orders a document's publish against didClose's clearing, so a

@@ -32,7 +32,7 @@ func NewStream(rwc io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, wbuf: make([]byte, headerRoom, 4<<10)}
 }
 
 type stream struct {
@@ -165,29 +165,42 @@ func validJSON(b []byte) bool {
 	return jsonrpc2.DefaultCodec.Unmarshal(b, &v) == nil
 }
 
-// Write implements jsonrpc2.Stream.
+// Write implements jsonrpc2.Stream. The message is encoded straight into
+// the frame buffer, after room left for the header: a completion answer is
+// 10-15 KB, and encoding it on its own first would copy it once more.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	body, err := jsonrpc2.EncodeMessage(msg)
-	if err != nil {
-		return 0, err
-	}
-	return s.writeFrame(body)
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	buf := jsonrpc2.AppendMessage(s.wbuf[:headerRoom], msg)
+	return s.writeLocked(buf)
 }
+
+// headerRoom is the room left before a body for its header:
+// "Content-Length: ", up to 20 digits and the blank line.
+const headerRoom = 40
 
 func (s *stream) writeFrame(body []byte) (int64, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	buf := append(s.wbuf[:0], "Content-Length: "...)
-	buf = strconv.AppendInt(buf, int64(len(body)), 10)
-	buf = append(buf, "\r\n\r\n"...)
-	buf = append(buf, body...)
+	return s.writeLocked(append(s.wbuf[:headerRoom], body...))
+}
+
+// writeLocked writes the body in buf[headerRoom:] with its header in front;
+// buf becomes the frame buffer unless it grew large.
+func (s *stream) writeLocked(buf []byte) (int64, error) {
+	var head [headerRoom]byte
+	h := append(head[:0], "Content-Length: "...)
+	h = strconv.AppendInt(h, int64(len(buf)-headerRoom), 10)
+	h = append(h, "\r\n\r\n"...)
+	start := headerRoom - len(h)
+	copy(buf[start:], h)
 	if cap(buf) <= 1<<20 {
 		s.wbuf = buf
 	}
-	n, err := s.rwc.Write(buf)
+	n, err := s.rwc.Write(buf[start:])
 	return int64(n), err
 }
 
