@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -135,7 +136,7 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 			panic(obj)
 		}
 		body := goja.Null()
-		if len(strings.TrimSpace(string(resp.Body))) > 0 {
+		if len(bytes.TrimSpace(resp.Body)) > 0 {
 			v, err := r.parseJSON(resp.Body)
 			if err != nil {
 				v, err = r.jsonParse(goja.Undefined(), r.vm.ToValue(string(resp.Body)))
@@ -147,12 +148,24 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 		}
 		// One call into a compiled literal builds the result: cheaper than
 		// five Sets on fresh objects.
-		out, err := r.makeResult(goja.Undefined(), r.vm.ToValue(resp.StatusCode), r.vm.ToValue(resp.Status), r.headersObj(resp), body)
+		code, reason := r.statusValues(resp)
+		out, err := r.makeResult(goja.Undefined(), code, reason, r.headersObj(resp), body)
 		if err != nil {
 			panic(err)
 		}
 		return out
 	}
+}
+
+// statusValues returns the status code and reason as script values,
+// reusing the last ones: they are immutable primitives, and a script
+// usually sees the same status over and over.
+func (r *runner) statusValues(resp *restclient.Response) (goja.Value, goja.Value) {
+	if r.lastCode == nil || resp.StatusCode != r.lastStatus.Code || resp.Status != r.lastStatus.Message {
+		r.lastStatus = restclient.Status{Code: resp.StatusCode, Message: resp.Status}
+		r.lastCode, r.lastReason = r.vm.ToValue(resp.StatusCode), r.vm.ToValue(resp.Status)
+	}
+	return r.lastCode, r.lastReason
 }
 
 func (r *runner) restClientError(e *restclient.Error) *goja.Object {

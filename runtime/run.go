@@ -168,6 +168,10 @@ type runner struct {
 	jsonParse     goja.Callable
 	jsonStringify goja.Callable
 	makeResult    goja.Callable
+
+	// lastStatus and its script values, see statusValues.
+	lastStatus           restclient.Status
+	lastCode, lastReason goja.Value
 }
 
 type interruptReason struct {

@@ -304,8 +304,9 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	}
 	sortHeaders(call.RequestHeaders)
 
+	// send carries lim in the request's context (for the dialer and a
+	// Mock); no context layer of its own.
 	lim.serviceID, lim.pathParams = svc.ID, r.PathParams
-	ctx = withLimits(ctx, lim)
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
 		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
@@ -320,11 +321,9 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	if err != nil {
 		return nil, err
 	}
-	call.Status = &Status{Code: resp.StatusCode, Message: resp.Status}
-	call.ResponseHeaders = make(Headers, len(resp.HeaderList))
-	for i, f := range resp.HeaderList {
-		call.ResponseHeaders[i] = HeaderField{Name: f.Name, Value: s.red.String(maskHeader(f.Name, f.Value))}
-	}
+	call.status = Status{Code: resp.StatusCode, Message: resp.Status}
+	call.Status = &call.status
+	call.ResponseHeaders = s.traceHeaders(resp.HeaderList)
 	valid := json.Valid(resp.Body)
 	call.ResponseBody, call.BodyTruncated = traceBodyValid(resp.Body, valid, s.red)
 	if resp.OK() && !valid && len(bytes.TrimSpace(resp.Body)) > 0 {
@@ -336,6 +335,27 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 			Message: fmt.Sprintf("%s answered %d %s with a body that is not JSON (Content-Type: %s); api.rest.v1 supports only application/json services: check the serviceId and path", svc.ID, resp.StatusCode, resp.Status, ct)}
 	}
 	return resp, nil
+}
+
+// traceHeaders returns the list as a trace shows it: masked and redacted.
+// Both lists are read-only, so when nothing is hidden the trace shares the
+// script's list instead of copying it.
+func (s *Session) traceHeaders(list Headers) Headers {
+	var out Headers
+	for i, f := range list {
+		v := s.red.String(maskHeader(f.Name, f.Value))
+		if v != f.Value && out == nil {
+			out = make(Headers, len(list))
+			copy(out, list)
+		}
+		if out != nil {
+			out[i].Value = v
+		}
+	}
+	if out == nil {
+		return list[:len(list):len(list)]
+	}
+	return out
 }
 
 func fieldMap(fields []MultipartField) Headers {
@@ -434,8 +454,8 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	gctx, g := guard(ctx)
-	req, err := http.NewRequestWithContext(gctx, method, target, rd)
+	g := guard(ctx, lim)
+	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
 	if err != nil {
 		g.cancel(nil)
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
@@ -472,11 +492,21 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if len(data) == 0 {
 		data = nil
 	}
-	reason := strings.TrimSpace(strings.TrimPrefix(hr.Status, strconv.Itoa(hr.StatusCode)))
+	reason := strings.TrimSpace(trimStatusCode(hr.Status, hr.StatusCode))
 	if reason == "" {
 		reason = http.StatusText(hr.StatusCode)
 	}
 	return &Response{StatusCode: hr.StatusCode, Status: reason, Header: hr.Header, Body: data, HeaderList: ResponseHeaderList(hr.Header)}, nil
+}
+
+// trimStatusCode removes the leading three-digit code from a status line
+// such as "200 OK" without formatting the code.
+func trimStatusCode(status string, code int) string {
+	if len(status) >= 3 && code >= 100 && code <= 999 &&
+		int(status[0]-'0') == code/100 && int(status[1]-'0') == code/10%10 && int(status[2]-'0') == code%10 {
+		return status[3:]
+	}
+	return strings.TrimPrefix(status, strconv.Itoa(code))
 }
 
 // readAll reads up to max+1 bytes, in one allocation when the length is

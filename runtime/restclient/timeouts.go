@@ -29,8 +29,11 @@ func withLimits(ctx context.Context, l limits) context.Context {
 }
 
 func limitsFrom(ctx context.Context) limits {
-	if l, ok := ctx.Value(limitsKey{}).(limits); ok {
+	switch l := ctx.Value(limitsKey{}).(type) {
+	case limits:
 		return l
+	case *limits:
+		return *l
 	}
 	return limits{
 		connect: time.Duration(defaultTimeouts.Connection.Default) * time.Millisecond,
@@ -117,43 +120,61 @@ type timeoutTransport struct {
 }
 
 func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, g := guard(req.Context())
-	return g.roundTrip(t.base, req.WithContext(ctx))
+	g := guard(req.Context(), limitsFrom(req.Context()))
+	return g.roundTrip(t.base, req.WithContext(g.reqCtx))
 }
 
-// readGuard holds one request's read watchdog.
+// readGuard holds one request's read watchdog. It is also the context the
+// request is sent with: the caller's, made cancelable for the watchdog,
+// answering the request's limits. One allocation holds the limits, the
+// watchdog, the trace hook and the body wrapper that would otherwise be
+// a context layer, a boxed value and three objects per call.
 type readGuard struct {
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	wd      watchdog
-	timeout time.Duration
+	context.Context // cancelable child of the caller's context
+	cancel          context.CancelCauseFunc
+	lim             limits
+	wd              watchdog
+	trace           httptrace.ClientTrace
+	body            idleReader
+	// reqCtx is the guard with the trace hook: pass it with the request.
+	reqCtx context.Context
 }
 
-// guard derives the context a request must be sent with so its read
-// timeout can be enforced; pass the request to g.roundTrip.
-func guard(parent context.Context) (context.Context, *readGuard) {
-	l := limitsFrom(parent)
-	g := &readGuard{timeout: l.read}
-	g.ctx, g.cancel = context.WithCancelCause(parent)
-	g.wd.d, g.wd.cancel = l.read, g.cancel
-	g.ctx = httptrace.WithClientTrace(g.ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { g.wd.arm() },
-	})
-	return g.ctx, g
+// Value answers the request's limits without boxing them.
+func (g *readGuard) Value(key any) any {
+	if _, ok := key.(limitsKey); ok {
+		return &g.lim
+	}
+	return g.Context.Value(key)
 }
+
+// guard derives the context a request must be sent with (g.reqCtx) so
+// its limits are known to the dialer and its read timeout can be
+// enforced; pass the request to g.roundTrip.
+func guard(parent context.Context, l limits) *readGuard {
+	g := &readGuard{lim: l}
+	g.Context, g.cancel = context.WithCancelCause(parent)
+	g.wd.d, g.wd.cancel = l.read, g.cancel
+	g.trace.WroteRequest = g.wroteRequest
+	g.reqCtx = httptrace.WithClientTrace(g, &g.trace)
+	return g
+}
+
+func (g *readGuard) wroteRequest(httptrace.WroteRequestInfo) { g.wd.arm() }
 
 func (g *readGuard) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	resp, err := rt.RoundTrip(req)
 	g.wd.disarm()
 	if err != nil {
 		g.wd.stop()
-		if errors.Is(context.Cause(g.ctx), errReadTimeout) {
-			err = &readTimeoutError{timeout: g.timeout, err: err}
+		if errors.Is(context.Cause(g), errReadTimeout) {
+			err = &readTimeoutError{timeout: g.lim.read, err: err}
 		}
 		g.cancel(nil)
 		return nil, err
 	}
-	resp.Body = &idleReader{rc: resp.Body, wd: &g.wd, ctx: g.ctx, cancel: g.cancel, timeout: g.timeout}
+	g.body = idleReader{rc: resp.Body, wd: &g.wd, ctx: g, cancel: g.cancel, timeout: g.lim.read}
+	resp.Body = &g.body
 	return resp, nil
 }
 

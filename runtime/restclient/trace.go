@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // TraceBodyLimit is how much of a request or response body a Call keeps.
@@ -92,6 +93,10 @@ type Call struct {
 	ErrorCode     string  `json:"errorCode,omitempty"`
 	ErrorMessage  string  `json:"errorMessage,omitempty"`
 	Events        []Event `json:"events"`
+
+	// status is where Status points once the service answered: the Call
+	// and its Status in one allocation.
+	status Status
 }
 
 func (c *Call) event(kind, msg string) {
@@ -129,6 +134,43 @@ var lowerNames = func() map[string]string {
 // sensitiveHeader reports whether a header's value is masked in traces
 // whatever it holds.
 func sensitiveHeader(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return sensitiveHeaderSlow(name)
+		}
+	}
+	// ASCII (every valid header name): compare without lowering a copy.
+	for _, s := range [...]string{"authorization", "proxy-authorization", "cookie", "set-cookie"} {
+		if len(name) == len(s) && asciiEqualFold(name, s) {
+			return true
+		}
+	}
+	for _, s := range [...]string{"token", "secret", "password", "api-key", "apikey"} {
+		for i := 0; i+len(s) <= len(name); i++ {
+			if asciiEqualFold(name[i:i+len(s)], s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiEqualFold reports whether a equals the lower-case ASCII b, ignoring
+// the case of a.
+func asciiEqualFold(a, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		c := a[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sensitiveHeaderSlow(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
 	case "authorization", "proxy-authorization", "cookie", "set-cookie":
