@@ -11,6 +11,12 @@
 set -euo pipefail
 
 dest=${1:?usage: install-code-server.sh DIR}
+# node-gyp would download Node's headers for the rebuilds; Debian's nodejs
+# ships them under /usr/include/node, so point it there explicitly rather
+# than rely on a user npmrc.
+if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/common.gypi ]; then
+  export npm_config_nodedir=/usr
+fi
 version=${CODE_SERVER_VERSION:-4.100.3}
 mkdir -p "$dest"
 cd "$dest"
