@@ -53,7 +53,8 @@ type CompletionItem struct {
 	Replace       Range  // the text the insertion replaces
 	FilterText    string // "" = Label
 	SortText      string // "" = Label
-	// LazyDoc reports that Documentation was left out (CompleteLazy);
+	// LazyDoc reports that Documentation was left out
+	// (CompleteOptions.LazyDocs);
 	// ServiceDoc(reg, Label) builds it.
 	LazyDoc bool
 }
@@ -67,15 +68,25 @@ type Completion struct {
 
 // Complete returns the completion candidates at byte offset in doc.
 func Complete(doc *Document, offset int, reg *config.Registry) Completion {
-	return complete(doc, offset, reg, false)
+	return complete(doc, offset, reg, CompleteOptions{})
 }
 
-// CompleteLazy is Complete for an editor that fetches documentation
-// separately (LSP completionItem/resolve): serviceId items leave
-// Documentation empty and set LazyDoc, so a keystroke does not build up to
-// 100 Markdown texts the editor shows one of.
-func CompleteLazy(doc *Document, offset int, reg *config.Registry) Completion {
-	return complete(doc, offset, reg, true)
+// CompleteOptions adjust CompleteWith to a caller that answers every
+// keystroke of an editor.
+type CompleteOptions struct {
+	// LazyDocs leaves the documentation of serviceId items out (LazyDoc is
+	// set; ServiceDoc builds it), for an editor that fetches documentation
+	// separately (LSP completionItem/resolve): a keystroke then does not
+	// build up to 100 Markdown texts the editor shows one of.
+	LazyDocs bool
+	// Buf, if large enough, holds the items of a serviceId answer instead
+	// of a new slice: the caller recycles the slices of earlier answers.
+	Buf []CompletionItem
+}
+
+// CompleteWith is Complete with options.
+func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
+	return complete(doc, offset, reg, o)
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what

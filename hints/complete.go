@@ -44,7 +44,7 @@ var contentTypes = []struct{ value, doc string }{
 	{"multipart/form-data", "PAYLOAD is sent as a multipart form: each key becomes a form field."},
 }
 
-func complete(doc *Document, offset int, reg *config.Registry, lazy bool) (out Completion) {
+func complete(doc *Document, offset int, reg *config.Registry, o CompleteOptions) (out Completion) {
 	defer recovered()
 	if doc == nil {
 		return Completion{}
@@ -52,9 +52,9 @@ func complete(doc *Document, offset int, reg *config.Registry, lazy bool) (out C
 	c, _ := withScan(doc.text, offset, func(s *scanResult) (Completion, bool) {
 		switch s.where {
 		case inCode:
-			return completeCode(s, reg, lazy)
+			return completeCode(s, reg, o)
 		case inString:
-			return completeString(s, reg, lazy)
+			return completeString(s, reg, o)
 		}
 		// In a comment, a regular expression or template text: nothing,
 		// and no need to look further back.
@@ -184,7 +184,7 @@ func (s *scanResult) settled() bool {
 
 // completeCode completes in code; ok false means a scan further back
 // might know more.
-func completeCode(s *scanResult, reg *config.Registry, lazy bool) (Completion, bool) {
+func completeCode(s *scanResult, reg *config.Registry, o CompleteOptions) (Completion, bool) {
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
@@ -209,7 +209,7 @@ func completeCode(s *scanResult, reg *config.Registry, lazy bool) (Completion, b
 			return Completion{}, true // after the serviceId: `get("crm"|`
 		}
 		// Before the string: insert a quoted id.
-		return serviceItems(reg, typed, rng, 0, lazy), true
+		return serviceItems(reg, typed, rng, 0, o), true
 	case f.open == '{':
 		if items := objectItems(s, f, used, rng, 0, reg); items != nil {
 			return Completion{Items: items}, true
@@ -408,7 +408,7 @@ func escapeQuote(v string, q byte) string {
 	return b.String()
 }
 
-func completeString(s *scanResult, reg *config.Registry, lazy bool) (Completion, bool) {
+func completeString(s *scanResult, reg *config.Registry, o CompleteOptions) (Completion, bool) {
 	f := s.top()
 	if f == nil {
 		return Completion{}, false
@@ -418,7 +418,7 @@ func completeString(s *scanResult, reg *config.Registry, lazy bool) (Completion,
 	typed := s.text[start:s.offset]
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
-		return serviceItems(reg, typed, rng, s.quote, lazy), true
+		return serviceItems(reg, typed, rng, s.quote, o), true
 	case f.open == '{':
 		if items := objectItems(s, f, 0, rng, s.quote, reg); items != nil {
 			return Completion{Items: items}, true
@@ -429,36 +429,62 @@ func completeString(s *scanResult, reg *config.Registry, lazy bool) (Completion,
 
 // serviceItems offers the serviceIds containing typed (case-insensitive),
 // those starting with it first. quote is the quote the cursor is in;
-// with 0 the ids are inserted with double quotes. lazy leaves the
-// documentation to ServiceDoc.
-func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, lazy bool) Completion {
+// with 0 the ids are inserted with double quotes.
+func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o CompleteOptions) Completion {
 	if reg == nil {
 		return Completion{}
 	}
+	type match struct {
+		id   string
+		rank byte // the sort text's first byte: prefix matches first
+	}
+	var found [maxServiceItems]match
+	n, incomplete := 0, false
 	ids := reg.IDs()
-	out := Completion{Items: make([]CompletionItem, 0, min(len(ids), maxServiceItems))}
-	add := func(id, sort string) bool {
-		if len(out.Items) >= maxServiceItems {
-			out.Incomplete = true
-			return false
-		}
-		out.Items = append(out.Items, serviceItem(reg, id, sort+id, rng, quote, lazy))
-		return true
-	}
 	for _, id := range ids {
-		if hasPrefixFold(id, typed) && !add(id, "0") {
-			return out
+		if hasPrefixFold(id, typed) {
+			if n == maxServiceItems {
+				incomplete = true
+				break
+			}
+			found[n] = match{id, '0'}
+			n++
 		}
 	}
-	if typed == "" {
-		return out
-	}
-	for _, id := range ids {
-		if !hasPrefixFold(id, typed) && containsFold(id, typed) && !add(id, "1") {
-			return out
+	if !incomplete && typed != "" {
+		for _, id := range ids {
+			if !hasPrefixFold(id, typed) && containsFold(id, typed) {
+				if n == maxServiceItems {
+					incomplete = true
+					break
+				}
+				found[n] = match{id, '1'}
+				n++
+			}
 		}
 	}
-	return out
+	// The sort texts share one allocation: this runs on every keystroke.
+	size := 0
+	for _, m := range found[:n] {
+		size += 1 + len(m.id)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, m := range found[:n] {
+		b.WriteByte(m.rank)
+		b.WriteString(m.id)
+	}
+	sorts := b.String()
+	items := o.Buf[:0]
+	if cap(items) < n {
+		items = make([]CompletionItem, 0, n)
+	}
+	for _, m := range found[:n] {
+		sort := sorts[:1+len(m.id)]
+		sorts = sorts[len(sort):]
+		items = append(items, serviceItem(reg, m.id, sort, rng, quote, o.LazyDocs))
+	}
+	return Completion{Items: items, Incomplete: incomplete}
 }
 
 func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte, lazy bool) CompletionItem {

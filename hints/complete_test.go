@@ -169,14 +169,16 @@ func TestCompleteServiceDetails(t *testing.T) {
 	}
 }
 
-// CompleteLazy gives the items of Complete without the serviceId
+// CompleteWith LazyDocs gives the items of Complete without the serviceId
 // documentation, which ServiceDoc builds on demand; other items keep theirs.
-func TestCompleteLazy(t *testing.T) {
+// A large enough Buf holds the serviceId items.
+func TestCompleteWithOptions(t *testing.T) {
 	reg := testRegistry(t)
 	for _, src := range []string{`api.rest.v1.get("|")`, `api.rest.v1.get(|`, `api.rest.v1.|`, `api.rest.v1.get("crm", {}, {"Content-Type": "|"})`} {
 		text, off := cursor(t, src)
 		full := Complete(NewDocument(text), off, reg)
-		lazy := CompleteLazy(NewDocument(text), off, reg)
+		buf := make([]CompletionItem, 3, 200)
+		lazy := CompleteWith(NewDocument(text), off, reg, CompleteOptions{LazyDocs: true, Buf: buf})
 		if len(full.Items) == 0 || len(lazy.Items) != len(full.Items) || lazy.Incomplete != full.Incomplete {
 			t.Fatalf("%s: %d lazy items, %d items", src, len(lazy.Items), len(full.Items))
 		}
@@ -192,6 +194,15 @@ func TestCompleteLazy(t *testing.T) {
 				t.Errorf("%s: item %d\n lazy %+v\n full %+v", src, i, it, want)
 			}
 		}
+	}
+	text, off := cursor(t, `api.rest.v1.get("|")`)
+	buf := make([]CompletionItem, 0, 200)
+	if got := CompleteWith(NewDocument(text), off, reg, CompleteOptions{Buf: buf}); len(got.Items) == 0 || &got.Items[0] != &buf[:1][0] {
+		t.Error("the serviceId items are not in Buf")
+	}
+	small := make([]CompletionItem, 0, 1)
+	if got := CompleteWith(NewDocument(text), off, reg, CompleteOptions{Buf: small}); len(got.Items) < 2 || !slices.Equal(labels(got.Items), labels(Complete(NewDocument(text), off, reg).Items)) {
+		t.Errorf("with a small Buf: %q", labels(got.Items))
 	}
 	if ServiceDoc(reg, "no-such-service") != "" || ServiceDoc(nil, "crm") != "" {
 		t.Error("ServiceDoc of an unknown service is not empty")

@@ -34,15 +34,33 @@ func (s *session) completion(ctx context.Context, req *jsonrpc2.Request) (any, e
 // shorter tail.
 var itemSlices = sync.Pool{New: func() any { s := make([]protocol.CompletionItem, 0, 128); return &s }}
 
+// hintSlices recycles the hint engine's item slices the same way; a slice
+// goes back once no answer holds it.
+var hintSlices = sync.Pool{New: func() any { s := make([]hints.CompletionItem, 0, hintSliceCap); return &s }}
+
+const hintSliceCap = 128
+
+// sameArray reports whether a and b share their first element.
+func sameArray(a, b []hints.CompletionItem) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
+}
+
 // completionAnswer encodes the completion answer at pos, so its items can
-// be recycled at once. The answer is encoded into one buffer, allocated
-// once: growing a 10-15 KB buffer from nothing copies it several times. Its
-// size is the previous answer's, or what the encoder reserves for the items
-// (160 bytes each) after the list's other fields, whichever is larger.
+// be recycled at once. It is encoded into a recycled buffer and copied out
+// at its exact size: the encoder reserves 160 bytes an item, and growing a
+// 10-15 KB buffer from nothing copies it several times.
 func (s *session) completionAnswer(v view, pos protocol.Position) (json.RawMessage, error) {
 	list := s.completionList(v, pos)
-	size := max(s.answerSize.Load()+256, int64(512+160*len(list.Items)))
-	raw, err := protocol.AppendMarshal(make([]byte, 0, size), list)
+	scratch := answerBufs.Get().(*[]byte)
+	enc, err := protocol.AppendMarshal((*scratch)[:0], list)
+	var raw json.RawMessage
+	if err == nil {
+		raw = append(make(json.RawMessage, 0, len(enc)), enc...)
+	}
+	if cap(enc) <= 1<<20 {
+		*scratch = enc[:0]
+		answerBufs.Put(scratch)
+	}
 	items := list.Items[:cap(list.Items)]
 	clear(items)
 	items = items[:0]
@@ -50,9 +68,11 @@ func (s *session) completionAnswer(v view, pos protocol.Position) (json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	s.answerSize.Store(int64(len(raw)))
 	return raw, nil
 }
+
+// answerBufs are the encoding buffers of completionAnswer.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // completionList is the work of a completion request once the view is
 // taken: what the server-side benchmark measures. Several things keep the
@@ -62,23 +82,32 @@ func (s *session) completionAnswer(v view, pos protocol.Position) (json.RawMessa
 // the resolve reference once; the plain-text insert format, the
 // specification's default, is left out.
 func (s *session) completionList(v view, pos protocol.Position) *protocol.CompletionList {
-	var c hints.Completion
-	if v.caps.lazyDocs {
-		c = hints.CompleteLazy(v.d.doc, v.d.m.offset(pos), v.reg)
-	} else {
-		c = hints.Complete(v.d.doc, v.d.m.offset(pos), v.reg)
-	}
+	buf := hintSlices.Get().(*[]hints.CompletionItem)
+	c := hints.CompleteWith(v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Buf: *buf})
 	items := *itemSlices.Get().(*[]protocol.CompletionItem)
 	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: items[:0]}
 	var seq int64
+	recycle := c.Items // the engine's items are not needed after this answer
 	if v.caps.lazyDocs {
+		// ... except for resolve: the previous answer's items are recycled.
 		s.mu.Lock()
 		s.lastItemsSeq++
 		seq = s.lastItemsSeq
-		s.lastItems = c.Items
+		recycle, s.lastItems = s.lastItems, c.Items
 		s.lastItemsReg = v.reg
 		s.mu.Unlock()
 	}
+	defer func() {
+		switch {
+		case cap(recycle) >= hintSliceCap:
+			r := recycle[:cap(recycle)]
+			clear(r)
+			*buf = r[:0]
+			hintSlices.Put(buf)
+		case !sameArray(c.Items, *buf):
+			hintSlices.Put(buf) // unused
+		}
+	}()
 	shared := v.caps.editRange && len(c.Items) > 1
 	for _, it := range c.Items[min(1, len(c.Items)):] {
 		shared = shared && it.Replace == c.Items[0].Replace

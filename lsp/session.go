@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -68,9 +67,6 @@ type session struct {
 	lastItems    []hints.CompletionItem
 	lastItemsSeq int64
 	lastItemsReg *config.Registry // builds the documentation of LazyDoc items
-	// answerSize is the size of the latest completion answer: the next one
-	// is encoded into a buffer of that size, grown once if at all.
-	answerSize atomic.Int64
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
 	// pubMu orders a document's publish against didClose's clearing, so a
