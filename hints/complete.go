@@ -463,25 +463,34 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o C
 			}
 		}
 	}
-	// The sort texts share one allocation: this runs on every keystroke.
-	size := 0
-	for _, m := range found[:n] {
-		size += 1 + len(m.id)
+	// Sort texts are needed only when prefix and containing matches mix:
+	// matches of one kind sort by their label (ids is sorted). They share
+	// one allocation: this runs on every keystroke.
+	var sorts string
+	mixed := n > 0 && found[0].rank != found[n-1].rank
+	if mixed {
+		size := 0
+		for _, m := range found[:n] {
+			size += 1 + len(m.id)
+		}
+		var b strings.Builder
+		b.Grow(size)
+		for _, m := range found[:n] {
+			b.WriteByte(m.rank)
+			b.WriteString(m.id)
+		}
+		sorts = b.String()
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, m := range found[:n] {
-		b.WriteByte(m.rank)
-		b.WriteString(m.id)
-	}
-	sorts := b.String()
 	items := o.Buf[:0]
 	if cap(items) < n {
 		items = make([]CompletionItem, 0, n)
 	}
 	for _, m := range found[:n] {
-		sort := sorts[:1+len(m.id)]
-		sorts = sorts[len(sort):]
+		var sort string
+		if mixed {
+			sort = sorts[:1+len(m.id)]
+			sorts = sorts[len(sort):]
+		}
 		items = append(items, serviceItem(reg, m.id, sort, rng, quote, o.LazyDocs))
 	}
 	return Completion{Items: items, Incomplete: incomplete}

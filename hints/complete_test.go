@@ -231,15 +231,26 @@ func TestCompleteManyServices(t *testing.T) {
 	if len(got.Items) != 11 || got.Items[0].Label != "service-00042" {
 		t.Fatalf("contains matches: %q", labels(got.Items))
 	}
-	for _, it := range got.Items {
-		if !strings.HasPrefix(it.SortText, "1") {
-			t.Errorf("%s: sort text %q does not sort after prefix matches", it.Label, it.SortText)
+	// Matches of one kind sort by label: no sort text is needed.
+	for _, src := range []string{`api.rest.v1.get("0042|`, `api.rest.v1.get("service-0004|`} {
+		text, off = cursor(t, src)
+		got = Complete(NewDocument(text), off, reg)
+		for _, it := range got.Items {
+			if it.SortText != "" {
+				t.Errorf("%s: %s has sort text %q", src, it.Label, it.SortText)
+			}
 		}
 	}
-	text, off = cursor(t, `api.rest.v1.get("service-0004|`)
-	got = Complete(NewDocument(text), off, reg)
-	if got.Items[0].SortText != "0service-00040" {
-		t.Errorf("prefix match sort text %q", got.Items[0].SortText)
+	// Containing matches sort after prefix matches.
+	text, off = cursor(t, `api.rest.v1.get("r|`)
+	got = Complete(NewDocument(text), off, testRegistry(t))
+	if len(got.Items) < 3 || got.Items[0].Label != "registry" || got.Items[0].SortText != "0registry" {
+		t.Fatalf("mixed matches: %+v", got.Items)
+	}
+	for _, it := range got.Items[1:] {
+		if it.SortText != "1"+it.Label {
+			t.Errorf("containing match %s: sort text %q", it.Label, it.SortText)
+		}
 	}
 }
 
