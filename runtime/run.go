@@ -146,6 +146,7 @@ func Run(ctx context.Context, opts Options) *Result {
 		}()
 		r.run(ctx)
 	}()
+	r.session.Close()
 	r.redact()
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	log.Debug("script run", zap.String("file", opts.Filename), zap.String("kind", string(opts.Kind)),

@@ -117,6 +117,18 @@ type Session struct {
 	c   *Client
 	reg *config.Registry
 	red *Redactor
+	// wd watches the read timeout of the session's calls, which come one
+	// at a time; a concurrent call gets a watchdog of its own.
+	wd sharedWatchdog
+}
+
+// Close releases the session's read-timeout timer. A session that is not
+// closed lets it go when it next fires.
+func (s *Session) Close() {
+	if s.wd.busy.CompareAndSwap(false, true) {
+		s.wd.w.close()
+		s.wd.busy.Store(false)
+	}
 }
 
 // Session returns a session on reg. Every credential reg holds is
@@ -148,6 +160,10 @@ func (s *Session) Redactor() *Redactor { return s.red }
 
 // Registry returns the session's registry.
 func (s *Session) Registry() *config.Registry { return s.reg }
+
+// acceptJSON is the default Accept header, shared by every request: header
+// values are only read once set (cap 1, so an append copies).
+var acceptJSON = []string{"application/json"}
 
 // Request is one api.rest.v1 call.
 type Request struct {
@@ -240,7 +256,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 		h.Add(f.Name, f.Value)
 	}
 	if h.Get("Accept") == "" {
-		h.Set("Accept", "application/json")
+		h["Accept"] = acceptJSON
 	}
 	var body []byte
 	if r.Body != nil {
@@ -454,7 +470,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	g := guard(ctx, lim)
+	g := guard(ctx, lim, &s.wd)
 	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
 	if err != nil {
 		g.cancel(nil)

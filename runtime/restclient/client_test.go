@@ -247,6 +247,33 @@ func TestReadTimeout(t *testing.T) {
 	wantCode(t, err, CodeReadTimeout)
 }
 
+// One Session's calls share a read-timeout timer: a call with a shorter
+// timeout than the one before is still cut at its own, and one with a
+// longer timeout is not cut at the previous call's.
+func TestReadTimeoutSharedAcrossCalls(t *testing.T) {
+	srv := httpbinServer(t)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
+	s := New(Options{}).Session(reg)
+	defer s.Close()
+
+	if _, _, err := do(t, s, &Request{ServiceID: "bin", PathParams: []string{"get"}, ReadTimeoutMs: 30000}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, _, err := do(t, s, &Request{ServiceID: "bin", PathParams: []string{"delay", "5"}, ReadTimeoutMs: 200})
+	wantCode(t, err, CodeReadTimeout)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("a 200 ms read timeout after a 30 s one took %v", d)
+	}
+
+	if _, _, err := do(t, s, &Request{ServiceID: "bin", PathParams: []string{"get"}, ReadTimeoutMs: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := do(t, s, &Request{ServiceID: "bin", PathParams: []string{"delay", "0.4"}, ReadTimeoutMs: 3000}); err != nil {
+		t.Errorf("a 3 s read timeout after a 100 ms one: %v", err)
+	}
+}
+
 func TestTimeoutsAreClampedWithANote(t *testing.T) {
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -120,24 +121,35 @@ type timeoutTransport struct {
 }
 
 func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	g := guard(req.Context(), limitsFrom(req.Context()))
+	g := guard(req.Context(), limitsFrom(req.Context()), nil)
 	return g.roundTrip(t.base, req.WithContext(g.reqCtx))
 }
 
 // readGuard holds one request's read watchdog. It is also the context the
 // request is sent with: the caller's, made cancelable for the watchdog,
 // answering the request's limits. One allocation holds the limits, the
-// watchdog, the trace hook and the body wrapper that would otherwise be
-// a context layer, a boxed value and three objects per call.
+// trace hook and the body wrapper that would otherwise be a context
+// layer, a boxed value and two objects per call.
 type readGuard struct {
 	context.Context // cancelable child of the caller's context
 	cancel          context.CancelCauseFunc
 	lim             limits
-	wd              watchdog
-	trace           httptrace.ClientTrace
-	body            idleReader
+	// wd is the shared watchdog, or own when none was given or it was busy.
+	wd       *watchdog
+	shared   *sharedWatchdog
+	own      watchdog
+	finished bool
+	trace    httptrace.ClientTrace
+	body     idleReader
 	// reqCtx is the guard with the trace hook: pass it with the request.
 	reqCtx context.Context
+}
+
+// sharedWatchdog lets the sequential calls of one Session use one timer
+// instead of creating and stopping one per call.
+type sharedWatchdog struct {
+	w    watchdog
+	busy atomic.Bool
 }
 
 // Value answers the request's limits without boxing them.
@@ -150,30 +162,49 @@ func (g *readGuard) Value(key any) any {
 
 // guard derives the context a request must be sent with (g.reqCtx) so
 // its limits are known to the dialer and its read timeout can be
-// enforced; pass the request to g.roundTrip.
-func guard(parent context.Context, l limits) *readGuard {
+// enforced; pass the request to g.roundTrip. shared, when not nil and not
+// in use by another request, watches this one.
+func guard(parent context.Context, l limits, shared *sharedWatchdog) *readGuard {
 	g := &readGuard{lim: l}
 	g.Context, g.cancel = context.WithCancelCause(parent)
-	g.wd.d, g.wd.cancel = l.read, g.cancel
+	g.wd = &g.own
+	if shared != nil && shared.busy.CompareAndSwap(false, true) {
+		g.wd, g.shared = &shared.w, shared
+	}
+	g.wd.begin(g, l.read, g.cancel)
 	g.trace.WroteRequest = g.wroteRequest
 	g.reqCtx = httptrace.WithClientTrace(g, &g.trace)
 	return g
 }
 
-func (g *readGuard) wroteRequest(httptrace.WroteRequestInfo) { g.wd.arm() }
+func (g *readGuard) wroteRequest(httptrace.WroteRequestInfo) { g.wd.arm(g) }
+
+// finish ends the watch of this request; a shared watchdog is handed back.
+func (g *readGuard) finish() {
+	if g.finished {
+		return
+	}
+	g.finished = true
+	if g.shared != nil {
+		g.wd.end(g)
+		g.shared.busy.Store(false)
+		return
+	}
+	g.wd.close()
+}
 
 func (g *readGuard) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	resp, err := rt.RoundTrip(req)
-	g.wd.disarm()
+	g.wd.disarm(g)
 	if err != nil {
-		g.wd.stop()
+		g.finish()
 		if errors.Is(context.Cause(g), errReadTimeout) {
 			err = &readTimeoutError{timeout: g.lim.read, err: err}
 		}
 		g.cancel(nil)
 		return nil, err
 	}
-	g.body = idleReader{rc: resp.Body, wd: &g.wd, ctx: g, cancel: g.cancel, timeout: g.lim.read}
+	g.body = idleReader{rc: resp.Body, g: g}
 	resp.Body = &g.body
 	return resp, nil
 }
@@ -191,37 +222,56 @@ func (e *readTimeoutError) Unwrap() error { return e.err }
 
 // watchdog cancels a request when one wait (for the headers, or inside one
 // Read of the body) lasts longer than d. Arming is cheap: the timer is not
-// reset per Read; when it fires it checks the wait in progress and sleeps
-// again for whatever is left.
+// reset per Read, nor per request when one watchdog serves a Session's
+// calls in turn; when it fires it checks the wait in progress and sleeps
+// again for whatever is left. Every method names the request (its guard),
+// so a late hook of a finished request cannot touch the next one.
 type watchdog struct {
+	mu sync.Mutex
+	t  *time.Timer
+	// owner is the request being watched (nil: none), with its read
+	// timeout and cancel function.
+	owner  *readGuard
 	d      time.Duration
 	cancel context.CancelCauseFunc
-	mu     sync.Mutex
-	t      *time.Timer
-	// pending: the timer is scheduled. waiting: a wait is in progress,
-	// since start. stopped: the request is over.
-	pending, waiting, stopped bool
-	start                     time.Time
+	// pending: the timer is scheduled, for due. waiting: a wait is in
+	// progress, since start.
+	pending, waiting bool
+	due, start       time.Time
 }
 
-func (w *watchdog) arm() {
+// begin watches the request g.
+func (w *watchdog) begin(g *readGuard, d time.Duration, cancel context.CancelCauseFunc) {
 	w.mu.Lock()
-	w.waiting, w.start = true, time.Now()
+	w.owner, w.d, w.cancel, w.waiting = g, d, cancel, false
+	w.mu.Unlock()
+}
+
+func (w *watchdog) arm(g *readGuard) {
+	w.mu.Lock()
+	if w.owner != g {
+		w.mu.Unlock()
+		return
+	}
+	now := time.Now()
+	w.waiting, w.start = true, now
+	due := now.Add(w.d)
 	switch {
-	case w.stopped || w.pending:
 	case w.t == nil:
 		w.t = time.AfterFunc(w.d, w.fire)
-		w.pending = true
-	default:
+		w.pending, w.due = true, due
+	case !w.pending || w.due.After(due):
 		w.t.Reset(w.d)
-		w.pending = true
+		w.pending, w.due = true, due
 	}
 	w.mu.Unlock()
 }
 
-func (w *watchdog) disarm() {
+func (w *watchdog) disarm(g *readGuard) {
 	w.mu.Lock()
-	w.waiting = false
+	if w.owner == g {
+		w.waiting = false
+	}
 	w.mu.Unlock()
 }
 
@@ -229,50 +279,59 @@ func (w *watchdog) fire() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.pending = false
-	if w.stopped || !w.waiting {
+	if w.owner == nil || !w.waiting {
 		return
 	}
 	if left := w.d - time.Since(w.start); left > 0 {
 		w.t.Reset(left)
-		w.pending = true
+		w.pending, w.due = true, time.Now().Add(left)
 		return
 	}
-	w.stopped = true
-	w.cancel(errReadTimeout)
+	cancel := w.cancel
+	w.owner, w.cancel, w.waiting = nil, nil, false
+	cancel(errReadTimeout)
 }
 
-// stop ends the watch for good.
-func (w *watchdog) stop() {
+// end stops watching g; the timer stays for the next request.
+func (w *watchdog) end(g *readGuard) {
 	w.mu.Lock()
-	w.stopped, w.waiting = true, false
+	if w.owner == g {
+		w.owner, w.cancel, w.waiting = nil, nil, false
+	}
+	w.mu.Unlock()
+}
+
+// close stops watching and stops the timer.
+func (w *watchdog) close() {
+	w.mu.Lock()
+	w.owner, w.cancel, w.waiting = nil, nil, false
 	if w.t != nil {
 		w.t.Stop()
 	}
+	w.pending = false
 	w.mu.Unlock()
 }
 
 // idleReader bounds each Read of a response body by the read timeout.
 type idleReader struct {
-	rc      io.ReadCloser
-	wd      *watchdog
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	timeout time.Duration
+	rc io.ReadCloser
+	g  *readGuard
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
-	r.wd.arm()
+	g := r.g
+	g.wd.arm(g)
 	n, err := r.rc.Read(p)
-	r.wd.disarm()
-	if err != nil && err != io.EOF && errors.Is(context.Cause(r.ctx), errReadTimeout) {
-		err = &readTimeoutError{timeout: r.timeout, err: err}
+	g.wd.disarm(g)
+	if err != nil && err != io.EOF && errors.Is(context.Cause(g), errReadTimeout) {
+		err = &readTimeoutError{timeout: g.lim.read, err: err}
 	}
 	return n, err
 }
 
 func (r *idleReader) Close() error {
-	r.wd.stop()
+	r.g.finish()
 	err := r.rc.Close()
-	r.cancel(nil)
+	r.g.cancel(nil)
 	return err
 }
