@@ -25,7 +25,7 @@ func (s *session) completion(ctx context.Context, req *jsonrpc2.Request) (any, e
 	if !ok {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
-	raw, err := s.completionAnswer(v, p.Position)
+	raw, err := s.encodeAnswer(ctx, v, p.Position, req.ID())
 	return cancelled(ctx, raw, err)
 }
 
@@ -46,33 +46,40 @@ func sameArray(a, b []hints.CompletionItem) bool {
 }
 
 // completionAnswer encodes the completion answer at pos, so its items can
-// be recycled at once. It is encoded into a recycled buffer and copied out
-// at its exact size: the encoder reserves 160 bytes an item, and growing a
-// 10-15 KB buffer from nothing copies it several times.
+// be recycled at once.
 func (s *session) completionAnswer(v view, pos protocol.Position) (json.RawMessage, error) {
+	return s.encodeAnswer(context.Background(), v, pos, jsonrpc2.ID{})
+}
+
+// encodeAnswer encodes the completion answer at pos into a recycled buffer.
+// The buffer is sent as is when the stream can give it back once it has
+// written the response to id (see heldAnswers), else copied out at its
+// exact size: the encoder reserves 160 bytes an item, and growing a 10 KB
+// buffer from nothing copies it several times. A cancelled request's
+// answer is not sent, so not held.
+func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Position, id jsonrpc2.ID) (json.RawMessage, error) {
 	list := s.completionList(v, pos)
-	scratch := answerBufs.Get().(*[]byte)
-	enc, err := protocol.AppendMarshal((*scratch)[:0], list)
-	var raw json.RawMessage
-	if err == nil {
-		raw = append(make(json.RawMessage, 0, len(enc)), enc...)
-	}
-	if cap(enc) <= 1<<20 {
-		*scratch = enc[:0]
-		answerBufs.Put(scratch)
-	}
+	buf := answerBufs.Get().(*[]byte)
+	enc, err := protocol.AppendMarshal((*buf)[:0], list)
 	items := list.Items[:cap(list.Items)]
 	clear(items)
 	items = items[:0]
 	itemSlices.Put(&items)
 	if err != nil {
+		answerBufs.Put(buf)
 		return nil, err
+	}
+	*buf = enc
+	if ctx.Err() == nil && s.answers.hold(id, buf) {
+		return enc, nil
+	}
+	raw := append(make(json.RawMessage, 0, len(enc)), enc...)
+	if cap(enc) <= 1<<20 {
+		*buf = enc[:0]
+		answerBufs.Put(buf)
 	}
 	return raw, nil
 }
-
-// answerBufs are the encoding buffers of completionAnswer.
-var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // completionList is the work of a completion request once the view is
 // taken: what the server-side benchmark measures. Several things keep the
@@ -87,17 +94,26 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 	items := *itemSlices.Get().(*[]protocol.CompletionItem)
 	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: items[:0]}
 	var seq int64
-	recycle := c.Items // the engine's items are not needed after this answer
 	if v.caps.lazyDocs {
-		// ... except for resolve: the previous answer's items are recycled.
 		s.mu.Lock()
-		s.lastItemsSeq++
-		seq = s.lastItemsSeq
-		recycle, s.lastItems = s.lastItems, c.Items
-		s.lastItemsReg = v.reg
+		s.itemsSeq++
+		seq = s.itemsSeq
 		s.mu.Unlock()
 	}
 	defer func() {
+		// The engine's items are not needed once converted, except by
+		// resolve: the latest answer's are kept and the ones they replace
+		// recycled. Only a converted answer is kept, so an answer computed
+		// concurrently never recycles items still being converted.
+		recycle := c.Items
+		if v.caps.lazyDocs {
+			s.mu.Lock()
+			if seq > s.lastItemsSeq {
+				recycle, s.lastItems = s.lastItems, c.Items
+				s.lastItemsSeq, s.lastItemsReg = seq, v.reg
+			}
+			s.mu.Unlock()
+		}
 		switch {
 		case cap(recycle) >= hintSliceCap:
 			r := recycle[:cap(recycle)]

@@ -168,6 +168,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ses := newSession(s, id, cancel)
+	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))
 	ses.conn = conn

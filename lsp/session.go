@@ -66,7 +66,11 @@ type session struct {
 	// completionItem/resolve to add their documentation.
 	lastItems    []hints.CompletionItem
 	lastItemsSeq int64
+	itemsSeq     int64            // the latest sequence number given to an answer
 	lastItemsReg *config.Registry // builds the documentation of LazyDoc items
+	// answers, when the stream is this package's, takes completion answers
+	// until they are written.
+	answers *heldAnswers
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
 	// pubMu orders a document's publish against didClose's clearing, so a

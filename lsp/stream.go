@@ -42,6 +42,8 @@ type stream struct {
 
 	writeMu sync.Mutex
 	wbuf    []byte
+
+	answers heldAnswers
 }
 
 // Read implements jsonrpc2.Stream.
@@ -175,7 +177,9 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	buf := jsonrpc2.AppendMessage(s.wbuf[:headerRoom], msg)
-	return s.writeLocked(buf)
+	n, err := s.writeLocked(buf)
+	s.answers.written(buf[headerRoom:])
+	return n, err
 }
 
 // headerRoom is the room left before a body for its header:
