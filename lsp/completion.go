@@ -61,7 +61,9 @@ func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Positio
 	list := s.completionList(v, pos)
 	buf := answerBufs.Get().(*[]byte)
 	enc, err := protocol.AppendMarshal((*buf)[:0], list)
-	items := list.Items[:cap(list.Items)]
+	// Pooled slices are zero past their length, so clearing the items used
+	// keeps them so (a full 128-item slice is 40 KB to zero).
+	items := list.Items
 	clear(items)
 	items = items[:0]
 	itemSlices.Put(&items)
@@ -116,9 +118,8 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 		}
 		switch {
 		case cap(recycle) >= hintSliceCap:
-			r := recycle[:cap(recycle)]
-			clear(r)
-			*buf = r[:0]
+			clear(recycle) // zero past its length already
+			*buf = recycle[:0]
 			hintSlices.Put(buf)
 		case !sameArray(c.Items, *buf):
 			hintSlices.Put(buf) // unused
