@@ -158,8 +158,27 @@ func (s *stream) readHeader() (length, n int, err error) {
 	}
 }
 
+// indexFold finds lower in b, ignoring ASCII case. It folds byte by byte:
+// bytes.ToLower would turn invalid UTF-8 into U+FFFD, three bytes each, and
+// the index it found would no longer point into b.
 func indexFold(b []byte, lower string) int {
-	return bytes.Index(bytes.ToLower(b), []byte(lower))
+	for i := 0; i+len(lower) <= len(b); i++ {
+		j := 0
+		for j < len(lower) && asciiLower(b[i+j]) == lower[j] {
+			j++
+		}
+		if j == len(lower) {
+			return i
+		}
+	}
+	return -1
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func validJSON(b []byte) bool {

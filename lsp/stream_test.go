@@ -93,6 +93,24 @@ func (p *pipeRWC) Read(b []byte) (int, error)  { return p.in.Read(b) }
 func (p *pipeRWC) Write(b []byte) (int, error) { return p.out.Write(b) }
 func (p *pipeRWC) Close() error                { return nil }
 
+// TestStreamResyncAfterInvalidUTF8 covers garbage that is not UTF-8 running
+// into a header: the reader must find Content-Length in the raw bytes and
+// read the message that follows (found by FuzzStream: a case-folded copy of
+// such a line is longer than the line, and indexing it panicked).
+func TestStreamResyncAfterInvalidUTF8(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"x"}`
+	for _, garbage := range []string{"\xc80\xa7\xb9\xe4\xc9", "\xff\xfe\xfd", "\xe4\xe4 CONTENT-length"} {
+		rwc := &pipeRWC{in: bytes.NewReader([]byte(garbage + frame(body)))}
+		msg, _, err := NewStream(rwc, nil).Read(context.Background())
+		if err != nil {
+			t.Fatalf("%q: %v", garbage, err)
+		}
+		if call, ok := msg.(*jsonrpc2.Call); !ok || call.Method() != "x" {
+			t.Fatalf("%q: read %#v, want the call to x", garbage, msg)
+		}
+	}
+}
+
 // FuzzStream feeds arbitrary bytes to the framing: it must end (no hang),
 // never panic, and everything it writes back must be well-formed frames.
 func FuzzStream(f *testing.F) {
