@@ -156,9 +156,23 @@ type merger struct {
 	// oauthBroken holds, for each unusable oAuth id, why.
 	oauthBroken map[string]string
 	oauthSeen   map[string]Position
-	// firstPos is where each serviceId is first defined in any source, to
-	// tell a reference to a later entry from one to a missing entry.
-	firstPos map[string]Position
+	// sources are searched, only when a reference names an id not read
+	// yet, to tell a reference to a later entry from one to a missing entry.
+	sources []*parsed
+}
+
+// firstDefinition returns where id is first defined in any source. It
+// scans the sources: it runs only for a reference that does not resolve,
+// and building an index of every id for that cost more than the scans.
+func (m *merger) firstDefinition(id string) (Position, bool) {
+	for _, s := range m.sources {
+		for i := range s.apis {
+			if s.apis[i].serviceID.value == id {
+				return s.apis[i].pos, true
+			}
+		}
+	}
+	return Position{}, false
 }
 
 type entry struct {
@@ -190,15 +204,7 @@ func merge(kind Kind, sources []*parsed) *Registry {
 		arena:       make([]Service, 0, n),
 		oauthBroken: map[string]string{},
 		oauthSeen:   map[string]Position{},
-		firstPos:    make(map[string]Position, n),
-	}
-	for _, s := range sources {
-		for i := range s.apis {
-			a := &s.apis[i]
-			if _, ok := m.firstPos[a.serviceID.value]; !ok && a.serviceID.value != "" {
-				m.firstPos[a.serviceID.value] = a.pos
-			}
-		}
+		sources:     sources,
 	}
 	// OAuth definitions first: an api may name an oAuth defined anywhere in
 	// the sources of its kind.
@@ -276,7 +282,7 @@ func (m *merger) api(a *rawAPI) {
 		}
 		if !ok {
 			msg := fmt.Sprintf("service %q refers to %q, which is not defined", id, ref)
-			if later, ok := m.firstPos[ref]; ok {
+			if later, ok := m.firstDefinition(ref); ok {
 				msg = fmt.Sprintf("service %q refers to %q, which is defined only later, at %s; move %q before it (properties are read before the XML file, each top to bottom)", id, ref, later, ref)
 			} else if near := nearest(ref, m.usableIDs(), 1); len(near) > 0 {
 				msg += fmt.Sprintf(": did you mean %q?", near[0])

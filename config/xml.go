@@ -205,7 +205,9 @@ func parseServiceXML(file string, data []byte) *parsed {
 		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; a service file must have <scriptservice> as its root", root.Tag))
 		return p
 	}
-	for _, e := range root.ChildElements() {
+	children := root.ChildElements()
+	p.apis = make([]rawAPI, 0, len(children)) // most children are api elements
+	for _, e := range children {
 		switch e.Tag {
 		case "api":
 			p.apis = append(p.apis, xmlAPI(p, w, e))

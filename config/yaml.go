@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -83,6 +84,9 @@ func yamlScriptservice(p *parsed, n *yaml.Node) {
 	for _, kv := range mapping(n) {
 		switch kv[0].Value {
 		case "api":
+			// Sized up front: an entry is a few hundred bytes, and growing the
+			// slice by doubling copied a 10,000-service list about twice.
+			p.apis = slices.Grow(p.apis, len(kv[1].Content))
 			yamlList(p, kv[1], "scriptservice.api", func(n *yaml.Node) { p.apis = append(p.apis, yamlAPI(p, n)) })
 		case "oAuth":
 			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
