@@ -16,6 +16,10 @@ import (
 // ignored. Several documents (---) are read in order.
 func parseYAML(file string, data []byte) *parsed {
 	p := &parsed{file: file}
+	if doc, ok := fastYAML(data); ok {
+		yamlDoc(p, doc)
+		return p
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
