@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Fixture answers the calls that match it in mock mode.
@@ -106,15 +106,7 @@ func ParseMock(file string, data []byte) (*Mock, error) {
 }
 
 func decodeStrict(n *yaml.Node, v any) error {
-	// yaml.v3 checks unknown fields only through a Decoder; re-encode the
-	// node to use one.
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	return dec.Decode(v)
+	return n.Load(v, yaml.WithKnownFields())
 }
 
 func (f *Fixture) prepare() error {
