@@ -118,15 +118,17 @@ type Session struct {
 	reg *config.Registry
 	red *Redactor
 	// wd watches the read timeout of the session's calls, which come one
-	// at a time; a concurrent call gets a watchdog of its own.
+	// at a time, and holds the context they are sent with; a concurrent
+	// call gets a watchdog and a context of its own.
 	wd sharedWatchdog
 }
 
-// Close releases the session's read-timeout timer. A session that is not
-// closed lets it go when it next fires.
+// Close releases the session's read-timeout timer and request context. A
+// session that is not closed lets the timer go when it next fires, and the
+// context when the one its calls were given ends.
 func (s *Session) Close() {
 	if s.wd.busy.CompareAndSwap(false, true) {
-		s.wd.w.close()
+		s.wd.close()
 		s.wd.busy.Store(false)
 	}
 }
@@ -473,7 +475,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	g := guard(ctx, lim, &s.wd)
 	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
 	if err != nil {
-		g.cancel(nil)
+		g.finish()
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
 	}
 	req.Header = h

@@ -415,3 +415,59 @@ func TestHeaderValidation(t *testing.T) {
 		}
 	}
 }
+
+// uncomparableCtx is a context type whose values cannot be compared with
+// ==: a session must not panic when it checks whether a call comes with
+// the same context as the one before.
+type uncomparableCtx struct {
+	context.Context
+	tags map[string]string
+}
+
+// A session reuses one request context for its sequential calls; each
+// call must still obey its own parent: a canceled parent stops its call,
+// and the next call, with another parent, goes through.
+func TestSessionContextFollowsEachCallsParent(t *testing.T) {
+	srv := httpbinServer(t)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
+	s := New(Options{}).Session(reg)
+	defer s.Close()
+	get := func(ctx context.Context) error {
+		_, _, err := s.Do(ctx, &Request{ServiceID: "bin", Method: http.MethodGet, PathParams: []string{"get"}})
+		return err
+	}
+
+	a, cancelA := context.WithCancel(context.Background())
+	if err := get(a); err != nil {
+		t.Fatal(err)
+	}
+	cancelA()
+	if err := get(a); err == nil {
+		t.Fatal("a call whose context was canceled went through")
+	} else {
+		wantCode(t, err, CodeCanceled)
+	}
+	if err := get(context.Background()); err != nil {
+		t.Fatalf("the next call, with a live context: %v", err)
+	}
+	// A canceled parent after a live one: the session's context, made
+	// for the live one, must not carry this call.
+	b, cancelB := context.WithCancel(context.Background())
+	cancelB()
+	if err := get(b); err == nil {
+		t.Fatal("a call whose context was canceled before it began went through")
+	} else {
+		wantCode(t, err, CodeCanceled)
+	}
+
+	u := uncomparableCtx{Context: context.Background(), tags: map[string]string{"a": "b"}}
+	for i := 0; i < 2; i++ {
+		if err := get(u); err != nil {
+			t.Fatalf("call %d with an uncomparable context: %v", i, err)
+		}
+	}
+	s.Close()
+	if err := get(context.Background()); err != nil {
+		t.Fatalf("a call after Close: %v", err)
+	}
+}

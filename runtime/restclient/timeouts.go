@@ -146,10 +146,50 @@ type readGuard struct {
 }
 
 // sharedWatchdog lets the sequential calls of one Session use one timer
-// instead of creating and stopping one per call.
+// and one cancelable context instead of creating (and, for the context,
+// registering with its parent) one per call. Whoever sets busy owns all
+// of it until finish.
 type sharedWatchdog struct {
 	w    watchdog
 	busy atomic.Bool
+	// ctx is a cancelable child of parent that calls are sent with. It is
+	// replaced when a call comes with another parent, or once a read
+	// timeout (or the parent) canceled it.
+	parent context.Context
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
+
+// context returns the shared request context for parent.
+func (s *sharedWatchdog) context(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	if s.ctx == nil || !sameContext(s.parent, parent) || s.ctx.Err() != nil {
+		if s.cancel != nil {
+			s.cancel(nil)
+		}
+		s.parent = parent
+		s.ctx, s.cancel = context.WithCancelCause(parent)
+	}
+	return s.ctx, s.cancel
+}
+
+// close cancels the shared context; the caller owns s.
+func (s *sharedWatchdog) close() {
+	s.w.close()
+	if s.cancel != nil {
+		s.cancel(nil)
+	}
+	s.parent, s.ctx, s.cancel = nil, nil, nil
+}
+
+// sameContext compares two contexts without panicking on a context type
+// that is not comparable.
+func sameContext(a, b context.Context) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
 }
 
 // Value answers the request's limits without boxing them.
@@ -166,10 +206,12 @@ func (g *readGuard) Value(key any) any {
 // in use by another request, watches this one.
 func guard(parent context.Context, l limits, shared *sharedWatchdog) *readGuard {
 	g := &readGuard{lim: l}
-	g.Context, g.cancel = context.WithCancelCause(parent)
-	g.wd = &g.own
 	if shared != nil && shared.busy.CompareAndSwap(false, true) {
 		g.wd, g.shared = &shared.w, shared
+		g.Context, g.cancel = shared.context(parent)
+	} else {
+		g.wd = &g.own
+		g.Context, g.cancel = context.WithCancelCause(parent)
 	}
 	g.wd.begin(g, l.read, g.cancel)
 	g.trace.WroteRequest = g.wroteRequest
@@ -179,7 +221,9 @@ func guard(parent context.Context, l limits, shared *sharedWatchdog) *readGuard 
 
 func (g *readGuard) wroteRequest(httptrace.WroteRequestInfo) { g.wd.arm(g) }
 
-// finish ends the watch of this request; a shared watchdog is handed back.
+// finish ends the watch of this request and releases its context: a
+// shared watchdog and context are handed back for the next call, its own
+// are stopped and canceled.
 func (g *readGuard) finish() {
 	if g.finished {
 		return
@@ -191,17 +235,17 @@ func (g *readGuard) finish() {
 		return
 	}
 	g.wd.close()
+	g.cancel(nil)
 }
 
 func (g *readGuard) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	resp, err := rt.RoundTrip(req)
 	g.wd.disarm(g)
 	if err != nil {
-		g.finish()
 		if errors.Is(context.Cause(g), errReadTimeout) {
 			err = &readTimeoutError{timeout: g.lim.read, err: err}
 		}
-		g.cancel(nil)
+		g.finish()
 		return nil, err
 	}
 	g.body = idleReader{rc: resp.Body, g: g}
@@ -330,8 +374,7 @@ func (r *idleReader) Read(p []byte) (int, error) {
 }
 
 func (r *idleReader) Close() error {
-	r.g.finish()
 	err := r.rc.Close()
-	r.g.cancel(nil)
+	r.g.finish()
 	return err
 }
