@@ -22,7 +22,9 @@ const maxJSONDepth = 1000
 // property, -0), without goja's token-by-token encoding/json decoder,
 // which dominated the cost of a call.
 func (r *runner) parseJSON(data []byte) (goja.Value, error) {
-	p := jsonParser{vm: r.vm, data: data}
+	p := &r.json
+	p.vm, p.data, p.pos = r.vm, data, 0
+	defer func() { p.data = nil }()
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -35,11 +37,51 @@ func (r *runner) parseJSON(data []byte) (goja.Value, error) {
 	return v, nil
 }
 
+// Limits of the key cache: a service answers with the same few keys call
+// after call, so their strings are made once per run.
+const (
+	maxCachedKeyLen = 32
+	maxCachedKeys   = 1024
+)
+
+// jsonParser keeps its scratch space between the calls of one run.
 type jsonParser struct {
 	vm   *goja.Runtime
 	data []byte
 	pos  int
 	buf  []byte
+	// items holds the elements of the arrays being parsed, innermost
+	// last.
+	items []any
+	keys  map[string]string
+}
+
+// key returns an object key, from the cache when it is short.
+func (p *jsonParser) key() (string, error) {
+	start := p.pos + 1
+	end := start
+	for end < len(p.data) && end-start <= maxCachedKeyLen {
+		c := p.data[end]
+		if c == '"' {
+			if k, ok := p.keys[string(p.data[start:end])]; ok {
+				p.pos = end + 1
+				return k, nil
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		end++
+	}
+	k, err := p.str()
+	if err == nil && len(k) <= maxCachedKeyLen && len(p.keys) < maxCachedKeys {
+		if p.keys == nil {
+			p.keys = make(map[string]string)
+		}
+		p.keys[k] = k
+	}
+	return k, err
 }
 
 func (p *jsonParser) skipSpace() {
@@ -125,6 +167,11 @@ func (p *jsonParser) number() (goja.Value, error) {
 			return nil, errJSONFallback
 		}
 	}
+	if !isFloat {
+		if v, ok := p.smallInt(p.data[start:p.pos]); ok {
+			return v, nil
+		}
+	}
 	text := string(p.data[start:p.pos])
 	if !isFloat {
 		if i, err := strconv.ParseInt(text, 10, 64); err == nil && i <= 1<<53 && i >= -(1<<53) {
@@ -139,6 +186,29 @@ func (p *jsonParser) number() (goja.Value, error) {
 		return nil, errJSONFallback
 	}
 	return p.vm.ToValue(f), nil
+}
+
+// smallInt converts an integer of up to 15 digits (always exact in a
+// float64) without making a string of it; -0 is left to the caller.
+func (p *jsonParser) smallInt(text []byte) (goja.Value, bool) {
+	neg := text[0] == '-'
+	if neg {
+		text = text[1:]
+	}
+	if len(text) > 15 {
+		return nil, false
+	}
+	var n int64
+	for _, c := range text {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		if n == 0 {
+			return nil, false
+		}
+		n = -n
+	}
+	return p.vm.ToValue(n), true
 }
 
 func (p *jsonParser) str() (string, error) {
@@ -256,7 +326,7 @@ func (p *jsonParser) object(depth int) (goja.Value, error) {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			return nil, errJSONFallback
 		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
@@ -294,19 +364,23 @@ func (p *jsonParser) object(depth int) (goja.Value, error) {
 
 func (p *jsonParser) array(depth int) (goja.Value, error) {
 	p.pos++
-	var items []any
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return p.vm.NewArray(), nil
 	}
+	mark := len(p.items)
+	defer func() {
+		clear(p.items[mark:])
+		p.items = p.items[:mark]
+	}()
 	for {
 		p.skipSpace()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, v)
+		p.items = append(p.items, v)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, errJSONFallback
@@ -316,7 +390,8 @@ func (p *jsonParser) array(depth int) (goja.Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			return p.vm.NewArray(items...), nil
+			// NewArray copies the elements, so items can be reused.
+			return p.vm.NewArray(p.items[mark:]...), nil
 		default:
 			return nil, errJSONFallback
 		}

@@ -8,13 +8,16 @@ import (
 )
 
 // parseBoth parses text with parseJSON and with the engine's JSON.parse
-// and returns both JSON.stringify outputs (or fallback=true).
+// and returns both JSON.stringify outputs (or fallback=true). The parser
+// has seen text before, as it sees the same answer call after call, so
+// its key cache and scratch space are in play.
 func parseBoth(t testing.TB, text string) (fast, engine string, fallback bool) {
 	t.Helper()
 	r := &runner{vm: goja.New(), res: &Result{}}
 	if err := r.install(); err != nil {
 		t.Fatal(err)
 	}
+	_, _ = r.parseJSON([]byte(text))
 	v, err := r.parseJSON([]byte(text))
 	if err != nil {
 		return "", "", true
@@ -60,6 +63,51 @@ func TestParseJSONMatchesJSONParse(t *testing.T) {
 		if _, _, fb := parseBoth(t, text); !fb {
 			t.Errorf("%q should fall back", text)
 		}
+	}
+}
+
+// One runner parses many bodies: keys cached from earlier bodies, escaped
+// keys that read like cached ones, long keys and array scratch space left
+// by a failed parse must not change what the next body gives.
+func TestParseJSONAcrossCalls(t *testing.T) {
+	r := &runner{vm: goja.New(), res: &Result{}}
+	if err := r.install(); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("k", maxCachedKeyLen+1)
+	for _, text := range []string{
+		`{"id":1,"ab":[1,[2,3]],"` + long + `":1}`,
+		`[1,[2,{"ab":`, // fails: leaves nothing behind
+		`{"ab":[4,5],"id":2}`,
+		`{"a\u0062":1,"a\"b":2,"ab\"":3}`,
+		`{"` + long + `":2,"` + long + `x":3}`,
+		`[[1,2],[3],[]]`,
+		`{"id":-0,"n":-123456789012345,"m":1234567890123456,"z":-9007199254740993}`,
+	} {
+		v, err := r.parseJSON([]byte(text))
+		ev, eerr := r.jsonParse(goja.Undefined(), r.vm.ToValue(text))
+		if (err != nil) != (eerr != nil) {
+			t.Fatalf("%q: parseJSON error %v, JSON.parse error %v", text, err, eerr)
+		}
+		if err != nil {
+			if len(r.json.items) != 0 {
+				t.Errorf("%q: %d array items left behind", text, len(r.json.items))
+			}
+			continue
+		}
+		var fast, engine string
+		if err := r.tryJS(func() { fast = r.stringify(v).String(); engine = r.stringify(ev).String() }); err != nil {
+			t.Fatal(err)
+		}
+		if fast != engine {
+			t.Errorf("%q: parseJSON gives %s, JSON.parse %s", text, fast, engine)
+		}
+	}
+	if _, ok := r.json.keys[long]; ok {
+		t.Errorf("a key longer than %d bytes was cached", maxCachedKeyLen)
+	}
+	if _, ok := r.json.keys["ab"]; !ok {
+		t.Error("the key ab was not cached")
 	}
 }
 

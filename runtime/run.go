@@ -170,6 +170,9 @@ type runner struct {
 	jsonStringify goja.Callable
 	makeResult    goja.Callable
 
+	// json parses response bodies; see parseJSON.
+	json jsonParser
+
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
 	lastCode, lastReason goja.Value
