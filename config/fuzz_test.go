@@ -93,6 +93,11 @@ func FuzzScanXML(f *testing.F) {
 	f.Add(`<?xml version="1.0"?><!DOCTYPE s [<!ELEMENT s ANY><!-- > -->]><s a="x>y" b='<'><!-- <c/> --><![CDATA[<d>]]><e/><?pi <f>?></s>`)
 	f.Add(`<scriptservice><api serviceId="a" url="https://a.example.com"/></scriptservice>`)
 	f.Add("<a\n  b = \"1\"\n><b></b></a>")
+	// Declarations as encoding/xml reads them: the byte after "<!" is not
+	// examined, '<' and '>' nest, brackets do not.
+	f.Add(`<!"><A/>`)
+	f.Add(`<!DOCTYPE a "]>" [<!ENTITY e '>'> <!-- ]> -->]><a><b/></a>`)
+	f.Add(`<!X <y> ]><a/>`)
 	f.Fuzz(func(t *testing.T, data string) {
 		doc := etree.NewDocument()
 		if doc.ReadFromString(data) != nil || doc.Root() == nil {

@@ -60,34 +60,40 @@ func scanXML(file string, data []byte) *xmlPositions {
 	return xp
 }
 
-// skipDecl skips a <!DOCTYPE ...> or other declaration, including an
-// internal subset in brackets and quoted strings.
+// skipDecl skips a <!DOCTYPE ...> or other declaration the way
+// encoding/xml (under etree) reads it: the byte after "<!" is taken as it
+// is, whatever it is; then, outside quoted strings, each '<' opens a level
+// (or a comment) and each '>' closes one, and a '>' at level 0 ends the
+// declaration. Brackets mean nothing to it.
 func skipDecl(data []byte, i int) int {
+	if i < len(data) {
+		i++
+	}
+	var quote byte
 	depth := 0
 	for i < len(data) {
-		switch c := data[i]; c {
-		case '"', '\'':
-			if k := bytes.IndexByte(data[i+1:], c); k >= 0 {
-				i += k + 2
-				continue
+		switch c := data[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
 			}
-			return len(data)
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '<':
-			if bytes.HasPrefix(data[i:], []byte("<!--")) {
-				if k := bytes.Index(data[i+4:], []byte("-->")); k >= 0 {
-					i += 4 + k + 3
-					continue
-				}
-				return len(data)
-			}
-		case '>':
-			if depth <= 0 {
+		case c == '>':
+			if depth == 0 {
 				return i + 1
 			}
+			depth--
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '<':
+			if bytes.HasPrefix(data[i+1:], []byte("!--")) {
+				k := bytes.Index(data[i+4:], []byte("-->"))
+				if k < 0 {
+					return len(data)
+				}
+				i += 4 + k + 3
+				continue
+			}
+			depth++
 		}
 		i++
 	}
