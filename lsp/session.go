@@ -97,8 +97,11 @@ type document struct {
 // document outlives its message (a retained URI would keep a copy of the
 // full text of didOpen alive).
 func newDocument(u uri.URI, version int32, text string) *document {
-	u = uri.URI(strings.Clone(string(u)))
-	text = strings.Clone(text)
+	return makeDocument(uri.URI(strings.Clone(string(u))), version, strings.Clone(text))
+}
+
+// makeDocument makes a document of strings that alias nothing else.
+func makeDocument(u uri.URI, version int32, text string) *document {
 	d := &document{uri: u, version: version, doc: hints.NewDocument(text), m: newMapper(text)}
 	if u.IsFile() {
 		d.path = u.FsPath()
