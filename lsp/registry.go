@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/restls/restls/config"
 )
 
@@ -17,6 +19,7 @@ import (
 type registry struct {
 	sources config.Sources
 	load    func(config.Sources) *config.Snapshot
+	log     *zap.Logger
 
 	snap atomic.Pointer[config.Snapshot]
 
@@ -32,8 +35,8 @@ type fileStamp struct {
 	mtime  time.Time
 }
 
-func newRegistry(src config.Sources, load func(config.Sources) *config.Snapshot) *registry {
-	return &registry{sources: src, load: load}
+func newRegistry(src config.Sources, load func(config.Sources) *config.Snapshot, log *zap.Logger) *registry {
+	return &registry{sources: src, load: load, log: log}
 }
 
 // get returns the current snapshot, loading it the first time.
@@ -60,8 +63,15 @@ func (r *registry) reloadLocked() *config.Snapshot {
 	// Stamp before loading: a write that lands during the load is seen as a
 	// change on the next poll instead of being lost.
 	r.stamps = stampFiles(r.sources.Files())
+	start := time.Now()
 	s := r.load(r.sources)
 	r.snap.Store(s)
+	if r.log != nil {
+		if ce := r.log.Check(zap.DebugLevel, "configuration loaded"); ce != nil {
+			ce.Write(zap.Int("scriptServiceIds", s.For(config.ScriptService).Len()), zap.Int("scriptTaskIds", s.For(config.ScriptTask).Len()),
+				zap.Int("diagnostics", len(s.Diagnostics())), zap.Duration("took", time.Since(start)))
+		}
+	}
 	return s
 }
 

@@ -100,7 +100,7 @@ func NewServer(opts Options) *Server {
 		opts:     opts,
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
-		shared:   newRegistry(opts.Sources, opts.Load),
+		shared:   newRegistry(opts.Sources, opts.Load, opts.Logger),
 		sessions: map[*session]struct{}{},
 	}
 }

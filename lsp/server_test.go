@@ -15,6 +15,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/restls/restls/config"
 )
@@ -319,7 +321,8 @@ func TestFailedRegistryStatusSaysWhy(t *testing.T) {
 func TestReloadOnFileChange(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
-	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: 10 * time.Millisecond})
+	core, logs := observer.New(zap.DebugLevel)
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: 10 * time.Millisecond, Logger: zap.New(core)})
 	c := connect(t, srv, clientOptions{})
 	c.waitFor("first status", func() bool { return len(c.statuses) > 0 && c.statuses[0].Kinds[0].Services == 2 })
 
@@ -353,6 +356,14 @@ func TestReloadOnFileChange(t *testing.T) {
 	c.mu.Unlock()
 	if n != 1 {
 		t.Errorf("restart message shown %d times, want once", n)
+	}
+	// Every load is logged with what it found and how long it took.
+	loads := logs.FilterMessage("configuration loaded").All()
+	if len(loads) < 3 {
+		t.Fatalf("%d loads logged, want the first and two reloads", len(loads))
+	}
+	if f := loads[len(loads)-1].ContextMap(); f["scriptServiceIds"] != int64(2) || f["took"] == nil {
+		t.Errorf("last load logged as %v", f)
 	}
 }
 

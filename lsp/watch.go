@@ -20,7 +20,7 @@ func (s *session) applySettingsLocked(set settings) {
 	case sameSources(src, s.srv.opts.Sources):
 		s.own = nil
 	case s.own == nil || !sameSources(s.own.sources, src):
-		s.own = newRegistry(src, s.srv.opts.Load)
+		s.own = newRegistry(src, s.srv.opts.Load, s.log)
 	}
 }
 
