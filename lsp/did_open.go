@@ -41,11 +41,10 @@ var didOpenOptions = json.JoinOptions(jsontext.AllowDuplicateNames(true), jsonte
 
 // decodeDidOpen decodes didOpen's params into a document. protocol's
 // decoder unescapes a string byte by byte into a buffer that starts at 32
-// bytes, about 7 bytes allocated for every byte of a script's text; in a
-// server just started, the first didOpen of a large script then spent
-// most of its time faulting in fresh memory, on the way to the first
-// completion. This decodes the same fields with the same options in one
-// pass, and the text it returns is already the document's own copy.
+// bytes, about 7 bytes allocated for every byte of a script's text, and in
+// a server just started most of that time goes to faulting in fresh
+// memory. This decodes the same fields with the same options in one pass,
+// and the text it returns is already the document's own copy.
 func decodeDidOpen(raw []byte) (*document, error) {
 	var p didOpenParams
 	if err := json.Unmarshal(raw, &p, didOpenOptions); err != nil {
