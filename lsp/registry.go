@@ -19,7 +19,7 @@ import (
 type registry struct {
 	sources config.Sources
 	load    func(config.Sources) *config.Snapshot
-	log     *zap.Logger
+	log     *zap.Logger // never nil
 
 	snap atomic.Pointer[config.Snapshot]
 
@@ -66,11 +66,9 @@ func (r *registry) reloadLocked() *config.Snapshot {
 	start := time.Now()
 	s := r.load(r.sources)
 	r.snap.Store(s)
-	if r.log != nil {
-		if ce := r.log.Check(zap.DebugLevel, "configuration loaded"); ce != nil {
-			ce.Write(zap.Int("scriptServiceIds", s.For(config.ScriptService).Len()), zap.Int("scriptTaskIds", s.For(config.ScriptTask).Len()),
-				zap.Int("diagnostics", len(s.Diagnostics())), zap.Duration("took", time.Since(start)))
-		}
+	if ce := r.log.Check(zap.DebugLevel, "configuration loaded"); ce != nil {
+		ce.Write(zap.Int("scriptServiceIds", s.For(config.ScriptService).Len()), zap.Int("scriptTaskIds", s.For(config.ScriptTask).Len()),
+			zap.Int("diagnostics", len(s.Diagnostics())), zap.Duration("took", time.Since(start)))
 	}
 	return s
 }
