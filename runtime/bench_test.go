@@ -16,20 +16,48 @@ import (
 
 const benchCalls = 2000
 
+// benchService serves one small JSON customer on loopback and returns the
+// registry naming it "svc" and the plain URL of /customers/42.
+func benchService(b *testing.B) (*config.Registry, string) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":42,"name":"Ann","tags":["a","b"],"active":true}`)
+	}))
+	b.Cleanup(srv.Close)
+	reg := config.NewRegistry(config.ScriptService, []config.Service{{ID: "svc", URL: srv.URL + "/customers"}}, config.DefaultTimeouts, nil)
+	return reg, srv.URL + "/customers/42"
+}
+
+// plainGETs makes benchCalls GETs of url with net/http, reading and
+// decoding each JSON body, and returns how long they took.
+func plainGETs(b *testing.B, client *http.Client, url string) time.Duration {
+	t0 := time.Now()
+	for range benchCalls {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+		req.Header.Set("Accept", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var v any
+		if err != nil || json.Unmarshal(body, &v) != nil {
+			b.Fatal("plain read")
+		}
+	}
+	return time.Since(t0)
+}
+
 // BenchmarkScriptVsPlainGET makes benchCalls sequential GETs to a loopback
 // server twice per iteration: from a script through api.rest.v1, and from
 // a plain net/http loop that also reads and decodes each JSON body. It
 // reports both per-call times, their ratio (target <= 1.25) and the
 // allocations per call of each.
 //
-//	go test -run '^$' -bench ScriptVsPlainGET -benchtime 5x ./runtime/
+//	go test -run '^$' -bench ScriptVsPlainGET -benchtime 10x ./runtime/
 func BenchmarkScriptVsPlainGET(b *testing.B) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":42,"name":"Ann","tags":["a","b"],"active":true}`)
-	}))
-	defer srv.Close()
-	reg := config.NewRegistry(config.ScriptService, []config.Service{{ID: "svc", URL: srv.URL + "/customers"}}, config.DefaultTimeouts, nil)
+	reg, url := benchService(b)
 	client := restclient.New(restclient.Options{})
 	src := `var n = 0;
 for (var i = 0; i < 2000; i++) {
@@ -38,7 +66,6 @@ for (var i = 0; i < 2000; i++) {
 }
 return n;`
 	plain := &http.Client{}
-	url := srv.URL + "/customers/42"
 
 	var scriptTime, plainTime time.Duration
 	var scriptAllocs, plainAllocs uint64
@@ -46,26 +73,12 @@ return n;`
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		goruntime.ReadMemStats(&ms)
-		a0, t0 := ms.Mallocs, time.Now()
-		for j := 0; j < benchCalls; j++ {
-			req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-			req.Header.Set("Accept", "application/json")
-			resp, err := plain.Do(req)
-			if err != nil {
-				b.Fatal(err)
-			}
-			body, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			var v any
-			if err != nil || json.Unmarshal(body, &v) != nil {
-				b.Fatal("plain read")
-			}
-		}
-		plainTime += time.Since(t0)
+		a0 := ms.Mallocs
+		plainTime += plainGETs(b, plain, url)
 		goruntime.ReadMemStats(&ms)
 		plainAllocs += ms.Mallocs - a0
 
-		a0, t0 = ms.Mallocs, time.Now()
+		a0, t0 := ms.Mallocs, time.Now()
 		res := Run(context.Background(), Options{Source: src, Registry: reg, Client: client})
 		scriptTime += time.Since(t0)
 		goruntime.ReadMemStats(&ms)
@@ -80,4 +93,39 @@ return n;`
 	b.ReportMetric(float64(scriptTime)/float64(plainTime), "ratio")
 	b.ReportMetric(float64(scriptAllocs)/calls, "script-allocs/call")
 	b.ReportMetric(float64(plainAllocs)/calls, "plain-allocs/call")
+}
+
+// BenchmarkClientVsPlainGET is BenchmarkScriptVsPlainGET without the
+// script engine: the same GETs through a restclient Session (with a
+// cancelable context, as a script run has) against the plain loop, to
+// tell the client's share of the ratio from goja's.
+//
+//	go test -run '^$' -bench ClientVsPlainGET -benchtime 10x ./runtime/
+func BenchmarkClientVsPlainGET(b *testing.B) {
+	reg, url := benchService(b)
+	client := restclient.New(restclient.Options{})
+	plain := &http.Client{}
+	var plainTime, clientTime time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		plainTime += plainGETs(b, plain, url)
+
+		ctx, cancel := context.WithCancel(context.Background())
+		t0 := time.Now()
+		s := client.Session(reg)
+		for range benchCalls {
+			resp, _, err := s.Do(ctx, &restclient.Request{ServiceID: "svc", Method: http.MethodGet, PathParams: []string{"42"}})
+			var v any
+			if err != nil || json.Unmarshal(resp.Body, &v) != nil {
+				b.Fatal("client read", err)
+			}
+		}
+		s.Close()
+		clientTime += time.Since(t0)
+		cancel()
+	}
+	n := float64(b.N * benchCalls)
+	b.ReportMetric(float64(clientTime.Nanoseconds())/n, "client-ns/call")
+	b.ReportMetric(float64(plainTime.Nanoseconds())/n, "plain-ns/call")
+	b.ReportMetric(float64(clientTime)/float64(plainTime), "ratio")
 }
