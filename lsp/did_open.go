@@ -11,12 +11,9 @@ import (
 )
 
 func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	if len(req.Params()) == 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: %s needs params", req.Method())
-	}
-	d, err := decodeDidOpen(req.Params())
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: invalid params for %s: %v", req.Method(), err)
+	var d *document
+	if err := decodeWith(req, func(raw []byte) (err error) { d, err = decodeDidOpen(raw); return err }); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	s.docs[d.uri] = d

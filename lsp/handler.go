@@ -97,10 +97,16 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (result any
 
 // decode unmarshals the params of req into v.
 func decode(req *jsonrpc2.Request, v any) error {
+	return decodeWith(req, func(raw []byte) error { return codec.Unmarshal(codec{}, raw, v) })
+}
+
+// decodeWith runs dec on the params of req, turning a missing or
+// undecodable params into InvalidParams.
+func decodeWith(req *jsonrpc2.Request, dec func([]byte) error) error {
 	if len(req.Params()) == 0 {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: %s needs params", req.Method())
 	}
-	if err := codec.Unmarshal(codec{}, req.Params(), v); err != nil {
+	if err := dec(req.Params()); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: invalid params for %s: %v", req.Method(), err)
 	}
 	return nil
