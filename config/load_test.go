@@ -433,6 +433,52 @@ func TestXMLPositionsSurviveCommentsAndCDATA(t *testing.T) {
 	}
 }
 
+// Elements are matched to their scanned positions by number in document
+// order; nested subtrees before an element must not shift its position.
+func TestXMLPositionsAfterNestedElements(t *testing.T) {
+	snap := loadRoot(t, memFiles{svc: `<scriptservice>
+  <block><a><b/></a><c/></block>
+  <oAuth id="o"><additionalParams><scope>x</scope></additionalParams> <bogus/></oAuth>
+  <api serviceId="s" url="https://s.example.com">
+    <authorization type="basic">
+      <encodedCredential>dTpw</encodedCredential>
+    </authorization>
+  </api>
+  <api serviceId="t" url="http://t.example.com"/>
+</scriptservice>`,
+		plt: `<config>
+  <other><x><y/></x></other>
+  <V><restclient>
+    <connection-timeout default="abc" maximum="10"/>
+    <read-timeout><default>5</default><maximum>zero</maximum></read-timeout>
+  </restclient></V>
+</config>`})
+	r := snap.For(ScriptService)
+	at := func(d Diagnostic) string { return fmt.Sprintf("%d:%d", d.Line, d.Column) }
+	var unknown []string
+	for _, d := range findDiag(r, CodeUnknownName) {
+		if strings.HasSuffix(d.File, svc) {
+			unknown = append(unknown, at(d))
+		}
+	}
+	// <block> at 2:3, <bogus/> at 3:71, <encodedCredential> at 6:7.
+	if got := strings.Join(unknown, " "); got != "2:3 3:71 6:7" {
+		t.Errorf("unknown names at %s, want 2:3 3:71 6:7:\n%s", got, dump(r.Diagnostics))
+	}
+	if d := mustService(t, r, "t").Defined; d.Line != 9 || d.Column != 3 {
+		t.Errorf("t defined at %s, want line 9 col 3", d)
+	}
+	var timeouts []string
+	for _, d := range findDiag(r, CodeTimeoutBad) {
+		timeouts = append(timeouts, at(d))
+	}
+	// connection-timeout's attribute at its element, 4:5; read-timeout's
+	// <maximum> child at 5:39.
+	if got := strings.Join(timeouts, " "); got != "4:5 5:39" {
+		t.Errorf("timeout diagnostics at %s, want 4:5 5:39:\n%s", got, dump(r.Diagnostics))
+	}
+}
+
 func TestWrongRoot(t *testing.T) {
 	r := loadRoot(t, memFiles{svc: "<services><api serviceId=\"a\" url=\"https://a.example.com\"/></services>"}).For(ScriptService)
 	if ds := findDiag(r, CodeBadRoot); len(ds) != 1 || !strings.Contains(ds[0].Message, "<scriptservice>") {

@@ -3,8 +3,6 @@ package config
 import (
 	"fmt"
 	"strconv"
-
-	"github.com/beevik/etree"
 )
 
 // parsePlatform reads the restclient timeouts from a platform config file:
@@ -13,24 +11,26 @@ import (
 func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	p := &parsed{file: file}
 	t := DefaultTimeouts
-	root, w := parseXMLDoc(file, data, p)
-	if root == nil {
+	doc, ok := parseXMLDoc(file, data, p, 1) // a few lines: one part
+	root, w := doc.root, doc.w
+	if !ok {
 		return t, p.diags
 	}
 	if root.Tag != "config" {
 		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; the platform config must have <config> as its root (built-in timeouts are used)", root.Tag))
 		return t, p.diags
 	}
-	var rc *etree.Element
-	for _, vendor := range root.ChildElements() {
-		if e := vendor.SelectElement("restclient"); e != nil {
-			rc = e
+	var rc node
+	found := false
+	for vendor := range children(root) {
+		if e, ok := child(vendor, "restclient"); ok {
+			rc, found = e, true
 		}
 	}
-	if rc == nil {
+	if !found {
 		return t, p.diags
 	}
-	for _, c := range rc.ChildElements() {
+	for c := range children(rc) {
 		switch c.Tag {
 		case "connection-timeout":
 			t.Connection = timeoutPair(p, w, c, DefaultTimeouts.Connection)
@@ -43,7 +43,7 @@ func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	return t, p.diags
 }
 
-func timeoutPair(p *parsed, w *xmlWalker, e *etree.Element, builtin TimeoutPair) TimeoutPair {
+func timeoutPair(p *parsed, w *xmlWalker, e node, builtin TimeoutPair) TimeoutPair {
 	out := builtin
 	bad := false
 	read := func(name string, dst *int) {
@@ -51,8 +51,8 @@ func timeoutPair(p *parsed, w *xmlWalker, e *etree.Element, builtin TimeoutPair)
 		pos := w.at(e)
 		if a := e.SelectAttr(name); a != nil {
 			raw = a.Value
-		} else if c := e.SelectElement(name); c != nil {
-			raw, pos = text(c), w.at(c)
+		} else if c, ok := child(e, name); ok {
+			raw, pos = text(c.Element), w.at(c)
 		} else {
 			return
 		}
