@@ -149,10 +149,13 @@ func errWithoutPath(err error) string {
 type merger struct {
 	reg   *Registry
 	diags []Diagnostic
-	// latest definition of each serviceId seen so far, usable or not.
-	latest map[string]entry
-	// arena holds the services, one allocation for all of them.
+	// latest definition of each serviceId seen so far, usable or not: an
+	// index into arena and state.
+	latest map[string]int32
+	// arena holds the services, one allocation for all of them, usable or
+	// not; state says which are.
 	arena []Service
+	state []entryState
 	// oauthBroken holds, for each unusable oAuth id, why.
 	oauthBroken map[string]string
 	oauthSeen   map[string]Position
@@ -175,13 +178,10 @@ func (m *merger) firstDefinition(id string) (Position, bool) {
 	return Position{}, false
 }
 
-type entry struct {
-	pos      Position
-	url      string // resolved, when usable
-	byRef    string // serviceId it refers to, when defined by reference
-	usable   bool
-	whyNot   string
-	refChain string
+// entryState is what the merge knows of an entry beyond its Service.
+type entryState struct {
+	usable bool
+	whyNot string
 }
 
 func (m *merger) add(pos Position, sev Severity, code, id, msg string) {
@@ -200,8 +200,9 @@ func merge(kind Kind, sources []*parsed) *Registry {
 	m := &merger{
 		reg: &Registry{Kind: kind, services: make(map[string]*Service, n), unusable: map[string]Diagnostic{},
 			oauth: map[string]*OAuth{}},
-		latest:      make(map[string]entry, n),
+		latest:      make(map[string]int32, n),
 		arena:       make([]Service, 0, n),
+		state:       make([]entryState, 0, n),
 		oauthBroken: map[string]string{},
 		oauthSeen:   map[string]Position{},
 		sources:     sources,
@@ -232,22 +233,23 @@ func (m *merger) api(a *rawAPI) {
 	}
 	if prev, ok := m.latest[id]; ok {
 		m.add(a.pos, SeverityWarning, CodeDuplicateService, id,
-			fmt.Sprintf("serviceId %q is defined again here; this definition replaces the one at %s (the last one read wins); remove one of them", id, prev.pos))
+			fmt.Sprintf("serviceId %q is defined again here; this definition replaces the one at %s (the last one read wins); remove one of them", id, m.arena[prev].Defined))
 		delete(m.reg.services, id)
 		delete(m.reg.unusable, id)
 	}
-	e := entry{pos: a.pos}
+	m.arena = append(m.arena, Service{ID: id, RawURL: a.url.value, Description: a.description.value, Defined: a.pos})
+	m.state = append(m.state, entryState{})
+	i := int32(len(m.arena) - 1)
+	svc, e := &m.arena[i], &m.state[i]
 	// A reference resolves against what was read before this entry, so
 	// the entry becomes visible only once it is resolved.
-	defer func() { m.latest[id] = e }()
+	defer func() { m.latest[id] = i }()
 	fail := func(pos Position, code, msg string) {
 		e.usable, e.whyNot = false, msg
 		d := Diagnostic{Position: pos, Severity: SeverityError, Code: code, ServiceID: id, Message: msg}
 		m.diags = append(m.diags, d)
 		m.reg.unusable[id] = d
 	}
-	m.arena = append(m.arena, Service{ID: id, RawURL: a.url.value, Description: a.description.value, Defined: a.pos})
-	svc := &m.arena[len(m.arena)-1]
 
 	raw := a.url.value
 	switch {
@@ -271,7 +273,7 @@ func (m *merger) api(a *rawAPI) {
 		}
 	default:
 		ref, suffix, hasSlash := strings.Cut(raw, "/")
-		target, ok := m.latest[ref]
+		ti, ok := m.latest[ref]
 		if !hasSlash || ref == "" || strings.Contains(ref, ":") {
 			msg := fmt.Sprintf("service %q has url %q, which is neither an http(s) address nor <serviceId>/<suffix>", id, raw)
 			if ok && !hasSlash {
@@ -290,20 +292,19 @@ func (m *merger) api(a *rawAPI) {
 			fail(a.url.pos, CodeUnknownReference, msg+" (the service is unusable)")
 			return
 		}
-		if target.byRef != "" {
+		target, ts := &m.arena[ti], m.state[ti]
+		if target.RefersTo != "" {
 			fail(a.url.pos, CodeReferenceChain, fmt.Sprintf("service %q refers to %q, which itself refers to %q (%s -> %s -> %s); only one level of reference works: give %q an address or refer to %q directly (the service is unusable)",
-				id, ref, target.byRef, id, ref, target.byRef, ref, target.byRef))
+				id, ref, target.RefersTo, id, ref, target.RefersTo, ref, target.RefersTo))
 			return
 		}
-		if !target.usable {
-			fail(a.url.pos, CodeBrokenReference, fmt.Sprintf("service %q refers to %q, which is unusable (%s); fix %q first (the service is unusable)", id, ref, target.whyNot, ref))
+		if !ts.usable {
+			fail(a.url.pos, CodeBrokenReference, fmt.Sprintf("service %q refers to %q, which is unusable (%s); fix %q first (the service is unusable)", id, ref, ts.whyNot, ref))
 			return
 		}
-		svc.URL = joinURL(target.url, suffix)
+		svc.URL = joinURL(target.URL, suffix)
 		svc.RefersTo = ref
-		e.byRef = ref
 	}
-	e.url = svc.URL
 
 	if a.auth != nil {
 		auth, pos, code, msg := m.auth(id, a.auth)
