@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/xml"
 	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"strings"
@@ -89,16 +90,16 @@ func FuzzProperties(f *testing.F) {
 }
 
 // FuzzSplitXML: reading a service file in parts gives what reading it
-// whole gives, whatever the split.
+// whole gives, whatever the parts' size.
 func FuzzSplitXML(f *testing.F) {
 	f.Add(`<scriptservice><api serviceId="a" url="https://a.example.com"/><api serviceId="b" url="a/x"><authorization type="basic"><encodedCredentials>dTpw</encodedCredentials></authorization></api><oAuth id="o"/></scriptservice>`, uint8(0))
 	f.Add(`<?xml version="1.0"?><!DOCTYPE s [<!ENTITY x "y">]><p:scriptservice xmlns:p="u"><!-- <api/> --><api serviceId="a" url="https://a"/><![CDATA[<api serviceId="c"/>]]><api a='>' serviceId="b"/><x><y/></x><api serviceId="d"/></p:scriptservice><!-- end -->`, uint8(0))
 	f.Add(`<scriptservice><api serviceId="a"><authorization></api><api serviceId="b"/><api serviceId="c"/></scriptservice>`, uint8(0))
 	f.Add(`<scriptservice><api/><api/></scriptservice><api/>`, uint8(0))
 	f.Add(`<scriptservice ><api/> <api/>`+"\n"+`<api/></scriptservice >`, uint8(0))
-	f.Fuzz(func(t *testing.T, data string, parts uint8) {
-		whole := parseServiceXMLParts("f.xml", []byte(data), 1)
-		split := parseServiceXMLParts("f.xml", []byte(data), 2+int(parts%4))
+	f.Fuzz(func(t *testing.T, data string, size uint8) {
+		whole := parseServiceXMLRuns("f.xml", []byte(data), math.MaxInt)
+		split := parseServiceXMLRuns("f.xml", []byte(data), 1+int(size%64))
 		if !reflect.DeepEqual(whole, split) {
 			t.Fatalf("in parts:\n%+v\nwhole:\n%+v", split, whole)
 		}

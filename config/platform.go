@@ -11,8 +11,7 @@ import (
 func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	p := &parsed{file: file}
 	t := DefaultTimeouts
-	doc, ok := parseXMLDoc(file, data, p, 1) // a few lines: one part
-	root, w := doc.root, doc.w
+	root, w, ok := parseXMLDoc(scanXML(file, data), data, p)
 	if !ok {
 		return t, p.diags
 	}

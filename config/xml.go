@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/beevik/etree"
 )
@@ -238,55 +239,20 @@ func subtreeSize(e *etree.Element) int {
 	return n
 }
 
-// xmlFile is a parsed XML file. A large file is read as several documents,
-// each a copy of the root holding one run of its children, parsed at the
-// same time; parts are those roots, numbered so that their children get
-// the numbers they have in the whole file. A small file has one part, the
-// root itself.
-type xmlFile struct {
-	root  node
-	parts []node
-	w     *xmlWalker
-}
-
-// xmlPartSize is the least share of a file worth a parser of its own.
-const xmlPartSize = 128 << 10
-
-// xmlParts is how many parts to read a file of size bytes in.
-func xmlParts(size int) int {
-	return max(1, min(runtime.GOMAXPROCS(0), 4, size/xmlPartSize))
-}
-
-// parseXMLDoc parses data with etree, in up to parts parts, and checks its
-// syntax. A split falls just before a child of the root, by the scan, and
-// each part but the last is closed with the root's end tag. If any part
-// fails, the file is parsed whole, so a split can change nothing: a part
-// parses only when the split is where the scan said (a '<' inside a
-// comment, CDATA, an attribute or a grandchild leaves that part
-// unterminated or its end tag mismatched).
-func parseXMLDoc(file string, data []byte, p *parsed, parts int) (xmlFile, bool) {
-	xp := scanXML(file, data)
-	doc := xmlFile{w: &xmlWalker{xp}}
-	if cuts := xp.splits(len(data), parts); len(cuts) > 0 {
-		if roots, ok := parseParts(data, xp, cuts); ok {
-			doc.root = roots[0]
-			doc.parts = roots
-			return doc, true
-		}
-	}
+// parseXMLDoc parses data whole with etree and checks its syntax; xp is
+// data's scan.
+func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, *xmlWalker, bool) {
 	root, err := readXML(bytes.NewReader(data))
 	if err != nil {
-		p.diags = append(p.diags, syntaxError(file, data))
-		return doc, false
+		p.diags = append(p.diags, syntaxError(xp.file, data))
+		return node{}, nil, false
 	}
 	if root == nil {
-		p.add(Position{File: file, Line: 1, Column: 1}, SeverityError, CodeBadRoot, "the file has no root element: it must hold a <scriptservice> element")
-		return doc, false
+		p.add(Position{File: xp.file, Line: 1, Column: 1}, SeverityError, CodeBadRoot, "the file has no root element: it must hold a <scriptservice> element")
+		return node{}, nil, false
 	}
 	// Positions are numbered from the document's first element, which is root.
-	doc.root = node{root, 0}
-	doc.parts = []node{doc.root}
-	return doc, true
+	return node{root, 0}, &xmlWalker{xp}, true
 }
 
 func readXML(r io.Reader) (*etree.Element, error) {
@@ -298,56 +264,136 @@ func readXML(r io.Reader) (*etree.Element, error) {
 	return doc.Root(), nil
 }
 
-// splits picks up to parts-1 children of the root to start a part at, the
-// first child at or after each equal share of the file.
-func (xp *xmlPositions) splits(size, parts int) []int {
-	var cuts []int
-	j := 1 // a part starts with at least the root's first child
-	for k := 1; k < parts; k++ {
-		want := int64(size * k / parts)
-		for j < len(xp.top) && xp.start[xp.top[j]] < want {
-			j++
-		}
-		if j >= len(xp.top) {
-			break
-		}
-		cuts = append(cuts, xp.top[j])
-		j++
-	}
-	return cuts
+// xmlRunSize is about how many bytes of a large file one part holds.
+const xmlRunSize = 64 << 10
+
+// xmlRun is one part of a large file: a run of the root's children.
+type xmlRun struct {
+	from, to int // the children's bytes; to is -1 for the last run, which ends as the file does
+	first    int // the number of the run's first child
+	count    int // how many children the run holds
 }
 
-// parseParts parses data as one document per run of the root's children
-// that cuts (element numbers) start, at the same time. Each part's root is
-// numbered one before its first child.
-func parseParts(data []byte, xp *xmlPositions, cuts []int) ([]node, bool) {
-	head := data[:xp.rootEnd] // prolog and the root's start tag
+// runs cuts the root's children into runs of about size bytes, by the
+// scan. A file of less than two runs gets none: it is read whole.
+func (xp *xmlPositions) runs(size int) []xmlRun {
+	var runs []xmlRun
+	for j, num := range xp.top {
+		off := int(xp.start[num])
+		if j > 0 && off-runs[len(runs)-1].from < size {
+			runs[len(runs)-1].count++
+			continue
+		}
+		if j == 0 {
+			off = xp.rootEnd // the first run keeps what precedes the first child
+		} else {
+			runs[len(runs)-1].to = off
+		}
+		runs = append(runs, xmlRun{from: off, to: -1, first: num, count: 1})
+	}
+	if len(runs) < 2 {
+		return nil
+	}
+	return runs
+}
+
+// parseServiceXML reads a script-service-api.xml or script-handler-api.xml.
+func parseServiceXML(file string, data []byte) *parsed {
+	return parseServiceXMLRuns(file, data, xmlRunSize)
+}
+
+// parseServiceXMLRuns is parseServiceXML reading a file of at least two
+// runs of size bytes in parts.
+func parseServiceXMLRuns(file string, data []byte, size int) *parsed {
+	xp := scanXML(file, data)
+	if runs := xp.runs(size); runs != nil {
+		if p, ok := parseServiceRuns(file, data, xp, runs); ok {
+			return p
+		}
+	}
+	p := &parsed{file: file}
+	root, w, ok := parseXMLDoc(xp, data, p)
+	if !ok {
+		return p
+	}
+	if root.Tag != "scriptservice" {
+		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; a service file must have <scriptservice> as its root", root.Tag))
+		return p
+	}
+	p.apis = make([]rawAPI, 0, len(xp.top)) // most children are api elements
+	serviceElements(p, w, root)
+	return p
+}
+
+// parseServiceRuns reads a large file in parts, one run of the root's
+// children each: the prolog and the root's start tag, the run, and the
+// root's end tag make one document for etree. Parts are parsed and read
+// on up to GOMAXPROCS goroutines, each part dropped once read, so the
+// file's whole tree never exists at once; the results are joined in
+// document order. It reports false when a part fails to parse, and the
+// caller reads the file whole: a part parses only when its run is really
+// a run of the root's children (a '<' inside a comment, CDATA, an
+// attribute value or a grandchild leaves it unterminated or its end tag
+// mismatched), so reading in parts cannot change a result.
+func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun) (*parsed, bool) {
+	head := data[:xp.rootEnd] // the prolog and the root's start tag
 	end := "</" + xp.rootName + ">"
-	roots := make([]node, len(cuts)+1)
-	errs := make([]error, len(roots))
+	// The runs' api entries go straight into one slice, each run from
+	// where the previous run's children end; they are closed up below.
+	total := 0
+	for _, r := range runs {
+		total += r.count
+	}
+	all := make([]rawAPI, total)
+	subs := make([]parsed, len(runs))
+	off := 0
+	for k, r := range runs {
+		subs[k] = parsed{file: file, apis: all[off : off : off+r.count]}
+		off += r.count
+	}
+	w := &xmlWalker{xp}
+	var next atomic.Int64
+	var failed atomic.Bool
 	var wg sync.WaitGroup
-	for k := range roots {
-		from := xp.rootEnd
-		first := 1
-		if k > 0 {
-			first = cuts[k-1]
-			from = int(xp.start[first])
-		}
-		r := io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[from:])) // the last part ends as the file does
-		if k < len(cuts) {
-			r = io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[from:xp.start[cuts[k]]]), strings.NewReader(end))
-		}
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
 		wg.Go(func() {
-			var root *etree.Element
-			root, errs[k] = readXML(r)
-			if root == nil && errs[k] == nil {
-				errs[k] = errors.New("no root element")
+			for !failed.Load() {
+				k := int(next.Add(1) - 1)
+				if k >= len(runs) {
+					return
+				}
+				r := runs[k]
+				body := io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[r.from:]))
+				if r.to >= 0 {
+					body = io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[r.from:r.to]), strings.NewReader(end))
+				}
+				root, err := readXML(body)
+				if err != nil || root == nil || root.Tag != "scriptservice" {
+					failed.Store(true) // the whole read reports it
+					return
+				}
+				serviceElements(&subs[k], w, node{root, r.first - 1})
 			}
-			roots[k] = node{root, first - 1}
 		})
 	}
 	wg.Wait()
-	return roots, errors.Join(errs...) == nil
+	if failed.Load() {
+		return nil, false
+	}
+	p := &parsed{file: file, apis: all[:0]}
+	for k := range subs {
+		if len(subs[k].apis) > runs[k].count {
+			// More children than the scan counted moved this run's
+			// entries out of all: join into a new slice instead.
+			p.apis = nil
+		}
+	}
+	for k := range subs {
+		p.apis = append(p.apis, subs[k].apis...) // within all, entries only move down
+		p.oauths = append(p.oauths, subs[k].oauths...)
+		p.diags = append(p.diags, subs[k].diags...)
+	}
+	return p, true
 }
 
 // text returns the element's character data, CDATA included, trimmed.
@@ -359,60 +405,6 @@ func text(e *etree.Element) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// parseServiceXML reads a script-service-api.xml or script-handler-api.xml.
-func parseServiceXML(file string, data []byte) *parsed {
-	return parseServiceXMLParts(file, data, xmlParts(len(data)))
-}
-
-// parseServiceXMLParts is parseServiceXML reading the file in up to parts
-// parts; each part's elements are read at the same time too, and the
-// results joined in document order.
-func parseServiceXMLParts(file string, data []byte, parts int) *parsed {
-	p := &parsed{file: file}
-	doc, ok := parseXMLDoc(file, data, p, parts)
-	if !ok {
-		return p
-	}
-	if doc.root.Tag != "scriptservice" {
-		p.add(doc.w.at(doc.root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; a service file must have <scriptservice> as its root", doc.root.Tag))
-		return p
-	}
-	if len(doc.parts) == 1 {
-		p.apis = make([]rawAPI, 0, len(doc.root.Child)/2) // most children are api elements, between whitespace
-		serviceElements(p, doc.w, doc.root)
-		return p
-	}
-	// The parts fill one slice of api entries, each from where the
-	// previous part's children end, and are then closed up.
-	counts := make([]int, len(doc.parts))
-	total := 0
-	for k, part := range doc.parts {
-		for range children(part) {
-			counts[k]++
-		}
-		total += counts[k]
-	}
-	all := make([]rawAPI, total)
-	subs := make([]*parsed, len(doc.parts))
-	off := 0
-	for k, n := range counts {
-		subs[k] = &parsed{file: file, apis: all[off : off : off+n]}
-		off += n
-	}
-	var wg sync.WaitGroup
-	for k, part := range doc.parts {
-		wg.Go(func() { serviceElements(subs[k], doc.w, part) })
-	}
-	wg.Wait()
-	p.apis = all[:0]
-	for _, sub := range subs {
-		p.apis = append(p.apis, sub.apis...) // moves down within all
-		p.oauths = append(p.oauths, sub.oauths...)
-		p.diags = append(p.diags, sub.diags...)
-	}
-	return p
 }
 
 // serviceElements reads the children of a <scriptservice> part.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,12 +28,14 @@ func TestServiceXMLInParts(t *testing.T) {
 	b.WriteString("</scriptservice>\n<!-- end -->\n")
 	data := []byte(b.String())
 
-	doc, ok := parseXMLDoc("s.xml", data, &parsed{}, 3)
-	if !ok || len(doc.parts) != 3 {
-		t.Fatalf("read in %d parts (ok %v), want 3", len(doc.parts), ok)
+	if runs := scanXML("s.xml", data).runs(xmlRunSize); len(runs) < 3 {
+		t.Fatalf("%d bytes make %d runs of %d, want at least 3", len(data), len(runs), xmlRunSize)
 	}
-	whole := parseServiceXMLParts("s.xml", data, 1)
-	split := parseServiceXMLParts("s.xml", data, 3)
+	whole := parseServiceXMLRuns("s.xml", data, math.MaxInt)
+	split := parseServiceXMLRuns("s.xml", data, xmlRunSize)
+	if _, ok := parseServiceRuns("s.xml", data, scanXML("s.xml", data), scanXML("s.xml", data).runs(xmlRunSize)); !ok {
+		t.Fatal("the file was not read in parts")
+	}
 	if len(whole.apis) != 1800 || len(whole.oauths) != 600 || len(whole.diags) != 1800 {
 		t.Fatalf("whole: %d apis, %d oauths, %d diagnostics", len(whole.apis), len(whole.oauths), len(whole.diags))
 	}
@@ -52,11 +55,11 @@ func TestServiceXMLInParts(t *testing.T) {
 // A file that does not parse gives the same syntax error read in parts.
 func TestServiceXMLInPartsSyntaxError(t *testing.T) {
 	data := []byte("<scriptservice>\n" + strings.Repeat("  <api serviceId=\"a\"/>\n", 2000) + "  <api serviceId=\"b\">\n" + strings.Repeat("  <api serviceId=\"c\"/>\n", 2000) + "</scriptservice>\n")
-	split := parseServiceXMLParts("s.xml", data, 2)
+	split := parseServiceXMLRuns("s.xml", data, 1024)
 	if len(split.diags) != 1 || split.diags[0].Code != CodeSyntax || split.diags[0].Line != 4003 {
 		t.Fatalf("got %+v, want one syntax error at line 4003", split.diags)
 	}
-	if whole := parseServiceXMLParts("s.xml", data, 1); !reflect.DeepEqual(whole, split) {
+	if whole := parseServiceXMLRuns("s.xml", data, math.MaxInt); !reflect.DeepEqual(whole, split) {
 		t.Fatalf("whole %+v, in parts %+v", whole, split)
 	}
 }
