@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"unsafe"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -26,10 +28,44 @@ func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error)
 // reads it.
 type didOpenParams struct {
 	TextDocument *struct {
-		URI     *string `json:"uri"`
-		Version int32   `json:"version"`
-		Text    string  `json:"text"`
+		URI     *string    `json:"uri"`
+		Version int32      `json:"version"`
+		Text    scriptText `json:"text"`
 	} `json:"textDocument"`
+}
+
+// scriptText is a JSON string decoded into a buffer of exactly its size,
+// which then becomes the string. A script's text is the largest thing a
+// client sends; decoded the usual way it is unescaped into a buffer that
+// doubles as it grows and then copied into a string, three times its size
+// in new memory, which in a server that has just started must all be
+// faulted in while the first registry load runs.
+type scriptText string
+
+func (t *scriptText) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	switch raw.Kind() {
+	case 'n':
+		*t = ""
+		return nil
+	case '"':
+	default:
+		return fmt.Errorf("text must be a string, not %s", raw.Kind())
+	}
+	// The decoder has checked the string; the only error left is invalid
+	// UTF-8, which the wire options accept and which AppendUnquote has
+	// already replaced with U+FFFD, as protocol's decoder does.
+	buf, _ := jsontext.AppendUnquote(make([]byte, 0, len(raw)), raw)
+	if len(buf) == 0 {
+		*t = ""
+		return nil
+	}
+	// buf is never written again: the string may own it.
+	*t = scriptText(unsafe.String(&buf[0], len(buf)))
+	return nil
 }
 
 // didOpenOptions are protocol's wire options: a repeated member is last
@@ -57,5 +93,5 @@ func decodeDidOpen(raw []byte) (*document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return makeDocument(u, td.Version, td.Text), nil
+	return makeDocument(u, td.Version, string(td.Text)), nil
 }

@@ -18,6 +18,7 @@ func FuzzDecodeDidOpen(f *testing.F) {
 		`{"textDocument":{"uri":"file:///A.JS","version":2147483647,"text":"x","extra":[1,{"y":null}]},"more":true}`,
 		`{"textDocument":{"uri":"file:///a.js","version":1.5,"text":"x"}}`,
 		`{"textDocument":null}`, `[]`, `{"textDocument":{"uri":3}}`,
+		`{"textDocument":{"uri":"file:///a.js","version":1,"text":null}}`, `{"textDocument":{"uri":"file:///a.js","text":["x"]}}`,
 	} {
 		f.Add(s)
 	}
