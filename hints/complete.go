@@ -516,29 +516,27 @@ func serviceDoc(reg *config.Registry, svc *config.Service) string {
 	var b strings.Builder
 	b.Grow(len(svc.Description) + 2*len(svc.URL) + len(svc.Defined.File) + 96)
 	if svc.Description != "" {
-		b.WriteString(svc.Description)
+		writeText(&b, svc.Description)
 		b.WriteString("\n\n")
 	}
-	b.WriteString("URL: `")
-	b.WriteString(svc.URL)
-	b.WriteString("`")
+	b.WriteString("URL: ")
+	writeCode(&b, svc.URL)
 	if svc.RefersTo != "" {
-		b.WriteString(" (`")
-		b.WriteString(svc.RawURL)
-		b.WriteString("`, through serviceId `")
-		b.WriteString(svc.RefersTo)
-		b.WriteString("`)")
+		b.WriteString(" (")
+		writeCode(&b, svc.RawURL)
+		b.WriteString(", through serviceId ")
+		writeCode(&b, svc.RefersTo)
+		b.WriteString(")")
 	}
 	b.WriteString("\n\nAuthorization: ")
-	b.WriteString(reg.AuthSummary(svc))
+	writeText(&b, reg.AuthSummary(svc))
 	if svc.Defined.File != "" {
-		b.WriteString("\n\nDefined in `")
-		b.WriteString(svc.Defined.File)
+		b.WriteString("\n\nDefined in ")
 		if svc.Defined.Line > 0 {
-			b.WriteString(":")
-			b.WriteString(strconv.Itoa(svc.Defined.Line))
+			writeCode(&b, svc.Defined.File, ":", strconv.Itoa(svc.Defined.Line))
+		} else {
+			writeCode(&b, svc.Defined.File)
 		}
-		b.WriteString("`")
 	}
 	return b.String()
 }

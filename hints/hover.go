@@ -125,15 +125,15 @@ func serviceHover(reg *config.Registry, id string, rng Range) *Hover {
 		return nil
 	}
 	if svc, ok := reg.Service(id); ok {
-		return &Hover{Markdown: fmt.Sprintf("**serviceId** `%s`\n\n%s", id, serviceDoc(reg, svc)), Range: rng}
+		return &Hover{Markdown: "**serviceId** " + code(id) + "\n\n" + serviceDoc(reg, svc), Range: rng}
 	}
 	if d, ok := reg.Unusable(id); ok {
-		return &Hover{Markdown: fmt.Sprintf("**serviceId** `%s` is configured but unusable:\n\n%s", id, configProblem(d)), Range: rng}
+		return &Hover{Markdown: "**serviceId** " + code(id) + " is configured but unusable:\n\n" + plainText(configProblem(d)), Range: rng}
 	}
 	// No nearest ids here: finding them compares with every configured id
 	// (milliseconds with 10,000 services), too slow for a hover; the
 	// unknown-service diagnostic on the same text names them.
-	return &Hover{Markdown: fmt.Sprintf("**serviceId** `%s` is not configured for %s scripts.", id, reg.Kind), Range: rng}
+	return &Hover{Markdown: "**serviceId** " + code(id) + " is not configured for " + string(reg.Kind) + " scripts.", Range: rng}
 }
 
 // configProblem formats a configuration diagnostic: file:line:col: message.

@@ -1,0 +1,48 @@
+package hints
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+)
+
+// Configured text reaches the hover as text: no link, image, HTML or code
+// span can come out of a description, a url or a file name.
+func TestServiceDocEscapesConfiguredText(t *testing.T) {
+	reg := config.NewRegistry(config.ScriptService, []config.Service{{
+		ID:          "odd`id",
+		URL:         "https://a.example.com/x`y",
+		Description: "see [docs](https://evil.example) ![x](https://t.example/p.png) <img src=x> `rm` *b* \\",
+		Defined:     config.Position{File: "/etc/``/s.xml", Line: 3},
+	}}, config.DefaultTimeouts, nil)
+	h := serviceHover(reg, "odd`id", Range{})
+	if h == nil {
+		t.Fatal("no hover")
+	}
+	for _, want := range []string{
+		"**serviceId** ``odd`id``",
+		"see \\[docs\\](https://evil.example) !\\[x\\](https://t.example/p.png) \\<img src=x\\> \\`rm\\` \\*b\\* \\\\",
+		"URL: ``https://a.example.com/x`y``",
+		"Defined in ```/etc/``/s.xml:3```",
+	} {
+		if !strings.Contains(h.Markdown, want) {
+			t.Errorf("hover lacks %q:\n%s", want, h.Markdown)
+		}
+	}
+}
+
+func TestCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"crm":   "`crm`",
+		"a`b":   "``a`b``",
+		"`x":    "`` `x ``",
+		"x``":   "``` x`` ```",
+		"a``b`": "``` a``b` ```",
+		"":      "``",
+	} {
+		if got := code(in); got != want {
+			t.Errorf("code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
