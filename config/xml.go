@@ -30,10 +30,13 @@ type xmlPositions struct {
 	top      []int
 }
 
-// scanXML records the offset of every start tag in document order. It runs
-// only on a document etree accepted, so a byte scan suffices: it skips
-// comments, CDATA, processing instructions, the DOCTYPE (with its internal
-// subset) and quoted attribute values, where a '<' or '>' is not markup.
+// scanXML records the offset of every start tag in document order, and the
+// root and its children. A byte scan suffices because only a document
+// etree accepts is ever read by it: it skips comments, CDATA, processing
+// instructions, the DOCTYPE (with its internal subset) and quoted
+// attribute values, where a '<' or '>' is not markup. It runs before etree
+// parses, so on a malformed document what it records means nothing, and
+// nothing relies on it: the whole parse fails and its error is reported.
 // FuzzScanXML checks it against encoding/xml.
 func scanXML(file string, data []byte) *xmlPositions {
 	// Every element starts with a '<', so their count bounds the elements.
