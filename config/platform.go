@@ -11,12 +11,13 @@ import (
 func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	p := &parsed{file: file}
 	t := DefaultTimeouts
-	root, w, ok := parseXMLDoc(scanXML(file, data), data, p)
+	xp := scanXML(file, data)
+	root, ok := parseXMLDoc(xp, data, p)
 	if !ok {
 		return t, p.diags
 	}
 	if root.Tag != "config" {
-		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; the platform config must have <config> as its root (built-in timeouts are used)", root.Tag))
+		p.add(xp.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; the platform config must have <config> as its root (built-in timeouts are used)", root.Tag))
 		return t, p.diags
 	}
 	var rc node
@@ -32,26 +33,26 @@ func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	for c := range children(rc) {
 		switch c.Tag {
 		case "connection-timeout":
-			t.Connection = timeoutPair(p, w, c, DefaultTimeouts.Connection)
+			t.Connection = timeoutPair(p, xp, c, DefaultTimeouts.Connection)
 		case "read-timeout":
-			t.Read = timeoutPair(p, w, c, DefaultTimeouts.Read)
+			t.Read = timeoutPair(p, xp, c, DefaultTimeouts.Read)
 		default:
-			p.unknown(w.at(c), "element %q in <restclient>", "<"+c.Tag+">", []string{"<connection-timeout>", "<read-timeout>"})
+			p.unknown(xp.at(c), "element %q in <restclient>", "<"+c.Tag+">", []string{"<connection-timeout>", "<read-timeout>"})
 		}
 	}
 	return t, p.diags
 }
 
-func timeoutPair(p *parsed, w *xmlWalker, e node, builtin TimeoutPair) TimeoutPair {
+func timeoutPair(p *parsed, xp *xmlPositions, e node, builtin TimeoutPair) TimeoutPair {
 	out := builtin
 	bad := false
 	read := func(name string, dst *int) {
 		var raw string
-		pos := w.at(e)
+		pos := xp.at(e)
 		if a := e.SelectAttr(name); a != nil {
 			raw = a.Value
 		} else if c, ok := child(e, name); ok {
-			raw, pos = text(c.Element), w.at(c)
+			raw, pos = text(c.Element), xp.at(c)
 		} else {
 			return
 		}
@@ -70,7 +71,7 @@ func timeoutPair(p *parsed, w *xmlWalker, e node, builtin TimeoutPair) TimeoutPa
 		return builtin
 	}
 	if out.Default > out.Maximum {
-		p.add(w.at(e), SeverityError, CodeTimeoutBad, fmt.Sprintf("%s default %d ms is above its maximum %d ms; lower the default or raise the maximum (built-in %d/%d ms are used)",
+		p.add(xp.at(e), SeverityError, CodeTimeoutBad, fmt.Sprintf("%s default %d ms is above its maximum %d ms; lower the default or raise the maximum (built-in %d/%d ms are used)",
 			e.Tag, out.Default, out.Maximum, builtin.Default, builtin.Maximum))
 		return builtin
 	}

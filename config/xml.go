@@ -183,23 +183,21 @@ func syntaxError(file string, data []byte) Diagnostic {
 	}
 }
 
-// xmlWalker hands out positions to etree elements by their number in
-// document order, which the scan recorded. An element's number comes with
-// it as a node, so no element-to-position table is built.
-type xmlWalker struct{ xp *xmlPositions }
-
-// node is an element with its number in document order (root is 0).
+// node is an element with its number in document order (root is 0),
+// which finds its position in the scan: no element-to-position table is
+// built.
 type node struct {
 	*etree.Element
 	n int
 }
 
-func (w *xmlWalker) at(x node) Position {
-	if x.n >= len(w.xp.start) {
+// at returns where element x starts.
+func (xp *xmlPositions) at(x node) Position {
+	if x.n >= len(xp.start) {
 		return Position{}
 	}
-	line, col := w.xp.lines.pos(int(w.xp.start[x.n]))
-	return Position{w.xp.file, line, col}
+	line, col := xp.lines.pos(int(xp.start[x.n]))
+	return Position{xp.file, line, col}
 }
 
 // children yields x's child elements with their numbers: the first child
@@ -231,6 +229,17 @@ func child(x node, tag string) (node, bool) {
 	return node{}, false
 }
 
+// childElements counts e's child elements.
+func childElements(e *etree.Element) int {
+	n := 0
+	for _, t := range e.Child {
+		if _, ok := t.(*etree.Element); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // subtreeSize counts e and the elements under it.
 func subtreeSize(e *etree.Element) int {
 	n := 1
@@ -244,18 +253,18 @@ func subtreeSize(e *etree.Element) int {
 
 // parseXMLDoc parses data whole with etree and checks its syntax; xp is
 // data's scan.
-func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, *xmlWalker, bool) {
+func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, bool) {
 	root, err := readXML(bytes.NewReader(data))
 	if err != nil {
 		p.diags = append(p.diags, syntaxError(xp.file, data))
-		return node{}, nil, false
+		return node{}, false
 	}
 	if root == nil {
 		p.add(Position{File: xp.file, Line: 1, Column: 1}, SeverityError, CodeBadRoot, "the file has no root element: it must hold a <scriptservice> element")
-		return node{}, nil, false
+		return node{}, false
 	}
 	// Positions are numbered from the document's first element, which is root.
-	return node{root, 0}, &xmlWalker{xp}, true
+	return node{root, 0}, true
 }
 
 func readXML(r io.Reader) (*etree.Element, error) {
@@ -315,16 +324,16 @@ func parseServiceXMLRuns(file string, data []byte, size int) *parsed {
 		}
 	}
 	p := &parsed{file: file}
-	root, w, ok := parseXMLDoc(xp, data, p)
+	root, ok := parseXMLDoc(xp, data, p)
 	if !ok {
 		return p
 	}
 	if root.Tag != "scriptservice" {
-		p.add(w.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; a service file must have <scriptservice> as its root", root.Tag))
+		p.add(xp.at(root), SeverityError, CodeBadRoot, fmt.Sprintf("root element is <%s>; a service file must have <scriptservice> as its root", root.Tag))
 		return p
 	}
 	p.apis = make([]rawAPI, 0, len(xp.top)) // most children are api elements
-	serviceElements(p, w, root)
+	serviceElements(p, xp, root)
 	return p
 }
 
@@ -342,7 +351,9 @@ func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun)
 	head := data[:xp.rootEnd] // the prolog and the root's start tag
 	end := "</" + xp.rootName + ">"
 	// The runs' api entries go straight into one slice, each run from
-	// where the previous run's children end; they are closed up below.
+	// where the previous run's children end (a run holds as many children
+	// as the scan counted, or the file is read whole); they are closed up
+	// below.
 	total := 0
 	for _, r := range runs {
 		total += r.count
@@ -354,7 +365,6 @@ func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun)
 		subs[k] = parsed{file: file, apis: all[off : off : off+r.count]}
 		off += r.count
 	}
-	w := &xmlWalker{xp}
 	var next atomic.Int64
 	var failed atomic.Bool
 	var wg sync.WaitGroup
@@ -371,11 +381,13 @@ func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun)
 					body = io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[r.from:r.to]), strings.NewReader(end))
 				}
 				root, err := readXML(body)
-				if err != nil || root == nil || root.Tag != "scriptservice" {
-					failed.Store(true) // the whole read reports it
+				if err != nil || root == nil || root.Tag != "scriptservice" || childElements(root) != r.count {
+					// The whole read reports what is wrong, or reads
+					// right what the scan misjudged.
+					failed.Store(true)
 					return
 				}
-				serviceElements(&subs[k], w, node{root, r.first - 1})
+				serviceElements(&subs[k], xp, node{root, r.first - 1})
 			}
 		})
 	}
@@ -384,13 +396,6 @@ func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun)
 		return nil, false
 	}
 	p := &parsed{file: file, apis: all[:0]}
-	for k := range subs {
-		if len(subs[k].apis) > runs[k].count {
-			// More children than the scan counted moved this run's
-			// entries out of all: join into a new slice instead.
-			p.apis = nil
-		}
-	}
 	for k := range subs {
 		p.apis = append(p.apis, subs[k].apis...) // within all, entries only move down
 		p.oauths = append(p.oauths, subs[k].oauths...)
@@ -411,15 +416,15 @@ func text(e *etree.Element) string {
 }
 
 // serviceElements reads the children of a <scriptservice> part.
-func serviceElements(p *parsed, w *xmlWalker, part node) {
+func serviceElements(p *parsed, xp *xmlPositions, part node) {
 	for e := range children(part) {
 		switch e.Tag {
 		case "api":
-			p.apis = append(p.apis, xmlAPI(p, w, e))
+			p.apis = append(p.apis, xmlAPI(p, xp, e))
 		case "oAuth":
-			p.oauths = append(p.oauths, xmlOAuth(p, w, e))
+			p.oauths = append(p.oauths, xmlOAuth(p, xp, e))
 		default:
-			p.unknown(w.at(e), "element %q in <scriptservice>", "<"+e.Tag+">", []string{"<api>", "<oAuth>"})
+			p.unknown(xp.at(e), "element %q in <scriptservice>", "<"+e.Tag+">", []string{"<api>", "<oAuth>"})
 		}
 	}
 }
@@ -453,8 +458,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func xmlAPI(p *parsed, w *xmlWalker, e node) rawAPI {
-	pos := w.at(e)
+func xmlAPI(p *parsed, xp *xmlPositions, e node) rawAPI {
+	pos := xp.at(e)
 	checkAttrs(p, e, pos, []string{"serviceId", "url", "description"})
 	a := rawAPI{
 		serviceID:   attrField(e, pos, "serviceId"),
@@ -464,27 +469,27 @@ func xmlAPI(p *parsed, w *xmlWalker, e node) rawAPI {
 	}
 	for c := range children(e) {
 		if c.Tag == "authorization" {
-			a.auth = xmlAuth(p, w, c)
+			a.auth = xmlAuth(p, xp, c)
 			continue
 		}
-		p.unknown(w.at(c), "element %q in <api>", "<"+c.Tag+">", []string{"<authorization>"})
+		p.unknown(xp.at(c), "element %q in <api>", "<"+c.Tag+">", []string{"<authorization>"})
 	}
 	return a
 }
 
-func xmlAuth(p *parsed, w *xmlWalker, e node) *rawAuth {
-	pos := w.at(e)
+func xmlAuth(p *parsed, xp *xmlPositions, e node) *rawAuth {
+	pos := xp.at(e)
 	checkAttrs(p, e, pos, []string{"type"})
 	au := &rawAuth{typ: attrField(e, pos, "type"), pos: pos}
 	for c := range children(e) {
-		f := field{value: text(c.Element), set: true, pos: w.at(c)}
+		f := field{value: text(c.Element), set: true, pos: xp.at(c)}
 		switch c.Tag {
 		case "encodedCredentials":
 			au.encodedCredentials = f
 		case "id":
 			au.id = f
 		default:
-			p.unknown(w.at(c), "element %q in <authorization>", "<"+c.Tag+">", []string{"<encodedCredentials>", "<id>"})
+			p.unknown(xp.at(c), "element %q in <authorization>", "<"+c.Tag+">", []string{"<encodedCredentials>", "<id>"})
 		}
 	}
 	return au
@@ -493,8 +498,8 @@ func xmlAuth(p *parsed, w *xmlWalker, e node) *rawAuth {
 var oauthAttrs = []string{"id", "description", "url", "grantType", "clientAuthenticationMethod",
 	"clientId", "clientSecret", "username", "password"}
 
-func xmlOAuth(p *parsed, w *xmlWalker, e node) rawOAuth {
-	pos := w.at(e)
+func xmlOAuth(p *parsed, xp *xmlPositions, e node) rawOAuth {
+	pos := xp.at(e)
 	checkAttrs(p, e, pos, oauthAttrs)
 	o := rawOAuth{fields: map[string]field{}, pos: pos}
 	for _, n := range oauthAttrs {
@@ -505,13 +510,13 @@ func xmlOAuth(p *parsed, w *xmlWalker, e node) rawOAuth {
 	for c := range children(e) {
 		switch c.Tag {
 		case "authorization":
-			o.auth = xmlAuth(p, w, c)
+			o.auth = xmlAuth(p, xp, c)
 		case "additionalParams":
 			for _, pe := range c.ChildElements() { // names and values only: no positions
 				o.params = append(o.params, Param{Name: pe.Tag, Value: NewSecret(text(pe))})
 			}
 		default:
-			p.unknown(w.at(c), "element %q in <oAuth>", "<"+c.Tag+">", []string{"<authorization>", "<additionalParams>"})
+			p.unknown(xp.at(c), "element %q in <oAuth>", "<"+c.Tag+">", []string{"<authorization>", "<additionalParams>"})
 		}
 	}
 	return o

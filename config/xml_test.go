@@ -28,14 +28,16 @@ func TestServiceXMLInParts(t *testing.T) {
 	b.WriteString("</scriptservice>\n<!-- end -->\n")
 	data := []byte(b.String())
 
-	if runs := scanXML("s.xml", data).runs(xmlRunSize); len(runs) < 3 {
+	xp := scanXML("s.xml", data)
+	runs := xp.runs(xmlRunSize)
+	if len(runs) < 3 {
 		t.Fatalf("%d bytes make %d runs of %d, want at least 3", len(data), len(runs), xmlRunSize)
+	}
+	if _, ok := parseServiceRuns("s.xml", data, xp, runs); !ok {
+		t.Fatal("the file was not read in parts")
 	}
 	whole := parseServiceXMLRuns("s.xml", data, math.MaxInt)
 	split := parseServiceXMLRuns("s.xml", data, xmlRunSize)
-	if _, ok := parseServiceRuns("s.xml", data, scanXML("s.xml", data), scanXML("s.xml", data).runs(xmlRunSize)); !ok {
-		t.Fatal("the file was not read in parts")
-	}
 	if len(whole.apis) != 1800 || len(whole.oauths) != 600 || len(whole.diags) != 1800 {
 		t.Fatalf("whole: %d apis, %d oauths, %d diagnostics", len(whole.apis), len(whole.oauths), len(whole.diags))
 	}
