@@ -35,8 +35,8 @@ func writeText(b *strings.Builder, s string) {
 func writeCode(b *strings.Builder, parts ...string) {
 	longest, run := 0, 0
 	for _, s := range parts {
-		if strings.IndexByte(s, '`') < 0 {
-			run = 0
+		if s != "" && strings.IndexByte(s, '`') < 0 {
+			run = 0 // a part without backticks ends a run
 			continue
 		}
 		for i := 0; i < len(s); i++ {

@@ -45,4 +45,11 @@ func TestCode(t *testing.T) {
 			t.Errorf("code(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// Parts make one span: a run of backticks across them, even across
+	// an empty part, sets the fence.
+	var b strings.Builder
+	writeCode(&b, "a`", "", "`b")
+	if got, want := b.String(), "```a``b```"; got != want {
+		t.Errorf("writeCode across parts = %q, want %q", got, want)
+	}
 }

@@ -59,12 +59,8 @@ func (t *scriptText) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	// UTF-8, which the wire options accept and which AppendUnquote has
 	// already replaced with U+FFFD, as protocol's decoder does.
 	buf, _ := jsontext.AppendUnquote(make([]byte, 0, len(raw)), raw)
-	if len(buf) == 0 {
-		*t = ""
-		return nil
-	}
 	// buf is never written again: the string may own it.
-	*t = scriptText(unsafe.String(&buf[0], len(buf)))
+	*t = scriptText(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	return nil
 }
 
