@@ -71,6 +71,7 @@ const (
 	argServiceID = 0
 	argPath      = 1
 	argHeader    = 2
+	argPayload   = 3 // post, put and patch
 )
 
 // argKind names the parameter at index i of call c ("payload", "timeouts"

@@ -28,6 +28,11 @@ const (
 	CodeUnknownPathKey         = "unknown-path-key"
 	CodeQueryValueNotString    = "query-value-not-string"
 	CodeContextAPI             = "context-api"
+	CodeServiceIDNotString     = "service-id-not-string"
+	CodeArgumentNotObject      = "argument-not-object"
+	CodePathParamNotString     = "path-param-not-string"
+	CodeHeaderValueNotString   = "header-value-not-string"
+	CodeTimeoutNotNumber       = "timeout-not-number"
 )
 
 // nearestServices is how many near serviceIds an unknown one suggests.
@@ -184,6 +189,7 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 	}
 	var svc *config.Service
 	if len(args) > argServiceID {
+		d.checkServiceIDLiteral(args[argServiceID])
 		svc = d.checkServiceID(args[argServiceID])
 	}
 	if len(args) > argPath {
@@ -191,6 +197,9 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 	}
 	if len(args) > argHeader {
 		d.checkHeader(args[argHeader], svc, args[argServiceID])
+	}
+	if c.HasPayload && len(args) > argPayload {
+		d.checkPayloadLiteral(args[argPayload])
 	}
 	if len(args) > timeoutsAt {
 		d.checkTimeouts(args[timeoutsAt])
@@ -261,7 +270,7 @@ func (d *diagnoser) stringLit(e ast.Expression) (string, Range, byte, bool) {
 
 func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 	id, r, quote, ok := d.stringLit(e)
-	if !ok || d.reg == nil || !d.reg.Loaded {
+	if !ok || id == "" || d.reg == nil || !d.reg.Loaded {
 		return nil
 	}
 	if svc, ok := d.reg.Service(id); ok {
@@ -314,7 +323,7 @@ func objectLit(e ast.Expression) *ast.ObjectLiteral {
 // nearest known one.
 func (d *diagnoser) unknownKey(code, what, key string, kn ast.Node, known []string) {
 	r := d.rng(kn)
-	diag := Diagnostic{Range: r, Severity: SeverityWarning, Code: code,
+	diag := Diagnostic{Range: r, Severity: SeverityError, Code: code,
 		Message: fmt.Sprintf("unknown %s key %q: the keys are %s", what, key, strings.Join(known, " and "))}
 	near := config.Nearest(key, known, 1)
 	if len(near) > 0 {
@@ -330,10 +339,10 @@ func (d *diagnoser) unknownKey(code, what, key string, kn ast.Node, known []stri
 }
 
 func (d *diagnoser) checkPath(e ast.Expression) {
-	obj := objectLit(e)
-	if obj == nil {
+	if !d.checkObjectArg(e, "PATH", "the service address itself") {
 		return
 	}
+	obj := objectLit(e)
 	for _, p := range obj.Value {
 		key, kn := propKey(p)
 		if kn == nil {
@@ -341,6 +350,9 @@ func (d *diagnoser) checkPath(e ast.Expression) {
 		}
 		switch key {
 		case keyPathParams:
+			if pk, ok := p.(*ast.PropertyKeyed); ok && pk != nil {
+				d.checkPathParams(pk.Value)
+			}
 		case keyQueryParams:
 			if pk, ok := p.(*ast.PropertyKeyed); ok {
 				d.checkQuery(pk.Value)
@@ -352,10 +364,13 @@ func (d *diagnoser) checkPath(e ast.Expression) {
 }
 
 func (d *diagnoser) checkQuery(e ast.Expression) {
-	obj := objectLit(e)
-	if obj == nil {
+	if k := literalKind(e); k == "null" || k == "undefined" {
+		return // no query
+	}
+	if !d.checkObjectArg(e, "PATH.queryParams", "no query") {
 		return
 	}
+	obj := objectLit(e)
 	for _, p := range obj.Value {
 		pk, ok := p.(*ast.PropertyKeyed)
 		if !ok || pk == nil || isNil(pk.Value) {
@@ -372,7 +387,7 @@ func (d *diagnoser) checkQuery(e ast.Expression) {
 			continue
 		}
 		r := d.rng(pk.Value)
-		diag := Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeQueryValueNotString,
+		diag := Diagnostic{Range: r, Severity: SeverityError, Code: CodeQueryValueNotString,
 			Message: "query parameter values are always strings (spec 2.3): pass a string, for example String(value)"}
 		if lit != "" {
 			diag.Fixes = []Fix{{Title: fmt.Sprintf("Quote as \"%s\"", lit), Preferred: true,
@@ -383,10 +398,11 @@ func (d *diagnoser) checkQuery(e ast.Expression) {
 }
 
 func (d *diagnoser) checkHeader(e ast.Expression, svc *config.Service, idArg ast.Expression) {
-	obj := objectLit(e)
-	if obj == nil {
+	if !d.checkObjectArg(e, "HEADER", "none") {
 		return
 	}
+	obj := objectLit(e)
+	d.checkHeaderValues(obj)
 	for i, p := range obj.Value {
 		key, kn := propKey(p)
 		if kn == nil || !strings.EqualFold(key, "Authorization") {
@@ -435,10 +451,13 @@ func (d *diagnoser) propertyRemoval(obj *ast.ObjectLiteral, i int) Range {
 }
 
 func (d *diagnoser) checkTimeouts(e ast.Expression) {
-	obj := objectLit(e)
-	if obj == nil {
+	if k := literalKind(e); k == "null" || k == "undefined" {
+		return // the defaults
+	}
+	if !d.checkObjectArg(e, "TIMEOUTS", "the defaults, or leave it out") {
 		return
 	}
+	obj := objectLit(e)
 	t := timeoutsOf(d.reg)
 	for _, p := range obj.Value {
 		key, kn := propKey(p)
@@ -457,6 +476,9 @@ func (d *diagnoser) checkTimeouts(e ast.Expression) {
 		}
 		pk, ok := p.(*ast.PropertyKeyed)
 		if !ok || pk == nil {
+			continue
+		}
+		if !d.checkTimeoutValue(key, pk.Value) {
 			continue
 		}
 		num, ok := pk.Value.(*ast.NumberLiteral)
