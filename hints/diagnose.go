@@ -270,7 +270,7 @@ func (d *diagnoser) stringLit(e ast.Expression) (string, Range, byte, bool) {
 
 func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 	id, r, quote, ok := d.stringLit(e)
-	if !ok || id == "" || d.reg == nil || !d.reg.Loaded {
+	if !ok || d.reg == nil || !d.reg.Loaded {
 		return nil
 	}
 	if svc, ok := d.reg.Service(id); ok {

@@ -91,15 +91,9 @@ func (d *diagnoser) notString(e ast.Expression, code, msg string, quoteFix bool)
 	d.add(diag)
 }
 
-// checkServiceIDLiteral: SERVICE_ID must be a non-empty string.
+// checkServiceIDLiteral: SERVICE_ID must be a string. (An empty one is an
+// unknown serviceId, reported with the registry's other ids.)
 func (d *diagnoser) checkServiceIDLiteral(e ast.Expression) {
-	if s, ok := e.(*ast.StringLiteral); ok && s != nil {
-		if s.Value.String() == "" {
-			d.add(Diagnostic{Range: d.rng(e), Severity: SeverityError, Code: CodeServiceIDNotString,
-				Message: "SERVICE_ID is empty: name a configured serviceId"})
-		}
-		return
-	}
 	d.notString(e, CodeServiceIDNotString, "SERVICE_ID must be a string naming a configured serviceId, not %s", false)
 }
 

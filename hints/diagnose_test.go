@@ -99,7 +99,7 @@ return r.body;`},
 		{name: "serviceId not a string", src: `api.rest.v1.get(42, {}, {}); api.rest.v1.get("", {}, {})`,
 			want: []want{
 				{CodeServiceIDNotString, "42", "not the number 42", ""},
-				{CodeServiceIDNotString, `""`, "empty", ""},
+				{CodeUnknownService, "", `unknown serviceId ""`, ""},
 			}},
 		{name: "path and header not objects", src: `api.rest.v1.get("crm", [], null)`,
 			want: []want{

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -56,6 +58,18 @@ func WritePreview(w io.Writer, res *Result, filename string) error {
 			code = " [" + e.Code + "]"
 		}
 		fmt.Fprintf(&b, "uncaught error at %s: %s%s: %s\n", pos, e.Name, code, e.Message)
+		writeCaret(&b, e.Line, e.Column, e.SourceLine)
+		if len(e.Errors) > 1 {
+			more := "1 more syntax error"
+			if n := len(e.Errors) - 1; n > 1 {
+				more = strconv.Itoa(n) + " more syntax errors"
+			}
+			fmt.Fprintf(&b, "  %s (the later ones often follow from the first):\n", more)
+			for _, x := range e.Errors[1:] {
+				fmt.Fprintf(&b, "  %s:%d:%d: %s\n", filename, x.Line, x.Column, x.Message)
+				writeCaret(&b, x.Line, x.Column, x.SourceLine)
+			}
+		}
 		if e.Status != nil {
 			fmt.Fprintf(&b, "  status: %d %s\n", e.Status.Code, e.Status.Message)
 		}
@@ -105,6 +119,31 @@ func writeCall(b *bytes.Buffer, n int, c *restclient.Call) {
 		}
 		fmt.Fprintf(b, "    ! %s: %s (%s)\n", code, c.ErrorMessage, ms(c.DurationMs))
 	}
+}
+
+// writeCaret shows a source line with a caret under column col, as
+// compilers do:
+//
+//	3 | var x = foo(;
+//	  |             ^
+func writeCaret(b *bytes.Buffer, line, col int, src string) {
+	if line <= 0 || src == "" && col > 1 {
+		return
+	}
+	num := strconv.Itoa(line)
+	fmt.Fprintf(b, "  %4s | %s\n", num, src)
+	var pad strings.Builder
+	for i, r := range src {
+		if i >= 0 && utf8.RuneCountInString(src[:i]) >= col-1 {
+			break
+		}
+		if r == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+	}
+	fmt.Fprintf(b, "  %4s | %s^\n", "", pad.String())
 }
 
 func ms(v float64) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -90,7 +91,24 @@ type ScriptError struct {
 	Body   *string `json:"body,omitempty"`
 	Line   int     `json:"line,omitempty"`
 	Column int     `json:"column,omitempty"`
+	// SourceLine is the text of line Line, for a caret under Column.
+	SourceLine string `json:"sourceLine,omitempty"`
+	// Errors lists every error of a SyntaxError, the first being the one
+	// Message, Line and Column describe, at most MaxSyntaxErrors.
+	Errors []SourceError `json:"errors,omitempty"`
 }
+
+// SourceError is one error at a place in the script.
+type SourceError struct {
+	Message    string `json:"message"`
+	Line       int    `json:"line"`
+	Column     int    `json:"column"`
+	SourceLine string `json:"sourceLine,omitempty"`
+}
+
+// MaxSyntaxErrors is how many syntax errors a SyntaxError lists; the
+// parser's later errors mostly follow from the first ones.
+const MaxSyntaxErrors = 10
 
 // LogEntry is one console call.
 type LogEntry struct {
@@ -147,6 +165,9 @@ func Run(ctx context.Context, opts Options) *Result {
 		r.run(ctx)
 	}()
 	r.session.Close()
+	if res.Error != nil {
+		placeInSource(res.Error, opts.Source)
+	}
 	r.redact()
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	log.Debug("script run", zap.String("file", opts.Filename), zap.String("kind", string(opts.Kind)),
@@ -188,18 +209,12 @@ func (r *runner) run(parent context.Context) {
 	// only a formatted message. Source maps are never loaded.
 	ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
 	if err != nil {
-		r.res.Error = r.syntaxError(err)
-		// An unclosed block is found on the wrapper's closing line: point
-		// at the end of the file instead.
-		lines := strings.Split(src, "\n")
-		if e := r.res.Error; e.Line > len(lines) {
-			e.Line, e.Column = len(lines), len(lines[len(lines)-1])+1
-		}
+		r.res.Error = syntaxError(err, src)
 		return
 	}
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
-		r.res.Error = r.syntaxError(err)
+		r.res.Error = syntaxError(err, src)
 		return
 	}
 	// Before any interrupt can arrive: an interrupt stops whatever the VM
@@ -292,15 +307,32 @@ func (r *runner) tryJS(f func()) (err error) {
 	return nil
 }
 
-func (r *runner) syntaxError(err error) *ScriptError {
+func syntaxError(err error, src string) *ScriptError {
 	se := &ScriptError{Name: "SyntaxError", Message: err.Error()}
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		se.Message = list[0].Message
-		if len(list) > 1 {
-			se.Message += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		last := strings.Count(src, "\n") + 1 // the wrapper's "})" is on the line after
+		for _, e := range list {
+			line, col := fixPos(e.Position.Line, e.Position.Column)
+			msg := e.Message
+			if line > last {
+				// Only an unclosed block or bracket reaches the wrapper's
+				// closing line; what the parser says of our "})" means
+				// nothing to the author. placeInSource moves it to the end
+				// of the script.
+				msg = "Unexpected end of input: a block, bracket or string is not closed"
+			}
+			if n := len(se.Errors); n > 0 && (se.Errors[n-1].Line > last && line > last ||
+				se.Errors[n-1].Line == line && se.Errors[n-1].Column == col && se.Errors[n-1].Message == msg) {
+				continue // the parser repeats itself at the end of input
+			}
+			if len(se.Errors) == MaxSyntaxErrors {
+				break
+			}
+			se.Errors = append(se.Errors, SourceError{Message: msg, Line: line, Column: col})
 		}
-		se.Line, se.Column = fixPos(list[0].Position.Line, list[0].Position.Column)
+		se.Message = se.Errors[0].Message
+		se.Line, se.Column = se.Errors[0].Line, se.Errors[0].Column
 		return se
 	}
 	var ce *goja.CompilerSyntaxError
@@ -312,6 +344,34 @@ func (r *runner) syntaxError(err error) *ScriptError {
 		}
 	}
 	return se
+}
+
+// placeInSource fills the source lines of an error's positions. A place
+// past the end of the script (an unclosed block is found on the wrapper's
+// closing line) moves to the end of the file.
+func placeInSource(e *ScriptError, src string) {
+	lines := strings.Split(strings.TrimPrefix(src, "\uFEFF"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	end := len(lines) // the last line with text, where "the end" is shown
+	for end > 1 && strings.TrimSpace(lines[end-1]) == "" {
+		end--
+	}
+	place := func(line, col *int) string {
+		if *line <= 0 {
+			return ""
+		}
+		if *line > len(lines) {
+			*line, *col = end, utf8.RuneCountInString(lines[end-1])+1
+		}
+		return lines[*line-1]
+	}
+	e.SourceLine = place(&e.Line, &e.Column)
+	for i := range e.Errors {
+		x := &e.Errors[i]
+		x.SourceLine = place(&x.Line, &x.Column)
+	}
 }
 
 // fixPos undoes the shift the function prefix causes on line 1.
@@ -414,6 +474,10 @@ func (r *runner) redact() {
 	res.Result = redactJSON(red, res.Result)
 	if e := res.Error; e != nil {
 		e.Message = red.String(e.Message)
+		e.SourceLine = red.String(e.SourceLine)
+		for i := range e.Errors {
+			e.Errors[i].SourceLine = red.String(e.Errors[i].SourceLine)
+		}
 		if e.Body != nil {
 			b := red.String(*e.Body)
 			e.Body = &b

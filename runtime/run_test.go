@@ -67,6 +67,63 @@ func TestPositionsMatchTheFile(t *testing.T) {
 	jsonEqual(t, mustReturn(t, run(t, nil, "return 5 // done")), `5`)
 }
 
+func TestSyntaxErrorsAreAllListedWithTheirLines(t *testing.T) {
+	res := run(t, nil, lines(
+		`var x = foo(;`,
+		"\tif (x {",
+		`  return 1;`,
+		``,
+	))
+	e := res.Error
+	if e == nil || e.Name != "SyntaxError" {
+		t.Fatalf("error %+v", e)
+	}
+	type place struct {
+		line, col int
+		src, msg  string
+	}
+	var got []place
+	for _, x := range e.Errors {
+		got = append(got, place{x.Line, x.Column, x.SourceLine, x.Message})
+	}
+	if len(got) < 2 || len(got) > MaxSyntaxErrors {
+		t.Fatalf("errors %+v", got)
+	}
+	if first := got[0]; first != (place{1, 13, "var x = foo(;", "Unexpected token ;"}) || e.Line != 1 || e.Column != 13 ||
+		e.SourceLine != "var x = foo(;" || e.Message != "Unexpected token ;" {
+		t.Errorf("first error %+v, error %+v", first, e)
+	}
+	if second := got[1]; second.line != 2 || second.src != "\tif (x {" {
+		t.Errorf("second error %+v", second)
+	}
+
+	// What the parser says of the wrapper's closing "})" is said once, as
+	// the end of the script, on its last line with text.
+	e = run(t, nil, lines(`var a = 1;`, "\tif (a {", `  return 2;`, `}`, ``)).Error
+	got = nil
+	for _, x := range e.Errors {
+		got = append(got, place{x.Line, x.Column, x.SourceLine, x.Message})
+	}
+	if len(got) != 2 || got[0].line != 2 || got[0].col != 8 {
+		t.Fatalf("errors %+v", got)
+	}
+	if last := got[1]; last.line != 4 || last.col != 2 || last.src != "}" || !strings.Contains(last.msg, "end of input") {
+		t.Errorf("last error %+v", last)
+	}
+	ends := 0
+	for _, p := range got {
+		if strings.Contains(p.msg, "})") || strings.Contains(p.msg, "token }") || strings.Contains(p.msg, "token )") {
+			t.Errorf("an error about the wrapper reached the author: %+v", p)
+		}
+		if strings.Contains(p.msg, "end of input") {
+			ends++
+		}
+	}
+	if ends != 1 {
+		t.Errorf("%d end-of-input errors in %+v", ends, got)
+	}
+}
+
 func TestContextAPIIsReplaced(t *testing.T) {
 	res := run(t, nil, `return context.api("crm")`)
 	if e := res.Error; e == nil || !strings.Contains(e.Message, "replaced by api.rest.v1 (platform 2.2924.0)") || e.Line != 1 {
