@@ -8,7 +8,7 @@
 // Every test package of the module imports golden (a blank import where it
 // has no golden test), so that the -update flag is defined in every test
 // binary and `go test ./... -update` does not fail with "flag provided but
-// not defined".
+// not defined"; TestEveryTestPackageDefinesUpdate keeps it so.
 //
 // golden is a test helper: only _test.go files import it. It imports
 // nothing of restls, so every package may use it.

@@ -2,8 +2,12 @@ package golden
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,5 +73,64 @@ func TestEnvironmentUpdates(t *testing.T) {
 	t.Setenv(EnvUpdate, "1")
 	if !Updating() {
 		t.Fatalf("%s=1 must update", EnvUpdate)
+	}
+}
+
+// TestEveryTestPackageDefinesUpdate keeps `go test ./... -update` working:
+// a test binary that does not link golden rejects -update.
+func TestEveryTestPackageDefinesUpdate(t *testing.T) {
+	const self = "github.com/restls/restls/internal/golden"
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	imports := map[string]bool{} // package directory -> a test file imports golden
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if p != root {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		af, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		imports[dir] = imports[dir] || false
+		for _, imp := range af.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == self {
+				imports[dir] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, _ := filepath.Abs(".")
+	if len(imports) < 2 {
+		t.Fatalf("found only %d test packages under %s", len(imports), root)
+	}
+	for dir, ok := range imports {
+		if !ok && dir != here {
+			rel, _ := filepath.Rel(root, dir)
+			t.Errorf("%s: no test file imports %s, so `go test ./... -update` fails there; add a blank import (see internal/golden/doc.go)", rel, self)
+		}
 	}
 }
