@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/internal/golden"
 )
 
 // run runs restls in-process and returns stdout, stderr and the status.
@@ -103,20 +105,22 @@ func TestServicesExitStatus(t *testing.T) {
 	}
 }
 
-func TestServicesTextAndKinds(t *testing.T) {
+// TestServicesText compares the table and diagnostics `restls services`
+// prints for each kind of each example configuration with
+// testdata/golden/services/<config>-<kind>.txt (-update rewrites them, see
+// internal/golden). The repository root is shown as $ROOT.
+func TestServicesText(t *testing.T) {
 	root := repoRoot(t)
-	out, _, _ := run(t, nil, "services", "--kind", "scriptTask", "--config-root", filepath.Join(root, "testdata/config"))
-	for _, want := range []string{"6 services for scriptTask", "archive-cases", "https://archive.example.com/api/cases", "crm-sync"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	for _, cfg := range []string{"config", "config-broken"} {
+		for _, kind := range []string{"scriptService", "scriptTask", "validationScript"} {
+			t.Run(cfg+"-"+kind, func(t *testing.T) {
+				out, errs, rc := run(t, nil, "services", "--kind", kind, "--config-root", filepath.Join(root, "testdata", cfg))
+				if rc != 0 || errs != "" {
+					t.Fatalf("rc %d, stderr %q", rc, errs)
+				}
+				golden.Check(t, filepath.Join("testdata", "golden", "services", cfg+"-"+kind+".txt"), strings.ReplaceAll(out, root, "$ROOT"))
+			})
 		}
-	}
-	if strings.Contains(out, "documents") {
-		t.Error("scriptTask must not see script-service-api.xml services")
-	}
-	out, _, _ = run(t, nil, "services", "--config-root", filepath.Join(root, "testdata/config-broken"))
-	if !regexp.MustCompile(`(?m)^\S+script-service-api\.xml:6:3: error: service "crm-open" refers to "crm-orders"`).MatchString(out) {
-		t.Errorf("diagnostics must print as file:line:col: severity: message:\n%s", out)
 	}
 }
 

@@ -1,0 +1,142 @@
+package runtime
+
+import (
+	"bytes"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/internal/golden"
+)
+
+// previewHosts names the loopback servers of a test in the preview, so
+// that golden files do not hold random ports.
+type previewHosts map[*httptest.Server]string
+
+var (
+	previewDuration = regexp.MustCompile(`\(\d+(?:\.\d+)? ms\)`)
+	previewDate     = regexp.MustCompile(`(?m)^(\s*< date: ).*$`)
+	previewLength   = regexp.MustCompile(`(?m)^(\s*< content-length: )\d+$`)
+	previewTook     = regexp.MustCompile(`\bin \d+(?:\.\d+)? ms\b`)
+	previewBoundary = regexp.MustCompile(`boundary=([0-9A-Za-z'()+_,./:=?-]+)`)
+)
+
+// checkPreview compares the preview of res with
+// testdata/golden/preview/<name>.txt after replacing what changes between
+// runs: durations, the date header, multipart boundaries and server
+// addresses (and so the length of bodies that echo them).
+func checkPreview(t *testing.T, name string, res *Result, hosts previewHosts) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WritePreview(&buf, res, "test.js"); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for srv, host := range hosts {
+		out = strings.ReplaceAll(out, srv.Listener.Addr().String(), host)
+	}
+	for _, m := range previewBoundary.FindAllStringSubmatch(out, -1) {
+		out = strings.ReplaceAll(out, m[1], "BOUNDARY")
+	}
+	out = previewDuration.ReplaceAllString(out, "(N ms)")
+	out = previewTook.ReplaceAllString(out, "in N ms")
+	out = previewDate.ReplaceAllString(out, "${1}DATE")
+	out = previewLength.ReplaceAllString(out, "${1}N")
+	golden.Check(t, filepath.Join("testdata", "golden", "preview", name+".txt"), out)
+}
+
+// TestPreviewGolden runs a representative set of scripts against
+// go-httpbin, a real OAuth2 server and fixtures, and compares what
+// `restls run` prints with golden files (-update rewrites them, see
+// internal/golden).
+func TestPreviewGolden(t *testing.T) {
+	bin := httpbinServer(t)
+	tok := newTokenServer(t, "forms", "cl1ent-S3cret-Value", "svc", "us3r-Passw0rd-Value", "")
+	hosts := previewHosts{bin: "httpbin.test", tok.Server: "token.test"}
+	reg := registryXML(t, fmt.Sprintf(`<scriptservice>
+  <api serviceId="bin" url="%[1]s"/>
+  <api serviceId="bin-basic" url="%[1]s/anything"><authorization type="basic"><encodedCredentials>dXNlcjpiMW4tUGFzc3dvcmQ=</encodedCredentials></authorization></api>
+  <api serviceId="cc" url="%[1]s/anything"><authorization type="oAuth"><id>cc</id></authorization></api>
+  <oAuth id="cc" url="%[2]s" grantType="client_credentials" clientAuthenticationMethod="client_secret_post" clientId="forms" clientSecret="cl1ent-S3cret-Value"/>
+</scriptservice>`, bin.URL, tok.URL))
+
+	t.Run("several calls", func(t *testing.T) {
+		res := run(t, reg, lines(
+			`console.log("start", {n: 1});`,
+			`var g = api.rest.v1.get("bin", {pathParams: ["get"], queryParams: {q: "a b", lang: "de"}}, {"Accept": "application/json", "X-Request-ID": "r-1"});`,
+			`console.info("got", g.status.code, g.body.args.q[0]);`,
+			`var p = api.rest.v1.post("bin", {pathParams: ["anything", "orders"]}, {"X-Request-ID": "r-2"}, {id: 7, items: [{sku: "A-1", qty: 2}], note: null});`,
+			`console.warn("posted", p.body.json.id);`,
+			`return {get: g.status.code, post: p.body.method};`,
+		))
+		mustReturn(t, res)
+		checkPreview(t, "several-calls", res, hosts)
+	})
+	t.Run("multipart", func(t *testing.T) {
+		res := run(t, reg, `var r = api.rest.v1.post("bin", {pathParams: ["anything"]}, {"Content-Type": "multipart/form-data"}, {name: "Ann", n: 3}); return r.body.form;`)
+		mustReturn(t, res)
+		checkPreview(t, "multipart", res, hosts)
+	})
+	t.Run("oauth token", func(t *testing.T) {
+		res := run(t, reg, lines(
+			`var a = api.rest.v1.get("cc", {pathParams: ["first"]}, {});`,
+			`var b = api.rest.v1.get("cc", {pathParams: ["second"]}, {});`,
+			`return [a.status.code, b.status.code];`,
+		))
+		mustReturn(t, res)
+		checkPreview(t, "oauth-token", res, hosts)
+	})
+	t.Run("masked credential", func(t *testing.T) {
+		res := run(t, reg, `return api.rest.v1.get("bin-basic", {}, {"Authorization": "Bearer hard-coded-Script-Token"}).status.code;`)
+		mustReturn(t, res)
+		checkPreview(t, "masked-credential", res, hosts)
+	})
+	t.Run("response error caught", func(t *testing.T) {
+		res := run(t, reg, lines(
+			`try {`,
+			`  api.rest.v1.get("bin", {pathParams: ["status", "404"]}, {});`,
+			`} catch (e) {`,
+			`  console.error("not found:", e.status.code, e.status.message);`,
+			`  return "fallback";`,
+			`}`,
+		))
+		mustReturn(t, res)
+		checkPreview(t, "response-error-caught", res, hosts)
+	})
+	t.Run("response error uncaught", func(t *testing.T) {
+		res := run(t, reg, lines(`var x = 1;`, `api.rest.v1.get("bin", {pathParams: ["status", "500"]}, {});`))
+		if res.ExitCode() != 1 {
+			t.Errorf("exit code %d", res.ExitCode())
+		}
+		checkPreview(t, "response-error-uncaught", res, hosts)
+	})
+	t.Run("response error body", func(t *testing.T) {
+		m := mock(t, `[{serviceId: bin, status: 422, body: {error: "invalid", fields: [name, email]}}]`)
+		res := run(t, reg, `api.rest.v1.post("bin", {pathParams: ["orders"]}, {}, {name: ""});`, func(o *Options) { o.Mock = m })
+		checkPreview(t, "response-error-body", res, hosts)
+	})
+	t.Run("rest client error", func(t *testing.T) {
+		res := run(t, reg, lines(
+			`try {`,
+			`  api.rest.v1.get("bim", {}, {});`,
+			`} catch (e) {`,
+			`  console.log(e.name, e.code);`,
+			`}`,
+			`api.rest.v1.get("bin", {pathParams: ["delay", "3"]}, {}, {readTimeout: 100});`,
+		))
+		checkPreview(t, "rest-client-error", res, hosts)
+	})
+	t.Run("long body", func(t *testing.T) {
+		m := mock(t, `[{serviceId: bin, body: {items: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45]}}]`)
+		res := run(t, reg, `return api.rest.v1.get("bin", {}, {}).body.items.length;`, func(o *Options) { o.Mock = m })
+		mustReturn(t, res)
+		checkPreview(t, "long-body", res, hosts)
+	})
+	t.Run("thrown error", func(t *testing.T) {
+		res := run(t, nil, lines(`console.log("before");`, `var a = 1;`, `  throw new TypeError("boom");`))
+		checkPreview(t, "thrown-error", res, hosts)
+	})
+}
