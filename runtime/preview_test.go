@@ -113,6 +113,14 @@ func TestPreviewGolden(t *testing.T) {
 		}
 		checkPreview(t, "response-error-uncaught", res, hosts)
 	})
+	t.Run("syntax errors", func(t *testing.T) {
+		res := run(t, reg, lines(`var x = foo(;`, "\tif (x {", `  return 1;`, `}`))
+		checkPreview(t, "syntax-errors", res, hosts)
+	})
+	t.Run("unclosed block", func(t *testing.T) {
+		res := run(t, reg, lines(`var a = [1, 2;`, ``))
+		checkPreview(t, "unclosed-block", res, hosts)
+	})
 	t.Run("response error body", func(t *testing.T) {
 		m := mock(t, `[{serviceId: bin, status: 422, body: {error: "invalid", fields: [name, email]}}]`)
 		res := run(t, reg, `api.rest.v1.post("bin", {pathParams: ["orders"]}, {}, {name: ""});`, func(o *Options) { o.Mock = m })
