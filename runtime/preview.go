@@ -106,7 +106,20 @@ func writeCall(b *bytes.Buffer, n int, c *restclient.Call) {
 			fmt.Fprintf(b, "    < %s: %s\n", h.Name, h.Value)
 		}
 		if len(c.ResponseBody) > 0 {
-			writeBody(b, "    ", c.ResponseBody)
+			if ct, ok := notJSON(c.ResponseHeaders); ok {
+				// Shown as sent: pretty-printing would make a text body
+				// that happens to parse look like the JSON api.rest.v1
+				// expects.
+				fmt.Fprintf(b, "    (Content-Type %s, not JSON: the body as sent)\n", ct)
+				text := string(c.ResponseBody)
+				var s string
+				if json.Unmarshal(c.ResponseBody, &s) == nil {
+					text = s // the trace holds a body that is not JSON as a JSON string
+				}
+				writeText(b, "    ", text)
+			} else {
+				writeBody(b, "    ", c.ResponseBody)
+			}
 			if c.BodyTruncated {
 				fmt.Fprintf(b, "    (body cut at %d bytes)\n", restclient.TraceBodyLimit)
 			}
@@ -153,6 +166,23 @@ func ms(v float64) string {
 	return fmt.Sprintf("%.0f ms", v)
 }
 
+// notJSON reports a response whose Content-Type names something other
+// than JSON (application/json or a +json type), and that type.
+func notJSON(h restclient.Headers) (string, bool) {
+	for _, f := range h {
+		if !strings.EqualFold(f.Name, "Content-Type") {
+			continue
+		}
+		mt, _, _ := strings.Cut(f.Value, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+		if mt == "" || mt == "application/json" || strings.HasSuffix(mt, "+json") {
+			return "", false
+		}
+		return mt, true
+	}
+	return "", false
+}
+
 // writeBody pretty-prints JSON (a JSON string is shown as its text) and
 // cuts it at PreviewBodyLines lines or PreviewBodyBytes bytes.
 func writeBody(b *bytes.Buffer, indent string, raw []byte) {
@@ -166,6 +196,12 @@ func writeBody(b *bytes.Buffer, indent string, raw []byte) {
 			text = out.String()
 		}
 	}
+	writeText(b, indent, text)
+}
+
+// writeText prints text indented, cut at PreviewBodyLines lines or
+// PreviewBodyBytes bytes.
+func writeText(b *bytes.Buffer, indent, text string) {
 	cut := false
 	if len(text) > PreviewBodyBytes {
 		text = strings.ToValidUTF8(text[:PreviewBodyBytes], "")

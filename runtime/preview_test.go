@@ -113,6 +113,16 @@ func TestPreviewGolden(t *testing.T) {
 		}
 		checkPreview(t, "response-error-uncaught", res, hosts)
 	})
+	t.Run("text body", func(t *testing.T) {
+		m := mock(t, `[{serviceId: bin, path: "json", headers: {Content-Type: "text/plain; charset=utf-8"}, bodyText: '{"id":7,"tags":["a"]}'},`+
+			`{serviceId: bin, path: "text", headers: {Content-Type: text/plain}, bodyText: "plain words"}]`)
+		res := run(t, reg, lines(
+			`var r = api.rest.v1.get("bin", {pathParams: ["json"]}, {});`,
+			`try { api.rest.v1.get("bin", {pathParams: ["text"]}, {}); } catch (e) { console.log(e.code); }`,
+			`return r.body;`,
+		), func(o *Options) { o.Mock = m })
+		checkPreview(t, "text-body", res, hosts)
+	})
 	t.Run("syntax errors", func(t *testing.T) {
 		res := run(t, reg, lines(`var x = foo(;`, "\tif (x {", `  return 1;`, `}`))
 		checkPreview(t, "syntax-errors", res, hosts)
