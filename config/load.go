@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ReadFunc reads a file; Load uses os.ReadFile.
@@ -37,7 +38,9 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		case err == nil:
 			found++
 			return data, true
-		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist) || !l.explicit && errors.Is(err, syscall.ENOTDIR):
+			// A looked-for file under a root that is a file is as absent
+			// as one under an empty root; CheckRoot below says why.
 			if l.explicit {
 				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
 					Code: CodeFileNotFound, Message: "configuration file not found: check the path given on the command line, in RESTLS_* or in the editor settings"})
@@ -88,6 +91,14 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 	wg.Wait()
 	props = slices.DeleteFunc(props, func(p *parsed) bool { return p == nil })
 
+	if found == 0 {
+		// Nothing read: say whether that is because the named root is not
+		// there at all, rather than "nothing found" in it.
+		if err := src.CheckRoot(); err != nil {
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: src.ConfigRoot, Line: 1, Column: 1}, Severity: SeverityError,
+				Code: CodeRootNotFound, Message: err.Error()})
+		}
+	}
 	if found == 0 && len(fileDiags) == 0 {
 		where := r.root
 		if where == "" {

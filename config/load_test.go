@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -614,9 +616,32 @@ func TestSourcesResolution(t *testing.T) {
 		}
 	})
 	t.Run("nothing found is one info", func(t *testing.T) {
-		r := LoadWith(Sources{ConfigRoot: "empty"}, memFiles{}.read).For(ScriptService)
-		if ds := findDiag(r, CodeNoConfiguration); len(ds) != 1 || ds[0].Severity != SeverityInfo || !strings.Contains(ds[0].Message, "empty/"+svc) {
+		empty := t.TempDir()
+		r := LoadWith(Sources{ConfigRoot: empty}, memFiles{}.read).For(ScriptService)
+		if ds := findDiag(r, CodeNoConfiguration); len(r.Diagnostics) != 1 || len(ds) != 1 || ds[0].Severity != SeverityInfo ||
+			!strings.Contains(ds[0].Message, filepath.Join(empty, svc)) {
 			t.Errorf("got:\n%s", dump(r.Diagnostics))
+		}
+	})
+	t.Run("a named root that is not there is an error", func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "no-such-dir")
+		file := filepath.Join(t.TempDir(), "application.yml")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for root, want := range map[string]string{missing: "does not exist", file: "is a file, not a directory"} {
+			r := Load(Sources{ConfigRoot: root}).For(ScriptService)
+			ds := findDiag(r, CodeRootNotFound)
+			if len(r.Diagnostics) != 1 || len(ds) != 1 || ds[0].Severity != SeverityError || ds[0].File != root ||
+				!strings.Contains(ds[0].Message, want) || r.Loaded {
+				t.Errorf("%s: got:\n%s", root, dump(r.Diagnostics))
+			}
+			if err := (Sources{ConfigRoot: root}).CheckRoot(); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("CheckRoot(%s) = %v", root, err)
+			}
+		}
+		if err := (Sources{}).CheckRoot(); err != nil {
+			t.Errorf("no root named: %v", err)
 		}
 	})
 	t.Run("no flags reads the current directory", func(t *testing.T) {

@@ -78,6 +78,7 @@ const (
 	CodeFileNotFound      = "config-file-not-found"
 	CodeFileUnreadable    = "config-file-unreadable"
 	CodeNoConfiguration   = "config-none-found"
+	CodeRootNotFound      = "config-root-not-found"
 	CodeSyntax            = "config-syntax"
 	CodeBadRoot           = "config-bad-root"
 	CodeUnknownName       = "config-unknown-name"

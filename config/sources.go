@@ -1,7 +1,11 @@
 package config
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -85,6 +89,25 @@ func (s Sources) Override(o Sources) Sources {
 func (s Sources) IsZero() bool {
 	return s.ConfigRoot == "" && len(s.Properties) == 0 && s.ServiceXML == "" &&
 		s.HandlerXML == "" && s.PlatformConfig == "" && s.RegistryURL == ""
+}
+
+// CheckRoot reports a config root that was named (by a flag, a variable
+// or a setting) but is not a directory, with what to do. A root nobody
+// named (the current directory) is never an error.
+func (s Sources) CheckRoot() error {
+	if s.ConfigRoot == "" || s.RegistryURL != "" {
+		return nil
+	}
+	fi, err := os.Stat(s.ConfigRoot)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("config root %s does not exist: name the platform's webforms directory (the one holding %s and %s)", s.ConfigRoot, ServiceXMLPath, PropertiesNames[0])
+	case err != nil:
+		return fmt.Errorf("config root %s cannot be read: %v", s.ConfigRoot, err)
+	case !fi.IsDir():
+		return fmt.Errorf("config root %s is a file, not a directory: name the platform's webforms directory, or name the file with --properties, --service-xml, --handler-xml or --platform-config", s.ConfigRoot)
+	}
+	return nil
 }
 
 // Flags binds the configuration flags shared by every subcommand.

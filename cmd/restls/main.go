@@ -13,6 +13,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/restls/restls/config"
 )
 
 // command is one subcommand.
@@ -54,7 +56,7 @@ func runMain(env *cliEnv, args []string) int {
 			if c, ok := commands[args[1]]; ok {
 				return c.run(env, []string{"-h"})
 			}
-			fmt.Fprintf(env.stderr, "restls: unknown command %q\n", args[1])
+			unknownCommand(env.stderr, args[1])
 			return 2
 		}
 		usage(env.stdout)
@@ -62,24 +64,44 @@ func runMain(env *cliEnv, args []string) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(env.stderr, "restls: unknown command %q; run 'restls help' for the list\n", name)
+		unknownCommand(env.stderr, name)
 		return 2
 	}
 	return c.run(env, args[1:])
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "restls: language server, dry runs and editor hints for api.rest.v1 scripts")
-	fmt.Fprintln(w, "\nUsage: restls <command> [flags]\n\nCommands:")
-	names := make([]string, 0, len(commands))
+// unknownCommand says so, suggests the nearest command, and gives the
+// short usage line rather than the whole list.
+func unknownCommand(w io.Writer, name string) {
+	msg := fmt.Sprintf("restls: unknown command %q", name)
+	if near := config.Nearest(name, commandNames(), 1); len(near) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", near[0])
+	}
+	fmt.Fprintln(w, msg)
+	fmt.Fprintln(w, "Usage: restls <command> [flags]; 'restls help' lists the commands")
+}
+
+func commandNames() []string {
+	names := make([]string, 0, len(commands)+1)
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	return append(names, "help")
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "restls: language server, dry runs and editor hints for api.rest.v1 scripts")
+	fmt.Fprintln(w, "\nUsage: restls <command> [flags]\n\nCommands:")
+	for _, n := range commandNames() {
+		if c, ok := commands[n]; ok {
+			fmt.Fprintf(w, "  %-14s %s\n", n, c.summary)
+		}
+		if n == "serve" {
+			fmt.Fprintf(w, "  %-14s %s\n", "serve --http", "serve the designer page, the hints API and the language server over WebSocket")
+		}
 	}
-	fmt.Fprintln(w, "  help       show this list, or 'restls help <command>' for one command")
+	fmt.Fprintf(w, "  %-14s %s\n", "help", "show this list, or 'restls help <command>' for one command")
 	fmt.Fprintln(w, "\nEvery command takes -h. Documentation: docs/ in the source tree.")
 }
 
@@ -109,11 +131,55 @@ func parseFlags(env *cliEnv, fs *flag.FlagSet, args []string) int {
 			return 0
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	// The flag package prints the whole flag list after an error; a slip
+	// deserves the error, a suggestion and one usage line instead.
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		flagError(env.stderr, fs, err)
 		return 2
 	}
 	return -1
+}
+
+// flagError reports a bad flag, suggesting the nearest defined flag for an
+// unknown one.
+func flagError(w io.Writer, fs *flag.FlagSet, err error) {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		name = strings.TrimLeft(name, "-")
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		msg = fmt.Sprintf("unknown flag --%s", name)
+		if near := config.Nearest(name, known, 1); len(near) > 0 {
+			msg += fmt.Sprintf("; did you mean --%s?", near[0])
+		} else if pre := prefixed(name, known); pre != "" {
+			msg += fmt.Sprintf("; did you mean --%s?", pre)
+		}
+	}
+	fmt.Fprintf(w, "%s: %s\n", fs.Name(), msg)
+	cmd := strings.TrimPrefix(fs.Name(), "restls ")
+	fmt.Fprintf(w, "Usage: %s [flags]; 'restls help %s' lists the flags\n", fs.Name(), cmd)
+}
+
+// prefixed returns the one known name that starts with name, if exactly
+// one does (--config for --config-root).
+func prefixed(name string, known []string) string {
+	found := ""
+	for _, k := range known {
+		if strings.HasPrefix(k, name) {
+			if found != "" {
+				return ""
+			}
+			found = k
+		}
+	}
+	return found
 }

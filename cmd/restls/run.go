@@ -21,7 +21,7 @@ func init() {
 }
 
 func runRun(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -51,8 +51,8 @@ input, fixtures or configuration cannot be loaded.`)
 	var positional []string
 	for fs.NArg() > 0 {
 		positional = append(positional, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return 2
+		if rc := parseFlags(env, fs, fs.Args()[1:]); rc >= 0 {
+			return rc
 		}
 	}
 	usageErr := func(format string, a ...any) int {
@@ -93,6 +93,9 @@ input, fixtures or configuration cannot be loaded.`)
 		if mock, err = restclient.LoadMock(*mockFile); err != nil {
 			return usageErr("--mock: %v", err)
 		}
+	}
+	if cf.rootMissing("run") {
+		return 2
 	}
 	reg := config.Load(cf.sources()).For(kind)
 	if !reg.Loaded {

@@ -126,8 +126,9 @@ func TestRunErrorsAndExitCodes(t *testing.T) {
 		{[]string{"run", "--input", badJSON, "--config-root", cfg, ok}, "is not valid JSON"},
 		{[]string{"run", "--mock", badMock, "--config-root", cfg, ok}, "serviceId is required"},
 		{[]string{"run", "--timeout", "0s", "--config-root", cfg, ok}, "--timeout must be positive"},
-		{[]string{"run", "--config-root", filepath.Join(dir, "nothing-here"), ok}, "no service configuration found"},
-		{[]string{"run", "--bogus", ok}, "flag provided but not defined"},
+		{[]string{"run", "--config-root", filepath.Join(dir, "nothing-here"), ok}, "nothing-here does not exist"},
+		{[]string{"run", "--config-root", dir, ok}, "no service configuration found"},
+		{[]string{"run", "--bogus", ok}, "unknown flag --bogus"},
 	} {
 		_, errs, rc := run(t, nil, tt.args...)
 		if rc != 2 || !strings.Contains(errs, tt.want) {

@@ -79,6 +79,9 @@ ended without shutdown, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if cf.rootMissing("serve") {
+		return 2
+	}
 	log, closeLog, err := serveLogger(env, *logFile, *logLevel)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)

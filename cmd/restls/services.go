@@ -22,6 +22,17 @@ func (c *configFlags) sources() config.Sources {
 	return config.FromEnv(c.env.getenv).Override(c.f.Explicit())
 }
 
+// rootMissing reports, for command cmd, a config root named by a flag or
+// RESTLS_CONFIG_ROOT that is not a directory: a usage error, since a
+// registry read from nothing would only hide the typo.
+func (c *configFlags) rootMissing(cmd string) bool {
+	if err := c.sources().CheckRoot(); err != nil {
+		fmt.Fprintf(c.env.stderr, "restls %s: %v\n", cmd, err)
+		return true
+	}
+	return false
+}
+
 type servicesJSON struct {
 	Kind        config.Kind                  `json:"kind"`
 	Services    map[string]config.HintsEntry `json:"services"`
@@ -37,7 +48,7 @@ description (never a credential), then every configuration problem as
 file:line:col: severity: message.
 
 Exit status: 0; 1 with --strict when any error diagnostic exists; 2 for
-usage errors.`)
+usage errors, and when a named config root is not a directory.`)
 	kindName := fs.String("kind", string(config.ScriptService), "script `kind` whose registry to print: scriptService, scriptTask or validationScript")
 	asJSON := fs.Bool("json", false, "print one JSON object: kind, services, timeouts, diagnostics")
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic exists")
@@ -53,6 +64,9 @@ usage errors.`)
 	kind, err := config.ParseKind(*kindName)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls services: %v\n", err)
+		return 2
+	}
+	if cf.rootMissing("services") {
 		return 2
 	}
 	snap := config.Load(cf.sources())
