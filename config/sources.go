@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -85,6 +86,14 @@ func (s Sources) Override(o Sources) Sources {
 func (s Sources) IsZero() bool {
 	return s.ConfigRoot == "" && len(s.Properties) == 0 && s.ServiceXML == "" &&
 		s.HandlerXML == "" && s.PlatformConfig == "" && s.RegistryURL == ""
+}
+
+// Equal reports whether s and o name the same sources, field by field (an
+// empty and a nil Properties list are the same). A session whose sources
+// equal the server's shares the server's registry.
+func (s Sources) Equal(o Sources) bool {
+	return s.ConfigRoot == o.ConfigRoot && slices.Equal(s.Properties, o.Properties) && s.ServiceXML == o.ServiceXML &&
+		s.HandlerXML == o.HandlerXML && s.PlatformConfig == o.PlatformConfig && s.RegistryURL == o.RegistryURL
 }
 
 // Flags binds the configuration flags shared by every subcommand.

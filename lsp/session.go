@@ -197,18 +197,12 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	return view{d: d, snap: snap, kind: kind, reg: usable(snap.For(kind)), caps: caps}, true
 }
 
-// usable returns reg, or nil when it failed to load: the hint engine then
-// offers no serviceId hints instead of calling every serviceId unknown.
+// usable returns reg, or nil when it offers no serviceId hints
+// (config.Registry.HintState): the hint engine then offers none instead of
+// calling every serviceId unknown.
 func usable(reg *config.Registry) *config.Registry {
-	if reg == nil || !reg.Loaded {
+	if !reg.HintState().Offered {
 		return nil
-	}
-	if reg.Len() == 0 {
-		for _, d := range reg.Diagnostics {
-			if d.Severity == config.SeverityError {
-				return nil
-			}
-		}
 	}
 	return reg
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -45,38 +44,10 @@ func statusOf(snap *config.Snapshot) Status {
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
-		ks := KindStatus{Kind: k, Services: reg.Len(), Hints: usable(reg) != nil}
-		ks.Message = kindMessage(reg)
-		st.Kinds = append(st.Kinds, ks)
+		h := reg.HintState()
+		st.Kinds = append(st.Kinds, KindStatus{Kind: k, Services: reg.Len(), Hints: h.Offered, Message: h.Message()})
 	}
 	return st
-}
-
-func kindMessage(reg *config.Registry) string {
-	errs := 0
-	var firstErr *config.Diagnostic
-	for i, d := range reg.Diagnostics {
-		if d.Severity == config.SeverityError {
-			errs++
-			if firstErr == nil {
-				firstErr = &reg.Diagnostics[i]
-			}
-		}
-	}
-	switch {
-	case reg.Len() > 0 && errs == 0:
-		return fmt.Sprintf("%d services", reg.Len())
-	case reg.Len() > 0:
-		return fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
-	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return "no serviceId hints: " + reg.Diagnostics[0].String()
-	case !reg.Loaded:
-		return "no serviceId hints: no configuration found"
-	case firstErr != nil:
-		return "no serviceId hints: " + firstErr.String()
-	default:
-		return "0 services: the configuration declares none"
-	}
 }
 
 // publishConfig publishes the registry's diagnostics on the configuration
