@@ -1,9 +1,7 @@
 package lsp
 
 import (
-	"context"
 	"os"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -48,52 +46,6 @@ func statusOf(snap *config.Snapshot) Status {
 		st.Kinds = append(st.Kinds, KindStatus{Kind: k, Services: reg.Len(), Hints: h.Offered, Message: h.Message()})
 	}
 	return st
-}
-
-// publishConfig publishes the registry's diagnostics on the configuration
-// files themselves (clearing files that no longer have any), then the
-// status notification.
-func (s *session) publishConfig(ctx context.Context) {
-	snap := s.snapshot()
-	byFile := map[string][]config.Diagnostic{}
-	for _, d := range snap.Diagnostics() {
-		if d.File == "" {
-			continue
-		}
-		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
-			continue // "no configuration found in <dir>": status says it
-		}
-		byFile[d.File] = append(byFile[d.File], d)
-	}
-	published := map[uri.URI]bool{}
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		u := fileURI(cleanAbs(f))
-		published[u] = true
-		m := s.configMapper(u, f)
-		out := make([]protocol.Diagnostic, 0, len(byFile[f]))
-		for _, d := range byFile[f] {
-			out = append(out, configDiagnostic(m, d))
-		}
-		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
-	}
-	s.mu.Lock()
-	var clear []uri.URI
-	for u := range s.configURIs {
-		if !published[u] {
-			clear = append(clear, u)
-		}
-	}
-	s.configURIs = published
-	s.mu.Unlock()
-	for _, u := range clear {
-		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
-	}
-	s.notify(ctx, MethodStatus, statusOf(snap))
 }
 
 // configMapper maps positions in a configuration file: the open buffer if
