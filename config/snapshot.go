@@ -13,10 +13,18 @@ func NewSnapshot(src Sources, regs ...*Registry) *Snapshot {
 	}
 	for _, k := range Kinds {
 		if s.registries[k] == nil {
-			r := NewRegistry(k, nil, DefaultTimeouts, nil)
-			r.Loaded = false
-			s.registries[k] = r
+			s.registries[k] = FailedRegistry(k)
 		}
 	}
 	return s
+}
+
+// FailedSnapshot is a snapshot whose every kind has a FailedRegistry with
+// diags: no serviceId hints anywhere, and the reason in the status.
+func FailedSnapshot(src Sources, diags ...Diagnostic) *Snapshot {
+	regs := make([]*Registry, 0, len(Kinds))
+	for _, k := range Kinds {
+		regs = append(regs, FailedRegistry(k, diags...))
+	}
+	return NewSnapshot(src, regs...)
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -108,6 +109,14 @@ func (s Sources) CheckRoot() error {
 		return fmt.Errorf("config root %s is a file, not a directory: name the platform's webforms directory, or name the file with --properties, --service-xml, --handler-xml or --platform-config", s.ConfigRoot)
 	}
 	return nil
+}
+
+// Equal reports whether s and o name the same sources, field by field (an
+// empty and a nil Properties list are the same). A session whose sources
+// equal the server's shares the server's registry.
+func (s Sources) Equal(o Sources) bool {
+	return s.ConfigRoot == o.ConfigRoot && slices.Equal(s.Properties, o.Properties) && s.ServiceXML == o.ServiceXML &&
+		s.HandlerXML == o.HandlerXML && s.PlatformConfig == o.PlatformConfig && s.RegistryURL == o.RegistryURL
 }
 
 // Flags binds the configuration flags shared by every subcommand.

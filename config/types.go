@@ -298,6 +298,104 @@ func (r *Registry) Nearest(id string, n int) []string {
 	return nearest(id, r.IDs(), n)
 }
 
+// HintReason says why a registry does or does not offer serviceId hints.
+// The values are stable: tools may branch on them.
+type HintReason string
+
+// The hint reasons, in the order HintState tries them.
+const (
+	// NoHintsNoRegistry: there is no registry at all (a nil *Registry).
+	NoHintsNoRegistry HintReason = "no-registry"
+	// NoHintsNotLoaded: no source was read; Cause says why (the first
+	// error, else the first diagnostic).
+	NoHintsNotLoaded HintReason = "not-loaded"
+	// NoHintsNotFound: no source was read and nothing says why.
+	NoHintsNotFound HintReason = "not-found"
+	// NoHintsErrors: the sources were read but yield no usable service and
+	// at least one error; Cause is the first error. Hints here would call
+	// every serviceId unknown because of a broken file.
+	NoHintsErrors HintReason = "errors"
+	// HintsNoneDeclared: the configuration loads and declares no service;
+	// hints are offered (every serviceId is then unknown).
+	HintsNoneDeclared HintReason = "none-declared"
+	// HintsServicesWithErrors: usable services, and errors on others.
+	HintsServicesWithErrors HintReason = "services-with-errors"
+	// HintsServices: usable services and no error.
+	HintsServices HintReason = "services"
+)
+
+// HintState is whether a registry offers serviceId hints and why (not):
+// what the language server's restls/status, GET /v1/status and the hint
+// engine all go by.
+type HintState struct {
+	// Offered reports whether serviceId hints (completion, hover, the
+	// "unknown serviceId" check) are offered.
+	Offered bool
+	Reason  HintReason
+	// Services is the number of usable services; Errors the number of
+	// error diagnostics.
+	Services, Errors int
+	// Cause is the diagnostic that says why no hints are offered, for
+	// NoHintsNotLoaded and NoHintsErrors.
+	Cause Diagnostic
+}
+
+// HintState decides whether r offers serviceId hints. A registry that was
+// not loaded offers none, whatever else it holds; one that was loaded
+// offers none only when it has no usable service and an error. r may be
+// nil.
+func (r *Registry) HintState() HintState {
+	if r == nil {
+		return HintState{Reason: NoHintsNoRegistry}
+	}
+	h := HintState{Services: r.Len()}
+	first := -1
+	for i := range r.Diagnostics {
+		if r.Diagnostics[i].Severity == SeverityError {
+			h.Errors++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	switch {
+	case !r.Loaded && first >= 0:
+		h.Reason, h.Cause = NoHintsNotLoaded, r.Diagnostics[first]
+	case !r.Loaded && len(r.Diagnostics) > 0:
+		h.Reason, h.Cause = NoHintsNotLoaded, r.Diagnostics[0]
+	case !r.Loaded:
+		h.Reason = NoHintsNotFound
+	case h.Services == 0 && first >= 0:
+		h.Reason, h.Cause = NoHintsErrors, r.Diagnostics[first]
+	case h.Services == 0:
+		h.Offered, h.Reason = true, HintsNoneDeclared
+	case h.Errors > 0:
+		h.Offered, h.Reason = true, HintsServicesWithErrors
+	default:
+		h.Offered, h.Reason = true, HintsServices
+	}
+	return h
+}
+
+// Message is one line for a status bar: "12 services", or
+// "no serviceId hints: " and why.
+func (h HintState) Message() string {
+	switch h.Reason {
+	case NoHintsNoRegistry:
+		return "no serviceId hints: no registry loaded"
+	case NoHintsNotFound:
+		return "no serviceId hints: no configuration found"
+	case NoHintsNotLoaded, NoHintsErrors:
+		return "no serviceId hints: " + h.Cause.String()
+	case HintsNoneDeclared:
+		return "0 services: the configuration declares none"
+	case HintsServicesWithErrors:
+		return fmt.Sprintf("%d services, %d configuration errors", h.Services, h.Errors)
+	default:
+		return fmt.Sprintf("%d services", h.Services)
+	}
+}
+
 // HintsEntry is one entry of the hints map of spec 2.4.
 type HintsEntry struct {
 	URL         string `json:"url"`
@@ -327,6 +425,16 @@ func NewRegistry(kind Kind, services []Service, timeouts Timeouts, diags []Diagn
 		r.services[s.ID] = &s
 	}
 	r.finish()
+	return r
+}
+
+// FailedRegistry builds the registry of a kind whose sources could not be
+// read (a remote backend that did not answer, sources that may not be
+// used): no service, the default timeouts, not Loaded, and diags saying
+// why. It offers no serviceId hints (see HintState).
+func FailedRegistry(kind Kind, diags ...Diagnostic) *Registry {
+	r := NewRegistry(kind, nil, DefaultTimeouts, diags)
+	r.Loaded = false
 	return r
 }
 

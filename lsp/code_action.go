@@ -66,9 +66,7 @@ func wantsQuickFix(only []protocol.CodeActionKind) bool {
 // editors ask for code actions as the cursor moves), else computed on a
 // throwaway document so no syntax tree stays behind.
 func (s *session) diagnosticsOf(v view) []hints.Diagnostic {
-	s.mu.Lock()
-	c, ok := s.diags[v.d.uri]
-	s.mu.Unlock()
+	c, ok := s.diagnostics.cached(v.d.uri)
 	if ok && c.reg == v.reg && c.d.version == v.d.version && c.d.doc.Text() == v.d.doc.Text() {
 		return c.diags
 	}

@@ -97,10 +97,7 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: items[:0]}
 	var seq int64
 	if v.caps.lazyDocs {
-		s.mu.Lock()
-		s.itemsSeq++
-		seq = s.itemsSeq
-		s.mu.Unlock()
+		seq = s.resolve.next()
 	}
 	defer func() {
 		// The engine's items are not needed once converted, except by
@@ -109,12 +106,7 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 		// concurrently never recycles items still being converted.
 		recycle := c.Items
 		if v.caps.lazyDocs {
-			s.mu.Lock()
-			if seq > s.lastItemsSeq {
-				recycle, s.lastItems = s.lastItems, c.Items
-				s.lastItemsSeq, s.lastItemsReg = seq, v.reg
-			}
-			s.mu.Unlock()
+			recycle = s.resolve.keep(seq, c.Items, v.reg)
 		}
 		switch {
 		case cap(recycle) >= hintSliceCap:
@@ -150,7 +142,7 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 	var data []byte
 	for i, it := range c.Items {
 		if v.caps.lazyDocs {
-			it.Documentation = "" // kept in lastItems for resolve
+			it.Documentation = "" // kept in s.resolve
 		}
 		item, text := toCompletionItem(it, v.caps.snippets)
 		if shared {

@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 )
 
@@ -31,25 +32,14 @@ func (s *session) completionResolve(_ context.Context, req *jsonrpc2.Request) (a
 		}
 		index = false
 	}
-	s.mu.Lock()
 	var it hints.CompletionItem
+	var reg *config.Registry
 	found := false
-	switch {
-	case ref[0] != s.lastItemsSeq:
-	case index:
-		if ref[1] >= 0 && ref[1] < int64(len(s.lastItems)) {
-			it, found = s.lastItems[ref[1]], true
-		}
-	default:
-		for _, c := range s.lastItems {
-			if c.Label == item.Label {
-				it, found = c, true
-				break
-			}
-		}
+	if index {
+		it, reg, found = s.resolve.at(ref[0], ref[1])
+	} else {
+		it, reg, found = s.resolve.labelled(ref[0], item.Label)
 	}
-	reg := s.lastItemsReg
-	s.mu.Unlock()
 	if !found || it.Label != item.Label {
 		return &item, nil
 	}

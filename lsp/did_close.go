@@ -15,16 +15,6 @@ func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request) (any, err
 		return nil, err
 	}
 	u := p.TextDocument.URI
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	s.mu.Lock()
-	delete(s.docs, u)
-	delete(s.dirty, u)
-	delete(s.diags, u)
-	isConfig := s.configURIs[u]
-	s.mu.Unlock()
-	if !isConfig {
-		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
-	}
+	s.diagnostics.forget(ctx, u, func() { s.dropDocument(u) })
 	return nil, nil
 }

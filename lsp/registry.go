@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"os"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,10 +115,4 @@ func stampFiles(files []string) map[string]fileStamp {
 		m[f] = fileStamp{exists: true, size: fi.Size(), mtime: fi.ModTime()}
 	}
 	return m
-}
-
-func sameSources(a, b config.Sources) bool {
-	return a.ConfigRoot == b.ConfigRoot && slices.Equal(a.Properties, b.Properties) &&
-		a.ServiceXML == b.ServiceXML && a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig &&
-		a.RegistryURL == b.RegistryURL
 }

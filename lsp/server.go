@@ -186,7 +186,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error 
 	hctx := protocol.WithLogger(ctx, s.slog.With("session", id))
 	ses.ctx = hctx
 	var wg sync.WaitGroup
-	wg.Go(func() { ses.diagnosticsLoop(hctx) })
+	wg.Go(func() { ses.diagnostics.run(hctx) })
 	wg.Go(func() { ses.watchLoop(hctx) })
 	conn.Go(hctx, ses.handle)
 

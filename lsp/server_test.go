@@ -500,13 +500,11 @@ func TestDocumentsDropTheirSyntaxTree(t *testing.T) {
 		}
 	}
 	ses := srv.sessionList()[0]
-	ses.mu.Lock()
 	for _, u := range uris {
-		if c, ok := ses.diags[u]; !ok || c.d != ses.docs[u] || len(c.diags) != 1 {
+		if c, ok := ses.diagnostics.cached(u); !ok || c.d != ses.document(u) || len(c.diags) != 1 {
 			t.Errorf("%s: no cached diagnostics for the current document", u)
 		}
 	}
-	ses.mu.Unlock()
 	// A document without its tree still takes edits and is diagnosed again.
 	v := c.change(uris[0], &protocol.TextDocumentContentChangePartial{
 		Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 9}, End: protocol.Position{Line: 0, Character: 20}},

@@ -2,10 +2,8 @@ package lsp
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -39,6 +37,16 @@ type clientCaps struct {
 // Notifications that change state run in arrival order on the connection's
 // read goroutine; read-only requests run concurrently and take what they
 // need under mu before they detach.
+//
+// mu guards the documents, the settings (and the registry they choose),
+// the lifecycle and the requests in flight; what else a session keeps has
+// its own type and lock: resolve (completionItem/resolve's items, see
+// resolveCache) and diagnostics (the queue, published diagnostics and the
+// worker that publishes them, see diagnosticsWorker). mu is never held
+// while calling the client or taking those types' locks, and no code
+// under it loads a registry. pullMu and watchMu serialise calls to the
+// client (workspace/configuration, watcher registration) and are taken
+// before mu, never under it.
 type session struct {
 	srv  *Server
 	id   int
@@ -47,40 +55,26 @@ type session struct {
 	ctx  context.Context // session lifetime, carries the slog bridge
 	end  context.CancelFunc
 
-	mu         sync.Mutex
-	state      lifecycle
-	exited     bool
-	docs       map[uri.URI]*document
-	settings   settings
-	own        *registry // nil: the server's shared registry
-	root       string    // workspace root directory, for relative settings paths
-	caps       clientCaps
-	watching   bool             // the client watches the config files for us
-	configURIs map[uri.URI]bool // config files we published diagnostics on
-	// diags are the diagnostics last published per document, for code
-	// actions: a document keeps no syntax tree between requests.
-	diags       map[uri.URI]diagCache
+	mu          sync.Mutex
+	state       lifecycle
+	exited      bool
+	docs        map[uri.URI]*document
+	settings    settings
+	own         *registry // nil: the server's shared registry
+	root        string    // workspace root directory, for relative settings paths
+	caps        clientCaps
+	watching    bool // the client watches the config files for us
 	toldRestart bool
 	inflight    map[jsonrpc2.ID]context.CancelFunc
-	// lastItems are the items of the latest completion answer, for
-	// completionItem/resolve to add their documentation.
-	lastItems    []hints.CompletionItem
-	lastItemsSeq int64
-	itemsSeq     int64            // the latest sequence number given to an answer
-	lastItemsReg *config.Registry // builds the documentation of LazyDoc items
+
+	pullMu  sync.Mutex // serialises workspace/configuration pulls
+	watchMu sync.Mutex // serialises watcher (re)registrations
+
+	resolve     resolveCache
+	diagnostics *diagnosticsWorker
 	// answers, when the stream is this package's, takes completion answers
 	// until they are written.
 	answers *heldAnswers
-
-	// Diagnostics are computed off the read goroutine, latest state wins.
-	// pubMu orders a document's publish against didClose's clearing, so a
-	// closed document never keeps diagnostics computed just before.
-	pubMu       sync.Mutex
-	pullMu      sync.Mutex // serialises workspace/configuration pulls
-	watchMu     sync.Mutex // serialises watcher (re)registrations
-	dirty       map[uri.URI]struct{}
-	configDirty bool
-	wake        chan struct{}
 }
 
 // document is one open script. It is immutable: a change replaces it.
@@ -111,13 +105,6 @@ func makeDocument(u uri.URI, version int32, text string) *document {
 	return d
 }
 
-// diagCache is what Diagnose returned for one text and registry.
-type diagCache struct {
-	d     *document // the text (by identity) and version diagnosed
-	reg   *config.Registry
-	diags []hints.Diagnostic
-}
-
 // unparsed returns d without its syntax tree. Only Diagnose needs the tree
 // (about 1 MB per 1,000 lines, and pointer-dense, so it also slows every
 // garbage collection); completion, hover and signature help work from the
@@ -129,24 +116,68 @@ func (d *document) unparsed() *document {
 }
 
 func newSession(srv *Server, id int, end context.CancelFunc) *session {
-	return &session{
-		srv:        srv,
-		id:         id,
-		log:        srv.log.With(zap.Int("session", id)),
-		end:        end,
-		docs:       map[uri.URI]*document{},
-		configURIs: map[uri.URI]bool{},
-		diags:      map[uri.URI]diagCache{},
-		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
-		dirty:      map[uri.URI]struct{}{},
-		wake:       make(chan struct{}, 1),
+	s := &session{
+		srv:      srv,
+		id:       id,
+		log:      srv.log.With(zap.Int("session", id)),
+		end:      end,
+		docs:     map[uri.URI]*document{},
+		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 	}
+	s.diagnostics = newDiagnosticsWorker(s, srv.opts.DiagnosticsDelay)
+	return s
 }
 
 func (s *session) ended() (shutdown, exited bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state == stateShutdown, s.exited
+}
+
+// isInitialized reports whether the session is between initialize and
+// shutdown.
+func (s *session) isInitialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == stateInitialized
+}
+
+// document returns open document u, or nil.
+func (s *session) document(u uri.URI) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[u]
+}
+
+// openURIs lists the open documents.
+func (s *session) openURIs() []uri.URI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]uri.URI, 0, len(s.docs))
+	for u := range s.docs {
+		out = append(out, u)
+	}
+	return out
+}
+
+// dropTree replaces document u by d without its syntax tree, if d is still
+// u's document, and returns the replacement; else nil.
+func (s *session) dropTree(u uri.URI, d *document) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.docs[u] != d {
+		return nil
+	}
+	c := d.unparsed()
+	s.docs[u] = c
+	return c
+}
+
+// dropDocument forgets document u.
+func (s *session) dropDocument(u uri.URI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.docs, u)
 }
 
 // registryLocked returns the registry this session reads.
@@ -197,18 +228,12 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	return view{d: d, snap: snap, kind: kind, reg: usable(snap.For(kind)), caps: caps}, true
 }
 
-// usable returns reg, or nil when it failed to load: the hint engine then
-// offers no serviceId hints instead of calling every serviceId unknown.
+// usable returns reg, or nil when it offers no serviceId hints
+// (config.Registry.HintState): the hint engine then offers none instead of
+// calling every serviceId unknown.
 func usable(reg *config.Registry) *config.Registry {
-	if reg == nil || !reg.Loaded {
+	if !reg.HintState().Offered {
 		return nil
-	}
-	if reg.Len() == 0 {
-		for _, d := range reg.Diagnostics {
-			if d.Severity == config.SeverityError {
-				return nil
-			}
-		}
 	}
 	return reg
 }
@@ -230,101 +255,15 @@ func kindOf(d *document, set settings) config.Kind {
 
 // markDirty queues documents (none: every open one) for diagnostics.
 func (s *session) markDirty(uris ...uri.URI) {
-	s.mu.Lock()
 	if len(uris) == 0 {
-		for u := range s.docs {
-			s.dirty[u] = struct{}{}
-		}
+		uris = s.openURIs()
 	}
-	for _, u := range uris {
-		s.dirty[u] = struct{}{}
-	}
-	s.mu.Unlock()
-	s.kick()
+	s.diagnostics.mark(false, uris...)
 }
 
 // markConfigDirty queues config diagnostics, status and every document.
 func (s *session) markConfigDirty() {
-	s.mu.Lock()
-	s.configDirty = true
-	for u := range s.docs {
-		s.dirty[u] = struct{}{}
-	}
-	s.mu.Unlock()
-	s.kick()
-}
-
-func (s *session) kick() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
-
-// diagnosticsLoop publishes diagnostics for queued documents until ctx ends.
-// Each round reads the latest text and snapshot, so a publish never carries
-// a stale version after a newer one.
-func (s *session) diagnosticsLoop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.wake:
-		}
-		if !s.settle(ctx) {
-			return
-		}
-		s.mu.Lock()
-		if s.state != stateInitialized {
-			s.mu.Unlock()
-			continue
-		}
-		dirty := s.dirty
-		s.dirty = map[uri.URI]struct{}{}
-		configDirty := s.configDirty
-		s.configDirty = false
-		s.mu.Unlock()
-
-		if configDirty {
-			s.safely("config diagnostics", func() { s.publishConfig(ctx) })
-		}
-		uris := make([]uri.URI, 0, len(dirty))
-		for u := range dirty {
-			uris = append(uris, u)
-		}
-		sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
-		for _, u := range uris {
-			if ctx.Err() != nil {
-				return
-			}
-			s.safely("diagnostics", func() { s.publishDocument(ctx, u) })
-		}
-	}
-}
-
-// settle waits until changes pause for DiagnosticsDelay (at most ten
-// times that in all, so diagnostics keep up with continuous typing). It
-// returns false when ctx ended.
-func (s *session) settle(ctx context.Context) bool {
-	d := s.srv.opts.DiagnosticsDelay
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	deadline := time.Now().Add(10 * d)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-s.wake:
-			if wait := time.Until(deadline); wait > 0 {
-				t.Reset(min(d, wait))
-			}
-		case <-t.C:
-			return true
-		}
-	}
+	s.diagnostics.mark(true, s.openURIs()...)
 }
 
 // safely runs f, logging a panic instead of ending the process: a bug in
@@ -336,35 +275,6 @@ func (s *session) safely(what string, f func()) {
 		}
 	}()
 	f()
-}
-
-func (s *session) publishDocument(ctx context.Context, u uri.URI) {
-	v, ok := s.viewOf(u)
-	if !ok {
-		return // closed meanwhile; didClose cleared it
-	}
-	diags := hints.Diagnose(v.d.doc, v.reg)
-	s.mu.Lock()
-	if s.docs[u] == v.d {
-		s.docs[u] = v.d.unparsed()
-		s.diags[u] = diagCache{d: s.docs[u], reg: v.reg, diags: diags}
-	}
-	s.mu.Unlock()
-	out := make([]protocol.Diagnostic, 0, len(diags))
-	for _, d := range diags {
-		out = append(out, toDiagnostic(v.d.m, d))
-	}
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	s.mu.Lock()
-	cur := s.docs[u]
-	s.mu.Unlock()
-	if cur == nil || cur.version != v.d.version || cur.doc.Text() != v.d.doc.Text() {
-		return // closed or changed meanwhile: the newer state is queued
-	}
-	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
-		URI: u, Version: protocol.NewOptional(v.d.version), Diagnostics: out,
-	})
 }
 
 // notify sends a notification; a failure means the client is gone.

@@ -1,10 +1,7 @@
 package lsp
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -45,84 +42,10 @@ func statusOf(snap *config.Snapshot) Status {
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
-		ks := KindStatus{Kind: k, Services: reg.Len(), Hints: usable(reg) != nil}
-		ks.Message = kindMessage(reg)
-		st.Kinds = append(st.Kinds, ks)
+		h := reg.HintState()
+		st.Kinds = append(st.Kinds, KindStatus{Kind: k, Services: reg.Len(), Hints: h.Offered, Message: h.Message()})
 	}
 	return st
-}
-
-func kindMessage(reg *config.Registry) string {
-	errs := 0
-	var firstErr *config.Diagnostic
-	for i, d := range reg.Diagnostics {
-		if d.Severity == config.SeverityError {
-			errs++
-			if firstErr == nil {
-				firstErr = &reg.Diagnostics[i]
-			}
-		}
-	}
-	switch {
-	case reg.Len() > 0 && errs == 0:
-		return fmt.Sprintf("%d services", reg.Len())
-	case reg.Len() > 0:
-		return fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
-	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return "no serviceId hints: " + reg.Diagnostics[0].String()
-	case !reg.Loaded:
-		return "no serviceId hints: no configuration found"
-	case firstErr != nil:
-		return "no serviceId hints: " + firstErr.String()
-	default:
-		return "0 services: the configuration declares none"
-	}
-}
-
-// publishConfig publishes the registry's diagnostics on the configuration
-// files themselves (clearing files that no longer have any), then the
-// status notification.
-func (s *session) publishConfig(ctx context.Context) {
-	snap := s.snapshot()
-	byFile := map[string][]config.Diagnostic{}
-	for _, d := range snap.Diagnostics() {
-		if d.File == "" {
-			continue
-		}
-		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
-			continue // "no configuration found in <dir>": status says it
-		}
-		byFile[d.File] = append(byFile[d.File], d)
-	}
-	published := map[uri.URI]bool{}
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		u := fileURI(cleanAbs(f))
-		published[u] = true
-		m := s.configMapper(u, f)
-		out := make([]protocol.Diagnostic, 0, len(byFile[f]))
-		for _, d := range byFile[f] {
-			out = append(out, configDiagnostic(m, d))
-		}
-		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
-	}
-	s.mu.Lock()
-	var clear []uri.URI
-	for u := range s.configURIs {
-		if !published[u] {
-			clear = append(clear, u)
-		}
-	}
-	s.configURIs = published
-	s.mu.Unlock()
-	for _, u := range clear {
-		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
-	}
-	s.notify(ctx, MethodStatus, statusOf(snap))
 }
 
 // configMapper maps positions in a configuration file: the open buffer if

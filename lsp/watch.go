@@ -17,9 +17,9 @@ func (s *session) applySettingsLocked(set settings) {
 	s.settings = set
 	src := s.srv.opts.Sources.Override(set.sources(s.root))
 	switch {
-	case sameSources(src, s.srv.opts.Sources):
+	case src.Equal(s.srv.opts.Sources):
 		s.own = nil
-	case s.own == nil || !sameSources(s.own.sources, src):
+	case s.own == nil || !s.own.sources.Equal(src):
 		s.own = newRegistry(src, s.srv.opts.Load, s.log)
 	}
 }

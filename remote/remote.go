@@ -133,14 +133,12 @@ func (l *Loader) registry(ctx context.Context, kind config.Kind) *config.Registr
 		}
 		l.log.Warn("no serviceId hints from the registry backend", zap.String("registryUrl", l.String()),
 			zap.String("kind", string(kind)), zap.Error(err))
-		reg := config.NewRegistry(kind, nil, config.DefaultTimeouts, []config.Diagnostic{{
+		return config.FailedRegistry(kind, config.Diagnostic{
 			Severity: config.SeverityError,
 			Code:     code,
 			Message: fmt.Sprintf("registryUrl %s: %v; no serviceId hints until it answers (check that restls serve --http runs there and the token)",
 				l.String(), err),
-		}})
-		reg.Loaded = false
-		return reg
+		})
 	}
 	services := make([]config.Service, 0, len(ids))
 	for id, e := range ids {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -214,51 +213,19 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
+		h := reg.HintState()
 		if reg == nil {
-			st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Message: "no serviceId hints: no registry loaded", Diagnostics: []config.Diagnostic{}})
+			st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Message: h.Message(), Diagnostics: []config.Diagnostic{}})
 			continue
 		}
 		diags := reg.Diagnostics
 		if diags == nil {
 			diags = []config.Diagnostic{}
 		}
-		hintsOK, msg := kindState(reg)
-		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: hintsOK, Services: reg.Len(),
-			Message: msg, Timeouts: reg.Timeouts, Diagnostics: diags})
+		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: h.Offered, Services: reg.Len(),
+			Message: h.Message(), Timeouts: reg.Timeouts, Diagnostics: diags})
 	}
 	return st
-}
-
-// kindState says whether a registry offers serviceId hints and why not,
-// with the same rule the language server applies (a registry that loaded
-// nothing usable because of errors offers none).
-func kindState(reg *config.Registry) (bool, string) {
-	var firstErr *config.Diagnostic
-	errs := 0
-	for i, d := range reg.Diagnostics {
-		if d.Severity == config.SeverityError {
-			errs++
-			if firstErr == nil {
-				firstErr = &reg.Diagnostics[i]
-			}
-		}
-	}
-	switch {
-	case !reg.Loaded && firstErr != nil:
-		return false, "no serviceId hints: " + firstErr.String()
-	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return false, "no serviceId hints: " + reg.Diagnostics[0].String()
-	case !reg.Loaded:
-		return false, "no serviceId hints: no configuration found"
-	case reg.Len() == 0 && firstErr != nil:
-		return false, "no serviceId hints: " + firstErr.String()
-	case reg.Len() == 0:
-		return true, "0 services: the configuration declares none"
-	case errs > 0:
-		return true, fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
-	default:
-		return true, fmt.Sprintf("%d services", reg.Len())
-	}
 }
 
 // runBody is POST /v1/run.

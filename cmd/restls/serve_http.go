@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -109,7 +108,7 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 	httpMode, rs := flagGiven(h.fs, "http"), h.remotes
 	defaults := o.Sources
 	o.Load = func(src config.Sources) *config.Snapshot {
-		if httpMode && !sameSources(src, defaults) {
+		if httpMode && !src.Equal(defaults) {
 			// Over HTTP, settings come from any client that can open /lsp:
 			// honouring their sources would let them make this server read
 			// other files (and send back what the parser says about them)
@@ -132,11 +131,6 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		o.Runner = nil
 	}
 	return nil
-}
-
-func sameSources(a, b config.Sources) bool {
-	return a.ConfigRoot == b.ConfigRoot && slices.Equal(a.Properties, b.Properties) && a.ServiceXML == b.ServiceXML &&
-		a.HandlerXML == b.HandlerXML && a.PlatformConfig == b.PlatformConfig && a.RegistryURL == b.RegistryURL
 }
 
 // remotes are the registry backends in use: the flag's, and those named by
@@ -177,14 +171,7 @@ const codeSourcesRefused = "http-settings-sources-refused"
 
 // notLoaded is a snapshot with no serviceId hints and the reason.
 func notLoaded(src config.Sources, code, why string) *config.Snapshot {
-	regs := make([]*config.Registry, 0, len(config.Kinds))
-	for _, k := range config.Kinds {
-		reg := config.NewRegistry(k, nil, config.DefaultTimeouts, []config.Diagnostic{{
-			Severity: config.SeverityError, Code: code, Message: why}})
-		reg.Loaded = false
-		regs = append(regs, reg)
-	}
-	return config.NewSnapshot(src, regs...)
+	return config.FailedSnapshot(src, config.Diagnostic{Severity: config.SeverityError, Code: code, Message: why})
 }
 
 // start refreshes every remote registry in use until ctx ends, and reloads

@@ -1,0 +1,253 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
+)
+
+// diagnosticsWorker computes and publishes one session's diagnostics off
+// the read goroutine, latest state wins: documents and the configuration
+// are queued (mark), and run publishes what is queued once changes pause,
+// reading the session's latest text and registry each round, so a publish
+// never carries a stale version after a newer one.
+//
+// Locks:
+//   - mu guards dirty, configDirty, published and configURIs.
+//   - pubMu orders publishing a document against forgetting it (didClose),
+//     so a closed document never keeps diagnostics computed just before,
+//     and no cache entry outlives its document.
+//   - Order: pubMu, then session.mu or mu; session.mu and mu are never held
+//     together, and nothing calls the client under mu.
+//
+// Goroutines: mark, forget and cached may be called from any goroutine
+// (the read goroutine for notifications, request goroutines for code
+// actions); run, and so publishDocument and publishConfig, runs on the
+// worker's own goroutine only.
+type diagnosticsWorker struct {
+	s     *session
+	delay time.Duration // Options.DiagnosticsDelay
+	wake  chan struct{} // holds at most one pending wake-up
+
+	pubMu sync.Mutex
+
+	mu          sync.Mutex
+	dirty       map[uri.URI]struct{} // documents to diagnose
+	configDirty bool                 // publish config diagnostics and status
+	// published are the diagnostics last published per document, for code
+	// actions: a document keeps no syntax tree between requests.
+	published map[uri.URI]diagCache
+	// configURIs are the config files we published diagnostics on.
+	configURIs map[uri.URI]bool
+}
+
+// diagCache is what Diagnose returned for one text and registry.
+type diagCache struct {
+	d     *document // the text (by identity) and version diagnosed
+	reg   *config.Registry
+	diags []hints.Diagnostic
+}
+
+func newDiagnosticsWorker(s *session, delay time.Duration) *diagnosticsWorker {
+	return &diagnosticsWorker{
+		s:          s,
+		delay:      delay,
+		wake:       make(chan struct{}, 1),
+		dirty:      map[uri.URI]struct{}{},
+		published:  map[uri.URI]diagCache{},
+		configURIs: map[uri.URI]bool{},
+	}
+}
+
+// mark queues documents, and the configuration when config is true, and
+// wakes the worker.
+func (w *diagnosticsWorker) mark(config bool, uris ...uri.URI) {
+	w.mu.Lock()
+	w.configDirty = w.configDirty || config
+	for _, u := range uris {
+		w.dirty[u] = struct{}{}
+	}
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take empties the queue.
+func (w *diagnosticsWorker) take() (dirty map[uri.URI]struct{}, configDirty bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	dirty, configDirty = w.dirty, w.configDirty
+	w.dirty, w.configDirty = map[uri.URI]struct{}{}, false
+	return dirty, configDirty
+}
+
+// cached returns the diagnostics last published for document u.
+func (w *diagnosticsWorker) cached(u uri.URI) (diagCache, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c, ok := w.published[u]
+	return c, ok
+}
+
+// forget runs drop, which removes document u from the session, with no
+// publish of u under way; then unqueues u, drops its cached diagnostics
+// and clears them in the editor, unless u is a configuration file, whose
+// diagnostics come from the registry and stay.
+func (w *diagnosticsWorker) forget(ctx context.Context, u uri.URI, drop func()) {
+	w.pubMu.Lock()
+	defer w.pubMu.Unlock()
+	drop()
+	w.mu.Lock()
+	delete(w.dirty, u)
+	delete(w.published, u)
+	isConfig := w.configURIs[u]
+	w.mu.Unlock()
+	if !isConfig {
+		w.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	}
+}
+
+// run publishes diagnostics for queued documents until ctx ends.
+func (w *diagnosticsWorker) run(ctx context.Context) {
+	s := w.s
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.wake:
+		}
+		if !w.settle(ctx) {
+			return
+		}
+		if !s.isInitialized() {
+			continue // the queue waits for initialized
+		}
+		dirty, configDirty := w.take()
+		if configDirty {
+			s.safely("config diagnostics", func() { w.publishConfig(ctx) })
+		}
+		uris := make([]uri.URI, 0, len(dirty))
+		for u := range dirty {
+			uris = append(uris, u)
+		}
+		sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
+		for _, u := range uris {
+			if ctx.Err() != nil {
+				return
+			}
+			s.safely("diagnostics", func() { w.publishDocument(ctx, u) })
+		}
+	}
+}
+
+// settle waits until changes pause for the delay (at most ten times that
+// in all, so diagnostics keep up with continuous typing). It returns false
+// when ctx ended.
+func (w *diagnosticsWorker) settle(ctx context.Context) bool {
+	d := w.delay
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	deadline := time.Now().Add(10 * d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-w.wake:
+			if wait := time.Until(deadline); wait > 0 {
+				t.Reset(min(d, wait))
+			}
+		case <-t.C:
+			return true
+		}
+	}
+}
+
+// publishDocument diagnoses document u as it is now and publishes the
+// result, unless the document changed or closed meanwhile (the newer state
+// is then queued). The document diagnosed gives up its syntax tree.
+func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
+	s := w.s
+	v, ok := s.viewOf(u)
+	if !ok {
+		return // closed meanwhile; didClose cleared it
+	}
+	diags := hints.Diagnose(v.d.doc, v.reg)
+	out := make([]protocol.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		out = append(out, toDiagnostic(v.d.m, d))
+	}
+	w.pubMu.Lock()
+	defer w.pubMu.Unlock()
+	if d := s.dropTree(u, v.d); d != nil {
+		w.mu.Lock()
+		w.published[u] = diagCache{d: d, reg: v.reg, diags: diags}
+		w.mu.Unlock()
+	}
+	cur := s.document(u)
+	if cur == nil || cur.version != v.d.version || cur.doc.Text() != v.d.doc.Text() {
+		return // closed or changed meanwhile: the newer state is queued
+	}
+	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Version: protocol.NewOptional(v.d.version), Diagnostics: out,
+	})
+}
+
+// publishConfig publishes the registry's diagnostics on the configuration
+// files themselves (clearing files that no longer have any), then the
+// status notification.
+func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
+	s := w.s
+	snap := s.snapshot()
+	byFile := map[string][]config.Diagnostic{}
+	for _, d := range snap.Diagnostics() {
+		if d.File == "" {
+			continue
+		}
+		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
+			continue // "no configuration found in <dir>": status says it
+		}
+		byFile[d.File] = append(byFile[d.File], d)
+	}
+	published := map[uri.URI]bool{}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		u := fileURI(cleanAbs(f))
+		published[u] = true
+		m := s.configMapper(u, f)
+		out := make([]protocol.Diagnostic, 0, len(byFile[f]))
+		for _, d := range byFile[f] {
+			out = append(out, configDiagnostic(m, d))
+		}
+		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
+	}
+	w.mu.Lock()
+	var clear []uri.URI
+	for u := range w.configURIs {
+		if !published[u] {
+			clear = append(clear, u)
+		}
+	}
+	w.configURIs = published
+	w.mu.Unlock()
+	for _, u := range clear {
+		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	}
+	s.notify(ctx, MethodStatus, statusOf(snap))
+}
