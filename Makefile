@@ -24,6 +24,11 @@ check:
 	@out=$$(git ls-files -co --exclude-standard '*.go' | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | xargs -r gofmt -l); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+	@# deadcode exits 0 with findings, so any output fails. Without -test:
+	@# code only tests reach is dead too (move it into a _test.go file).
+	@echo "$(GO) tool deadcode $(PKGS)"; out=$$($(GO) tool deadcode $(PKGS)) || exit 1; \
+	  if [ -n "$$out" ]; then echo "deadcode: unreachable from cmd/restls (delete it, or move what only tests use into a _test.go file):"; echo "$$out"; exit 1; fi
 
 unit:
 	$(GO) test -count=1 $(PKGS)
