@@ -25,6 +25,7 @@ check:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
+	$(GO) test -count=1 ./internal/layering
 	@# deadcode exits 0 with findings, so any output fails. Without -test:
 	@# code only tests reach is dead too (move it into a _test.go file).
 	@echo "$(GO) tool deadcode $(PKGS)"; out=$$($(GO) tool deadcode $(PKGS)) || exit 1; \
