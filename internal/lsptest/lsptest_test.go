@@ -42,3 +42,25 @@ func TestHeadIsShort(t *testing.T) {
 		t.Fatalf("error of %d bytes: a bad stream is quoted whole", len(fmt.Sprint(err)))
 	}
 }
+
+// TestBigScript: the cursor is at the end of the serviceId being typed on
+// the last call, whatever the size.
+func TestBigScript(t *testing.T) {
+	for _, lines := range []int{1, 10, 1000} {
+		text, pos := BigScript(lines)
+		all := strings.Split(text, "\n")
+		if int(pos.Line) >= len(all) {
+			t.Fatalf("%d lines: cursor on line %d of %d", lines, pos.Line, len(all))
+		}
+		if before := all[pos.Line][:pos.Character]; !strings.HasSuffix(before, `post("service-0`) {
+			t.Errorf("%d lines: text before the cursor %q", lines, before)
+		}
+	}
+}
+
+func TestServiceXML(t *testing.T) {
+	x := ServiceXML(3)
+	if n := strings.Count(x, "<api "); n != 3 || !strings.Contains(x, `url="service-00000/sub1"`) {
+		t.Errorf("%d services, want 3 with a reference:\n%s", n, x)
+	}
+}
