@@ -53,8 +53,9 @@ var table = map[string]rule{
 	"web":                {may: []string{"config", "hints", "lsp"}},
 	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/restclient", "remote", "lsp", "web"}},
 
-	"internal/layering": {leaf: true, testOnly: true},
-	"internal/lsptest":  {leaf: true, testOnly: true},
+	"internal/cursortest": {leaf: true, testOnly: true},
+	"internal/layering":   {leaf: true, testOnly: true},
+	"internal/lsptest":    {leaf: true, testOnly: true},
 }
 
 // TestLayering checks every Go file of the module against table.
