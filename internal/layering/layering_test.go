@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,7 +34,8 @@ type rule struct {
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
-// restls is a leaf (leaf: true); add testOnly for a test helper.
+// restls is a leaf (leaf: true); add testOnly for a test helper, and name
+// it internal/<name>test.
 //
 // What files may import:
 //   - non-test files: the packages in may, and leaves that are not testOnly;
@@ -57,6 +59,11 @@ var table = map[string]rule{
 	"internal/layering":   {leaf: true, testOnly: true},
 	"internal/lsptest":    {leaf: true, testOnly: true},
 }
+
+// helperName is where test-helper packages live. make check leaves them
+// out of deadcode (only tests reach them), so each must be testOnly: then
+// no shipped code can hide there.
+var helperName = regexp.MustCompile(`^internal/[^/]*test$`)
 
 // TestLayering checks every Go file of the module against table.
 func TestLayering(t *testing.T) {
@@ -149,6 +156,12 @@ func TestCheck(t *testing.T) {
 			"mid/a.go": "package mid\n",
 		}, map[string]rule{"low": {leaf: true}, "mid": {may: []string{"lo"}}}, []string{
 			`mid: may import lo, which is not in the layering table (table in internal/layering/layering_test.go)`,
+		}},
+		{"helper name", map[string]string{
+			"low/a.go":            "package low\n",
+			"internal/xtest/a.go": "package xtest\n",
+		}, map[string]rule{"low": {leaf: true}, "internal/xtest": {leaf: true}}, []string{
+			`internal/xtest: a test-helper name (make check leaves internal/*test out of deadcode) but not testOnly (table in internal/layering/layering_test.go)`,
 		}},
 		{"stale entry", map[string]string{
 			"low/a.go":          "package low\n",
@@ -298,6 +311,9 @@ func check(t *testing.T, root, module string, tbl map[string]rule) []string {
 	}
 	var more []string
 	for pkg, r := range tbl {
+		if helperName.MatchString(pkg) && !r.testOnly {
+			more = append(more, fmt.Sprintf("%s: a test-helper name (make check leaves internal/*test out of deadcode) but not testOnly %s", pkg, where))
+		}
 		if !seen[pkg] {
 			more = append(more, fmt.Sprintf("%s: in the layering table but has no Go files: remove it from table in internal/layering/layering_test.go", pkg))
 		} else if !documented[pkg] {
