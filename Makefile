@@ -24,6 +24,15 @@ check:
 	@out=$$(git ls-files -co --exclude-standard '*.go' | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | xargs -r gofmt -l); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+	$(GO) test -count=1 ./internal/layering
+	@# deadcode exits 0 with findings, so any output fails. Without -test:
+	@# code only tests reach is dead too (move it into a _test.go file).
+	@# Test-helper packages (internal/*test, which the layering test keeps
+	@# out of non-test files) are reached only from tests, so not checked.
+	@echo "$(GO) tool deadcode $(PKGS)"; out=$$($(GO) tool deadcode $(PKGS)) || exit 1; \
+	  out=$$(printf '%s\n' "$$out" | grep -v '^internal/[^/]*test/' || true); \
+	  if [ -n "$$out" ]; then echo "deadcode: unreachable from cmd/restls (delete it, or move what only tests use into a _test.go file):"; echo "$$out"; exit 1; fi
 
 unit:
 	$(GO) test -count=1 $(PKGS)

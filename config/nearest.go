@@ -120,12 +120,6 @@ func (buf *distBuf) distance(a []rune, b string, limit int) int {
 	return prev[lb]
 }
 
-// editDistance is distance for two plain strings.
-func editDistance(a, b string, limit int) int {
-	var buf distBuf
-	return buf.distance([]rune(lower(a)), b, limit)
-}
-
 func lower(s string) string {
 	b := []byte(s)
 	for i, c := range b {

@@ -59,16 +59,11 @@ type CompletionItem struct {
 	LazyDoc bool
 }
 
-// Completion is the result of Complete.
+// Completion is the result of CompleteWith.
 type Completion struct {
 	Items []CompletionItem
 	// Incomplete reports that typing more may produce items not listed.
 	Incomplete bool
-}
-
-// Complete returns the completion candidates at byte offset in doc.
-func Complete(doc *Document, offset int, reg *config.Registry) Completion {
-	return complete(doc, offset, reg, CompleteOptions{})
 }
 
 // CompleteOptions adjust CompleteWith to a caller that answers every
@@ -84,13 +79,13 @@ type CompleteOptions struct {
 	Buf []CompletionItem
 }
 
-// CompleteWith is Complete with options.
+// CompleteWith returns the completion candidates at byte offset in doc.
 func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
 	return complete(doc, offset, reg, o)
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what
-// Complete puts in its item), or "" when reg has no such service.
+// CompleteWith puts in its item), or "" when reg has no such service.
 func ServiceDoc(reg *config.Registry, id string) string {
 	if reg == nil {
 		return ""

@@ -1,23 +1,15 @@
 package hints
 
 import (
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/cursortest"
 )
 
-// cursor removes the cursor marker '|' from src and returns the text and
-// the marker's byte offset. Test sources must hold exactly one '|'.
-func cursor(t testing.TB, src string) (string, int) {
-	t.Helper()
-	i := strings.IndexByte(src, '|')
-	if i < 0 || strings.Count(src, "|") != 1 {
-		t.Fatalf("source must hold exactly one cursor marker '|': %q", src)
-	}
-	return src[:i] + src[i+1:], i
-}
+// cursor splits "ab|c" into the text without "|" and the byte offset of "|".
+var cursor = cursortest.Split
 
 var (
 	loadOnce sync.Once

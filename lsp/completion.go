@@ -45,12 +45,6 @@ func sameArray(a, b []hints.CompletionItem) bool {
 	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
 }
 
-// completionAnswer encodes the completion answer at pos, so its items can
-// be recycled at once.
-func (s *session) completionAnswer(v view, pos protocol.Position) (json.RawMessage, error) {
-	return s.encodeAnswer(context.Background(), v, pos, jsonrpc2.ID{})
-}
-
 // encodeAnswer encodes the completion answer at pos into a recycled buffer.
 // The buffer is sent as is when the stream can give it back once it has
 // written the response to id (see heldAnswers), else copied out at its

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -109,6 +108,7 @@ func connect(t testing.TB, srv *Server, co clientOptions) *testClient {
 	p := &protocol.InitializeParams{Capabilities: caps}
 	if co.root != "" {
 		u := uri.File(co.root)
+		//lint:ignore SA1019 the test client sends rootUri as older clients do
 		p.RootURI = &u
 	}
 	if co.initOptions != nil {
@@ -256,12 +256,6 @@ func (c *testClient) diagnostics(u uri.URI, version int32, since int) []protocol
 	return out
 }
 
-func (c *testClient) now() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.seq
-}
-
 func (c *testClient) lastStatus() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -289,5 +283,3 @@ func labels(l *protocol.CompletionList) []string {
 	}
 	return out
 }
-
-func docText(s string) string { return strings.TrimPrefix(s, "\n") }

@@ -111,9 +111,11 @@ func rootOf(p *protocol.InitializeParams) string {
 	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 && folders[0].URI.IsFile() {
 		return folders[0].URI.FsPath()
 	}
-	if p.RootURI != nil && p.RootURI.IsFile() {
-		return p.RootURI.FsPath()
+	//lint:ignore SA1019 LSP clients still send rootUri instead of workspace folders
+	if u := p.RootURI; u != nil && u.IsFile() {
+		return u.FsPath()
 	}
+	//lint:ignore SA1019 LSP clients still send rootPath instead of workspace folders
 	if rp, ok := p.RootPath.Get(); ok {
 		return rp
 	}

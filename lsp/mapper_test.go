@@ -1,23 +1,17 @@
 package lsp
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/internal/cursortest"
 )
 
 // cursor splits "ab|c" into the text without "|" and the byte offset of "|".
-func cursor(t testing.TB, s string) (string, int) {
-	t.Helper()
-	i := strings.Index(s, "|")
-	if i < 0 {
-		t.Fatalf("no | cursor in %q", s)
-	}
-	return s[:i] + s[i+1:], i
-}
+var cursor = cursortest.Split
 
 func TestMapperPosition(t *testing.T) {
 	tests := []struct {

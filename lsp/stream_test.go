@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/restls/restls/internal/lsptest"
 )
 
 func frame(body string) string {
@@ -131,44 +132,6 @@ func FuzzStream(f *testing.F) {
 				break
 			}
 		}
-		checkFrames(t, rwc.out.Bytes())
+		lsptest.CheckFrames(t, rwc.out.Bytes())
 	})
-}
-
-// checkFrames fails unless out is a sequence of complete Content-Length
-// frames whose bodies are JSON-RPC messages.
-func checkFrames(t testing.TB, out []byte) int {
-	t.Helper()
-	n := 0
-	for len(out) > 0 {
-		const prefix = "Content-Length: "
-		if !bytes.HasPrefix(out, []byte(prefix)) {
-			t.Fatalf("output does not start with a header: %q", truncate(out))
-		}
-		end := bytes.Index(out, []byte("\r\n\r\n"))
-		if end < 0 {
-			t.Fatalf("header without blank line: %q", truncate(out))
-		}
-		length, err := strconv.Atoi(string(out[len(prefix):end]))
-		if err != nil || length <= 0 {
-			t.Fatalf("bad Content-Length in %q", out[:end])
-		}
-		body := out[end+4:]
-		if len(body) < length {
-			t.Fatalf("truncated frame: want %d bytes, have %d", length, len(body))
-		}
-		if _, err := jsonrpc2.DecodeMessage(body[:length]); err != nil {
-			t.Fatalf("frame body is not a JSON-RPC message: %v: %q", err, truncate(body[:length]))
-		}
-		out = body[length:]
-		n++
-	}
-	return n
-}
-
-func truncate(b []byte) []byte {
-	if len(b) > 200 {
-		return b[:200]
-	}
-	return b
 }

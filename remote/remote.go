@@ -280,25 +280,3 @@ func sameHints(a, b map[string]config.HintsEntry) bool {
 	}
 	return true
 }
-
-// Watch refreshes every interval until ctx ends and calls reload when the
-// answer changed. reload is expected to call Load again (lsp's
-// Server.Reload does), which then costs 304s.
-func (l *Loader) Watch(ctx context.Context, every time.Duration, reload func()) {
-	if every <= 0 {
-		return
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if l.Refresh(ctx) {
-				l.log.Info("registry backend answer changed; reloading", zap.String("registryUrl", l.String()))
-				reload()
-			}
-		}
-	}
-}

@@ -193,9 +193,9 @@ func TestNewRejectsBadURL(t *testing.T) {
 	}
 }
 
-// TestWatch: the refresh reloads when the backend goes away and when it
-// comes back, and the language server then offers (no) serviceIds.
-func TestWatch(t *testing.T) {
+// TestRefresh: a refresh reports a change when the backend goes away and
+// when it comes back, and the language server then offers (no) serviceIds.
+func TestRefresh(t *testing.T) {
 	var up atomic.Bool
 	up.Store(true)
 	real, _ := backend(t, "")
@@ -208,7 +208,7 @@ func TestWatch(t *testing.T) {
 		req.Header = r.Header.Clone()
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer res.Body.Close()
@@ -231,29 +231,25 @@ func TestWatch(t *testing.T) {
 	if ls.Snapshot().For(config.ScriptService).Len() == 0 {
 		t.Fatal("no services from the backend")
 	}
-	reloaded := make(chan struct{}, 8)
-	ctx, cancel := context.WithCancel(context.Background())
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		l.Watch(ctx, 5*time.Millisecond, func() {
-			ls.Reload()
-			select {
-			case reloaded <- struct{}{}:
-			default:
-			}
-		})
-	}()
-	defer func() { cancel(); <-watched }()
+	ctx := context.Background()
+	if l.Refresh(ctx) {
+		t.Fatal("refresh reports a change while the backend answers the same")
+	}
 
 	up.Store(false)
-	<-reloaded
+	if !l.Refresh(ctx) {
+		t.Fatal("refresh reports no change when the backend went away")
+	}
+	ls.Reload()
 	reg := ls.Snapshot().For(config.ScriptService)
 	if reg.Loaded || reg.Len() != 0 || !strings.Contains(reg.Diagnostics[0].Message, "503") {
 		t.Fatalf("backend down: loaded %v, %d services, %v", reg.Loaded, reg.Len(), reg.Diagnostics)
 	}
 	up.Store(true)
-	<-reloaded
+	if !l.Refresh(ctx) {
+		t.Fatal("refresh reports no change when the backend came back")
+	}
+	ls.Reload()
 	if reg := ls.Snapshot().For(config.ScriptService); !reg.Loaded || reg.Len() == 0 {
 		t.Fatalf("backend back: loaded %v, %d services", reg.Loaded, reg.Len())
 	}

@@ -77,7 +77,6 @@ func wsURL(hs *httptest.Server) string { return "ws" + strings.TrimPrefix(hs.URL
 // lspClient is an LSP client over a WebSocket, built from the same stream
 // adapter the server uses (the adapter is symmetric).
 type lspClient struct {
-	t    *testing.T
 	conn jsonrpc2.Conn
 	ws   *websocket.Conn
 

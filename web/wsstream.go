@@ -206,16 +206,6 @@ func (s *wsStream) drain() {
 	})
 }
 
-// ended reports whether the stream has failed or closed.
-func (s *wsStream) ended() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
-
 // pingLoop pings the client so a dead peer (no close, no FIN) ends its
 // session instead of holding it forever.
 func (s *wsStream) pingLoop(ctx context.Context, every time.Duration) {

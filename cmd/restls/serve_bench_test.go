@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/internal/lsptest"
 )
 
 // The end-to-end benchmarks run the real restls serve as a child process
@@ -23,55 +24,14 @@ import (
 func benchConfig(b *testing.B, n int) string {
 	b.Helper()
 	dir := b.TempDir()
-	var sb strings.Builder
-	sb.WriteString("<scriptservice>\n")
-	for i := range n {
-		if i%2 == 1 {
-			fmt.Fprintf(&sb, "  <api serviceId=\"service-%05d\" url=\"service-%05d/sub%d\" description=\"Generated service %d, by reference\"/>\n", i, i-1, i, i)
-		} else {
-			fmt.Fprintf(&sb, "  <api serviceId=\"service-%05d\" url=\"https://service-%05d.example.com/api\" description=\"Generated service %d\"/>\n", i, i, i)
-		}
-	}
-	sb.WriteString("</scriptservice>\n")
 	p := filepath.Join(dir, "script-code-config", "script-service-api.xml")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(lsptest.ServiceXML(n)), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	return dir
-}
-
-// benchScript is a script of about lines lines ending in a call whose
-// serviceId is being typed; pos is the cursor there.
-func benchScript(lines int) (string, protocol.Position) {
-	var sb strings.Builder
-	sb.WriteString("var results = [];\n")
-	n := 1
-	for i := 0; n < lines-3; i++ {
-		fmt.Fprintf(&sb, "// step %d: fetch the item and keep the answer — ünïcödé\n", i)
-		fmt.Fprintf(&sb, "try { var r%d = api.rest.v1.get(\"service-%05d\", {pathParams: [\"items\", \"%d\"], queryParams: {page: \"1\"}}, {Accept: \"application/json\"});\n", i, i%10000, i)
-		fmt.Fprintf(&sb, "  if (/^2\\d\\d$/.test(String(r%d.status.code))) { results.push(`item ${r%d.body.id}`); }\n", i, i)
-		sb.WriteString("} catch (e) { results.push({code: e.status.code, text: \"failed: \" + e.body}); }\n")
-		n += 4
-	}
-	line := "var answer = api.rest.v1.post(\"service-0"
-	pos := protocol.Position{Line: uint32(n), Character: uint32(len(line))}
-	sb.WriteString(line + "\", {}, {}, {});\nreturn answer;\n")
-	return sb.String(), pos
-}
-
-func reportPercentiles(b *testing.B, prefix string, ds []time.Duration) {
-	if len(ds) == 0 {
-		return
-	}
-	slices.Sort(ds)
-	at := func(q float64) float64 {
-		return float64(ds[min(len(ds)-1, int(q*float64(len(ds))))].Nanoseconds()) / 1e3
-	}
-	b.ReportMetric(at(0.50), prefix+"p50-µs")
-	b.ReportMetric(at(0.99), prefix+"p99-µs")
 }
 
 // diagWaiter is a client handler that signals each publishDiagnostics.
@@ -160,7 +120,7 @@ func BenchmarkServeStdio(b *testing.B) {
 	w := newDiagWaiter()
 	p := startServe(b, w.handle, "--config-root", root, "--log-level", "warn")
 	initialize(b, p)
-	text, pos := benchScript(10000)
+	text, pos := lsptest.BigScript(10000)
 	big, small := uri.File("/ws/big.js"), uri.File("/ws/small.js")
 	open(p, big, text)
 	open(p, small, "var x = 1; // nothing to hover\n")
@@ -182,7 +142,7 @@ func BenchmarkServeStdio(b *testing.B) {
 			ds = append(ds, time.Since(start))
 			b.ReportMetric(float64(len(raw)), "bytes")
 		}
-		reportPercentiles(b, "", ds)
+		lsptest.ReportPercentiles(b, "", ds)
 	})
 	b.Run("trivial", func(b *testing.B) {
 		var ds []time.Duration
@@ -197,7 +157,7 @@ func BenchmarkServeStdio(b *testing.B) {
 			}
 			ds = append(ds, time.Since(start))
 		}
-		reportPercentiles(b, "", ds)
+		lsptest.ReportPercentiles(b, "", ds)
 	})
 }
 
@@ -207,7 +167,7 @@ func BenchmarkServeStdio(b *testing.B) {
 // load, the 1 MB didOpen and the completion are inside this window.
 func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
 	root := benchConfig(b, 10000)
-	text, pos := benchScript(10000)
+	text, pos := lsptest.BigScript(10000)
 	u := uri.File("/ws/big.js")
 	var ds []time.Duration
 	for b.Loop() {
@@ -233,7 +193,7 @@ func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
 		_ = p.cmd.Wait()
 		b.StartTimer()
 	}
-	reportPercentiles(b, "", ds)
+	lsptest.ReportPercentiles(b, "", ds)
 }
 
 // BenchmarkServeMemory50Scripts reports the resident memory of the server
@@ -241,7 +201,7 @@ func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
 // services.
 func BenchmarkServeMemory50Scripts(b *testing.B) {
 	root := benchConfig(b, 10000)
-	text, pos := benchScript(1000)
+	text, pos := lsptest.BigScript(1000)
 	for b.Loop() {
 		b.StopTimer()
 		w := newDiagWaiter()

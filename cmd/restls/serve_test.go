@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/internal/lsptest"
 )
 
 // TestMain lets tests run the real command as a child process: with
@@ -119,44 +120,6 @@ func (p *serverProcess) wait(t testing.TB) int {
 	}
 	<-p.conn.Done()
 	return p.cmd.ProcessState.ExitCode()
-}
-
-// checkFrames fails unless out is only complete LSP frames holding JSON-RPC
-// messages, and returns how many there were.
-func checkFrames(t testing.TB, out []byte) int {
-	t.Helper()
-	n := 0
-	for len(out) > 0 {
-		const prefix = "Content-Length: "
-		if !bytes.HasPrefix(out, []byte(prefix)) {
-			t.Fatalf("stdout holds non-protocol bytes: %q", head(out))
-		}
-		end := bytes.Index(out, []byte("\r\n\r\n"))
-		if end < 0 {
-			t.Fatalf("header without blank line on stdout: %q", head(out))
-		}
-		length, err := strconv.Atoi(string(out[len(prefix):end]))
-		if err != nil || length <= 0 {
-			t.Fatalf("bad Content-Length on stdout: %q", out[:end])
-		}
-		body := out[end+4:]
-		if len(body) < length {
-			t.Fatalf("truncated frame on stdout: want %d bytes, have %d", length, len(body))
-		}
-		if _, err := jsonrpc2.DecodeMessage(body[:length]); err != nil {
-			t.Fatalf("frame on stdout is not JSON-RPC: %v: %q", err, head(body[:length]))
-		}
-		out = body[length:]
-		n++
-	}
-	return n
-}
-
-func head(b []byte) []byte {
-	if len(b) > 300 {
-		return b[:300]
-	}
-	return b
 }
 
 // TestServeStdoutIsOnlyProtocol drives the real binary through a whole
@@ -267,7 +230,9 @@ func TestServeStdoutIsOnlyProtocol(t *testing.T) {
 	p.stdout.mu.Lock()
 	out := append([]byte(nil), p.stdout.buf.Bytes()...)
 	p.stdout.mu.Unlock()
-	if n := checkFrames(t, out); n < 5 {
+	if n, err := lsptest.Frames(out); err != nil {
+		t.Fatalf("stdout: %v", err)
+	} else if n < 5 {
 		t.Errorf("only %d frames on stdout", n)
 	}
 	if bytes.Contains(out, []byte("to the trace, not stdout")) && !bytes.Contains(out, []byte(`"to the trace, not stdout"`)) {

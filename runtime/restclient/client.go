@@ -101,16 +101,6 @@ func New(opts Options) *Client {
 	}
 }
 
-// MaxResponseBytes returns the response size limit in force.
-func (c *Client) MaxResponseBytes() int64 { return c.opts.MaxResponseBytes }
-
-// CloseIdleConnections closes pooled connections.
-func (c *Client) CloseIdleConnections() {
-	if t, ok := c.rt.(interface{ CloseIdleConnections() }); ok {
-		t.CloseIdleConnections()
-	}
-}
-
 // Session binds a Client to one registry for one run and collects the
 // credentials it must hide from that run's output.
 type Session struct {
@@ -159,9 +149,6 @@ func (c *Client) Session(reg *config.Registry) *Session {
 // Redactor returns the session's Redactor; callers pass every text they
 // show (logs, results, errors) through it.
 func (s *Session) Redactor() *Redactor { return s.red }
-
-// Registry returns the session's registry.
-func (s *Session) Registry() *config.Registry { return s.reg }
 
 // acceptJSON is the default Accept header, shared by every request: header
 // values are only read once set (cap 1, so an append copies).
