@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 var allCalls = []string{"get", "delete", "post", "put", "patch"}
@@ -306,7 +306,7 @@ func TestCompletionDocumentation(t *testing.T) {
 				}
 				fmt.Fprintf(&b, "%s\n", it.Documentation)
 			}
-			golden.Check(t, goldenPath("complete", tc.name), stableMarkdown(t, b.String()))
+			goldentest.Check(t, goldenPath("complete", tc.name), stableMarkdown(t, b.String()))
 		})
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 // TestHover checks where each hover appears and what it covers; its
 // Markdown is compared with testdata/golden/hover/<name>.md (-update
-// rewrites them, see internal/golden).
+// rewrites them, see internal/goldentest).
 func TestHover(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -63,7 +63,7 @@ func TestHover(t *testing.T) {
 			if got := text[h.Range.Start:h.Range.End]; got != tc.covers {
 				t.Errorf("range covers %q, want %q", got, tc.covers)
 			}
-			golden.Check(t, goldenPath("hover", tc.name), stableMarkdown(t, h.Markdown))
+			goldentest.Check(t, goldenPath("hover", tc.name), stableMarkdown(t, h.Markdown))
 			for _, w := range tc.without {
 				if strings.Contains(h.Markdown, w) {
 					t.Errorf("hover holds %q:\n%s", w, h.Markdown)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 // Configured text reaches the hover as text: no link, image, HTML or code
@@ -22,7 +22,7 @@ func TestServiceDocEscapesConfiguredText(t *testing.T) {
 	if h == nil {
 		t.Fatal("no hover")
 	}
-	golden.Check(t, goldenPath("hover", "escaped configured text"), h.Markdown)
+	goldentest.Check(t, goldenPath("hover", "escaped configured text"), h.Markdown)
 }
 
 func TestCode(t *testing.T) {

@@ -1,5 +1,5 @@
 package lsp
 
 // Linking golden defines -update in this test binary, so that
-// `go test ./... -update` works across the module (internal/golden/doc.go).
-import _ "github.com/restls/restls/internal/golden"
+// `go test ./... -update` works across the module (internal/goldentest/doc.go).
+import _ "github.com/restls/restls/internal/goldentest"

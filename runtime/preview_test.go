@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 // previewHosts names the loopback servers of a test in the preview, so
@@ -45,13 +45,13 @@ func checkPreview(t *testing.T, name string, res *Result, hosts previewHosts) {
 	out = previewTook.ReplaceAllString(out, "in N ms")
 	out = previewDate.ReplaceAllString(out, "${1}DATE")
 	out = previewLength.ReplaceAllString(out, "${1}N")
-	golden.Check(t, filepath.Join("testdata", "golden", "preview", name+".txt"), out)
+	goldentest.Check(t, filepath.Join("testdata", "golden", "preview", name+".txt"), out)
 }
 
 // TestPreviewGolden runs a representative set of scripts against
 // go-httpbin, a real OAuth2 server and fixtures, and compares what
 // `restls run` prints with golden files (-update rewrites them, see
-// internal/golden).
+// internal/goldentest).
 func TestPreviewGolden(t *testing.T) {
 	bin := httpbinServer(t)
 	tok := newTokenServer(t, "forms", "cl1ent-S3cret-Value", "svc", "us3r-Passw0rd-Value", "")

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 // TestCLISlips runs the real binary the way a new user slips and checks
@@ -58,7 +58,7 @@ func TestCLISlips(t *testing.T) {
 			out := "stdout:\n" + stdout.String() + "stderr:\n" + stderr.String()
 			out = strings.ReplaceAll(out, missing, "$MISSING")
 			out = strings.ReplaceAll(out, script, "$SCRIPT")
-			golden.Check(t, filepath.Join("testdata/golden/cli", tc.name+".txt"), out)
+			goldentest.Check(t, filepath.Join("testdata/golden/cli", tc.name+".txt"), out)
 		})
 	}
 }

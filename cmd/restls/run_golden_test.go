@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 var (
@@ -41,7 +41,7 @@ func TestRunPreviewGolden(t *testing.T) {
 			out = strings.ReplaceAll(out, root, "$ROOT")
 			out = runDuration.ReplaceAllString(out, "(N ms)")
 			out = runTook.ReplaceAllString(out, "${1}DURATION)")
-			golden.Check(t, filepath.Join("testdata", "golden", "run", tc.name+".txt"), out)
+			goldentest.Check(t, filepath.Join("testdata", "golden", "run", tc.name+".txt"), out)
 		})
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/internal/golden"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 // run runs restls in-process and returns stdout, stderr and the status.
@@ -108,7 +108,7 @@ func TestServicesExitStatus(t *testing.T) {
 // TestServicesText compares the table and diagnostics `restls services`
 // prints for each kind of each example configuration with
 // testdata/golden/services/<config>-<kind>.txt (-update rewrites them, see
-// internal/golden). The repository root is shown as $ROOT.
+// internal/goldentest). The repository root is shown as $ROOT.
 func TestServicesText(t *testing.T) {
 	root := repoRoot(t)
 	for _, cfg := range []string{"config", "config-broken"} {
@@ -118,7 +118,7 @@ func TestServicesText(t *testing.T) {
 				if rc != 0 || errs != "" {
 					t.Fatalf("rc %d, stderr %q", rc, errs)
 				}
-				golden.Check(t, filepath.Join("testdata", "golden", "services", cfg+"-"+kind+".txt"), strings.ReplaceAll(out, root, "$ROOT"))
+				goldentest.Check(t, filepath.Join("testdata", "golden", "services", cfg+"-"+kind+".txt"), strings.ReplaceAll(out, root, "$ROOT"))
 			})
 		}
 	}

@@ -56,6 +56,7 @@ var table = map[string]rule{
 	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"internal/cursortest": {leaf: true, testOnly: true},
+	"internal/goldentest": {leaf: true, testOnly: true},
 	"internal/layering":   {leaf: true, testOnly: true},
 	"internal/lsptest":    {leaf: true, testOnly: true},
 }

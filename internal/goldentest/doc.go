@@ -12,4 +12,4 @@
 //
 // golden is a test helper: only _test.go files import it. It imports
 // nothing of restls, so every package may use it.
-package golden
+package goldentest

@@ -1,4 +1,4 @@
-package golden
+package goldentest
 
 import (
 	"fmt"
@@ -79,7 +79,7 @@ func TestEnvironmentUpdates(t *testing.T) {
 // TestEveryTestPackageDefinesUpdate keeps `go test ./... -update` working:
 // a test binary that does not link golden rejects -update.
 func TestEveryTestPackageDefinesUpdate(t *testing.T) {
-	const self = "github.com/restls/restls/internal/golden"
+	const self = "github.com/restls/restls/internal/goldentest"
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestEveryTestPackageDefinesUpdate(t *testing.T) {
 	for dir, ok := range imports {
 		if !ok && dir != here {
 			rel, _ := filepath.Rel(root, dir)
-			t.Errorf("%s: no test file imports %s, so `go test ./... -update` fails there; add a blank import (see internal/golden/doc.go)", rel, self)
+			t.Errorf("%s: no test file imports %s, so `go test ./... -update` fails there; add a blank import (see internal/goldentest/doc.go)", rel, self)
 		}
 	}
 }
