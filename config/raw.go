@@ -77,6 +77,8 @@ func (p *parsed) unknown(pos Position, what, name string, known []string) {
 const (
 	CodeFileNotFound      = "config-file-not-found"
 	CodeFileUnreadable    = "config-file-unreadable"
+	CodeNotRegularFile    = "config-file-not-regular"
+	CodeFileTooLarge      = "config-file-too-large"
 	CodeNoConfiguration   = "config-none-found"
 	CodeSyntax            = "config-syntax"
 	CodeBadRoot           = "config-bad-root"
