@@ -134,7 +134,7 @@ func (s *session) configMapper(u uri.URI, path string) *mapper {
 	if d != nil {
 		return d.m
 	}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
 		return newMapper("")
 	}
