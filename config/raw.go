@@ -79,6 +79,7 @@ const (
 	CodeFileUnreadable    = "config-file-unreadable"
 	CodeNotRegularFile    = "config-file-not-regular"
 	CodeFileTooLarge      = "config-file-too-large"
+	CodeBadEncoding       = "config-bad-encoding"
 	CodeNoConfiguration   = "config-none-found"
 	CodeSyntax            = "config-syntax"
 	CodeBadRoot           = "config-bad-root"

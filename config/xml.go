@@ -17,6 +17,7 @@ import (
 func syntaxError(file string, data []byte) Diagnostic {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
+	dec.CharsetReader = passThrough // data is decoded already (decodeXML)
 	for {
 		_, err := dec.Token()
 		if err == nil {
@@ -114,9 +115,14 @@ func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, bool) {
 	return node{root, 0}, true
 }
 
+// passThrough is the CharsetReader for text decodeXML has decoded to UTF-8
+// already: the declaration still names the file's encoding.
+func passThrough(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+
 func readXML(r io.Reader) (*etree.Element, error) {
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
+	doc.ReadSettings.CharsetReader = passThrough // data is decoded already (decodeXML)
 	if _, err := doc.ReadFrom(r); err != nil {
 		return nil, err
 	}
@@ -131,6 +137,10 @@ func parseServiceXML(file string, data []byte) *parsed {
 // parseServiceXMLRuns is parseServiceXML reading a file of at least two
 // runs of size bytes in parts.
 func parseServiceXMLRuns(file string, data []byte, size int) *parsed {
+	data, d, ok := decodeXML(file, data)
+	if !ok {
+		return &parsed{file: file, diags: []Diagnostic{d}}
+	}
 	xp := scanXML(file, data)
 	if runs := xp.runs(size); runs != nil {
 		if p, ok := parseServiceRuns(file, data, xp, runs); ok {
