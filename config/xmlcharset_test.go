@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -138,4 +140,89 @@ func TestReadTextDecodesXML(t *testing.T) {
 	if err != nil || string(got) != serviceXMLIn("UTF-16", 0) {
 		t.Errorf("ReadText = %q, %v", got, err)
 	}
+}
+
+// charsetSeeds are documents for the charset fuzz targets: small, deep
+// and large.
+func charsetSeeds() []string {
+	return []string{
+		xmlDoc(`<api serviceId="pay" url="https://pay.example.com" description="Zahlungsdienst für Kunden"/>`),
+		xmlDoc(`<api serviceId="a" url="ftp:x"/><!-- ä --><![CDATA[ö]]><oAuth id="ü"/>`),
+		"<scriptservice>" + strings.Repeat("<x>", 3000) + strings.Repeat("</x>", 3000) + "</scriptservice>",
+		serviceXMLIn("", 2000)[len("<?xml version=\"1.0\" encoding=\"\"?>\n"):], // about 150 KB: read in parts
+		"",
+		"<scriptservice>\r\n<api\r\n serviceId='x'/></scriptservice",
+	}
+}
+
+// FuzzXMLCharset: a document encoded in UTF-16 (with or without a byte
+// order mark), ISO-8859-1, windows-1252 or UTF-8 with a mark reads as the
+// same document declared and written in UTF-8: the same entries,
+// positions and diagnostics.
+func FuzzXMLCharset(f *testing.F) {
+	for _, s := range charsetSeeds() {
+		for enc := range uint8(6) {
+			f.Add(s, enc)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body string, enc uint8) {
+		if !utf8.ValidString(body) {
+			return
+		}
+		decl := func(name string) string { return "<?xml version=\"1.0\" encoding=\"" + name + "\"?>\n" }
+		var data string
+		var err error
+		switch enc % 6 {
+		case 0:
+			data, err = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().String(decl("UTF-16") + body)
+		case 1:
+			data, err = unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder().String(decl("UTF-16") + body)
+		case 2:
+			data, err = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().String(decl("UTF-16") + body)
+		case 3:
+			data, err = charmap.ISO8859_1.NewEncoder().String(decl("ISO-8859-1") + body)
+		case 4:
+			data, err = charmap.Windows1252.NewEncoder().String(decl("windows-1252") + body)
+		case 5:
+			data = "\xEF\xBB\xBF" + decl("UTF-8") + body
+		}
+		if err != nil {
+			return // not representable in that encoding
+		}
+		want := parseServiceXML("f.xml", []byte(decl("UTF-8")+body))
+		got := parseServiceXML("f.xml", []byte(data))
+		// The declaration is the only line 1: positions after it agree.
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("encoding %d:\n%+v\nwant (UTF-8):\n%+v", enc%6, got, want)
+		}
+	})
+}
+
+// FuzzDecodeXML: any bytes, byte order marks and declarations included,
+// decode without a panic to UTF-8 text or to one diagnostic naming the
+// problem, and the file reads on to a result.
+func FuzzDecodeXML(f *testing.F) {
+	for _, s := range charsetSeeds() {
+		f.Add([]byte(s))
+		f.Add([]byte("<?xml version='1.0' encoding='latin1'?>" + s))
+		f.Add(append([]byte{0xFF, 0xFE}, s...))
+		f.Add(append([]byte{0xFE, 0xFF, 0}, s...))
+		f.Add([]byte("<?xml version=\"1.0\" encoding=\"x-unknown\"?>" + s))
+		f.Add([]byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\x82\xa0" + s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, d, ok := decodeXML("f.xml", data)
+		if !ok {
+			if d.Code != CodeBadEncoding || d.File != "f.xml" || d.Line < 1 || d.Column < 1 {
+				t.Fatalf("bad diagnostic %+v", d)
+			}
+			return
+		}
+		if len(text) > 4*len(data)+4 {
+			t.Fatalf("%d bytes decoded to %d", len(data), len(text))
+		}
+		p := parseServiceXML("f.xml", data)
+		checkParsed(t, string(text), p)
+		checkMerged(t, p)
+	})
 }
