@@ -31,7 +31,8 @@ func decodeXML(file string, data []byte) (text []byte, d Diagnostic, ok bool) {
 	var enc encoding.Encoding
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		data = data[3:]
+		// The mark wins over a declaration, as for UTF-16.
+		return data[3:], Diagnostic{}, true
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{'<', 0, '?', 0}):
 		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}), bytes.HasPrefix(data, []byte{0, '<', 0, '?'}):

@@ -81,6 +81,15 @@ func TestXMLEncodings(t *testing.T) {
 	}
 }
 
+// TestXMLUTF8MarkWins: a UTF-8 byte order mark wins over a declared
+// 8-bit encoding, as it does in Java.
+func TestXMLUTF8MarkWins(t *testing.T) {
+	r := loadRoot(t, memFiles{svc: "\xEF\xBB\xBF" + serviceXMLIn("ISO-8859-1", 0)}).For(ScriptService)
+	if s := mustService(t, r, "pay"); s.Description != "Zahlungsdienst für Kunden" {
+		t.Errorf("description %q", s.Description)
+	}
+}
+
 // TestXMLEncodingWindows1252: the bytes 0x80-0x9F are the euro sign and
 // friends in windows-1252, control characters in ISO-8859-1.
 func TestXMLEncodingWindows1252(t *testing.T) {

@@ -16,9 +16,10 @@ import (
 // ignored. Several documents (---) are read in order.
 func parseYAML(file string, data []byte) *parsed {
 	p := &parsed{file: file}
-	// Each list item is read as the fast path parses it; sized up front
-	// by the keys that start entries (an entry is about 200 bytes, and
-	// growing the slice by doubling copied a large list about twice).
+	// Each list item is read as the fast path parses it. The entries are
+	// sized up front by their serviceId keys: an entry is about 200
+	// bytes, and growing the slice by doubling would copy a large list
+	// about twice.
 	p.apis = make([]rawAPI, 0, bytes.Count(data, []byte("serviceId:")))
 	if doc, ok := fastYAMLItems(data, func(list string, n *yaml.Node) { yamlItem(p, list, n) }); ok {
 		yamlDoc(p, doc)

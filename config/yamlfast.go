@@ -30,8 +30,8 @@ func fastYAML(data []byte) (*yaml.Node, bool) { return fastYAMLItems(data, nil) 
 // scriptservice.oAuth) to item as soon as it is parsed, instead of
 // keeping it in its list: those lists stay empty in the tree, and only
 // one item's nodes exist at a time. A node takes about 160 bytes for a
-// few bytes of text, so the whole tree of a large file was ten times its
-// size (docs/decisions.md, Registry; BenchmarkLoadLargeYAML). When it
+// few bytes of text, so a whole tree is many times the size of its file
+// (docs/decisions.md, Registry; BenchmarkLoadLargeYAML). When it
 // returns false, item may have been called for some items: the caller
 // drops what it made of them.
 func fastYAMLItems(data []byte, item func(list string, n *yaml.Node)) (*yaml.Node, bool) {
