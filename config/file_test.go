@@ -94,7 +94,7 @@ func TestConfigFileNotRegular(t *testing.T) {
 		})
 	}
 	if !t.Failed() && len(cases) == strings.Count(all.String(), ":\n") {
-		golden(t, "not_regular.txt", all.String())
+		golden(t, "files/not-regular.golden", all.String())
 	}
 }
 
@@ -129,7 +129,7 @@ func TestConfigFileTooLarge(t *testing.T) {
 	if d := findDiag(r, CodeFileTooLarge); len(d) != 1 {
 		t.Fatalf("want one %s, got:\n%s", CodeFileTooLarge, diagText(r, dir))
 	}
-	golden(t, "too_large.txt", diagText(r, dir))
+	golden(t, "files/too-large.golden", diagText(r, dir))
 }
 
 func TestReadFileLimit(t *testing.T) {

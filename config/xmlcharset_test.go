@@ -123,7 +123,7 @@ func TestXMLBadEncoding(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "%s:\n%s", c.name, diagText(r, "root"))
 	}
-	golden(t, "bad_encoding.txt", out.String())
+	golden(t, "xml/bad-encoding.golden", out.String())
 }
 
 // TestXMLSyntaxErrorInLatin1: a syntax error in a declared ISO-8859-1
