@@ -76,11 +76,20 @@ func readFileLimit(path string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, &FileError{Path: path, Size: fi.Size(), Limit: limit, Err: ErrTooLarge}
 	}
-	// One byte more than the limit shows a file that grew while read,
-	// without reading more than that.
-	buf := make([]byte, 0, fi.Size()+1)
+	return readAtMost(path, f, fi.Size(), limit)
+}
+
+// readAtMost reads r, whose size was size when it was opened, to its end
+// or to one byte past limit, which shows a file that grew while read
+// beyond the limit without reading more of it.
+func readAtMost(path string, r io.Reader, size, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, size+1)
+	lr := io.LimitReader(r, limit+1)
 	for {
-		n, err := io.LimitReader(f, limit+1-int64(len(buf))).Read(buf[len(buf):cap(buf)])
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew: make room
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
 			return nil, &FileError{Path: path, Size: int64(len(buf)), Limit: limit, Err: ErrTooLarge}
@@ -90,9 +99,6 @@ func readFileLimit(path string, limit int64) ([]byte, error) {
 		}
 		if err != nil {
 			return nil, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // grow: the file grew
 		}
 	}
 }

@@ -153,6 +153,21 @@ func TestReadFileLimit(t *testing.T) {
 	}
 }
 
+// TestReadAtMostGrowing: a file that grows past the limit while it is read
+// is refused once one byte past the limit has been read.
+func TestReadAtMostGrowing(t *testing.T) {
+	grown := strings.NewReader(strings.Repeat("x", 1000))
+	_, err := readAtMost("f", grown, 10, 100)
+	var fe *FileError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || fe.Size != 101 || grown.Len() != 1000-101 {
+		t.Errorf("got %v (read %d bytes)", err, 1000-grown.Len())
+	}
+	data, err := readAtMost("f", strings.NewReader("0123456789ab"), 4, 100)
+	if err != nil || string(data) != "0123456789ab" {
+		t.Errorf("a file that grew within the limit: %q, %v", data, err)
+	}
+}
+
 // TestDevZeroMemory: reading /dev/zero as configuration allocates nothing
 // worth counting (it grew by 0.7 GB/s before).
 func TestDevZeroMemory(t *testing.T) {
