@@ -17,6 +17,7 @@ require (
 	go.uber.org/zap/exp v0.3.0
 	go.yaml.in/yaml/v4 v4.0.0
 	golang.org/x/oauth2 v0.37.0
+	golang.org/x/text v0.36.0
 	golang.org/x/tools v0.52.0
 )
 
@@ -41,7 +42,6 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
-	golang.org/x/text v0.36.0 // indirect
 	honnef.co/go/tools v0.8.2 // indirect
 )
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -97,4 +98,49 @@ func BenchmarkNearest(b *testing.B) {
 			b.Fatalf("got %v", got)
 		}
 	}
+}
+
+// writeLargeYAML writes an application.yml of about size bytes below dir
+// (plain block YAML, a third of the services with basic authorization)
+// and returns how many services it holds.
+func writeLargeYAML(tb testing.TB, dir string, size int) int {
+	tb.Helper()
+	var y strings.Builder
+	y.Grow(size + 512)
+	y.WriteString("scriptservice:\n  api:\n")
+	n := 0
+	for ; y.Len() < size; n++ {
+		fmt.Fprintf(&y, "    - serviceId: svc%d\n      url: https://svc%d.example.com/api/v1\n      description: Service number %d of the large test configuration\n", n, n, n)
+		if n%3 == 0 {
+			y.WriteString("      authorization:\n        type: basic\n        encodedCredentials: dXNlcjpwYXNz\n")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "application.yml"), []byte(y.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkLoadLargeYAML loads a 15 MB application.yml, just under
+// MaxFileSize. Besides time and allocations it reports the live heap
+// after the load (the snapshot a server keeps) in heap-MB; the peak
+// resident size of a whole `restls services` on such a file is quoted in
+// docs/configuration.md.
+func BenchmarkLoadLargeYAML(b *testing.B) {
+	dir := b.TempDir()
+	n := writeLargeYAML(b, dir, 15_000_000)
+	b.ReportAllocs()
+	b.SetBytes(15_000_000)
+	var snap *Snapshot
+	for b.Loop() {
+		snap = Load(Sources{ConfigRoot: dir})
+		if got := snap.For(ScriptService).Len(); got != n {
+			b.Fatalf("loaded %d services, want %d", got, n)
+		}
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
+	runtime.KeepAlive(snap)
 }

@@ -4,6 +4,10 @@
 // order, resolves serviceId references, validates authorization and returns
 // an immutable Snapshot with diagnostics.
 //
+// Every file is read through ReadFile: regular files of at most
+// MaxFileSize bytes, so that no path can hang or exhaust a reader. XML is
+// decoded to UTF-8 from the encoding a Java parser would read it in.
+//
 // Loading never fails as a whole: a broken source yields diagnostics and the
 // other sources still count. No credential ever leaves this package in a
 // printable form: credentials are held as Secret values, whose String,

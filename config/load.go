@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,12 +14,12 @@ import (
 	"syscall"
 )
 
-// ReadFunc reads a file; Load uses os.ReadFile.
+// ReadFunc reads a file; Load uses ReadFile.
 type ReadFunc func(path string) ([]byte, error)
 
 // Load reads every source and returns a snapshot. It never fails as a
 // whole: problems are diagnostics in the snapshot.
-func Load(src Sources) *Snapshot { return LoadWith(src, os.ReadFile) }
+func Load(src Sources) *Snapshot { return LoadWith(src, ReadFile) }
 
 // LoadWith is Load with a custom reader (tests, unsaved editor buffers).
 func LoadWith(src Sources, read ReadFunc) *Snapshot {
@@ -34,10 +33,17 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			return nil, false
 		}
 		data, err := read(l.path)
+		var fe *FileError
 		switch {
 		case err == nil:
 			found++
 			return data, true
+		case errors.As(err, &fe) && errors.Is(err, ErrTooLarge):
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+				Code: CodeFileTooLarge, Message: "configuration file not read: " + fe.Error() + "; check that the path names the configuration file (the file is ignored)"})
+		case errors.As(err, &fe):
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+				Code: CodeNotRegularFile, Message: "configuration file not read: " + fe.Error() + "; name a regular file, or a symbolic link to one (the path is ignored)"})
 		case errors.Is(err, fs.ErrNotExist) || !l.explicit && errors.Is(err, syscall.ENOTDIR):
 			// A looked-for file under a root that is a file is as absent
 			// as one under an empty root; CheckRoot below says why.

@@ -11,6 +11,10 @@ import (
 func parsePlatform(file string, data []byte) (Timeouts, []Diagnostic) {
 	p := &parsed{file: file}
 	t := DefaultTimeouts
+	data, d, ok := decodeXML(file, data)
+	if !ok {
+		return t, []Diagnostic{d}
+	}
 	xp := scanXML(file, data)
 	root, ok := parseXMLDoc(xp, data, p)
 	if !ok {

@@ -77,6 +77,9 @@ func (p *parsed) unknown(pos Position, what, name string, known []string) {
 const (
 	CodeFileNotFound      = "config-file-not-found"
 	CodeFileUnreadable    = "config-file-unreadable"
+	CodeNotRegularFile    = "config-file-not-regular"
+	CodeFileTooLarge      = "config-file-too-large"
+	CodeBadEncoding       = "config-bad-encoding"
 	CodeNoConfiguration   = "config-none-found"
 	CodeRootNotFound      = "config-root-not-found"
 	CodeSyntax            = "config-syntax"

@@ -7,160 +7,17 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/beevik/etree"
 )
-
-// xmlPositions maps elements to their start positions. etree keeps no
-// positions, so a byte scan records the start of every element in document
-// order, and an element's number in that order finds its position.
-type xmlPositions struct {
-	file  string
-	lines *lineIndex
-	start []int64 // byte offset of each element's '<', document order
-	// The root as the scan saw it, to split a large file: its name as
-	// written, the offset just past its start tag (0 when it has no
-	// content), and the numbers (indexes into start) of its children.
-	rootName string
-	rootEnd  int
-	top      []int
-}
-
-// scanXML records the offset of every start tag in document order, and the
-// root and its children. A byte scan suffices because only a document
-// etree accepts is ever read by it: it skips comments, CDATA, processing
-// instructions, the DOCTYPE (with its internal subset) and quoted
-// attribute values, where a '<' or '>' is not markup. It runs before etree
-// parses, so on a malformed document what it records means nothing, and
-// nothing relies on it: the whole parse fails and its error is reported.
-// FuzzScanXML checks it against encoding/xml.
-func scanXML(file string, data []byte) *xmlPositions {
-	// Every element starts with a '<', so their count bounds the elements.
-	xp := &xmlPositions{file: file, lines: newLineIndex(data), start: make([]int64, 0, bytes.Count(data, []byte{'<'}))}
-	n := len(data)
-	skipPast := func(i int, end string) int {
-		j := bytes.Index(data[i:], []byte(end))
-		if j < 0 {
-			return n
-		}
-		return i + j + len(end)
-	}
-	depth := 0 // elements open; right only for a well-formed document
-	for i := 0; i < n; {
-		j := bytes.IndexByte(data[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		switch {
-		case bytes.HasPrefix(data[i:], []byte("<!--")):
-			i = skipPast(i+4, "-->")
-		case bytes.HasPrefix(data[i:], []byte("<![CDATA[")):
-			i = skipPast(i+9, "]]>")
-		case bytes.HasPrefix(data[i:], []byte("<?")):
-			i = skipPast(i+2, "?>")
-		case bytes.HasPrefix(data[i:], []byte("<!")):
-			i = skipDecl(data, i+2)
-		case i+1 < n && data[i+1] == '/':
-			i = skipPast(i+2, ">")
-			depth--
-		default:
-			num := len(xp.start)
-			xp.start = append(xp.start, int64(i))
-			end, empty := skipTag(data, i+1)
-			switch {
-			case num == 0 && !empty:
-				xp.rootName, xp.rootEnd = tagName(data[i+1:end]), end
-			case depth == 1 && xp.rootEnd > 0:
-				xp.top = append(xp.top, num)
-			}
-			if !empty {
-				depth++
-			}
-			i = end
-		}
-	}
-	return xp
-}
-
-// skipDecl skips a <!DOCTYPE ...> or other declaration the way
-// encoding/xml (under etree) reads it: the byte after "<!" is taken as it
-// is, whatever it is; then, outside quoted strings, each '<' opens a level
-// (or a comment) and each '>' closes one, and a '>' at level 0 ends the
-// declaration. Brackets mean nothing to it.
-func skipDecl(data []byte, i int) int {
-	if i < len(data) {
-		i++
-	}
-	var quote byte
-	depth := 0
-	for i < len(data) {
-		switch c := data[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '>':
-			if depth == 0 {
-				return i + 1
-			}
-			depth--
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '<':
-			if bytes.HasPrefix(data[i+1:], []byte("!--")) {
-				k := bytes.Index(data[i+4:], []byte("-->"))
-				if k < 0 {
-					return len(data)
-				}
-				i += 4 + k + 3
-				continue
-			}
-			depth++
-		}
-		i++
-	}
-	return i
-}
-
-// skipTag skips to the end of a start tag, past quoted attribute values,
-// and tells whether the tag closes itself (<a/>).
-func skipTag(data []byte, i int) (end int, empty bool) {
-	for i < len(data) {
-		switch c := data[i]; c {
-		case '"', '\'':
-			k := bytes.IndexByte(data[i+1:], c)
-			if k < 0 {
-				return len(data), false
-			}
-			i += k + 2
-		case '>':
-			return i + 1, data[i-1] == '/'
-		default:
-			i++
-		}
-	}
-	return i, false
-}
-
-// tagName returns the name at the start of a tag's bytes after '<'.
-func tagName(tag []byte) string {
-	end := bytes.IndexAny(tag, " \t\r\n/>")
-	if end < 0 {
-		end = len(tag)
-	}
-	return string(tag[:end])
-}
 
 // syntaxError runs a strict decode to find where data stops being XML; it
 // is called only for a file that etree rejected.
 func syntaxError(file string, data []byte) Diagnostic {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
+	dec.CharsetReader = passThrough // data is decoded already (decodeXML)
 	for {
 		_, err := dec.Token()
 		if err == nil {
@@ -184,20 +41,11 @@ func syntaxError(file string, data []byte) Diagnostic {
 }
 
 // node is an element with its number in document order (root is 0),
-// which finds its position in the scan: no element-to-position table is
-// built.
+// which finds its position in the scan, so positions cost one offset per
+// element (docs/decisions.md, Registry; BenchmarkStageXML).
 type node struct {
 	*etree.Element
 	n int
-}
-
-// at returns where element x starts.
-func (xp *xmlPositions) at(x node) Position {
-	if x.n >= len(xp.start) {
-		return Position{}
-	}
-	line, col := xp.lines.pos(int(xp.start[x.n]))
-	return Position{xp.file, line, col}
 }
 
 // children yields x's child elements with their numbers: the first child
@@ -267,46 +115,18 @@ func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, bool) {
 	return node{root, 0}, true
 }
 
+// passThrough is the CharsetReader for text decodeXML has decoded to UTF-8
+// already: the declaration still names the file's encoding.
+func passThrough(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+
 func readXML(r io.Reader) (*etree.Element, error) {
 	doc := etree.NewDocument()
 	doc.ReadSettings.Permissive = false
+	doc.ReadSettings.CharsetReader = passThrough // data is decoded already (decodeXML)
 	if _, err := doc.ReadFrom(r); err != nil {
 		return nil, err
 	}
 	return doc.Root(), nil
-}
-
-// xmlRunSize is about how many bytes of a large file one part holds.
-const xmlRunSize = 64 << 10
-
-// xmlRun is one part of a large file: a run of the root's children.
-type xmlRun struct {
-	from, to int // the children's bytes; to is -1 for the last run, which ends as the file does
-	first    int // the number of the run's first child
-	count    int // how many children the run holds
-}
-
-// runs cuts the root's children into runs of about size bytes, by the
-// scan. A file of less than two runs gets none: it is read whole.
-func (xp *xmlPositions) runs(size int) []xmlRun {
-	var runs []xmlRun
-	for j, num := range xp.top {
-		off := int(xp.start[num])
-		if j > 0 && off-runs[len(runs)-1].from < size {
-			runs[len(runs)-1].count++
-			continue
-		}
-		if j == 0 {
-			off = xp.rootEnd // the first run keeps what precedes the first child
-		} else {
-			runs[len(runs)-1].to = off
-		}
-		runs = append(runs, xmlRun{from: off, to: -1, first: num, count: 1})
-	}
-	if len(runs) < 2 {
-		return nil
-	}
-	return runs
 }
 
 // parseServiceXML reads a script-service-api.xml or script-handler-api.xml.
@@ -317,6 +137,10 @@ func parseServiceXML(file string, data []byte) *parsed {
 // parseServiceXMLRuns is parseServiceXML reading a file of at least two
 // runs of size bytes in parts.
 func parseServiceXMLRuns(file string, data []byte, size int) *parsed {
+	data, d, ok := decodeXML(file, data)
+	if !ok {
+		return &parsed{file: file, diags: []Diagnostic{d}}
+	}
 	xp := scanXML(file, data)
 	if runs := xp.runs(size); runs != nil {
 		if p, ok := parseServiceRuns(file, data, xp, runs); ok {
@@ -335,73 +159,6 @@ func parseServiceXMLRuns(file string, data []byte, size int) *parsed {
 	p.apis = make([]rawAPI, 0, len(xp.top)) // most children are api elements
 	serviceElements(p, xp, root)
 	return p
-}
-
-// parseServiceRuns reads a large file in parts, one run of the root's
-// children each: the prolog and the root's start tag, the run, and the
-// root's end tag make one document for etree. Parts are parsed and read
-// on up to GOMAXPROCS goroutines, each part dropped once read, so the
-// file's whole tree never exists at once; the results are joined in
-// document order. It reports false when a part fails to parse, and the
-// caller reads the file whole: a part parses only when its run is really
-// a run of the root's children (a '<' inside a comment, CDATA, an
-// attribute value or a grandchild leaves it unterminated or its end tag
-// mismatched), so reading in parts cannot change a result.
-func parseServiceRuns(file string, data []byte, xp *xmlPositions, runs []xmlRun) (*parsed, bool) {
-	head := data[:xp.rootEnd] // the prolog and the root's start tag
-	end := "</" + xp.rootName + ">"
-	// The runs' api entries go straight into one slice, each run from
-	// where the previous run's children end (a run holds as many children
-	// as the scan counted, or the file is read whole); they are closed up
-	// below.
-	total := 0
-	for _, r := range runs {
-		total += r.count
-	}
-	all := make([]rawAPI, total)
-	subs := make([]parsed, len(runs))
-	off := 0
-	for k, r := range runs {
-		subs[k] = parsed{file: file, apis: all[off : off : off+r.count]}
-		off += r.count
-	}
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(runs)) {
-		wg.Go(func() {
-			for !failed.Load() {
-				k := int(next.Add(1) - 1)
-				if k >= len(runs) {
-					return
-				}
-				r := runs[k]
-				body := io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[r.from:]))
-				if r.to >= 0 {
-					body = io.MultiReader(bytes.NewReader(head), bytes.NewReader(data[r.from:r.to]), strings.NewReader(end))
-				}
-				root, err := readXML(body)
-				if err != nil || root == nil || root.Tag != "scriptservice" || childElements(root) != r.count {
-					// The whole read reports what is wrong, or reads
-					// right what the scan misjudged.
-					failed.Store(true)
-					return
-				}
-				serviceElements(&subs[k], xp, node{root, r.first - 1})
-			}
-		})
-	}
-	wg.Wait()
-	if failed.Load() {
-		return nil, false
-	}
-	p := &parsed{file: file, apis: all[:0]}
-	for k := range subs {
-		p.apis = append(p.apis, subs[k].apis...) // within all, entries only move down
-		p.oauths = append(p.oauths, subs[k].oauths...)
-		p.diags = append(p.diags, subs[k].diags...)
-	}
-	return p, true
 }
 
 // text returns the element's character data, CDATA included, trimmed.
@@ -520,30 +277,4 @@ func xmlOAuth(p *parsed, xp *xmlPositions, e node) rawOAuth {
 		}
 	}
 	return o
-}
-
-// lineIndex converts byte offsets to 1-based line and column.
-type lineIndex struct{ starts []int }
-
-func newLineIndex(data []byte) *lineIndex {
-	li := &lineIndex{starts: make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))}
-	for i, c := range data {
-		if c == '\n' {
-			li.starts = append(li.starts, i+1)
-		}
-	}
-	return li
-}
-
-func (li *lineIndex) pos(off int) (line, col int) {
-	lo, hi := 0, len(li.starts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if li.starts[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo + 1, off - li.starts[lo] + 1
 }

@@ -16,10 +16,16 @@ import (
 // ignored. Several documents (---) are read in order.
 func parseYAML(file string, data []byte) *parsed {
 	p := &parsed{file: file}
-	if doc, ok := fastYAML(data); ok {
+	// Each list item is read as the fast path parses it. The entries are
+	// sized up front by their serviceId keys: an entry is about 200
+	// bytes, and growing the slice by doubling would copy a large list
+	// about twice.
+	p.apis = make([]rawAPI, 0, bytes.Count(data, []byte("serviceId:")))
+	if doc, ok := fastYAMLItems(data, func(list string, n *yaml.Node) { yamlItem(p, list, n) }); ok {
 		yamlDoc(p, doc)
 		return p
 	}
+	p = &parsed{file: file}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
@@ -73,9 +79,9 @@ func yamlDoc(p *parsed, doc *yaml.Node) {
 			yamlScriptservice(p, kv[1])
 		case "scriptservice.api":
 			// Spring also accepts the dotted key on one level.
-			yamlList(p, kv[1], "scriptservice.api", func(n *yaml.Node) { p.apis = append(p.apis, yamlAPI(p, n)) })
+			yamlList(p, kv[1], "scriptservice.api")
 		case "scriptservice.oAuth":
-			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
+			yamlList(p, kv[1], "scriptservice.oAuth")
 		}
 	}
 }
@@ -88,19 +94,19 @@ func yamlScriptservice(p *parsed, n *yaml.Node) {
 	for _, kv := range mapping(n) {
 		switch kv[0].Value {
 		case "api":
-			// Sized up front: an entry is a few hundred bytes, and growing the
-			// slice by doubling copied a 10,000-service list about twice.
 			p.apis = slices.Grow(p.apis, len(kv[1].Content))
-			yamlList(p, kv[1], "scriptservice.api", func(n *yaml.Node) { p.apis = append(p.apis, yamlAPI(p, n)) })
+			yamlList(p, kv[1], "scriptservice.api")
 		case "oAuth":
-			yamlList(p, kv[1], "scriptservice.oAuth", func(n *yaml.Node) { p.oauths = append(p.oauths, yamlOAuth(p, n)) })
+			yamlList(p, kv[1], "scriptservice.oAuth")
 		default:
 			p.unknown(p.ypos(kv[0]), "key %q under scriptservice", kv[0].Value, scriptserviceFields)
 		}
 	}
 }
 
-func yamlList(p *parsed, n *yaml.Node, name string, each func(*yaml.Node)) {
+// yamlList reads the list scriptservice.api or scriptservice.oAuth (its
+// items, unless the fast path has read them already).
+func yamlList(p *parsed, n *yaml.Node, name string) {
 	if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
 		return
 	}
@@ -109,11 +115,21 @@ func yamlList(p *parsed, n *yaml.Node, name string, each func(*yaml.Node)) {
 		return
 	}
 	for _, item := range n.Content {
-		if item.Kind != yaml.MappingNode {
-			p.add(p.ypos(item), SeverityError, CodeSyntax, "each item of "+name+" must be a mapping of keys to values")
-			continue
-		}
-		each(item)
+		yamlItem(p, name, item)
+	}
+}
+
+// yamlItem reads one item of the list scriptservice.api or
+// scriptservice.oAuth.
+func yamlItem(p *parsed, list string, item *yaml.Node) {
+	if item.Kind != yaml.MappingNode {
+		p.add(p.ypos(item), SeverityError, CodeSyntax, "each item of "+list+" must be a mapping of keys to values")
+		return
+	}
+	if list == "scriptservice.api" {
+		p.apis = append(p.apis, yamlAPI(p, item))
+	} else {
+		p.oauths = append(p.oauths, yamlOAuth(p, item))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// fastYAML parses the plain block style that configuration files are
+// fastYAMLItems parses the plain block style that configuration files are
 // written in (block mappings and sequences, single-line plain and quoted
 // scalars, comments, one document) into the node tree the YAML library
 // builds, several times faster: the library tokenizes every character
@@ -23,8 +23,18 @@ import (
 // the loader reads: kind, value, whether the value is null, line, column
 // and children. Tags are "!!null" or "!!str"; the loader never looks at
 // other tags.
-func fastYAML(data []byte) (*yaml.Node, bool) {
-	p := fastParser{}
+//
+// fastYAMLItems hands each item of the api and oAuth lists
+// (the sequences yamlDoc reads as scriptservice.api and
+// scriptservice.oAuth) to item as soon as it is parsed, instead of
+// keeping it in its list: those lists stay empty in the tree, and only
+// one item's nodes exist at a time. A node takes about 160 bytes for a
+// few bytes of text, so a whole tree is many times the size of its file
+// (docs/decisions.md, Registry; BenchmarkLoadLargeYAML). When it
+// returns false, item may have been called for some items: the caller
+// drops what it made of them.
+func fastYAMLItems(data []byte, item func(list string, n *yaml.Node)) (*yaml.Node, bool) {
+	p := fastParser{item: item, next: roleRoot}
 	if !p.split(data) || len(p.lines) == 0 {
 		return nil, false
 	}
@@ -47,6 +57,37 @@ type fastParser struct {
 	lines []fastLine
 	i     int // current line
 	depth int
+	item  func(list string, n *yaml.Node)
+	// next is the role of the block about to be parsed: the document's
+	// root, the scriptservice mapping, or a list yamlDoc reads (its name).
+	next string
+}
+
+// Roles of blocks besides the list names.
+const (
+	roleRoot          = "root"
+	roleScriptservice = "scriptservice"
+)
+
+// take returns the role of the block starting now and clears it.
+func (p *fastParser) take() string {
+	r := p.next
+	p.next = ""
+	return r
+}
+
+// roleOf is the role of the value of key in a mapping of role parent,
+// as yamlDoc and yamlScriptservice read it.
+func roleOf(parent, key string) string {
+	switch {
+	case parent == roleRoot && key == "scriptservice":
+		return roleScriptservice
+	case parent == roleRoot && (key == "scriptservice.api" || key == "scriptservice.oAuth"):
+		return key
+	case parent == roleScriptservice && (key == "api" || key == "oAuth"):
+		return "scriptservice." + key
+	}
+	return ""
 }
 
 // maxFastDepth bounds the nesting the fast path follows; configuration
@@ -137,6 +178,7 @@ func (p *fastParser) mapping(indent, start int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	defer func() { p.depth-- }()
+	role := p.take()
 	l := p.lines[p.i]
 	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.num, Column: start + 1}
 	for {
@@ -159,7 +201,9 @@ func (p *fastParser) mapping(indent, start int) (*yaml.Node, bool) {
 		var ok bool
 		if j == len(l.text) || l.text[j] == '#' {
 			p.i++
+			p.next = roleOf(role, key)
 			value, ok = p.nested(indent, true, l.num, colon+2)
+			p.next = ""
 		} else {
 			value, ok = p.scalar(l, j, indent)
 		}
@@ -187,6 +231,10 @@ func (p *fastParser) sequence(indent int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	defer func() { p.depth-- }()
+	list := p.take()
+	if p.item == nil || (list != "scriptservice.api" && list != "scriptservice.oAuth") {
+		list = ""
+	}
 	l := p.lines[p.i]
 	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.num, Column: indent + 1}
 	for {
@@ -210,7 +258,11 @@ func (p *fastParser) sequence(indent int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		n.Content = append(n.Content, item)
+		if list != "" {
+			p.item(list, item)
+		} else {
+			n.Content = append(n.Content, item)
+		}
 		if p.i == len(p.lines) {
 			return n, true
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,6 +74,18 @@ func checkFastYAML(t *testing.T, data []byte) (accepted bool) {
 		dumpTree(fast, 0, &f)
 		dumpTree(lib[0], 0, &l)
 		t.Fatalf("trees differ at %s for\n%q\nfast:\n%slibrary:\n%s", d, data, f.String(), l.String())
+	}
+	// Reading the lists' items as they are parsed gives what reading the
+	// library's whole tree gives.
+	want := &parsed{file: "f.yml"}
+	yamlDoc(want, lib[0])
+	got := parseYAML("f.yml", data)
+	got.apis = append([]rawAPI(nil), got.apis...) // capacity is a hint
+	want.apis = append([]rawAPI(nil), want.apis...)
+	sortByReadingOrder(got.diags, nil)
+	sortByReadingOrder(want.diags, nil)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("items read while parsing differ from the library's tree for\n%q\ngot:\n%+v\nwant:\n%+v", data, got, want)
 	}
 	return true
 }
@@ -160,3 +173,7 @@ func TestFastYAMLTakesRealConfigs(t *testing.T) {
 		}
 	}
 }
+
+// fastYAML is the fast path keeping every node, as the fuzz target
+// compares it with the library's whole tree.
+func fastYAML(data []byte) (*yaml.Node, bool) { return fastYAMLItems(data, nil) }

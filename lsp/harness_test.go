@@ -256,6 +256,14 @@ func (c *testClient) diagnostics(u uri.URI, version int32, since int) []protocol
 	return out
 }
 
+// now is the sequence number of the last message received, for waiting on
+// what arrives after it.
+func (c *testClient) now() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq
+}
+
 func (c *testClient) lastStatus() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()

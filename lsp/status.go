@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -49,7 +48,8 @@ func statusOf(snap *config.Snapshot) Status {
 }
 
 // configMapper maps positions in a configuration file: the open buffer if
-// the editor has it, else the file on disk.
+// the editor has it, else the file on disk as config reads it (ReadText:
+// a regular file, XML decoded to UTF-8, so positions find their place).
 func (s *session) configMapper(u uri.URI, path string) *mapper {
 	s.mu.Lock()
 	d := s.docs[u]
@@ -57,7 +57,7 @@ func (s *session) configMapper(u uri.URI, path string) *mapper {
 	if d != nil {
 		return d.m
 	}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadText(path)
 	if err != nil {
 		return newMapper("")
 	}

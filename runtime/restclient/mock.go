@@ -3,16 +3,17 @@ package restclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"os"
 	"path"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/restls/restls/config"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -54,9 +55,14 @@ type Mock struct {
 	Fixtures []*Fixture
 }
 
-// LoadMock reads a fixtures file (YAML or JSON).
+// LoadMock reads a fixtures file (YAML or JSON): a regular file of at
+// most config.MaxFileSize bytes, as every configuration file.
 func LoadMock(file string) (*Mock, error) {
-	data, err := os.ReadFile(file)
+	data, err := config.ReadFile(file)
+	var fe *config.FileError
+	if errors.As(err, &fe) {
+		return nil, fmt.Errorf("read mock fixtures %s: %w", file, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read mock fixtures: %w", err)
 	}

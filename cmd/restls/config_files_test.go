@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestServicesConfigRootNotRegular is the repro of issue #13 finding 6
+// through the real binary: `restls services --config-root DIR` where
+// DIR/application.yml is a symbolic link to /dev/zero (it grew by
+// 0.7 GB/s) or a FIFO (it hung) reports the file and what it is and exits at once, with
+// little memory.
+func TestServicesConfigRootNotRegular(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, c := range []struct {
+		name, what string
+		make       func(path string) error
+	}{
+		{"devzero", "a character device", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"fifo", "a FIFO (named pipe)", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			yml := filepath.Join(dir, "application.yml")
+			if err := c.make(yml); err != nil {
+				t.Skip(err)
+			}
+			cmd := restlsCommand(t, "services", "--config-root", dir)
+			var buf bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &buf, &buf
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("restls services still running after 10s:\n%s", buf.String())
+			}
+			took := time.Since(start)
+			out := buf.Bytes()
+			if took > 3*time.Second {
+				t.Errorf("restls services took %v, want about a second at most", took)
+			}
+			if cmd.ProcessState.ExitCode() != 0 {
+				t.Errorf("exit status %d, want 0 (1 only with --strict)", cmd.ProcessState.ExitCode())
+			}
+			if !strings.Contains(string(out), yml+":1:1: error: ") || !strings.Contains(string(out), c.what) {
+				t.Errorf("output does not name the file and what it is:\n%s", out)
+			}
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 200<<10 {
+				t.Errorf("peak RSS %d KiB", ru.Maxrss)
+			}
+		})
+	}
+}

@@ -1,0 +1,183 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// loadWithin loads src and fails the test when that takes more than d: a
+// FIFO or a device must give a diagnostic, never a hang.
+func loadWithin(t *testing.T, d time.Duration, src Sources) *Snapshot {
+	t.Helper()
+	done := make(chan *Snapshot, 1)
+	go func() { done <- Load(src) }()
+	select {
+	case s := <-done:
+		return s
+	case <-time.After(d):
+		t.Fatalf("Load(%+v) still running after %v", src, d)
+		return nil
+	}
+}
+
+// diagText writes a registry's diagnostics one a line, dir replaced by ROOT.
+func diagText(r *Registry, dir string) string {
+	var b strings.Builder
+	for _, d := range r.Diagnostics {
+		fmt.Fprintf(&b, "%s %s %s\n", strings.ReplaceAll(d.Position.String(), dir, "ROOT"), d.Code, d.Message)
+	}
+	return b.String()
+}
+
+const okYAML = "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n"
+
+// TestConfigFileNotRegular is the repro of issue #13 finding 6: a
+// symbolic link to /dev/zero, a FIFO, a directory or a socket at a path
+// restls reads is a diagnostic naming the file and what it is, given
+// within a second, and the other sources still load.
+func TestConfigFileNotRegular(t *testing.T) {
+	cases := []struct {
+		name string
+		make func(t *testing.T, path string)
+	}{
+		{"devzero", func(t *testing.T, path string) {
+			if err := os.Symlink("/dev/zero", path); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"fifo", func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+		}},
+		{"dir", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"socket", func(t *testing.T, path string) {
+			l, err := net.Listen("unix", path)
+			if err != nil {
+				t.Skip("no Unix sockets here:", err)
+			}
+			t.Cleanup(func() { l.Close() })
+		}},
+	}
+	var all strings.Builder
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// A short root: a Unix socket path is limited to about 100 bytes.
+			dir, err := os.MkdirTemp("", "cfg")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			c.make(t, filepath.Join(dir, "application.yml"))
+			if err := os.WriteFile(filepath.Join(dir, "application.properties"), []byte("scriptservice.api[0].serviceId=crm\nscriptservice.api[0].url=https://crm.example.com\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := loadWithin(t, time.Second, Sources{ConfigRoot: dir}).For(ScriptService)
+			if d := findDiag(r, CodeNotRegularFile); len(d) != 1 || d[0].File != filepath.Join(dir, "application.yml") {
+				t.Fatalf("want one %s diagnostic on application.yml, got:\n%s", CodeNotRegularFile, diagText(r, dir))
+			}
+			if _, ok := r.Service("crm"); !ok {
+				t.Errorf("the regular file beside it was not read:\n%s", diagText(r, dir))
+			}
+			fmt.Fprintf(&all, "%s:\n%s", c.name, diagText(r, dir))
+		})
+	}
+	if !t.Failed() && len(cases) == strings.Count(all.String(), ":\n") {
+		goldentest.Check(t, filepath.Join("testdata", "golden", "files/not-regular.golden"), all.String())
+	}
+}
+
+// TestExplicitDevZero: properties: ["/dev/zero"], as an editor setting
+// or --properties sends it.
+func TestExplicitDevZero(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	r := loadWithin(t, time.Second, Sources{Properties: []string{"/dev/zero"}}).For(ScriptService)
+	d := findDiag(r, CodeNotRegularFile)
+	if len(d) != 1 || d[0].File != "/dev/zero" || !strings.Contains(d[0].Message, "a character device") {
+		t.Fatalf("got %+v", r.Diagnostics)
+	}
+}
+
+// TestConfigFileTooLarge: a file over MaxFileSize is refused by its size,
+// before it is read.
+func TestConfigFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "application.yml")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse 17 MiB file: its size is what counts.
+	if err := f.Truncate(17 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := loadWithin(t, time.Second, Sources{ConfigRoot: dir}).For(ScriptService)
+	if d := findDiag(r, CodeFileTooLarge); len(d) != 1 {
+		t.Fatalf("want one %s, got:\n%s", CodeFileTooLarge, diagText(r, dir))
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "files/too-large.golden"), diagText(r, dir))
+}
+
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int64{10, 11, 1 << 20} {
+		if data, err := readFileLimit(path, limit); err != nil || string(data) != "0123456789" {
+			t.Errorf("limit %d: %q, %v", limit, data, err)
+		}
+	}
+	_, err := readFileLimit(path, 9)
+	var fe *FileError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || fe.Size != 10 || fe.Limit != 9 {
+		t.Errorf("limit 9: %v", err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+// TestReadAtMostGrowing: a file that grows past the limit while it is read
+// is refused once one byte past the limit has been read.
+func TestReadAtMostGrowing(t *testing.T) {
+	grown := strings.NewReader(strings.Repeat("x", 1000))
+	_, err := readAtMost("f", grown, 10, 100)
+	var fe *FileError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || fe.Size != 101 || grown.Len() != 1000-101 {
+		t.Errorf("got %v (read %d bytes)", err, 1000-grown.Len())
+	}
+	data, err := readAtMost("f", strings.NewReader("0123456789ab"), 4, 100)
+	if err != nil || string(data) != "0123456789ab" {
+		t.Errorf("a file that grew within the limit: %q, %v", data, err)
+	}
+}
+
+// TestDevZeroMemory: reading /dev/zero as configuration allocates nothing
+// worth counting (it grew by 0.7 GB/s before).
+func TestDevZeroMemory(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	allocs := testing.AllocsPerRun(5, func() { _, _ = ReadFile("/dev/zero") })
+	if allocs > 20 {
+		t.Errorf("%v allocations per read of /dev/zero", allocs)
+	}
+}
