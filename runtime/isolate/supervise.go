@@ -3,8 +3,10 @@ package isolate
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"syscall"
 	"time"
@@ -117,4 +119,59 @@ func residentMemory(pid int) int64 {
 		return 0
 	}
 	return n * pageSize
+}
+
+// RunSupervised runs this executable again with args and EnvSupervised=1,
+// on this process's stdin, stdout and stderr, and supervises it as
+// Supervise does with no wall-clock limit; `restls run` uses it so that its
+// --max-memory holds however fast a script allocates. It returns the
+// child's exit status (1 when a signal ended it), and whether it ended at
+// the memory limit (killed here, or the Go runtime's "out of memory" at the
+// OS limit), in which case the child printed no result.
+func RunSupervised(args []string, maxMemory int64) (code int, memory bool, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, false, err
+	}
+	oom := &oomWriter{}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
+	cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+	cmd.Stderr = io.MultiWriter(os.Stderr, oom)
+	cmd.SysProcAttr = ChildAttr(false)
+	// Ctrl-C reaches the child too, which reports a canceled run.
+	signal.Ignore(os.Interrupt)
+	defer signal.Reset(os.Interrupt)
+	out, err := Supervise(context.Background(), cmd, maxMemory, 0)
+	if err != nil {
+		return 0, false, err
+	}
+	if out.MemoryKilled || oom.seen {
+		return 1, true, nil
+	}
+	if !out.State.Exited() {
+		return 1, false, nil
+	}
+	return out.State.ExitCode(), false, nil
+}
+
+// oomWriter notices the Go runtime's fatal out-of-memory message, keeping
+// only the end of the previous write so a line split across writes counts.
+type oomWriter struct {
+	seen bool
+	tail []byte
+}
+
+const oomMessage = "out of memory"
+
+func (w *oomWriter) Write(p []byte) (int, error) {
+	buf := append(w.tail, p...)
+	if bytes.Contains(buf, []byte("fatal error: runtime: "+oomMessage)) || bytes.Contains(buf, []byte("fatal error: "+oomMessage)) {
+		w.seen = true
+	}
+	if n := 64; len(buf) > n {
+		buf = buf[len(buf)-n:]
+	}
+	w.tail = append(w.tail[:0], buf...)
+	return len(p), nil
 }
