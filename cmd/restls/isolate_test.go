@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -296,5 +297,56 @@ func TestServeRunScriptBusy(t *testing.T) {
 	// context.input reached the child (on its pipe, not the command line).
 	if out := <-first; string(out.Result) != "1" {
 		t.Errorf("first run result %s error %+v", out.Result, out.Error)
+	}
+}
+
+// TestServeShutdownStopsRuns: SIGTERM kills a run's process at once, not
+// after the HTTP grace period, and the client hears why.
+func TestServeShutdownStopsRuns(t *testing.T) {
+	root := isolateRoot(t, "http://127.0.0.1:1")
+	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test", "--shutdown-grace", "60s")
+	type answer struct {
+		code int
+		body string
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		body, _ := json.Marshal(map[string]any{"text": `while(true){}`})
+		req, _ := http.NewRequest(http.MethodPost, p.base+"/v1/run", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer isolate-test")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- answer{body: err.Error()}
+			return
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		answered <- answer{res.StatusCode, string(b)}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	var kids []int
+	for kids = children(t, p.pid); len(kids) == 0; kids = children(t, p.pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("the run's process never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.kill(syscall.SIGTERM)
+	select {
+	case a := <-answered:
+		if a.code != http.StatusUnprocessableEntity || !strings.Contains(a.body, "shutting down") {
+			t.Errorf("answer %d %s", a.code, a.body)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer: the run outlived the shutdown")
+	}
+	if err := <-p.wait; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	for _, k := range kids {
+		if _, err := os.Stat("/proc/" + strconv.Itoa(k)); err == nil {
+			t.Errorf("run process %d outlived the server", k)
+		}
 	}
 }

@@ -108,11 +108,15 @@ ended without shutdown, 2 for usage errors.`)
 		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 
+	// Runs end with serve: a shutdown kills their processes at once rather
+	// than wait out the HTTP grace period.
+	runsCtx, endRuns := context.WithCancel(context.Background())
+	defer endRuns()
 	iso := isolate.New(isolate.Options{MaxMemory: maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
 	opts := lsp.Options{
 		Sources: cf.sources(),
 		Logger:  log,
-		Runner:  scriptRunner(iso),
+		Runner:  scriptRunner(runsCtx, iso),
 		Version: versionString(),
 	}
 	for _, m := range serveModes {
@@ -132,6 +136,7 @@ ended without shutdown, 2 for usage errors.`)
 	defer bg.Wait() // after stop, deferred below
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, endRuns)
 	for _, m := range serveModes {
 		if m.start != nil {
 			bg.Go(func() { m.start(ctx, srv) })
@@ -167,9 +172,13 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logg
 }
 
 // scriptRunner adapts the isolate runner, which runs each dry run in a
-// child process, to the language server's Runner.
-func scriptRunner(iso *isolate.Runner) func(context.Context, lsp.RunRequest) (any, error) {
+// child process, to the language server's Runner. A run ends when its
+// request does or when serving does (serveCtx).
+func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, lsp.RunRequest) (any, error) {
 	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(serveCtx, cancel)()
 		name := req.Path
 		if name == "" {
 			name = req.URI
@@ -182,6 +191,9 @@ func scriptRunner(iso *isolate.Runner) func(context.Context, lsp.RunRequest) (an
 		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
+		}
+		if err != nil && serveCtx.Err() != nil {
+			return nil, errors.New("the server is shutting down; the run was stopped")
 		}
 		if err != nil {
 			return nil, err
