@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // CodeMemoryLimit is the error code of a script stopped at its memory
@@ -155,7 +157,7 @@ func MemoryLimitResult(msg string) *Result {
 	return &Result{
 		Result: []byte("null"),
 		Error:  &ScriptError{Name: "MemoryLimitError", Code: CodeMemoryLimit, Message: msg + " (the calls and logs of this run are lost: it allocated too much at once to be stopped in between)"},
-		Calls:  nil,
+		Calls:  []*restclient.Call{},
 		Logs:   []LogEntry{},
 	}
 }

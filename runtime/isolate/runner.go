@@ -27,8 +27,12 @@ var ErrBusy = errors.New("the server is already running its maximum number of dr
 var ErrRemoteRegistry = errors.New("dry runs need the service configuration files, and this configuration comes from registryUrl: run the script on the backend that owns the files (POST /v1/run there)")
 
 // CodeRunnerCrashed is the error code of a run whose child process ended
-// without a result.
-const CodeRunnerCrashed = "runner-crashed"
+// without a result; CodeRunnerFailed of one whose child could not start
+// the script (no configuration found, for example) and said why.
+const (
+	CodeRunnerCrashed = "runner-crashed"
+	CodeRunnerFailed  = "runner-failed"
+)
 
 // DefaultMaxRuns is how many dry runs may go at once unless told otherwise.
 const DefaultMaxRuns = 2
@@ -163,10 +167,19 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 }
 
 func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessage {
-	code := -1
+	code, how := -1, ""
 	if out.State != nil {
 		code = out.State.ExitCode()
+		if !out.State.Exited() {
+			how = out.State.String()
+		}
 	}
+	return r.resultFor(out, code, how, stdout, stderr)
+}
+
+// resultFor is result for a child that ended with exit status code, or
+// (how, when not empty) was ended by a signal.
+func (r *Runner) resultFor(out Outcome, code int, how string, stdout []byte, stderr string) json.RawMessage {
 	switch {
 	case out.MemoryKilled || strings.Contains(stderr, "fatal error: out of memory") || strings.Contains(stderr, "runtime: out of memory"):
 		return encode(scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory)))
@@ -176,12 +189,12 @@ func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessa
 		return json.RawMessage(bytes.TrimSpace(stdout))
 	case code == 2 && lastLine(stderr, "restls run: ") != "":
 		// The child could not load what it needs: its own words say what.
-		return encode(crashed(CodeRunnerCrashed, "Error", strings.TrimPrefix(lastLine(stderr, "restls run: "), "restls run: ")))
+		return encode(crashed(CodeRunnerFailed, "Error", strings.TrimPrefix(lastLine(stderr, "restls run: "), "restls run: ")))
 	}
 	r.log.Warn("dry run process ended without a result", zap.Stringer("state", out.State), zap.String("stderr", tail(stderr, 4<<10)))
 	what := "exit status " + strconv.Itoa(code)
-	if out.State != nil && !out.State.Exited() {
-		what = out.State.String()
+	if how != "" {
+		what = how
 	}
 	return encode(crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual"))
 }

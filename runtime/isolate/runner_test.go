@@ -100,7 +100,7 @@ func TestChildCommandLine(t *testing.T) {
 }
 
 func TestChildEndsWithoutResult(t *testing.T) {
-	for mode, code := range map[string]string{"crash": CodeRunnerCrashed, "oom": "memory-limit", "usage": CodeRunnerCrashed, "hog": "memory-limit"} {
+	for mode, code := range map[string]string{"crash": CodeRunnerCrashed, "oom": "memory-limit", "usage": CodeRunnerFailed, "hog": "memory-limit"} {
 		t.Run(mode, func(t *testing.T) {
 			r := newTestRunner(t, mode, Options{MaxMemory: 32 << 20})
 			raw, err := r.Run(context.Background(), Request{Text: "1"})
