@@ -20,6 +20,15 @@ import (
 // without a script runner.
 var ErrNoRunner = errors.New("dry runs are not available in this restls build: it was started without a script runner")
 
+// ErrRunnerBusy is what a Runner's error wraps when as many runs as it
+// allows are already going; restls.runScript answers RequestFailed and
+// POST /v1/run 429, both saying to try again.
+var ErrRunnerBusy = errors.New("dry runs are busy")
+
+// codeRequestFailed is LSP's RequestFailed: the request was valid but
+// could not be served now.
+const codeRequestFailed jsonrpc2.Code = -32803
+
 // runArgs are the arguments of restls.runScript.
 type runArgs struct {
 	URI   string          `json:"uri"`
@@ -122,6 +131,9 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	}
 	if ctx.Err() != nil {
 		return nil, protocol.ErrRequestCancelled
+	}
+	if errors.Is(err, ErrRunnerBusy) {
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "restls.runScript: %v", err)
 	}
 	if err != nil {
 		s.log.Info("runScript failed", zap.String("uri", a.URI), zap.Error(err))

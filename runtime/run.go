@@ -51,6 +51,12 @@ type Options struct {
 	Timeout time.Duration
 	// Logger gets lifecycle and per-call debug lines; nil discards them.
 	Logger *zap.Logger
+	// MaxMemory, when positive, is how much the process may grow while the
+	// script runs before it is stopped with CodeMemoryLimit (memory.go).
+	// MemoryHardStop, if set, is called when memory reaches MaxMemory
+	// before the interrupt took effect; restls run ends the process there.
+	MaxMemory      int64
+	MemoryHardStop func(msg string)
 }
 
 // Result is the outcome of a run. It marshals to the object that
@@ -241,6 +247,9 @@ func (r *runner) run(parent context.Context) {
 		stop(interruptReason{CodeCanceled, "the run was canceled"})
 	})
 	defer unwatch()
+	if r.opts.MaxMemory > 0 {
+		defer watchMemory(r.opts.MaxMemory, func(msg string) { stop(interruptReason{CodeMemoryLimit, msg}) }, r.opts.MemoryHardStop)()
+	}
 
 	fnVal, err := r.vm.RunProgram(prg)
 	if err != nil {
@@ -402,8 +411,11 @@ func (r *runner) scriptError(err error) *ScriptError {
 		se := &ScriptError{Name: "TimeoutError", Code: CodeScriptTimeout, Message: "the script was interrupted"}
 		if reason, ok := ie.Value().(interruptReason); ok {
 			se.Code, se.Message = reason.code, reason.msg
-			if reason.code == CodeCanceled {
+			switch reason.code {
+			case CodeCanceled:
 				se.Name = "CanceledError"
+			case CodeMemoryLimit:
+				se.Name = "MemoryLimitError"
 			}
 		}
 		se.Line, se.Column = r.position(ie.Stack())

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -20,6 +21,10 @@ import (
 // time; with the ETag the answer is a body-less 304 while nothing changed,
 // which is what makes polling cheap.
 const cacheControl = "no-cache"
+
+// retryAfterBusy is the Retry-After, in seconds, of a dry run refused
+// because the runner is busy: a run against real services takes seconds.
+const retryAfterBusy = "2"
 
 // etagCache remembers the encoded hints map per (snapshot, kind), so polling
 // an unchanged registry costs a map lookup, not an encoding.
@@ -275,6 +280,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client went away
+		}
+		if errors.Is(err, lsp.ErrRunnerBusy) {
+			w.Header().Set("Retry-After", retryAfterBusy)
+			writeError(w, http.StatusTooManyRequests, err.Error())
+			return
 		}
 		s.log.Info("dry run failed", zap.Error(err))
 		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())

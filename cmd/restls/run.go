@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -21,7 +23,7 @@ func init() {
 }
 
 func runRun(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--max-memory SIZE] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -32,14 +34,23 @@ console output appears where it happened.
 --mock answers calls from fixtures instead of the network (see
 docs/runtime.md), so a script can be previewed with no service running.
 
+SCRIPT - reads the script from stdin. A script that makes the process grow
+by more than --max-memory is stopped with the error code memory-limit.
+
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
-compiled, or runs past --timeout), 2 for usage errors or when the script,
-input, fixtures or configuration cannot be loaded.`)
+compiled, or runs past --timeout or --max-memory), 2 for usage errors or
+when the script, input, fixtures or configuration cannot be loaded.`)
 	kindName := fs.String("kind", string(config.ScriptService), "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript")
 	inputFile := fs.String("input", "", "JSON `file` whose value becomes context.input (default {})")
 	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
+	maxMemory := int64(scriptrt.DefaultMaxMemory)
+	fs.Func("max-memory", "stop the script when the process has grown by this `size` (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
+		n, err := scriptrt.ParseSize(v)
+		maxMemory = n
+		return err
+	})
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
 	cf := configFlags{env: env}
@@ -73,7 +84,15 @@ input, fixtures or configuration cannot be loaded.`)
 	if *maxBytes <= 0 {
 		return usageErr("--max-response-bytes must be positive, got %d", *maxBytes)
 	}
-	src, err := os.ReadFile(script)
+	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
+		return superviseRun(env, args, maxMemory, *asJSON, script, kind, *mockFile)
+	}
+	var src []byte
+	if script == "-" {
+		src, err = io.ReadAll(env.stdin)
+	} else {
+		src, err = os.ReadFile(script)
+	}
 	if err != nil {
 		return usageErr("cannot read the script: %v", err)
 	}
@@ -115,6 +134,18 @@ input, fixtures or configuration cannot be loaded.`)
 	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(env.stderr), level))
 	defer func() { _ = logger.Sync() }()
 
+	// The memory limit and its hard stop are the process's: only the real
+	// one sets them, never an in-process test.
+	var hardStop func(string)
+	if env.stdout == os.Stdout {
+		if err := scriptrt.LimitProcessMemory(maxMemory); err != nil {
+			logger.Warn("no OS memory limit for this run; the watchdog still applies", zap.Error(err))
+		}
+		hardStop = func(msg string) {
+			writeRunResult(env, scriptrt.MemoryLimitResult(msg), *asJSON, script, kind, *mockFile)
+			os.Exit(1)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res := scriptrt.Run(ctx, scriptrt.Options{
@@ -127,8 +158,15 @@ input, fixtures or configuration cannot be loaded.`)
 		Input:            input,
 		Timeout:          *timeout,
 		Logger:           logger,
+		MaxMemory:        maxMemory,
+		MemoryHardStop:   hardStop,
 	})
-	if *asJSON {
+	return writeRunResult(env, res, *asJSON, script, kind, *mockFile)
+}
+
+// writeRunResult prints a run's result and returns the exit status.
+func writeRunResult(env *cliEnv, res *scriptrt.Result, asJSON bool, script string, kind config.Kind, mockFile string) int {
+	if asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -137,8 +175,8 @@ input, fixtures or configuration cannot be loaded.`)
 		}
 	} else {
 		header := fmt.Sprintf("restls run %s (%s", script, kind)
-		if mock != nil {
-			header += ", answers from " + *mockFile
+		if mockFile != "" {
+			header += ", answers from " + mockFile
 		}
 		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
 		if err := scriptrt.WritePreview(env.stdout, res, script); err != nil {
@@ -156,4 +194,21 @@ func countErrors(diags []config.Diagnostic) int {
 		}
 	}
 	return n
+}
+
+// superviseRun runs this same command line again in a child process that
+// is watched from outside (runtime/isolate): a script that makes the child
+// grow past --max-memory is killed however fast it allocates, and this
+// process reports memory-limit for it. Otherwise the child's output is
+// the run's.
+func superviseRun(env *cliEnv, args []string, maxMemory int64, asJSON bool, script string, kind config.Kind, mockFile string) int {
+	code, memory, err := isolate.RunSupervised(append([]string{"run"}, args...), maxMemory)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls run: start the run: %v\n", err)
+		return 2
+	}
+	if memory {
+		return writeRunResult(env, scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(maxMemory)), asJSON, script, kind, mockFile)
+	}
+	return code
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,9 +15,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	scriptrt "github.com/restls/restls/runtime"
-	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/runtime/isolate"
 )
 
 func init() {
@@ -50,7 +50,7 @@ const serveMemoryLimit = 48 << 20
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
 func runServe(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "serve", "[--stdio] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "serve", "[--stdio] [--log-file F] [--log-level L] [--max-memory SIZE] [--run-timeout D] [--max-runs N] [config flags]", `
 Runs the language server for api.rest.v1 scripts. Editors start it and speak
 the Language Server Protocol on its stdin and stdout (--stdio, the default;
 VS Code passes the flag explicitly). Nothing but protocol is ever written to
@@ -62,11 +62,23 @@ configRoot, properties, serviceXml, handlerXml, platformConfig,
 scriptKinds) override them. Configuration files are watched and reloaded.
 See docs/lsp.md.
 
+Dry runs (restls.runScript, and POST /v1/run with --http --allow-run) each
+run in a child restls process, bounded by --max-memory and --run-timeout;
+at most --max-runs go at once.
+
 Exit status: 0 after the editor's shutdown and exit, 1 when the session
 ended without shutdown, 2 for usage errors.`)
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; accepted because editors pass it)")
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
+	maxMemory := int64(scriptrt.DefaultMaxMemory)
+	fs.Func("max-memory", "stop a dry run whose process has grown by this `size` (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
+		n, err := scriptrt.ParseSize(v)
+		maxMemory = n
+		return err
+	})
+	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
+	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	for _, m := range serveModes {
@@ -77,6 +89,10 @@ ended without shutdown, 2 for usage errors.`)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.stderr, "restls serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *runTimeout <= 0 || *maxRuns <= 0 {
+		fmt.Fprintf(env.stderr, "restls serve: --run-timeout and --max-runs must be positive, got %v and %d\n", *runTimeout, *maxRuns)
 		return 2
 	}
 	if cf.rootMissing("serve") {
@@ -95,11 +111,15 @@ ended without shutdown, 2 for usage errors.`)
 		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 
-	client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
+	// Runs end with serve: a shutdown kills their processes at once rather
+	// than wait out the HTTP grace period.
+	runsCtx, endRuns := context.WithCancel(context.Background())
+	defer endRuns()
+	iso := isolate.New(isolate.Options{MaxMemory: maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
 	opts := lsp.Options{
 		Sources: cf.sources(),
 		Logger:  log,
-		Runner:  scriptRunner(client, log.Named("runtime")),
+		Runner:  scriptRunner(runsCtx, iso),
 		Version: versionString(),
 	}
 	for _, m := range serveModes {
@@ -119,6 +139,7 @@ ended without shutdown, 2 for usage errors.`)
 	defer bg.Wait() // after stop, deferred below
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, endRuns)
 	for _, m := range serveModes {
 		if m.start != nil {
 			bg.Go(func() { m.start(ctx, srv) })
@@ -153,30 +174,34 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logg
 	}
 }
 
-// scriptRunner adapts runtime.Run to the language server's Runner. One REST
-// client serves every run, so connections and OAuth tokens are reused.
-func scriptRunner(client *restclient.Client, log *zap.Logger) func(context.Context, lsp.RunRequest) (any, error) {
+// scriptRunner adapts the isolate runner, which runs each dry run in a
+// child process, to the language server's Runner. A run ends when its
+// request does or when serving does (serveCtx).
+func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, lsp.RunRequest) (any, error) {
 	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(serveCtx, cancel)()
 		name := req.Path
 		if name == "" {
 			name = req.URI
 		}
 		req.Progress("running " + name)
-		res := scriptrt.Run(ctx, scriptrt.Options{
-			Source:   req.Text,
-			Filename: name,
-			Kind:     req.Kind,
-			Registry: req.Snapshot.For(req.Kind),
-			Client:   client,
-			Input:    req.Input,
-			Logger:   log,
-		})
-		// Encode as `restls run --json` does, with encoding/json.
-		raw, err := json.Marshal(res)
-		if err != nil {
-			return nil, fmt.Errorf("encode the run result: %w", err)
+		var src config.Sources
+		if req.Snapshot != nil {
+			src = req.Snapshot.Sources
 		}
-		return json.RawMessage(raw), nil
+		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src})
+		if errors.Is(err, isolate.ErrBusy) {
+			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
+		}
+		if err != nil && serveCtx.Err() != nil {
+			return nil, errors.New("the server is shutting down; the run was stopped")
+		}
+		if err != nil {
+			return nil, err
+		}
+		return raw, nil
 	}
 }
 

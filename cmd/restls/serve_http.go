@@ -15,7 +15,6 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
-	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/web"
 )
 
@@ -51,6 +50,7 @@ type httpFlags struct {
 
 	fs      *flag.FlagSet
 	remotes *remotes
+	runner  web.Runner // serve's dry-run runner, shared with /lsp sessions
 
 	onListen func(net.Addr) // tests: the bound address
 }
@@ -126,6 +126,7 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		}
 		return l.Load(src)
 	}
+	h.runner = o.Runner
 	if httpMode && !h.allowRun {
 		// Over WebSocket restls.runScript would run code for any client.
 		o.Runner = nil
@@ -212,8 +213,7 @@ func (h *httpFlags) run(ctx context.Context, env *cliEnv, srv *lsp.Server, log *
 	}
 	runner := web.Runner(nil)
 	if h.allowRun {
-		client := restclient.New(restclient.Options{Logger: log.Named("restclient")})
-		runner = scriptRunner(client, log.Named("runtime"))
+		runner = h.runner
 	}
 	if !flagGiven(h.fs, "stdio") {
 		return serveHTTP(ctx, env, h, addr, srv, runner, versionString(), log)

@@ -24,6 +24,7 @@ import (
 // httpProcess is `restls serve --http 127.0.0.1:0 ...` as a child process.
 type httpProcess struct {
 	base   string // http://127.0.0.1:port
+	pid    int
 	wait   chan error
 	stderr *bytes.Buffer
 	kill   func(syscall.Signal)
@@ -41,7 +42,7 @@ func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &httpProcess{wait: make(chan error, 1), stderr: &buf, kill: func(s syscall.Signal) { _ = cmd.Process.Signal(s) }}
+	p := &httpProcess{pid: cmd.Process.Pid, wait: make(chan error, 1), stderr: &buf, kill: func(s syscall.Signal) { _ = cmd.Process.Signal(s) }}
 	go func() { p.wait <- cmd.Wait(); pw.Close() }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()

@@ -50,10 +50,11 @@ var table = map[string]rule{
 	"hints":              {may: []string{"config"}},
 	"runtime/restclient": {may: []string{"config"}},
 	"runtime":            {may: []string{"config", "runtime/restclient"}},
+	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
 	"remote":             {may: []string{"config"}},
 	"lsp":                {may: []string{"config", "hints"}},
 	"web":                {may: []string{"config", "hints", "lsp"}},
-	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/restclient", "remote", "lsp", "web"}},
+	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"internal/cursortest": {leaf: true, testOnly: true},
 	"internal/goldentest": {leaf: true, testOnly: true},

@@ -1,0 +1,267 @@
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	scriptrt "github.com/restls/restls/runtime"
+)
+
+// ErrBusy is returned by Runner.Run when MaxRuns runs are already going.
+// Callers answer it as "try again shortly" (HTTP 429 with Retry-After).
+var ErrBusy = errors.New("the server is already running its maximum number of dry runs; try again in a few seconds")
+
+// ErrRemoteRegistry is returned for a snapshot read from a registryUrl: the
+// child reads configuration files, and a remote hints map has none.
+var ErrRemoteRegistry = errors.New("dry runs need the service configuration files, and this configuration comes from registryUrl: run the script on the backend that owns the files (POST /v1/run there)")
+
+// CodeRunnerCrashed is the error code of a run whose child process ended
+// without a result; CodeRunnerFailed of one whose child could not start
+// the script (no configuration found, for example) and said why.
+const (
+	CodeRunnerCrashed = "runner-crashed"
+	CodeRunnerFailed  = "runner-failed"
+)
+
+// DefaultMaxRuns is how many dry runs may go at once unless told otherwise.
+const DefaultMaxRuns = 2
+
+// RetryAfter is what a busy caller is told to wait.
+const RetryAfter = 2 * time.Second
+
+// grace is how long past its own --timeout a child may take (to convert
+// its result and exit) before it is killed.
+const grace = 5 * time.Second
+
+// maxOutput bounds what a child may print: a result, its calls and logs.
+const maxOutput = 256 << 20
+
+// Options configure a Runner.
+type Options struct {
+	// Executable is the restls binary; empty means os.Executable().
+	Executable string
+	// MaxMemory is each child's memory limit; 0 means DefaultMaxMemory.
+	MaxMemory int64
+	// Timeout is each run's time limit; 0 means runtime.DefaultTimeout.
+	Timeout time.Duration
+	// MaxRuns is how many runs may go at once; 0 means DefaultMaxRuns.
+	MaxRuns int
+	// Logger gets a line per run; nil discards.
+	Logger *zap.Logger
+}
+
+// Request is one dry run.
+type Request struct {
+	// Text is the script.
+	Text string
+	Kind config.Kind
+	// Input is context.input as JSON, or nil.
+	Input []byte
+	// Sources is where the child reads the configuration: the sources the
+	// caller's snapshot was loaded from.
+	Sources config.Sources
+}
+
+// Runner runs each dry run in a child `restls run --json` process.
+type Runner struct {
+	opts Options
+	sem  chan struct{}
+	log  *zap.Logger
+}
+
+// New returns a Runner.
+func New(opts Options) *Runner {
+	if opts.MaxMemory <= 0 {
+		opts.MaxMemory = scriptrt.DefaultMaxMemory
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = scriptrt.DefaultTimeout
+	}
+	if opts.MaxRuns <= 0 {
+		opts.MaxRuns = DefaultMaxRuns
+	}
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log}
+}
+
+// Run runs req in a child process and returns what `restls run --json`
+// prints: the child's own object, or one made here when the child ended
+// without one (code memory-limit, script-timeout or runner-crashed). The
+// error is ErrBusy, ErrRemoteRegistry, ctx's error when ctx ended (the
+// child is killed and waited for), or a failure to start the child.
+func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) {
+	if req.Sources.RegistryURL != "" {
+		return nil, ErrRemoteRegistry
+	}
+	select {
+	case r.sem <- struct{}{}:
+	default:
+		return nil, ErrBusy
+	}
+	defer func() { <-r.sem }()
+
+	exe := r.opts.Executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
+		}
+	}
+	args := []string{"run", "--json",
+		"--kind", string(req.Kind),
+		"--timeout", r.opts.Timeout.String(),
+		"--max-memory", strconv.FormatInt(r.opts.MaxMemory, 10),
+	}
+	args = append(args, sourceFlags(req.Sources)...)
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
+	cmd.Stdin = strings.NewReader(req.Text)
+	cmd.Stdout = &capped{b: &stdout, max: maxOutput}
+	cmd.Stderr = &capped{b: &stderr, max: 64 << 10}
+	cmd.SysProcAttr = ChildAttr(true)
+	if req.Input != nil {
+		// context.input goes on a pipe the child sees as /dev/fd/3.
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("start the dry run: %w", err)
+		}
+		defer pr.Close()
+		cmd.ExtraFiles = []*os.File{pr}
+		args = append(args, "--input", "/dev/fd/3")
+		go func() {
+			_, _ = pw.Write(req.Input)
+			_ = pw.Close()
+		}()
+	}
+	cmd.Args = append([]string{exe}, append(args, "-")...)
+
+	start := time.Now()
+	out, err := Supervise(ctx, cmd, r.opts.MaxMemory, r.opts.Timeout+grace)
+	if err != nil {
+		return nil, fmt.Errorf("start the dry run: %w", err)
+	}
+	r.log.Debug("dry run child ended", zap.Duration("duration", time.Since(start)), zap.Int64("peakRSS", out.PeakRSS),
+		zap.Stringer("state", out.State), zap.Bool("memoryKilled", out.MemoryKilled), zap.Bool("timeKilled", out.TimeKilled))
+	if out.Canceled {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, context.Canceled
+	}
+	return r.result(out, stdout.Bytes(), stderr.String()), nil
+}
+
+func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessage {
+	code, how := -1, ""
+	if out.State != nil {
+		code = out.State.ExitCode()
+		if !out.State.Exited() {
+			how = out.State.String()
+		}
+	}
+	return r.resultFor(out, code, how, stdout, stderr)
+}
+
+// resultFor is result for a child that ended with exit status code, or
+// (how, when not empty) was ended by a signal.
+func (r *Runner) resultFor(out Outcome, code int, how string, stdout []byte, stderr string) json.RawMessage {
+	switch {
+	case out.MemoryKilled || strings.Contains(stderr, "fatal error: out of memory") || strings.Contains(stderr, "runtime: out of memory"):
+		return encode(scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory)))
+	case out.TimeKilled:
+		return encode(crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", r.opts.Timeout)))
+	case (code == 0 || code == 1) && json.Valid(stdout):
+		return json.RawMessage(bytes.TrimSpace(stdout))
+	case code == 2 && lastLine(stderr, "restls run: ") != "":
+		// The child could not load what it needs: its own words say what.
+		return encode(crashed(CodeRunnerFailed, "Error", strings.TrimPrefix(lastLine(stderr, "restls run: "), "restls run: ")))
+	}
+	r.log.Warn("dry run process ended without a result", zap.Stringer("state", out.State), zap.String("stderr", tail(stderr, 4<<10)))
+	what := "exit status " + strconv.Itoa(code)
+	if how != "" {
+		what = how
+	}
+	return encode(crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual"))
+}
+
+func crashed(code, name, msg string) *scriptrt.Result {
+	res := scriptrt.MemoryLimitResult("")
+	res.Error = &scriptrt.ScriptError{Name: name, Code: code, Message: msg}
+	return res
+}
+
+func encode(res *scriptrt.Result) json.RawMessage {
+	raw, err := json.Marshal(res)
+	if err != nil { // a Result of plain strings always encodes
+		panic(err)
+	}
+	return raw
+}
+
+// sourceFlags are the config flags that make a child read what src names.
+func sourceFlags(src config.Sources) []string {
+	var a []string
+	add := func(flag, v string) {
+		if v != "" {
+			a = append(a, "--"+flag+"="+v)
+		}
+	}
+	add("config-root", src.ConfigRoot)
+	for _, p := range src.Properties {
+		add("properties", p)
+	}
+	add("service-xml", src.ServiceXML)
+	add("handler-xml", src.HandlerXML)
+	add("platform-config", src.PlatformConfig)
+	return a
+}
+
+func lastLine(s, prefix string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], prefix) {
+			return lines[i]
+		}
+	}
+	return ""
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// capped keeps the first max bytes written and drops the rest, so a child
+// cannot grow the server's memory through its output.
+type capped struct {
+	b   *bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.b.Len(); room > 0 {
+		if len(p) > room {
+			c.b.Write(p[:room])
+		} else {
+			c.b.Write(p)
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,185 @@
+package isolate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/restls/restls/config"
+)
+
+// TestMain makes this test binary a stand-in for restls when
+// ISOLATE_TEST_CHILD names what it should do.
+func TestMain(m *testing.M) {
+	switch os.Getenv("ISOLATE_TEST_CHILD") {
+	case "":
+		os.Exit(m.Run())
+	case "echo": // print what a child is given, as the result
+		script, _ := io.ReadAll(os.Stdin)
+		input, _ := os.ReadFile("/dev/fd/3")
+		out, _ := json.Marshal(map[string]any{"script": string(script), "input": string(input), "args": os.Args[1:], "supervised": os.Getenv(EnvSupervised)})
+		fmt.Printf(`{"result":%s,"error":null,"calls":[],"logs":[]}`, out)
+		os.Exit(0)
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fatal error: concurrent map writes")
+		os.Exit(2)
+	case "oom":
+		fmt.Fprintln(os.Stderr, "fatal error: runtime: out of memory")
+		os.Exit(2)
+	case "usage":
+		fmt.Fprintln(os.Stderr, "restls run: no service configuration found: pass --config-root")
+		os.Exit(2)
+	case "block":
+		select {}
+	case "hog": // grow resident memory until killed
+		for {
+			b := make([]byte, 8<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			hogged = append(hogged, b) // reachable, so the collector keeps it
+		}
+	}
+}
+
+// hogged holds what the "hog" child allocates.
+var hogged [][]byte
+
+func newTestRunner(t *testing.T, mode string, opts Options) *Runner {
+	t.Helper()
+	t.Setenv("ISOLATE_TEST_CHILD", mode)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Executable = exe
+	return New(opts)
+}
+
+type result struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Name, Code, Message string
+	} `json:"error"`
+}
+
+func decode(t *testing.T, raw json.RawMessage) result {
+	t.Helper()
+	var r result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("not a run result: %v\n%s", err, raw)
+	}
+	return r
+}
+
+// TestChildCommandLine: the script goes on stdin and context.input on a
+// pipe; only the configuration sources and limits are on the command line.
+func TestChildCommandLine(t *testing.T) {
+	r := newTestRunner(t, "echo", Options{MaxMemory: 64 << 20, Timeout: 3 * time.Second})
+	raw, err := r.Run(context.Background(), Request{Text: "return secretish;", Kind: config.ScriptTask, Input: []byte(`{"a":1}`),
+		Sources: config.Sources{ConfigRoot: "/cfg", Properties: []string{"a.yml", "b.yml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Script, Input, Supervised string
+		Args                      []string
+	}
+	if err := json.Unmarshal(decode(t, raw).Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := "run --json --kind scriptTask --timeout 3s --max-memory 67108864 --config-root=/cfg --properties=a.yml --properties=b.yml --input /dev/fd/3 -"
+	if strings.Join(got.Args, " ") != want || got.Script != "return secretish;" || got.Input != `{"a":1}` || got.Supervised != "1" {
+		t.Fatalf("child got %+v\nwant args %s", got, want)
+	}
+}
+
+func TestChildEndsWithoutResult(t *testing.T) {
+	for mode, code := range map[string]string{"crash": CodeRunnerCrashed, "oom": "memory-limit", "usage": CodeRunnerFailed, "hog": "memory-limit"} {
+		t.Run(mode, func(t *testing.T) {
+			r := newTestRunner(t, mode, Options{MaxMemory: 32 << 20})
+			raw, err := r.Run(context.Background(), Request{Text: "1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res := decode(t, raw); res.Error == nil || res.Error.Code != code {
+				t.Fatalf("result %s, want code %s", raw, code)
+			}
+		})
+	}
+	r := newTestRunner(t, "usage", Options{})
+	raw, _ := r.Run(context.Background(), Request{Text: "1"})
+	if res := decode(t, raw); !strings.HasPrefix(res.Error.Message, "no service configuration found") {
+		t.Errorf("a child's usage error should say what it said: %s", raw)
+	}
+}
+
+func TestWallClockKillsTheChild(t *testing.T) {
+	r := newTestRunner(t, "block", Options{Timeout: time.Millisecond})
+	start := time.Now()
+	raw, err := r.Run(context.Background(), Request{Text: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := decode(t, raw); res.Error == nil || res.Error.Code != "script-timeout" {
+		t.Fatalf("result %s", raw)
+	}
+	if took := time.Since(start); took > grace+5*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
+
+// TestBusyAndCancel: a run past MaxRuns is refused with ErrBusy; a
+// canceled run's child is killed and waited for, and its slot is free again.
+func TestBusyAndCancel(t *testing.T) {
+	r := newTestRunner(t, "block", Options{MaxRuns: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(ctx, Request{Text: "1"})
+		done <- err
+	}()
+	// The first run holds the slot once the semaphore is taken.
+	for len(r.sem) == 0 {
+		time.Sleep(time.Millisecond) // no event for "acquired"; the channel length is it
+	}
+	if _, err := r.Run(context.Background(), Request{Text: "1"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second run: %v, want ErrBusy", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("canceled run: %v", err)
+	}
+	if len(r.sem) != 0 {
+		t.Fatal("the slot was not given back")
+	}
+}
+
+func TestRemoteRegistryIsRefused(t *testing.T) {
+	r := New(Options{})
+	if _, err := r.Run(context.Background(), Request{Sources: config.Sources{RegistryURL: "http://127.0.0.1:1"}}); !errors.Is(err, ErrRemoteRegistry) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// TestSuperviseLeavesNoProcess: a child killed for cancellation is reaped.
+func TestSuperviseLeavesNoProcess(t *testing.T) {
+	cmd := exec.Command("sleep", "60")
+	cmd.SysProcAttr = ChildAttr(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := Supervise(ctx, cmd, 0, 0)
+	if err != nil || !out.Canceled || out.State == nil || out.State.Exited() {
+		t.Fatalf("outcome %+v, %v", out, err)
+	}
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", cmd.Process.Pid)); err == nil {
+		t.Errorf("process %d still exists (a zombie?)", cmd.Process.Pid)
+	}
+}

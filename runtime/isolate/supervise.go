@@ -1,0 +1,177 @@
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// EnvSupervised, set to 1 in a child's environment, tells `restls run` that
+// a parent already watches it, so it runs the script itself instead of
+// starting a supervised child of its own.
+const EnvSupervised = "RESTLS_SUPERVISED"
+
+// Allowance is what a child may use beyond its memory limit before it is
+// killed: the restls process itself (about 15 MB for `restls run` with a
+// small configuration) plus headroom for a larger configuration.
+const Allowance = 48 << 20
+
+// poll is how often a child's resident memory is sampled. A script faults
+// pages in at 1-2 GB/s at most, so 5 ms is 5-10 MB past the limit.
+const poll = 5 * time.Millisecond
+
+// Outcome says how a supervised child ended.
+type Outcome struct {
+	// State is the child's exit state.
+	State *os.ProcessState
+	// MemoryKilled: killed for growing past its limit plus Allowance.
+	MemoryKilled bool
+	// TimeKilled: killed at the wall-clock limit.
+	TimeKilled bool
+	// Canceled: killed because ctx ended.
+	Canceled bool
+	// PeakRSS is the highest resident memory seen, in bytes.
+	PeakRSS int64
+}
+
+// Supervise starts cmd and waits for it, killing it (SIGKILL, its whole
+// process group when cmd sets Setpgid) when its resident memory exceeds
+// maxMemory+Allowance, when wall (if positive) has passed, or when ctx
+// ends. It always waits for the child, so none is left behind.
+//
+// The check runs in this process, outside the child's Go runtime: inside
+// the child, a watchdog goroutine cannot run while one large copy (a string
+// concatenation of hundreds of megabytes) holds up a garbage collection.
+func Supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration) (Outcome, error) {
+	var out Outcome
+	if err := cmd.Start(); err != nil {
+		return out, err
+	}
+	pid := cmd.Process.Pid
+	group := cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid
+	kill := func() {
+		if group {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = cmd.Process.Kill()
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	var deadline <-chan time.Time
+	if wall > 0 {
+		t := time.NewTimer(wall)
+		defer t.Stop()
+		deadline = t.C
+	}
+	done := ctx.Done()
+	for {
+		select {
+		case err := <-waited:
+			out.State = cmd.ProcessState
+			if out.State != nil {
+				err = nil // a non-zero exit is in State, not an error
+			}
+			return out, err
+		case <-done:
+			out.Canceled = true
+			done = nil
+			kill()
+		case <-deadline:
+			out.TimeKilled = true
+			kill()
+		case <-tick.C:
+			rss := residentMemory(pid)
+			if rss > out.PeakRSS {
+				out.PeakRSS = rss
+			}
+			if maxMemory > 0 && rss > maxMemory+Allowance && !out.MemoryKilled {
+				out.MemoryKilled = true
+				kill()
+			}
+		}
+	}
+}
+
+var pageSize = int64(os.Getpagesize())
+
+// residentMemory is a process's resident memory in bytes, or 0 when it
+// cannot be read (the process is gone, or this is not Linux).
+func residentMemory(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0
+	}
+	n, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n * pageSize
+}
+
+// RunSupervised runs this executable again with args and EnvSupervised=1,
+// on this process's stdin, stdout and stderr, and supervises it as
+// Supervise does with no wall-clock limit; `restls run` uses it so that its
+// --max-memory holds however fast a script allocates. It returns the
+// child's exit status (1 when a signal ended it), and whether it ended at
+// the memory limit (killed here, or the Go runtime's "out of memory" at the
+// OS limit), in which case the child printed no result.
+func RunSupervised(args []string, maxMemory int64) (code int, memory bool, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, false, err
+	}
+	oom := &oomWriter{}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
+	cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+	cmd.Stderr = io.MultiWriter(os.Stderr, oom)
+	cmd.SysProcAttr = ChildAttr(false)
+	// Ctrl-C reaches the child too, which reports a canceled run.
+	signal.Ignore(os.Interrupt)
+	defer signal.Reset(os.Interrupt)
+	out, err := Supervise(context.Background(), cmd, maxMemory, 0)
+	if err != nil {
+		return 0, false, err
+	}
+	if out.MemoryKilled || oom.seen {
+		return 1, true, nil
+	}
+	if !out.State.Exited() {
+		return 1, false, nil
+	}
+	return out.State.ExitCode(), false, nil
+}
+
+// oomWriter notices the Go runtime's fatal out-of-memory message, keeping
+// only the end of the previous write so a line split across writes counts.
+type oomWriter struct {
+	seen bool
+	tail []byte
+}
+
+const oomMessage = "out of memory"
+
+func (w *oomWriter) Write(p []byte) (int, error) {
+	buf := append(w.tail, p...)
+	if bytes.Contains(buf, []byte("fatal error: runtime: "+oomMessage)) || bytes.Contains(buf, []byte("fatal error: "+oomMessage)) {
+		w.seen = true
+	}
+	if n := 64; len(buf) > n {
+		buf = buf[len(buf)-n:]
+	}
+	w.tail = append(w.tail[:0], buf...)
+	return len(p), nil
+}
