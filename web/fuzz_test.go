@@ -15,7 +15,7 @@ func FuzzRequestHeaders(f *testing.F) {
 	f.Add("Basic tok", "tok", "*")
 	f.Add("", "", "")
 	f.Fuzz(func(t *testing.T, authz, query, inm string) {
-		s := &Server{opts: Options{Token: "tok"}}
+		s := &Server{opts: Options{Token: "tok"}, key: "tok"}
 		r := &http.Request{Header: http.Header{}, URL: &url.URL{RawQuery: "access_token=" + url.QueryEscape(query)}}
 		if authz != "" {
 			r.Header.Set("Authorization", authz)
