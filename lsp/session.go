@@ -344,7 +344,7 @@ func (s *session) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
-	diags := hints.Diagnose(v.d.doc, v.reg)
+	diags := hints.DiagnoseWith(v.d.doc, v.reg, s.display())
 	s.mu.Lock()
 	if s.docs[u] == v.d {
 		s.docs[u] = v.d.unparsed()

@@ -2,8 +2,14 @@ package lsp
 
 import (
 	"context"
+	"slices"
+	"sort"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
 )
 
 // SessionOptions say what one session's client may do and see. The zero
@@ -51,4 +57,68 @@ func (s *session) showPath(p string) string {
 		return p
 	}
 	return s.opts.ShowPath(p)
+}
+
+// display is how the hint engine shows paths to this session's client.
+func (s *session) display() hints.Display { return hints.Display{Path: s.opts.ShowPath} }
+
+// PathDisplay rewrites the configuration paths in what a client is shown:
+// the file of a diagnostic, the configuration files its message names, and
+// the sources. The zero value changes nothing.
+type PathDisplay struct {
+	// Path is SessionOptions.ShowPath; nil shows paths as they are.
+	Path func(path string) string
+	// Files are the paths a message may name (config.Sources.Files and the
+	// sources themselves), longest first so a file is not half-replaced
+	// by its directory.
+	Files []string
+}
+
+// NewPathDisplay is the display of show for the configuration read from
+// src.
+func NewPathDisplay(show func(string) string, src config.Sources) PathDisplay {
+	if show == nil {
+		return PathDisplay{}
+	}
+	files := append(src.Files(), src.ConfigRoot, src.ServiceXML, src.HandlerXML, src.PlatformConfig)
+	files = append(files, src.Properties...)
+	files = slices.DeleteFunc(files, func(f string) bool { return f == "" })
+	sort.Slice(files, func(i, j int) bool { return len(files[i]) > len(files[j]) })
+	return PathDisplay{Path: show, Files: slices.Compact(files)}
+}
+
+func (p PathDisplay) path(f string) string {
+	if p.Path == nil || f == "" {
+		return f
+	}
+	return p.Path(f)
+}
+
+// Diagnostic is d as the client is shown it.
+func (p PathDisplay) Diagnostic(d config.Diagnostic) config.Diagnostic {
+	if p.Path == nil {
+		return d
+	}
+	d.File = p.path(d.File)
+	for _, f := range p.Files {
+		if strings.Contains(d.Message, f) {
+			d.Message = strings.ReplaceAll(d.Message, f, p.path(f))
+		}
+	}
+	return d
+}
+
+// Sources is src as the client is shown it.
+func (p PathDisplay) Sources(src config.Sources) config.Sources {
+	if p.Path == nil {
+		return src
+	}
+	out := src
+	out.ConfigRoot, out.ServiceXML, out.HandlerXML, out.PlatformConfig =
+		p.path(src.ConfigRoot), p.path(src.ServiceXML), p.path(src.HandlerXML), p.path(src.PlatformConfig)
+	out.Properties = nil
+	for _, f := range src.Properties {
+		out.Properties = append(out.Properties, p.path(f))
+	}
+	return out
 }

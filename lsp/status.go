@@ -38,21 +38,22 @@ type KindStatus struct {
 	Message string `json:"message"`
 }
 
-func statusOf(snap *config.Snapshot) Status {
-	st := Status{Sources: snap.Sources, Problems: map[string]int{}}
+// statusOf is the status of snap, its paths as show displays them.
+func statusOf(snap *config.Snapshot, show PathDisplay) Status {
+	st := Status{Sources: show.Sources(snap.Sources), Problems: map[string]int{}}
 	for _, d := range snap.Diagnostics() {
 		st.Problems[d.Severity.String()]++
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
 		ks := KindStatus{Kind: k, Services: reg.Len(), Hints: usable(reg) != nil}
-		ks.Message = kindMessage(reg)
+		ks.Message = kindMessage(reg, show)
 		st.Kinds = append(st.Kinds, ks)
 	}
 	return st
 }
 
-func kindMessage(reg *config.Registry) string {
+func kindMessage(reg *config.Registry, show PathDisplay) string {
 	errs := 0
 	var firstErr *config.Diagnostic
 	for i, d := range reg.Diagnostics {
@@ -69,11 +70,11 @@ func kindMessage(reg *config.Registry) string {
 	case reg.Len() > 0:
 		return fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
 	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return "no serviceId hints: " + reg.Diagnostics[0].String()
+		return "no serviceId hints: " + show.Diagnostic(reg.Diagnostics[0]).String()
 	case !reg.Loaded:
 		return "no serviceId hints: no configuration found"
 	case firstErr != nil:
-		return "no serviceId hints: " + firstErr.String()
+		return "no serviceId hints: " + show.Diagnostic(*firstErr).String()
 	default:
 		return "0 services: the configuration declares none"
 	}
@@ -86,7 +87,9 @@ func (s *session) publishConfig(ctx context.Context) {
 	snap := s.snapshot()
 	byFile := map[string][]config.Diagnostic{}
 	for _, d := range snap.Diagnostics() {
-		if d.File == "" {
+		if d.File == "" || s.opts.ShowPath != nil {
+			// A client shown other paths gets no diagnostics on the files
+			// themselves: their URIs would be the real paths.
 			continue
 		}
 		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
@@ -122,7 +125,7 @@ func (s *session) publishConfig(ctx context.Context) {
 	for _, u := range clear {
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
-	s.notify(ctx, MethodStatus, statusOf(snap))
+	s.notify(ctx, MethodStatus, statusOf(snap, NewPathDisplay(s.opts.ShowPath, snap.Sources)))
 }
 
 // configMapper maps positions in a configuration file: the open buffer if

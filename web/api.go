@@ -209,8 +209,9 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 // statusOf builds the /v1/status answer for a snapshot.
 func statusOf(snap *config.Snapshot, version string) statusJSON {
 	st := statusJSON{Version: version, Kinds: []kindStatusJSON{}}
+	show := pathDisplay(snap)
 	if snap != nil {
-		st.Sources = snap.Sources
+		st.Sources = show.Sources(snap.Sources)
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
@@ -218,11 +219,11 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 			st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Message: "no serviceId hints: no registry loaded", Diagnostics: []config.Diagnostic{}})
 			continue
 		}
-		diags := reg.Diagnostics
-		if diags == nil {
-			diags = []config.Diagnostic{}
+		diags := make([]config.Diagnostic, 0, len(reg.Diagnostics))
+		for _, d := range reg.Diagnostics {
+			diags = append(diags, show.Diagnostic(d))
 		}
-		hintsOK, msg := kindState(reg)
+		hintsOK, msg := kindState(reg, show)
 		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: hintsOK, Services: reg.Len(),
 			Message: msg, Timeouts: reg.Timeouts, Diagnostics: diags})
 	}
@@ -232,7 +233,7 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 // kindState says whether a registry offers serviceId hints and why not,
 // with the same rule the language server applies (a registry that loaded
 // nothing usable because of errors offers none).
-func kindState(reg *config.Registry) (bool, string) {
+func kindState(reg *config.Registry, show lsp.PathDisplay) (bool, string) {
 	var firstErr *config.Diagnostic
 	errs := 0
 	for i, d := range reg.Diagnostics {
@@ -245,13 +246,13 @@ func kindState(reg *config.Registry) (bool, string) {
 	}
 	switch {
 	case !reg.Loaded && firstErr != nil:
-		return false, "no serviceId hints: " + firstErr.String()
+		return false, "no serviceId hints: " + show.Diagnostic(*firstErr).String()
 	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return false, "no serviceId hints: " + reg.Diagnostics[0].String()
+		return false, "no serviceId hints: " + show.Diagnostic(reg.Diagnostics[0]).String()
 	case !reg.Loaded:
 		return false, "no serviceId hints: no configuration found"
 	case reg.Len() == 0 && firstErr != nil:
-		return false, "no serviceId hints: " + firstErr.String()
+		return false, "no serviceId hints: " + show.Diagnostic(*firstErr).String()
 	case reg.Len() == 0:
 		return true, "0 services: the configuration declares none"
 	case errs > 0:

@@ -195,7 +195,8 @@ func TestStatus(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Version != "test" || st.Sources.ConfigRoot != exampleRoot || len(st.Kinds) != 3 {
+	// Web clients see paths relative to the configuration root.
+	if st.Version != "test" || st.Sources.ConfigRoot != "." || len(st.Kinds) != 3 {
 		t.Fatalf("status = %+v", st)
 	}
 	for _, k := range st.Kinds {

@@ -76,5 +76,9 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 // page's address); paths are shown relative to the configuration root.
 func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 	key := s.hasKey(r)
-	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing}
+	root := ""
+	if snap := s.opts.Snapshot(); snap != nil {
+		root = snap.Sources.ConfigRoot
+	}
+	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, ShowPath: relativeTo(root)}
 }
