@@ -192,7 +192,8 @@ func (s *Server) mayRun(next http.Handler) http.Handler {
 			return
 		}
 		if !isJSON(r) {
-			writeError(w, http.StatusUnsupportedMediaType, "send the body as Content-Type: application/json")
+			writeError(w, http.StatusUnsupportedMediaType, "send the body as Content-Type: application/json; "+
+				"other types are refused because any web page can send them to this server without asking")
 			return
 		}
 		next.ServeHTTP(w, r)
