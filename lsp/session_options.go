@@ -100,12 +100,22 @@ func (p PathDisplay) Diagnostic(d config.Diagnostic) config.Diagnostic {
 		return d
 	}
 	d.File = p.path(d.File)
+	d.Message = p.Text(d.Message)
+	return d
+}
+
+// Text is a message as the client is shown it: every configuration file
+// it names (a diagnostic's position included) as Path shows it.
+func (p PathDisplay) Text(s string) string {
+	if p.Path == nil {
+		return s
+	}
 	for _, f := range p.Files {
-		if strings.Contains(d.Message, f) {
-			d.Message = strings.ReplaceAll(d.Message, f, p.path(f))
+		if strings.Contains(s, f) {
+			s = strings.ReplaceAll(s, f, p.path(f))
 		}
 	}
-	return d
+	return s
 }
 
 // Sources is src as the client is shown it.

@@ -47,13 +47,13 @@ func statusOf(snap *config.Snapshot, show PathDisplay) Status {
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
 		ks := KindStatus{Kind: k, Services: reg.Len(), Hints: usable(reg) != nil}
-		ks.Message = kindMessage(reg, show)
+		ks.Message = show.Text(kindMessage(reg))
 		st.Kinds = append(st.Kinds, ks)
 	}
 	return st
 }
 
-func kindMessage(reg *config.Registry, show PathDisplay) string {
+func kindMessage(reg *config.Registry) string {
 	errs := 0
 	var firstErr *config.Diagnostic
 	for i, d := range reg.Diagnostics {
@@ -70,11 +70,11 @@ func kindMessage(reg *config.Registry, show PathDisplay) string {
 	case reg.Len() > 0:
 		return fmt.Sprintf("%d services, %d configuration errors", reg.Len(), errs)
 	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return "no serviceId hints: " + show.Diagnostic(reg.Diagnostics[0]).String()
+		return "no serviceId hints: " + reg.Diagnostics[0].String()
 	case !reg.Loaded:
 		return "no serviceId hints: no configuration found"
 	case firstErr != nil:
-		return "no serviceId hints: " + show.Diagnostic(*firstErr).String()
+		return "no serviceId hints: " + firstErr.String()
 	default:
 		return "0 services: the configuration declares none"
 	}

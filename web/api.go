@@ -223,7 +223,8 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 		for _, d := range reg.Diagnostics {
 			diags = append(diags, show.Diagnostic(d))
 		}
-		hintsOK, msg := kindState(reg, show)
+		hintsOK, msg := kindState(reg)
+		msg = show.Text(msg)
 		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: hintsOK, Services: reg.Len(),
 			Message: msg, Timeouts: reg.Timeouts, Diagnostics: diags})
 	}
@@ -233,7 +234,7 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 // kindState says whether a registry offers serviceId hints and why not,
 // with the same rule the language server applies (a registry that loaded
 // nothing usable because of errors offers none).
-func kindState(reg *config.Registry, show lsp.PathDisplay) (bool, string) {
+func kindState(reg *config.Registry) (bool, string) {
 	var firstErr *config.Diagnostic
 	errs := 0
 	for i, d := range reg.Diagnostics {
@@ -246,13 +247,13 @@ func kindState(reg *config.Registry, show lsp.PathDisplay) (bool, string) {
 	}
 	switch {
 	case !reg.Loaded && firstErr != nil:
-		return false, "no serviceId hints: " + show.Diagnostic(*firstErr).String()
+		return false, "no serviceId hints: " + firstErr.String()
 	case !reg.Loaded && len(reg.Diagnostics) > 0:
-		return false, "no serviceId hints: " + show.Diagnostic(reg.Diagnostics[0]).String()
+		return false, "no serviceId hints: " + reg.Diagnostics[0].String()
 	case !reg.Loaded:
 		return false, "no serviceId hints: no configuration found"
 	case reg.Len() == 0 && firstErr != nil:
-		return false, "no serviceId hints: " + show.Diagnostic(*firstErr).String()
+		return false, "no serviceId hints: " + firstErr.String()
 	case reg.Len() == 0:
 		return true, "0 services: the configuration declares none"
 	case errs > 0:

@@ -14,10 +14,16 @@ import (
 	"github.com/restls/restls/lsp"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of the web package")
+// updating reports whether golden files are rewritten: -update (defined
+// once per test binary) or RESTLS_UPDATE_GOLDEN.
+func updating() bool {
+	f := flag.Lookup("update")
+	return (f != nil && f.Value.String() == "true") || os.Getenv("RESTLS_UPDATE_GOLDEN") != ""
+}
 
 // TestRefusalsGolden: what each refusal tells the user (status and body),
-// checked against testdata/refusals.golden; -update rewrites it.
+// checked against testdata/golden/http/refusals.golden; -update rewrites
+// it.
 func TestRefusalsGolden(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) { return 1, nil }
@@ -43,8 +49,8 @@ func TestRefusalsGolden(t *testing.T) {
 	req.Header.Set("Content-Type", "text/plain")
 	show("run with text/plain", req)
 
-	golden := filepath.Join("testdata", "refusals.golden")
-	if *update {
+	golden := filepath.Join("testdata", "golden", "http", "refusals.golden")
+	if updating() {
 		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
