@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -202,5 +203,41 @@ func TestServeHTTPSlowBody(t *testing.T) {
 				t.Fatal("a body sent one byte a second held the connection for 20s with --read-timeout 2s")
 			}
 		}
+	}
+}
+
+// TestServeHTTPSecretPrintedOnce: the secret appears once on stderr, in
+// the page address, and never in the log, even at debug level with
+// requests that carry it.
+func TestServeHTTPSecretPrintedOnce(t *testing.T) {
+	p := startHTTP(t, nil, "--config-root", "../../testdata/config", "--allow-run", "--log-level", "debug")
+	if len(p.key) < 20 {
+		t.Fatalf("page address key %q", p.key)
+	}
+	for _, path := range []string{"/v1/services?access_token=" + p.key, "/?access_token=" + p.key} {
+		if code, _ := httpGet(t, p.base+path); code != 200 {
+			t.Errorf("GET %s = %d", path, code)
+		}
+	}
+	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", strings.NewReader(`{"text":"return 1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp?access_token="+p.key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`))
+	_, _, _ = c.Read(ctx)
+	c.Close(websocket.StatusNormalClosure, "")
+	p.kill(syscall.SIGTERM)
+	if err := <-p.wait; err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	if n := strings.Count(p.stderr.String(), p.key); n != 1 {
+		t.Errorf("the secret appears %d times on stderr, want once (the page address):\n%s", n, p.stderr.String())
 	}
 }
