@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"go.uber.org/zap"
 )
 
 // The checks every request passes before it reaches an endpoint, in this
@@ -203,3 +206,15 @@ func (s *Server) mayRun(next http.Handler) http.Handler {
 // keyMissing says how to get the key; it never contains it.
 const keyMissing = "this needs the access key: open the designer with the address restls serve --http printed when it started " +
 	"(it ends in ?access_token=...), or send \"Authorization: Bearer <key>\" (the --token, when one was given)"
+
+// boundBody gives a request's body ReadTimeout to arrive (the header had
+// ReadHeaderTimeout), so a body sent a byte at a time cannot hold the
+// connection. Only requests with a body: net/http clears the deadline
+// itself once the body has been read (its watch for a client that goes
+// away starts then), whereas on a request without one that watch is
+// already waiting, and a deadline would end it and cancel the request.
+func (s *Server) boundBody(w http.ResponseWriter) {
+	if err := http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.ReadTimeout)); err != nil {
+		s.log.Warn("cannot bound the request read time", zap.Error(err))
+	}
+}

@@ -291,3 +291,58 @@ func slowPost(t *testing.T, addr, query string) <-chan struct{} {
 	}()
 	return closed
 }
+
+// TestLongRunOutlivesReadTimeout: the read timeout bounds the request's
+// arrival, not the dry run: a run longer than it is not cancelled.
+func TestLongRunOutlivesReadTimeout(t *testing.T) {
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+		o.ReadTimeout = 200 * time.Millisecond
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(4 * o.ReadTimeout):
+				return map[string]any{"result": "finished"}, nil
+			}
+		}
+	})
+	res, body := post(t, hs.URL+"/v1/run", `{"text":"1"}`, map[string]string{"Authorization": "Bearer " + s.key})
+	if res.StatusCode != 200 || !strings.Contains(body, "finished") {
+		t.Fatalf("a run longer than the read timeout = %d %q", res.StatusCode, body)
+	}
+}
+
+// TestReadDeadlineOnlyForTheBody: a handler that works longer than the
+// read timeout keeps its context, with a body read to its end and without
+// one (a deadline would end net/http's watch for a client that goes away
+// and cancel the request).
+func TestReadDeadlineOnlyForTheBody(t *testing.T) {
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.ReadTimeout = 200 * time.Millisecond })
+	s.mux.HandleFunc("POST /test/slow", func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			t.Errorf("read body: %v", err)
+		}
+		select {
+		case <-r.Context().Done():
+			writeError(w, http.StatusServiceUnavailable, "cancelled")
+		case <-time.After(4 * s.opts.ReadTimeout):
+			writeJSON(w, http.StatusOK, "finished")
+		}
+	})
+	s.mux.HandleFunc("GET /test/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+			writeError(w, http.StatusServiceUnavailable, "cancelled")
+		case <-time.After(4 * s.opts.ReadTimeout):
+			writeJSON(w, http.StatusOK, "finished")
+		}
+	})
+	res, body := post(t, hs.URL+"/test/slow", `{"text":"1"}`, nil)
+	if res.StatusCode != 200 {
+		t.Errorf("a handler working past the read timeout after the body = %d %s", res.StatusCode, body)
+	}
+	res, body = get(t, hs.URL+"/test/slow", nil)
+	if res.StatusCode != 200 {
+		t.Errorf("a handler without a body working past the read timeout = %d %s", res.StatusCode, body)
+	}
+}

@@ -188,12 +188,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		originRefused(w)
 		return
 	}
-	if r.URL.Path != "/lsp" {
-		// The header had ReadHeaderTimeout; this bounds the body too. Not
-		// on /lsp: its socket outlives the request.
-		if err := http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.ReadTimeout)); err != nil {
-			s.log.Warn("cannot bound the request read time", zap.Error(err))
-		}
+	if r.URL.Path != "/lsp" && r.Body != nil && r.Body != http.NoBody {
+		s.boundBody(w)
 	}
 	if s.corsHeaders(w, r) {
 		return // preflight answered
