@@ -55,7 +55,7 @@ type CompletionItem struct {
 	SortText      string // "" = Label
 	// LazyDoc reports that Documentation was left out
 	// (CompleteOptions.LazyDocs);
-	// ServiceDoc(reg, Label) builds it.
+	// ServiceDoc(reg, Label, disp) builds it.
 	LazyDoc bool
 }
 
@@ -77,6 +77,30 @@ type CompleteOptions struct {
 	// Buf, if large enough, holds the items of a serviceId answer instead
 	// of a new slice: the caller recycles the slices of earlier answers.
 	Buf []CompletionItem
+	// Display adapts the documentation to its reader.
+	Display Display
+}
+
+// Display adapts what the hints show to the client that reads them.
+type Display struct {
+	// Path turns the path of a configuration file into what the reader is
+	// shown (the HTTP backend shows web clients paths relative to the
+	// configuration root, never where the server keeps its files); nil
+	// shows it as it is.
+	Path func(file string) string
+}
+
+func (d Display) path(file string) string {
+	if d.Path == nil || file == "" {
+		return file
+	}
+	return d.Path(file)
+}
+
+// position is p as the reader is shown it.
+func (d Display) position(p config.Position) string {
+	p.File = d.path(p.File)
+	return p.String()
 }
 
 // CompleteWith returns the completion candidates at byte offset in doc.
@@ -85,8 +109,9 @@ func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOpt
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what
-// CompleteWith puts in its item), or "" when reg has no such service.
-func ServiceDoc(reg *config.Registry, id string) string {
+// CompleteWith puts in its item), with paths shown through disp, or ""
+// when reg has no such service.
+func ServiceDoc(reg *config.Registry, id string, disp Display) string {
 	if reg == nil {
 		return ""
 	}
@@ -94,7 +119,7 @@ func ServiceDoc(reg *config.Registry, id string) string {
 	if !ok {
 		return ""
 	}
-	return serviceDoc(reg, svc)
+	return serviceDoc(reg, svc, disp)
 }
 
 // ParamInfo describes one parameter of a call.
@@ -121,9 +146,9 @@ type Hover struct {
 }
 
 // HoverAt returns hover text for the element at offset: a call, a serviceId
-// string or a TIMEOUTS key.
-func HoverAt(doc *Document, offset int, reg *config.Registry) (Hover, bool) {
-	return hoverAt(doc, offset, reg)
+// string or a TIMEOUTS key, with paths shown through disp.
+func HoverAt(doc *Document, offset int, reg *config.Registry, disp Display) (Hover, bool) {
+	return hoverAt(doc, offset, reg, disp)
 }
 
 // Severity of a diagnostic.
@@ -159,9 +184,11 @@ type Diagnostic struct {
 	Fixes    []Fix // quick fixes for this diagnostic
 }
 
-// Diagnose returns the problems found in doc, ordered by position.
-func Diagnose(doc *Document, reg *config.Registry) []Diagnostic {
-	return diagnose(doc, reg)
+// Diagnose returns the problems found in doc, ordered by position, with
+// paths in messages shown through disp (the zero Display shows them as
+// they are).
+func Diagnose(doc *Document, reg *config.Registry, disp Display) []Diagnostic {
+	return diagnose(doc, reg, disp)
 }
 
 // kindMarker is the first-line comment that selects a script kind.

@@ -89,7 +89,7 @@ func BenchmarkHoverServiceID(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, ok := HoverAt(NewDocument(bc.text), off-2, reg); !ok {
+				if _, ok := HoverAt(NewDocument(bc.text), off-2, reg, Display{}); !ok {
 					b.Fatal("no hover")
 				}
 			}
@@ -113,6 +113,6 @@ func BenchmarkDiagnose(b *testing.B) {
 	reg := bigRegistry(10000)
 	b.ReportAllocs()
 	for b.Loop() {
-		Diagnose(NewDocument(text), reg)
+		Diagnose(NewDocument(text), reg, Display{})
 	}
 }

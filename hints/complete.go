@@ -491,19 +491,19 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o C
 			sort = sorts[:1+len(m.id)]
 			sorts = sorts[len(sort):]
 		}
-		items = append(items, serviceItem(reg, m.id, sort, rng, quote, o.LazyDocs))
+		items = append(items, serviceItem(reg, m.id, sort, rng, quote, o.LazyDocs, o.Display))
 	}
 	return Completion{Items: items, Incomplete: incomplete}
 }
 
-func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte, lazy bool) CompletionItem {
+func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte, lazy bool, disp Display) CompletionItem {
 	it := CompletionItem{Label: id, Kind: ItemValue, SortText: sort, Replace: rng}
 	if svc, ok := reg.Service(id); ok {
 		it.Detail = svc.URL
 		if lazy {
 			it.LazyDoc = true
 		} else {
-			it.Documentation = serviceDoc(reg, svc)
+			it.Documentation = serviceDoc(reg, svc, disp)
 		}
 	}
 	it.InsertText = quoted(id, quote)
@@ -512,7 +512,7 @@ func serviceItem(reg *config.Registry, id, sort string, rng Range, quote byte, l
 
 // serviceDoc is the Markdown shown for a serviceId: never a credential.
 // It is built for up to maxServiceItems items per keystroke, hence no fmt.
-func serviceDoc(reg *config.Registry, svc *config.Service) string {
+func serviceDoc(reg *config.Registry, svc *config.Service, disp Display) string {
 	var b strings.Builder
 	b.Grow(len(svc.Description) + 2*len(svc.URL) + len(svc.Defined.File) + 96)
 	if svc.Description != "" {
@@ -530,12 +530,12 @@ func serviceDoc(reg *config.Registry, svc *config.Service) string {
 	}
 	b.WriteString("\n\nAuthorization: ")
 	writeText(&b, reg.AuthSummary(svc))
-	if svc.Defined.File != "" {
+	if file := disp.path(svc.Defined.File); file != "" {
 		b.WriteString("\n\nDefined in ")
 		if svc.Defined.Line > 0 {
-			writeCode(&b, svc.Defined.File, ":", strconv.Itoa(svc.Defined.Line))
+			writeCode(&b, file, ":", strconv.Itoa(svc.Defined.Line))
 		} else {
-			writeCode(&b, svc.Defined.File)
+			writeCode(&b, file)
 		}
 	}
 	return b.String()

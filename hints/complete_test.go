@@ -181,7 +181,7 @@ func TestCompleteWithOptions(t *testing.T) {
 				if it.Documentation != "" || it.Kind != ItemValue {
 					t.Errorf("%s: lazy item %+v", src, it)
 				}
-				it.Documentation, it.LazyDoc = ServiceDoc(reg, it.Label), false
+				it.Documentation, it.LazyDoc = ServiceDoc(reg, it.Label, Display{}), false
 			}
 			if it != want {
 				t.Errorf("%s: item %d\n lazy %+v\n full %+v", src, i, it, want)
@@ -197,7 +197,7 @@ func TestCompleteWithOptions(t *testing.T) {
 	if got := CompleteWith(NewDocument(text), off, reg, CompleteOptions{Buf: small}); len(got.Items) < 2 || !slices.Equal(labels(got.Items), labels(Complete(NewDocument(text), off, reg).Items)) {
 		t.Errorf("with a small Buf: %q", labels(got.Items))
 	}
-	if ServiceDoc(reg, "no-such-service") != "" || ServiceDoc(nil, "crm") != "" {
+	if ServiceDoc(reg, "no-such-service", Display{}) != "" || ServiceDoc(nil, "crm", Display{}) != "" {
 		t.Error("ServiceDoc of an unknown service is not empty")
 	}
 }

@@ -38,13 +38,13 @@ const (
 // nearestServices is how many near serviceIds an unknown one suggests.
 const nearestServices = 3
 
-func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
+func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnostic) {
 	defer recovered()
 	if doc == nil {
 		return nil
 	}
 	p := doc.parse()
-	d := &diagnoser{text: doc.text, reg: reg}
+	d := &diagnoser{text: doc.text, reg: reg, disp: disp}
 	if len(p.errs) > 0 {
 		// Only the first: the parser's later errors mostly follow from it.
 		e := p.errs[0]
@@ -61,6 +61,7 @@ func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
 type diagnoser struct {
 	text    string
 	reg     *config.Registry
+	disp    Display
 	out     []Diagnostic
 	nearest map[string][]string // unknown serviceId -> nearest ids
 }
@@ -279,7 +280,7 @@ func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 	if cd, ok := d.reg.Unusable(id); ok {
 		d.add(Diagnostic{Range: r, Severity: SeverityError, Code: CodeUnusableService,
 			Message: fmt.Sprintf("serviceId %q is configured but unusable: %s; fix the configuration (the platform reads it at startup)",
-				id, configProblem(cd))})
+				id, configProblem(cd, d.disp))})
 		return nil
 	}
 	diag := Diagnostic{Range: r, Severity: SeverityError, Code: CodeUnknownService}

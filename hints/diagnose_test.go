@@ -149,7 +149,7 @@ return r.body;`},
 			if !tc.nilReg {
 				reg = testRegistry(t)
 			}
-			got := Diagnose(NewDocument(tc.src), reg)
+			got := Diagnose(NewDocument(tc.src), reg, Display{})
 			var gotDesc []string
 			for _, d := range got {
 				gotDesc = append(gotDesc, fmt.Sprintf("%s %q: %s", d.Code, tc.src[d.Range.Start:d.Range.End], d.Message))
@@ -182,7 +182,7 @@ return r.body;`},
 				case w.fixed != "":
 					if fixed := applyFix(t, tc.src, *preferred); fixed != w.fixed {
 						t.Errorf("diagnostic %d: fix %q gives\n%s\nwant\n%s", i, preferred.Title, fixed, w.fixed)
-					} else if again := Diagnose(NewDocument(fixed), reg); len(again) >= len(got) {
+					} else if again := Diagnose(NewDocument(fixed), reg, Display{}); len(again) >= len(got) {
 						t.Errorf("diagnostic %d: the fixed text still has %d diagnostics", i, len(again))
 					}
 				}
@@ -194,7 +194,7 @@ return r.body;`},
 func TestDiagnoseNearestFixes(t *testing.T) {
 	reg := testRegistry(t)
 	src := `api.rest.v1.get("crm-order", {}, {})`
-	got := Diagnose(NewDocument(src), reg)
+	got := Diagnose(NewDocument(src), reg, Display{})
 	if len(got) != 1 || len(got[0].Fixes) == 0 {
 		t.Fatalf("got %+v", got)
 	}
@@ -218,7 +218,7 @@ func TestDocumentConcurrent(t *testing.T) {
 	doc := NewDocument(`api.rest.v1.get("crn", {}, {})`)
 	done := make(chan []Diagnostic)
 	for range 8 {
-		go func() { done <- Diagnose(doc, reg) }()
+		go func() { done <- Diagnose(doc, reg, Display{}) }()
 	}
 	for range 8 {
 		if d := <-done; len(d) != 1 || d[0].Code != CodeUnknownService {
@@ -228,7 +228,7 @@ func TestDocumentConcurrent(t *testing.T) {
 	if doc.Text() != `api.rest.v1.get("crn", {}, {})` || (*Document)(nil).Text() != "" {
 		t.Fatal("Text")
 	}
-	if Diagnose(nil, reg) != nil {
+	if Diagnose(nil, reg, Display{}) != nil {
 		t.Fatal("nil document has diagnostics")
 	}
 }
@@ -246,10 +246,10 @@ var d = api.rest.v1.get("", {}, {});`
 	for off := 0; off <= len(src); off++ {
 		c := Complete(doc, off, reg)
 		fmt.Fprintf(&out, "%+v\n", c)
-		h, _ := HoverAt(doc, off, reg)
+		h, _ := HoverAt(doc, off, reg, Display{})
 		fmt.Fprintf(&out, "%+v\n", h)
 	}
-	fmt.Fprintf(&out, "%+v\n", Diagnose(doc, reg))
+	fmt.Fprintf(&out, "%+v\n", Diagnose(doc, reg, Display{}))
 	for _, s := range secrets {
 		if strings.Contains(out.String(), s) {
 			t.Errorf("a hint shows the credential %q", s)

@@ -115,7 +115,7 @@ func FuzzHoverAt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, off int) {
 		doc := NewDocument(text)
 		for _, o := range offsets(text, off) {
-			if h, ok := HoverAt(doc, o, reg); ok {
+			if h, ok := HoverAt(doc, o, reg, Display{}); ok {
 				if h.Markdown == "" {
 					t.Fatal("empty hover")
 				}
@@ -131,7 +131,7 @@ func FuzzDiagnose(f *testing.F) {
 	}
 	reg := testRegistry(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, d := range Diagnose(NewDocument(text), reg) {
+		for _, d := range Diagnose(NewDocument(text), reg, Display{}) {
 			if d.Code == "" || d.Message == "" || d.Severity < SeverityError || d.Severity > SeverityHint {
 				t.Fatalf("diagnostic %+v", d)
 			}

@@ -9,7 +9,7 @@ import (
 
 // Hover works from the tolerant scanner, like completion, so it keeps
 // working while the script is half-typed (see docs/decisions.md).
-func hoverAt(doc *Document, offset int, reg *config.Registry) (out Hover, ok bool) {
+func hoverAt(doc *Document, offset int, reg *config.Registry, disp Display) (out Hover, ok bool) {
 	defer recovered()
 	if doc == nil {
 		return Hover{}, false
@@ -22,7 +22,7 @@ func hoverAt(doc *Document, offset int, reg *config.Registry) (out Hover, ok boo
 			s = scan(text, offset+1, s.offset-s.from+1)
 		}
 		if s.where == inString {
-			return stringHover(s, reg)
+			return stringHover(s, reg, disp)
 		}
 		return wordHover(s, reg)
 	})
@@ -33,7 +33,7 @@ func hoverAt(doc *Document, offset int, reg *config.Registry) (out Hover, ok boo
 }
 
 // stringHover hovers a serviceId or a quoted object key.
-func stringHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
+func stringHover(s *scanResult, reg *config.Registry, disp Display) (*Hover, bool) {
 	f := s.top()
 	if f == nil {
 		return nil, false
@@ -43,7 +43,7 @@ func stringHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
 	value := s.text[rng.Start:rng.End]
 	switch {
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
-		return serviceHover(reg, value, rng), true
+		return serviceHover(reg, value, rng, disp), true
 	case f.open == '{' && !f.afterColon:
 		return keyHover(s, f, value, rng, reg), s.settled()
 	}
@@ -120,15 +120,15 @@ func keyHover(s *scanResult, f *frame, key string, rng Range, reg *config.Regist
 }
 
 // serviceHover describes serviceId id; never a credential.
-func serviceHover(reg *config.Registry, id string, rng Range) *Hover {
+func serviceHover(reg *config.Registry, id string, rng Range, disp Display) *Hover {
 	if reg == nil {
 		return nil
 	}
 	if svc, ok := reg.Service(id); ok {
-		return &Hover{Markdown: "**serviceId** " + code(id) + "\n\n" + serviceDoc(reg, svc), Range: rng}
+		return &Hover{Markdown: "**serviceId** " + code(id) + "\n\n" + serviceDoc(reg, svc, disp), Range: rng}
 	}
 	if d, ok := reg.Unusable(id); ok {
-		return &Hover{Markdown: "**serviceId** " + code(id) + " is configured but unusable:\n\n" + plainText(configProblem(d)), Range: rng}
+		return &Hover{Markdown: "**serviceId** " + code(id) + " is configured but unusable:\n\n" + plainText(configProblem(d, disp)), Range: rng}
 	}
 	// No nearest ids here: finding them compares with every configured id
 	// (milliseconds with 10,000 services), too slow for a hover; the
@@ -137,9 +137,9 @@ func serviceHover(reg *config.Registry, id string, rng Range) *Hover {
 }
 
 // configProblem formats a configuration diagnostic: file:line:col: message.
-func configProblem(d config.Diagnostic) string {
+func configProblem(d config.Diagnostic, disp Display) string {
 	if d.File == "" {
 		return d.Message
 	}
-	return d.Position.String() + ": " + d.Message
+	return disp.position(d.Position) + ": " + d.Message
 }

@@ -50,7 +50,7 @@ func TestHover(t *testing.T) {
 			if !tc.nilReg {
 				reg = testRegistry(t)
 			}
-			h, ok := HoverAt(NewDocument(text), off, reg)
+			h, ok := HoverAt(NewDocument(text), off, reg, Display{})
 			if tc.covers == "" {
 				if ok {
 					t.Fatalf("hover %q, want none", h.Markdown)

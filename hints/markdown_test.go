@@ -18,7 +18,7 @@ func TestServiceDocEscapesConfiguredText(t *testing.T) {
 		Description: "see [docs](https://evil.example) ![x](https://t.example/p.png) <img src=x> `rm` *b* \\",
 		Defined:     config.Position{File: "/etc/``/s.xml", Line: 3},
 	}}, config.DefaultTimeouts, nil)
-	h := serviceHover(reg, "odd`id", Range{})
+	h := serviceHover(reg, "odd`id", Range{}, Display{})
 	if h == nil {
 		t.Fatal("no hover")
 	}

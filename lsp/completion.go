@@ -86,7 +86,7 @@ func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Positio
 // specification's default, is left out.
 func (s *session) completionList(v view, pos protocol.Position) *protocol.CompletionList {
 	buf := hintSlices.Get().(*[]hints.CompletionItem)
-	c := hints.CompleteWith(v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Buf: *buf})
+	c := hints.CompleteWith(v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Buf: *buf, Display: s.display()})
 	items := *itemSlices.Get().(*[]protocol.CompletionItem)
 	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: items[:0]}
 	var seq int64

@@ -45,7 +45,7 @@ func (s *session) completionResolve(_ context.Context, req *jsonrpc2.Request) (a
 	}
 	doc := it.Documentation
 	if it.LazyDoc {
-		doc = hints.ServiceDoc(reg, it.Label)
+		doc = hints.ServiceDoc(reg, it.Label, s.display())
 	}
 	if doc != "" {
 		item.Documentation = markdown(doc)

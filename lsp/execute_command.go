@@ -55,6 +55,9 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 	}
 	switch p.Command {
 	case CommandReload:
+		if !s.opts.MayReload {
+			return nil, s.refused(CommandReload)
+		}
 		// Runs in order: requests after it see the new registry.
 		s.srv.Reload()
 		return map[string]any{"reloaded": true}, nil
@@ -109,6 +112,9 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	runner := s.srv.opts.Runner
 	if runner == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "restls.runScript: "+ErrNoRunner.Error())
+	}
+	if !s.opts.MayRun {
+		return nil, s.refused(CommandRunScript)
 	}
 	var input []byte
 	if len(a.Input) > 0 && string(a.Input) != "null" {

@@ -48,6 +48,7 @@ type clientOptions struct {
 	settings    any // workspace/configuration answer
 	root        string
 	skipInit    bool
+	session     *SessionOptions // nil: ServeStream (every permission)
 }
 
 func defaultCaps() protocol.ClientCapabilities {
@@ -86,7 +87,13 @@ func connect(t testing.TB, srv *Server, co clientOptions) *testClient {
 		c.settings = raw
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { c.done <- srv.ServeStream(ctx, NewStream(a, nil)) }()
+	go func() {
+		if co.session != nil {
+			c.done <- srv.ServeSession(ctx, NewStream(a, nil), *co.session)
+			return
+		}
+		c.done <- srv.ServeStream(ctx, NewStream(a, nil))
+	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(b), jsonrpc2.WithCodec(codec{}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {

@@ -154,11 +154,12 @@ func (s *Server) sessionList() []*session {
 	return out
 }
 
-// ServeStream serves one LSP session on stream and returns when the client
-// exits or the stream closes. It returns nil after a shutdown request
-// followed by exit (or the end of the stream), ErrNoShutdown when the
-// session ended without shutdown, and ctx.Err() when ctx was cancelled.
-func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error {
+// ServeSession serves one LSP session on stream, limited by o, and returns
+// when the client exits or the stream closes. It returns nil after a
+// shutdown request followed by exit (or the end of the stream),
+// ErrNoShutdown when the session ended without shutdown, and ctx.Err() when
+// ctx was cancelled.
+func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o SessionOptions) error {
 	s.mu.Lock()
 	s.nextID++
 	id := s.nextID
@@ -168,6 +169,7 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ses := newSession(s, id, cancel)
+	ses.opts = o
 	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))

@@ -54,6 +54,7 @@ type session struct {
 	conn jsonrpc2.Conn
 	ctx  context.Context // session lifetime, carries the slog bridge
 	end  context.CancelFunc
+	opts SessionOptions // what this session's client may do and see; set before it starts
 
 	mu          sync.Mutex
 	state       lifecycle

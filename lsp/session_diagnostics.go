@@ -184,7 +184,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
-	diags := hints.Diagnose(v.d.doc, v.reg)
+	diags := hints.Diagnose(v.d.doc, v.reg, s.display())
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))
@@ -213,7 +213,9 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	snap := s.snapshot()
 	byFile := map[string][]config.Diagnostic{}
 	for _, d := range snap.Diagnostics() {
-		if d.File == "" {
+		if d.File == "" || s.opts.ShowPath != nil {
+			// A client shown other paths gets no diagnostics on the files
+			// themselves: their URIs would be the real paths.
 			continue
 		}
 		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
@@ -249,5 +251,5 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	for _, u := range clear {
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
-	s.notify(ctx, MethodStatus, statusOf(snap))
+	s.notify(ctx, MethodStatus, statusOf(snap, NewPathDisplay(s.opts.ShowPath, snap.Sources)))
 }

@@ -34,15 +34,16 @@ type KindStatus struct {
 	Message string `json:"message"`
 }
 
-func statusOf(snap *config.Snapshot) Status {
-	st := Status{Sources: snap.Sources, Problems: map[string]int{}}
+// statusOf is the status of snap, its paths as show displays them.
+func statusOf(snap *config.Snapshot, show PathDisplay) Status {
+	st := Status{Sources: show.Sources(snap.Sources), Problems: map[string]int{}}
 	for _, d := range snap.Diagnostics() {
 		st.Problems[d.Severity.String()]++
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
 		h := reg.HintState()
-		st.Kinds = append(st.Kinds, KindStatus{Kind: k, Services: reg.Len(), Hints: h.Offered, Message: h.Message()})
+		st.Kinds = append(st.Kinds, KindStatus{Kind: k, Services: reg.Len(), Hints: h.Offered, Message: show.Text(h.Message())})
 	}
 	return st
 }

@@ -213,8 +213,9 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 // statusOf builds the /v1/status answer for a snapshot.
 func statusOf(snap *config.Snapshot, version string) statusJSON {
 	st := statusJSON{Version: version, Kinds: []kindStatusJSON{}}
+	show := pathDisplay(snap)
 	if snap != nil {
-		st.Sources = snap.Sources
+		st.Sources = show.Sources(snap.Sources)
 	}
 	for _, k := range config.Kinds {
 		reg := snap.For(k)
@@ -223,12 +224,12 @@ func statusOf(snap *config.Snapshot, version string) statusJSON {
 			st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Message: h.Message(), Diagnostics: []config.Diagnostic{}})
 			continue
 		}
-		diags := reg.Diagnostics
-		if diags == nil {
-			diags = []config.Diagnostic{}
+		diags := make([]config.Diagnostic, 0, len(reg.Diagnostics))
+		for _, d := range reg.Diagnostics {
+			diags = append(diags, show.Diagnostic(d))
 		}
 		st.Kinds = append(st.Kinds, kindStatusJSON{Kind: k, Loaded: reg.Loaded, Hints: h.Offered, Services: reg.Len(),
-			Message: h.Message(), Timeouts: reg.Timeouts, Diagnostics: diags})
+			Message: show.Text(h.Message()), Timeouts: reg.Timeouts, Diagnostics: diags})
 	}
 	return st
 }

@@ -195,7 +195,8 @@ func TestStatus(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Version != "test" || st.Sources.ConfigRoot != exampleRoot || len(st.Kinds) != 3 {
+	// Web clients see paths relative to the configuration root.
+	if st.Version != "test" || st.Sources.ConfigRoot != "." || len(st.Kinds) != 3 {
 		t.Fatalf("status = %+v", st)
 	}
 	for _, k := range st.Kinds {
@@ -247,7 +248,7 @@ func TestRunDisabledWithoutAllowRun(t *testing.T) {
 
 func TestRunWithRunner(t *testing.T) {
 	var got lsp.RunRequest
-	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
 			got = req
 			if strings.Contains(req.Text, "fail") {
@@ -256,19 +257,20 @@ func TestRunWithRunner(t *testing.T) {
 			return map[string]any{"result": "ok", "kind": req.Kind}, nil
 		}
 	})
-	res, body := post(t, hs.URL+"/v1/run", `{"text":"api.rest.v1.get('crm', {}, {})","kind":"scriptTask","input":{"a":1}}`, nil)
+	key := map[string]string{"Authorization": "Bearer " + s.key}
+	res, body := post(t, hs.URL+"/v1/run", `{"text":"api.rest.v1.get('crm', {}, {})","kind":"scriptTask","input":{"a":1}}`, key)
 	if res.StatusCode != 200 || !strings.Contains(body, `"result":"ok"`) {
 		t.Fatalf("POST /v1/run = %d %s", res.StatusCode, body)
 	}
 	if got.Kind != config.ScriptTask || string(got.Input) != `{"a":1}` || got.Snapshot == nil || got.Progress == nil {
 		t.Errorf("runner got %+v", got)
 	}
-	res, body = post(t, hs.URL+"/v1/run", `{"text":"fail()"}`, nil)
+	res, body = post(t, hs.URL+"/v1/run", `{"text":"fail()"}`, key)
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "ReferenceError") {
 		t.Errorf("failing run = %d %s", res.StatusCode, body)
 	}
 	for _, bad := range []string{`not json`, `{"text":"1","kind":"nope"}`} {
-		res, body = post(t, hs.URL+"/v1/run", bad, nil)
+		res, body = post(t, hs.URL+"/v1/run", bad, key)
 		if res.StatusCode != http.StatusBadRequest {
 			t.Errorf("POST %s = %d %s, want 400", bad, res.StatusCode, body)
 		}

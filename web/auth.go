@@ -9,14 +9,19 @@ import (
 	"strings"
 )
 
-// authorized checks the bearer token. The header is preferred; the
-// access_token query parameter (RFC 6750 section 2.3) exists because a
-// browser cannot put a header on a page load or a WebSocket handshake.
-// Query strings are never logged.
+// authorized reports whether a request may reach the endpoints at all:
+// with --token every request presents it; without one, reading is open
+// (on loopback: a token is required elsewhere) and mayChange guards the
+// rest.
 func (s *Server) authorized(r *http.Request) bool {
-	if s.opts.Token == "" {
-		return true
-	}
+	return s.opts.Token == "" || s.hasKey(r)
+}
+
+// hasKey checks the key: the --token, or the secret made at start. The
+// header is preferred; the access_token query parameter (RFC 6750 section
+// 2.3) exists because a browser cannot put a header on a page load or a
+// WebSocket handshake. Query strings are never logged.
+func (s *Server) hasKey(r *http.Request) bool {
 	got := ""
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, tok, ok := strings.Cut(h, " ")
@@ -29,8 +34,8 @@ func (s *Server) authorized(r *http.Request) bool {
 	// Compare digests so the comparison takes the same time whatever the
 	// lengths.
 	a := sha256.Sum256([]byte(got))
-	b := sha256.Sum256([]byte(s.opts.Token))
-	return got != "" && subtle.ConstantTimeCompare(a[:], b[:]) == 1
+	b := sha256.Sum256([]byte(s.key))
+	return got != "" && s.key != "" && subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // parseOrigins validates --allow-origin values: scheme://host[:port], no
@@ -73,14 +78,4 @@ func (s *Server) corsHeaders(w http.ResponseWriter, r *http.Request) bool {
 		w.WriteHeader(http.StatusForbidden)
 	}
 	return true
-}
-
-// originPatterns are the allowed origins in the form websocket.Accept
-// matches ("scheme://host").
-func (s *Server) originPatterns() []string {
-	out := make([]string, 0, len(s.cors))
-	for o := range s.cors {
-		out = append(out, o)
-	}
-	return out
 }

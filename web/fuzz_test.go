@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +17,7 @@ func FuzzRequestHeaders(f *testing.F) {
 	f.Add("Basic tok", "tok", "*")
 	f.Add("", "", "")
 	f.Fuzz(func(t *testing.T, authz, query, inm string) {
-		s := &Server{opts: Options{Token: "tok"}}
+		s := &Server{opts: Options{Token: "tok"}, key: "tok"}
 		r := &http.Request{Header: http.Header{}, URL: &url.URL{RawQuery: "access_token=" + url.QueryEscape(query)}}
 		if authz != "" {
 			r.Header.Set("Authorization", authz)
@@ -37,6 +39,47 @@ func FuzzRequestHeaders(f *testing.F) {
 		const etag = `"abc"`
 		if etagMatch(inm, etag) && !strings.Contains(inm, etag) && !strings.Contains(inm, "*") {
 			t.Fatalf("If-None-Match %q matched %s", inm, etag)
+		}
+	})
+}
+
+// FuzzHostOrigin: the Host and Origin checks never panic, and only let
+// through this server's names: loopback names on the port the request
+// arrived on (or none), and the --allow-host value.
+func FuzzHostOrigin(f *testing.F) {
+	f.Add("127.0.0.1:7373", "http://localhost:7373")
+	f.Add("[::1]:7373", "http://[::1]:7373")
+	f.Add("rebind.attacker.example:7373", "http://rebind.attacker.example:7373")
+	f.Add("designer.internal:1", "https://designer.internal")
+	f.Add("localhost.", "null")
+	f.Add(strings.Repeat("[", 10000)+":7373", "http://"+strings.Repeat("a.", 50000)+"example:7373")
+	f.Add(strings.Repeat("[::1]", 5000), strings.Repeat("http://", 5000))
+	s := &Server{hosts: map[string]bool{"designer.internal": true}}
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7373}
+	ok := func(hp string) bool {
+		h, p := splitHost(hp)
+		switch h {
+		case "localhost", "127.0.0.1", "::1":
+			return p == "" || p == "7373"
+		case "designer.internal":
+			return true
+		}
+		return false
+	}
+	f.Fuzz(func(t *testing.T, host, origin string) {
+		r := (&http.Request{Host: host, Header: http.Header{}}).WithContext(
+			context.WithValue(context.Background(), http.LocalAddrContextKey, net.Addr(local)))
+		if s.hostAllowed(r, host) && !ok(host) {
+			t.Fatalf("Host %q allowed", host)
+		}
+		if origin != "" {
+			r.Header.Set("Origin", origin)
+		}
+		if s.originAllowed(r) && origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || !ok(u.Host) && !ok(u.Hostname()+":"+map[string]string{"http": "80", "https": "443"}[u.Scheme]) {
+				t.Fatalf("Origin %q allowed", origin)
+			}
 		}
 	})
 }

@@ -34,7 +34,10 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 		writeError(w, http.StatusServiceUnavailable, "restls is shutting down")
 		return false, nil
 	}
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.originPatterns()})
+	// ServeHTTP has already refused a foreign Origin (websocket.Accept
+	// alone lets any Origin whose host equals the Host header through,
+	// which is what a rebound name sends); Accept checks it once more.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: wsOriginPatterns(r)})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 426 without an
 		// upgrade).
@@ -54,7 +57,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	st := newWSStream(c, log, s.opts.WriteTimeout, s.opts.SendQueue)
 	st.shutdown = s.ctx
 	go st.pingLoop(ctx, s.opts.PingInterval)
-	err = s.opts.LSP.ServeStream(ctx, st)
+	err = s.opts.LSP.ServeSession(ctx, st, s.sessionOptions(r))
 	switch {
 	case err == nil, errors.Is(err, lsp.ErrNoShutdown):
 		// A browser tab that closes never says shutdown; that is normal here.
@@ -66,4 +69,16 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	}
 	_ = st.Close() // normally done already by ServeStream
 	return true, err
+}
+
+// sessionOptions are what a socket's session may do: run and reload only
+// when its handshake carried the key (the token, or the secret of the
+// page's address); paths are shown relative to the configuration root.
+func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
+	key := s.hasKey(r)
+	root := ""
+	if snap := s.opts.Snapshot(); snap != nil {
+		root = snap.Sources.ConfigRoot
+	}
+	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, ShowPath: relativeTo(root)}
 }

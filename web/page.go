@@ -23,6 +23,9 @@ func pageHandler() http.Handler {
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")
 		h.Set("X-Content-Type-Options", "nosniff")
+		// The page's address may carry the access key: a link followed from
+		// a hover must not hand it on.
+		h.Set("Referrer-Policy", "no-referrer")
 		// The page loads only its own script and style and talks only to
 		// this origin (fetch and WebSocket).
 		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")

@@ -15,6 +15,9 @@ func TestPage(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="no-hints"`) {
 		t.Fatalf("GET / = %d %.300s", res.StatusCode, body)
 	}
+	if rp := res.Header.Get("Referrer-Policy"); rp != "no-referrer" {
+		t.Errorf("Referrer-Policy = %q: the page address may carry the key", rp)
+	}
 	csp := res.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "script-src 'unsafe-inline'") {
 		t.Errorf("Content-Security-Policy = %q", csp)

@@ -33,8 +33,19 @@ type Options struct {
 	// Token, when set, must be presented as "Authorization: Bearer <token>"
 	// (or access_token=<token> in the query, for the page and its WebSocket,
 	// which browsers cannot give headers) on every request but CORS
-	// preflights.
+	// preflights. When empty, New makes a secret (PageURL carries it) that
+	// guards only what runs or changes something: POST /v1/run, and
+	// restls.runScript and restls.reload over /lsp.
 	Token string
+	// AllowHosts are host names (or addresses), with or without a port,
+	// that requests may name in their Host header besides the loopback
+	// names and the address the request arrived on. Anything else is
+	// answered 421: a page on a name re-pointed at this server (DNS
+	// rebinding) sends its own name.
+	AllowHosts []string
+	// ReadTimeout bounds reading one request, body included (not /lsp,
+	// whose socket lives on); zero means 30s.
+	ReadTimeout time.Duration
 	// AllowOrigins are the origins (scheme://host[:port]) allowed to call the
 	// API from another page, and to open /lsp. Nothing else gets CORS
 	// headers.
@@ -70,6 +81,11 @@ type Server struct {
 	log  *zap.Logger
 	mux  *http.ServeMux
 	cors map[string]bool
+	// hosts are the --allow-host values (host or host:port).
+	hosts map[string]bool
+	// key is what hasKey compares with: the token, or the secret made at
+	// start when there is none.
+	key string
 
 	services etagCache
 
@@ -111,26 +127,49 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxMessage <= 0 {
 		opts.MaxMessage = 16 << 20
 	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = 30 * time.Second
+	}
 	cors, err := parseOrigins(opts.AllowOrigins)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, log: opts.Logger, cors: cors, slots: make(chan struct{}, opts.MaxSessions)}
+	hosts, err := parseHosts(opts.AllowHosts)
+	if err != nil {
+		return nil, err
+	}
+	key := opts.Token
+	if key == "" {
+		key = newSecret()
+	}
+	s := &Server{opts: opts, log: opts.Logger, cors: cors, hosts: hosts, key: key, slots: make(chan struct{}, opts.MaxSessions)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /v1/services", s.handleServices)
 	s.mux.HandleFunc("GET /v1/calls", s.handleCalls)
 	s.mux.HandleFunc("GET /v1/status", s.handleStatus)
-	s.mux.HandleFunc("POST /v1/run", s.handleRun)
+	s.mux.Handle("POST /v1/run", s.mayRun(http.HandlerFunc(s.handleRun)))
 	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
 	s.mux.Handle("GET /", pageHandler())
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler: CORS and authentication first, then
-// the endpoints.
+// PageURL is the address of the designer page on a server listening on
+// addr: with the secret in it when no token was given (restls prints it
+// once at start, as notebook servers do), without it otherwise (the
+// operator has the token).
+func (s *Server) PageURL(addr net.Addr) string {
+	u := "http://" + addr.String() + "/"
+	if s.opts.Token == "" {
+		u += "?access_token=" + s.key
+	}
+	return u
+}
+
+// ServeHTTP implements http.Handler: Host, Origin, CORS and authentication
+// first (guard.go), then the endpoints.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ce := s.log.Check(zap.DebugLevel, "request"); ce != nil && r.URL.Path != "/lsp" {
 		// The path only: a query may hold access_token.
@@ -140,6 +179,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				zap.Duration("took", time.Since(start)))
 		}()
 		w = rec
+	}
+	if !s.hostAllowed(r, r.Host) {
+		s.hostRefused(w, r)
+		return
+	}
+	if !s.originAllowed(r) {
+		originRefused(w)
+		return
+	}
+	if r.URL.Path != "/lsp" && r.Body != nil && r.Body != http.NoBody {
+		s.boundBody(w)
 	}
 	if s.corsHeaders(w, r) {
 		return // preflight answered
@@ -157,6 +207,10 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 }
+
+// Unwrap lets http.ResponseController reach the connection (read
+// deadlines) through the log wrapper.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code

@@ -60,7 +60,7 @@ func TestLiteralChecksMatchTheRuntime(t *testing.T) {
 	for _, call := range calls {
 		src := "var r = " + call + ";\nreturn 1;"
 		var diagErrs []string
-		for _, d := range hints.Diagnose(hints.NewDocument(src), reg) {
+		for _, d := range hints.Diagnose(hints.NewDocument(src), reg, hints.Display{}) {
 			if d.Severity == hints.SeverityError {
 				diagErrs = append(diagErrs, d.Code+": "+d.Message)
 			}

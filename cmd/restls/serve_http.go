@@ -42,6 +42,8 @@ type httpFlags struct {
 	addr          string
 	token         string
 	origins       stringList
+	hosts         stringList
+	readTimeout   time.Duration
 	allowRun      bool
 	registryURL   string
 	registryToken string
@@ -63,8 +65,12 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func (h *httpFlags) register(fs *flag.FlagSet) {
 	*h = httpFlags{fs: fs, onListen: h.onListen}
 	fs.StringVar(&h.addr, "http", "", "serve the hints API, the designer page and the language server over WebSocket on this `address` (\":7373\" and \"\" mean "+web.DefaultAddr+"); stdin is not read unless --stdio is also given")
-	fs.StringVar(&h.token, "token", "", "bearer `token` required on every HTTP request (or set "+envHTTPToken+"); required when --http binds a non-loopback address")
+	fs.StringVar(&h.token, "token", "", "bearer `token` required on every HTTP request (or set "+envHTTPToken+"); required when --http binds a non-loopback address. "+
+		"Without it, reading is open on loopback and a secret made at start (in the page address printed on stderr) is needed to run scripts or reload")
 	fs.Var(&h.origins, "allow-origin", "allow this `origin` (scheme://host[:port]) to call the API and open /lsp from another page (repeatable); no CORS otherwise")
+	fs.Var(&h.hosts, "allow-host", "also answer requests whose Host header is this `host[:port]` (repeatable; without a port, any port), e.g. the name a reverse proxy or your DNS gives this server; "+
+		"otherwise only the loopback names and the address it listens on are answered (421 for any other, which is what a DNS rebinding attack sends)")
+	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.StringVar(&h.registryURL, "registry-url", "", "load the serviceId hints from another restls backend at this `url` (its /v1/services) instead of local configuration files")
 	fs.StringVar(&h.registryToken, "registry-token", "", "bearer `token` for --registry-url")
@@ -90,6 +96,9 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 	if h.refresh <= 0 {
 		return fmt.Errorf("--registry-refresh must be positive, got %v", h.refresh)
+	}
+	if h.readTimeout <= 0 {
+		return fmt.Errorf("--read-timeout must be positive, got %v", h.readTimeout)
 	}
 	h.remotes = &remotes{byURL: map[string]*remote.Loader{}, log: log.Named("remote")}
 	if h.registryURL != "" {
@@ -251,7 +260,7 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 	if !h.allowRun {
 		runner = nil
 	}
-	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins,
+	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		Runner: runner, Logger: log.Named("http"), Version: version})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
@@ -269,8 +278,10 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 		log.Warn("dry runs enabled over HTTP (--allow-run): clients can execute scripts that call the configured services")
 	}
 	log.Info("serving HTTP", zap.String("url", "http://"+ln.Addr().String()+"/"), zap.Bool("token", h.token != ""),
-		zap.Strings("allowOrigins", h.origins), zap.Bool("allowRun", h.allowRun))
-	fmt.Fprintf(env.stderr, "restls serve: designer and hints API on http://%s/\n", ln.Addr())
+		zap.Strings("allowOrigins", h.origins), zap.Strings("allowHosts", h.hosts), zap.Bool("allowRun", h.allowRun))
+	// Once, on stderr, never in the log: the page address carries the
+	// secret that lets the page run scripts (none when --token is given).
+	fmt.Fprintf(env.stderr, "restls serve: designer and hints API on %s\n", ws.PageURL(ln.Addr()))
 	if h.onListen != nil {
 		h.onListen(ln.Addr())
 	}

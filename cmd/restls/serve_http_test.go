@@ -25,12 +25,13 @@ import (
 type httpProcess struct {
 	base   string // http://127.0.0.1:port
 	pid    int
+	key    string // the access_token of the page address it printed, if any
 	wait   chan error
 	stderr *bytes.Buffer
 	kill   func(syscall.Signal)
 }
 
-var listenLine = regexp.MustCompile(`designer and hints API on (http://[^/\s]+)/`)
+var listenLine = regexp.MustCompile(`designer and hints API on (http://[^/\s]+)/(?:\?access_token=(\S+))?`)
 
 func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 	t.Helper()
@@ -47,19 +48,20 @@ func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 	})
-	found := make(chan string, 1)
+	found := make(chan []string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			if m := listenLine.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
+				found <- m
 				break
 			}
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
 	select {
-	case p.base = <-found:
+	case m := <-found:
+		p.base, p.key = m[1], m[2]
 	case err := <-p.wait:
 		t.Fatalf("restls serve --http exited before listening: %v\n%s", err, buf.String())
 	case <-time.After(20 * time.Second):
@@ -328,9 +330,12 @@ func TestServeHTTPAllowRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run")
+	if p.key == "" {
+		t.Fatalf("no access_token in the page address:\n%s", p.stderr.String())
+	}
 	script := `var r = api.rest.v1.get("bin", {pathParams: ["anything", "x"], queryParams: {q: "1"}}, {}); return {code: r.status.code, url: r.body.url};`
 	body, _ := json.Marshal(map[string]any{"text": script, "kind": "scriptService"})
-	res, err := http.Post(p.base+"/v1/run", "application/json", bytes.NewReader(body))
+	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

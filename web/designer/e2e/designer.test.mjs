@@ -19,8 +19,9 @@ const shots = join(repo, "out", "e2e-web")
 const CALLS = ["get", "delete", "post", "put", "patch"]
 const WAIT = 15000
 
-// startBackend runs `restls serve --http 127.0.0.1:0` and resolves with its
-// address once it says where it listens.
+// startBackend runs `restls serve --http 127.0.0.1:0` and resolves once it
+// says where it listens: url is the page address it printed (with the
+// access key), base the same without it.
 function startBackend(args, addr = "127.0.0.1:0") {
   return new Promise((resolveStart, reject) => {
     const proc = spawn(bin, ["serve", "--http", addr, ...args], {stdio: ["ignore", "ignore", "pipe"]})
@@ -28,8 +29,9 @@ function startBackend(args, addr = "127.0.0.1:0") {
     const timer = setTimeout(() => reject(new Error("restls did not start:\n" + err)), WAIT)
     proc.stderr.on("data", d => {
       err += d
-      const m = /designer and hints API on (http:\/\/\S+?)\//.exec(err)
-      if (m) { clearTimeout(timer); resolveStart({proc, url: m[1] + "/", log: () => err}) }
+      // The page address: with the secret that lets the page run scripts.
+      const m = /designer and hints API on ((http:\/\/[^/\s]+)\/\S*)/.exec(err)
+      if (m) { clearTimeout(timer); resolveStart({proc, url: m[1], base: m[2] + "/", log: () => err}) }
     })
     proc.on("exit", code => { clearTimeout(timer); reject(new Error(`restls exited ${code}:\n${err}`)) })
   })
@@ -221,6 +223,31 @@ test("the kind selector switches to the script tasks' registry, and Dry Run prev
   assert.match(text, /hello from the designer/)
   await page.screenshot({path: join(shots, "6-dry-run.png")})
   await page.close()
+})
+
+test("the page from the printed address runs a dry run; without the key it runs nothing", async () => {
+  assert.match(good.url, /\?access_token=[\w-]{20,}$/, "the printed address carries no key")
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText("return {keyed: true};\n")
+  await page.click("#run")
+  await page.locator('#preview[data-state="done"]').waitFor({timeout: WAIT})
+  assert.match(await page.locator("#preview").textContent(), /"keyed": true/)
+  await page.close()
+
+  // The bare address (a fresh tab: nothing kept): hints work, runs do not.
+  const bare = await openDesigner(good.base)
+  await typeFresh(bare, "api.rest.v1.")
+  const labels = await completionLabels(bare, CALLS)
+  for (const c of CALLS) assert.ok(labels.includes(c), `completion without the key ${JSON.stringify(labels)} lacks ${c}`)
+  await typeFresh(bare, "")
+  await bare.keyboard.insertText("return {keyed: false};\n")
+  await bare.click("#run")
+  const refused = bare.locator('#preview[data-state="error"]')
+  await refused.waitFor({timeout: WAIT})
+  assert.match(await refused.textContent(), /HTTP 401: this needs the access key/)
+  await bare.screenshot({path: join(shots, "11-no-key.png")})
+  await bare.close()
 })
 
 test("markup in a service description is shown inert", async () => {

@@ -15,9 +15,21 @@ import {LSPClient, LSPPlugin, serverCompletion, hoverTooltips, signatureHelp, se
 const kinds = ["scriptService", "scriptTask", "validationScript"]
 const $ = id => document.getElementById(id)
 
-// The token, when the backend wants one, comes in the page's address
-// (?access_token=...) and goes with every request we make.
-const token = new URLSearchParams(location.search).get("access_token") || ""
+// The access key comes in the page's address (?access_token=...): the
+// --token, or the secret restls serve --http made at start and printed
+// with the address. It goes with every request we make and opens the
+// WebSocket; without it the backend answers hints but runs nothing. The
+// tab keeps it, so coming back to the bare address still works.
+function accessKey() {
+  const fromURL = new URLSearchParams(location.search).get("access_token")
+  try {
+    if (fromURL) sessionStorage.setItem("restls.access_token", fromURL)
+    return fromURL || sessionStorage.getItem("restls.access_token") || ""
+  } catch {
+    return fromURL || ""
+  }
+}
+const token = accessKey()
 const authHeaders = token ? {Authorization: "Bearer " + token} : {}
 
 function docURI(kind) { return `file:///designer/${kind}/script.js` }

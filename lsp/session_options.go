@@ -1,0 +1,126 @@
+package lsp
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
+)
+
+// SessionOptions say what one session's client may do and see. The zero
+// value is the least trusted session: it may edit and ask for hints, but
+// not run scripts or reload the configuration. ServeStream (stdio, where
+// the editor started the server itself) grants everything; the HTTP
+// backend decides per WebSocket.
+type SessionOptions struct {
+	// MayRun allows restls.runScript (when the server has a Runner).
+	MayRun bool
+	// MayReload allows restls.reload.
+	MayReload bool
+	// Refused is the sentence a refused command answers with: why this
+	// session may not, and what to do. Empty means a generic one.
+	Refused string
+	// ShowPath turns the path of a configuration file into what this
+	// session's client is shown (in hover, completion documentation,
+	// diagnostics and restls/status); nil shows it as it is. Sessions that
+	// show other paths get no diagnostics published on the configuration
+	// files themselves, since a document URI must be the real path.
+	ShowPath func(path string) string
+}
+
+// trusted is what a stdio session may do: its editor started the server.
+var trusted = SessionOptions{MayRun: true, MayReload: true}
+
+// ServeStream serves one LSP session on stream with every permission; see
+// ServeSession.
+func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error {
+	return s.ServeSession(ctx, stream, trusted)
+}
+
+// refused is the error a command the session may not use answers.
+func (s *session) refused(command string) error {
+	why := s.opts.Refused
+	if why == "" {
+		why = "this session is not allowed to use it"
+	}
+	return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: %s", command, why)
+}
+
+// display is how the hint engine shows paths to this session's client.
+func (s *session) display() hints.Display { return hints.Display{Path: s.opts.ShowPath} }
+
+// PathDisplay rewrites the configuration paths in what a client is shown:
+// the file of a diagnostic, the configuration files its message names, and
+// the sources. The zero value changes nothing.
+type PathDisplay struct {
+	// Path is SessionOptions.ShowPath; nil shows paths as they are.
+	Path func(path string) string
+	// Files are the paths a message may name (config.Sources.Files and the
+	// sources themselves), longest first so a file is not half-replaced
+	// by its directory.
+	Files []string
+}
+
+// NewPathDisplay is the display of show for the configuration read from
+// src.
+func NewPathDisplay(show func(string) string, src config.Sources) PathDisplay {
+	if show == nil {
+		return PathDisplay{}
+	}
+	files := append(src.Files(), src.ConfigRoot, src.ServiceXML, src.HandlerXML, src.PlatformConfig)
+	files = append(files, src.Properties...)
+	files = slices.DeleteFunc(files, func(f string) bool { return f == "" })
+	sort.Slice(files, func(i, j int) bool { return len(files[i]) > len(files[j]) })
+	return PathDisplay{Path: show, Files: slices.Compact(files)}
+}
+
+func (p PathDisplay) path(f string) string {
+	if p.Path == nil || f == "" {
+		return f
+	}
+	return p.Path(f)
+}
+
+// Diagnostic is d as the client is shown it.
+func (p PathDisplay) Diagnostic(d config.Diagnostic) config.Diagnostic {
+	if p.Path == nil {
+		return d
+	}
+	d.File = p.path(d.File)
+	d.Message = p.Text(d.Message)
+	return d
+}
+
+// Text is a message as the client is shown it: every configuration file
+// it names (a diagnostic's position included) as Path shows it.
+func (p PathDisplay) Text(s string) string {
+	if p.Path == nil {
+		return s
+	}
+	for _, f := range p.Files {
+		if strings.Contains(s, f) {
+			s = strings.ReplaceAll(s, f, p.path(f))
+		}
+	}
+	return s
+}
+
+// Sources is src as the client is shown it.
+func (p PathDisplay) Sources(src config.Sources) config.Sources {
+	if p.Path == nil {
+		return src
+	}
+	out := src
+	out.ConfigRoot, out.ServiceXML, out.HandlerXML, out.PlatformConfig =
+		p.path(src.ConfigRoot), p.path(src.ServiceXML), p.path(src.HandlerXML), p.path(src.PlatformConfig)
+	out.Properties = nil
+	for _, f := range src.Properties {
+		out.Properties = append(out.Properties, p.path(f))
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+)
+
+// TestSessionWithoutPermissions: the zero SessionOptions may edit and get
+// hints, but restls.runScript and restls.reload answer Refused; stdio
+// sessions (ServeStream) may do both.
+func TestSessionWithoutPermissions(t *testing.T) {
+	var runs atomic.Int32
+	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (any, error) {
+		runs.Add(1)
+		return 1, nil
+	}})
+	const why = "open the page with its key"
+	u := uri.File("/ws/a.js")
+	exec := func(c *testClient, cmd string, arg any) error {
+		var out any
+		return c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": cmd, "arguments": []any{arg}}, &out)
+	}
+	limited := connect(t, srv, clientOptions{session: &SessionOptions{Refused: why}})
+	limited.open(u, "return 1")
+	for _, cmd := range []string{CommandRunScript, CommandReload} {
+		err := exec(limited, cmd, map[string]any{"uri": string(u)})
+		if err == nil || !strings.Contains(err.Error(), cmd+": "+why) {
+			t.Errorf("%s in a session without permissions: %v", cmd, err)
+		}
+	}
+	if runs.Load() != 0 {
+		t.Fatal("the script ran")
+	}
+	if l := limited.completion(u, protocol.Position{Line: 0, Character: 0}); l == nil {
+		t.Error("no hints in a session without permissions")
+	}
+	full := connect(t, srv, clientOptions{})
+	full.open(u, "return 1")
+	for _, cmd := range []string{CommandRunScript, CommandReload} {
+		if err := exec(full, cmd, map[string]any{"uri": string(u)}); err != nil {
+			t.Errorf("%s over ServeStream: %v", cmd, err)
+		}
+	}
+	if runs.Load() != 1 {
+		t.Errorf("runs = %d, want 1", runs.Load())
+	}
+}
+
+// TestSessionShowPath: a session with ShowPath sees configuration paths as
+// it says, in restls/status, and gets no diagnostics on the configuration
+// files' own URIs.
+func TestSessionShowPath(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api: [\n"})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
+	show := func(p string) string { return "shown:" + filepath.Base(p) }
+	c := connect(t, srv, clientOptions{session: &SessionOptions{ShowPath: show}})
+	c.waitFor("status", func() bool { return len(c.statuses) > 0 })
+	st := c.lastStatus()
+	if st.Sources.ConfigRoot != show(dir) || !strings.Contains(st.Kinds[0].Message, "shown:application.yml") || strings.Contains(st.Kinds[0].Message, dir) {
+		t.Errorf("status = %+v", st)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for u := range c.diags {
+		t.Errorf("diagnostics published on %s", u)
+	}
+}
