@@ -68,7 +68,7 @@ type Completion struct {
 
 // Complete returns the completion candidates at byte offset in doc.
 func Complete(doc *Document, offset int, reg *config.Registry) Completion {
-	return complete(doc, offset, reg, CompleteOptions{})
+	return complete(nil, doc, offset, reg, CompleteOptions{})
 }
 
 // CompleteOptions adjust CompleteWith to a caller that answers every
@@ -79,14 +79,18 @@ type CompleteOptions struct {
 	// separately (LSP completionItem/resolve): a keystroke then does not
 	// build up to 100 Markdown texts the editor shows one of.
 	LazyDocs bool
-	// Buf, if large enough, holds the items of a serviceId answer instead
-	// of a new slice: the caller recycles the slices of earlier answers.
-	Buf []CompletionItem
 }
 
 // CompleteWith is Complete with options.
 func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
-	return complete(doc, offset, reg, o)
+	return complete(nil, doc, offset, reg, o)
+}
+
+// AppendCompletion is CompleteWith that appends the items to dst, as
+// strconv.AppendInt does: the result's Items is the extended slice, in
+// dst's array when it has room.
+func AppendCompletion(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
+	return complete(dst, doc, offset, reg, o)
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what

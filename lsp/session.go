@@ -68,9 +68,9 @@ type session struct {
 	lastItemsSeq int64
 	itemsSeq     int64            // the latest sequence number given to an answer
 	lastItemsReg *config.Registry // builds the documentation of LazyDoc items
-	// answers, when the stream is this package's, takes completion answers
-	// until they are written.
-	answers *heldAnswers
+	// answers recycles completion answers; with this package's stream it
+	// holds each until it is written.
+	answers *answerRecycler
 
 	// Diagnostics are computed off the read goroutine, latest state wins.
 	// pubMu orders a document's publish against didClose's clearing, so a
