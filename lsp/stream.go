@@ -190,8 +190,9 @@ func validJSON(b []byte) bool {
 }
 
 // Write implements jsonrpc2.Stream. The message is encoded straight into
-// the frame buffer, after room left for the header: a completion answer is
-// 10-15 KB, and encoding it on its own first would copy it once more.
+// the frame buffer, after room left for the header: encoding it on its own
+// first would copy every completion answer once more. The stream's
+// answerRecycler hears of every message written.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
