@@ -86,9 +86,10 @@ func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOpt
 	return complete(nil, doc, offset, reg, o)
 }
 
-// AppendCompletion is CompleteWith that appends the items to dst, as
-// strconv.AppendInt does: the result's Items is the extended slice, in
-// dst's array when it has room.
+// AppendCompletion is CompleteWith with the items appended to dst, as
+// append would: the result's Items is the extended slice, which may share
+// dst's array (a caller that answers every keystroke can pass the slice of
+// an earlier answer it no longer needs).
 func AppendCompletion(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
 	return complete(dst, doc, offset, reg, o)
 }

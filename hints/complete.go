@@ -47,7 +47,7 @@ var contentTypes = []struct{ value, doc string }{
 
 // complete appends the completion items at offset to dst. serviceId items,
 // up to 100 a keystroke, are built in dst's spare room; the few items of
-// other answers are copied there.
+// other answers are appended to dst unless it is empty.
 func complete(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, opts CompleteOptions) (out Completion) {
 	defer recovered()
 	if doc == nil {
@@ -65,7 +65,7 @@ func complete(dst []CompletionItem, doc *Document, offset int, reg *config.Regis
 		// and no need to look further back.
 		return Completion{}, true
 	})
-	if !o.appended {
+	if !o.appended && len(dst) > 0 {
 		c.Items = append(dst, c.Items...)
 	}
 	return c

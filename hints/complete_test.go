@@ -209,6 +209,11 @@ func TestCompleteWithOptions(t *testing.T) {
 				t.Errorf("%s, room %d: items in dst's array: %v", src, room, inPlace)
 			}
 		}
+		// An empty dst with room holds the serviceId items.
+		dst := make([]CompletionItem, 0, 200)
+		if got := AppendCompletion(dst, NewDocument(text), off, reg, CompleteOptions{}); src == `api.rest.v1.get("|")` && (len(got.Items) == 0 || &got.Items[0] != &dst[:1][0]) {
+			t.Errorf("%s: the serviceId items are not in dst", src)
+		}
 	}
 	if ServiceDoc(reg, "no-such-service") != "" || ServiceDoc(nil, "crm") != "" {
 		t.Error("ServiceDoc of an unknown service is not empty")
