@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -293,4 +295,42 @@ func completionParams(u uri.URI, pos protocol.Position) *protocol.CompletionPara
 	return &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos,
 	}}
+}
+
+// responseID reads the id of every response jsonrpc2 writes, and agrees
+// with jsonrpc2's decoder on any response it decodes.
+func FuzzResponseID(f *testing.F) {
+	deep := strings.Repeat(`{"a":[`, 5000) + strings.Repeat(`]}`, 5000)
+	for _, seed := range []struct {
+		id   int64
+		body string
+	}{
+		{7, `{"items":[]}`},
+		{-3, `null`},
+		{1 << 40, deep},
+		{9, `{"jsonrpc":"2.0","id":9,"result":` + strings.Repeat(`"x",`, 20000) + `1}`},
+		{0, ` { "result" : [] , "id" : 0 , "jsonrpc" : "2.0" } `},
+	} {
+		f.Add(seed.id, []byte(seed.body))
+	}
+	f.Fuzz(func(t *testing.T, id int64, body []byte) {
+		if json.Valid(body) {
+			for _, err := range []error{nil, protocol.ErrRequestCancelled} {
+				wire := jsonrpc2.AppendResponse(nil, jsonrpc2.NewNumberID(id), body, err)
+				if got, ok := responseID(wire); !ok || got != id {
+					t.Fatalf("responseID(%s) = %d, %v; want %d", wire, got, ok, id)
+				}
+			}
+		}
+		got, ok := responseID(body)
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			return
+		}
+		if r, isResp := msg.(*jsonrpc2.Response); isResp {
+			if want, num := r.ID().Number(); num && (!ok || got != want) {
+				t.Fatalf("responseID(%s) = %d, %v; jsonrpc2 decodes id %d", body, got, ok, want)
+			}
+		}
+	})
 }
