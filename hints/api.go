@@ -74,9 +74,6 @@ type CompleteOptions struct {
 	// separately (LSP completionItem/resolve): a keystroke then does not
 	// build up to 100 Markdown texts the editor shows one of.
 	LazyDocs bool
-	// Buf, if large enough, holds the items of a serviceId answer instead
-	// of a new slice: the caller recycles the slices of earlier answers.
-	Buf []CompletionItem
 	// Display adapts the documentation to its reader.
 	Display Display
 }
@@ -105,7 +102,15 @@ func (d Display) position(p config.Position) string {
 
 // CompleteWith returns the completion candidates at byte offset in doc.
 func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
-	return complete(doc, offset, reg, o)
+	return complete(nil, doc, offset, reg, o)
+}
+
+// AppendCompletion is CompleteWith with the items appended to dst, as
+// append would: the result's Items is the extended slice, which may share
+// dst's array (a caller that answers every keystroke can pass the slice of
+// an earlier answer it no longer needs).
+func AppendCompletion(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
+	return complete(dst, doc, offset, reg, o)
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what

@@ -2,6 +2,7 @@ package hints
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,11 +45,15 @@ var contentTypes = []struct{ value, doc string }{
 	{"multipart/form-data", "PAYLOAD is sent as a multipart form: each key becomes a form field."},
 }
 
-func complete(doc *Document, offset int, reg *config.Registry, o CompleteOptions) (out Completion) {
+// complete appends the completion items at offset to dst. serviceId items,
+// up to 100 a keystroke, are built in dst's spare room; the few items of
+// other answers are appended to dst unless it is empty.
+func complete(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, opts CompleteOptions) (out Completion) {
 	defer recovered()
 	if doc == nil {
-		return Completion{}
+		return Completion{Items: dst}
 	}
+	o := &completeArgs{CompleteOptions: opts, dst: dst}
 	c, _ := withScan(doc.text, offset, func(s *scanResult) (Completion, bool) {
 		switch s.where {
 		case inCode:
@@ -60,7 +65,18 @@ func complete(doc *Document, offset int, reg *config.Registry, o CompleteOptions
 		// and no need to look further back.
 		return Completion{}, true
 	})
+	if !o.appended && len(dst) > 0 {
+		c.Items = append(dst, c.Items...)
+	}
 	return c
+}
+
+// completeArgs are the options of one completion and the slice its items
+// are appended to.
+type completeArgs struct {
+	CompleteOptions
+	dst      []CompletionItem
+	appended bool // the answer's Items already extend dst
 }
 
 // prefix returns where the identifier the cursor is typing starts (it ends at
@@ -184,7 +200,7 @@ func (s *scanResult) settled() bool {
 
 // completeCode completes in code; ok false means a scan further back
 // might know more.
-func completeCode(s *scanResult, reg *config.Registry, o CompleteOptions) (Completion, bool) {
+func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Completion, bool) {
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
@@ -408,7 +424,7 @@ func escapeQuote(v string, q byte) string {
 	return b.String()
 }
 
-func completeString(s *scanResult, reg *config.Registry, o CompleteOptions) (Completion, bool) {
+func completeString(s *scanResult, reg *config.Registry, o *completeArgs) (Completion, bool) {
 	f := s.top()
 	if f == nil {
 		return Completion{}, false
@@ -430,7 +446,7 @@ func completeString(s *scanResult, reg *config.Registry, o CompleteOptions) (Com
 // serviceItems offers the serviceIds containing typed (case-insensitive),
 // those starting with it first. quote is the quote the cursor is in;
 // with 0 the ids are inserted with double quotes.
-func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o CompleteOptions) Completion {
+func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o *completeArgs) Completion {
 	if reg == nil {
 		return Completion{}
 	}
@@ -481,10 +497,7 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o C
 		}
 		sorts = b.String()
 	}
-	items := o.Buf[:0]
-	if cap(items) < n {
-		items = make([]CompletionItem, 0, n)
-	}
+	items := slices.Grow(o.dst, n)
 	for _, m := range found[:n] {
 		var sort string
 		if mixed {
@@ -493,6 +506,7 @@ func serviceItems(reg *config.Registry, typed string, rng Range, quote byte, o C
 		}
 		items = append(items, serviceItem(reg, m.id, sort, rng, quote, o.LazyDocs, o.Display))
 	}
+	o.appended = true
 	return Completion{Items: items, Incomplete: incomplete}
 }
 

@@ -164,14 +164,14 @@ func TestCompleteServiceDetails(t *testing.T) {
 
 // CompleteWith LazyDocs gives the items of Complete without the serviceId
 // documentation, which ServiceDoc builds on demand; other items keep theirs.
-// A large enough Buf holds the serviceId items.
+// AppendCompletion appends the same items to its slice, in its array when
+// it has room.
 func TestCompleteWithOptions(t *testing.T) {
 	reg := testRegistry(t)
 	for _, src := range []string{`api.rest.v1.get("|")`, `api.rest.v1.get(|`, `api.rest.v1.|`, `api.rest.v1.get("crm", {}, {"Content-Type": "|"})`} {
 		text, off := cursor(t, src)
 		full := Complete(NewDocument(text), off, reg)
-		buf := make([]CompletionItem, 3, 200)
-		lazy := CompleteWith(NewDocument(text), off, reg, CompleteOptions{LazyDocs: true, Buf: buf})
+		lazy := CompleteWith(NewDocument(text), off, reg, CompleteOptions{LazyDocs: true})
 		if len(full.Items) == 0 || len(lazy.Items) != len(full.Items) || lazy.Incomplete != full.Incomplete {
 			t.Fatalf("%s: %d lazy items, %d items", src, len(lazy.Items), len(full.Items))
 		}
@@ -188,14 +188,25 @@ func TestCompleteWithOptions(t *testing.T) {
 			}
 		}
 	}
-	text, off := cursor(t, `api.rest.v1.get("|")`)
-	buf := make([]CompletionItem, 0, 200)
-	if got := CompleteWith(NewDocument(text), off, reg, CompleteOptions{Buf: buf}); len(got.Items) == 0 || &got.Items[0] != &buf[:1][0] {
-		t.Error("the serviceId items are not in Buf")
-	}
-	small := make([]CompletionItem, 0, 1)
-	if got := CompleteWith(NewDocument(text), off, reg, CompleteOptions{Buf: small}); len(got.Items) < 2 || !slices.Equal(labels(got.Items), labels(Complete(NewDocument(text), off, reg).Items)) {
-		t.Errorf("with a small Buf: %q", labels(got.Items))
+	for _, src := range []string{`api.rest.v1.get("|")`, `api.rest.v1.|`, `// nothing here |`} {
+		text, off := cursor(t, src)
+		want := append([]string{"kept"}, labels(Complete(NewDocument(text), off, reg).Items)...)
+		for _, room := range []int{1, 200} {
+			dst := make([]CompletionItem, 1, room)
+			dst[0].Label = "kept"
+			got := AppendCompletion(dst, NewDocument(text), off, reg, CompleteOptions{})
+			if !slices.Equal(labels(got.Items), want) {
+				t.Errorf("%s, room %d: %q, want %q", src, room, labels(got.Items), want)
+			}
+			if inPlace := &got.Items[0] == &dst[0]; inPlace != (room >= len(want)) {
+				t.Errorf("%s, room %d: items in dst's array: %v", src, room, inPlace)
+			}
+		}
+		// An empty dst with room holds the serviceId items.
+		dst := make([]CompletionItem, 0, 200)
+		if got := AppendCompletion(dst, NewDocument(text), off, reg, CompleteOptions{}); src == `api.rest.v1.get("|")` && (len(got.Items) == 0 || &got.Items[0] != &dst[:1][0]) {
+			t.Errorf("%s: the serviceId items are not in dst", src)
+		}
 	}
 	if ServiceDoc(reg, "no-such-service", Display{}) != "" || ServiceDoc(nil, "crm", Display{}) != "" {
 		t.Error("ServiceDoc of an unknown service is not empty")

@@ -2,90 +2,226 @@ package lsp
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/hints"
 )
 
-// heldAnswers lets a completion answer be encoded into a recycled buffer
-// and sent without a copy: the handler holds the buffer under its request's
-// id, jsonrpc2 hands the bytes to the stream, and the stream gives the
-// buffer back once it has written the response with that id. At 10 KB a
-// keystroke, the copy was most of what restls serve allocated, and each
-// garbage collection costs a request its p99.
+// answerRecycler recycles what completion answers are made of: the hint
+// engine's items, the LSP items and the encoded answer. Every keystroke
+// asks for one (up to 100 items, about 10 KB encoded), and allocating them
+// anew makes the garbage collector run often enough to lengthen the tail
+// of every request; see "completion round trip" in docs/decisions.md.
 //
-// Only numeric ids are held (editors use them). A second request with the
-// id of one still held is not held, and the first stays held for good: a
-// buffer goes back only when the one response its id can have is written.
-type heldAnswers struct {
-	mu   sync.Mutex
-	held map[int64]*[]byte // nil: the id came twice, release nothing
+// The encoded answer is sent without a copy when the stream is NewStream's:
+// the answer's buffer is held under its request's (numeric) id and goes
+// back once the stream has written a response with that id, whatever it
+// carries (a request cancelled after its answer was encoded is answered
+// with an error). Closing the stream gives back whatever is still held.
+// On other streams (WebSocket) the answer is copied out at its exact size.
+//
+// The zero value recycles but holds nothing; one per stream or session.
+type answerRecycler struct {
+	bufs      sync.Pool // *[]byte: encoded answers
+	items     sync.Pool // *[]protocol.CompletionItem
+	hintItems sync.Pool // *[]hints.CompletionItem
+
+	holds  bool // the stream calls written after every message it writes
+	mu     sync.Mutex
+	held   map[int64]*[]byte // nil: the id came twice, release nothing
+	closed bool
+	taken  int // answers held so far
 }
 
-// answersOf returns the heldAnswers of a stream from NewStream, or nil.
-func answersOf(st jsonrpc2.Stream) *heldAnswers {
+// answersOf returns the recycler of a stream from NewStream, which holds
+// answers until they are written, or a new one that does not hold.
+func answersOf(st jsonrpc2.Stream) *answerRecycler {
 	if s, ok := st.(*stream); ok {
 		return &s.answers
 	}
-	return nil
+	return &answerRecycler{}
 }
 
-// answerBufs are the buffers of completion answers.
-var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+const (
+	// hintItemsCap is the capacity of a recycled engine item slice: room
+	// for the 100 serviceIds of a full answer.
+	hintItemsCap = 128
+	// maxAnswerBuf is the largest encoded answer whose buffer is kept.
+	maxAnswerBuf = 1 << 20
+)
 
-// hold reports whether b is now held for the response to id.
-func (h *heldAnswers) hold(id jsonrpc2.ID, b *[]byte) bool {
+// engineItems returns an empty item slice for the hint engine to append
+// to, in a box for recycleEngineItems.
+func (r *answerRecycler) engineItems() *[]hints.CompletionItem {
+	if b, ok := r.hintItems.Get().(*[]hints.CompletionItem); ok {
+		return b
+	}
+	s := make([]hints.CompletionItem, 0, hintItemsCap)
+	return &s
+}
+
+// recycleEngineItems gives back box, from engineItems, after an answer whose
+// engine items are used: it goes back holding free, items no answer needs
+// any more (used itself, or the items used replaced for resolve), or as it
+// came when used did not take its slice.
+func (r *answerRecycler) recycleEngineItems(box *[]hints.CompletionItem, used, free []hints.CompletionItem) {
+	switch {
+	case cap(free) >= hintItemsCap:
+		// Recycled slices are zero past their length: clearing the items
+		// used keeps them so, where clearing all 128 would cost 40 KB.
+		clear(free)
+		*box = free[:0]
+		r.hintItems.Put(box)
+	case !sameArray(used, *box):
+		r.hintItems.Put(box)
+	}
+}
+
+// sameArray reports whether a and b share their first element.
+func sameArray(a, b []hints.CompletionItem) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
+}
+
+// completionItems returns an empty slice for the LSP items of an answer;
+// encode recycles it.
+func (r *answerRecycler) completionItems() []protocol.CompletionItem {
+	if b, ok := r.items.Get().(*[]protocol.CompletionItem); ok {
+		return (*b)[:0]
+	}
+	return make([]protocol.CompletionItem, 0, hintItemsCap)
+}
+
+// encode encodes list into a recycled buffer and recycles list's items. The
+// buffer itself is the answer when the stream holds it for the response to
+// id; otherwise the answer is copied out at its exact size (the encoder
+// reserves 160 bytes an item, and growing a 10 KB buffer from nothing
+// copies it several times). A cancelled request's answer is not sent, so
+// not held.
+func (r *answerRecycler) encode(ctx context.Context, list *protocol.CompletionList, id jsonrpc2.ID) (json.RawMessage, error) {
+	buf, ok := r.bufs.Get().(*[]byte)
+	if !ok {
+		b := make([]byte, 0, 32<<10)
+		buf = &b
+	}
+	enc, err := protocol.AppendMarshal((*buf)[:0], list)
+	items := list.Items
+	clear(items)
+	items = items[:0]
+	r.items.Put(&items)
+	list.Items = nil
+	if err != nil {
+		r.bufs.Put(buf)
+		return nil, err
+	}
+	*buf = enc
+	if ctx.Err() == nil && r.hold(id, buf) {
+		return enc, nil
+	}
+	raw := append(make(json.RawMessage, 0, len(enc)), enc...)
+	r.putBuf(buf)
+	return raw, nil
+}
+
+func (r *answerRecycler) putBuf(b *[]byte) {
+	if cap(*b) <= maxAnswerBuf {
+		*b = (*b)[:0]
+		r.bufs.Put(b)
+	}
+}
+
+// hold reports whether b is now held for the response to id. Only numeric
+// ids are held (editors use them). A second request with the id of one
+// still held is not held, and the first's buffer is left to the garbage
+// collector: which of the two responses carries it cannot be told.
+func (r *answerRecycler) hold(id jsonrpc2.ID, b *[]byte) bool {
 	n, ok := id.Number()
-	if h == nil || !ok {
+	if !r.holds || !ok {
 		return false
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.held == nil {
-		h.held = map[int64]*[]byte{}
-	}
-	if _, dup := h.held[n]; dup {
-		h.held[n] = nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
 		return false
 	}
-	h.held[n] = b
+	if r.held == nil {
+		r.held = map[int64]*[]byte{}
+	}
+	if _, dup := r.held[n]; dup {
+		r.held[n] = nil
+		return false
+	}
+	r.held[n] = b
+	r.taken++
 	return true
 }
 
-// written releases the buffer held for the response whose body was just
-// written, if any.
-func (h *heldAnswers) written(body []byte) {
+// written gives back the buffer held for the response in body, which the
+// stream has just written or failed to write (it is not written again).
+func (r *answerRecycler) written(body []byte) {
+	r.mu.Lock()
+	if len(r.held) == 0 {
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
 	n, ok := responseID(body)
 	if !ok {
 		return
 	}
-	h.mu.Lock()
-	b, ok := h.held[n]
+	r.mu.Lock()
+	b, ok := r.held[n]
 	if ok {
-		delete(h.held, n)
+		delete(r.held, n)
 	}
-	h.mu.Unlock()
-	if b != nil && cap(*b) <= 1<<20 {
-		*b = (*b)[:0]
-		answerBufs.Put(b)
+	r.mu.Unlock()
+	if b != nil {
+		r.putBuf(b)
+	}
+}
+
+// close gives back every buffer still held (responses the connection ended
+// before writing) and holds nothing from then on. The stream calls it
+// with no write in progress.
+func (r *answerRecycler) close() {
+	r.mu.Lock()
+	held := r.held
+	r.held, r.closed = nil, true
+	r.mu.Unlock()
+	for _, b := range held {
+		if b != nil {
+			r.putBuf(b)
+		}
 	}
 }
 
 // responsePrefix is how jsonrpc2 starts every response it encodes.
 var responsePrefix = []byte(`{"jsonrpc":"2.0","id":`)
 
-// responseID returns the numeric id of an encoded response (one with
-// "result" or "error" after its id).
+// responseID returns the numeric id of an encoded response. The layout
+// jsonrpc2 writes today is read directly; any other layout (members
+// reordered, spaces) is scanned with jsonrpc2's own message scanner. A
+// batch is never written: NewStream reads none.
 func responseID(body []byte) (int64, bool) {
-	rest, ok := bytes.CutPrefix(body, responsePrefix)
-	if !ok {
+	if rest, ok := bytes.CutPrefix(body, responsePrefix); ok {
+		end := bytes.IndexByte(rest, ',')
+		if end > 0 && (bytes.HasPrefix(rest[end:], []byte(`,"result":`)) || bytes.HasPrefix(rest[end:], []byte(`,"error":`))) {
+			if n, err := strconv.ParseInt(string(rest[:end]), 10, 64); err == nil {
+				return n, true
+			}
+		}
+	}
+	if bytes.HasPrefix(body, []byte(`{"jsonrpc":"2.0","method":`)) {
+		return 0, false // a request or notification: no response has a method
+	}
+	v, err := jsonrpc2.ScanMessageView(body)
+	if err != nil || (v.Kind != jsonrpc2.MessageViewResponseResult && v.Kind != jsonrpc2.MessageViewResponseError) {
 		return 0, false
 	}
-	end := bytes.IndexByte(rest, ',')
-	if end <= 0 || !(bytes.HasPrefix(rest[end:], []byte(`,"result":`)) || bytes.HasPrefix(rest[end:], []byte(`,"error":`))) {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(string(rest[:end]), 10, 64)
-	return n, err == nil
+	return v.ID.Number()
 }

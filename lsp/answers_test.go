@@ -1,10 +1,15 @@
 package lsp
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -18,6 +23,10 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"result":{"items":[]}}`:                  7,
 		`{"jsonrpc":"2.0","id":-3,"error":{"code":-32800,"message":"x"}}`: -3,
 		`{"jsonrpc":"2.0","id":123456789012,"result":null}`:               123456789012,
+		// Other layouts than jsonrpc2's today are read too.
+		`{"id":7,"jsonrpc":"2.0","result":{"items":[]}}`:                              7,
+		`{"result":[],"jsonrpc":"2.0","id":8}`:                                        8,
+		` { "jsonrpc" : "2.0" , "id" : 9 , "error" : {"code":-32800,"message":"x"} }`: 9,
 	} {
 		if got, ok := responseID([]byte(body)); !ok || got != want {
 			t.Errorf("responseID(%s) = %d, %v; want %d", body, got, ok, want)
@@ -27,6 +36,7 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"7","result":null}`,
 		`{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"workspace/configuration","params":{}}`,
+		`{"id":7,"jsonrpc":"2.0","method":"workspace/configuration","params":{}}`,
 		`{"jsonrpc":"2.0","id":1.5,"result":null}`,
 		`{"jsonrpc":"2.0","id":`,
 		``,
@@ -37,8 +47,8 @@ func TestResponseID(t *testing.T) {
 	}
 }
 
-func TestHeldAnswers(t *testing.T) {
-	var h heldAnswers
+func TestAnswerRecyclerHold(t *testing.T) {
+	h := answerRecycler{holds: true}
 	b1, b2 := new([]byte), new([]byte)
 	if h.hold(jsonrpc2.NewStringID("a"), b1) {
 		t.Error("a string id was held")
@@ -66,9 +76,174 @@ func TestHeldAnswers(t *testing.T) {
 	if _, ok := h.held[2]; ok {
 		t.Error("the poisoned id is not forgotten after its response")
 	}
-	var none *heldAnswers
-	if none.hold(jsonrpc2.NewNumberID(3), b1) {
-		t.Error("a nil heldAnswers held a buffer")
+	// Closing gives back what is held and holds nothing more.
+	if !h.hold(jsonrpc2.NewNumberID(3), b1) {
+		t.Fatal("id 3 was not held")
+	}
+	h.close()
+	if n := h.heldCount(); n != 0 {
+		t.Errorf("%d held after close", n)
+	}
+	if h.hold(jsonrpc2.NewNumberID(4), b2) {
+		t.Error("held after close")
+	}
+	var other answerRecycler // not a NewStream's: nothing tells it of writes
+	if other.hold(jsonrpc2.NewNumberID(5), b1) {
+		t.Error("a recycler that is not told of writes held a buffer")
+	}
+}
+
+// Closing the package's stream gives back the answers it holds for
+// responses never written (jsonrpc2 writes nothing once it shuts down).
+func TestStreamCloseGivesAnswersBack(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	st := NewStream(a, nil).(*stream)
+	if !st.answers.hold(jsonrpc2.NewNumberID(1), new([]byte)) || !st.answers.hold(jsonrpc2.NewNumberID(2), new([]byte)) {
+		t.Fatal("the stream's recycler does not hold")
+	}
+	_ = st.Close()
+	if n := st.answers.heldCount(); n != 0 {
+		t.Errorf("%d answers held after Close", n)
+	}
+	if st.answers.hold(jsonrpc2.NewNumberID(3), new([]byte)) {
+		t.Error("an answer was held after Close")
+	}
+}
+
+// rawClient speaks to a server over the package's stream with ids of its
+// own choosing, so a test can cancel requests and repeat ids.
+type rawClient struct {
+	t  *testing.T
+	st jsonrpc2.Stream
+	// answered receives the id of every response.
+	answered chan int64
+}
+
+func (c *rawClient) send(msg jsonrpc2.Message) {
+	c.t.Helper()
+	if _, err := c.st.Write(context.Background(), msg); err != nil {
+		c.t.Fatalf("send: %v", err)
+	}
+}
+
+func (c *rawClient) call(id int64, method string, params any) {
+	c.t.Helper()
+	raw, err := protocol.Marshal(params)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.send(jsonrpc2.NewCall(jsonrpc2.NewNumberID(id), method, raw))
+}
+
+func (c *rawClient) notify(method string, params any) {
+	c.t.Helper()
+	raw, err := protocol.Marshal(params)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.send(jsonrpc2.NewNotification(method, raw))
+}
+
+// read answers the server's calls with null and reports responses, until
+// the stream ends.
+func (c *rawClient) read() {
+	for {
+		msg, _, err := c.st.Read(context.Background())
+		if err != nil {
+			close(c.answered)
+			return
+		}
+		switch m := msg.(type) {
+		case *jsonrpc2.Call:
+			_, _ = c.st.Write(context.Background(), jsonrpc2.NewResponse(m.ID(), jsonrpc2.RawMessage("null"), nil))
+		case *jsonrpc2.Response:
+			if n, ok := m.ID().Number(); ok {
+				c.answered <- n
+			}
+		}
+	}
+}
+
+// wait waits for the responses to n requests.
+func (c *rawClient) wait(n int) {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for range n {
+		select {
+		case _, ok := <-c.answered:
+			if !ok {
+				c.t.Fatal("the stream ended")
+			}
+		case <-deadline:
+			c.t.Fatal("timed out waiting for responses")
+		}
+	}
+}
+
+// settled returns the number of answers held once no write is in
+// progress: a response reaches the client before its Write returns.
+func settled(st *stream) int {
+	st.writeMu.Lock()
+	defer st.writeMu.Unlock()
+	return st.answers.heldCount()
+}
+
+// No completion answer stays held through the real stream: not after many
+// completions, some cancelled, some with a repeated id, and not after the
+// connection closes with answers unwritten.
+func TestCompletionAnswersGoBack(t *testing.T) {
+	dir := t.TempDir()
+	writeBigConfig(t, dir, 300)
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
+	a, b := net.Pipe()
+	st := NewStream(a, nil).(*stream)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeStream(ctx, st) }()
+	c := &rawClient{t: t, st: jsonrpc2.NewHeaderStream(b), answered: make(chan int64, 1000)}
+	go c.read()
+
+	c.call(1, protocol.MethodInitialize, &protocol.InitializeParams{Capabilities: vscodeCaps()})
+	c.wait(1)
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	u := uri.File("/ws/a.js")
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "javascript", Version: 1, Text: "api.rest.v1.get(\"service-00\", {}, {});\n"}})
+	pos := protocol.Position{Line: 0, Character: 25}
+
+	const n = 300
+	for i := range int64(n) {
+		id := 100 + i
+		if i%10 == 9 {
+			id = 100 + i - 1 // the previous request's id, perhaps still in flight
+		}
+		c.call(id, protocol.MethodTextDocumentCompletion, completionParams(u, pos))
+		if i%3 == 0 {
+			c.notify(protocol.MethodCancelRequest, &protocol.CancelParams{ID: protocol.Integer(id)})
+		}
+	}
+	c.wait(n)
+	if held := settled(st); held != 0 {
+		t.Errorf("%d answers held after %d completions", held, n)
+	}
+	if st.answers.taken == 0 {
+		t.Error("no answer was held: the test does not exercise holding")
+	}
+
+	// Requests whose answers are never read: the connection closes under them.
+	for i := range int64(50) {
+		c.call(1000+i, protocol.MethodTextDocumentCompletion, completionParams(u, pos))
+	}
+	_ = b.Close()
+	select {
+	case <-served:
+	case <-time.After(20 * time.Second):
+		t.Fatal("ServeStream did not return after the connection closed")
+	}
+	if held := settled(st); held != 0 {
+		t.Errorf("%d answers held after the connection closed", held)
 	}
 }
 
@@ -120,4 +295,49 @@ func completionParams(u uri.URI, pos protocol.Position) *protocol.CompletionPara
 	return &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos,
 	}}
+}
+
+// responseID reads the id of every response jsonrpc2 writes, and agrees
+// with jsonrpc2's decoder on any response it decodes.
+func FuzzResponseID(f *testing.F) {
+	deep := strings.Repeat(`{"a":[`, 5000) + strings.Repeat(`]}`, 5000)
+	for _, seed := range []struct {
+		id   int64
+		body string
+	}{
+		{7, `{"items":[]}`},
+		{-3, `null`},
+		{1 << 40, deep},
+		{9, `{"jsonrpc":"2.0","id":9,"result":` + strings.Repeat(`"x",`, 20000) + `1}`},
+		{0, ` { "result" : [] , "id" : 0 , "jsonrpc" : "2.0" } `},
+	} {
+		f.Add(seed.id, []byte(seed.body))
+	}
+	f.Fuzz(func(t *testing.T, id int64, body []byte) {
+		if json.Valid(body) {
+			for _, err := range []error{nil, protocol.ErrRequestCancelled} {
+				wire := jsonrpc2.AppendResponse(nil, jsonrpc2.NewNumberID(id), body, err)
+				if got, ok := responseID(wire); !ok || got != id {
+					t.Fatalf("responseID(%s) = %d, %v; want %d", wire, got, ok, id)
+				}
+			}
+		}
+		got, ok := responseID(body)
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			return
+		}
+		if r, isResp := msg.(*jsonrpc2.Response); isResp {
+			if want, num := r.ID().Number(); num && (!ok || got != want) {
+				t.Fatalf("responseID(%s) = %d, %v; jsonrpc2 decodes id %d", body, got, ok, want)
+			}
+		}
+	})
+}
+
+// heldCount is the number of ids held, given twice included.
+func (r *answerRecycler) heldCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.held)
 }

@@ -28,6 +28,7 @@ func BenchmarkCompletionServerSide(b *testing.B) {
 	writeBigConfig(b, dir, 10000)
 	srv := NewServer(Options{Sources: config.Sources{ConfigRoot: dir}, PollInterval: -1})
 	ses := newSession(srv, 1, func() {})
+	ses.answers = &answerRecycler{}
 	ses.state = stateInitialized
 	text, pos := lsptest.BigScript(10000)
 	u := uri.File("/ws/big.js")

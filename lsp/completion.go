@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -29,52 +28,9 @@ func (s *session) completion(ctx context.Context, req *jsonrpc2.Request) (any, e
 	return cancelled(ctx, raw, err)
 }
 
-// itemSlices recycles the item slices of completion answers: 100 items are
-// about 40 KB, one per keystroke, and fewer garbage collections is a
-// shorter tail.
-var itemSlices = sync.Pool{New: func() any { s := make([]protocol.CompletionItem, 0, 128); return &s }}
-
-// hintSlices recycles the hint engine's item slices the same way; a slice
-// goes back once no answer holds it.
-var hintSlices = sync.Pool{New: func() any { s := make([]hints.CompletionItem, 0, hintSliceCap); return &s }}
-
-const hintSliceCap = 128
-
-// sameArray reports whether a and b share their first element.
-func sameArray(a, b []hints.CompletionItem) bool {
-	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
-}
-
-// encodeAnswer encodes the completion answer at pos into a recycled buffer.
-// The buffer is sent as is when the stream can give it back once it has
-// written the response to id (see heldAnswers), else copied out at its
-// exact size: the encoder reserves 160 bytes an item, and growing a 10 KB
-// buffer from nothing copies it several times. A cancelled request's
-// answer is not sent, so not held.
+// encodeAnswer encodes the completion answer at pos; see answerRecycler.
 func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Position, id jsonrpc2.ID) (json.RawMessage, error) {
-	list := s.completionList(v, pos)
-	buf := answerBufs.Get().(*[]byte)
-	enc, err := protocol.AppendMarshal((*buf)[:0], list)
-	// Pooled slices are zero past their length, so clearing the items used
-	// keeps them so (a full 128-item slice is 40 KB to zero).
-	items := list.Items
-	clear(items)
-	items = items[:0]
-	itemSlices.Put(&items)
-	if err != nil {
-		answerBufs.Put(buf)
-		return nil, err
-	}
-	*buf = enc
-	if ctx.Err() == nil && s.answers.hold(id, buf) {
-		return enc, nil
-	}
-	raw := append(make(json.RawMessage, 0, len(enc)), enc...)
-	if cap(enc) <= 1<<20 {
-		*buf = enc[:0]
-		answerBufs.Put(buf)
-	}
-	return raw, nil
+	return s.answers.encode(ctx, s.completionList(v, pos), id)
 }
 
 // completionList is the work of a completion request once the view is
@@ -85,10 +41,9 @@ func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Positio
 // the resolve reference once; the plain-text insert format, the
 // specification's default, is left out.
 func (s *session) completionList(v view, pos protocol.Position) *protocol.CompletionList {
-	buf := hintSlices.Get().(*[]hints.CompletionItem)
-	c := hints.CompleteWith(v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Buf: *buf, Display: s.display()})
-	items := *itemSlices.Get().(*[]protocol.CompletionItem)
-	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: items[:0]}
+	box := s.answers.engineItems()
+	c := hints.AppendCompletion(*box, v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Display: s.display()})
+	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: s.answers.completionItems()}
 	var seq int64
 	if v.caps.lazyDocs {
 		seq = s.resolve.next()
@@ -98,18 +53,11 @@ func (s *session) completionList(v view, pos protocol.Position) *protocol.Comple
 		// resolve: the latest answer's are kept and the ones they replace
 		// recycled. Only a converted answer is kept, so an answer computed
 		// concurrently never recycles items still being converted.
-		recycle := c.Items
+		free := c.Items
 		if v.caps.lazyDocs {
-			recycle = s.resolve.keep(seq, c.Items, v.reg)
+			free = s.resolve.keep(seq, c.Items, v.reg)
 		}
-		switch {
-		case cap(recycle) >= hintSliceCap:
-			clear(recycle) // zero past its length already
-			*buf = recycle[:0]
-			hintSlices.Put(buf)
-		case !sameArray(c.Items, *buf):
-			hintSlices.Put(buf) // unused
-		}
+		s.answers.recycleEngineItems(box, c.Items, free)
 	}()
 	shared := v.caps.editRange && len(c.Items) > 1
 	for _, it := range c.Items[min(1, len(c.Items)):] {

@@ -36,10 +36,10 @@ type didOpenParams struct {
 
 // scriptText is a JSON string decoded into a buffer of exactly its size,
 // which then becomes the string. A script's text is the largest thing a
-// client sends; decoded the usual way it is unescaped into a buffer that
-// doubles as it grows and then copied into a string, three times its size
-// in new memory, which in a server that has just started must all be
-// faulted in while the first registry load runs.
+// client sends, and a server that has just started must fault in all the
+// memory it takes while the first registry load runs: a buffer that grows
+// by doubling and is then copied into a string would take several times
+// the text's size.
 type scriptText string
 
 func (t *scriptText) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -68,12 +68,13 @@ func (t *scriptText) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // wins, invalid UTF-8 becomes U+FFFD.
 var didOpenOptions = json.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 
-// decodeDidOpen decodes didOpen's params into a document. protocol's
-// decoder unescapes a string byte by byte into a buffer that starts at 32
-// bytes, about 7 bytes allocated for every byte of a script's text, and in
-// a server just started most of that time goes to faulting in fresh
-// memory. This decodes the same fields with the same options in one pass,
-// and the text it returns is already the document's own copy.
+// decodeDidOpen decodes didOpen's params into a document: the fields
+// protocol's decoder reads, with the same options, in one pass, and the text
+// it returns is already the document's own copy. It exists because
+// protocol's decoder unescapes a string into a small buffer that grows as
+// it goes and clones the message first, which for a script costs many
+// times the text's size; see "didOpen is decoded by restls" in
+// docs/decisions.md and BenchmarkDecodeDidOpen for the comparison.
 func decodeDidOpen(raw []byte) (*document, error) {
 	var p didOpenParams
 	if err := json.Unmarshal(raw, &p, didOpenOptions); err != nil {

@@ -73,9 +73,9 @@ type session struct {
 
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
-	// answers, when the stream is this package's, takes completion answers
-	// until they are written.
-	answers *heldAnswers
+	// answers recycles completion answers; with this package's stream it
+	// holds each until it is written.
+	answers *answerRecycler
 }
 
 // document is one open script. It is immutable: a change replaces it.

@@ -32,7 +32,9 @@ func NewStream(rwc io.ReadWriteCloser, log *zap.Logger) jsonrpc2.Stream {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, wbuf: make([]byte, headerRoom, 4<<10)}
+	s := &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, wbuf: make([]byte, headerRoom, 4<<10)}
+	s.answers.holds = true
+	return s
 }
 
 type stream struct {
@@ -43,7 +45,8 @@ type stream struct {
 	writeMu sync.Mutex
 	wbuf    []byte
 
-	answers heldAnswers
+	// answers holds completion answers until their response is written.
+	answers answerRecycler
 }
 
 // Read implements jsonrpc2.Stream.
@@ -187,8 +190,9 @@ func validJSON(b []byte) bool {
 }
 
 // Write implements jsonrpc2.Stream. The message is encoded straight into
-// the frame buffer, after room left for the header: a completion answer is
-// 10-15 KB, and encoding it on its own first would copy it once more.
+// the frame buffer, after room left for the header: encoding it on its own
+// first would copy every completion answer once more. The stream's
+// answerRecycler hears of every message written.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -239,5 +243,12 @@ func (s *stream) writeError(ctx context.Context, e *jsonrpc2.Error) {
 	}
 }
 
-// Close implements jsonrpc2.Stream.
-func (s *stream) Close() error { return s.rwc.Close() }
+// Close implements jsonrpc2.Stream. Answers still held are given back once
+// no write is in progress: closing unblocks a write stuck on a full pipe.
+func (s *stream) Close() error {
+	err := s.rwc.Close()
+	s.writeMu.Lock()
+	s.answers.close()
+	s.writeMu.Unlock()
+	return err
+}

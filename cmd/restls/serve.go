@@ -44,8 +44,8 @@ type serveMode struct {
 var serveModes []serveMode
 
 // serveMemoryLimit is the Go runtime's soft memory limit in serve mode
-// unless GOMEMLIMIT is set; see docs/decisions.md.
-const serveMemoryLimit = 48 << 20
+// unless GOMEMLIMIT is set; see "serve's memory limit" in docs/decisions.md.
+const serveMemoryLimit = 128 << 20
 
 func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
 
