@@ -59,14 +59,14 @@ type CompletionItem struct {
 	LazyDoc bool
 }
 
-// Completion is the result of CompleteWith.
+// Completion is the result of AppendCompletion.
 type Completion struct {
 	Items []CompletionItem
 	// Incomplete reports that typing more may produce items not listed.
 	Incomplete bool
 }
 
-// CompleteOptions adjust CompleteWith to a caller that answers every
+// CompleteOptions adjust AppendCompletion to a caller that answers every
 // keystroke of an editor.
 type CompleteOptions struct {
 	// LazyDocs leaves the documentation of serviceId items out (LazyDoc is
@@ -100,21 +100,17 @@ func (d Display) position(p config.Position) string {
 	return p.String()
 }
 
-// CompleteWith returns the completion candidates at byte offset in doc.
-func CompleteWith(doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
-	return complete(nil, doc, offset, reg, o)
-}
-
-// AppendCompletion is CompleteWith with the items appended to dst, as
-// append would: the result's Items is the extended slice, which may share
-// dst's array (a caller that answers every keystroke can pass the slice of
-// an earlier answer it no longer needs).
+// AppendCompletion returns the completion candidates at byte offset in
+// doc, their items appended to dst as append would: the result's Items is
+// the extended slice, which may share dst's array (a caller that answers
+// every keystroke can pass the slice of an earlier answer it no longer
+// needs; nil is a new slice).
 func AppendCompletion(dst []CompletionItem, doc *Document, offset int, reg *config.Registry, o CompleteOptions) Completion {
 	return complete(dst, doc, offset, reg, o)
 }
 
 // ServiceDoc is the Markdown documentation of serviceId id in reg (what
-// CompleteWith puts in its item), with paths shown through disp, or ""
+// AppendCompletion puts in its item), with paths shown through disp, or ""
 // when reg has no such service.
 func ServiceDoc(reg *config.Registry, id string, disp Display) string {
 	if reg == nil {

@@ -2,8 +2,8 @@ package hints
 
 import "github.com/restls/restls/config"
 
-// Complete is CompleteWith without options, the answer most tests compare.
+// Complete is AppendCompletion without options, the answer most tests compare.
 // Only tests want it: every caller of restls passes its options.
 func Complete(doc *Document, offset int, reg *config.Registry) Completion {
-	return CompleteWith(doc, offset, reg, CompleteOptions{})
+	return AppendCompletion(nil, doc, offset, reg, CompleteOptions{})
 }

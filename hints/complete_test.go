@@ -162,7 +162,7 @@ func TestCompleteServiceDetails(t *testing.T) {
 	}
 }
 
-// CompleteWith LazyDocs gives the items of Complete without the serviceId
+// AppendCompletion with LazyDocs gives the items of Complete without the serviceId
 // documentation, which ServiceDoc builds on demand; other items keep theirs.
 // AppendCompletion appends the same items to its slice, in its array when
 // it has room.
@@ -171,7 +171,7 @@ func TestCompleteWithOptions(t *testing.T) {
 	for _, src := range []string{`api.rest.v1.get("|")`, `api.rest.v1.get(|`, `api.rest.v1.|`, `api.rest.v1.get("crm", {}, {"Content-Type": "|"})`} {
 		text, off := cursor(t, src)
 		full := Complete(NewDocument(text), off, reg)
-		lazy := CompleteWith(NewDocument(text), off, reg, CompleteOptions{LazyDocs: true})
+		lazy := AppendCompletion(nil, NewDocument(text), off, reg, CompleteOptions{LazyDocs: true})
 		if len(full.Items) == 0 || len(lazy.Items) != len(full.Items) || lazy.Incomplete != full.Incomplete {
 			t.Fatalf("%s: %d lazy items, %d items", src, len(lazy.Items), len(full.Items))
 		}

@@ -26,7 +26,7 @@ func TestDisplayPath(t *testing.T) {
 	texts["hover unusable"] = h.Markdown
 
 	text, off = cursor(t, `api.rest.v1.get("cr|`)
-	for _, it := range CompleteWith(NewDocument(text), off, reg, CompleteOptions{Display: disp}).Items {
+	for _, it := range AppendCompletion(nil, NewDocument(text), off, reg, CompleteOptions{Display: disp}).Items {
 		if it.Label == "crm" {
 			texts["completion"] = it.Documentation
 		}
