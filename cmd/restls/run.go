@@ -20,8 +20,8 @@ func init() {
 	register(command{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun})
 }
 
-func runRun(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+func runRun(env *cliEnv, args []string) (rc int) {
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -31,6 +31,8 @@ console output appears where it happened.
 
 --mock answers calls from fixtures instead of the network (see
 docs/runtime.md), so a script can be previewed with no service running.
+--record writes the answers of a live run as such fixtures; with --mock
+it records only the calls the fixtures did not answer.
 
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout), 2 for usage errors or when the script,
@@ -40,6 +42,8 @@ input, fixtures or configuration cannot be loaded.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
+	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
+	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
 	cf := configFlags{env: env}
@@ -94,6 +98,14 @@ input, fixtures or configuration cannot be loaded.`)
 			return usageErr("--mock: %v", err)
 		}
 	}
+	var rec *restclient.Recorder
+	if *recordFile != "" {
+		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: *recordFile, Headers: restclient.HeaderNames(*recordHeaders)}); err != nil {
+			return usageErr("--record: %v", err)
+		}
+	} else if *recordHeaders != "" {
+		return usageErr("--record-headers needs --record FILE")
+	}
 	if cf.rootMissing("run") {
 		return 2
 	}
@@ -124,10 +136,17 @@ input, fixtures or configuration cannot be loaded.`)
 		Registry:         reg,
 		MaxResponseBytes: *maxBytes,
 		Mock:             mock,
+		Record:           rec,
 		Input:            input,
 		Timeout:          *timeout,
 		Logger:           logger,
 	})
+	if rec != nil {
+		if err := rec.Save(); err != nil {
+			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
+			defer func() { rc = 1 }() // after the output, whatever the script did
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")

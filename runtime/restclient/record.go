@@ -61,9 +61,29 @@ type recordedCall struct {
 	body              []byte
 }
 
-// NewRecorder returns a Recorder that writes to opts.File on Save.
-func NewRecorder(opts RecordOptions) *Recorder {
-	return &Recorder{opts: opts}
+// NewRecorder returns a Recorder that writes to opts.File on Save. It
+// fails, before any call is made, when the file exists but cannot be
+// updated (not a fixtures file, unreadable).
+func NewRecorder(opts RecordOptions) (*Recorder, error) {
+	r := &Recorder{opts: opts}
+	old, err := os.ReadFile(opts.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err == nil {
+		_, err = r.merged(old, nil, false)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot update %s: %w; fix the file or record to another one", opts.File, err)
+	}
+	return r, nil
+}
+
+func (r *Recorder) merged(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
+	if strings.EqualFold(filepath.Ext(r.opts.File), ".json") {
+		return mergeJSON(old, fixtures, fillIn)
+	}
+	return mergeYAML(old, fixtures, fillIn)
 }
 
 // Record makes the session keep the answer of every call it sends to the
@@ -266,12 +286,7 @@ func (r *Recorder) Save() error {
 	r.mu.Lock()
 	fillIn := r.fillIn
 	r.mu.Unlock()
-	var data []byte
-	if asJSON {
-		data, err = mergeJSON(old, fixtures, fillIn)
-	} else {
-		data, err = mergeYAML(old, fixtures, fillIn)
-	}
+	data, err := r.merged(old, fixtures, fillIn)
 	if err != nil {
 		return fmt.Errorf("record: cannot update %s: %w; fix the file or record to another one", file, err)
 	}
@@ -547,4 +562,16 @@ func mergeJSON(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, er
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// HeaderNames splits a comma-separated list of header names (the
+// --record-headers flag); an empty list is nil (the default set).
+func HeaderNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -201,7 +201,10 @@ func stableServer(t *testing.T) *httptest.Server {
 // recordCalls makes the calls through a recording session and saves.
 func recordCalls(t *testing.T, reg *config.Registry, opts Options, file string, reqs []*Request) *Recorder {
 	t.Helper()
-	rec := NewRecorder(RecordOptions{File: file})
+	rec, err := NewRecorder(RecordOptions{File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := New(opts).Session(reg)
 	s.Record(rec)
 	for _, r := range reqs {
@@ -349,7 +352,10 @@ fixtures:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewRecorder(RecordOptions{File: file})
+	rec, err := NewRecorder(RecordOptions{File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := New(Options{Mock: m, MockPassThrough: true}).Session(reg)
 	s.Record(rec)
 	for _, r := range []*Request{
