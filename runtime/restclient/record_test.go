@@ -519,3 +519,28 @@ func FuzzRedactJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordedHeaders: by default every header but the hop-by-hop ones
+// (and those Connection names) and the credential carriers; with
+// --record-headers only those named, and still never a credential.
+func TestRecordedHeaders(t *testing.T) {
+	list := Headers{
+		{"cache-control", "no-store"}, {"connection", "X-Hop, close"}, {"content-type", "application/json"},
+		{"etag", `"v1"`}, {"keep-alive", "timeout=5"}, {"set-cookie", "s=1"}, {"transfer-encoding", "chunked"},
+		{"x-hop", "1"}, {"x-restls-mock", "f fixture 1"},
+	}
+	names := func(h Headers) string {
+		var n []string
+		for _, f := range h {
+			n = append(n, f.Name)
+		}
+		return strings.Join(n, ",")
+	}
+	if got := names((&Recorder{}).keptHeaders(list)); got != "cache-control,content-type,etag" {
+		t.Errorf("default: %s", got)
+	}
+	r := &Recorder{opts: RecordOptions{Headers: HeaderNames(" ETag, Set-Cookie ,connection,,")}}
+	if got := names(r.keptHeaders(list)); got != "connection,etag" {
+		t.Errorf("--record-headers: %s", got)
+	}
+}
