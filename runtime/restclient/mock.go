@@ -43,7 +43,7 @@ type Fixture struct {
 	Status int `yaml:"status" json:"status"`
 	// Headers of the response; Content-Type defaults to application/json
 	// when there is a body.
-	Headers map[string]string `yaml:"headers" json:"headers"`
+	Headers FixtureHeaders `yaml:"headers" json:"headers"`
 	// Body is sent as JSON, keys in document order and numbers as written.
 	Body *FixtureBody `yaml:"body" json:"body"`
 	// BodyText is sent as it is, instead of Body.
@@ -92,18 +92,66 @@ func (q *QueryValues) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: a query value is a text or a list of texts", n.Line)
 }
 
-// UnmarshalJSON reads a string or a list of strings.
+// UnmarshalJSON reads a scalar or a list of scalars; a number or a
+// boolean is its text, as in YAML.
 func (q *QueryValues) UnmarshalJSON(data []byte) error {
-	var one string
-	if err := json.Unmarshal(data, &one); err == nil {
+	if one, ok := jsonScalarText(data); ok {
 		*q = QueryValues{one}
 		return nil
 	}
-	var list []string
+	var list []json.RawMessage
 	if err := json.Unmarshal(data, &list); err != nil {
 		return fmt.Errorf("a query value is a string or a list of strings")
 	}
-	*q = list
+	out := make(QueryValues, 0, len(list))
+	for _, item := range list {
+		v, ok := jsonScalarText(item)
+		if !ok {
+			return fmt.Errorf("a query value is a string or a list of strings")
+		}
+		out = append(out, v)
+	}
+	*q = out
+	return nil
+}
+
+// jsonScalarText returns a JSON string's value, or a number's or a
+// boolean's text.
+func jsonScalarText(data []byte) (string, bool) {
+	data = bytes.TrimSpace(data)
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		return s, true
+	}
+	if t := string(data); t == "true" || t == "false" || isJSONNumber(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// FixtureHeaders are a fixture's response headers. In a JSON file, as in
+// YAML, a number or a boolean value is its text.
+type FixtureHeaders map[string]string
+
+// UnmarshalJSON reads an object of scalars.
+func (h *FixtureHeaders) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("headers: an object of header names and values")
+	}
+	if raw == nil {
+		*h = nil
+		return nil
+	}
+	out := make(FixtureHeaders, len(raw))
+	for k, v := range raw {
+		t, ok := jsonScalarText(v)
+		if !ok {
+			return fmt.Errorf("header %s: a value is a string, a number or a boolean", k)
+		}
+		out[k] = t
+	}
+	*h = out
 	return nil
 }
 

@@ -88,15 +88,18 @@ func TestSchemaAgreesWithTheParser(t *testing.T) {
 	s := mockSchema(t)
 	for doc, valid := range map[string]bool{
 		`[{serviceId: a}]`: true,
-		`{fixtures: [{serviceId: a, query: {p: [1, x]}, times: 2, delay: 1.5s}]}`: true,
-		`[{serviceId: a, bodyBase64: "AAE="}]`:                                    true,
-		`[{method: GET}]`:                                                         false,
-		`[{serviceId: a, answer: 1}]`:                                             false,
-		`[{serviceId: a, status: 42}]`:                                            false,
-		`[{serviceId: a, times: -1}]`:                                             false,
-		`[{serviceId: a, body: 1, bodyText: x}]`:                                  false,
-		`[{serviceId: a, delay: soon}]`:                                           false,
-		`{fixture: []}`:                                                           false,
+		`{fixtures: [{serviceId: a, query: {p: [1, x]}, times: 2, delay: 1.5s}]}`:                   true,
+		`[{serviceId: a, bodyBase64: "AAE="}]`:                                                      true,
+		`[{"serviceId": "a", "headers": {"X": 2, "Y": true}, "query": {"p": 2, "q": [true, "x"]}}]`: true,
+		`[{"serviceId": "a", "headers": {"X": {}}}]`:                                                false,
+		`[{"serviceId": "a", "query": {"p": [[1]]}}]`:                                               false,
+		`[{method: GET}]`:                        false,
+		`[{serviceId: a, answer: 1}]`:            false,
+		`[{serviceId: a, status: 42}]`:           false,
+		`[{serviceId: a, times: -1}]`:            false,
+		`[{serviceId: a, body: 1, bodyText: x}]`: false,
+		`[{serviceId: a, delay: soon}]`:          false,
+		`{fixture: []}`:                          false,
 	} {
 		err := validateFixtures(s, []byte(doc))
 		_, perr := ParseMock("f", []byte(doc))
