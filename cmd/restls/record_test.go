@@ -386,3 +386,45 @@ func TestRecordFlagErrors(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// TestRecordFillsInWhatIsMissing: with --mock and --record on the same
+// file, the calls the fixtures answer stay offline and only the new call
+// reaches the service and is added; the replay then needs no network.
+func TestRecordFillsInWhatIsMissing(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	bin := httpbin.New().Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path)
+		mu.Unlock()
+		bin.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	svcXML := writeFile(t, dir, "services.xml", fmt.Sprintf(`<scriptservice><api serviceId="bin" url=%q/></scriptservice>`, srv.URL+"/anything"))
+	one := writeFile(t, dir, "one.js", `return api.rest.v1.get("bin", {pathParams: ["a"]}, {}).body.url;`)
+	two := writeFile(t, dir, "two.js", `return [api.rest.v1.get("bin", {pathParams: ["a"]}, {}).body.url, api.rest.v1.get("bin", {pathParams: ["b"]}, {}).body.url];`)
+	file := filepath.Join(dir, "two.mock.yaml")
+	if _, errs, rc := runBinary(t, "run", "--service-xml", svcXML, "--record", file, one); rc != 0 {
+		t.Fatalf("record one: rc %d %s", rc, errs)
+	}
+	if _, errs, rc := runBinary(t, "run", "--service-xml", svcXML, "--mock", file, "--record", file, two); rc != 0 {
+		t.Fatalf("fill in: rc %d %s", rc, errs)
+	}
+	mu.Lock()
+	got := strings.Join(seen, " ")
+	mu.Unlock()
+	if got != "/anything/a /anything/b" {
+		t.Errorf("the service saw %q, want /anything/a then only /anything/b", got)
+	}
+	srv.Close()
+	out, errs, rc := runBinary(t, "run", "--json", "--service-xml", svcXML, "--mock", file, two)
+	if rc != 0 || !strings.Contains(out, "/anything/b") {
+		t.Fatalf("offline replay: rc %d %s\n%s", rc, errs, out)
+	}
+	data, _ := os.ReadFile(file)
+	if n := strings.Count(string(data), "serviceId: bin"); n != 2 {
+		t.Errorf("%d fixtures, want 2:\n%s", n, data)
+	}
+}
