@@ -10,6 +10,7 @@ require (
 	github.com/go-oauth2/oauth2/v4 v4.5.4
 	github.com/google/go-cmp v0.7.0
 	github.com/mccutchen/go-httpbin/v2 v2.26.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	go.lsp.dev/jsonrpc2 v1.0.1
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1

@@ -45,6 +45,11 @@ type Options struct {
 	// MaxResponseBytes and Mock are used only when Client is nil.
 	MaxResponseBytes int64
 	Mock             *restclient.Mock
+	// Record, when set, keeps the answer of every call sent to the
+	// network (with Mock: only the calls no fixture answers go there);
+	// the caller writes the file with Record.Save after Run, whatever
+	// the outcome.
+	Record *restclient.Recorder
 	// Input is context.input as JSON; empty means {}.
 	Input json.RawMessage
 	// Timeout bounds the run; 0 means DefaultTimeout.
@@ -140,7 +145,8 @@ func Run(ctx context.Context, opts Options) *Result {
 	}
 	client := opts.Client
 	if client == nil {
-		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock, Logger: log})
+		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock,
+			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log})
 	}
 	if opts.Filename == "" {
 		opts.Filename = "script.js"
@@ -159,6 +165,9 @@ func Run(ctx context.Context, opts Options) *Result {
 		res:     res,
 		log:     log,
 		thrown:  map[*goja.Object]string{},
+	}
+	if opts.Record != nil {
+		r.session.Record(opts.Record)
 	}
 	func() {
 		defer func() {

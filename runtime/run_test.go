@@ -328,7 +328,7 @@ fixtures:
 	jsonEqual(t, mustReturn(t, res), `201`)
 	// No fixture: a clear error.
 	res = run(t, snap.For(config.ScriptService), `api.rest.v1.delete("crm-customers", {pathParams: ["42"]}, {});`, func(o *Options) { o.Mock = m })
-	if e := res.Error; e == nil || e.Code != "mock-no-fixture" || !strings.Contains(e.Message, `no fixture in mocks.yaml answers DELETE crm-customers path "42"`) {
+	if e := res.Error; e == nil || e.Code != "no-fixture" || !strings.Contains(e.Message, `no fixture in mocks.yaml answers DELETE crm-customers path "42"`) {
 		t.Fatalf("no fixture: %+v", res.Error)
 	}
 	// A fixture's delay counts against the read timeout.

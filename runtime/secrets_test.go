@@ -18,6 +18,8 @@ import (
 	"github.com/go-oauth2/oauth2/v4/server"
 	"github.com/go-oauth2/oauth2/v4/store"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/restls/restls/config"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -74,18 +76,17 @@ func newTokenServer(t *testing.T, clientID, secret, user, password, gateway stri
 	return ts
 }
 
-// TestNoSecretInAnyOutput runs scripts that do their best to print
-// credentials (echo services reflect every header into the body; the
-// script logs, returns and throws what it got) and scans every output:
-// the --json object, the preview, the zap log and the thrown errors.
-func TestNoSecretInAnyOutput(t *testing.T) {
+// secretSetup starts echo services and OAuth servers that do their best
+// to hand credentials back, and returns the registry, the configured
+// secrets and a function returning every token issued so far.
+func secretSetup(t *testing.T) (reg *config.Registry, secrets []string, tokens func() []string) {
 	const (
 		basicCreds   = "dXNlcjpiMW4tUGFzc3dvcmQ=" // user:b1n-Password
 		clientSecret = "cl1ent-S3cret-Value"
 		password     = "us3r-Passw0rd-Value"
 		gateway      = "Z2F0ZXdheTpnNHRld2F5LVBhc3M=" // gateway:g4teway-Pass
 	)
-	secrets := []string{basicCreds, "user:b1n-Password", "b1n-Password", clientSecret, password, gateway, "gateway:g4teway-Pass", "g4teway-Pass"}
+	secrets = []string{basicCreds, "user:b1n-Password", "b1n-Password", clientSecret, password, gateway, "gateway:g4teway-Pass", "g4teway-Pass"}
 
 	// An echo that answers 500 with the request headers in the body.
 	mux := http.NewServeMux()
@@ -95,16 +96,16 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(r.Header)
 	})
 	echo := httptest.NewServer(mux)
-	defer echo.Close()
+	t.Cleanup(echo.Close)
 	cc := newTokenServer(t, "forms", clientSecret, "svc", password, gateway)
 	pw := newTokenServer(t, "forms", clientSecret, "svc", password, "")
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(400)
 		fmt.Fprintf(w, `{"error":"invalid_client","error_description":"expected %s, got %s"}`, clientSecret, r.FormValue("client_secret"))
 	}))
-	defer broken.Close()
+	t.Cleanup(broken.Close)
 
-	reg := registryXML(t, fmt.Sprintf(`<scriptservice>
+	reg = registryXML(t, fmt.Sprintf(`<scriptservice>
   <api serviceId="open" url="%[1]s/anything"/>
   <api serviceId="basic" url="%[1]s/anything"><authorization type="basic"><encodedCredentials>%[2]s</encodedCredentials></authorization></api>
   <api serviceId="basic-fail" url="%[1]s/fail"><authorization type="basic"><encodedCredentials>%[2]s</encodedCredentials></authorization></api>
@@ -119,25 +120,44 @@ func TestNoSecretInAnyOutput(t *testing.T) {
   <oAuth id="broken" url="%[8]s" grantType="client_credentials" clientAuthenticationMethod="client_secret_post" clientId="forms" clientSecret="%[4]s"/>
 </scriptservice>`, echo.URL, basicCreds, cc.URL, clientSecret, pw.URL, gateway, password, broken.URL))
 
-	scripts := map[string]string{
-		"everything": lines(
-			`var out = {};`,
-			`["basic", "cc", "pw"].forEach(function (id) {`,
-			`  var r = api.rest.v1.post(id, {queryParams: {echo: "1"}}, {"Authorization": "Bearer hard-coded-Script-Token"}, {note: "hi"});`,
-			`  console.log(id, r.body.headers.Authorization, r);`,
-			`  console.error(JSON.stringify(r.body));`,
-			`  out[id] = {auth: r.body.headers.Authorization[0], body: r.body, sawCreds: r.body.headers.Authorization[0].length > 20};`,
-			`});`,
-			`var o = api.rest.v1.get("open", {}, {"Authorization": "Bearer hard-coded-Script-Token"});`,
-			`console.log(o.body.headers.Authorization[0]); out.open = o.body;`,
-			`try { api.rest.v1.get("basic-fail", {}, {}); } catch (e) { console.warn("caught", e, e.body); out.failBody = e.body; }`,
-			`try { api.rest.v1.get("broken", {}, {}); } catch (e) { console.warn("caught", e.message); out.tokenError = e.message; }`,
-			`return out;`,
-		),
-		"throwsBody":    `api.rest.v1.get("pw-fail", {}, {});`,
-		"throwsMessage": `var r = api.rest.v1.get("cc", {}, {}); throw new Error("got " + r.body.headers.Authorization[0]);`,
-		"throwsToken":   `api.rest.v1.get("broken", {}, {});`,
+	tokens = func() []string {
+		cc.mu.Lock()
+		pw.mu.Lock()
+		defer cc.mu.Unlock()
+		defer pw.mu.Unlock()
+		return append(append([]string{}, cc.issued...), pw.issued...)
 	}
+	return reg, secrets, tokens
+}
+
+// secretScripts print, return and throw every credential they can reach.
+var secretScripts = map[string]string{
+	"everything": lines(
+		`var out = {};`,
+		`["basic", "cc", "pw"].forEach(function (id) {`,
+		`  var r = api.rest.v1.post(id, {queryParams: {echo: "1"}}, {"Authorization": "Bearer hard-coded-Script-Token"}, {note: "hi"});`,
+		`  console.log(id, r.body.headers.Authorization, r);`,
+		`  console.error(JSON.stringify(r.body));`,
+		`  out[id] = {auth: r.body.headers.Authorization[0], body: r.body, sawCreds: r.body.headers.Authorization[0].length > 20};`,
+		`});`,
+		`var o = api.rest.v1.get("open", {}, {"Authorization": "Bearer hard-coded-Script-Token"});`,
+		`console.log(o.body.headers.Authorization[0]); out.open = o.body;`,
+		`try { api.rest.v1.get("basic-fail", {}, {}); } catch (e) { console.warn("caught", e, e.body); out.failBody = e.body; }`,
+		`try { api.rest.v1.get("broken", {}, {}); } catch (e) { console.warn("caught", e.message); out.tokenError = e.message; }`,
+		`return out;`,
+	),
+	"throwsBody":    `api.rest.v1.get("pw-fail", {}, {});`,
+	"throwsMessage": `var r = api.rest.v1.get("cc", {}, {}); throw new Error("got " + r.body.headers.Authorization[0]);`,
+	"throwsToken":   `api.rest.v1.get("broken", {}, {});`,
+}
+
+// TestNoSecretInAnyOutput runs scripts that do their best to print
+// credentials (echo services reflect every header into the body; the
+// script logs, returns and throws what it got) and scans every output:
+// the --json object, the preview, the zap log and the thrown errors.
+func TestNoSecretInAnyOutput(t *testing.T) {
+	reg, secrets, issued := secretSetup(t)
+	scripts := secretScripts
 	var outputs []string
 	var everything string // the outputs of the script that shows credentials
 	var logBuf bytes.Buffer
@@ -168,11 +188,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	}
 	outputs = append(outputs, "log: "+logBuf.String())
 
-	cc.mu.Lock()
-	pw.mu.Lock()
-	tokens := append(append([]string{}, cc.issued...), pw.issued...)
-	cc.mu.Unlock()
-	pw.mu.Unlock()
+	tokens := issued()
 	if len(tokens) < 3 {
 		t.Fatalf("only %d tokens issued", len(tokens))
 	}

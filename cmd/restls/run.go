@@ -22,8 +22,8 @@ func init() {
 	register(command{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun})
 }
 
-func runRun(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--max-memory SIZE] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+func runRun(env *cliEnv, args []string) (rc int) {
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--max-memory SIZE] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -33,6 +33,8 @@ console output appears where it happened.
 
 --mock answers calls from fixtures instead of the network (see
 docs/runtime.md), so a script can be previewed with no service running.
+--record writes the answers of a live run as such fixtures; with --mock
+it records only the calls the fixtures did not answer.
 
 SCRIPT - reads the script from stdin. A script that makes the process grow
 by more than --max-memory is stopped with the error code memory-limit.
@@ -51,6 +53,8 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		maxMemory = n
 		return err
 	})
+	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
+	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
 	cf := configFlags{env: env}
@@ -113,6 +117,14 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 			return usageErr("--mock: %v", err)
 		}
 	}
+	var rec *restclient.Recorder
+	if *recordFile != "" {
+		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: *recordFile, Headers: restclient.HeaderNames(*recordHeaders)}); err != nil {
+			return usageErr("--record: %v", err)
+		}
+	} else if *recordHeaders != "" {
+		return usageErr("--record-headers needs --record FILE")
+	}
 	if cf.rootMissing("run") {
 		return 2
 	}
@@ -155,12 +167,19 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		Registry:         reg,
 		MaxResponseBytes: *maxBytes,
 		Mock:             mock,
+		Record:           rec,
 		Input:            input,
 		Timeout:          *timeout,
 		Logger:           logger,
 		MaxMemory:        maxMemory,
 		MemoryHardStop:   hardStop,
 	})
+	if rec != nil {
+		if err := rec.Save(); err != nil {
+			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
+			defer func() { rc = 1 }() // after the output, whatever the script did
+		}
+	}
 	return writeRunResult(env, res, *asJSON, script, kind, *mockFile)
 }
 

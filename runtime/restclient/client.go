@@ -38,8 +38,11 @@ type Options struct {
 	// TLSConfig is cloned for every TLS connection (tests add RootCAs).
 	TLSConfig *tls.Config
 	// Mock, when set, answers every call from its fixtures instead of the
-	// network; no OAuth token is requested.
+	// network; no OAuth token is requested for a call it answers.
 	Mock *Mock
+	// MockPassThrough sends the calls no fixture answers to the network
+	// (recording what is missing) instead of failing them with no-fixture.
+	MockPassThrough bool
 	// Logger receives one Debug line per call and auth warnings; nil
 	// discards them. Values of headers are never logged.
 	Logger *zap.Logger
@@ -71,7 +74,7 @@ func New(opts Options) *Client {
 		log = zap.NewNop()
 	}
 	var rt http.RoundTripper
-	if opts.Mock != nil {
+	if opts.Mock != nil && !opts.MockPassThrough {
 		rt = opts.Mock
 	} else {
 		dial := opts.Dial
@@ -107,6 +110,8 @@ type Session struct {
 	c   *Client
 	reg *config.Registry
 	red *Redactor
+	// rec, when set, keeps the answers of the calls sent to the network.
+	rec *Recorder
 	// wd watches the read timeout of the session's calls, which come one
 	// at a time, and holds the context they are sent with; a concurrent
 	// call gets a watchdog and a context of its own.
@@ -234,6 +239,11 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	if err != nil {
 		return nil, err
 	}
+	// lim travels in the request's context (for the dialer and a Mock).
+	lim.serviceID, lim.pathParams, lim.query = svc.ID, r.PathParams, r.Query
+	if m := s.c.opts.Mock; m != nil {
+		lim.mock = !s.c.opts.MockPassThrough || m.answers(svc.ID, r.Method, r.PathParams, r.Query)
+	}
 
 	h := make(http.Header, len(r.Header)+3)
 	for _, f := range r.Header {
@@ -309,11 +319,10 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	}
 	sortHeaders(call.RequestHeaders)
 
-	// send carries lim in the request's context (for the dialer and a
-	// Mock); no context layer of its own.
-	lim.serviceID, lim.pathParams = svc.ID, r.PathParams
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
+	// A fixture's 401 is the answer itself: a recording keeps the answer
+	// after the retry.
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil && !lim.mock {
 		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
 		s.c.tokens.invalidate(oauth, token)
 		token, err = s.token(ctx, oauth, svc.ID, lim, call)
@@ -325,6 +334,9 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.rec != nil && !lim.mock {
+		s.rec.add(svc.ID, r, resp)
 	}
 	call.status = Status{Code: resp.StatusCode, Message: resp.Status}
 	call.Status = &call.status
@@ -469,7 +481,11 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	// Straight to the transport: no redirect is ever followed (a token must
 	// not travel to another host; spec 7 makes 3XX an exception), so
 	// http.Client would only add a header copy per call.
-	hr, err := g.roundTrip(s.c.rt, req)
+	rt := s.c.rt
+	if lim.mock {
+		rt = s.c.opts.Mock
+	}
+	hr, err := g.roundTrip(rt, req)
 	if err != nil {
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}

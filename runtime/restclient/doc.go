@@ -3,7 +3,9 @@
 // and completes headers, encodes JSON and multipart bodies, applies basic
 // and OAuth2 authorization (with its own token cache), enforces the
 // connection and read timeouts and the response size limit, and records a
-// trace of every call with credentials masked.
+// trace of every call with credentials masked. In mock mode a Mock answers
+// calls from fixtures (mock.go; the format's JSON Schema is MockSchema); a
+// Recorder writes a live run's answers as such fixtures (record.go).
 //
 // It is plain Go on net/http. It must not import the JavaScript engine, the
 // LSP packages or any restls package other than config; the runtime package

@@ -36,8 +36,9 @@ const (
 	// CodeCanceled: the call was canceled, for example because the script
 	// ran past its time limit.
 	CodeCanceled = "canceled"
-	// CodeNoFixture: mock mode found no fixture for the call.
-	CodeNoFixture = "mock-no-fixture"
+	// CodeNoFixture: mock mode found no fixture for the call (it was
+	// "mock-no-fixture" before fixtures could be recorded).
+	CodeNoFixture = "no-fixture"
 )
 
 // Error is a failure of a call that is not an HTTP status. Message says what

@@ -2,6 +2,7 @@ package restclient
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/restls/restls/config"
@@ -24,19 +26,30 @@ type Fixture struct {
 	// Method matches the HTTP method, case-insensitively; empty matches any.
 	Method string `yaml:"method" json:"method"`
 	// Path is a pattern over the call's pathParams joined with "/": each
-	// segment is matched with path.Match ("*" within a segment) and "**"
-	// matches any number of segments. Absent matches any path; "" matches
-	// only a call without pathParams.
+	// segment is matched with path.Match ("*" within a segment, a backslash
+	// escapes, so `\/` is a "/" inside one segment) and "**" matches any
+	// number of segments. Absent matches any path; "" matches only a call
+	// without pathParams.
 	Path *string `yaml:"path" json:"path"`
+	// Query, when present, must equal the call's query parameters: the
+	// same names, each with the same values in the same order. Absent
+	// matches any query; {} matches only a call without one.
+	Query FixtureQuery `yaml:"query" json:"query"`
+	// Times, when above 0, is how many calls the fixture answers; then it
+	// is used up and the next matching fixture answers. 0 answers every
+	// matching call.
+	Times int `yaml:"times" json:"times"`
 	// Status defaults to 200.
 	Status int `yaml:"status" json:"status"`
 	// Headers of the response; Content-Type defaults to application/json
 	// when there is a body.
-	Headers map[string]string `yaml:"headers" json:"headers"`
-	// Body is sent as JSON.
-	Body any `yaml:"body" json:"body"`
+	Headers FixtureHeaders `yaml:"headers" json:"headers"`
+	// Body is sent as JSON, keys in document order and numbers as written.
+	Body *FixtureBody `yaml:"body" json:"body"`
 	// BodyText is sent as it is, instead of Body.
 	BodyText *string `yaml:"bodyText" json:"bodyText"`
+	// BodyBase64 is sent decoded, for a body that is not UTF-8 text.
+	BodyBase64 *string `yaml:"bodyBase64" json:"bodyBase64"`
 	// Delay before the answer, for example "200ms"; the read timeout
 	// applies to it.
 	Delay string `yaml:"delay" json:"delay"`
@@ -45,14 +58,151 @@ type Fixture struct {
 	body  []byte
 	segs  []string
 	index int
+	line  int
 }
 
-// Mock answers calls from fixtures; the first matching fixture, in file
-// order, answers. It is an http.RoundTripper used in place of the network.
+// FixtureQuery maps a query parameter's name to its values in order; in
+// a file a single value may be written without a list.
+type FixtureQuery map[string]QueryValues
+
+// QueryValues are the values of one query parameter.
+type QueryValues []string
+
+// UnmarshalYAML reads a scalar or a list of scalars, whatever they look
+// like (page: 2 is the text "2").
+func (q *QueryValues) UnmarshalYAML(n *yaml.Node) error {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*q = QueryValues{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		out := make(QueryValues, 0, len(n.Content))
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: a query value is a text or a list of texts", c.Line)
+			}
+			out = append(out, c.Value)
+		}
+		*q = out
+		return nil
+	}
+	return fmt.Errorf("line %d: a query value is a text or a list of texts", n.Line)
+}
+
+// UnmarshalJSON reads a scalar or a list of scalars; a number or a
+// boolean is its text, as in YAML.
+func (q *QueryValues) UnmarshalJSON(data []byte) error {
+	if one, ok := jsonScalarText(data); ok {
+		*q = QueryValues{one}
+		return nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("a query value is a string or a list of strings")
+	}
+	out := make(QueryValues, 0, len(list))
+	for _, item := range list {
+		v, ok := jsonScalarText(item)
+		if !ok {
+			return fmt.Errorf("a query value is a string or a list of strings")
+		}
+		out = append(out, v)
+	}
+	*q = out
+	return nil
+}
+
+// jsonScalarText returns a JSON string's value, or a number's or a
+// boolean's text.
+func jsonScalarText(data []byte) (string, bool) {
+	data = bytes.TrimSpace(data)
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		return s, true
+	}
+	if t := string(data); t == "true" || t == "false" || isJSONNumber(t) {
+		return t, true
+	}
+	return "", false
+}
+
+// FixtureHeaders are a fixture's response headers. In a JSON file, as in
+// YAML, a number or a boolean value is its text.
+type FixtureHeaders map[string]string
+
+// UnmarshalJSON reads an object of scalars.
+func (h *FixtureHeaders) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("headers: an object of header names and values")
+	}
+	if raw == nil {
+		*h = nil
+		return nil
+	}
+	out := make(FixtureHeaders, len(raw))
+	for k, v := range raw {
+		t, ok := jsonScalarText(v)
+		if !ok {
+			return fmt.Errorf("header %s: a value is a string, a number or a boolean", k)
+		}
+		out[k] = t
+	}
+	*h = out
+	return nil
+}
+
+// MarshalJSON writes one value as a string, more as a list.
+func (q QueryValues) MarshalJSON() ([]byte, error) {
+	if len(q) == 1 {
+		return json.Marshal(q[0])
+	}
+	return json.Marshal([]string(q))
+}
+
+// FixtureBody is a fixture's JSON body, kept as the bytes it is sent as.
+type FixtureBody struct {
+	JSON json.RawMessage
+}
+
+// UnmarshalYAML converts the YAML value to JSON in document order.
+func (b *FixtureBody) UnmarshalYAML(n *yaml.Node) error {
+	j, err := yamlToJSON(n)
+	if err != nil {
+		return err
+	}
+	b.JSON = j
+	return nil
+}
+
+// UnmarshalJSON keeps the JSON as it is written.
+func (b *FixtureBody) UnmarshalJSON(data []byte) error {
+	b.JSON = append(json.RawMessage(nil), bytes.TrimSpace(data)...)
+	return nil
+}
+
+// MarshalJSON writes the body as it is kept.
+func (b FixtureBody) MarshalJSON() ([]byte, error) {
+	if len(b.JSON) == 0 {
+		return []byte("null"), nil
+	}
+	return b.JSON, nil
+}
+
+// Mock answers calls from fixtures: the first matching fixture, in file
+// order, that is not used up (see Fixture.Times) answers. It is an
+// http.RoundTripper used in place of the network. It counts the calls
+// each fixture answered, so one Mock serves one run.
 type Mock struct {
 	// File names the fixtures file in messages.
 	File     string
 	Fixtures []*Fixture
+
+	mu   sync.Mutex
+	used map[*Fixture]int
 }
 
 // LoadMock reads a fixtures file (YAML or JSON): a regular file of at
@@ -69,6 +219,9 @@ func LoadMock(file string) (*Mock, error) {
 	return ParseMock(file, data)
 }
 
+// errNotFixtureList is the message for a document of another shape.
+const errNotFixtureList = `expected a list of fixtures, or an object with a "fixtures" list`
+
 // ParseMock parses fixtures: either a list of fixtures or an object with a
 // "fixtures" list.
 func ParseMock(file string, data []byte) (*Mock, error) {
@@ -76,27 +229,15 @@ func ParseMock(file string, data []byte) (*Mock, error) {
 		// JSON proper: YAML would reject characters JSON allows.
 		return parseMockJSON(file, data)
 	}
-	var list []*Fixture
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = root.Content[0]
+	root, err := fixtureList(&doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	if root.Kind == yaml.MappingNode {
-		var wrapper struct {
-			Fixtures yaml.Node `yaml:"fixtures"`
-		}
-		if err := root.Decode(&wrapper); err != nil || wrapper.Fixtures.Kind != yaml.SequenceNode {
-			return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
-		}
-		root = &wrapper.Fixtures
-	}
-	if root.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
-	}
+	m := &Mock{File: file}
 	for i, n := range root.Content {
 		var f Fixture
 		if err := decodeStrict(n, &f); err != nil {
@@ -105,10 +246,34 @@ func ParseMock(file string, data []byte) (*Mock, error) {
 		if err := f.prepare(); err != nil {
 			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, n.Line, i+1, err)
 		}
-		f.index = i + 1
-		list = append(list, &f)
+		f.index, f.line = i+1, n.Line
+		m.Fixtures = append(m.Fixtures, &f)
 	}
-	return &Mock{File: file, Fixtures: list}, nil
+	return m, nil
+}
+
+// fixtureList finds the list of fixtures in a YAML document.
+func fixtureList(doc *yaml.Node) (*yaml.Node, error) {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.MappingNode {
+		var list *yaml.Node
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == "fixtures" {
+				list = root.Content[i+1]
+			}
+		}
+		if list == nil || list.Kind != yaml.SequenceNode {
+			return nil, errors.New(errNotFixtureList)
+		}
+		root = list
+	}
+	if root.Kind != yaml.SequenceNode {
+		return nil, errors.New(errNotFixtureList)
+	}
+	return root, nil
 }
 
 func decodeStrict(n *yaml.Node, v any) error {
@@ -126,6 +291,9 @@ func (f *Fixture) prepare() error {
 	if f.Status < 100 || f.Status > 999 {
 		return fmt.Errorf("status %d is not an HTTP status", f.Status)
 	}
+	if f.Times < 0 {
+		return fmt.Errorf("times %d: use a positive count, or leave it out to answer every matching call", f.Times)
+	}
 	if f.Delay != "" {
 		d, err := time.ParseDuration(f.Delay)
 		if err != nil || d < 0 {
@@ -133,23 +301,32 @@ func (f *Fixture) prepare() error {
 		}
 		f.delay = d
 	}
+	n := 0
+	for _, set := range []bool{f.Body != nil, f.BodyText != nil, f.BodyBase64 != nil} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("give one of body, bodyText and bodyBase64")
+	}
 	switch {
 	case f.BodyText != nil:
 		f.body = []byte(*f.BodyText)
-	case f.Body != nil:
-		b, err := json.Marshal(jsonable(f.Body))
+	case f.BodyBase64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*f.BodyBase64)
 		if err != nil {
-			return fmt.Errorf("body: %w", err)
+			return fmt.Errorf("bodyBase64: %w", err)
 		}
 		f.body = b
+	case f.Body != nil:
+		if !json.Valid(f.Body.JSON) {
+			return fmt.Errorf("body is not JSON")
+		}
+		f.body = f.Body.JSON
 	}
 	if f.Path != nil {
-		p := strings.Trim(*f.Path, "/")
-		if p != "" {
-			f.segs = strings.Split(p, "/")
-		} else {
-			f.segs = []string{}
-		}
+		f.segs = splitPattern(*f.Path)
 		for _, s := range f.segs {
 			if _, err := path.Match(s, ""); err != nil {
 				return fmt.Errorf("path %q: bad pattern %q", *f.Path, s)
@@ -159,32 +336,99 @@ func (f *Fixture) prepare() error {
 	return nil
 }
 
-// jsonable converts YAML's map[any]any (from non-string keys) for JSON.
-func jsonable(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = jsonable(e)
-		}
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[fmt.Sprint(k)] = jsonable(e)
-		}
-		return m
-	case []any:
-		for i, e := range t {
-			t[i] = jsonable(e)
+// splitPattern splits a path pattern at every "/" that no backslash
+// escapes, ignoring a leading and a trailing one.
+func splitPattern(p string) []string {
+	segs := []string{}
+	start := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '/':
+			segs = append(segs, p[start:i])
+			start = i + 1
 		}
 	}
-	return v
+	segs = append(segs, p[start:])
+	if len(segs) > 0 && segs[0] == "" {
+		segs = segs[1:]
+	}
+	if len(segs) > 0 && segs[len(segs)-1] == "" {
+		segs = segs[:len(segs)-1]
+	}
+	return segs
 }
 
-func (f *Fixture) matches(serviceID, method string, params []string) bool {
-	if f.ServiceID != serviceID || (f.Method != "" && f.Method != method) {
+// PathPattern returns the pattern that matches exactly these pathParams:
+// each segment with the pattern characters and "/" escaped.
+func PathPattern(params []string) string {
+	var b strings.Builder
+	for i, p := range params {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		for j := 0; j < len(p); j++ {
+			switch p[j] {
+			case '\\', '*', '?', '[', ']', '/':
+				b.WriteByte('\\')
+			}
+			b.WriteByte(p[j])
+		}
+	}
+	return b.String()
+}
+
+// mockCall is what a Mock knows of a call.
+type mockCall struct {
+	serviceID, method string
+	params            []string
+	query             []QueryParam
+}
+
+// Why a fixture does not answer a call, from the furthest from a match to
+// the closest.
+const (
+	missService = iota + 1
+	missMethod
+	missPath
+	missQuery
+	missUsedUp
+)
+
+// mismatch returns 0 when f matches c (used or not), or why it does not.
+func (f *Fixture) mismatch(c mockCall) int {
+	switch {
+	case f.ServiceID != c.serviceID:
+		return missService
+	case f.Method != "" && f.Method != c.method:
+		return missMethod
+	case f.segs != nil && !matchSegs(f.segs, c.params):
+		return missPath
+	case f.Query != nil && !f.Query.equal(c.query):
+		return missQuery
+	}
+	return 0
+}
+
+func (q FixtureQuery) equal(query []QueryParam) bool {
+	n := 0
+	for _, vs := range q {
+		n += len(vs)
+	}
+	if n != len(query) {
 		return false
 	}
-	return f.segs == nil || matchSegs(f.segs, params)
+	seen := make(map[string]int, len(q))
+	for _, p := range query {
+		vs, ok := q[p.Name]
+		i := seen[p.Name]
+		if !ok || i >= len(vs) || vs[i] != p.Value {
+			return false
+		}
+		seen[p.Name] = i + 1
+	}
+	return true
 }
 
 func matchSegs(pat, segs []string) bool {
@@ -208,25 +452,96 @@ func matchSegs(pat, segs []string) bool {
 	return matchSegs(pat[1:], segs[1:])
 }
 
-// RoundTrip answers req from the first matching fixture.
+// find returns the fixture that answers c and counts it when take is
+// set; or nil and the closest fixture with why it does not answer.
+func (m *Mock) find(c mockCall, take bool) (f *Fixture, closest *Fixture, why int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, fx := range m.Fixtures {
+		w := fx.mismatch(c)
+		if w == 0 && fx.Times > 0 && m.used[fx] >= fx.Times {
+			w = missUsedUp
+		}
+		if w == 0 {
+			if take {
+				if m.used == nil {
+					m.used = map[*Fixture]int{}
+				}
+				m.used[fx]++
+			}
+			return fx, nil, 0
+		}
+		if w > why {
+			closest, why = fx, w
+		}
+	}
+	return nil, closest, why
+}
+
+// answers reports whether a fixture would answer the call, without
+// counting it.
+func (m *Mock) answers(serviceID, method string, params []string, query []QueryParam) bool {
+	f, _, _ := m.find(mockCall{serviceID, method, params, query}, false)
+	return f != nil
+}
+
+// Used returns how many calls the fixture answered in this Mock.
+func (m *Mock) Used(f *Fixture) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.used[f]
+}
+
+// Line returns the fixture's line in its file (0 when unknown).
+func (f *Fixture) Line() int { return f.line }
+
+// noFixture explains why no fixture answers c.
+func (m *Mock) noFixture(c mockCall, closest *Fixture, why int) *Error {
+	q := ""
+	if len(c.query) > 0 {
+		parts := make([]string, len(c.query))
+		for i, p := range c.query {
+			parts[i] = escapeQuery(p.Name) + "=" + escapeQuery(p.Value)
+		}
+		q = " query " + strconv.Quote(strings.Join(parts, "&"))
+	}
+	msg := fmt.Sprintf("no fixture in %s answers %s %s path %q%s", m.File, c.method, c.serviceID, strings.Join(c.params, "/"), q)
+	if closest != nil {
+		where := fmt.Sprintf("%s fixture %d", m.File, closest.index)
+		if closest.line > 0 {
+			where = fmt.Sprintf("%s:%d (fixture %d)", m.File, closest.line, closest.index)
+		}
+		var reason string
+		switch why {
+		case missService:
+			reason = fmt.Sprintf("is for serviceId %q", closest.ServiceID)
+		case missMethod:
+			reason = "is for method " + closest.Method
+		case missPath:
+			reason = fmt.Sprintf("has path %q", *closest.Path)
+		case missQuery:
+			reason = "has another query"
+		case missUsedUp:
+			reason = fmt.Sprintf("is used up (times: %d)", closest.Times)
+		}
+		msg += fmt.Sprintf("; the closest, %s, %s", where, reason)
+	}
+	msg += fmt.Sprintf(": add a fixture with serviceId %q, method %s and a matching path and query, record one with --record, or run without --mock", c.serviceID, c.method)
+	return &Error{Code: CodeNoFixture, ServiceID: c.serviceID, Message: msg}
+}
+
+// RoundTrip answers req from the first matching fixture that is not used
+// up.
 func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 	ci := limitsFrom(req.Context())
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
 		_ = req.Body.Close()
 	}
-	var f *Fixture
-	for _, c := range m.Fixtures {
-		if c.matches(ci.serviceID, req.Method, ci.pathParams) {
-			f = c
-			break
-		}
-	}
+	c := mockCall{serviceID: ci.serviceID, method: req.Method, params: ci.pathParams, query: ci.query}
+	f, closest, why := m.find(c, true)
 	if f == nil {
-		p := strings.Join(ci.pathParams, "/")
-		return nil, &Error{Code: CodeNoFixture, ServiceID: ci.serviceID,
-			Message: fmt.Sprintf("no fixture in %s answers %s %s path %q: add one with serviceId %q, method %s and a matching path, or run without --mock",
-				m.File, req.Method, ci.serviceID, p, ci.serviceID, req.Method)}
+		return nil, m.noFixture(c, closest, why)
 	}
 	if tr := httptrace.ContextClientTrace(req.Context()); tr != nil && tr.WroteRequest != nil {
 		tr.WroteRequest(httptrace.WroteRequestInfo{})
@@ -245,7 +560,7 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.Set(k, v)
 	}
 	if f.body != nil && h.Get("Content-Type") == "" {
-		if f.BodyText != nil {
+		if f.BodyText != nil || f.BodyBase64 != nil {
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 		} else {
 			h.Set("Content-Type", "application/json")
@@ -266,33 +581,65 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func parseMockJSON(file string, data []byte) (*Mock, error) {
-	raw := bytes.TrimSpace(data)
-	if len(raw) > 0 && raw[0] == '{' {
-		var wrapper struct {
-			Fixtures json.RawMessage `json:"fixtures"`
-		}
-		if err := json.Unmarshal(raw, &wrapper); err != nil || len(wrapper.Fixtures) == 0 {
-			return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
-		}
-		raw = wrapper.Fixtures
+	dec := json.NewDecoder(bytes.NewReader(data))
+	bad := fmt.Errorf("%s: %s", file, errNotFixtureList)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, bad
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("%s: expected a list of fixtures, or an object with a \"fixtures\" list", file)
+	if tok == json.Delim('{') {
+		found := false
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, bad
+			}
+			if k == "fixtures" {
+				if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+					return nil, bad
+				}
+				found = true
+				break
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, bad
+			}
+		}
+		if !found {
+			return nil, bad
+		}
+	} else if tok != json.Delim('[') {
+		return nil, bad
 	}
 	m := &Mock{File: file}
-	for i, item := range items {
+	for i := 0; dec.More(); i++ {
+		line := lineAt(data, dec.InputOffset())
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return nil, bad
+		}
 		var f Fixture
-		dec := json.NewDecoder(bytes.NewReader(item))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s: fixture %d: %w", file, i+1, err)
+		d := json.NewDecoder(bytes.NewReader(item))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&f); err != nil {
+			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, line, i+1, err)
 		}
 		if err := f.prepare(); err != nil {
-			return nil, fmt.Errorf("%s: fixture %d: %w", file, i+1, err)
+			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, line, i+1, err)
 		}
-		f.index = i + 1
+		f.index, f.line = i+1, line
 		m.Fixtures = append(m.Fixtures, &f)
 	}
 	return m, nil
+}
+
+// lineAt returns the line of the first value at or after off, skipping
+// white space and a comma.
+func lineAt(data []byte, off int64) int {
+	i := int(off)
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n' || data[i] == ',') {
+		i++
+	}
+	return 1 + bytes.Count(data[:min(i, len(data))], []byte("\n"))
 }

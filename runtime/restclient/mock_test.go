@@ -75,6 +75,10 @@ func FuzzParseMock(f *testing.F) {
 	f.Add([]byte(`[{serviceId: a, path: "**", body: {x: [1, 2]}}]`))
 	f.Add([]byte(`{"fixtures":[{"serviceId":"a","bodyText":"x","delay":"1ms"}]}`))
 	f.Add([]byte(`fixtures: [{serviceId: a, headers: {A: b}, status: 500}]`))
+	f.Add([]byte(`[{serviceId: a, path: 'x\/y/\*', query: {p: [1, "2"], q: x}, times: 2, bodyBase64: "AAE="}]`))
+	f.Add([]byte(`[{"serviceId":"a","query":{"p":[1,true]},"headers":{"X":2},"times":1,"body":{"z":1.0,"a":[1e400]}}]`))
+	f.Add([]byte("- serviceId: a\n  body:\n" + strings.Repeat("  ", 1) + strings.Repeat("- ", 500) + "x\n"))
+	f.Add([]byte("fixtures:\n" + strings.Repeat("- {serviceId: s, method: GET, path: \"a/*\", body: {k: [1, 2, {x: y}]}}\n", 2000)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseMock("f", data)
 		if err != nil {
@@ -82,6 +86,7 @@ func FuzzParseMock(f *testing.F) {
 		}
 		for _, fx := range m.Fixtures {
 			_ = fx.matches(fx.ServiceID, "GET", []string{"a", "b"})
+			_, _, _ = m.find(mockCall{serviceID: fx.ServiceID, method: "GET", params: []string{"a/b"}, query: []QueryParam{{"p", "1"}}}, true)
 			if fx.BodyText == nil && fx.Body != nil && !json.Valid(fx.body) {
 				t.Fatalf("fixture body %q is not JSON", fx.body)
 			}
@@ -106,4 +111,16 @@ func FuzzMultipartFields(f *testing.F) {
 			t.Fatalf("encode %q: %v", data, err)
 		}
 	})
+}
+
+// matches reports whether f answers a call without a query.
+func (f *Fixture) matches(serviceID, method string, params []string) bool {
+	return f.mismatch(mockCall{serviceID: serviceID, method: method, params: params}) == 0
+}
+
+// Len returns how many calls have been recorded.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.calls)
 }

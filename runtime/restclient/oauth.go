@@ -97,7 +97,7 @@ func (c *tokenCache) invalidate(o *config.OAuth, token string) {
 // token returns a valid access token for o, fetching one when the cache
 // has none; concurrent callers wait for a single fetch.
 func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, lim limits, call *Call) (string, error) {
-	if s.c.opts.Mock != nil {
+	if lim.mock {
 		call.event(EventMock, fmt.Sprintf("no token is requested for oAuth %q in mock mode; a placeholder bearer token is sent", o.ID))
 		return "restls-mock-token", nil
 	}

@@ -18,9 +18,12 @@ import (
 // shared transport (and its connection pool) serves every timeout value.
 type limits struct {
 	connect, read time.Duration
-	// serviceID and pathParams tell a Mock what the request is for.
+	// serviceID, pathParams and query tell a Mock what the request is
+	// for; mock says a Mock answers it (no token, no network).
 	serviceID  string
 	pathParams []string
+	query      []QueryParam
+	mock       bool
 }
 
 type limitsKey struct{}

@@ -1,0 +1,570 @@
+package restclient
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// RecordOptions configure a Recorder.
+type RecordOptions struct {
+	// File is the fixtures file to write: JSON when its name ends in
+	// .json, YAML otherwise. An existing file is updated in place.
+	File string
+	// Headers lists the response headers to record, by name in any case;
+	// nil records every header a script can read except the hop-by-hop
+	// ones (DefaultUnrecordedHeaders). Authorization, Cookie and
+	// Set-Cookie are never recorded.
+	Headers []string
+}
+
+// DefaultUnrecordedHeaders are the response headers a recording leaves
+// out unless RecordOptions.Headers names them: they describe one
+// connection, not the answer (RFC 9110 7.6.1).
+var DefaultUnrecordedHeaders = []string{"connection", "keep-alive", "proxy-authenticate", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"}
+
+// neverRecorded are headers that carry credentials or session state.
+var neverRecorded = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-restls-mock"}
+
+// Recorder keeps the answers of a run's calls and writes them as
+// fixtures. Token requests are never recorded; a call retried after a 401
+// is recorded with the answer the script saw. It is safe for concurrent
+// use.
+type Recorder struct {
+	opts RecordOptions
+
+	mu    sync.Mutex
+	red   *Redactor
+	calls []recordedCall
+	// fillIn: the run answered calls from fixtures and recorded only
+	// those they did not answer, so no fixture in the file is replaced.
+	fillIn bool
+}
+
+type recordedCall struct {
+	serviceID, method string
+	params            []string
+	query             []QueryParam
+	status            int
+	headers           Headers
+	body              []byte
+}
+
+// NewRecorder returns a Recorder that writes to opts.File on Save. It
+// fails, before any call is made, when the file exists but cannot be
+// updated (not a fixtures file, unreadable).
+func NewRecorder(opts RecordOptions) (*Recorder, error) {
+	r := &Recorder{opts: opts}
+	old, err := os.ReadFile(opts.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err == nil {
+		_, err = r.merged(old, nil, false)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot update %s: %w; fix the file or record to another one", opts.File, err)
+	}
+	return r, nil
+}
+
+func (r *Recorder) merged(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
+	if strings.EqualFold(filepath.Ext(r.opts.File), ".json") {
+		return mergeJSON(old, fixtures, fillIn)
+	}
+	return mergeYAML(old, fixtures, fillIn)
+}
+
+// Record makes the session keep the answer of every call it sends to the
+// network in rec; what rec writes passes through the session's Redactor.
+// With a Mock, only the calls no fixture answers are recorded (see
+// Options.MockPassThrough) and Save keeps every fixture already in the
+// file, adding the new ones after those of the same call.
+func (s *Session) Record(rec *Recorder) {
+	rec.mu.Lock()
+	rec.red = s.red
+	rec.fillIn = s.c.opts.Mock != nil
+	rec.mu.Unlock()
+	s.rec = rec
+}
+
+func (r *Recorder) add(serviceID string, req *Request, resp *Response) {
+	c := recordedCall{
+		serviceID: serviceID,
+		method:    strings.ToUpper(req.Method),
+		params:    slices.Clone(req.PathParams),
+		query:     slices.Clone(req.Query),
+		status:    resp.StatusCode,
+		headers:   r.keptHeaders(resp.HeaderList),
+		body:      slices.Clone(resp.Body),
+	}
+	r.mu.Lock()
+	r.calls = append(r.calls, c)
+	r.mu.Unlock()
+}
+
+func (r *Recorder) keptHeaders(list Headers) Headers {
+	var out Headers
+	for _, f := range list {
+		name := strings.ToLower(f.Name)
+		if slices.Contains(neverRecorded, name) {
+			continue
+		}
+		if r.opts.Headers != nil {
+			if !slices.ContainsFunc(r.opts.Headers, func(h string) bool { return strings.EqualFold(h, name) }) {
+				continue
+			}
+		} else if slices.Contains(DefaultUnrecordedHeaders, name) {
+			continue
+		}
+		out = append(out, HeaderField{Name: name, Value: f.Value})
+	}
+	// A header that Connection names is hop-by-hop too.
+	if r.opts.Headers == nil {
+		for _, f := range list {
+			if strings.EqualFold(f.Name, "connection") {
+				for _, n := range strings.Split(f.Value, ",") {
+					n = strings.ToLower(strings.TrimSpace(n))
+					out = slices.DeleteFunc(out, func(h HeaderField) bool { return h.Name == n })
+				}
+			}
+		}
+	}
+	return out
+}
+
+// recordedFixture is one fixture as the recorder writes it.
+type recordedFixture struct {
+	ServiceID  string          `json:"serviceId"`
+	Method     string          `json:"method"`
+	Path       string          `json:"path"`
+	Query      FixtureQuery    `json:"-"`
+	QueryJSON  *FixtureQuery   `json:"query,omitempty"`
+	Times      int             `json:"times,omitempty"`
+	Status     int             `json:"status"`
+	Headers    Headers         `json:"headers,omitempty"`
+	Body       json.RawMessage `json:"body,omitempty"`
+	BodyText   *string         `json:"bodyText,omitempty"`
+	BodyBase64 *string         `json:"bodyBase64,omitempty"`
+
+	key string
+	// replaces is the index+1 of the old item this one takes the place of.
+	replaces int
+}
+
+// callKey identifies the calls a fixture answers exactly.
+func callKey(serviceID, method, path string, q FixtureQuery) string {
+	names := make([]string, 0, len(q))
+	for n := range q {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, n := range names {
+		for _, v := range q[n] {
+			b.WriteString(escapeQuery(n) + "=" + escapeQuery(v) + "&")
+		}
+	}
+	return serviceID + "\x00" + strings.ToUpper(method) + "\x00" + path + "\x00" + b.String()
+}
+
+func queryOf(list []QueryParam) FixtureQuery {
+	q := FixtureQuery{}
+	for _, p := range list {
+		q[p.Name] = append(q[p.Name], p.Value)
+	}
+	return q
+}
+
+// fixtures turns the recorded calls into fixtures, in call order: the
+// calls of one key (same serviceId, method, path and query) that repeat
+// get times, consecutive equal answers sharing one fixture.
+func (r *Recorder) fixtures(asJSON bool) []*recordedFixture {
+	r.mu.Lock()
+	calls := slices.Clone(r.calls)
+	red := r.red
+	r.mu.Unlock()
+
+	// Write query: {} only where a call without a query would otherwise
+	// be answered by a fixture recorded for one with a query, or back.
+	withQuery := map[string]bool{}
+	for _, c := range calls {
+		if len(c.query) > 0 {
+			withQuery[c.serviceID+"\x00"+c.method+"\x00"+PathPattern(c.params)] = true
+		}
+	}
+	var out []*recordedFixture
+	count := map[string]int{}
+	last := map[string]*recordedFixture{}
+	for _, c := range calls {
+		f := &recordedFixture{ServiceID: c.serviceID, Method: c.method, Path: PathPattern(c.params), Status: c.status}
+		if len(c.query) > 0 || withQuery[c.serviceID+"\x00"+c.method+"\x00"+f.Path] {
+			f.Query = queryOf(c.query)
+		}
+		for _, h := range c.headers {
+			f.Headers = append(f.Headers, HeaderField{Name: h.Name, Value: red.String(maskHeader(h.Name, h.Value))})
+		}
+		setRecordedBody(f, c.body, red, asJSON)
+		f.key = callKey(f.ServiceID, f.Method, f.Path, f.Query)
+		count[f.key]++
+		if p := last[f.key]; p != nil && sameAnswer(p, f) {
+			p.Times++
+			continue
+		}
+		f.Times = 1
+		last[f.key] = f
+		out = append(out, f)
+	}
+	for _, f := range out {
+		if count[f.key] == 1 {
+			f.Times = 0
+		}
+	}
+	return out
+}
+
+func sameAnswer(a, b *recordedFixture) bool {
+	eq := func(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return a.Status == b.Status && slices.Equal(a.Headers, b.Headers) && bytes.Equal(a.Body, b.Body) &&
+		eq(a.BodyText, b.BodyText) && eq(a.BodyBase64, b.BodyBase64)
+}
+
+func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool) {
+	switch {
+	case len(body) == 0:
+	case json.Valid(body) && string(bytes.TrimSpace(body)) != "null":
+		j := redactJSON(body, red)
+		if !asJSON {
+			// Compact for the comparison of repeated answers; the YAML
+			// node is built from it when written.
+			var b bytes.Buffer
+			if json.Compact(&b, j) == nil {
+				j = b.Bytes()
+			}
+		}
+		f.Body = j
+	case utf8.Valid(body):
+		s := red.String(string(body))
+		f.BodyText = &s
+	default:
+		s := base64.StdEncoding.EncodeToString([]byte(red.String(string(body))))
+		f.BodyBase64 = &s
+	}
+}
+
+// Save writes the recorded fixtures to the file: fixtures for the calls
+// of this run replace those for the same calls in place, the others stay,
+// new ones are appended (when the run used a Mock nothing is replaced:
+// see Session.Record). It writes even
+// when nothing was recorded, so the file exists after a run.
+func (r *Recorder) Save() error {
+	file := r.opts.File
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("record: %w", err)
+	}
+	asJSON := strings.EqualFold(filepath.Ext(file), ".json")
+	fixtures := r.fixtures(asJSON)
+	r.mu.Lock()
+	fillIn := r.fillIn
+	r.mu.Unlock()
+	data, err := r.merged(old, fixtures, fillIn)
+	if err != nil {
+		return fmt.Errorf("record: cannot update %s: %w; fix the file or record to another one", file, err)
+	}
+	return writeFileAtomic(file, data)
+}
+
+func writeFileAtomic(file string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(file); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("record: write %s: %w", file, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("record: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("record: write %s: %w", file, err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
+
+// existingKey is the key of a fixture already in the file, or "" when it
+// is not one a recording would write (a pattern, no method).
+func existingKey(f *Fixture) string {
+	if f.ServiceID == "" || f.Method == "" || f.Path == nil {
+		return ""
+	}
+	q := f.Query
+	if q == nil {
+		q = FixtureQuery{}
+	}
+	return callKey(f.ServiceID, f.Method, strings.Join(splitPattern(*f.Path), "/"), q)
+}
+
+// merge places the new items among the old ones (each with its key, ""
+// for none) and returns the resulting order; an old item is an int index,
+// a new one a *recordedFixture.
+func merge(oldKeys []string, fixtures []*recordedFixture, fillIn bool) []any {
+	byKey := map[string][]*recordedFixture{}
+	var order []string
+	for _, f := range fixtures {
+		if _, ok := byKey[f.key]; !ok {
+			order = append(order, f.key)
+		}
+		byKey[f.key] = append(byKey[f.key], f)
+	}
+	lastOld := map[string]int{}
+	for i, k := range oldKeys {
+		if k != "" {
+			lastOld[k] = i
+		}
+	}
+	placed := map[string]bool{}
+	var out []any
+	for i, k := range oldKeys {
+		news, recorded := byKey[k]
+		switch {
+		case k == "" || !recorded:
+			out = append(out, i)
+		case fillIn:
+			out = append(out, i)
+			if lastOld[k] == i {
+				for _, f := range news {
+					out = append(out, f)
+				}
+				placed[k] = true
+			}
+		case !placed[k]:
+			news[0].replaces = i + 1
+			for _, f := range news {
+				out = append(out, f)
+			}
+			placed[k] = true
+		}
+	}
+	for _, k := range order {
+		if !placed[k] {
+			for _, f := range byKey[k] {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+const recordedHeadComment = "Fixtures recorded by restls run --record: replay with restls run --mock.\nThe format is described in docs/runtime.md (schema: mock.schema.json)."
+
+func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
+	var doc yaml.Node
+	var list *yaml.Node
+	if len(bytes.TrimSpace(old)) > 0 {
+		if json.Valid(old) {
+			return nil, errors.New("it holds JSON: record to a .json file to update it")
+		}
+		if err := yaml.Unmarshal(old, &doc); err != nil {
+			return nil, err
+		}
+		l, err := fixtureList(&doc)
+		if err != nil {
+			return nil, err
+		}
+		list = l
+	} else {
+		list = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{
+			Kind: yaml.MappingNode, Tag: "!!map", HeadComment: recordedHeadComment,
+			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "fixtures"}, list},
+		}}}
+	}
+	keys := make([]string, len(list.Content))
+	for i, n := range list.Content {
+		var f Fixture
+		if err := n.Load(&f); err == nil {
+			f.Method = strings.ToUpper(f.Method)
+			keys[i] = existingKey(&f)
+		}
+	}
+	var content []*yaml.Node
+	for _, item := range merge(keys, fixtures, fillIn) {
+		switch v := item.(type) {
+		case int:
+			content = append(content, list.Content[v])
+		case *recordedFixture:
+			n, err := v.yamlNode()
+			if err != nil {
+				return nil, err
+			}
+			if v.replaces > 0 {
+				// The user's comment on the fixture stays with its call.
+				n.HeadComment = list.Content[v.replaces-1].HeadComment
+			}
+			content = append(content, n)
+		}
+	}
+	list.Content = content
+	list.Style = 0 // a flow list would put every fixture on one line
+	var b bytes.Buffer
+	d, err := yaml.NewDumper(&b, yaml.WithIndent(2))
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Dump(&doc); err != nil {
+		return nil, err
+	}
+	if err := d.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func (f *recordedFixture) yamlNode() (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	add := func(k string, v *yaml.Node) { n.Content = append(n.Content, strNode(k), v) }
+	intNode := func(i int) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(i)} }
+	add("serviceId", strNode(f.ServiceID))
+	add("method", strNode(f.Method))
+	add("path", strNode(f.Path))
+	if f.Query != nil {
+		q := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		if len(f.Query) == 0 {
+			q.Style = yaml.FlowStyle
+		}
+		names := make([]string, 0, len(f.Query))
+		for k := range f.Query {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			vs := f.Query[k]
+			var v *yaml.Node
+			if len(vs) == 1 {
+				v = strNode(vs[0])
+			} else {
+				v = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+				for _, s := range vs {
+					v.Content = append(v.Content, strNode(s))
+				}
+			}
+			q.Content = append(q.Content, strNode(k), v)
+		}
+		add("query", q)
+	}
+	if f.Times > 0 {
+		add("times", intNode(f.Times))
+	}
+	add("status", intNode(f.Status))
+	if len(f.Headers) > 0 {
+		h := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, x := range f.Headers {
+			h.Content = append(h.Content, strNode(x.Name), strNode(x.Value))
+		}
+		add("headers", h)
+	}
+	switch {
+	case f.Body != nil:
+		b, err := jsonToYAML(f.Body)
+		if err != nil {
+			return nil, err
+		}
+		add("body", b)
+	case f.BodyText != nil:
+		add("bodyText", strNode(*f.BodyText))
+	case f.BodyBase64 != nil:
+		add("bodyBase64", strNode(*f.BodyBase64))
+	}
+	return n, nil
+}
+
+func mergeJSON(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
+	var items []json.RawMessage
+	wrapped := false
+	if len(bytes.TrimSpace(old)) > 0 {
+		raw := bytes.TrimSpace(old)
+		if raw[0] == '{' {
+			var w struct {
+				Fixtures []json.RawMessage `json:"fixtures"`
+			}
+			if err := json.Unmarshal(raw, &w); err != nil || w.Fixtures == nil {
+				return nil, errors.New(errNotFixtureList)
+			}
+			items, wrapped = w.Fixtures, true
+		} else if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, errors.New(errNotFixtureList)
+		}
+	}
+	keys := make([]string, len(items))
+	for i, it := range items {
+		var f Fixture
+		if json.Unmarshal(it, &f) == nil {
+			f.Method = strings.ToUpper(f.Method)
+			keys[i] = existingKey(&f)
+		}
+	}
+	out := []json.RawMessage{}
+	for _, item := range merge(keys, fixtures, fillIn) {
+		switch v := item.(type) {
+		case int:
+			out = append(out, items[v])
+		case *recordedFixture:
+			if v.Query != nil {
+				v.QueryJSON = &v.Query
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+		}
+	}
+	var doc any = out
+	if wrapped {
+		doc = struct {
+			Fixtures []json.RawMessage `json:"fixtures"`
+		}{out}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// HeaderNames splits a comma-separated list of header names (the
+// --record-headers flag); an empty list is nil (the default set).
+func HeaderNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
