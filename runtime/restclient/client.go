@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -261,6 +262,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 		h["Accept"] = acceptJSON
 	}
 	var body []byte
+	var form []MultipartField
 	if r.Body != nil {
 		if IsMultipart(h.Get("Content-Type")) {
 			fields, err := MultipartFields(r.Body)
@@ -271,7 +273,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 			if err != nil {
 				return nil, fmt.Errorf("encode multipart body: %w", err)
 			}
-			body = b
+			body, form = b, fields
 			h.Set("Content-Type", ct)
 			rb, _ := json.Marshal(map[string]any{"multipart": true, "fields": fieldMap(fields)})
 			call.RequestBody = json.RawMessage(s.red.String(string(rb)))
@@ -325,6 +327,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	// send carries lim in the request's context (for the dialer and a
 	// Mock); no context layer of its own.
 	lim.serviceID, lim.pathParams = svc.ID, r.PathParams
+	call.Curl, _ = (&curlRequest{serviceID: svc.ID, auth: svc.Auth.Type, method: r.Method, url: target, header: h, body: body, form: form}).command(s.red)
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
 		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
@@ -473,7 +476,8 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		rd = bytes.NewReader(body)
 	}
 	g := guard(ctx, lim, &s.wd)
-	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
+	pr := newProbe() // timing and wire headers for the trace
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(g.reqCtx, &pr.trace), method, target, rd)
 	if err != nil {
 		g.finish()
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
@@ -487,6 +491,9 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
 	defer hr.Body.Close()
+	if s.c.opts.Mock == nil {
+		call.Wire = pr.wire(req, hr, s.red)
+	}
 	var rc io.Reader = hr.Body
 	length := hr.ContentLength
 	if !hr.Uncompressed && strings.EqualFold(hr.Header.Get("Content-Encoding"), "gzip") {
@@ -506,6 +513,10 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if int64(len(data)) > max {
 		return nil, &Error{Code: CodeResponseTooLarge, ServiceID: serviceID,
 			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
+	}
+	call.Timing, call.ResponseBytes = pr.timing(time.Now(), req.URL.Scheme == "https"), int64(len(data))
+	if s.c.opts.Mock != nil {
+		call.Timing = &Timing{TotalMs: call.Timing.TotalMs}
 	}
 	if len(data) == 0 {
 		data = nil

@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -90,9 +92,22 @@ type Call struct {
 	// BodyTruncated reports that ResponseBody was cut.
 	BodyTruncated bool    `json:"responseBodyTruncated,omitempty"`
 	DurationMs    float64 `json:"durationMs"`
-	ErrorCode     string  `json:"errorCode,omitempty"`
-	ErrorMessage  string  `json:"errorMessage,omitempty"`
-	Events        []Event `json:"events"`
+	// Timing breaks down the last exchange of the call (a 401 retry is a
+	// second exchange); nil when no request was sent.
+	Timing *Timing `json:"timing,omitempty"`
+	// ResponseBytes is the size of the response body after decompression
+	// (what the script receives), 0 when there was no response.
+	ResponseBytes int64 `json:"responseBytes"`
+	// Wire holds the header blocks as sent and received (masked); nil for
+	// a mock answer or when no request was sent.
+	Wire *Wire `json:"wire,omitempty"`
+	// Curl is a POSIX shell command that sends the same request, with
+	// credentials as shell variables (see CurlCommand); empty when no
+	// request was sent.
+	Curl         string  `json:"curl,omitempty"`
+	ErrorCode    string  `json:"errorCode,omitempty"`
+	ErrorMessage string  `json:"errorMessage,omitempty"`
+	Events       []Event `json:"events"`
 
 	// status is where Status points once the service answered: the Call
 	// and its Status in one allocation.
@@ -316,4 +331,111 @@ func (r *Redactor) String(s string) string {
 // active reports whether any credential is registered.
 func (r *Redactor) active() bool {
 	return r != nil && r.n.Load() > 0
+}
+
+// Timing is when the phases of one exchange ended, in milliseconds from
+// their start, as net/http/httptrace reports them. A phase that did not
+// happen (a reused connection has no DNS, connect or TLS; an IP address
+// no DNS; plain http no TLS; a mock answer only a total) is absent.
+type Timing struct {
+	DNSMs     float64 `json:"dnsMs,omitempty"`
+	ConnectMs float64 `json:"connectMs,omitempty"`
+	TLSMs     float64 `json:"tlsMs,omitempty"`
+	// TTFBMs is from sending the request (before any connection was
+	// made) to the first byte of the response.
+	TTFBMs float64 `json:"ttfbMs,omitempty"`
+	// TotalMs is from sending the request to the end of the body.
+	TotalMs float64 `json:"totalMs"`
+	// Reused reports that the exchange used a pooled connection.
+	Reused bool `json:"reused,omitempty"`
+}
+
+// Wire is the header blocks of one exchange as they went over the wire:
+// the request line and every header field the HTTP client wrote, the
+// status line and the response header fields (canonical names, sorted).
+// Credentials are masked as in RequestHeaders.
+type Wire struct {
+	Request  []string `json:"request"`
+	Response []string `json:"response"`
+}
+
+// probe collects the httptrace events of one exchange.
+type probe struct {
+	trace                                 httptrace.ClientTrace
+	start, dnsStart, dns, connStart, conn time.Time
+	got, first                            time.Time
+	reused                                bool
+	wrote                                 []string
+}
+
+// newProbe returns a probe whose trace hooks record into it; wire asks
+// for the header fields as written.
+func newProbe() *probe {
+	p := &probe{start: time.Now()}
+	p.trace = httptrace.ClientTrace{
+		DNSStart:     func(httptrace.DNSStartInfo) { p.dnsStart = time.Now() },
+		DNSDone:      func(httptrace.DNSDoneInfo) { p.dns = time.Now() },
+		ConnectStart: func(string, string) { p.connStart = time.Now() },
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				p.conn = time.Now()
+			}
+		},
+		GotConn: func(i httptrace.GotConnInfo) {
+			p.got = time.Now()
+			p.reused = i.Reused
+		},
+		GotFirstResponseByte: func() { p.first = time.Now() },
+		WroteHeaderField: func(k string, vs []string) {
+			for _, v := range vs {
+				p.wrote = append(p.wrote, k+": "+v)
+			}
+		},
+	}
+	return p
+}
+
+func msBetween(a, b time.Time) float64 {
+	if a.IsZero() || b.IsZero() || b.Before(a) {
+		return 0
+	}
+	return float64(b.Sub(a).Microseconds()) / 1000
+}
+
+// timing returns the phases; tls says whether the connection was made
+// with TLS. Our dialer does the handshake itself, right after the TCP
+// connect and before the transport gets the connection, so the TLS phase
+// is connect done to got connection.
+func (p *probe) timing(end time.Time, tls bool) *Timing {
+	t := &Timing{TotalMs: msBetween(p.start, end), TTFBMs: msBetween(p.start, p.first), Reused: p.reused}
+	if !p.reused {
+		t.DNSMs = msBetween(p.dnsStart, p.dns)
+		t.ConnectMs = msBetween(p.connStart, p.conn)
+		if tls {
+			t.TLSMs = msBetween(p.conn, p.got)
+		}
+	}
+	return t
+}
+
+// wire returns the masked header blocks of an exchange.
+func (p *probe) wire(req *http.Request, hr *http.Response, red *Redactor) *Wire {
+	w := &Wire{Request: make([]string, 0, len(p.wrote)+1), Response: make([]string, 0, len(hr.Header)+1)}
+	w.Request = append(w.Request, red.String(req.Method+" "+req.URL.RequestURI()+" HTTP/1.1"))
+	for _, l := range p.wrote {
+		name, v, _ := strings.Cut(l, ": ")
+		w.Request = append(w.Request, name+": "+red.String(maskHeader(name, v)))
+	}
+	w.Response = append(w.Response, hr.Proto+" "+hr.Status)
+	names := make([]string, 0, len(hr.Header))
+	for k := range hr.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range hr.Header[k] {
+			w.Response = append(w.Response, k+": "+red.String(maskHeader(k, v)))
+		}
+	}
+	return w
 }
