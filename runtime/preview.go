@@ -376,3 +376,52 @@ func (p palette) log(level, s string) string {
 	}
 	return s
 }
+
+// WriteCurls prints the curl command of every call of a run (see
+// restclient.Call.Curl), each after a comment naming the call, so that the
+// output is a shell script: a call that was never sent is a comment
+// saying why, and an uncaught error ends the script as a comment.
+func WriteCurls(w io.Writer, res *Result, filename string) error {
+	var b bytes.Buffer
+	for i, c := range res.Calls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		url := c.URL
+		if url == "" {
+			url = "(no URL)"
+		}
+		writeComment(&b, fmt.Sprintf("[%d] %s %s %s", i+1, c.Method, c.ServiceID, url))
+		if c.Curl == "" {
+			why := c.ErrorCode
+			if why == "" {
+				why = "the request could not be written as a shell command"
+			}
+			writeComment(&b, "not sent: "+why)
+			continue
+		}
+		b.WriteString(c.Curl)
+		b.WriteByte('\n')
+	}
+	if e := res.Error; e != nil {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		pos := filename
+		if e.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", filename, e.Line, e.Column)
+		}
+		writeComment(&b, fmt.Sprintf("uncaught error at %s: %s: %s", pos, e.Name, e.Message))
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeComment writes text as shell comment lines.
+func writeComment(b *bytes.Buffer, text string) {
+	for _, l := range strings.Split(text, "\n") {
+		b.WriteString("# ")
+		b.WriteString(strings.TrimRight(l, "\r"))
+		b.WriteByte('\n')
+	}
+}

@@ -201,3 +201,28 @@ func TestPreviewGolden(t *testing.T) {
 		checkPreview(t, "thrown-error", res, hosts)
 	})
 }
+
+func TestColorFor(t *testing.T) {
+	for _, tc := range []struct {
+		mode     string
+		terminal bool
+		noColor  string
+		want     bool
+	}{
+		{"auto", true, "", true},
+		{"auto", false, "", false},
+		{"auto", true, "1", false},
+		{"auto", true, "0", false}, // any non-empty value (no-color.org)
+		{"", true, "", true},
+		{"always", false, "1", true},
+		{"never", true, "", false},
+	} {
+		got, err := ColorFor(tc.mode, tc.terminal, tc.noColor)
+		if err != nil || got != tc.want {
+			t.Errorf("ColorFor(%q, %v, %q) = %v, %v; want %v", tc.mode, tc.terminal, tc.noColor, got, err, tc.want)
+		}
+	}
+	if _, err := ColorFor("yes", true, ""); err == nil {
+		t.Error("ColorFor accepts yes")
+	}
+}

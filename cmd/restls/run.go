@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"golang.org/x/term"
 
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
@@ -21,7 +23,7 @@ func init() {
 }
 
 func runRun(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--mock F] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -32,6 +34,12 @@ console output appears where it happened.
 --mock answers calls from fixtures instead of the network (see
 docs/runtime.md), so a script can be previewed with no service running.
 
+--curl prints, instead of the preview, a shell script with one curl
+command per call that sends the same request; credentials are shell
+variables the script names (RESTLS_BASIC_<SERVICEID>,
+RESTLS_TOKEN_<SERVICEID>). --json holds the same command in each call's
+"curl".
+
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout), 2 for usage errors or when the script,
 input, fixtures or configuration cannot be loaded.`)
@@ -41,7 +49,10 @@ input, fixtures or configuration cannot be loaded.`)
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
-	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
+	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
+	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
+	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
+	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -72,6 +83,13 @@ input, fixtures or configuration cannot be loaded.`)
 	}
 	if *maxBytes <= 0 {
 		return usageErr("--max-response-bytes must be positive, got %d", *maxBytes)
+	}
+	color, err := scriptrt.ColorFor(*colorMode, isTerminal(env.stdout), env.getenv("NO_COLOR"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if *asJSON && *asCurl {
+		return usageErr("--json and --curl are two outputs; pick one (--json holds each call's curl command too)")
 	}
 	src, err := os.ReadFile(script)
 	if err != nil {
@@ -135,13 +153,17 @@ input, fixtures or configuration cannot be loaded.`)
 			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
 			return 1
 		}
+	} else if *asCurl {
+		if err := scriptrt.WriteCurls(env.stdout, res, script); err != nil {
+			return 1
+		}
 	} else {
 		header := fmt.Sprintf("restls run %s (%s", script, kind)
 		if mock != nil {
 			header += ", answers from " + *mockFile
 		}
 		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
-		if err := scriptrt.WritePreview(env.stdout, res, script); err != nil {
+		if err := scriptrt.WritePreviewWith(env.stdout, res, script, scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}); err != nil {
 			return 1
 		}
 	}
@@ -156,4 +178,10 @@ func countErrors(diags []config.Diagnostic) int {
 		}
 	}
 	return n
+}
+
+// isTerminal reports whether w is a terminal (for --color auto).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
