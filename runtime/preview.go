@@ -138,8 +138,12 @@ func (pv *previewer) writeCall(n int, c *restclient.Call) {
 		url = "(no request sent)"
 	}
 	fmt.Fprintf(b, "%s\n", p.paint(p.bold, fmt.Sprintf("[%d] %s %s %s", n, c.Method, c.ServiceID, url)))
-	if pv.o.Verbose && c.Wire != nil {
-		for _, l := range c.Wire.Request {
+	wire := (*restclient.Wire)(nil)
+	if pv.o.Verbose {
+		wire = c.WireBlocks()
+	}
+	if wire != nil {
+		for _, l := range wire.Request {
 			fmt.Fprintf(b, "    %s\n", p.paint(p.request, "> "+l))
 		}
 	} else {
@@ -158,8 +162,8 @@ func (pv *previewer) writeCall(n int, c *restclient.Call) {
 		if pv.o.Verbose && c.Timing != nil {
 			fmt.Fprintf(b, "    %s\n", p.paint(p.event, "~ timing: "+timingLine(c.Timing)))
 		}
-		if pv.o.Verbose && c.Wire != nil {
-			for _, l := range c.Wire.Response[1:] {
+		if wire != nil {
+			for _, l := range wire.Response[1:] {
 				fmt.Fprintf(b, "    %s\n", p.paint(p.dim, "< "+l))
 			}
 		} else {
@@ -392,7 +396,8 @@ func WriteCurls(w io.Writer, res *Result, filename string) error {
 			url = "(no URL)"
 		}
 		writeComment(&b, fmt.Sprintf("[%d] %s %s %s", i+1, c.Method, c.ServiceID, url))
-		if c.Curl == "" {
+		curl := c.CurlCommand()
+		if curl == "" {
 			why := c.ErrorCode
 			if why == "" {
 				why = "the request could not be written as a shell command"
@@ -400,7 +405,7 @@ func WriteCurls(w io.Writer, res *Result, filename string) error {
 			writeComment(&b, "not sent: "+why)
 			continue
 		}
-		b.WriteString(c.Curl)
+		b.WriteString(curl)
 		b.WriteByte('\n')
 	}
 	if e := res.Error; e != nil {

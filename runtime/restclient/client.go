@@ -327,7 +327,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	// send carries lim in the request's context (for the dialer and a
 	// Mock); no context layer of its own.
 	lim.serviceID, lim.pathParams = svc.ID, r.PathParams
-	call.Curl, _ = (&curlRequest{serviceID: svc.ID, auth: svc.Auth.Type, method: r.Method, url: target, header: h, body: body, form: form}).command(s.red)
+	call.curl = &curlRequest{serviceID: svc.ID, auth: svc.Auth.Type, method: r.Method, url: target, header: h, body: body, form: form, red: s.red}
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && oauth != nil {
 		call.event(EventRetry, fmt.Sprintf("%s answered 401 Unauthorized: the token of oAuth %q is invalidated and the request retried once", svc.ID, oauth.ID))
@@ -492,7 +492,8 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	}
 	defer hr.Body.Close()
 	if s.c.opts.Mock == nil {
-		call.Wire = pr.wire(req, hr, s.red)
+		pr.answered(req, hr, s.red)
+		call.wire = pr
 	}
 	var rc io.Reader = hr.Body
 	length := hr.ContentLength

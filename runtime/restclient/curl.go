@@ -22,6 +22,8 @@ type curlRequest struct {
 	// form, when not nil, holds the fields of a multipart body (body then
 	// holds their encoding, whose boundary curl chooses itself).
 	form []MultipartField
+	// red hides what the Redactor knows as credentials in the rest.
+	red *Redactor
 }
 
 // goUserAgent is what net/http sends when a request has no User-Agent.
@@ -57,7 +59,8 @@ func EnvName(what, serviceID string) string {
 // double quotes, and any other text the Redactor knows as a credential is
 // shown as ***. The second result is false when the request cannot be
 // written as a shell argument (a NUL character).
-func (c *curlRequest) command(red *Redactor) (string, bool) {
+func (c *curlRequest) command() (string, bool) {
+	red := c.red
 	var vars []string // "NAME (what it holds)"
 	var args []string // each a shell word (or words), already quoted
 	masked := false

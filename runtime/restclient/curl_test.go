@@ -96,21 +96,21 @@ func TestCurlReproducesTheRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if call.Curl == "" {
+			if call.CurlCommand() == "" {
 				t.Fatal("no curl command")
 			}
 			for _, v := range tc.vars {
-				if !strings.Contains(call.Curl, "# set "+v+" (") || !strings.Contains(call.Curl, "$"+v+`"`) {
-					t.Errorf("the command does not name and use $%s:\n%s", v, call.Curl)
+				if !strings.Contains(call.CurlCommand(), "# set "+v+" (") || !strings.Contains(call.CurlCommand(), "$"+v+`"`) {
+					t.Errorf("the command does not name and use $%s:\n%s", v, call.CurlCommand())
 				}
 			}
 			for v := range tc.env() {
-				if val := tc.env()[v]; strings.Contains(call.Curl, val) {
-					t.Errorf("the credential in %s appears in the command:\n%s", v, call.Curl)
+				if val := tc.env()[v]; strings.Contains(call.CurlCommand(), val) {
+					t.Errorf("the credential in %s appears in the command:\n%s", v, call.CurlCommand())
 				}
 			}
 			want := decodeEcho(t, resp.Body)
-			got := decodeEcho(t, runCurl(t, call.Curl, tc.env()))
+			got := decodeEcho(t, runCurl(t, call.CurlCommand(), tc.env()))
 			if tc.req.Header != nil && IsMultipart(tc.req.Header[0].Value) {
 				// curl picks its own boundary, so the encoded body and
 				// its length differ; the fields must not.
@@ -128,7 +128,7 @@ func TestCurlReproducesTheRequest(t *testing.T) {
 				}
 			}
 			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("curl's request differs from restls's (-restls +curl):\n%s\n%s", d, call.Curl)
+				t.Errorf("curl's request differs from restls's (-restls +curl):\n%s\n%s", d, call.CurlCommand())
 			}
 		})
 	}
@@ -144,7 +144,7 @@ func TestCurlCommandText(t *testing.T) {
 	red.Add("s3cret-in-body")
 	h := http.Header{"Accept": {"application/json"}, "Authorization": {"Bearer tok-123456"}, "Content-Type": {"application/json"}, "X-Note": {"it's"}}
 	got, ok := (&curlRequest{serviceID: "crm", auth: config.AuthOAuth, method: "POST", url: "https://crm.test/api?q=a%20b",
-		header: h, body: []byte(`{"p":"s3cret-in-body"}`)}).command(red)
+		header: h, body: []byte(`{"p":"s3cret-in-body"}`), red: red}).command()
 	want := `# set RESTLS_TOKEN_CRM (an OAuth access token for crm)
 # *** stands for a credential restls hides: put it back by hand
 curl --globoff --path-as-is --http1.1 -X POST 'https://crm.test/api?q=a%20b' \
@@ -160,7 +160,7 @@ curl --globoff --path-as-is --http1.1 -X POST 'https://crm.test/api?q=a%20b' \
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if _, ok := (&curlRequest{serviceID: "x", method: "POST", url: "http://x/", header: http.Header{},
-		form: []MultipartField{{Name: "a", Value: "nul\x00"}}}).command(red); ok {
+		form: []MultipartField{{Name: "a", Value: "nul\x00"}}, red: red}).command(); ok {
 		t.Error("a NUL in a form value must give no command")
 	}
 	for in, want := range map[string]string{"crm": "RESTLS_TOKEN_CRM", "crm-orders.v2": "RESTLS_TOKEN_CRM_ORDERS_V2", "Ünï": "RESTLS_TOKEN___N__"} {

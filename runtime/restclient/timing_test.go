@@ -3,6 +3,7 @@ package restclient
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -60,9 +61,16 @@ func TestTimingPhasesAndSize(t *testing.T) {
 	if gz.ResponseBytes != int64(len(resp.Body)) || !strings.Contains(string(resp.Body), `"gzipped": true`) {
 		t.Errorf("responseBytes %d, body %d bytes", gz.ResponseBytes, len(resp.Body))
 	}
+	if w := gz.WireBlocks(); w == nil || !slices.Contains(w.Response, "Content-Encoding: gzip") {
+		t.Errorf("the received Content-Encoding is not in the wire block: %+v", w)
+	}
+	// Marshalling builds the lazy parts.
+	if j, _ := json.Marshal(gz); !strings.Contains(string(j), `"curl":"# set RESTLS_BASIC_IP`) || !strings.Contains(string(j), `"Content-Encoding: gzip"`) {
+		t.Errorf("JSON %s", j)
+	}
 
 	// The header blocks as written and received, credentials masked.
-	w := first.Wire
+	w := first.WireBlocks()
 	if w == nil || w.Request[0] != "GET /get HTTP/1.1" || w.Response[0] != "HTTP/1.1 200 OK" {
 		t.Fatalf("wire %+v", w)
 	}
@@ -88,13 +96,13 @@ func TestTimingPhasesAndSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm := mc.Timing; tm == nil || *tm != (Timing{TotalMs: tm.TotalMs}) || mc.Wire != nil || mc.ResponseBytes != int64(len(`{"ok":true}`)) || mc.Curl == "" {
-		t.Errorf("mock: timing %+v, wire %v, %d bytes, curl %q", mc.Timing, mc.Wire, mc.ResponseBytes, mc.Curl)
+	if tm := mc.Timing; tm == nil || *tm != (Timing{TotalMs: tm.TotalMs}) || mc.WireBlocks() != nil || mc.ResponseBytes != int64(len(`{"ok":true}`)) || mc.CurlCommand() == "" {
+		t.Errorf("mock: timing %+v, wire %v, %d bytes, curl %q", mc.Timing, mc.Wire, mc.ResponseBytes, mc.CurlCommand())
 	}
 
 	// A call that never went out has no timing and no curl.
 	_, nc, err := do(t, s, &Request{ServiceID: "nope"})
-	if err == nil || nc.Timing != nil || nc.Curl != "" || nc.Wire != nil {
+	if err == nil || nc.Timing != nil || nc.CurlCommand() != "" || nc.WireBlocks() != nil {
 		t.Errorf("unsent call: %v %+v", err, nc)
 	}
 }

@@ -99,11 +99,12 @@ type Call struct {
 	// (what the script receives), 0 when there was no response.
 	ResponseBytes int64 `json:"responseBytes"`
 	// Wire holds the header blocks as sent and received (masked); nil for
-	// a mock answer or when no request was sent.
+	// a mock answer or when no request was sent. It is built when the Call
+	// is marshalled; read it with WireBlocks.
 	Wire *Wire `json:"wire,omitempty"`
 	// Curl is a POSIX shell command that sends the same request, with
-	// credentials as shell variables (see CurlCommand); empty when no
-	// request was sent.
+	// credentials as shell variables; empty when no request was sent. It
+	// is built when the Call is marshalled; read it with CurlCommand.
 	Curl         string  `json:"curl,omitempty"`
 	ErrorCode    string  `json:"errorCode,omitempty"`
 	ErrorMessage string  `json:"errorMessage,omitempty"`
@@ -112,6 +113,39 @@ type Call struct {
 	// status is where Status points once the service answered: the Call
 	// and its Status in one allocation.
 	status Status
+	// Curl and Wire are built only when asked for (most runs are never
+	// shown): these hold what they are built from.
+	curl *curlRequest
+	wire *probe
+}
+
+// CurlCommand returns Curl, building it from the request as sent.
+func (c *Call) CurlCommand() string {
+	if c.Curl != "" || c.curl == nil {
+		return c.Curl
+	}
+	s, _ := c.curl.command()
+	return s
+}
+
+// WireBlocks returns Wire, building it from the exchange's trace.
+func (c *Call) WireBlocks() *Wire {
+	if c.Wire != nil || c.wire == nil {
+		return c.Wire
+	}
+	return c.wire.blocks()
+}
+
+// MarshalJSON writes the Call with its Curl and Wire built.
+func (c *Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	p := (*plain)(c)
+	if c.curl != nil || c.wire != nil {
+		cp := *p
+		cp.Curl, cp.Wire = c.CurlCommand(), c.WireBlocks()
+		p = &cp
+	}
+	return json.Marshal(p)
 }
 
 func (c *Call) event(kind, msg string) {
@@ -359,19 +393,34 @@ type Wire struct {
 	Response []string `json:"response"`
 }
 
-// probe collects the httptrace events of one exchange.
+// probe collects the httptrace events of one exchange, and what its
+// Wire blocks are built from.
 type probe struct {
 	trace                                 httptrace.ClientTrace
 	start, dnsStart, dns, connStart, conn time.Time
 	got, first                            time.Time
 	reused                                bool
-	wrote                                 []string
+	wrote                                 []wroteField
+	wroteBuf                              [12]wroteField
+	// Set when the answer came: the request line and the response.
+	method, uri string
+	resp        *http.Response
+	red         *Redactor
+	// encoding is the Content-Encoding received, which is removed from
+	// the response once the body is decompressed.
+	encoding string
+}
+
+type wroteField struct {
+	name   string
+	values []string
 }
 
 // newProbe returns a probe whose trace hooks record into it; wire asks
 // for the header fields as written.
 func newProbe() *probe {
 	p := &probe{start: time.Now()}
+	p.wrote = p.wroteBuf[:0]
 	p.trace = httptrace.ClientTrace{
 		DNSStart:     func(httptrace.DNSStartInfo) { p.dnsStart = time.Now() },
 		DNSDone:      func(httptrace.DNSDoneInfo) { p.dns = time.Now() },
@@ -387,9 +436,7 @@ func newProbe() *probe {
 		},
 		GotFirstResponseByte: func() { p.first = time.Now() },
 		WroteHeaderField: func(k string, vs []string) {
-			for _, v := range vs {
-				p.wrote = append(p.wrote, k+": "+v)
-			}
+			p.wrote = append(p.wrote, wroteField{k, vs})
 		},
 	}
 	return p
@@ -418,22 +465,40 @@ func (p *probe) timing(end time.Time, tls bool) *Timing {
 	return t
 }
 
-// wire returns the masked header blocks of an exchange.
-func (p *probe) wire(req *http.Request, hr *http.Response, red *Redactor) *Wire {
+// answered keeps what the Wire blocks of the exchange are built from.
+func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) {
+	p.method, p.uri, p.resp, p.red = req.Method, req.URL.RequestURI(), hr, red
+	p.encoding = hr.Header.Get("Content-Encoding")
+	if hr.Uncompressed {
+		// net/http asked for gzip itself, decompressed and removed the
+		// header (and Content-Length, whose value is lost).
+		p.encoding = "gzip"
+	}
+}
+
+// blocks returns the masked header blocks of an exchange.
+func (p *probe) blocks() *Wire {
+	hr, red := p.resp, p.red
 	w := &Wire{Request: make([]string, 0, len(p.wrote)+1), Response: make([]string, 0, len(hr.Header)+1)}
-	w.Request = append(w.Request, red.String(req.Method+" "+req.URL.RequestURI()+" HTTP/1.1"))
-	for _, l := range p.wrote {
-		name, v, _ := strings.Cut(l, ": ")
-		w.Request = append(w.Request, name+": "+red.String(maskHeader(name, v)))
+	w.Request = append(w.Request, red.String(p.method+" "+p.uri+" HTTP/1.1"))
+	for _, f := range p.wrote {
+		for _, v := range f.values {
+			w.Request = append(w.Request, f.name+": "+red.String(maskHeader(f.name, v)))
+		}
 	}
 	w.Response = append(w.Response, hr.Proto+" "+hr.Status)
-	names := make([]string, 0, len(hr.Header))
-	for k := range hr.Header {
+	header := hr.Header
+	if p.encoding != "" && header.Get("Content-Encoding") == "" {
+		header = header.Clone()
+		header.Set("Content-Encoding", p.encoding)
+	}
+	names := make([]string, 0, len(header))
+	for k := range header {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		for _, v := range hr.Header[k] {
+		for _, v := range header[k] {
 			w.Response = append(w.Response, k+": "+red.String(maskHeader(k, v)))
 		}
 	}
