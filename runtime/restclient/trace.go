@@ -397,6 +397,7 @@ type Wire struct {
 // Wire blocks are built from.
 type probe struct {
 	trace                                 httptrace.ClientTrace
+	mu                                    sync.Mutex
 	start, dnsStart, dns, connStart, conn time.Time
 	got, first                            time.Time
 	reused                                bool
@@ -421,22 +422,32 @@ type wroteField struct {
 func newProbe() *probe {
 	p := &probe{start: time.Now()}
 	p.wrote = p.wroteBuf[:0]
+	// A dial the request did not wait for may report after the exchange
+	// ended, from its own goroutine: every hook takes the lock.
+	at := func(t *time.Time) {
+		p.mu.Lock()
+		*t = time.Now()
+		p.mu.Unlock()
+	}
 	p.trace = httptrace.ClientTrace{
-		DNSStart:     func(httptrace.DNSStartInfo) { p.dnsStart = time.Now() },
-		DNSDone:      func(httptrace.DNSDoneInfo) { p.dns = time.Now() },
-		ConnectStart: func(string, string) { p.connStart = time.Now() },
+		DNSStart:     func(httptrace.DNSStartInfo) { at(&p.dnsStart) },
+		DNSDone:      func(httptrace.DNSDoneInfo) { at(&p.dns) },
+		ConnectStart: func(string, string) { at(&p.connStart) },
 		ConnectDone: func(_, _ string, err error) {
 			if err == nil {
-				p.conn = time.Now()
+				at(&p.conn)
 			}
 		},
 		GotConn: func(i httptrace.GotConnInfo) {
-			p.got = time.Now()
-			p.reused = i.Reused
+			p.mu.Lock()
+			p.got, p.reused = time.Now(), i.Reused
+			p.mu.Unlock()
 		},
-		GotFirstResponseByte: func() { p.first = time.Now() },
+		GotFirstResponseByte: func() { at(&p.first) },
 		WroteHeaderField: func(k string, vs []string) {
+			p.mu.Lock()
 			p.wrote = append(p.wrote, wroteField{k, vs})
+			p.mu.Unlock()
 		},
 	}
 	return p
@@ -454,6 +465,8 @@ func msBetween(a, b time.Time) float64 {
 // connect and before the transport gets the connection, so the TLS phase
 // is connect done to got connection.
 func (p *probe) timing(end time.Time, tls bool) *Timing {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	t := &Timing{TotalMs: msBetween(p.start, end), TTFBMs: msBetween(p.start, p.first), Reused: p.reused}
 	if !p.reused {
 		t.DNSMs = msBetween(p.dnsStart, p.dns)
@@ -478,6 +491,8 @@ func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) {
 
 // blocks returns the masked header blocks of an exchange.
 func (p *probe) blocks() *Wire {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	hr, red := p.resp, p.red
 	w := &Wire{Request: make([]string, 0, len(p.wrote)+1), Response: make([]string, 0, len(hr.Header)+1)}
 	w.Request = append(w.Request, red.String(p.method+" "+p.uri+" HTTP/1.1"))
