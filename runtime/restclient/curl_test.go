@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,5 +204,85 @@ func FuzzShellQuote(f *testing.F) {
 		if got := shEcho(t, s); got != s {
 			t.Errorf("%q came back as %q", s, got)
 		}
+	})
+}
+
+// curlArgs runs a curl command under sh with curl replaced by a function
+// that prints its arguments, and returns them.
+func curlArgs(t testing.TB, command string, env ...string) []string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", `curl() { for a in "$@"; do printf '%s\0' "$a"; done; }`+"\n"+command)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, command)
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+}
+
+// checkCurlArgs builds the command for a request with a hostile header
+// value, body or form field and checks that sh hands curl each exactly.
+func checkCurlArgs(t testing.TB, value, body string) {
+	if strings.IndexByte(value, 0) >= 0 || strings.IndexByte(body, 0) >= 0 {
+		return
+	}
+	red := NewRedactor()
+	for _, form := range []bool{false, true} {
+		c := &curlRequest{serviceID: "s", method: "POST", url: "http://x/" + url.PathEscape(value),
+			header: http.Header{"X-Note": {value}, "X-Api-Key": {value}}, red: red}
+		if form {
+			c.form = []MultipartField{{Name: "f", Value: body}}
+		} else {
+			c.body = []byte(body)
+		}
+		cmd, ok := c.command()
+		if !ok {
+			t.Fatalf("no command for %q %q", value, body)
+		}
+		args := curlArgs(t, cmd, "RESTLS_X_API_KEY_S="+value)
+		u := "http://x/" + url.PathEscape(value)
+		want := []string{"-H", "X-Note: " + value, "-H", "X-Api-Key: " + value}
+		if form {
+			want = append(want, "--form-string", "f="+body)
+		} else {
+			want = append(want, "--data-raw", body)
+		}
+		for i := 0; i+1 < len(want); i += 2 {
+			if !hasPair(args, want[i], want[i+1]) {
+				t.Fatalf("curl does not get %s %q; args %q\n%s", want[i], want[i+1], args, cmd)
+			}
+		}
+		if !slices.Contains(args, u) {
+			t.Fatalf("curl does not get the URL %q: %q", u, args)
+		}
+	}
+}
+
+func hasPair(args []string, opt, val string) bool {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == opt && args[i+1] == val {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCurlArgumentsSurviveTheShell(t *testing.T) {
+	for _, s := range []string{hostile, "'", "\"", "a\nb\n", "$(touch /tmp/restls-pwned)", "`id`", "\\'", "é漢\x01\x7f\xff", strings.Repeat("'\"$`\\", 500)} {
+		checkCurlArgs(t, s, s)
+	}
+	if _, err := os.Stat("/tmp/restls-pwned"); err == nil {
+		t.Fatal("the shell ran a command from a value")
+	}
+}
+
+// FuzzCurlCommand: whatever a header value, body or form field holds
+// (NUL aside), sh hands it to curl unchanged and runs nothing else.
+func FuzzCurlCommand(f *testing.F) {
+	f.Add(hostile, hostile+"\n'")
+	f.Add(strings.Repeat("'", 5000), strings.Repeat(`{"a":[`, 2000)+strings.Repeat("]}", 2000))
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, value, body string) {
+		checkCurlArgs(t, value, body)
 	})
 }
