@@ -225,7 +225,7 @@ func size(n int64) string {
 	switch {
 	case n < 1000:
 		return strconv.FormatInt(n, 10) + " B"
-	case n < 1000*1000:
+	case n < 999_950: // 999 950 would round to "1000.0 kB"
 		return fmt.Sprintf("%.1f kB", float64(n)/1000)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)

@@ -226,3 +226,11 @@ func TestColorFor(t *testing.T) {
 		t.Error("ColorFor accepts yes")
 	}
 }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 1234: "1.2 kB", 999_949: "999.9 kB", 999_950: "1.0 MB", 10 << 20: "10.5 MB"} {
+		if got := size(n); got != want {
+			t.Errorf("size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
