@@ -491,8 +491,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
 	defer hr.Body.Close()
-	if s.c.opts.Mock == nil {
-		pr.answered(req, hr, s.red)
+	if pr.answered(req, hr, s.red) {
 		call.wire = pr
 	}
 	var rc io.Reader = hr.Body
@@ -516,9 +515,6 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
 	}
 	call.Timing, call.ResponseBytes = pr.timing(time.Now(), req.URL.Scheme == "https"), int64(len(data))
-	if s.c.opts.Mock != nil {
-		call.Timing = &Timing{TotalMs: call.Timing.TotalMs}
-	}
 	if len(data) == 0 {
 		data = nil
 	}

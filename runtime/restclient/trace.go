@@ -467,7 +467,11 @@ func msBetween(a, b time.Time) float64 {
 func (p *probe) timing(end time.Time, tls bool) *Timing {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	t := &Timing{TotalMs: msBetween(p.start, end), TTFBMs: msBetween(p.start, p.first), Reused: p.reused}
+	t := &Timing{TotalMs: msBetween(p.start, end)}
+	if p.got.IsZero() {
+		return t // answered without a connection (a Mock)
+	}
+	t.TTFBMs, t.Reused = msBetween(p.start, p.first), p.reused
 	if !p.reused {
 		t.DNSMs = msBetween(p.dnsStart, p.dns)
 		t.ConnectMs = msBetween(p.connStart, p.conn)
@@ -478,8 +482,15 @@ func (p *probe) timing(end time.Time, tls bool) *Timing {
 	return t
 }
 
-// answered keeps what the Wire blocks of the exchange are built from.
-func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) {
+// answered keeps what the Wire blocks of the exchange are built from, and
+// reports whether the exchange went over a connection (a Mock answers
+// without one: no hook fires).
+func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.got.IsZero() {
+		return false
+	}
 	p.method, p.uri, p.resp, p.red = req.Method, req.URL.RequestURI(), hr, red
 	p.encoding = hr.Header.Get("Content-Encoding")
 	if hr.Uncompressed {
@@ -487,6 +498,7 @@ func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) {
 		// header (and Content-Length, whose value is lost).
 		p.encoding = "gzip"
 	}
+	return true
 }
 
 // blocks returns the masked header blocks of an exchange.
