@@ -17,9 +17,11 @@ import (
 type previewHosts map[*httptest.Server]string
 
 var (
-	previewDuration = regexp.MustCompile(`\(\d+(?:\.\d+)? ms\)`)
-	previewDate     = regexp.MustCompile(`(?m)^(\s*< date: ).*$`)
-	previewLength   = regexp.MustCompile(`(?m)^(\s*< content-length: )\d+$`)
+	previewDuration = regexp.MustCompile(`\(\d+(?:\.\d+)? ms(, \d+(?:\.\d)? [kM]?B)?\)`)
+	previewTiming   = regexp.MustCompile(`(?m)^.*~ timing: .*$`)
+	previewPhase    = regexp.MustCompile(`\d+(?:\.\d+)? ms`)
+	previewDate     = regexp.MustCompile(`(?im)^(\s*< date: ).*$`)
+	previewLength   = regexp.MustCompile(`(?im)^(\s*[<>] content-length: )\d+$`)
 	previewTook     = regexp.MustCompile(`\bin \d+(?:\.\d+)? ms\b`)
 	previewBoundary = regexp.MustCompile(`boundary=([0-9A-Za-z'()+_,./:=?-]+)`)
 )
@@ -30,18 +32,32 @@ var (
 // addresses (and so the length of bodies that echo them).
 func checkPreview(t *testing.T, name string, res *Result, hosts previewHosts) {
 	t.Helper()
+	checkPreviewWith(t, name, res, hosts, PreviewOptions{})
+}
+
+// checkPreviewWith is checkPreview with options. Sizes read SIZE (bodies
+// that echo a server address change length with its port), timing phases
+// N ms, and colour codes \e[...m so the golden file stays readable text.
+func checkPreviewWith(t *testing.T, name string, res *Result, hosts previewHosts, o PreviewOptions) {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := WritePreview(&buf, res, "test.js"); err != nil {
+	if err := WritePreviewWith(&buf, res, "test.js", o); err != nil {
 		t.Fatal(err)
 	}
-	out := buf.String()
+	out := strings.ReplaceAll(buf.String(), "\x1b", `\e`)
+	out = previewTiming.ReplaceAllStringFunc(out, func(l string) string { return previewPhase.ReplaceAllString(l, "N ms") })
 	for srv, host := range hosts {
 		out = strings.ReplaceAll(out, srv.Listener.Addr().String(), host)
 	}
 	for _, m := range previewBoundary.FindAllStringSubmatch(out, -1) {
 		out = strings.ReplaceAll(out, m[1], "BOUNDARY")
 	}
-	out = previewDuration.ReplaceAllString(out, "(N ms)")
+	out = previewDuration.ReplaceAllStringFunc(out, func(m string) string {
+		if strings.Contains(m, ",") {
+			return "(N ms, SIZE)"
+		}
+		return "(N ms)"
+	})
 	out = previewTook.ReplaceAllString(out, "in N ms")
 	out = previewDate.ReplaceAllString(out, "${1}DATE")
 	out = previewLength.ReplaceAllString(out, "${1}N")
@@ -153,8 +169,68 @@ func TestPreviewGolden(t *testing.T) {
 		mustReturn(t, res)
 		checkPreview(t, "long-body", res, hosts)
 	})
+	t.Run("full", func(t *testing.T) {
+		m := mock(t, `[{serviceId: bin, body: {items: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45]}}]`)
+		res := run(t, reg, `return api.rest.v1.get("bin", {}, {}).body.items.length;`, func(o *Options) { o.Mock = m })
+		mustReturn(t, res)
+		checkPreviewWith(t, "full", res, hosts, PreviewOptions{Full: true})
+	})
+	t.Run("verbose", func(t *testing.T) {
+		res := run(t, reg, lines(
+			`var a = api.rest.v1.post("bin-basic", {pathParams: ["orders"]}, {"X-Request-ID": "r-1"}, {id: 7});`,
+			`var b = api.rest.v1.get("bin-basic", {queryParams: {q: "a b"}}, {});`,
+			`return [a.status.code, b.status.code];`,
+		))
+		mustReturn(t, res)
+		checkPreviewWith(t, "verbose", res, hosts, PreviewOptions{Verbose: true})
+	})
+	t.Run("color", func(t *testing.T) {
+		m := mock(t, `[{serviceId: bin, path: ok, body: {id: 7}}, {serviceId: bin, path: moved, status: 301}, {serviceId: bin, path: missing, status: 404, body: {error: "no such order"}}, {serviceId: bin, path: broken, status: 503}]`)
+		res := run(t, reg, lines(
+			`console.log("start");`,
+			`var r = api.rest.v1.get("bin", {pathParams: ["ok"]}, {});`,
+			`try { api.rest.v1.get("bin", {pathParams: ["moved"]}, {}); } catch (e) { console.info("moved:", e.status.code); }`,
+			`try { api.rest.v1.get("bin", {pathParams: ["missing"]}, {}); } catch (e) { console.warn("missing:", e.status.code); }`,
+			`try { api.rest.v1.get("bim", {}, {}); } catch (e) { console.error(e.code); }`,
+			`api.rest.v1.get("bin", {pathParams: ["broken"]}, {});`,
+		), func(o *Options) { o.Mock = m })
+		checkPreviewWith(t, "color", res, hosts, PreviewOptions{Color: true, Verbose: true})
+	})
 	t.Run("thrown error", func(t *testing.T) {
 		res := run(t, nil, lines(`console.log("before");`, `var a = 1;`, `  throw new TypeError("boom");`))
 		checkPreview(t, "thrown-error", res, hosts)
 	})
+}
+
+func TestColorFor(t *testing.T) {
+	for _, tc := range []struct {
+		mode     string
+		terminal bool
+		noColor  string
+		want     bool
+	}{
+		{"auto", true, "", true},
+		{"auto", false, "", false},
+		{"auto", true, "1", false},
+		{"auto", true, "0", false}, // any non-empty value (no-color.org)
+		{"", true, "", true},
+		{"always", false, "1", true},
+		{"never", true, "", false},
+	} {
+		got, err := ColorFor(tc.mode, tc.terminal, tc.noColor)
+		if err != nil || got != tc.want {
+			t.Errorf("ColorFor(%q, %v, %q) = %v, %v; want %v", tc.mode, tc.terminal, tc.noColor, got, err, tc.want)
+		}
+	}
+	if _, err := ColorFor("yes", true, ""); err == nil {
+		t.Error("ColorFor accepts yes")
+	}
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 1234: "1.2 kB", 999_949: "999.9 kB", 999_950: "1.0 MB", 10 << 20: "10.5 MB"} {
+		if got := size(n); got != want {
+			t.Errorf("size(%d) = %q, want %q", n, got, want)
+		}
+	}
 }

@@ -179,11 +179,16 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var p bytes.Buffer
+		var p, v, c bytes.Buffer
 		_ = WritePreview(&p, res, name+".js")
-		outputs = append(outputs, "json "+name+": "+string(j), "preview "+name+": "+p.String())
+		// The wire header blocks and whole bodies of -v --full, and the
+		// curl commands.
+		_ = WritePreviewWith(&v, res, name+".js", PreviewOptions{Verbose: true, Full: true, Color: true})
+		_ = WriteCurls(&c, res, name+".js")
+		outputs = append(outputs, "json "+name+": "+string(j), "preview "+name+": "+p.String(),
+			"verbose preview "+name+": "+v.String(), "curl "+name+": "+c.String())
 		if name == "everything" {
-			everything = string(j) + p.String()
+			everything = string(j) + p.String() + v.String() + c.String()
 		}
 	}
 	outputs = append(outputs, "log: "+logBuf.String())
@@ -207,5 +212,13 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	// that must show masked values, not in whichever script ran first.
 	if !strings.Contains(everything, "***") {
 		t.Error("no masking visible in the outputs of the everything script")
+	}
+	for _, v := range []string{"$RESTLS_BASIC_BASIC", "$RESTLS_TOKEN_CC", "$RESTLS_TOKEN_PW", "$RESTLS_AUTHORIZATION_OPEN"} {
+		if !strings.Contains(everything, v) {
+			t.Errorf("the curl commands do not use %s", v)
+		}
+	}
+	if !strings.Contains(everything, "> Authorization: Basic ***") || !strings.Contains(everything, "> Authorization: Bearer ***") {
+		t.Error("no masked Authorization in the wire header blocks")
 	}
 }

@@ -264,9 +264,12 @@ func mockSchemaValid(t *testing.T, file string, data []byte) {
 var boundary = regexp.MustCompile(`boundary=[0-9A-Za-z'()+_,./:=?-]+`)
 
 // compareRuns compares two `restls run --json` outputs field by field.
-// Left out: durationMs; events about tokens, mocks and retries (a replay
-// requests no token); the x-restls-mock response header; the multipart
-// boundary, which is random per request.
+// Left out: durationMs and timing; events about tokens, mocks and retries
+// (a replay requests no token); the x-restls-mock response header; the
+// multipart boundary, which is random per request; wire, the header
+// blocks of a connection a replay never opens; responseBytes, since a
+// YAML recording replays a JSON body compact (the same tokens in the same
+// order, without the service's indentation).
 func compareRuns(t *testing.T, live, replayed string) {
 	t.Helper()
 	type run struct {
@@ -300,6 +303,9 @@ func compareRuns(t *testing.T, live, replayed string) {
 		x, y := a.Calls[i], b.Calls[i]
 		for _, c := range []map[string]any{x, y} {
 			delete(c, "durationMs")
+			delete(c, "timing")
+			delete(c, "wire")
+			delete(c, "responseBytes")
 			if h, ok := c["responseHeaders"].(map[string]any); ok {
 				delete(h, "x-restls-mock")
 			}

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"golang.org/x/term"
 
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
@@ -23,7 +24,7 @@ func init() {
 }
 
 func runRun(env *cliEnv, args []string) (rc int) {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--timeout D] [--max-memory SIZE] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -38,6 +39,12 @@ it records only the calls the fixtures did not answer.
 
 SCRIPT - reads the script from stdin. A script that makes the process grow
 by more than --max-memory is stopped with the error code memory-limit.
+
+--curl prints, instead of the preview, a shell script with one curl
+command per call that sends the same request; credentials are shell
+variables the script names (RESTLS_BASIC_<SERVICEID>,
+RESTLS_TOKEN_<SERVICEID>). --json holds the same command in each call's
+"curl".
 
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout or --max-memory), 2 for usage errors or
@@ -56,7 +63,10 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
 	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
-	verbose := fs.Bool("v", false, "log debug lines (per call, tokens) to stderr")
+	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
+	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
+	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
+	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -88,8 +98,17 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if *maxBytes <= 0 {
 		return usageErr("--max-response-bytes must be positive, got %d", *maxBytes)
 	}
+	color, err := scriptrt.ColorFor(*colorMode, isTerminal(env.stdout), env.getenv("NO_COLOR"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if *asJSON && *asCurl {
+		return usageErr("--json and --curl are two outputs; pick one (--json holds each call's curl command too)")
+	}
+	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: *mockFile,
+		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}}
 	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
-		return superviseRun(env, args, maxMemory, *asJSON, script, kind, *mockFile)
+		return superviseRun(env, args, maxMemory, out)
 	}
 	var src []byte
 	if script == "-" {
@@ -154,7 +173,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 			logger.Warn("no OS memory limit for this run; the watchdog still applies", zap.Error(err))
 		}
 		hardStop = func(msg string) {
-			writeRunResult(env, scriptrt.MemoryLimitResult(msg), *asJSON, script, kind, *mockFile)
+			writeRunResult(env, scriptrt.MemoryLimitResult(msg), out)
 			os.Exit(1)
 		}
 	}
@@ -180,25 +199,39 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 			defer func() { rc = 1 }() // after the output, whatever the script did
 		}
 	}
-	return writeRunResult(env, res, *asJSON, script, kind, *mockFile)
+	return writeRunResult(env, res, out)
+}
+
+// runOutput is how restls run shows its result.
+type runOutput struct {
+	asJSON, asCurl bool
+	preview        scriptrt.PreviewOptions
+	script         string
+	kind           config.Kind
+	mockFile       string
 }
 
 // writeRunResult prints a run's result and returns the exit status.
-func writeRunResult(env *cliEnv, res *scriptrt.Result, asJSON bool, script string, kind config.Kind, mockFile string) int {
-	if asJSON {
+func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
+	script := out.script
+	if out.asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
 			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
 			return 1
 		}
+	} else if out.asCurl {
+		if err := scriptrt.WriteCurls(env.stdout, res, script); err != nil {
+			return 1
+		}
 	} else {
-		header := fmt.Sprintf("restls run %s (%s", script, kind)
-		if mockFile != "" {
-			header += ", answers from " + mockFile
+		header := fmt.Sprintf("restls run %s (%s", script, out.kind)
+		if out.mockFile != "" {
+			header += ", answers from " + out.mockFile
 		}
 		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
-		if err := scriptrt.WritePreview(env.stdout, res, script); err != nil {
+		if err := scriptrt.WritePreviewWith(env.stdout, res, script, out.preview); err != nil {
 			return 1
 		}
 	}
@@ -220,14 +253,20 @@ func countErrors(diags []config.Diagnostic) int {
 // grow past --max-memory is killed however fast it allocates, and this
 // process reports memory-limit for it. Otherwise the child's output is
 // the run's.
-func superviseRun(env *cliEnv, args []string, maxMemory int64, asJSON bool, script string, kind config.Kind, mockFile string) int {
+func superviseRun(env *cliEnv, args []string, maxMemory int64, out runOutput) int {
 	code, memory, err := isolate.RunSupervised(append([]string{"run"}, args...), maxMemory)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls run: start the run: %v\n", err)
 		return 2
 	}
 	if memory {
-		return writeRunResult(env, scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(maxMemory)), asJSON, script, kind, mockFile)
+		return writeRunResult(env, scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(maxMemory)), out)
 	}
 	return code
+}
+
+// isTerminal reports whether w is a terminal (for --color auto).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	runDuration = regexp.MustCompile(`\(\d+(?:\.\d+)? ms\)`)
+	runDuration = regexp.MustCompile(`\(\d+(?:\.\d+)? ms`)
 	runTook     = regexp.MustCompile(`(?m)^(restls run .*, )[0-9.]+[a-zµ]+\)$`)
 )
 
@@ -31,6 +31,9 @@ func TestRunPreviewGolden(t *testing.T) {
 		{"example", []string{"run", "--config-root", cfg, "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"),
 			filepath.Join(root, "testdata/scripts/customer-summary.js")}, 0},
 		{"uncaught", []string{"run", "--config-root", cfg, throws}, 1},
+		{"curl", []string{"run", "--curl", "--config-root", cfg, "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"),
+			filepath.Join(root, "testdata/scripts/customer-summary.js")}, 0},
+		{"curl-uncaught", []string{"run", "--curl", "--config-root", cfg, throws}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, rc := run(t, nil, tc.args...)
@@ -39,7 +42,7 @@ func TestRunPreviewGolden(t *testing.T) {
 			}
 			out = strings.ReplaceAll(out, dir, "$TMP")
 			out = strings.ReplaceAll(out, root, "$ROOT")
-			out = runDuration.ReplaceAllString(out, "(N ms)")
+			out = runDuration.ReplaceAllString(out, "(N ms")
 			out = runTook.ReplaceAllString(out, "${1}DURATION)")
 			goldentest.Check(t, filepath.Join("testdata", "golden", "run", tc.name+".txt"), out)
 		})

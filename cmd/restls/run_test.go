@@ -192,10 +192,18 @@ throw new Error(JSON.stringify(out));`)
 		"Z2F0ZXdheTpnNHRld2F5LXBhc3M=", "g4teway-pass",
 		"aGFyZDpjMGRlZC1zZWNyZXQ=", "c0ded-secret",
 	}
-	for _, mode := range [][]string{{"--json"}, {}} {
+	for _, mode := range [][]string{{"--json"}, {""}, {"--full", "--color", "always"}, {"--curl"}} {
 		args := append([]string{"run", "-v", "--config-root", filepath.Join(root, "testdata/config"), "--mock", mock}, mode...)
+		if mode[0] == "" {
+			args = args[:len(args)-1]
+		}
 		out, errs, rc := run(t, nil, append(args, script)...)
-		if rc != 1 || !strings.Contains(out, "Bearer ***") || !strings.Contains(out, "Basic ***") {
+		masked := strings.Contains(out, "Bearer ***") && strings.Contains(out, "Basic ***")
+		if mode[0] == "--curl" || mode[0] == "--json" {
+			// Each call's command names its credential by variable.
+			masked = strings.Contains(out, `Bearer $RESTLS_TOKEN_PAYMENTS`) && strings.Contains(out, `Basic $RESTLS_BASIC_CRM`)
+		}
+		if rc != 1 || !masked {
 			t.Fatalf("%v: rc %d\n%s", mode, rc, out)
 		}
 		for _, s := range secrets {
@@ -203,5 +211,43 @@ throw new Error(JSON.stringify(out));`)
 				t.Errorf("%v: %q leaks", mode, s)
 			}
 		}
+	}
+}
+
+// TestRunColorCurlAndVerboseFlags: --color always colours even under
+// NO_COLOR (it only changes the default), auto does not colour a pipe,
+// --json and --curl exclude each other, -v adds the timing line.
+func TestRunColorCurlAndVerboseFlags(t *testing.T) {
+	root := repoRoot(t)
+	base := []string{"run", "--config-root", filepath.Join(root, "testdata/config"), "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml")}
+	script := filepath.Join(root, "testdata/scripts/customer-summary.js")
+	for _, tc := range []struct {
+		flags []string
+		env   map[string]string
+		color bool
+	}{
+		{nil, nil, false},
+		{[]string{"--color", "auto"}, nil, false},
+		{[]string{"--color", "never"}, nil, false},
+		{[]string{"--color", "always"}, nil, true},
+		{[]string{"--color", "always"}, map[string]string{"NO_COLOR": "1"}, true},
+	} {
+		out, errs, rc := run(t, tc.env, append(append(append([]string{}, base...), tc.flags...), script)...)
+		if rc != 0 || errs != "" {
+			t.Fatalf("%v: rc %d, stderr %q", tc.flags, rc, errs)
+		}
+		if got := strings.Contains(out, "\x1b["); got != tc.color {
+			t.Errorf("%v %v: colour %v, want %v", tc.flags, tc.env, got, tc.color)
+		}
+	}
+	for _, bad := range [][]string{{"--color", "sometimes"}, {"--json", "--curl"}} {
+		_, errs, rc := run(t, nil, append(append(append([]string{}, base...), bad...), script)...)
+		if rc != 2 || !strings.Contains(errs, "restls run: --") {
+			t.Errorf("%v: rc %d, stderr %q", bad, rc, errs)
+		}
+	}
+	out, _, rc := run(t, nil, append(append(append([]string{}, base...), "-v"), script)...)
+	if rc != 0 || strings.Count(out, "~ timing: total ") != 4 {
+		t.Errorf("-v: rc %d\n%s", rc, out)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -258,6 +259,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 		h["Accept"] = acceptJSON
 	}
 	var body []byte
+	var form []MultipartField
 	if r.Body != nil {
 		if IsMultipart(h.Get("Content-Type")) {
 			fields, err := MultipartFields(r.Body)
@@ -268,7 +270,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 			if err != nil {
 				return nil, fmt.Errorf("encode multipart body: %w", err)
 			}
-			body = b
+			body, form = b, fields
 			h.Set("Content-Type", ct)
 			rb, _ := json.Marshal(map[string]any{"multipart": true, "fields": fieldMap(fields)})
 			call.RequestBody = json.RawMessage(s.red.String(string(rb)))
@@ -319,6 +321,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	}
 	sortHeaders(call.RequestHeaders)
 
+	call.curl = &curlRequest{serviceID: svc.ID, auth: svc.Auth.Type, method: r.Method, url: target, header: h, body: body, form: form, red: s.red}
 	resp, err := s.send(ctx, svc.ID, r.Method, target, h, body, lim, call)
 	// A fixture's 401 is the answer itself: a recording keeps the answer
 	// after the retry.
@@ -472,7 +475,8 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		rd = bytes.NewReader(body)
 	}
 	g := guard(ctx, lim, &s.wd)
-	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
+	pr := newProbe() // timing and wire headers for the trace
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(g.reqCtx, &pr.trace), method, target, rd)
 	if err != nil {
 		g.finish()
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
@@ -490,6 +494,9 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
 	defer hr.Body.Close()
+	if pr.answered(req, hr, s.red) {
+		call.wire = pr
+	}
 	var rc io.Reader = hr.Body
 	length := hr.ContentLength
 	if !hr.Uncompressed && strings.EqualFold(hr.Header.Get("Content-Encoding"), "gzip") {
@@ -510,6 +517,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, &Error{Code: CodeResponseTooLarge, ServiceID: serviceID,
 			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
 	}
+	call.Timing, call.ResponseBytes = pr.timing(time.Now(), req.URL.Scheme == "https"), int64(len(data))
 	if len(data) == 0 {
 		data = nil
 	}

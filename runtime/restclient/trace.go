@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -90,13 +92,60 @@ type Call struct {
 	// BodyTruncated reports that ResponseBody was cut.
 	BodyTruncated bool    `json:"responseBodyTruncated,omitempty"`
 	DurationMs    float64 `json:"durationMs"`
-	ErrorCode     string  `json:"errorCode,omitempty"`
-	ErrorMessage  string  `json:"errorMessage,omitempty"`
-	Events        []Event `json:"events"`
+	// Timing breaks down the last exchange of the call (a 401 retry is a
+	// second exchange); nil when no request was sent.
+	Timing *Timing `json:"timing,omitempty"`
+	// ResponseBytes is the size of the response body after decompression
+	// (what the script receives), 0 when there was no response.
+	ResponseBytes int64 `json:"responseBytes"`
+	// Wire holds the header blocks as sent and received (masked); nil for
+	// a mock answer or when no request was sent. It is built when the Call
+	// is marshalled; read it with WireBlocks.
+	Wire *Wire `json:"wire,omitempty"`
+	// Curl is a POSIX shell command that sends the same request, with
+	// credentials as shell variables; empty when no request was sent. It
+	// is built when the Call is marshalled; read it with CurlCommand.
+	Curl         string  `json:"curl,omitempty"`
+	ErrorCode    string  `json:"errorCode,omitempty"`
+	ErrorMessage string  `json:"errorMessage,omitempty"`
+	Events       []Event `json:"events"`
 
 	// status is where Status points once the service answered: the Call
 	// and its Status in one allocation.
 	status Status
+	// Curl and Wire are built only when asked for (most runs are never
+	// shown): these hold what they are built from.
+	curl *curlRequest
+	wire *probe
+}
+
+// CurlCommand returns Curl, building it from the request as sent.
+func (c *Call) CurlCommand() string {
+	if c.Curl != "" || c.curl == nil {
+		return c.Curl
+	}
+	s, _ := c.curl.command()
+	return s
+}
+
+// WireBlocks returns Wire, building it from the exchange's trace.
+func (c *Call) WireBlocks() *Wire {
+	if c.Wire != nil || c.wire == nil {
+		return c.Wire
+	}
+	return c.wire.blocks()
+}
+
+// MarshalJSON writes the Call with its Curl and Wire built.
+func (c *Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	p := (*plain)(c)
+	if c.curl != nil || c.wire != nil {
+		cp := *p
+		cp.Curl, cp.Wire = c.CurlCommand(), c.WireBlocks()
+		p = &cp
+	}
+	return json.Marshal(p)
 }
 
 func (c *Call) event(kind, msg string) {
@@ -316,4 +365,169 @@ func (r *Redactor) String(s string) string {
 // active reports whether any credential is registered.
 func (r *Redactor) active() bool {
 	return r != nil && r.n.Load() > 0
+}
+
+// Timing is when the phases of one exchange ended, in milliseconds from
+// their start, as net/http/httptrace reports them. A phase that did not
+// happen (a reused connection has no DNS, connect or TLS; an IP address
+// no DNS; plain http no TLS; a mock answer only a total) is absent.
+type Timing struct {
+	DNSMs     float64 `json:"dnsMs,omitempty"`
+	ConnectMs float64 `json:"connectMs,omitempty"`
+	TLSMs     float64 `json:"tlsMs,omitempty"`
+	// TTFBMs is from sending the request (before any connection was
+	// made) to the first byte of the response.
+	TTFBMs float64 `json:"ttfbMs,omitempty"`
+	// TotalMs is from sending the request to the end of the body.
+	TotalMs float64 `json:"totalMs"`
+	// Reused reports that the exchange used a pooled connection.
+	Reused bool `json:"reused,omitempty"`
+}
+
+// Wire is the header blocks of one exchange as they went over the wire:
+// the request line and every header field the HTTP client wrote, the
+// status line and the response header fields (canonical names, sorted).
+// Credentials are masked as in RequestHeaders.
+type Wire struct {
+	Request  []string `json:"request"`
+	Response []string `json:"response"`
+}
+
+// probe collects the httptrace events of one exchange, and what its
+// Wire blocks are built from.
+type probe struct {
+	trace                                 httptrace.ClientTrace
+	mu                                    sync.Mutex
+	start, dnsStart, dns, connStart, conn time.Time
+	got, first                            time.Time
+	reused                                bool
+	wrote                                 []wroteField
+	wroteBuf                              [12]wroteField
+	// Set when the answer came: the request line and the response.
+	method, uri string
+	resp        *http.Response
+	red         *Redactor
+	// encoding is the Content-Encoding received, which is removed from
+	// the response once the body is decompressed.
+	encoding string
+}
+
+type wroteField struct {
+	name   string
+	values []string
+}
+
+// newProbe returns a probe whose trace hooks record into it; wire asks
+// for the header fields as written.
+func newProbe() *probe {
+	p := &probe{start: time.Now()}
+	p.wrote = p.wroteBuf[:0]
+	// A dial the request did not wait for may report after the exchange
+	// ended, from its own goroutine: every hook takes the lock.
+	at := func(t *time.Time) {
+		p.mu.Lock()
+		*t = time.Now()
+		p.mu.Unlock()
+	}
+	p.trace = httptrace.ClientTrace{
+		DNSStart:     func(httptrace.DNSStartInfo) { at(&p.dnsStart) },
+		DNSDone:      func(httptrace.DNSDoneInfo) { at(&p.dns) },
+		ConnectStart: func(string, string) { at(&p.connStart) },
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				at(&p.conn)
+			}
+		},
+		GotConn: func(i httptrace.GotConnInfo) {
+			p.mu.Lock()
+			p.got, p.reused = time.Now(), i.Reused
+			p.mu.Unlock()
+		},
+		GotFirstResponseByte: func() { at(&p.first) },
+		WroteHeaderField: func(k string, vs []string) {
+			p.mu.Lock()
+			p.wrote = append(p.wrote, wroteField{k, vs})
+			p.mu.Unlock()
+		},
+	}
+	return p
+}
+
+func msBetween(a, b time.Time) float64 {
+	if a.IsZero() || b.IsZero() || b.Before(a) {
+		return 0
+	}
+	return float64(b.Sub(a).Microseconds()) / 1000
+}
+
+// timing returns the phases; tls says whether the connection was made
+// with TLS. Our dialer does the handshake itself, right after the TCP
+// connect and before the transport gets the connection, so the TLS phase
+// is connect done to got connection.
+func (p *probe) timing(end time.Time, tls bool) *Timing {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := &Timing{TotalMs: msBetween(p.start, end)}
+	if p.got.IsZero() {
+		return t // answered without a connection (a Mock)
+	}
+	t.TTFBMs, t.Reused = msBetween(p.start, p.first), p.reused
+	if !p.reused {
+		t.DNSMs = msBetween(p.dnsStart, p.dns)
+		t.ConnectMs = msBetween(p.connStart, p.conn)
+		if tls {
+			t.TLSMs = msBetween(p.conn, p.got)
+		}
+	}
+	return t
+}
+
+// answered keeps what the Wire blocks of the exchange are built from, and
+// reports whether the exchange went over a connection (a Mock answers
+// without one: no hook fires).
+func (p *probe) answered(req *http.Request, hr *http.Response, red *Redactor) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.got.IsZero() {
+		return false
+	}
+	p.method, p.uri, p.resp, p.red = req.Method, req.URL.RequestURI(), hr, red
+	p.encoding = hr.Header.Get("Content-Encoding")
+	if hr.Uncompressed {
+		// net/http asked for gzip itself, decompressed and removed the
+		// header (and Content-Length, whose value is lost).
+		p.encoding = "gzip"
+	}
+	return true
+}
+
+// blocks returns the masked header blocks of an exchange.
+func (p *probe) blocks() *Wire {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	hr, red := p.resp, p.red
+	w := &Wire{Request: make([]string, 0, len(p.wrote)+1), Response: make([]string, 0, len(hr.Header)+1)}
+	w.Request = append(w.Request, red.String(p.method+" "+p.uri+" HTTP/1.1"))
+	for _, f := range p.wrote {
+		for _, v := range f.values {
+			w.Request = append(w.Request, f.name+": "+red.String(maskHeader(f.name, v)))
+		}
+	}
+	w.Response = append(w.Response, hr.Proto+" "+hr.Status)
+	header := hr.Header
+	if p.encoding != "" && header.Get("Content-Encoding") == "" {
+		header = header.Clone()
+		header.Set("Content-Encoding", p.encoding)
+	}
+	names := make([]string, 0, len(header))
+	for k := range header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range header[k] {
+			w.Response = append(w.Response, k+": "+red.String(maskHeader(k, v)))
+		}
+	}
+	return w
 }

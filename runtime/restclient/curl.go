@@ -1,0 +1,177 @@
+package restclient
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/restls/restls/config"
+)
+
+// curlRequest is a request as the client hands it to the transport: what
+// a curl command needs to send the same bytes.
+type curlRequest struct {
+	serviceID string
+	// auth is the authorization the client added to the request (the
+	// Authorization header then holds a configured credential).
+	auth   config.AuthType
+	method string
+	url    string
+	header http.Header
+	body   []byte
+	// form, when not nil, holds the fields of a multipart body (body then
+	// holds their encoding, whose boundary curl chooses itself).
+	form []MultipartField
+	// red hides what the Redactor knows as credentials in the rest.
+	red *Redactor
+}
+
+// goUserAgent is what net/http sends when a request has no User-Agent.
+const goUserAgent = "Go-http-client/1.1"
+
+// EnvName returns the shell variable that holds credential what ("BASIC",
+// "TOKEN", a header name) of serviceID: RESTLS_<WHAT>_<SERVICEID>, upper
+// case, every character other than a letter or digit an underscore.
+func EnvName(what, serviceID string) string {
+	var b strings.Builder
+	b.WriteString("RESTLS_")
+	for _, s := range []string{what, "_", serviceID} {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case 'a' <= c && c <= 'z':
+				b.WriteByte(c - 'a' + 'A')
+			case 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+				b.WriteByte(c)
+			default:
+				b.WriteByte('_')
+			}
+		}
+	}
+	return b.String()
+}
+
+// command returns a POSIX shell command line that makes curl send the
+// request: a comment line naming the shell variables that stand for the
+// credentials, then curl with one option per line. Every literal is
+// single-quoted (a quote inside as '\”), so no header or body text is
+// ever interpreted by the shell; credentials are variable references in
+// double quotes, and any other text the Redactor knows as a credential is
+// shown as ***. The second result is false when the request cannot be
+// written as a shell argument (a NUL character).
+func (c *curlRequest) command() (string, bool) {
+	red := c.red
+	var vars []string // "NAME (what it holds)"
+	var args []string // each a shell word (or words), already quoted
+	masked := false
+	lit := func(s string) string {
+		r := red.String(s)
+		masked = masked || r != s
+		return ShellQuote(r)
+	}
+
+	args = append(args, "curl", "--globoff", "--path-as-is")
+	if strings.HasPrefix(c.url, "https:") {
+		// The client speaks HTTP/1.1 only.
+		args = append(args, "--http1.1")
+	}
+	switch c.method {
+	case http.MethodGet:
+	case http.MethodHead:
+		args = append(args, "--head")
+	default:
+		args = append(args, "-X "+lit(c.method))
+	}
+	args = append(args, lit(c.url))
+	first := len(args)
+
+	names := make([]string, 0, len(c.header))
+	for k := range c.header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if c.form != nil && strings.EqualFold(k, "Content-Type") {
+			continue // curl writes its own boundary
+		}
+		for _, v := range c.header[k] {
+			if strings.IndexByte(v, 0) >= 0 {
+				return "", false
+			}
+			switch {
+			case strings.EqualFold(k, "Authorization") && c.auth == config.AuthBasic && strings.HasPrefix(v, "Basic "):
+				n := EnvName("BASIC", c.serviceID)
+				vars = append(vars, n+" (the encodedCredentials of "+c.serviceID+")")
+				args = append(args, `-H "Authorization: Basic $`+n+`"`)
+			case strings.EqualFold(k, "Authorization") && c.auth == config.AuthOAuth && strings.HasPrefix(v, "Bearer "):
+				n := EnvName("TOKEN", c.serviceID)
+				vars = append(vars, n+" (an OAuth access token for "+c.serviceID+")")
+				args = append(args, `-H "Authorization: Bearer $`+n+`"`)
+			case sensitiveHeader(k):
+				n := EnvName(k, c.serviceID)
+				vars = append(vars, n+" (the "+k+" header of "+c.serviceID+")")
+				args = append(args, "-H "+ShellQuote(k+": ")+`"$`+n+`"`)
+			default:
+				args = append(args, "-H "+lit(k+": "+v))
+			}
+		}
+	}
+	if _, ok := c.header["User-Agent"]; !ok {
+		args = append(args, "-H "+lit("User-Agent: "+goUserAgent))
+	}
+	if _, ok := c.header["Accept-Encoding"]; !ok && c.method != http.MethodHead {
+		// net/http asks for gzip and decompresses; so does curl with
+		// --compressed, which keeps the header given.
+		args = append(args, "--compressed", "-H "+lit("Accept-Encoding: gzip"))
+	}
+	if len(c.body) > 1024 {
+		// curl would ask for 100-continue; net/http does not.
+		args = append(args, "-H "+lit("Expect:"))
+	}
+	switch {
+	case c.form != nil:
+		for _, f := range c.form {
+			if strings.IndexByte(f.Name, 0) >= 0 || strings.IndexByte(f.Value, 0) >= 0 {
+				return "", false
+			}
+			// --form-string takes the value literally (-F would read a
+			// file for a value starting with @ or <).
+			args = append(args, "--form-string "+lit(f.Name+"="+f.Value))
+		}
+	case c.body != nil:
+		if strings.IndexByte(string(c.body), 0) >= 0 {
+			return "", false
+		}
+		// --data-raw sends the text as it is (no @file).
+		args = append(args, "--data-raw "+lit(string(c.body)))
+	}
+
+	var b strings.Builder
+	if len(vars) > 0 {
+		b.WriteString("# set ")
+		b.WriteString(strings.Join(vars, ", "))
+		b.WriteByte('\n')
+	}
+	if masked {
+		b.WriteString("# *** stands for a credential restls hides: put it back by hand\n")
+	}
+	// Method and URL on the first line, then one option a line.
+	b.WriteString(strings.Join(args[:first], " "))
+	for _, a := range args[first:] {
+		b.WriteString(" \\\n  ")
+		b.WriteString(a)
+	}
+	return b.String(), true
+}
+
+// ShellQuote returns s as one POSIX shell word: as it is when it holds
+// only characters no shell treats specially, otherwise in single quotes,
+// inside which only the single quote itself needs care ('\”).
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
