@@ -18,15 +18,7 @@ const (
 	PreviewBodyBytes = 8 << 10
 )
 
-// WritePreview prints a run for people: each call (method, serviceId, final
-// URL, masked request headers, body, events, status, response headers and
-// body pretty-printed and cut, duration) with console output where it
-// happened, then the result or the uncaught error with its position.
-func WritePreview(w io.Writer, res *Result, filename string) error {
-	return WritePreviewWith(w, res, filename, PreviewOptions{})
-}
-
-// PreviewOptions choose how WritePreviewWith renders a run.
+// PreviewOptions choose how WritePreview renders a run.
 type PreviewOptions struct {
 	// Color marks the parts of the preview with ANSI colours (see
 	// ColorFor); the text is the same without.
@@ -55,8 +47,12 @@ func ColorFor(mode string, terminal bool, noColor string) (bool, error) {
 	return false, fmt.Errorf("--color must be auto, always or never, got %q", mode)
 }
 
-// WritePreviewWith is WritePreview with options.
-func WritePreviewWith(w io.Writer, res *Result, filename string, o PreviewOptions) error {
+// WritePreview prints a run for people: each call (method, serviceId, final
+// URL, masked request headers, body, events, status, response headers and
+// body pretty-printed and cut, duration) with console output where it
+// happened, then the result or the uncaught error with its position, as
+// o chooses.
+func WritePreview(w io.Writer, res *Result, filename string, o PreviewOptions) error {
 	pv := &previewer{o: o, p: plainPalette}
 	if o.Color {
 		pv.p = ansiPalette

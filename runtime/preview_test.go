@@ -41,7 +41,7 @@ func checkPreview(t *testing.T, name string, res *Result, hosts previewHosts) {
 func checkPreviewWith(t *testing.T, name string, res *Result, hosts previewHosts, o PreviewOptions) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WritePreviewWith(&buf, res, "test.js", o); err != nil {
+	if err := WritePreview(&buf, res, "test.js", o); err != nil {
 		t.Fatal(err)
 	}
 	out := strings.ReplaceAll(buf.String(), "\x1b", `\e`)

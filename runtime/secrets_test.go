@@ -180,10 +180,10 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		var p, v, c bytes.Buffer
-		_ = WritePreview(&p, res, name+".js")
+		_ = WritePreview(&p, res, name+".js", PreviewOptions{})
 		// The wire header blocks and whole bodies of -v --full, and the
 		// curl commands.
-		_ = WritePreviewWith(&v, res, name+".js", PreviewOptions{Verbose: true, Full: true, Color: true})
+		_ = WritePreview(&v, res, name+".js", PreviewOptions{Verbose: true, Full: true, Color: true})
 		_ = WriteCurls(&c, res, name+".js")
 		outputs = append(outputs, "json "+name+": "+string(j), "preview "+name+": "+p.String(),
 			"verbose preview "+name+": "+v.String(), "curl "+name+": "+c.String())

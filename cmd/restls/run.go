@@ -231,7 +231,7 @@ func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 			header += ", answers from " + out.mockFile
 		}
 		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
-		if err := scriptrt.WritePreviewWith(env.stdout, res, script, out.preview); err != nil {
+		if err := scriptrt.WritePreview(env.stdout, res, script, out.preview); err != nil {
 			return 1
 		}
 	}
