@@ -10,6 +10,7 @@ import (
 	"github.com/dop251/goja/ast"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jsdepth"
 )
 
 // Diagnostic codes; stable, documented in docs/diagnostics.md under
@@ -28,6 +29,7 @@ const (
 	CodeUnknownPathKey         = "unknown-path-key"
 	CodeQueryValueNotString    = "query-value-not-string"
 	CodeContextAPI             = "context-api"
+	CodeScriptTooDeep          = "script-too-deep"
 )
 
 // nearestServices is how many near serviceIds an unknown one suggests.
@@ -40,6 +42,10 @@ func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
 	}
 	p := doc.parse()
 	d := &diagnoser{text: doc.text, reg: reg}
+	if !p.depth.OK() {
+		// Nothing was parsed: one diagnostic for the whole document.
+		return []Diagnostic{d.tooDeep(p.depth)}
+	}
 	if len(p.errs) > 0 {
 		// Only the first: the parser's later errors mostly follow from it.
 		e := p.errs[0]
@@ -51,6 +57,18 @@ func diagnose(doc *Document, reg *config.Registry) (out []Diagnostic) {
 	}
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })
 	return d.out
+}
+
+// tooDeep is the one diagnostic of a script beyond the nesting budget.
+func (d *diagnoser) tooDeep(r jsdepth.Result) Diagnostic {
+	msg := fmt.Sprintf("the script nests brackets more than %d deep here; restls does not check it "+
+		"(and a dry run refuses it): split the expression into variables or build the value in a loop", jsdepth.Max)
+	if r.Reason == jsdepth.Ambiguous {
+		msg = "restls cannot tell whether this / divides or starts a regular expression, and the two readings " +
+			"disagree about the rest of the script; the script is not checked (and a dry run refuses it): " +
+			"put the expression before or after the / in parentheses"
+	}
+	return Diagnostic{Range: d.tokenRange(r.Offset), Severity: SeverityError, Code: CodeScriptTooDeep, Message: msg}
 }
 
 type diagnoser struct {

@@ -3,6 +3,8 @@ package jsdepth
 import (
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/jsdepth/deepgen"
 )
 
 func TestCheckDepth(t *testing.T) {
@@ -74,8 +76,8 @@ func TestCheckTooDeep(t *testing.T) {
 func TestCheckAmbiguousSlash(t *testing.T) {
 	deep := strings.Repeat("(", Max+1)
 	for _, src := range []string{
-		"x = function(){} / `/` + 1\n" + deep,    // division by a template
-		"{}\n/`/\n" + deep,                       // a regex holding a backtick
+		"x = function(){} / `/` + 1\n" + deep,     // division by a template
+		"{}\n/`/\n" + deep,                        // a regex holding a backtick
 		"var of = 1; x = of / \"/\" + 1\n" + deep, // a variable named of
 		"a\n++/\"/.x\n" + deep,
 	} {
@@ -88,4 +90,41 @@ func TestCheckAmbiguousSlash(t *testing.T) {
 	if r := Check(src, Max); r.Reason != TooDeep {
 		t.Errorf("brackets behind an ambiguous slash were hidden: %+v", r)
 	}
+}
+
+// FuzzCheck checks the measure on generated deep and long scripts and on
+// random text: it never fails, stops at the first bracket past the limit,
+// and agrees with the generator about how deep a generated script nests.
+func FuzzCheck(f *testing.F) {
+	f.Add(uint8(0), uint16(300), true, "")
+	f.Add(uint8(2), uint16(40000), false, "")
+	f.Add(uint8(3), uint16(Max), true, ";")
+	f.Add(uint8(11), uint16(999), true, "/`/")
+	f.Add(uint8(9), uint16(40000), true, "")
+	f.Fuzz(func(t *testing.T, shape uint8, depth uint16, closed bool, tail string) {
+		src := deepgen.Script(int(shape), int(depth), closed, tail)
+		r := Check(src, Max)
+		switch r.Reason {
+		case Fits:
+			if r.Offset != -1 || r.Depth > Max {
+				t.Fatalf("fits with %+v", r)
+			}
+		case TooDeep:
+			if r.Depth != Max+1 || r.Offset < 0 || r.Offset >= len(src) {
+				t.Fatalf("too deep with %+v", r)
+			}
+		case Ambiguous:
+			if src[r.Offset] != '/' {
+				t.Fatalf("ambiguous at %q", src[r.Offset])
+			}
+		}
+		// The tail never makes a script shallower than its generated
+		// prefix when the prefix is read as the parser reads it.
+		if tail == "" && closed && int(depth)%(deepgen.MaxDepth+1) > Max && shape%deepgen.Shapes != 9 && r.OK() {
+			t.Fatalf("shape %d depth %d judged to fit: %+v", shape, depth, r)
+		}
+		if r2 := Check(tail, Max); r2.Reason == TooDeep && r2.Offset >= len(tail) {
+			t.Fatalf("offset past the text: %+v", r2)
+		}
+	})
 }

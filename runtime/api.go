@@ -49,6 +49,9 @@ func (r *runner) install() error {
 	if r.jsonStringify, ok = goja.AssertFunction(jsonObj.Get("stringify")); !ok {
 		return errors.New("JSON.stringify missing")
 	}
+	if r.arrayIsArray, ok = goja.AssertFunction(vm.Get("Array").ToObject(vm).Get("isArray")); !ok {
+		return errors.New("Array.isArray missing")
+	}
 
 	mk, err := vm.RunString(`(function (code, message, headers, body) {
   return {status: {code: code, message: message}, headers: headers, body: body};
@@ -277,14 +280,19 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 		if _, isFn := goja.AssertFunction(p); isFn {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD is a function; pass an object", m.name)
 		}
-		var out goja.Value
-		if err := r.tryJS(func() { out = r.stringify(p) }); err != nil {
+		out, defined, err := r.marshal(p)
+		if errors.Is(err, errStopped) {
+			// The interrupt that stopped the conversion ends the script
+			// at its next instruction; send nothing.
+			panic(r.vm.NewGoError(err))
+		}
+		if err != nil {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD cannot be sent as JSON: %v", m.name, err)
 		}
-		if out == nil || goja.IsUndefined(out) {
+		if !defined {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD cannot be sent as JSON (%s)", m.name, describe(p))
 		}
-		req.Body = json.RawMessage(out.String())
+		req.Body = json.RawMessage(out)
 		next = 4
 	}
 	if len(args) > next {
