@@ -183,6 +183,19 @@ func TestScriptTooDeep(t *testing.T) {
 	}
 }
 
+func TestScriptAtTheLimit(t *testing.T) {
+	for shape := range deepgen.Shapes {
+		d := jsdepth.Max
+		for !jsdepth.Check(deepgen.Script(shape, d, true, ""), jsdepth.Max).OK() {
+			d--
+		}
+		res := run(t, nil, deepgen.Script(shape, d, true, ""))
+		if res.Error != nil && res.Error.Code == CodeScriptTooDeep {
+			t.Fatalf("shape %d depth %d: %+v", shape, d, res.Error)
+		}
+	}
+}
+
 // FuzzDeepScripts runs generated deep and long scripts: each ends in a
 // result or an error (script-too-deep beyond the budget), never a crash,
 // and fast enough that 20,000 of them take seconds.
@@ -194,8 +207,13 @@ func FuzzDeepScripts(f *testing.F) {
 	f.Add(uint8(11), uint16(500), true, "/`/")
 	f.Fuzz(func(t *testing.T, shape uint8, depth uint16, closed bool, tail string) {
 		d := int(depth)
-		if shape%deepgen.Shapes == 9 || shape%deepgen.Shapes == 5 {
-			d %= 2000 // long flat chains and function nests: goja compiles them slowly
+		switch {
+		case shape%deepgen.Shapes == 9:
+			d %= 2000 // a long flat chain: goja compiles it slowly
+		case d <= jsdepth.Max:
+			// Within the budget goja compiles and runs every level;
+			// TestScriptAtTheLimit covers the limit itself.
+			d %= 100
 		}
 		src := deepgen.Script(int(shape), d, closed, tail)
 		res := Run(context.Background(), Options{Source: src, Filename: "deep.js", Timeout: 2 * time.Second})
