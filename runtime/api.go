@@ -141,7 +141,7 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 		body := goja.Null()
 		if len(bytes.TrimSpace(resp.Body)) > 0 {
 			v, err := r.parseJSON(resp.Body)
-			if err != nil {
+			if errors.Is(err, errJSONFallback) {
 				v, err = r.jsonParse(goja.Undefined(), r.vm.ToValue(string(resp.Body)))
 			}
 			if err != nil {
@@ -338,9 +338,14 @@ func (r *runner) timeouts(m method, v goja.Value, req *restclient.Request) {
 		if goja.IsUndefined(val) {
 			continue
 		}
-		f, ok := val.Export().(float64)
-		if i, isInt := val.Export().(int64); isInt {
-			f, ok = float64(i), true
+		// Export only primitives: on an object it copies the whole graph.
+		var f float64
+		var ok bool
+		if _, isObj := val.(*goja.Object); !isObj {
+			f, ok = val.Export().(float64)
+			if i, isInt := val.Export().(int64); isInt {
+				f, ok = float64(i), true
+			}
 		}
 		if !ok || f <= 0 || f != math.Trunc(f) || f > math.MaxInt32 {
 			r.typeError(m, "api.rest.v1.%s: TIMEOUTS.%s must be a positive whole number of milliseconds, got %s", m.name, k, describe(val))
@@ -365,7 +370,11 @@ func describe(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
-	switch x := v.Export().(type) {
+	var prim any
+	if _, isObj := v.(*goja.Object); !isObj {
+		prim = v.Export() // never on an object: that copies the whole graph
+	}
+	switch x := prim.(type) {
 	case string:
 		if len(x) > 40 {
 			x = x[:40] + "..."

@@ -38,8 +38,9 @@ func (r *runner) format(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
-	if s, ok := v.Export().(string); ok {
-		return s
+	// Not Export: it copies a whole object graph, recursively.
+	if s, ok := v.(goja.String); ok {
+		return s.String()
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {

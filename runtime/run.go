@@ -95,7 +95,8 @@ type ScriptError struct {
 	// (a non-2XX status), SyntaxError, TimeoutError, Error...
 	Name    string `json:"name"`
 	Message string `json:"message"`
-	// Code is the RestClientError code, or script-timeout / canceled.
+	// Code is the RestClientError code, or script-timeout / canceled /
+	// script-too-deep / result-too-deep.
 	Code      string             `json:"code,omitempty"`
 	ServiceID string             `json:"serviceId,omitempty"`
 	Status    *restclient.Status `json:"status,omitempty"`
