@@ -1,6 +1,7 @@
 package jsdepth
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -127,4 +128,21 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("offset past the text: %+v", r2)
 		}
 	})
+}
+
+// BenchmarkCheck measures the pass on the example script repeated to
+// about 1 MB, the size of the largest scripts the language server is
+// measured with.
+func BenchmarkCheck(b *testing.B) {
+	one, err := os.ReadFile("../testdata/scripts/customer-summary.js")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := strings.Repeat(string(one), 1<<20/len(one))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if r := Check(src, Max); !r.OK() {
+			b.Fatal(r)
+		}
+	}
 }
