@@ -210,11 +210,53 @@ func (r *runner) run(parent context.Context) {
 		r.res.Error = tooDeepError(src, depth)
 		return
 	}
-	// Parse first: the parser's errors carry positions, goja.Compile's
-	// only a formatted message. Source maps are never loaded.
-	ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
-	if err != nil {
-		r.res.Error = r.syntaxError(err)
+	// The time limit covers parsing and compiling too: goja's compiler
+	// is quadratic on some flat shapes (a 30,000-term constant sum takes
+	// seconds) and cannot be interrupted, so it runs on its own goroutine
+	// and the run gives up on it at the limit. An abandoned compile ends on
+	// its own and holds no lock.
+	deadline := time.Now().Add(r.opts.Timeout)
+	type compiled struct {
+		prg      *goja.Program
+		parseErr error
+		err      error
+		panicked any
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		var c compiled
+		defer func() {
+			c.panicked = recover()
+			done <- c
+		}()
+		// Parse first: the parser's errors carry positions, goja.Compile's
+		// only a formatted message. Source maps are never loaded.
+		ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
+		if err != nil {
+			c.parseErr = err
+			return
+		}
+		c.prg, c.err = goja.CompileAST(ast, false)
+	}()
+	wait := time.NewTimer(r.opts.Timeout)
+	var c compiled
+	select {
+	case c = <-done:
+		wait.Stop()
+	case <-wait.C:
+		r.res.Error = &ScriptError{Name: "TimeoutError", Code: CodeScriptTimeout,
+			Message: fmt.Sprintf("compiling the script took longer than its time limit of %v: look for an expression with tens of thousands of operators, or raise --timeout", r.opts.Timeout)}
+		return
+	case <-parent.Done():
+		wait.Stop()
+		r.res.Error = &ScriptError{Name: "CanceledError", Code: CodeCanceled, Message: "the run was canceled"}
+		return
+	}
+	if c.panicked != nil {
+		panic(c.panicked) // to Run's recover, on this goroutine
+	}
+	if c.parseErr != nil {
+		r.res.Error = r.syntaxError(c.parseErr)
 		// An unclosed block is found on the wrapper's closing line: point
 		// at the end of the file instead.
 		lines := strings.Split(src, "\n")
@@ -223,11 +265,11 @@ func (r *runner) run(parent context.Context) {
 		}
 		return
 	}
-	prg, err := goja.CompileAST(ast, false)
-	if err != nil {
-		r.res.Error = r.syntaxError(err)
+	if c.err != nil {
+		r.res.Error = r.syntaxError(c.err)
 		return
 	}
+	prg := c.prg
 	// Before any interrupt can arrive: an interrupt stops whatever the VM
 	// runs next, and that must be the script.
 	if err := r.install(); err != nil {
@@ -245,7 +287,7 @@ func (r *runner) run(parent context.Context) {
 			cancel()
 		})
 	}
-	timer := time.AfterFunc(r.opts.Timeout, func() {
+	timer := time.AfterFunc(time.Until(deadline), func() {
 		stop(interruptReason{CodeScriptTimeout, fmt.Sprintf("the script ran longer than its time limit of %v and was interrupted: look for a loop that never ends, or raise --timeout", r.opts.Timeout)})
 	})
 	defer timer.Stop()

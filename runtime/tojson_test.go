@@ -226,3 +226,13 @@ func FuzzDeepScripts(f *testing.F) {
 		}
 	})
 }
+
+// goja's compiler is quadratic on a long constant sum and cannot be
+// interrupted: the time limit still ends the run.
+func TestCompileHonoursTimeout(t *testing.T) {
+	src := "return 1" + strings.Repeat("+1", 40000)
+	res := run(t, nil, src, func(o *Options) { o.Timeout = 200 * time.Millisecond })
+	if e := res.Error; e == nil || e.Code != CodeScriptTimeout || !strings.HasPrefix(e.Message, "compiling the script took longer") {
+		t.Fatalf("error %+v", res.Error)
+	}
+}
