@@ -52,6 +52,13 @@ func (r *runner) install() error {
 	if r.arrayIsArray, ok = goja.AssertFunction(vm.Get("Array").ToObject(vm).Get("isArray")); !ok {
 		return errors.New("Array.isArray missing")
 	}
+	// The script's own JSON functions get the same limits as ours.
+	if err := jsonObj.Set("stringify", r.scriptStringify); err != nil {
+		return err
+	}
+	if err := jsonObj.Set("parse", r.scriptParse); err != nil {
+		return err
+	}
 
 	mk, err := vm.RunString(`(function (code, message, headers, body) {
   return {status: {code: code, message: message}, headers: headers, body: body};

@@ -30,6 +30,12 @@ var errValueTooDeep = fmt.Errorf("the value nests more than %d levels deep", jsd
 // errStopped: the run's time limit passed, or the run was canceled.
 var errStopped = errors.New("the run was stopped")
 
+// typeError is a TypeError JSON.stringify throws; its text is the one
+// goja gives.
+type typeError string
+
+func (e typeError) Error() string { return "TypeError: " + string(e) }
+
 // checkEvery is how many values the converter writes between looks at the
 // run's context.
 const checkEvery = 256
@@ -97,7 +103,7 @@ func (w *jsonWriter) value(v goja.Value, key string) (bool, error) {
 				v = w.r.vm.ToValue(b)
 			}
 		case "BigInt":
-			return false, errors.New("TypeError: Do not know how to serialize a BigInt")
+			return false, typeError("Do not know how to serialize a BigInt")
 		case "RawJSON":
 			w.buf.WriteString(obj.Get("rawJSON").String())
 			return true, nil
@@ -136,7 +142,7 @@ func (w *jsonWriter) value(v goja.Value, key string) (bool, error) {
 			w.buf.WriteString(v.String())
 		}
 	case *big.Int:
-		return false, errors.New("TypeError: Do not know how to serialize a BigInt")
+		return false, typeError("Do not know how to serialize a BigInt")
 	default:
 		// A symbol.
 		return false, nil
@@ -147,7 +153,7 @@ func (w *jsonWriter) value(v goja.Value, key string) (bool, error) {
 // object writes an array or an object.
 func (w *jsonWriter) object(o *goja.Object) error {
 	if _, seen := w.open[o]; seen {
-		return errors.New("TypeError: Converting circular structure to JSON")
+		return typeError("Converting circular structure to JSON")
 	}
 	if w.depth >= jsdepth.MaxValue {
 		return errValueTooDeep
@@ -286,4 +292,83 @@ func (w *jsonWriter) char(c rune) {
 			w.buf.WriteRune(c)
 		}
 	}
+}
+
+// scriptStringify is the script's JSON.stringify. Called with a value alone
+// it is the converter above, so a script's own JSON.stringify stops at the
+// time limit and at jsdepth.MaxValue levels (a RangeError) instead of
+// running for minutes; with a replacer or an indent it is goja's.
+func (r *runner) scriptStringify(call goja.FunctionCall) goja.Value {
+	if len(call.Arguments) > 1 && !(goja.IsUndefined(call.Argument(1)) && goja.IsUndefined(call.Argument(2))) {
+		out, err := r.jsonStringify(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return out
+	}
+	w := &jsonWriter{r: r}
+	defined, err := w.value(call.Argument(0), "")
+	var te typeError
+	switch {
+	case err == nil && !defined:
+		return goja.Undefined()
+	case err == nil:
+		return r.vm.ToValue(w.buf.String())
+	case errors.As(err, &te):
+		panic(r.vm.NewTypeError(string(te)))
+	case errors.Is(err, errValueTooDeep):
+		panic(r.rangeError("JSON.stringify: " + err.Error()))
+	}
+	panic(err) // a JavaScript exception, or errStopped with the interrupt pending
+}
+
+// scriptParse is the script's JSON.parse: goja's, after a linear check
+// that the text nests no deeper than jsdepth.MaxValue, because goja's
+// recursion overflows the goroutine stack (fatal) on a few MiB of '['.
+func (r *runner) scriptParse(call goja.FunctionCall) goja.Value {
+	text := call.Argument(0).String()
+	if !jsonDepthOK(text) {
+		panic(r.rangeError(fmt.Sprintf("JSON.parse: the text nests more than %d levels deep", jsdepth.MaxValue)))
+	}
+	args := append([]goja.Value{r.vm.ToValue(text)}, call.Arguments[min(1, len(call.Arguments)):]...)
+	out, err := r.jsonParse(call.This, args...)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func (r *runner) rangeError(msg string) *goja.Object {
+	ctor, ok := goja.AssertConstructor(r.vm.Get("RangeError"))
+	if !ok {
+		return r.vm.NewGoError(errors.New(msg))
+	}
+	e, err := ctor(nil, r.vm.ToValue(msg))
+	if err != nil {
+		return r.vm.NewGoError(errors.New(msg))
+	}
+	return e
+}
+
+// jsonDepthOK reports whether JSON text nests at most jsdepth.MaxValue
+// levels, counting brackets outside strings. Invalid text may pass: the
+// parser then reports it, before it could nest deeper than it counted.
+func jsonDepthOK(text string) bool {
+	depth, inStr := 0, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '[' || c == '{':
+			if depth++; depth > jsdepth.MaxValue {
+				return false
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return true
 }

@@ -236,3 +236,27 @@ func TestCompileHonoursTimeout(t *testing.T) {
 		t.Fatalf("error %+v", res.Error)
 	}
 }
+
+// The script's own JSON.stringify and JSON.parse have the same limits:
+// a deep value or text is a RangeError the script can catch, never minutes
+// of work past the time limit or a fatal stack overflow.
+func TestScriptJSONFunctionsAreBounded(t *testing.T) {
+	res := run(t, nil, lines(
+		`var a = []; for (var i = 0; i < 200000; i++) a = [a];`,
+		`var out = [];`,
+		`try { JSON.stringify(a) } catch (e) { out.push(e.name + ": " + e.message) }`,
+		`try { JSON.parse("[".repeat(5000000)) } catch (e) { out.push(e.name + ": " + e.message) }`,
+		`var c = {}; c.c = c;`,
+		`try { JSON.stringify(c) } catch (e) { out.push(e instanceof TypeError, e.message) }`,
+		`out.push(JSON.stringify({b: [1, {c: undefined}], a: "é"}), JSON.stringify({a: 1, b: 2}, ["b"]), JSON.stringify([1], null, 1));`,
+		`out.push(JSON.stringify(undefined) === undefined, JSON.parse('{"x": [1]}', function (k, v) { return k === "x" ? v.length : v }).x);`,
+		`return out;`,
+	))
+	jsonEqual(t, mustReturn(t, res), `[
+		"RangeError: JSON.stringify: the value nests more than 1000 levels deep",
+		"RangeError: JSON.parse: the text nests more than 1000 levels deep",
+		true, "Converting circular structure to JSON",
+		"{\"b\":[1,{}],\"a\":\"é\"}", "{\"b\":2}", "[\n 1\n]",
+		true, 1
+	]`)
+}
