@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -174,5 +175,63 @@ func TestServeDeepScriptOneDiagnostic(t *testing.T) {
 	}
 	if err := p.call(t, protocol.MethodShutdown, nil, nil); err != nil {
 		t.Fatalf("shutdown: %v", err)
+	}
+}
+
+// The designer backend: one WebSocket didOpen of the deep script ended the
+// whole serve --http process. Now it gets one diagnostic and the session
+// (and the server) go on.
+func TestServeHTTPDeepScriptOneDiagnostic(t *testing.T) {
+	p := startHTTP(t, nil, "--config-root", filepath.Join(repoRoot(t), "testdata/config"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadLimit(-1)
+	n := 300000
+	open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": "file:///d/deep.js", "languageId": "javascript", "version": 1,
+			"text": "return " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "\n"}}})
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`,
+		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+		string(open),
+		`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///d/deep.js"},"position":{"line":0,"character":10}}}`,
+	} {
+		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var diags, answered bool
+	for !diags || !answered {
+		_, msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("session ended: %v; stderr:\n%.300s", err, p.stderr.String())
+		}
+		var m struct {
+			ID     *int   `json:"id"`
+			Method string `json:"method"`
+			Params struct {
+				URI         string `json:"uri"`
+				Diagnostics []struct {
+					Code string `json:"code"`
+				} `json:"diagnostics"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(msg, &m)
+		switch {
+		case m.Method == "textDocument/publishDiagnostics" && m.Params.URI == "file:///d/deep.js":
+			if len(m.Params.Diagnostics) != 1 || m.Params.Diagnostics[0].Code != "script-too-deep" {
+				t.Fatalf("diagnostics %s", msg)
+			}
+			diags = true
+		case m.ID != nil && *m.ID == 2:
+			answered = true
+		}
+	}
+	if code, _ := httpGet(t, p.base+"/v1/services?kind=scriptService"); code != 200 {
+		t.Fatalf("the server stopped answering: %d", code)
 	}
 }
