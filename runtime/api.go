@@ -12,6 +12,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/restls/restls/jsdepth"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -85,6 +86,9 @@ func (r *runner) install() error {
 	ctxObj := vm.NewObject()
 	input := goja.Value(vm.NewObject())
 	if len(r.opts.Input) > 0 {
+		if !jsonDepthOK(string(r.opts.Input)) {
+			return fmt.Errorf("context.input nests more than %d levels deep", jsdepth.MaxValue)
+		}
 		v, err := r.jsonParse(goja.Undefined(), vm.ToValue(string(r.opts.Input)))
 		if err != nil {
 			return fmt.Errorf("context.input: %v", err)

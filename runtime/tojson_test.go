@@ -260,3 +260,13 @@ func TestScriptJSONFunctionsAreBounded(t *testing.T) {
 		true, 1
 	]`)
 }
+
+func TestDeepInputIsRefused(t *testing.T) {
+	n := 2_000_000
+	res := run(t, nil, `return 1;`, func(o *Options) {
+		o.Input = []byte(`{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	})
+	if e := res.Error; e == nil || e.Message != "context.input nests more than 1000 levels deep" {
+		t.Fatalf("error %+v", res.Error)
+	}
+}
