@@ -250,7 +250,9 @@ func (s *scanner) run() Result {
 			default:
 				s.operand()
 			}
-			s.lastWord = word
+			if !dot {
+				s.lastWord = word // x.if( is a call, not an if
+			}
 		default:
 			i++
 			s.operator()

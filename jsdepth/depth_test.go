@@ -32,6 +32,7 @@ func TestCheckDepth(t *testing.T) {
 		{"division by paren", "return a / (b + (c));", 2},
 		{"regex after block", "if (x) {}\n/[(]/.test(s);", 2},
 		{"property named like keyword", "return a.return / (b);", 1},
+		{"method named if", "return x.if(a) / [[1]] / 2;", 2},
 		{"postfix", "return a++ / (2);", 1},
 		{"exponent", "return 1e-5 / (2);", 1},
 		{"unclosed string ends at line", "x = \"((\nreturn f(1);", 1},
