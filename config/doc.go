@@ -14,5 +14,7 @@
 // GoString, Format and MarshalJSON all mask them.
 //
 // config must not import the LSP packages, the JavaScript engine or any other
-// restls package; everything else builds on it.
+// restls package; everything else builds on it. jsdepth (the nesting budget
+// of scripts) sits beside it at the bottom: it imports nothing of restls,
+// and hints and runtime import both.
 package config

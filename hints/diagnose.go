@@ -10,6 +10,7 @@ import (
 	"github.com/dop251/goja/ast"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jsdepth"
 )
 
 // Diagnostic codes; stable, documented in docs/diagnostics.md under
@@ -33,6 +34,7 @@ const (
 	CodePathParamNotString     = "path-param-not-string"
 	CodeHeaderValueNotString   = "header-value-not-string"
 	CodeTimeoutNotNumber       = "timeout-not-number"
+	CodeScriptTooDeep          = "script-too-deep"
 )
 
 // nearestServices is how many near serviceIds an unknown one suggests.
@@ -45,6 +47,10 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 	}
 	p := doc.parse()
 	d := &diagnoser{text: doc.text, reg: reg, disp: disp}
+	if !p.depth.OK() {
+		// Nothing was parsed: one diagnostic for the whole document.
+		return []Diagnostic{d.tooDeep(p.depth)}
+	}
 	if len(p.errs) > 0 {
 		// Only the first: the parser's later errors mostly follow from it.
 		e := p.errs[0]
@@ -56,6 +62,18 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 	}
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })
 	return d.out
+}
+
+// tooDeep is the one diagnostic of a script beyond the nesting budget.
+func (d *diagnoser) tooDeep(r jsdepth.Result) Diagnostic {
+	msg := fmt.Sprintf("the script nests brackets more than %d deep here; restls does not check it "+
+		"(and a dry run refuses it): split the expression into variables or build the value in a loop", jsdepth.Max)
+	if r.Reason == jsdepth.Ambiguous {
+		msg = "restls cannot tell whether this / divides or starts a regular expression, and the two readings " +
+			"disagree about the rest of the script; the script is not checked (and a dry run refuses it): " +
+			"put the expression before or after the / in parentheses"
+	}
+	return Diagnostic{Range: d.tokenRange(r.Offset), Severity: SeverityError, Code: CodeScriptTooDeep, Message: msg}
 }
 
 type diagnoser struct {

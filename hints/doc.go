@@ -15,6 +15,10 @@
 // works. No function here panics on any input, and no result ever holds a
 // credential.
 //
-// hints imports config and the goja parser only: never LSP types, never the
-// runtime. The lsp package adapts these results to the protocol.
+// A script nested beyond jsdepth.Max is never parsed: it gets one
+// script-too-deep diagnostic, because goja's parser recurses once per level
+// and a goroutine stack overflow cannot be recovered.
+//
+// hints imports config, jsdepth and the goja parser only: never LSP types,
+// never the runtime. The lsp package adapts these results to the protocol.
 package hints

@@ -8,6 +8,8 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+
+	"github.com/restls/restls/jsdepth"
 )
 
 // Scripts are function bodies (a top-level return is allowed), so the text
@@ -27,6 +29,9 @@ type syntaxError struct {
 type parseResult struct {
 	body *ast.BlockStatement // the script's statements; nil when nothing parsed
 	errs []syntaxError
+	// depth is the nesting budget's verdict; when it is not OK nothing
+	// was parsed (body and errs are empty).
+	depth jsdepth.Result
 }
 
 // parse parses the document once, on first use.
@@ -57,6 +62,12 @@ func parseScript(text string) (res *parseResult) {
 			res = &parseResult{errs: []syntaxError{{0, fmt.Sprintf("the script could not be parsed (%v)", e)}}}
 		}
 	}()
+	// The parser recurses once per nesting level and a deep enough script
+	// overflows the goroutine stack, which no recover catches: measure
+	// first, in one linear pass, and parse only what fits.
+	if depth := jsdepth.Check(text, jsdepth.Max); !depth.OK() {
+		return &parseResult{depth: depth}
+	}
 	src := wrapPrefix + text + wrapSuffix
 	// Source maps are disabled: a "//# sourceMappingURL" comment must never
 	// make the parser read files.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/restls/restls/jsdepth"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -49,6 +50,16 @@ func (r *runner) install() error {
 	if r.jsonStringify, ok = goja.AssertFunction(jsonObj.Get("stringify")); !ok {
 		return errors.New("JSON.stringify missing")
 	}
+	if r.arrayIsArray, ok = goja.AssertFunction(vm.Get("Array").ToObject(vm).Get("isArray")); !ok {
+		return errors.New("Array.isArray missing")
+	}
+	// The script's own JSON functions get the same limits as ours.
+	if err := jsonObj.Set("stringify", r.scriptStringify); err != nil {
+		return err
+	}
+	if err := jsonObj.Set("parse", r.scriptParse); err != nil {
+		return err
+	}
 
 	mk, err := vm.RunString(`(function (code, message, headers, body) {
   return {status: {code: code, message: message}, headers: headers, body: body};
@@ -75,6 +86,9 @@ func (r *runner) install() error {
 	ctxObj := vm.NewObject()
 	input := goja.Value(vm.NewObject())
 	if len(r.opts.Input) > 0 {
+		if !jsonDepthOK(string(r.opts.Input)) {
+			return fmt.Errorf("context.input nests more than %d levels deep", jsdepth.MaxValue)
+		}
 		v, err := r.jsonParse(goja.Undefined(), vm.ToValue(string(r.opts.Input)))
 		if err != nil {
 			return fmt.Errorf("context.input: %v", err)
@@ -138,7 +152,7 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 		body := goja.Null()
 		if len(bytes.TrimSpace(resp.Body)) > 0 {
 			v, err := r.parseJSON(resp.Body)
-			if err != nil {
+			if errors.Is(err, errJSONFallback) {
 				v, err = r.jsonParse(goja.Undefined(), r.vm.ToValue(string(resp.Body)))
 			}
 			if err != nil {
@@ -277,14 +291,19 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 		if _, isFn := goja.AssertFunction(p); isFn {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD is a function; pass an object", m.name)
 		}
-		var out goja.Value
-		if err := r.tryJS(func() { out = r.stringify(p) }); err != nil {
+		out, defined, err := r.marshal(p)
+		if errors.Is(err, errStopped) {
+			// The interrupt that stopped the conversion ends the script
+			// at its next instruction; send nothing.
+			panic(r.vm.NewGoError(err))
+		}
+		if err != nil {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD cannot be sent as JSON: %v", m.name, err)
 		}
-		if out == nil || goja.IsUndefined(out) {
+		if !defined {
 			r.typeError(m, "api.rest.v1.%s: PAYLOAD cannot be sent as JSON (%s)", m.name, describe(p))
 		}
-		req.Body = json.RawMessage(out.String())
+		req.Body = json.RawMessage(out)
 		next = 4
 	}
 	if len(args) > next {
@@ -330,9 +349,14 @@ func (r *runner) timeouts(m method, v goja.Value, req *restclient.Request) {
 		if goja.IsUndefined(val) {
 			continue
 		}
-		f, ok := val.Export().(float64)
-		if i, isInt := val.Export().(int64); isInt {
-			f, ok = float64(i), true
+		// Export only primitives: on an object it copies the whole graph.
+		var f float64
+		var ok bool
+		if _, isObj := val.(*goja.Object); !isObj {
+			f, ok = val.Export().(float64)
+			if i, isInt := val.Export().(int64); isInt {
+				f, ok = float64(i), true
+			}
 		}
 		if !ok || f <= 0 || f != math.Trunc(f) || f > math.MaxInt32 {
 			r.typeError(m, "api.rest.v1.%s: TIMEOUTS.%s must be a positive whole number of milliseconds, got %s", m.name, k, describe(val))
@@ -357,7 +381,11 @@ func describe(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
-	switch x := v.Export().(type) {
+	var prim any
+	if _, isObj := v.(*goja.Object); !isObj {
+		prim = v.Export() // never on an object: that copies the whole graph
+	}
+	switch x := prim.(type) {
 	case string:
 		if len(x) > 40 {
 			x = x[:40] + "..."

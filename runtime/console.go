@@ -1,9 +1,13 @@
 package runtime
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/restls/restls/jsdepth"
 )
 
 // installConsole captures console.* into the result's logs; nothing is
@@ -34,8 +38,9 @@ func (r *runner) format(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
-	if s, ok := v.Export().(string); ok {
-		return s
+	// Not Export: it copies a whole object graph, recursively.
+	if s, ok := v.(goja.String); ok {
+		return s.String()
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
@@ -47,9 +52,27 @@ func (r *runner) format(v goja.Value) string {
 	if _, isFn := goja.AssertFunction(v); isFn {
 		return "[Function]"
 	}
-	var out goja.Value
-	if err := r.tryJS(func() { out = r.stringify(obj) }); err != nil || out == nil || goja.IsUndefined(out) {
-		return obj.String()
+	out, defined, err := r.marshal(obj)
+	switch {
+	case errors.Is(err, errValueTooDeep):
+		return fmt.Sprintf("[%s nested more than %d levels deep]", obj.ClassName(), jsdepth.MaxValue)
+	case errors.Is(err, errStopped):
+		// The script is interrupted as soon as console returns.
+		return "[not shown: the run was stopped]"
+	case err != nil || !defined:
+		return r.shallowString(obj)
 	}
-	return out.String()
+	return out
+}
+
+// shallowString is String(obj) for an object JSON cannot show (a cycle, a
+// throwing toJSON), without Array.prototype.join's walk into elements,
+// which recurses without a limit: arrays show as [Array].
+func (r *runner) shallowString(obj *goja.Object) string {
+	if obj.ClassName() == "Array" {
+		return "[Array]"
+	}
+	s := "[object " + obj.ClassName() + "]"
+	_ = r.tryJS(func() { s = obj.String() })
+	return s
 }

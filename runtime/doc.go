@@ -5,9 +5,13 @@
 //
 // It owns the script side only: argument checks that become TypeErrors,
 // conversion between script values and restclient requests and results,
-// script kinds, the context object and the time limit. The HTTP work is
-// runtime/restclient's. It must not import the LSP packages or cmd; the
-// language server reaches Run through a function injected by cmd/restls.
+// script kinds, the context object, the time limit, and the conversion of
+// results, console arguments and payloads to JSON within that limit and
+// jsdepth's depth limit. The HTTP work is runtime/restclient's; the nesting
+// budget checked before a script is parsed is jsdepth's. It may import
+// config, jsdepth and runtime/restclient of restls; it must not import the
+// LSP packages or cmd; the language server reaches Run through a function
+// injected by cmd/restls.
 //
 // The name shadows the standard library's runtime package; import it under
 // an alias (for example scriptrt) where both are needed.

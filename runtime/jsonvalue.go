@@ -2,20 +2,28 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/restls/restls/jsdepth"
 )
 
 // errJSONFallback tells the caller to use the engine's JSON.parse: the
-// text is not plain JSON this parser handles (invalid, a lone surrogate,
-// nesting too deep).
+// text is not plain JSON this parser handles (invalid, a lone surrogate).
 var errJSONFallback = errors.New("use JSON.parse")
 
-const maxJSONDepth = 1000
+// maxJSONDepth bounds the nesting of a response body. Deeper bodies are
+// refused with errJSONTooDeep, never handed to the engine's JSON.parse,
+// which recurses per level and overflows the goroutine stack (fatal) on a
+// body of a few MiB of '['.
+const maxJSONDepth = jsdepth.MaxValue
+
+var errJSONTooDeep = fmt.Errorf("the body nests more than %d levels deep; restls does not read it", maxJSONDepth)
 
 // parseJSON builds native script values from JSON text directly: the same
 // values JSON.parse gives (key order, duplicate keys, "__proto__" as an own
@@ -96,7 +104,10 @@ func (p *jsonParser) skipSpace() {
 }
 
 func (p *jsonParser) value(depth int) (goja.Value, error) {
-	if p.pos >= len(p.data) || depth > maxJSONDepth {
+	if depth >= maxJSONDepth {
+		return nil, errJSONTooDeep
+	}
+	if p.pos >= len(p.data) {
 		return nil, errJSONFallback
 	}
 	switch c := p.data[p.pos]; {

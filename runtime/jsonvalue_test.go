@@ -58,11 +58,24 @@ func TestParseJSONMatchesJSONParse(t *testing.T) {
 			t.Errorf("%q: parseJSON gives %s, JSON.parse %s", text, fast, engine)
 		}
 	}
-	// Left to the engine: lone surrogates, bad input, extreme nesting.
-	for _, text := range []string{`"\ud800"`, `"\udc00x"`, `{"a":1,}`, `[1 2]`, `01x`, `"a` + "\x01" + `"`, strings.Repeat("[", maxJSONDepth+2) + strings.Repeat("]", maxJSONDepth+2)} {
+	// Left to the engine: lone surrogates, bad input.
+	for _, text := range []string{`"\ud800"`, `"\udc00x"`, `{"a":1,}`, `[1 2]`, `01x`, `"a` + "\x01" + `"`} {
 		if _, _, fb := parseBoth(t, text); !fb {
 			t.Errorf("%q should fall back", text)
 		}
+	}
+	// Refused, never handed to the engine, whose JSON.parse recursion
+	// overflows the stack on a few MiB of '['.
+	r := testRunner(t)
+	for _, n := range []int{maxJSONDepth + 1, 5_000_000} {
+		text := strings.Repeat("[", n) + strings.Repeat("]", n)
+		if _, err := r.parseJSON([]byte(text)); err != errJSONTooDeep {
+			t.Errorf("depth %d: %v", n, err)
+		}
+	}
+	text := strings.Repeat("[", maxJSONDepth) + strings.Repeat("]", maxJSONDepth)
+	if _, err := r.parseJSON([]byte(text)); err != nil {
+		t.Errorf("depth %d: %v", maxJSONDepth, err)
 	}
 }
 

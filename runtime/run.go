@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jsdepth"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -26,6 +28,16 @@ const DefaultTimeout = 60 * time.Second
 const (
 	CodeScriptTimeout = "script-timeout"
 	CodeCanceled      = "canceled"
+)
+
+// CodeScriptTooDeep is the error code of a script whose brackets nest
+// beyond jsdepth.Max (or that jsdepth cannot judge): it is refused before
+// it is parsed. CodeResultTooDeep is the code of a result, console
+// argument or PAYLOAD nested beyond jsdepth.MaxValue. Both errors are
+// named RangeError, as JavaScript engines name a stack overflow.
+const (
+	CodeScriptTooDeep = "script-too-deep"
+	CodeResultTooDeep = "result-too-deep"
 )
 
 // Options describe one run.
@@ -94,7 +106,8 @@ type ScriptError struct {
 	// (a non-2XX status), SyntaxError, TimeoutError, Error...
 	Name    string `json:"name"`
 	Message string `json:"message"`
-	// Code is the RestClientError code, or script-timeout / canceled.
+	// Code is the RestClientError code, or script-timeout / canceled /
+	// script-too-deep / result-too-deep.
 	Code      string             `json:"code,omitempty"`
 	ServiceID string             `json:"serviceId,omitempty"`
 	Status    *restclient.Status `json:"status,omitempty"`
@@ -204,10 +217,15 @@ type runner struct {
 	errorCtor     *goja.Object
 	jsonParse     goja.Callable
 	jsonStringify goja.Callable
+	arrayIsArray  goja.Callable
 	makeResult    goja.Callable
 
 	// json parses response bodies; see parseJSON.
 	json jsonParser
+
+	// stopped is why the run was stopped, set before its context is
+	// canceled.
+	stopped atomic.Pointer[interruptReason]
 
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
@@ -220,18 +238,67 @@ type interruptReason struct {
 
 func (r *runner) run(parent context.Context) {
 	src := strings.TrimPrefix(r.opts.Source, "\uFEFF")
-	// Parse first: the parser's errors carry positions, goja.Compile's
-	// only a formatted message. Source maps are never loaded.
-	ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
-	if err != nil {
-		r.res.Error = syntaxError(err, src)
+	// goja's parser and compiler recurse once per nesting level, and a
+	// goroutine stack overflow is fatal: nothing deeper than the budget
+	// reaches them.
+	if depth := jsdepth.Check(src, jsdepth.Max); !depth.OK() {
+		r.res.Error = tooDeepError(src, depth)
 		return
 	}
-	prg, err := goja.CompileAST(ast, false)
-	if err != nil {
-		r.res.Error = syntaxError(err, src)
+	// The time limit covers parsing and compiling too: goja's compiler
+	// is quadratic on some flat shapes (a 30,000-term constant sum takes
+	// seconds) and cannot be interrupted, so it runs on its own goroutine
+	// and the run gives up on it at the limit. An abandoned compile ends on
+	// its own and holds no lock.
+	deadline := time.Now().Add(r.opts.Timeout)
+	type compiled struct {
+		prg      *goja.Program
+		parseErr error
+		err      error
+		panicked any
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		var c compiled
+		defer func() {
+			c.panicked = recover()
+			done <- c
+		}()
+		// Parse first: the parser's errors carry positions, goja.Compile's
+		// only a formatted message. Source maps are never loaded.
+		ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
+		if err != nil {
+			c.parseErr = err
+			return
+		}
+		c.prg, c.err = goja.CompileAST(ast, false)
+	}()
+	wait := time.NewTimer(r.opts.Timeout)
+	var c compiled
+	select {
+	case c = <-done:
+		wait.Stop()
+	case <-wait.C:
+		r.res.Error = &ScriptError{Name: "TimeoutError", Code: CodeScriptTimeout,
+			Message: fmt.Sprintf("compiling the script took longer than its time limit of %v: look for an expression with tens of thousands of operators, or raise --timeout", r.opts.Timeout)}
+		return
+	case <-parent.Done():
+		wait.Stop()
+		r.res.Error = &ScriptError{Name: "CanceledError", Code: CodeCanceled, Message: "the run was canceled"}
 		return
 	}
+	if c.panicked != nil {
+		panic(c.panicked) // to Run's recover, on this goroutine
+	}
+	if c.parseErr != nil {
+		r.res.Error = syntaxError(c.parseErr, src)
+		return
+	}
+	if c.err != nil {
+		r.res.Error = syntaxError(c.err, src)
+		return
+	}
+	prg := c.prg
 	// Before any interrupt can arrive: an interrupt stops whatever the VM
 	// runs next, and that must be the script.
 	if err := r.install(); err != nil {
@@ -244,11 +311,12 @@ func (r *runner) run(parent context.Context) {
 	var once sync.Once
 	stop := func(reason interruptReason) {
 		once.Do(func() {
+			r.stopped.Store(&reason)
 			r.vm.Interrupt(reason)
 			cancel()
 		})
 	}
-	timer := time.AfterFunc(r.opts.Timeout, func() {
+	timer := time.AfterFunc(time.Until(deadline), func() {
 		stop(interruptReason{CodeScriptTimeout, fmt.Sprintf("the script ran longer than its time limit of %v and was interrupted: look for a loop that never ends, or raise --timeout", r.opts.Timeout)})
 	})
 	defer timer.Stop()
@@ -275,34 +343,62 @@ func (r *runner) run(parent context.Context) {
 		r.res.Error = r.scriptError(err)
 		return
 	}
-	r.res.Result = r.toJSON(v)
+	r.res.Result, r.res.Error = r.toJSON(v)
+}
+
+// tooDeepError describes a script refused by the nesting budget.
+func tooDeepError(src string, d jsdepth.Result) *ScriptError {
+	se := &ScriptError{Name: "RangeError", Code: CodeScriptTooDeep,
+		Message: fmt.Sprintf("the script nests brackets more than %d deep and was not run: "+
+			"split the expression into variables or build the value in a loop", jsdepth.Max)}
+	if d.Reason == jsdepth.Ambiguous {
+		se.Message = "restls cannot tell whether the / here divides or starts a regular expression, and the two readings " +
+			"disagree about the rest of the script; it was not run: put the expression before or after the / in parentheses"
+	}
+	before := src[:min(max(d.Offset, 0), len(src))]
+	se.Line = strings.Count(before, "\n") + 1
+	se.Column = utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
+	return se
 }
 
 // toJSON converts the returned value as JSON.stringify does; values it
-// cannot encode become null with a warning in the logs.
-func (r *runner) toJSON(v goja.Value) json.RawMessage {
+// cannot encode become null with a warning in the logs. A value nested
+// beyond jsdepth.MaxValue, or a conversion the time limit stops, fails the
+// run instead: its output must stay one bounded JSON object.
+func (r *runner) toJSON(v goja.Value) (json.RawMessage, *ScriptError) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return json.RawMessage("null")
+		return json.RawMessage("null"), nil
 	}
-	var out goja.Value
-	err := r.tryJS(func() { out = r.stringify(v) })
-	if err != nil || out == nil || goja.IsUndefined(out) {
+	out, defined, err := r.marshal(v)
+	switch {
+	case errors.Is(err, errStopped):
+		return json.RawMessage("null"), r.stoppedError()
+	case errors.Is(err, errValueTooDeep):
+		return json.RawMessage("null"), &ScriptError{Name: "RangeError", Code: CodeResultTooDeep,
+			Message: fmt.Sprintf("the returned value nests more than %d levels deep and cannot be shown: return a flatter value", jsdepth.MaxValue)}
+	case err != nil || !defined:
 		msg := "the returned value cannot be shown as JSON"
 		if err != nil {
 			msg += ": " + err.Error()
 		}
 		r.res.Logs = append(r.res.Logs, LogEntry{Level: "warn", Message: msg + "; result shown as null", afterCalls: len(r.res.Calls)})
-		return json.RawMessage("null")
+		return json.RawMessage("null"), nil
 	}
-	return json.RawMessage(out.String())
+	return json.RawMessage(out), nil
 }
 
-func (r *runner) stringify(v goja.Value) goja.Value {
-	out, err := r.jsonStringify(goja.Undefined(), v)
-	if err != nil {
-		panic(err)
+// stoppedError is the error of a run stopped outside the script's own
+// code (while converting a value).
+func (r *runner) stoppedError() *ScriptError {
+	reason := interruptReason{CodeScriptTimeout, "the script was interrupted"}
+	if p := r.stopped.Load(); p != nil {
+		reason = *p
 	}
-	return out
+	se := &ScriptError{Name: "TimeoutError", Code: reason.code, Message: reason.msg}
+	if reason.code == CodeCanceled {
+		se.Name = "CanceledError"
+	}
+	return se
 }
 
 // tryJS runs f, turning a JS exception into an error.
@@ -474,9 +570,9 @@ func (r *runner) describeThrown(v goja.Value) *ScriptError {
 				Message: fmt.Sprintf("%s answered %d %s and the script did not catch it (spec 7: test e.status && e.status.code)", who, status.Code, status.Message)}
 		}
 	}
-	var msg string
-	if err := r.tryJS(func() { msg = r.stringify(obj).String() }); err != nil {
-		msg = obj.String()
+	msg, defined, err := r.marshal(obj)
+	if err != nil || !defined {
+		msg = r.shallowString(obj)
 	}
 	return &ScriptError{Name: "Error", Message: "uncaught " + msg}
 }

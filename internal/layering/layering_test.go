@@ -56,10 +56,13 @@ var table = map[string]rule{
 	"web":                {may: []string{"config", "hints", "lsp"}},
 	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
-	"internal/cursortest": {leaf: true, testOnly: true},
-	"internal/goldentest": {leaf: true, testOnly: true},
-	"internal/layering":   {leaf: true, testOnly: true},
-	"internal/lsptest":    {leaf: true, testOnly: true},
+	"jsdepth": {leaf: true},
+
+	"internal/cursortest":  {leaf: true, testOnly: true},
+	"internal/deepgentest": {leaf: true, testOnly: true},
+	"internal/goldentest":  {leaf: true, testOnly: true},
+	"internal/layering":    {leaf: true, testOnly: true},
+	"internal/lsptest":     {leaf: true, testOnly: true},
 }
 
 // helperName is where test-helper packages live. make check leaves them
