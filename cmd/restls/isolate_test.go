@@ -67,8 +67,11 @@ func maxRSS(t *testing.T, st *os.ProcessState) int64 {
 
 // TestRunMaxMemory: through the real binary, each bomb ends within a few
 // seconds with memory-limit and exit 1, and the run's processes never hold
-// more than the limit plus restls's own allowance (and 16 MiB for the
-// 5 ms between two samples).
+// more than the limit plus restls's own allowance and what a script can
+// add between two samples of the supervisor. Samples are 5 ms apart, but
+// on a loaded 2-core machine (make test runs packages side by side) one
+// was seen 25 MiB late in a string doubling; 64 MiB keeps the test about
+// the bound, not the scheduler.
 func TestRunMaxMemory(t *testing.T) {
 	const limit = 256 << 20
 	root := isolateRoot(t, "http://127.0.0.1:1")
@@ -97,7 +100,7 @@ func TestRunMaxMemory(t *testing.T) {
 			}
 			peak := maxRSS(t, cmd.ProcessState)
 			t.Logf("%s: stopped after %v, peak RSS %d MiB", name, took.Round(time.Millisecond), peak>>20)
-			if max := int64(limit + isolate.Allowance + 16<<20); peak > max {
+			if max := int64(limit + isolate.Allowance + 64<<20); peak > max {
 				t.Errorf("peak RSS %d MiB, want at most %d MiB", peak>>20, max>>20)
 			}
 			if took > 15*time.Second {
