@@ -203,6 +203,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	cancel()
 	_ = conn.Close()
 	wg.Wait()
+	ses.bg.Wait()
 
 	shutdown, exited := ses.ended()
 	ses.log.Info("session ended", zap.Bool("shutdown", shutdown), zap.Bool("exit", exited))

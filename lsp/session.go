@@ -53,6 +53,10 @@ type session struct {
 	log  *zap.Logger
 	conn jsonrpc2.Conn
 	ctx  context.Context // session lifetime, carries the slog bridge
+	// bg counts the session's background work (the registry preload), which
+	// the session waits for when it ends: nothing of a session outlives it,
+	// its log lines included.
+	bg   sync.WaitGroup
 	end  context.CancelFunc
 	opts SessionOptions // what this session's client may do and see; set before it starts
 
