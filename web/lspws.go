@@ -85,6 +85,14 @@ func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root)}
 }
 
+// StdioSession is what the editor on stdio beside the HTTP backend
+// (serve --http --stdio) may do: everything a stdio editor may, but, like
+// the designer sessions, not choose configuration sources, so the
+// operator's flags alone decide what this process reads and fetches.
+func StdioSession() lsp.SessionOptions {
+	return lsp.SessionOptions{MayRun: true, MayReload: true, SourcesRefused: &sourcesRefused}
+}
+
 // codeSourcesRefused is the diagnostic code of a designer session whose
 // settings named configuration sources.
 const codeSourcesRefused = "http-settings-sources-refused"

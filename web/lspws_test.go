@@ -84,3 +84,14 @@ func TestLSPSourcesRefused(t *testing.T) {
 		t.Error("the server loaded the configRoot a designer client named")
 	}
 }
+
+// TestStdioSession: the editor on stdio beside the HTTP backend may run
+// and reload, and is held to the operator's sources like a designer
+// session (the mechanism is lsp's, TestSessionSourcesRefused).
+func TestStdioSession(t *testing.T) {
+	o := StdioSession()
+	if !o.MayRun || !o.MayReload || o.SourcesRefused == nil || o.SourcesRefused.Code != codeSourcesRefused ||
+		!strings.Contains(o.SourcesRefused.Message, "not honoured by restls serve --http") {
+		t.Errorf("StdioSession() = %+v", o)
+	}
+}
