@@ -13,5 +13,8 @@
 // the stdio command and the HTTP/WebSocket backend both call it.
 //
 // lsp may import config and hints. It must not import runtime (the script
-// runner is injected through Options.Runner) or anything in cmd.
+// runner is injected through Options.Runner), remote (registryUrl sources
+// are read by the Options.Load that cmd/restls injects, remote.Pool.Load)
+// or anything in cmd. What a session may do (run, reload, choose sources)
+// is its SessionOptions, set by whoever serves it (web for designers).
 package lsp

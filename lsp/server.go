@@ -39,8 +39,10 @@ type Options struct {
 	DiagnosticsDelay time.Duration
 	// Version is reported in serverInfo.
 	Version string
-	// Load reads a configuration; nil means config.Load. Tests and the HTTP
-	// backend may substitute it.
+	// Load reads a configuration; nil means config.Load. lsp reads only
+	// files; cmd/restls injects remote.Pool.Load, which also fetches the
+	// sources that name a registryUrl. Sessions whose SessionOptions refuse
+	// sources never call it with sources of their own.
 	Load func(config.Sources) *config.Snapshot
 }
 

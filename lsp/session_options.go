@@ -25,6 +25,13 @@ type SessionOptions struct {
 	// Refused is the sentence a refused command answers with: why this
 	// session may not, and what to do. Empty means a generic one.
 	Refused string
+	// SourcesRefused, when set, says why this session's settings may not
+	// choose configuration sources (configRoot, the file settings,
+	// registryUrl): settings that name sources other than the server's get
+	// a registry with no serviceId hints and this diagnostic, and nothing
+	// they name is read or fetched. Nil lets settings choose, as an editor
+	// that started the server itself may.
+	SourcesRefused *config.Diagnostic
 	// ShowPath turns the path of a configuration file into what this
 	// session's client is shown (in hover, completion documentation,
 	// diagnostics and restls/status); nil shows it as it is. Sessions that
@@ -40,6 +47,15 @@ var trusted = SessionOptions{MayRun: true, MayReload: true}
 // ServeSession.
 func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error {
 	return s.ServeSession(ctx, stream, trusted)
+}
+
+// load is how this session reads the sources its settings name.
+func (s *session) load() func(config.Sources) *config.Snapshot {
+	if d := s.opts.SourcesRefused; d != nil {
+		refusal := *d
+		return func(src config.Sources) *config.Snapshot { return config.FailedSnapshot(src, refusal) }
+	}
+	return s.srv.opts.Load
 }
 
 // refused is the error a command the session may not use answers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -72,5 +73,46 @@ func TestSessionShowPath(t *testing.T) {
 	defer c.mu.Unlock()
 	for u := range c.diags {
 		t.Errorf("diagnostics published on %s", u)
+	}
+}
+
+// TestSessionSourcesRefused: a session whose SessionOptions refuse sources
+// gets, for settings that name other sources, a registry with no serviceId
+// hints and the refusal, and nothing those settings name is loaded; the
+// server's own sources still load, and a session without the refusal may
+// choose.
+func TestSessionSourcesRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: mine\n      url: https://svc.example.com\n"})
+	var loaded sync.Map // sources loaded, by ConfigRoot
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}, Load: func(src config.Sources) *config.Snapshot {
+		loaded.Store(src.ConfigRoot, true)
+		return config.Load(src)
+	}})
+	refusal := config.Diagnostic{Severity: config.SeverityError, Code: "sources-refused-here", Message: "settings may not choose sources here"}
+	other := t.TempDir()
+	c := connect(t, srv, clientOptions{session: &SessionOptions{SourcesRefused: &refusal}, initOptions: map[string]any{"configRoot": other}})
+	c.waitFor("status", func() bool { return len(c.statuses) > 0 })
+	st := c.lastStatus()
+	if st.Kinds[0].Hints || !strings.Contains(st.Kinds[0].Message, refusal.Message) {
+		t.Errorf("status with refused sources = %+v", st.Kinds[0])
+	}
+	if _, ok := loaded.Load(other); ok {
+		t.Error("the refused configRoot was loaded")
+	}
+	// The server's sources, named or not, are not refused.
+	same := connect(t, srv, clientOptions{session: &SessionOptions{SourcesRefused: &refusal}, initOptions: map[string]any{"configRoot": dir}})
+	same.waitFor("status", func() bool { return len(same.statuses) > 0 })
+	if st := same.lastStatus(); !st.Kinds[0].Hints || st.Kinds[0].Services != 1 {
+		t.Errorf("status with the server's sources = %+v", st.Kinds[0])
+	}
+	// Without the refusal (stdio), settings choose.
+	free := connect(t, srv, clientOptions{initOptions: map[string]any{"configRoot": other}})
+	free.waitFor("status", func() bool { return len(free.statuses) > 0 })
+	if st := free.lastStatus(); strings.Contains(st.Kinds[0].Message, refusal.Message) {
+		t.Errorf("status of a session that may choose = %+v", st.Kinds[0])
+	}
+	if _, ok := loaded.Load(other); !ok {
+		t.Error("a session that may choose did not load its configRoot")
 	}
 }

@@ -20,7 +20,7 @@ func (s *session) applySettingsLocked(set settings) {
 	case src.Equal(s.srv.opts.Sources):
 		s.own = nil
 	case s.own == nil || !s.own.sources.Equal(src):
-		s.own = newRegistry(src, s.srv.opts.Load, s.log)
+		s.own = newRegistry(src, s.load(), s.log)
 	}
 }
 

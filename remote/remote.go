@@ -8,6 +8,14 @@
 // empty and not loaded, with a diagnostic that says why, so editors offer no
 // serviceId hints and everything else keeps working (spec 1).
 //
+// A Pool owns the registryUrl policy of a serving process: it routes each
+// configuration source set that names a backend to that backend's Loader
+// (the sources without one go to the files), gives the operator's token
+// (--registry-url with --registry-token) to the operator's backend only,
+// never to an address an editor's setting names, and refreshes every
+// backend in use (Pool.Run). cmd/restls hands Pool.Load to the language
+// server as its Load.
+//
 // remote imports only config. The remote map carries no credentials, no
 // defining file and no timeouts: registries built from it use the default
 // timeouts of spec 8.

@@ -6,7 +6,9 @@
 // loopback-only default), the WebSocket transport that carries the language
 // server to browser editors (/lsp: one LSP session per socket, one JSON-RPC
 // message per text frame, writes queued so a slow client never blocks
-// anyone else), and the designer page embedded with go:embed (GET /).
+// anyone else), what a designer session may do (run and reload only with
+// the key; its settings never choose configuration sources, lspws.go), and
+// the designer page embedded with go:embed (GET /).
 //
 // web may import config, hints and lsp. It must not import runtime (dry runs
 // reach it through the injected Options.Runner) or anything in cmd; it never

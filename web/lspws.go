@@ -8,6 +8,7 @@ import (
 	"github.com/coder/websocket"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 )
 
@@ -73,12 +74,33 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 
 // sessionOptions are what a socket's session may do: run and reload only
 // when its handshake carried the key (the token, or the secret of the
-// page's address); paths are shown relative to the configuration root.
+// page's address); never choose configuration sources; paths are shown
+// relative to the configuration root.
 func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 	key := s.hasKey(r)
 	root := ""
 	if snap := s.opts.Snapshot(); snap != nil {
 		root = snap.Sources.ConfigRoot
 	}
-	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, ShowPath: relativeTo(root)}
+	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root)}
 }
+
+// StdioSession is what the editor on stdio beside the HTTP backend
+// (serve --http --stdio) may do: everything a stdio editor may, but, like
+// the designer sessions, not choose configuration sources, so the
+// operator's flags alone decide what this process reads and fetches.
+func StdioSession() lsp.SessionOptions {
+	return lsp.SessionOptions{MayRun: true, MayReload: true, SourcesRefused: &sourcesRefused}
+}
+
+// codeSourcesRefused is the diagnostic code of a designer session whose
+// settings named configuration sources.
+const codeSourcesRefused = "http-settings-sources-refused"
+
+// sourcesRefused: settings come from any client that can open /lsp, so
+// honouring their sources would let it make this server read other files
+// (and send back what the parser says about them) or fetch any address.
+var sourcesRefused = config.Diagnostic{Severity: config.SeverityError, Code: codeSourcesRefused,
+	Message: "configuration sources in editor settings (configRoot, properties, serviceXml, handlerXml, " +
+		"platformConfig, registryUrl) are not honoured by restls serve --http, since any designer client could " +
+		"make the server read other files or fetch any address; start it with the config flags or --registry-url instead"}

@@ -1,8 +1,10 @@
 // Command restls is the language server, dry-run runtime and hints backend
 // for platform scripts that call REST services through api.rest.v1.
 //
-// It is the only package that wires config, hints, lsp and runtime
-// together.
+// It is the only package that wires config, remote, lsp, web and runtime
+// together, and it only wires: the commands are the table in this file,
+// and what a mode does belongs to the package that serves it (lsp, web,
+// remote, runtime); docs/decisions.md says what lives where.
 package main
 
 import (
@@ -11,13 +13,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/restls/restls/config"
 )
 
-// command is one subcommand.
+// command is one subcommand, or a mode of one that help lists on its own
+// line (run is nil: "serve --http" is serve's flag, not a command).
 type command struct {
 	name    string
 	summary string
@@ -33,11 +37,25 @@ type cliEnv struct {
 	getenv         func(string) string
 }
 
-// commands is filled by each command's file in init, so commands can be
-// added without editing a central list.
-var commands = map[string]command{}
+// commands is every command restls has, as help lists them (sorted by
+// name). A new command is one line here and a run function in its own file.
+var commands = []command{
+	{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun},
+	{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe},
+	{name: "serve --http", summary: "serve the designer page, the hints API and the language server over WebSocket"},
+	{name: "services", summary: "print the configured serviceIds (the editor hints map) and configuration diagnostics", run: runServices},
+	{name: "version", summary: "print the version of restls", run: runVersion},
+}
 
-func register(c command) { commands[c.name] = c }
+// lookup returns the command called name; modes (no run) are not commands.
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name && c.run != nil {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 func main() {
 	env := &cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
@@ -53,7 +71,7 @@ func runMain(env *cliEnv, args []string) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
+			if c, ok := lookup(args[1]); ok {
 				return c.run(env, []string{"-h"})
 			}
 			unknownCommand(env.stderr, args[1])
@@ -62,7 +80,7 @@ func runMain(env *cliEnv, args []string) int {
 		usage(env.stdout)
 		return 0
 	}
-	c, ok := commands[name]
+	c, ok := lookup(name)
 	if !ok {
 		unknownCommand(env.stderr, name)
 		return 2
@@ -81,10 +99,13 @@ func unknownCommand(w io.Writer, name string) {
 	fmt.Fprintln(w, "Usage: restls <command> [flags]; 'restls help' lists the commands")
 }
 
+// commandNames are the names a user may type, for suggestions.
 func commandNames() []string {
 	names := make([]string, 0, len(commands)+1)
-	for n := range commands {
-		names = append(names, n)
+	for _, c := range commands {
+		if c.run != nil {
+			names = append(names, c.name)
+		}
 	}
 	sort.Strings(names)
 	return append(names, "help")
@@ -93,13 +114,10 @@ func commandNames() []string {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "restls: language server, dry runs and editor hints for api.rest.v1 scripts")
 	fmt.Fprintln(w, "\nUsage: restls <command> [flags]\n\nCommands:")
-	for _, n := range commandNames() {
-		if c, ok := commands[n]; ok {
-			fmt.Fprintf(w, "  %-14s %s\n", n, c.summary)
-		}
-		if n == "serve" {
-			fmt.Fprintf(w, "  %-14s %s\n", "serve --http", "serve the designer page, the hints API and the language server over WebSocket")
-		}
+	list := slices.Clone(commands)
+	slices.SortStableFunc(list, func(a, b command) int { return strings.Compare(a.name, b.name) })
+	for _, c := range list {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "  %-14s %s\n", "help", "show this list, or 'restls help <command>' for one command")
 	fmt.Fprintln(w, "\nEvery command takes -h. Documentation: docs/ in the source tree.")

@@ -19,10 +19,6 @@ import (
 	"github.com/restls/restls/runtime/restclient"
 )
 
-func init() {
-	register(command{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun})
-}
-
 func runRun(env *cliEnv, args []string) (rc int) {
 	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)

@@ -11,44 +11,25 @@ import (
 	"runtime/debug"
 	"sync"
 	"syscall"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
 )
-
-func init() {
-	register(command{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe})
-}
-
-// serveMode is a way to serve other than stdio. Another file adds one in
-// its init with addServeMode (serve_http.go adds --http): register adds its
-// flags, selected reports whether the parsed flags chose it, and run serves
-// until ctx ends and returns the exit status.
-type serveMode struct {
-	register func(fs *flag.FlagSet)
-	selected func() bool
-	run      func(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int
-	// options, if set, may adjust the server's options after parsing
-	// (every mode's, selected or not); an error is a usage error. start, if
-	// set, runs in the background with the server until ctx ends, and is
-	// waited for before runServe returns.
-	options func(o *lsp.Options, log *zap.Logger) error
-	start   func(ctx context.Context, srv *lsp.Server)
-}
-
-var serveModes []serveMode
 
 // serveMemoryLimit is the Go runtime's soft memory limit in serve mode
 // unless GOMEMLIMIT is set; see "serve's memory limit" in docs/decisions.md.
 const serveMemoryLimit = 128 << 20
 
-func addServeMode(m serveMode) { serveModes = append(serveModes, m) }
-
+// runServe wires one language server for every mode: the configuration
+// (files, or registry backends through remote.Pool), the dry-run runner
+// (runtime/isolate), and then stdio, or HTTP with --http (serve_http.go).
 func runServe(env *cliEnv, args []string) int {
 	fs := newFlagSet(env, "serve", "[--stdio] [--log-file F] [--log-level L] [--max-memory SIZE] [--run-timeout D] [--max-runs N] [config flags]", `
 Runs the language server for api.rest.v1 scripts. Editors start it and speak
@@ -81,9 +62,10 @@ ended without shutdown, 2 for usage errors.`)
 	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
-	for _, m := range serveModes {
-		m.register(fs)
-	}
+	var rf registryFlags
+	rf.register(fs)
+	var hf httpFlags
+	hf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
 		return rc
 	}
@@ -104,6 +86,24 @@ ended without shutdown, 2 for usage errors.`)
 		return 2
 	}
 	defer closeLog()
+	err = rf.check()
+	if err == nil {
+		err = hf.check()
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		return 2
+	}
+	pool, err := remote.NewPool(remote.PoolOptions{URL: rf.url, Token: rf.token, Files: config.Load, Logger: log.Named("remote")})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls serve: --registry-url: %v\n", err)
+		return 2
+	}
+	sources := cf.sources()
+	if rf.url != "" {
+		sources.RegistryURL = rf.url
+	}
+	httpMode, withStdio := flagGiven(fs, "http"), flagGiven(fs, "stdio")
 	if env.getenv("GOMEMLIMIT") == "" && env.stdout == os.Stdout { // the real process, not an in-process test
 		// A sidecar next to the editor: a soft ceiling that returns the
 		// memory of spikes (a registry load, a burst of parses); the runtime
@@ -115,53 +115,87 @@ ended without shutdown, 2 for usage errors.`)
 	// than wait out the HTTP grace period.
 	runsCtx, endRuns := context.WithCancel(context.Background())
 	defer endRuns()
+	// The one runner of this process: the language server's sessions and
+	// POST /v1/run share it (and its --max-runs slots).
 	iso := isolate.New(isolate.Options{MaxMemory: maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
-	opts := lsp.Options{
-		Sources: cf.sources(),
+	runner := scriptRunner(runsCtx, iso)
+	if httpMode && !hf.allowRun {
+		// The one place dry runs are switched off: over HTTP they run code
+		// for any client, so only --allow-run turns them on (for /v1/run and
+		// restls.runScript over WebSocket alike).
+		runner = nil
+	}
+	srv := lsp.NewServer(lsp.Options{
+		Sources: sources,
 		Logger:  log,
-		Runner:  scriptRunner(runsCtx, iso),
+		Runner:  runner,
+		Load:    pool.Load,
 		Version: versionString(),
-	}
-	for _, m := range serveModes {
-		if m.options == nil {
-			continue
-		}
-		if err := m.options(&opts, log); err != nil {
-			fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
-			return 2
-		}
-	}
-	srv := lsp.NewServer(opts)
+	})
 
-	// Background work of the modes ends with ctx and is waited for, so
-	// nothing of this run outlives it (in-process tests run serve again).
+	// Background work ends with ctx and is waited for, so nothing of this
+	// run outlives it (in-process tests run serve again).
 	var bg sync.WaitGroup
 	defer bg.Wait() // after stop, deferred below
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, endRuns)
-	for _, m := range serveModes {
-		if m.start != nil {
-			bg.Go(func() { m.start(ctx, srv) })
-		}
+	// Registry backends in use (--registry-url, editors' registryUrl) are
+	// fetched again periodically; a change re-diagnoses every open script.
+	bg.Go(func() { pool.Run(ctx, rf.refresh, srv.Reload) })
+	if httpMode {
+		return hf.serve(ctx, env, srv, runner, withStdio, log)
 	}
-	for _, m := range serveModes {
-		if m.selected() {
-			return m.run(ctx, env, srv, log)
-		}
-	}
-	return serveStdio(ctx, env, srv, log)
+	return serveStdio(ctx, env, srv, nil, log)
 }
 
-// serveStdio serves one session on stdin/stdout.
-func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, log *zap.Logger) int {
+// registryFlags choose a registry backend instead of configuration files,
+// in every mode (docs/http.md, "registryUrl").
+type registryFlags struct {
+	url, token string
+	refresh    time.Duration
+}
+
+func (r *registryFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&r.url, "registry-url", "", "load the serviceId hints from another restls backend at this `url` (its /v1/services) instead of local configuration files")
+	fs.StringVar(&r.token, "registry-token", "", "bearer `token` for --registry-url")
+	fs.DurationVar(&r.refresh, "registry-refresh", 30*time.Second, "how often --registry-url is fetched again")
+}
+
+func (r *registryFlags) check() error {
+	if r.refresh <= 0 {
+		return fmt.Errorf("--registry-refresh must be positive, got %v", r.refresh)
+	}
+	return nil
+}
+
+// flagGiven reports whether the command line set the flag (even to its
+// default, as in --http "").
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+// serveStdio serves one session on stdin/stdout, with every permission
+// unless session says otherwise.
+func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, session *lsp.SessionOptions, log *zap.Logger) int {
 	if env.stdout == os.Stdout {
 		// stdout belongs to the protocol: anything that prints to os.Stdout
 		// by mistake (a dependency, a forgotten debug line) lands in stderr.
 		os.Stdout = os.Stderr
 	}
 	rwc := stdio{r: env.stdin, w: env.stdout}
-	err := srv.ServeStream(ctx, lsp.NewStream(rwc, log))
+	var err error
+	if session != nil {
+		err = srv.ServeSession(ctx, lsp.NewStream(rwc, log), *session)
+	} else {
+		err = srv.ServeStream(ctx, lsp.NewStream(rwc, log))
+	}
 	switch {
 	case err == nil:
 		return 0

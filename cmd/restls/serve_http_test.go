@@ -214,6 +214,8 @@ func TestServeHTTPBadFlags(t *testing.T) {
 		{"serve", "--http", "127.0.0.1:0", "--allow-origin", "*"},
 		{"serve", "--registry-url", "not a url"},
 		{"serve", "--registry-url", "http://127.0.0.1:1", "--registry-refresh", "0s"},
+		{"serve", "--registry-refresh", "0s"},
+		{"serve", "--read-timeout", "0s"},
 	} {
 		var out, errb bytes.Buffer
 		env := &cliEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}

@@ -8,10 +8,6 @@ import (
 	"github.com/restls/restls/config"
 )
 
-func init() {
-	register(command{name: "services", summary: "print the configured serviceIds (the editor hints map) and configuration diagnostics", run: runServices})
-}
-
 // configFlags binds the registry flags and reads RESTLS_* from env.
 type configFlags struct {
 	f   config.Flags

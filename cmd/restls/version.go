@@ -8,10 +8,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func init() {
-	register(command{name: "version", summary: "print the version of restls", run: runVersion})
-}
-
 func versionString() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
