@@ -14,15 +14,19 @@ var (
 	runTook     = regexp.MustCompile(`(?m)^(restls run .*, )[0-9.]+[a-zµ]+\)$`)
 )
 
-// TestRunPreviewGolden compares what `restls run` prints for the example
-// script (mock mode) and for an uncaught error with
-// testdata/golden/run/<name>.txt; durations read "N ms" or DURATION, the
-// repository root and the temporary directory $ROOT and $TMP.
+// TestRunPreviewGolden compares what the real `restls run` binary prints
+// for the example script (mock mode), an uncaught error, syntax errors and
+// a body that is not JSON with testdata/golden/run/<name>.txt; durations
+// read "N ms" or DURATION, the repository root and the temporary directory
+// $ROOT and $TMP.
 func TestRunPreviewGolden(t *testing.T) {
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
 	dir := t.TempDir()
 	throws := writeFile(t, dir, "throws.js", "var a = 1;\napi.rest.v1.get(\"crm-custmers\", {}, {});\n")
+	syntax := writeFile(t, dir, "syntax.js", "var x = foo(;\n\tif (x {\n  return 1;\n}\n")
+	text := writeFile(t, dir, "text.js", "var r = api.rest.v1.get(\"crm-customers\", {pathParams: [\"42\"]}, {});\nreturn r.body;\n")
+	textMock := writeFile(t, dir, "text.mock.yaml", "fixtures:\n  - serviceId: crm-customers\n    headers: {Content-Type: text/plain}\n    bodyText: '{\"id\":42,\"name\":\"Ann\"}'\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -34,9 +38,11 @@ func TestRunPreviewGolden(t *testing.T) {
 		{"curl", []string{"run", "--curl", "--config-root", cfg, "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"),
 			filepath.Join(root, "testdata/scripts/customer-summary.js")}, 0},
 		{"curl-uncaught", []string{"run", "--curl", "--config-root", cfg, throws}, 1},
+		{"syntax-errors", []string{"run", "--config-root", cfg, syntax}, 1},
+		{"text-body", []string{"run", "--config-root", cfg, "--mock", textMock, text}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errs, rc := run(t, nil, tc.args...)
+			out, errs, rc := runBinary(t, tc.args...)
 			if rc != tc.rc || errs != "" {
 				t.Fatalf("rc %d, want %d; stderr %q\n%s", rc, tc.rc, errs, out)
 			}
