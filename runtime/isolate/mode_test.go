@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -69,4 +70,54 @@ func TestWithMode(t *testing.T) {
 			t.Errorf("withMode(%q) is not JSON", in)
 		}
 	}
+}
+
+// FuzzWithMode: whatever object a child prints, the result is still one
+// JSON object with the same members, in the same order, and mode last.
+func FuzzWithMode(f *testing.F) {
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"result":null,"error":null,"calls":[],"logs":[]}`))
+	f.Add([]byte("{\n  \"result\": {\"a\": [1, 2.0, 1e400]},\n  \"mode\": \"x\"\n}\n"))
+	f.Add([]byte(`[{}]`))
+	f.Add([]byte(`"}"`))
+	f.Add([]byte(` { "a" : "}" } `))
+	deep := strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000)
+	f.Add([]byte(deep))
+	f.Add([]byte(`{"big":"` + strings.Repeat("x", 1<<20) + `"}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := withMode(in, ModeRecord)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(in, &obj) != nil {
+			if !bytes.Equal(out, in) && json.Valid(in) {
+				t.Fatalf("a JSON value that is not an object was changed: %q -> %q", in, out)
+			}
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		var keys []string
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			t.Fatalf("not an object: %q", out)
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				t.Fatalf("%v in %q", err, out)
+			}
+			keys = append(keys, k.(string))
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				t.Fatalf("%v in %q", err, out)
+			}
+		}
+		if len(keys) == 0 || keys[len(keys)-1] != "mode" {
+			t.Fatalf("mode is not the last member of %q", out)
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%v: %q", err, out)
+		}
+		if string(got["mode"]) != `"record"` {
+			t.Fatalf("mode %s", got["mode"])
+		}
+	})
 }
