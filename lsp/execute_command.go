@@ -34,6 +34,10 @@ type runArgs struct {
 	URI   string          `json:"uri"`
 	Kind  string          `json:"kind"`
 	Input json.RawMessage `json:"input"`
+	// Mock is a fixture file path, "auto" or false; Record a path or
+	// "auto" (see fixtureFiles).
+	Mock   json.RawMessage `json:"mock"`
+	Record json.RawMessage `json:"record"`
 }
 
 // servicesArgs are the optional arguments of restls.services.
@@ -95,7 +99,7 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte, token protocol.ProgressToken) (any, error) {
 	var a runArgs
 	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?} naming an open document")
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?, mock?, record?} naming an open document")
 	}
 	v, ok := s.viewOf(uri.URI(a.URI))
 	if !ok {
@@ -120,6 +124,10 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	if len(a.Input) > 0 && string(a.Input) != "null" {
 		input = a.Input
 	}
+	mockFile, recordFile, err := s.runFiles(v.d, a)
+	if err != nil {
+		return nil, err
+	}
 	// A run waits on real services and asks the client to create a progress
 	// token: it must not hold the read goroutine.
 	ctx, done := s.detach(ctx, req)
@@ -128,6 +136,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
 	res, err := runner(ctx, RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
+		MockFile: mockFile, RecordFile: recordFile,
 		Snapshot: v.snap, Progress: prog.report,
 	})
 	if err != nil {
@@ -146,6 +155,23 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls.runScript: %v", err)
 	}
 	return res, nil
+}
+
+// runFiles are the fixture files a run of d reads and writes, from the
+// mock and record arguments; only a session that may use files may name
+// any (the client could otherwise make the server read or write files of
+// its choosing).
+func (s *session) runFiles(d *document, a runArgs) (mockFile, recordFile string, err error) {
+	m, _ := fixtureArg(a.Mock)
+	r, _ := fixtureArg(a.Record)
+	if (m != "" || r != "") && !s.opts.MayUseFiles {
+		return "", "", jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: this session may not name mock or record files, which the server would read and write on its own machine; run without them", CommandRunScript)
+	}
+	mockFile, recordFile, err = fixtureFiles(scriptPath(d.uri, d.path), a.Mock, a.Record)
+	if err != nil {
+		return "", "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", CommandRunScript, err)
+	}
+	return mockFile, recordFile, nil
 }
 
 // progress is one $/progress token; its methods are no-ops when the client

@@ -56,6 +56,11 @@ type RunRequest struct {
 	Kind config.Kind
 	// Input is the command's "input" argument as JSON, or nil.
 	Input []byte
+	// MockFile is the fixture file to answer calls from, RecordFile the
+	// one to write the live answers to; empty for none. Both are absolute
+	// paths the session was allowed to name (SessionOptions.MayUseFiles).
+	MockFile   string
+	RecordFile string
 	// Snapshot is the registry the document sees.
 	Snapshot *config.Snapshot
 	// Progress reports a line of progress to the editor; safe to call from

@@ -22,6 +22,10 @@ type SessionOptions struct {
 	MayRun bool
 	// MayReload allows restls.reload.
 	MayReload bool
+	// MayUseFiles allows restls.runScript's mock and record arguments,
+	// which make a run read and write fixture files on the server's
+	// machine, anywhere its user may.
+	MayUseFiles bool
 	// Refused is the sentence a refused command answers with: why this
 	// session may not, and what to do. Empty means a generic one.
 	Refused string
@@ -41,7 +45,7 @@ type SessionOptions struct {
 }
 
 // trusted is what a stdio session may do: its editor started the server.
-var trusted = SessionOptions{MayRun: true, MayReload: true}
+var trusted = SessionOptions{MayRun: true, MayReload: true, MayUseFiles: true}
 
 // ServeStream serves one LSP session on stream with every permission; see
 // ServeSession.

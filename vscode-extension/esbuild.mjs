@@ -21,6 +21,9 @@ const ctx = await esbuild.context({
 fs.mkdirSync('dist', { recursive: true });
 fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh', 'dist/terminateProcess.sh');
 fs.chmodSync('dist/terminateProcess.sh', 0o755);
+// The fixture schema (contributes.jsonValidation and yamlValidation) has
+// one source, the one restls itself validates against.
+fs.copyFileSync('../runtime/restclient/schema/mock.schema.json', 'dist/mock.schema.json');
 
 if (watch) {
   await ctx.watch();

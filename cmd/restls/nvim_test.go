@@ -12,6 +12,29 @@ import (
 	"time"
 )
 
+// docBlock is the fenced code block that follows the line starting with
+// marker in the Markdown file doc.
+func docBlock(t *testing.T, doc, marker string) string {
+	t.Helper()
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n"+marker)
+	if !ok {
+		t.Fatalf("%s has no %q", doc, marker)
+	}
+	_, body, ok := strings.Cut(after, "```lua\n")
+	if !ok {
+		t.Fatalf("%s: no lua block after %q", doc, marker)
+	}
+	body, _, ok = strings.Cut(body, "\n```")
+	if !ok {
+		t.Fatalf("%s: the lua block after %q does not end", doc, marker)
+	}
+	return body + "\n"
+}
+
 // TestNeovimEndToEnd runs restls serve under Neovim's built-in LSP client,
 // an editor client nobody here wrote: it must complete serviceIds, publish
 // diagnostics, and keep positions right after an incremental edit with
@@ -34,6 +57,19 @@ func TestNeovimEndToEnd(t *testing.T) {
 	if err := os.WriteFile(script, []byte("// a script for the platform\nvar r = api.rest.v1.get(\"crm-ordrs\", {}, {});\nvar x = 1;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A script with fixtures beside it, for the dry-run commands of
+	// docs/lsp.md (extracted, so the docs cannot drift from what runs).
+	runScript := filepath.Join(dir, "run.js")
+	if err := os.WriteFile(runScript, []byte("var r = api.rest.v1.get(\"crm-orders\", {queryParams: {status: \"open\"}}, {});\nreturn r.body;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.mock.yaml"), []byte("fixtures:\n  - serviceId: crm-orders\n    method: GET\n    body: {n: 7}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snippet := filepath.Join(dir, "dry-run.lua")
+	if err := os.WriteFile(snippet, []byte(docBlock(t, "../../docs/lsp.md", "<!-- nvim-dry-run")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	logFile := filepath.Join(dir, "restls.log")
 	cmdJSON, _ := json.Marshal([]string{exe, "serve", "--stdio", "--config-root", root, "--log-file", logFile, "--log-level", "debug"})
 	outFile := filepath.Join(dir, "out.json")
@@ -43,7 +79,8 @@ func TestNeovimEndToEnd(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+lua)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "RESTLS_CMD="+string(cmdJSON), "RESTLS_SCRIPT="+script, "RESTLS_OUT="+outFile)
+	cmd.Env = append(os.Environ(), "RESTLS_CMD="+string(cmdJSON), "RESTLS_SCRIPT="+script, "RESTLS_OUT="+outFile,
+		"RESTLS_DRYRUN_LUA="+snippet, "RESTLS_RUN_SCRIPT="+runScript)
 	output, err := cmd.CombinedOutput()
 	logs, _ := os.ReadFile(logFile)
 	if err != nil {
@@ -65,6 +102,8 @@ func TestNeovimEndToEnd(t *testing.T) {
 		Edited      []diag
 		Stopped     bool
 		Error       string
+		DryRun      []string `json:"dry_run"`
+		Notified    []string
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatalf("bad result %s: %v", raw, err)
@@ -87,6 +126,12 @@ func TestNeovimEndToEnd(t *testing.T) {
 	wantCol := strings.Index(`var ü = "😀"; api.rest.v1.get("ünknown-zz"`, "ünknown")
 	if len(res.Edited) != 1 || res.Edited[0].Col != wantCol || res.Edited[0].Code != "unknown-service" {
 		t.Errorf("diagnostics after the edit = %+v, want one unknown-service at byte column %d", res.Edited, wantCol)
+	}
+	// :RestlsRunMocks answered from run.mock.yaml, beside run.js.
+	if len(res.DryRun) < 4 || res.DryRun[0] != "restls dry run (mock)" || res.DryRun[1] != `result: {"n": 7}` ||
+		!strings.HasPrefix(res.DryRun[2], "#1 GET https://crm.example.com/") || !strings.HasSuffix(res.DryRun[2], " -> 200") ||
+		!strings.HasPrefix(res.DryRun[3], "curl ") {
+		t.Errorf(":RestlsRunMocks showed %q (notified %q)", res.DryRun, res.Notified)
 	}
 	if !res.Stopped {
 		t.Errorf("the server did not stop when Neovim asked it to")

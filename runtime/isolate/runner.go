@@ -71,6 +71,33 @@ type Request struct {
 	// Sources is where the child reads the configuration: the sources the
 	// caller's snapshot was loaded from.
 	Sources config.Sources
+	// MockFile, when set, is the fixture file the child answers calls from
+	// (--mock); RecordFile the one it writes the live answers to
+	// (--record; with MockFile, only the calls no fixture answers). The
+	// caller decides which files a client may name: the child reads and
+	// writes them as the server's user.
+	MockFile   string
+	RecordFile string
+}
+
+// Modes of a run, reported in its result's "mode" field.
+const (
+	ModeLive   = "live"
+	ModeMock   = "mock"
+	ModeRecord = "record"
+)
+
+// Mode is how req's calls are answered: record when it writes a fixture
+// file (whether or not fixtures answer some calls first), mock when
+// fixtures answer them, live otherwise.
+func (req Request) Mode() string {
+	switch {
+	case req.RecordFile != "":
+		return ModeRecord
+	case req.MockFile != "":
+		return ModeMock
+	}
+	return ModeLive
 }
 
 // Runner runs each dry run in a child `restls run --json` process.
@@ -127,6 +154,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 		"--max-memory", strconv.FormatInt(r.opts.MaxMemory, 10),
 	}
 	args = append(args, sourceFlags(req.Sources)...)
+	if req.MockFile != "" {
+		args = append(args, "--mock="+req.MockFile)
+	}
+	if req.RecordFile != "" {
+		args = append(args, "--record="+req.RecordFile)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
@@ -163,7 +196,27 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 		}
 		return nil, context.Canceled
 	}
-	return r.result(out, stdout.Bytes(), stderr.String()), nil
+	return withMode(r.result(out, stdout.Bytes(), stderr.String()), req.Mode()), nil
+}
+
+// withMode adds "mode" as the last member of the result object res, which
+// is always an object: the child's own (whose members stay as it wrote
+// them) or one made here.
+func withMode(res json.RawMessage, mode string) json.RawMessage {
+	obj := bytes.TrimSpace(res)
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return res
+	}
+	members := bytes.TrimSpace(obj[1 : len(obj)-1])
+	out := make([]byte, 0, len(obj)+24)
+	out = append(out, obj[:len(obj)-1]...)
+	out = bytes.TrimRight(out, " \t\r\n")
+	if len(members) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, "\n  \"mode\": "...)
+	out = strconv.AppendQuote(out, mode)
+	return append(out, "\n}"...)
 }
 
 func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessage {

@@ -6,7 +6,10 @@
 // `api.rest.v1.get("`, expects the configured serviceIds in the suggest
 // widget, runs "restls: Dry-run Script" on a script that calls the loopback
 // mock and expects the Response Preview, with a hostile response body shown
-// as text. Screenshots go to out/e2e-vscode/.
+// as text; then clicks the "Record mocks" CodeLens above that script and
+// the "Dry run with mocks" one that appears, and expects the preview to say
+// it answered from dry-run.mock.yaml without calling the service.
+// Screenshots go to out/e2e-vscode/.
 //
 // Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run package`
 // and e2e/install-code-server.sh). Environment: RESTLS_BIN (default
@@ -245,27 +248,27 @@ try {
   await page.keyboard.press('Enter');
   step('dry run started');
 
-  // The preview lives in a webview: nested iframes. Find the frame with our page.
-  let frame;
-  const deadline = Date.now() + 60_000;
-  while (!frame) {
-    for (const f of page.frames()) {
-      try {
-        if ((await f.locator('h1', { hasText: 'Response Preview' }).count()) > 0) {
-          frame = f;
-          break;
+  // The preview lives in a webview: nested iframes. Find the frame with
+  // our page (showing what `selector` holding `text` says, when given).
+  const previewFrame = async (what, selector = 'h1', text = 'Response Preview') => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      for (const f of page.frames()) {
+        try {
+          if ((await f.locator(selector, { hasText: text }).count()) > 0) {
+            return f;
+          }
+        } catch {
+          // Frame navigating away.
         }
-      } catch {
-        // Frame navigating away.
       }
-    }
-    if (!frame) {
       if (Date.now() > deadline) {
-        throw new Error('the Response Preview did not appear');
+        throw new Error(`${what} did not appear`);
       }
       await page.waitForTimeout(250);
     }
-  }
+  };
+  let frame = await previewFrame('the Response Preview');
   await frame.locator('.call .sid', { hasText: 'mock-orders' }).first().waitFor();
   const statusText = (await frame.locator('.call .status').first().innerText()).trim();
   const url = (await frame.locator('.call .url').first().innerText()).trim();
@@ -297,6 +300,44 @@ try {
   }
   await page.waitForTimeout(300); // let the webview paint before the screenshot
   await shot('02-response-preview.png');
+
+  // The CodeLenses above dry-run.js: record its calls, then replay them.
+  const lens = (title) => page.locator('.codelens-decoration a', { hasText: title }).first();
+  await page.locator('.tab', { hasText: 'dry-run.js' }).first().click();
+  await lens('Record mocks').waitFor();
+  const lensTitles = (await page.locator('.codelens-decoration a').allInnerTexts()).map((t) => t.trim());
+  step(`CodeLenses: ${lensTitles.join(' | ')}`);
+  if (lensTitles.some((t) => t.includes('Dry run with mocks'))) {
+    throw new Error(`"Dry run with mocks" shown before dry-run.mock.yaml exists: ${lensTitles.join(' | ')}`);
+  }
+  await lens('Record mocks').click();
+  step('Record mocks clicked');
+  frame = await previewFrame('the preview of the recording', '.mode', 'recorded to dry-run.mock.yaml');
+  const recordedFile = path.join(ws, 'scripts', 'dry-run.mock.yaml');
+  if (!fs.existsSync(recordedFile)) {
+    throw new Error(`Record mocks wrote no ${recordedFile}`);
+  }
+  step(`recorded ${recordedFile} (${fs.statSync(recordedFile).size} bytes)`);
+  const hitsBefore = hits.length;
+  await page.locator('.tab', { hasText: 'dry-run.js' }).first().click();
+  await lens('Dry run with mocks').waitFor();
+  await lens('Dry run with mocks').click();
+  step('Dry run with mocks clicked');
+  frame = await previewFrame('the preview of the dry run with mocks', '.mode', 'mocks from dry-run.mock.yaml');
+  const mockedResult = await frame.locator('.outcome.ok').innerText();
+  if (!mockedResult.includes('Ada Lovelace') || !mockedResult.includes('404')) {
+    throw new Error(`unexpected result of the dry run with mocks: ${mockedResult}`);
+  }
+  if (hits.length !== hitsBefore) {
+    throw new Error(`the dry run with mocks called the service: ${hits.slice(hitsBefore).join(', ')}`);
+  }
+  const copy = await frame.locator('button.copy-curl').count();
+  if (copy !== 2) {
+    throw new Error(`expected a Copy as cURL button per call, got ${copy}`);
+  }
+  step(`preview: ${(await frame.locator('.summary').innerText()).trim().split('\n')[0]}`);
+  await page.waitForTimeout(300);
+  await shot('03-dry-run-with-mocks.png');
   step('PASS');
 } catch (e) {
   failed = true;

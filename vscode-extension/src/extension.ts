@@ -3,6 +3,7 @@
 // Response Preview to it.
 
 import * as crypto from 'crypto';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
@@ -19,6 +20,7 @@ import {
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
 import { BinaryProblem, checkBinary, findBinary } from './binary';
+import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, readDefaultMode, runArgsFor } from './dryRun';
 import { RunResult, Service, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
@@ -38,6 +40,9 @@ import { StatusBar } from './status';
 /** Commands are the VS Code command ids this extension contributes. They differ from the server's own command ids (restls.runScript, restls.services, restls.reload), which the language client registers by itself. */
 export const Commands = {
   dryRun: 'restls.dryRunScript',
+  dryRunLive: 'restls.dryRunLive',
+  dryRunWithMocks: 'restls.dryRunWithMocks',
+  recordMocks: 'restls.recordMocks',
   showServices: 'restls.showServices',
   reload: 'restls.reloadConfiguration',
   restart: 'restls.restartServer',
@@ -78,6 +83,10 @@ export class Restls implements vscode.Disposable {
   private crashes: number[] = [];
   private queue: Promise<void> = Promise.resolve();
   private lastInput = new Map<string, string>();
+  /** lenses are the dry-run CodeLenses above each script. */
+  readonly lenses = new DryRunLenses((doc) => this.isScript(doc));
+  /** mockWatcher refreshes "Dry run with mocks" when a fixture file appears or goes. */
+  private readonly mockWatcher = vscode.workspace.createFileSystemWatcher('**/*.mock.{yaml,json}', false, true, false);
 
   constructor(private readonly ctx: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('restls');
@@ -104,7 +113,16 @@ export class Restls implements vscode.Disposable {
 
   activate(): void {
     const reg = (id: string, fn: () => unknown) => this.disposables.push(vscode.commands.registerCommand(id, fn));
-    reg(Commands.dryRun, () => this.dryRun());
+    // The editor-title button passes the script's URI; the keybinding and
+    // the palette pass nothing (the active editor). Both use the default
+    // mode (restls.dryRun.mode); the CodeLenses name theirs.
+    const run = (mode: DryRunMode | undefined) => (uri?: unknown) => this.dryRun(mode, uri instanceof vscode.Uri ? uri : undefined);
+    this.disposables.push(
+      vscode.commands.registerCommand(Commands.dryRun, run(undefined)),
+      vscode.commands.registerCommand(Commands.dryRunLive, run('live')),
+      vscode.commands.registerCommand(Commands.dryRunWithMocks, run('mock')),
+      vscode.commands.registerCommand(Commands.recordMocks, run('record')),
+    );
     reg(Commands.showServices, () => this.showServices());
     reg(Commands.reload, () => this.reload());
     reg(Commands.restart, () => this.restart(true));
@@ -116,6 +134,11 @@ export class Restls implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
+      vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'javascript' }, this.lenses),
+      this.lenses,
+      this.mockWatcher,
+      this.mockWatcher.onDidCreate(() => this.lenses.refresh()),
+      this.mockWatcher.onDidDelete(() => this.lenses.refresh()),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         this.updateActive();
         if (this.isScript(doc)) {
@@ -352,19 +375,33 @@ export class Restls implements vscode.Disposable {
     return undefined;
   }
 
-  /** dryRun runs the active script through restls.runScript and shows the Response Preview. */
-  async dryRun(): Promise<RunResult | undefined> {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || !this.isScript(editor.document)) {
+  /**
+   * dryRun runs a script through restls.runScript and shows the Response
+   * Preview: the script at target (a CodeLens or the editor-title button)
+   * or the active one, in mode, or in restls.dryRun.mode when none is given.
+   */
+  async dryRun(mode?: DryRunMode, target?: vscode.Uri): Promise<RunResult | undefined> {
+    const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeTextEditor?.document;
+    if (!doc || !this.isScript(doc)) {
       void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
       return undefined;
+    }
+    const runMode = mode ?? readDefaultMode(vscode.workspace.getConfiguration(SECTION, doc.uri).get('dryRun.mode'));
+    const script = doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
+    let args: RunArgs;
+    try {
+      args = runArgsFor(doc.uri.toString(), script, runMode, fs.existsSync);
+    } catch (e) {
+      if (e instanceof MissingMocks) {
+        void vscode.window.showWarningMessage(`restls: ${e.message}.`, 'Record Mocks').then((p) => p && this.dryRun('record', doc.uri));
+        return undefined;
+      }
+      throw e;
     }
     const client = await this.requireClient();
     if (!client) {
       return undefined;
     }
-    const doc = editor.document;
-    const args: { uri: string; input?: unknown } = { uri: doc.uri.toString() };
     if (readsInput(doc.getText())) {
       const input = await this.pickInput(doc);
       if (input === CANCELLED) {
@@ -375,10 +412,11 @@ export class Restls implements vscode.Disposable {
       }
     }
     const name = path.basename(doc.uri.fsPath);
+    const what = runMode === 'record' ? 'recording the mocks of' : runMode === 'mock' ? 'dry run with mocks of' : 'dry run of';
     let result: RunResult | undefined;
     try {
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `restls: dry run of ${name}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `restls: ${what} ${name}`, cancellable: true },
         async (progress, token) => {
           const wd = `restls-run-${crypto.randomUUID()}`;
           const sub = client.onProgress(WorkDoneProgress.type, wd, (v) => {
@@ -411,7 +449,15 @@ export class Restls implements vscode.Disposable {
       void vscode.window.showErrorMessage(`restls: the dry run of ${name} returned no result; see "restls: Show Log".`);
       return undefined;
     }
-    this.preview.show(result, doc.uri, name);
+    // Which file the run read or wrote: the one it named, else (mock or
+    // record "auto") the one beside the script now.
+    const named = typeof args.record === 'string' && args.record !== 'auto' ? args.record : typeof args.mock === 'string' && args.mock !== 'auto' ? args.mock : undefined;
+    const beside = script ? (mockFileFor(script, fs.existsSync) ?? (args.record === 'auto' ? mockCandidates(script)[0] : undefined)) : undefined;
+    const file = named ?? beside;
+    this.preview.show(result, doc.uri, name, modeLabel(result.mode, result.mode === 'live' ? undefined : file));
+    if (runMode === 'record') {
+      this.lenses.refresh();
+    }
     return result;
   }
 
@@ -542,6 +588,38 @@ export class Restls implements vscode.Disposable {
 }
 
 const CANCELLED = Symbol('cancelled');
+
+/**
+ * DryRunLenses puts "Dry run", "Dry run with mocks" (when the script's
+ * .mock.yaml or .mock.json exists) and "Record mocks" above the first line
+ * of every platform script.
+ */
+export class DryRunLenses implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  constructor(private readonly isScript: (doc: vscode.TextDocument) => boolean) {}
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    if (!this.isScript(doc)) {
+      return [];
+    }
+    const top = new vscode.Range(0, 0, 0, 0);
+    const script = doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
+    const command = { live: Commands.dryRunLive, mock: Commands.dryRunWithMocks, record: Commands.recordMocks, auto: Commands.dryRun };
+    return lensesFor(script, fs.existsSync).map(
+      (l) => new vscode.CodeLens(top, { title: l.title, tooltip: l.tooltip, command: command[l.mode], arguments: [doc.uri] }),
+    );
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
 
 let instance: Restls | undefined;
 

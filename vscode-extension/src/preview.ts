@@ -172,6 +172,10 @@ function callEntry(c: Call, i: number): string {
   const respBody = c.responseBody !== undefined ? c.responseBody : c.body;
   const cut = c.responseBodyTruncated ? ' <span class="muted">(cut: too long)</span>' : '';
   const body = respBody === undefined || respBody === null ? '<p class="muted">no body</p>' : renderJson(respBody);
+  const curl =
+    typeof c.curl === 'string' && c.curl !== ''
+      ? `<details class="section"><summary>cURL <button type="button" class="copy-curl" data-call="${i + 1}" title="Copy this call as a curl command line; credentials are \$RESTLS_TOKEN_… variables">Copy as cURL</button></summary><pre class="text curl">${escapeHtml(c.curl)}</pre></details>`
+      : '';
   return (
     `<section class="call" id="call-${i + 1}">` +
     `<details open><summary class="call-head">` +
@@ -184,6 +188,7 @@ function callEntry(c: Call, i: number): string {
     reqBody +
     `<details class="section"><summary>Response headers</summary>${headersTable(c.responseHeaders, true)}</details>` +
     `<details class="section" open><summary>Response body${cut}</summary>${body}</details>` +
+    curl +
     `</details></section>`
   );
 }
@@ -226,6 +231,8 @@ export interface PreviewOptions {
   cspSource: string;
   scriptName: string;
   when?: Date;
+  /** mode says how the calls were answered ("mocks from orders.mock.yaml"); undefined shows nothing. */
+  mode?: string;
 }
 
 /** renderPreview returns the whole Response Preview page for one dry run. */
@@ -239,6 +246,7 @@ export function renderPreview(run: RunResult, opts: PreviewOptions): string {
   const logsHtml = logs.length === 0 ? '' : `<section class="logs"><h2>Logs</h2><ul>${logs.map(logLine).join('')}</ul></section>`;
   const nonce = escapeHtml(opts.nonce);
   const when = opts.when ? ` · ${escapeHtml(opts.when.toLocaleTimeString())}` : '';
+  const mode = opts.mode ? ` · <span class="mode">${escapeHtml(opts.mode)}</span>` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -250,7 +258,7 @@ export function renderPreview(run: RunResult, opts: PreviewOptions): string {
 </head>
 <body>
 <header><h1>Response Preview: ${escapeHtml(opts.scriptName)}</h1>
-<div class="summary">${calls.length} call${calls.length === 1 ? '' : 's'} · ${run.error ? '<span class="st-err">error</span>' : '<span class="st-ok">completed</span>'}${when}
+<div class="summary">${calls.length} call${calls.length === 1 ? '' : 's'} · ${run.error ? '<span class="st-err">error</span>' : '<span class="st-ok">completed</span>'}${mode}${when}
 <span class="tools"><button type="button" id="expand">Expand all</button> <button type="button" id="collapse">Collapse all</button></span></div></header>
 ${outcome}
 <h2>Calls</h2>
@@ -269,6 +277,12 @@ const SCRIPT = `(function () {
   document.getElementById('expand').addEventListener('click', function () { all(true); });
   document.getElementById('collapse').addEventListener('click', function () { all(false); });
   document.addEventListener('click', function (e) {
+    const copy = e.target.closest ? e.target.closest('button.copy-curl') : null;
+    if (copy) {
+      e.preventDefault();
+      vscode.postMessage({ type: 'copyCurl', call: Number(copy.dataset.call) });
+      return;
+    }
     const a = e.target.closest ? e.target.closest('a.line') : null;
     if (!a) { return; }
     e.preventDefault();
@@ -285,6 +299,8 @@ code, pre, .json { font-family: var(--vscode-editor-font-family); font-size: var
 .summary { color: var(--vscode-descriptionForeground); }
 .tools { float: right; }
 button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 2px 8px; cursor: pointer; }
+.mode { font-weight: 600; color: var(--vscode-foreground); }
+button.copy-curl { margin-left: 8px; font-size: 0.9em; }
 .muted { color: var(--vscode-descriptionForeground); font-style: italic; }
 .call { border: 1px solid var(--vscode-panel-border, #8884); border-radius: 4px; margin: 8px 0; padding: 4px 8px; }
 .call-head { cursor: pointer; font-weight: 600; }

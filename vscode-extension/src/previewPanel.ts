@@ -11,13 +11,16 @@ export type Reveal = (uri: vscode.Uri, line: number, column: number) => unknown;
 export class PreviewPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private script: vscode.Uri | undefined;
+  private run: RunResult | undefined;
   /** html is the last page shown, for tests. */
   html = '';
 
   constructor(private readonly reveal: Reveal) {}
 
-  show(run: RunResult, script: vscode.Uri, name: string): void {
+  /** show shows one dry run's result; mode says how its calls were answered ("mocks from orders.mock.yaml"). */
+  show(run: RunResult, script: vscode.Uri, name: string, mode?: string): void {
     this.script = script;
+    this.run = run;
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel(
         'restls.responsePreview',
@@ -29,9 +32,11 @@ export class PreviewPanel implements vscode.Disposable {
         this.panel = undefined;
       });
       this.panel.webview.onDidReceiveMessage((m: unknown) => {
-        const msg = m as { type?: unknown; line?: unknown; column?: unknown };
+        const msg = m as { type?: unknown; line?: unknown; column?: unknown; call?: unknown };
         if (msg && msg.type === 'reveal' && typeof msg.line === 'number' && this.script) {
           void this.reveal(this.script, msg.line, typeof msg.column === 'number' ? msg.column : 1);
+        } else if (msg && msg.type === 'copyCurl' && typeof msg.call === 'number') {
+          void this.copyCurl(msg.call);
         }
       });
     }
@@ -41,9 +46,25 @@ export class PreviewPanel implements vscode.Disposable {
       cspSource: this.panel.webview.cspSource,
       scriptName: name,
       when: new Date(),
+      mode,
     });
     this.panel.webview.html = this.html;
     this.panel.reveal(vscode.ViewColumn.Beside, true);
+  }
+
+  /**
+   * copyCurl puts the curl command of call i (from 1) of the run shown on
+   * the clipboard. The page only says which call: the command is taken
+   * from the result the extension holds, never from the page.
+   */
+  async copyCurl(i: number): Promise<string | undefined> {
+    const c = this.run?.calls?.[i - 1];
+    if (!c || typeof c.curl !== 'string' || c.curl === '') {
+      return undefined;
+    }
+    await vscode.env.clipboard.writeText(c.curl);
+    vscode.window.setStatusBarMessage(`restls: copied call #${i} as cURL`, 3000);
+    return c.curl;
   }
 
   dispose(): void {

@@ -33,6 +33,8 @@ export interface Call {
   errorCode?: string;
   errorMessage?: string;
   error?: unknown;
+  /** curl is a POSIX shell command line that repeats the request, credentials as $RESTLS_TOKEN_... variables. */
+  curl?: string;
   /** events are token requests, retries, mock notes and the like. */
   events?: { kind?: string; message?: string }[] | null;
   [key: string]: unknown;
@@ -44,6 +46,8 @@ export interface RunResult {
   error?: RunError | null;
   calls?: Call[];
   logs?: unknown[];
+  /** mode is how the calls were answered: live, mock or record (restls serve's dry runs). */
+  mode?: string;
 }
 
 /** Service is one entry of the services map. */

@@ -130,7 +130,7 @@ test('dry run: runScript with the document uri, then a Response Preview with esc
   const result = await recorded.commands.get(Commands.dryRun)!();
   assert.ok(result, JSON.stringify(recorded.messages));
   const st = await fakeState(e);
-  assert.deepEqual(st.runArgs, [{ uri: doc.uri.toString() }], 'no input for a script that does not read context.input');
+  assert.deepEqual(st.runArgs, [{ uri: doc.uri.toString(), mock: 'auto' }], 'no input for a script that does not read context.input; the default mode is auto');
   assert.equal(recorded.webviews.length, 1);
   const panel = recorded.webviews[0];
   assert.equal(panel.title, 'Response Preview: order.js');
@@ -157,7 +157,7 @@ test('dry run: a script reading context.input asks for an input file and sends i
   answers.quickPick = (items) => items.find((i: any) => i.id === 'choose');
   answers.openDialog = () => [Uri.file(path.join(ws, 'input.json'))];
   await recorded.commands.get(Commands.dryRun)!();
-  assert.deepEqual((await fakeState(e)).runArgs, [{ uri: doc.uri.toString(), input: { id: 42 } }]);
+  assert.deepEqual((await fakeState(e)).runArgs, [{ uri: doc.uri.toString(), mock: 'auto', input: { id: 42 } }]);
   // The file is offered again next time.
   answers.quickPick = (items) => items.find((i: any) => i.id === 'last');
   await recorded.commands.get(Commands.dryRun)!();
@@ -263,4 +263,96 @@ test('a server that keeps crashing is restarted 3 times, then one notification',
   const errors = recorded.messages.filter((m) => m.level === 'error');
   assert.equal(errors.length, 1, JSON.stringify(errors));
   assert.deepEqual(errors[0].items, ['Show Log', 'Restart Server']);
+});
+
+test('CodeLenses above a script: Dry run and Record mocks; Dry run with mocks once the file beside it exists', async () => {
+  const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake();
+  const reg = recorded.providers.find((p) => p.kind === 'languages.registerCodeLensProvider');
+  assert.ok(reg, 'a CodeLens provider is registered');
+  const lenses = () => reg.provider.provideCodeLenses(doc) as { range: any; command: { title: string; command: string; arguments: any[] } }[];
+  assert.deepEqual(
+    lenses().map((l) => [l.command.title, l.command.command, l.range.start.line]),
+    [
+      ['$(play) Dry run', Commands.dryRunLive, 0],
+      ['$(record) Record mocks', Commands.recordMocks, 0],
+    ],
+  );
+  assert.deepEqual(lenses()[0].command.arguments, [doc.uri]);
+  // Not on other JavaScript.
+  const util = openDocument(path.join(ws, 'lib', 'util.js'), 'javascript', false);
+  assert.deepEqual(reg.provider.provideCodeLenses(util), []);
+  // Record mocks: record "auto"; the fake writes nothing, so write the file as restls would.
+  let refreshed = 0;
+  e.lenses.onDidChangeCodeLenses(() => refreshed++);
+  await recorded.commands.get(lenses()[1].command.command)!(...lenses()[1].command.arguments);
+  assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), record: 'auto' });
+  assert.equal(refreshed, 1, 'the lenses are asked again after a recording');
+  assert.match(recorded.webviews[0].webview.html, /<span class="mode">live, recorded to order\.mock\.yaml<\/span>/);
+  fs.writeFileSync(path.join(ws, 'scripts', 'order.mock.yaml'), 'fixtures: []\n');
+  const withMocks = lenses();
+  assert.deepEqual(
+    withMocks.map((l) => l.command.title),
+    ['$(play) Dry run', '$(beaker) Dry run with mocks', '$(record) Record mocks'],
+  );
+  // Dry run with mocks names the file; the preview says which mode ran.
+  openDocument(path.join(ws, 'lib', 'util.js')); // the lens names its script, whatever is active
+  await recorded.commands.get(withMocks[1].command.command)!(...withMocks[1].command.arguments);
+  assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), mock: path.join(ws, 'scripts', 'order.mock.yaml') });
+  assert.match(recorded.webviews[0].webview.html, /<span class="mode">mocks from order\.mock\.yaml<\/span>/);
+  await recorded.commands.get(withMocks[0].command.command)!(...withMocks[0].command.arguments);
+  assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), mock: false });
+  assert.match(recorded.webviews[0].webview.html, /<span class="mode">live services<\/span>/);
+});
+
+test('the default mode: restls.dryRun.mode for the title button and the keybinding; mock without a file offers to record', async () => {
+  const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake();
+  settings.set('restls.dryRun.mode', 'live');
+  await recorded.commands.get(Commands.dryRun)!();
+  assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), mock: false });
+  // The editor-title button passes the script's URI.
+  openDocument(path.join(ws, 'lib', 'util.js'));
+  await recorded.commands.get(Commands.dryRun)!(doc.uri);
+  assert.equal((await fakeState(e)).runArgs.length, 2);
+  settings.set('restls.dryRun.mode', 'mock');
+  answers.message = (m) => (m.items.includes('Record Mocks') ? 'Record Mocks' : undefined);
+  assert.equal(await recorded.commands.get(Commands.dryRun)!(doc.uri), undefined);
+  const warn = recorded.messages.find((m) => m.level === 'warning')!;
+  assert.equal(warn.message, 'restls: there is no order.mock.yaml (or .mock.json) beside order.js: record the mocks first ("Record mocks" above the script) or write the file by hand.');
+  await waitForAsync(async () => (await fakeState(e)).runArgs.length === 3, 'Record Mocks to record');
+  assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), record: 'auto' });
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.contributes.keybindings, [{ command: Commands.dryRun, key: 'ctrl+alt+r', mac: 'cmd+alt+r', when: 'editorTextFocus && restls.isScript' }]);
+  assert.deepEqual(pkg.contributes.configuration.properties['restls.dryRun.mode'].enum, ['auto', 'live', 'mock']);
+  assert.deepEqual(pkg.contributes.menus['editor/title/run'], [{ command: Commands.dryRun, when: 'restls.isScript' }], 'the title button keeps its place');
+});
+
+test('Copy as cURL copies the call\'s curl command from the result, never from the page; the page shows it escaped', async () => {
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  await startWithFake();
+  const result = await recorded.commands.get(Commands.dryRun)!();
+  const panel = recorded.webviews[0];
+  const html: string = panel.webview.html;
+  assert.match(html, /<button type="button" class="copy-curl" data-call="1"/);
+  assert.ok(html.includes('X-Note: &lt;img src=x onerror=alert(3)&gt;'), 'the command is escaped');
+  assert.ok(!html.includes('<img'), 'no markup from the command');
+  panel.receive({ type: 'copyCurl', call: 1 });
+  await waitFor(() => recorded.clipboard.length === 1, 'the clipboard');
+  assert.equal(recorded.clipboard[0], result.calls[0].curl);
+  panel.receive({ type: 'copyCurl', call: 9 });
+  panel.receive({ type: 'copyCurl', call: '1' });
+  assert.equal(recorded.clipboard.length, 1, 'no call 9, and the index is a number');
+});
+
+test('package.json associates the fixture schema, which the build copies from runtime/restclient/schema', () => {
+  const root = path.join(__dirname, '..', '..');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: ['*.mock.json'], url: './dist/mock.schema.json' }]);
+  assert.deepEqual(pkg.contributes.yamlValidation, [{ fileMatch: ['*.mock.yaml', '*.mock.yml'], url: './dist/mock.schema.json' }]);
+  assert.equal(
+    fs.readFileSync(path.join(root, 'dist', 'mock.schema.json'), 'utf8'),
+    fs.readFileSync(path.join(root, '..', 'runtime', 'restclient', 'schema', 'mock.schema.json'), 'utf8'),
+  );
+  assert.match(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!dist\/mock\.schema\.json$/m, 'the schema is packaged');
 });

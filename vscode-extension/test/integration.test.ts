@@ -92,7 +92,7 @@ test('a configRoot change reaches the running server in place: no hints for a mi
   const client = ext().client;
   setSetting('restls.configRoot', path.join(ws, 'no-such-dir'));
   await waitFor(() => /no serviceId hints/.test(recorded.statusItems[0]?.text ?? ''), 'the status bar to lose the hints');
-  assert.match(recorded.statusItems[0].tooltip, /No serviceId hints for scriptService: .*no configuration found/);
+  assert.match(recorded.statusItems[0].tooltip, /No serviceId hints for scriptService: .*(no configuration found|does not exist)/);
   assert.deepEqual(await labelsAt(doc, pos), [], 'no serviceIds without a configuration');
   const broken = path.join(repo, 'testdata', 'config-broken');
   setSetting('restls.configRoot', broken);
@@ -160,4 +160,31 @@ test('dry run through the real server against a loopback service; the preview es
   assert.match(html, new RegExp(`127\\.0\\.0\\.1:${port}/api/items/7`));
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
   assert.equal((html.match(/<script\b/g) ?? []).length, 1);
+
+  // Record mocks, then Dry run with mocks with the service gone: the
+  // CodeLenses through the real server and its child runs.
+  const lensesOf = () => {
+    const reg = recorded.providers.find((p) => p.kind === 'languages.registerCodeLensProvider')!;
+    const doc = vscode.workspace.textDocuments.find((d: { uri: { fsPath: string } }) => d.uri.fsPath === file);
+    return reg.provider.provideCodeLenses(doc) as { command: { title: string; command: string; arguments: unknown[] } }[];
+  };
+  const lens = (title: string) => lensesOf().find((l) => l.command.title.endsWith(title))!.command;
+  assert.equal(lensesOf().length, 2, 'no "Dry run with mocks" before a recording');
+  const rec = lens('Record mocks');
+  const recorded1 = await recorded.commands.get(rec.command)!(...rec.arguments);
+  assert.equal(recorded1.mode, 'record');
+  assert.deepEqual(hits, ['GET /api/items/7', 'GET /api/items/7']);
+  assert.ok(fs.existsSync(path.join(ws, 'scripts', 'run.mock.yaml')), 'Record mocks writes run.mock.yaml beside run.js');
+  await new Promise<void>((r) => srv.close(() => r()));
+  const mocked = lens('Dry run with mocks');
+  const replay = await recorded.commands.get(mocked.command)!(...mocked.arguments);
+  assert.equal(replay.mode, 'mock');
+  assert.deepEqual(replay.result, { id: 7, status: 200 });
+  assert.equal(hits.length, 2, 'the replay needs no service');
+  assert.match(recorded.webviews.at(-1).webview.html, /<span class="mode">mocks from run\.mock\.yaml<\/span>/);
+  // Copy as cURL: the command restls made for the call.
+  recorded.webviews.at(-1).receive({ type: 'copyCurl', call: 1 });
+  await waitFor(() => recorded.clipboard.length > 0, 'the clipboard');
+  assert.match(recorded.clipboard.at(-1)!, /^curl /);
+  assert.ok(recorded.clipboard.at(-1)!.includes(`http://127.0.0.1:${port}/api/items/7`), recorded.clipboard.at(-1));
 });

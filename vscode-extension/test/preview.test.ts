@@ -265,3 +265,22 @@ test('preview: random hostile data never adds a tag, an attribute or a script', 
     assert.ok(!/<!--/.test(html), `seed ${seed}: no comment opened by data`);
   }
 });
+
+test('preview: the mode line and each call\'s cURL are text; a call without curl has no Copy button', () => {
+  const withCurl: RunResult = {
+    result: 1,
+    error: null,
+    mode: 'mock',
+    calls: [
+      { serviceId: 'a', method: 'GET', url: 'http://x/', status: 200, curl: `curl 'http://x/' -H '${hostile}'` },
+      { serviceId: 'b', method: 'GET', url: 'http://y/', status: 200 },
+    ],
+  };
+  const html = renderPreview(withCurl, { ...opts, mode: `mocks from ${hostile}` });
+  assert.ok(html.includes(`<span class="mode">mocks from ${escapeHtml(hostile)}</span>`));
+  assert.ok(html.includes(`<pre class="text curl">${escapeHtml(`curl 'http://x/' -H '${hostile}'`)}</pre>`));
+  assert.equal((html.match(/class="copy-curl"/g) ?? []).length, 1);
+  assert.match(html, /data-call="1"/);
+  assert.equal((html.match(/<script\b/g) ?? []).length, 1);
+  assert.ok(!renderPreview(withCurl, opts).includes('class="mode"'), 'no mode line without a mode');
+});

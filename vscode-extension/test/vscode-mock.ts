@@ -299,6 +299,16 @@ export class Diagnostic {
   ) {}
 }
 
+export class CodeLens {
+  constructor(
+    public range: Range,
+    public command?: { title: string; command: string; tooltip?: string; arguments?: any[] },
+  ) {}
+  get isResolved(): boolean {
+    return this.command !== undefined;
+  }
+}
+
 export class Hover {
   constructor(
     public contents: any,
@@ -325,6 +335,7 @@ export const recorded = {
   outputs: [] as { name: string; lines: string[] }[],
   contexts: new Map<string, any>(),
   quickPicks: [] as { items: any[]; options: any }[],
+  clipboard: [] as string[],
 };
 
 /** answers decides what the UI answers: message buttons, quick picks, open dialogs. */
@@ -463,6 +474,7 @@ export function reset(): void {
   recorded.outputs.length = 0;
   recorded.contexts.clear();
   recorded.quickPicks.length = 0;
+  recorded.clipboard.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -711,11 +723,12 @@ const known: Record<string, any> = {
   TextEdit,
   Diagnostic,
   Hover,
+  CodeLens,
   commands,
   window,
   workspace,
   languages,
-  env: namespace('env', { appName: 'Visual Studio Code (mock)', language: 'en', machineId: 'mock', sessionId: 'mock', uriScheme: 'vscode', clipboard: { writeText: () => Promise.resolve(), readText: () => Promise.resolve('') }, openExternal: () => Promise.resolve(true) }),
+  env: namespace('env', { appName: 'Visual Studio Code (mock)', language: 'en', machineId: 'mock', sessionId: 'mock', uriScheme: 'vscode', clipboard: { writeText: (t: string) => (recorded.clipboard.push(t), Promise.resolve()), readText: () => Promise.resolve(recorded.clipboard.at(-1) ?? '') }, openExternal: () => Promise.resolve(true) }),
   extensions: namespace('extensions', { all: [], getExtension: () => undefined, onDidChange: new EventEmitter<any>().event }),
   StatusBarAlignment: { Left: 1, Right: 2 },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2, Three: 3 },

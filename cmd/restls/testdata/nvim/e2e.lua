@@ -59,6 +59,32 @@ local ok, err = pcall(function()
     end
   end
 
+  -- The dry-run user commands of docs/lsp.md: :RestlsRunMocks on a script
+  -- with fixtures beside it (RESTLS_DRYRUN_LUA is the block, RESTLS_RUN_SCRIPT
+  -- the script).
+  local snippet, run_script = os.getenv("RESTLS_DRYRUN_LUA"), os.getenv("RESTLS_RUN_SCRIPT")
+  if snippet and run_script then
+    out.notified = {}
+    vim.notify = function(msg) table.insert(out.notified, msg) end
+    vim.cmd("luafile " .. vim.fn.fnameescape(snippet))
+    vim.cmd("edit " .. vim.fn.fnameescape(run_script))
+    local rbuf = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(rbuf, client_id)
+    vim.cmd("RestlsRunMocks")
+    local shown
+    vim.wait(30000, function()
+      for _, b in ipairs(vim.api.nvim_list_bufs()) do
+        local first = vim.api.nvim_buf_get_lines(b, 0, 1, false)[1] or ""
+        if first:find("^restls dry run") then
+          shown = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+          return true
+        end
+      end
+      return false
+    end, 20)
+    out.dry_run = shown or {}
+  end
+
   vim.lsp.stop_client(client_id)
   vim.wait(10000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
   out.stopped = vim.lsp.get_client_by_id(client_id) == nil

@@ -1,0 +1,125 @@
+package lsp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/uri"
+)
+
+// MockSuffixes are the names of the fixture file beside a script, in the
+// order "auto" looks for them: orders.js has orders.mock.yaml, else
+// orders.mock.json.
+var MockSuffixes = []string{".mock.yaml", ".mock.json"}
+
+// auto is the value of runScript's mock and record arguments that means
+// the fixture file beside the script.
+const auto = "auto"
+
+// errFixtureArg says what the mock and record arguments take.
+var errFixtureArg = errors.New(`mock is a file path, "auto" or false; record is a file path, "auto" or false`)
+
+// MockFileBeside is the fixture file beside script that exists (the first
+// of MockSuffixes), or "" when there is none.
+func MockFileBeside(script string) string {
+	for _, c := range mockCandidates(script) {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
+}
+
+func mockCandidates(script string) []string {
+	base := strings.TrimSuffix(script, filepath.Ext(script))
+	out := make([]string, len(MockSuffixes))
+	for i, s := range MockSuffixes {
+		out[i] = base + s
+	}
+	return out
+}
+
+// fixtureArg is a mock or record argument: absent, false and null mean
+// none; a string is "auto" or a path.
+func fixtureArg(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" || string(raw) == "false" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || s == "" {
+		return "", errFixtureArg
+	}
+	return s, nil
+}
+
+// fixtureFiles turns runScript's mock and record arguments into the files
+// the run reads and writes, for the document at script (a file system
+// path, "" for a document that is not a file). Relative paths resolve
+// against the script's directory. mock "auto" is the file beside the
+// script when it exists and none otherwise; record "auto" is that file,
+// or script.mock.yaml when there is none yet.
+func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, recordFile string, err error) {
+	m, err := fixtureArg(mockArg)
+	if err != nil {
+		return "", "", err
+	}
+	r, err := fixtureArg(recordArg)
+	if err != nil {
+		return "", "", err
+	}
+	if m == auto {
+		if script != "" {
+			mockFile = MockFileBeside(script)
+		}
+	} else if m != "" {
+		if mockFile, err = fixturePath(script, m, "mock"); err != nil {
+			return "", "", err
+		}
+		if st, err := os.Stat(mockFile); err != nil || !st.Mode().IsRegular() {
+			return "", "", fmt.Errorf("the mock file %s does not exist: record it first (record: %q) or write it by hand", mockFile, auto)
+		}
+	}
+	if r == auto {
+		if script == "" {
+			return "", "", errors.New(`record "auto" writes the fixtures beside the script: save the script to a file first, or give record a file path`)
+		}
+		if recordFile = MockFileBeside(script); recordFile == "" {
+			recordFile = mockCandidates(script)[0]
+		}
+	} else if r != "" {
+		if recordFile, err = fixturePath(script, r, "record"); err != nil {
+			return "", "", err
+		}
+	}
+	return mockFile, recordFile, nil
+}
+
+// fixturePath resolves a mock or record path and checks it names a
+// fixture file, so that a typo cannot make a run overwrite the script.
+func fixturePath(script, p, arg string) (string, error) {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".yaml", ".yml", ".json":
+	default:
+		return "", fmt.Errorf("%s %s: a fixture file ends in .yaml, .yml or .json", arg, p)
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if script == "" {
+		return "", fmt.Errorf("%s %s is relative to the script's directory, and this document is not a file: give an absolute path or save the script first", arg, p)
+	}
+	return filepath.Join(filepath.Dir(script), p), nil
+}
+
+// scriptPath is the file system path of the document at u, or "" when it
+// is not a file.
+func scriptPath(u uri.URI, path string) string {
+	if !u.IsFile() {
+		return ""
+	}
+	return path
+}

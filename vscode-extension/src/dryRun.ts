@@ -1,0 +1,109 @@
+// Dry-run modes and mock files: which fixture file belongs to a script,
+// the restls.runScript arguments of each mode, and the CodeLens titles
+// above a script. Pure functions (the file system is passed in) so tests
+// need no vscode.
+
+import * as path from 'path';
+
+/** MOCK_SUFFIXES name the fixture file beside a script, in the order the server looks for them (lsp.MockSuffixes): orders.js has orders.mock.yaml, else orders.mock.json. */
+export const MOCK_SUFFIXES: readonly string[] = ['.mock.yaml', '.mock.json'];
+
+/** DryRunMode is how a dry run answers its calls: live (the real services), mock (the fixture file beside the script), record (live, writing that file) or auto (mock when the file exists, else live). */
+export type DryRunMode = 'auto' | 'live' | 'mock' | 'record';
+
+/** DEFAULT_MODES are the values of restls.dryRun.mode, the mode of the editor-title button and the keybinding. */
+export const DEFAULT_MODES: readonly DryRunMode[] = ['auto', 'live', 'mock'];
+
+/** readDefaultMode reads restls.dryRun.mode; anything else is auto. */
+export function readDefaultMode(v: unknown): DryRunMode {
+  return typeof v === 'string' && (DEFAULT_MODES as readonly string[]).includes(v) ? (v as DryRunMode) : 'auto';
+}
+
+/** mockCandidates are the fixture files a script may have, in order. */
+export function mockCandidates(script: string): string[] {
+  const base = script.slice(0, script.length - path.extname(script).length);
+  return MOCK_SUFFIXES.map((s) => base + s);
+}
+
+/** mockFileFor is the fixture file beside script that exists, or undefined. */
+export function mockFileFor(script: string, exists: (file: string) => boolean): string | undefined {
+  return mockCandidates(script).find(exists);
+}
+
+/** RunArgs are restls.runScript's arguments. */
+export interface RunArgs {
+  uri: string;
+  input?: unknown;
+  /** mock is a fixture file path, "auto" or false (live). */
+  mock?: string | false;
+  /** record is the fixture file path to write, or "auto". */
+  record?: string;
+}
+
+/** MissingMocks is the answer of runArgsFor when mock mode has no file to read. */
+export class MissingMocks extends Error {
+  constructor(readonly script: string) {
+    super(`there is no ${path.basename(mockCandidates(script)[0])} (or .mock.json) beside ${path.basename(script)}: record the mocks first ("Record mocks" above the script) or write the file by hand`);
+  }
+}
+
+/**
+ * runArgsFor builds restls.runScript's arguments for a run of the script
+ * at uri (file system path script, undefined when it is not a file) in
+ * mode. mock mode names the file beside the script, so a file deleted
+ * since is an error rather than a silent live run; it throws MissingMocks
+ * when there is none.
+ */
+export function runArgsFor(uri: string, script: string | undefined, mode: DryRunMode, exists: (file: string) => boolean): RunArgs {
+  switch (mode) {
+    case 'live':
+      return { uri, mock: false };
+    case 'mock': {
+      const file = script === undefined ? undefined : mockFileFor(script, exists);
+      if (!file) {
+        throw new MissingMocks(script ?? uri);
+      }
+      return { uri, mock: file };
+    }
+    case 'record':
+      return { uri, record: 'auto' };
+    default:
+      return { uri, mock: 'auto' };
+  }
+}
+
+/** Lens is one CodeLens above a script: its title and the mode it runs. */
+export interface Lens {
+  title: string;
+  tooltip: string;
+  mode: DryRunMode;
+}
+
+/** lensesFor are the CodeLenses above a script: "Dry run with mocks" only when its fixture file exists. */
+export function lensesFor(script: string | undefined, exists: (file: string) => boolean): Lens[] {
+  const file = script === undefined ? undefined : mockFileFor(script, exists);
+  const lenses: Lens[] = [{ title: '$(play) Dry run', tooltip: 'Run the script against the configured services (restls: Dry-run Script, live)', mode: 'live' }];
+  if (file) {
+    lenses.push({ title: '$(beaker) Dry run with mocks', tooltip: `Run the script with the answers in ${path.basename(file)}, offline`, mode: 'mock' });
+  }
+  if (script !== undefined) {
+    const target = file ?? mockCandidates(script)[0];
+    lenses.push({ title: '$(record) Record mocks', tooltip: `Run the script against the configured services and write their answers to ${path.basename(target)}`, mode: 'record' });
+  }
+  return lenses;
+}
+
+/** modeLabel says in the Response Preview which mode ran, from the result's mode field and the fixture file the run used. */
+export function modeLabel(mode: unknown, file: string | undefined): string | undefined {
+  const name = file ? path.basename(file) : undefined;
+  switch (mode) {
+    case 'live':
+      return 'live services';
+    case 'mock':
+      return name ? `mocks from ${name}` : 'mocks';
+    case 'record':
+      return name ? `live, recorded to ${name}` : 'live, recorded';
+    default:
+      return undefined;
+  }
+}
