@@ -310,7 +310,7 @@ fixtures:
     status: 201
     body: {archived: true}
   - serviceId: geo
-    delay: 300ms
+    delay: 5s
     body: {}
 `)
 	src := `return api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {}).body.name;`
@@ -331,7 +331,9 @@ fixtures:
 	if e := res.Error; e == nil || e.Code != "no-fixture" || !strings.Contains(e.Message, `no fixture in mocks.yaml answers DELETE crm-customers path "42"`) {
 		t.Fatalf("no fixture: %+v", res.Error)
 	}
-	// A fixture's delay counts against the read timeout.
+	// A fixture's delay counts against the read timeout (5 s against
+	// 50 ms: on a loaded machine both timers can be due by the time the
+	// call runs again, and 300 ms was once not enough to tell them apart).
 	res = run(t, snap.For(config.ScriptService), `api.rest.v1.get("geo", {}, {}, {readTimeout: 50});`, func(o *Options) { o.Mock = m })
 	if e := res.Error; e == nil || e.Code != "read-timeout" {
 		t.Fatalf("mock delay: %+v", res.Error)
