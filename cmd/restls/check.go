@@ -84,4 +84,3 @@ warning); 2 for usage errors and unreadable paths or scripts.`)
 	}
 	return rep.ExitCode(*strict)
 }
-
