@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,10 +60,10 @@ warning); 2 for usage errors and unreadable paths or scripts.`)
 	fs.Var(&kinds, "kind-map", "scripts matching `GLOB=KIND` are of that kind unless their first line says otherwise (repeatable; the first match wins)")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
-	if rc := parseFlags(env, fs, args); rc >= 0 {
+	paths, rc := parseInterleaved(env, fs, args)
+	if rc >= 0 {
 		return rc
 	}
-	paths := fs.Args()
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "restls check: "+format+"\n", a...)
 		return 2
@@ -83,4 +84,20 @@ warning); 2 for usage errors and unreadable paths or scripts.`)
 		return 2
 	}
 	return rep.ExitCode(*strict)
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// the PATHs, and returns the PATHs, or the exit status (as parseFlags).
+func parseInterleaved(env *cliEnv, fs *flag.FlagSet, args []string) ([]string, int) {
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return nil, rc
+	}
+	var positional []string
+	for fs.NArg() > 0 {
+		positional = append(positional, fs.Arg(0))
+		if rc := parseFlags(env, fs, fs.Args()[1:]); rc >= 0 {
+			return nil, rc
+		}
+	}
+	return positional, -1
 }
