@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"os"
-	"path/filepath"
 
 	yaml "go.yaml.in/yaml/v4"
 
@@ -393,7 +393,9 @@ func valueOf(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func hasKey(m *yaml.Node, key string) bool { return m.Kind == yaml.MappingNode && valueOf(m, key) != nil }
+func hasKey(m *yaml.Node, key string) bool {
+	return m.Kind == yaml.MappingNode && valueOf(m, key) != nil
+}
 
 func lineOf(m *yaml.Node, key string) int {
 	for i := 0; i+1 < len(m.Content); i += 2 {

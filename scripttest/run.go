@@ -43,11 +43,11 @@ type Outcome struct {
 	// Updated reports that Update rewrote the test's expectations.
 	Updated bool `json:"updated,omitempty"`
 	// Failures say what differs, one readable paragraph each.
-	Failures   []string          `json:"failures,omitempty"`
-	Result     json.RawMessage   `json:"result,omitempty"`
+	Failures   []string              `json:"failures,omitempty"`
+	Result     json.RawMessage       `json:"result,omitempty"`
 	Error      *scriptrt.ScriptError `json:"error,omitempty"`
-	Calls      []*restclient.Call `json:"calls,omitempty"`
-	DurationMs float64           `json:"durationMs"`
+	Calls      []*restclient.Call    `json:"calls,omitempty"`
+	DurationMs float64               `json:"durationMs"`
 	// Script is the script's path, for the error's position.
 	Script string `json:"script,omitempty"`
 
