@@ -147,7 +147,7 @@ func writeSARIF(w io.Writer, rep *Report, version string) error {
 				ShortDescription:     sarifText{Text: firstClause(text)},
 				FullDescription:      sarifText{Text: text, Markdown: r.Markdown},
 				HelpURI:              HelpURI(f.Code),
-				Help:                 sarifText{Text: text + " See " + HelpURI(f.Code), Markdown: r.Markdown + "\n\n[docs/diagnostics.md](" + HelpURI(f.Code) + ")"},
+				Help:                 sarifText{Text: text + "\nSee " + HelpURI(f.Code), Markdown: r.Markdown + "\n\n[docs/diagnostics.md](" + HelpURI(f.Code) + ")"},
 				DefaultConfiguration: sarifDefault{Level: sarifLevel(r.Severity)},
 			})
 		}
@@ -166,11 +166,13 @@ func writeSARIF(w io.Writer, rep *Report, version string) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
-// firstClause is a description up to its first ";" or ":", for SARIF's
-// one-line shortDescription.
+// firstClause is a description up to its first "; " or ": ", for
+// SARIF's one-line shortDescription.
 func firstClause(s string) string {
-	if i := strings.IndexAny(s, ";:"); i > 0 {
-		return strings.TrimSpace(s[:i])
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == ';' || s[i] == ':') && s[i+1] == ' ' {
+			return s[:i]
+		}
 	}
 	return s
 }
