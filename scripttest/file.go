@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -314,7 +315,7 @@ func fixtures(path string, data []byte, n *yaml.Node, top bool) ([]*restclient.F
 	case n.Kind == yaml.SequenceNode && top:
 		m, err := restclient.ParseMock(path, data)
 		if err != nil {
-			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
+			return nil, "", mockError(path, n, err)
 		}
 		return m.Fixtures, path, nil
 	case n.Kind == yaml.SequenceNode:
@@ -322,13 +323,30 @@ func fixtures(path string, data []byte, n *yaml.Node, top bool) ([]*restclient.F
 		if err != nil {
 			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
 		}
+		// The list starts on its own line, so the fixtures' lines are the
+		// test file's (where the list is written in block style).
+		text = append([]byte(strings.Repeat("\n", max(n.Line-1, 0))), text...)
 		m, err := restclient.ParseMock(path, text)
 		if err != nil {
-			return nil, "", &Error{File: path, Line: n.Line, Msg: fmt.Sprintf("fixtures (the case's list, lines counted from %d): %v", n.Line, err)}
+			return nil, "", mockError(path, n, err)
 		}
 		return m.Fixtures, path, nil
 	}
 	return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: a fixtures file name or a list of fixtures (the --mock format, docs/runtime.md)"}
+}
+
+// mockLine is the position restclient.ParseMock puts before a message.
+var mockLine = regexp.MustCompile(`^.*?:(\d+): (.*)$`)
+
+// mockError is a fixtures error at the line ParseMock names.
+func mockError(path string, n *yaml.Node, err error) error {
+	line, msg := n.Line, err.Error()
+	if m := mockLine.FindStringSubmatch(msg); m != nil {
+		if l, e := strconv.Atoi(m[1]); e == nil {
+			line, msg = l, m[2]
+		}
+	}
+	return &Error{File: path, Line: line, Msg: "fixtures: " + msg}
 }
 
 // yamlError turns a YAML error into an *Error at the problem's line.
