@@ -198,9 +198,6 @@ func scalarEqual(a, b any) bool {
 	return a == b
 }
 
-// equal reports deep equality of two decoded JSON values.
-func equal(a, b any) bool { return len(diff("$", a, b, false, nil)) == 0 }
-
 func keyPath(path, k string) string {
 	for i, r := range k {
 		if !(r == '_' || r == '$' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {

@@ -21,6 +21,9 @@ func mustJSON(t *testing.T, s string) any {
 	return v
 }
 
+// equal reports deep equality of two decoded JSON values.
+func equal(a, b any) bool { return len(diff("$", a, b, false, nil)) == 0 }
+
 func TestDiff(t *testing.T) {
 	tests := []struct {
 		name, want, got string
