@@ -57,7 +57,7 @@ warning); 2 for usage errors and unreadable paths or scripts.`)
 	fs.Var(&include, "include", "check the files matching this `glob` below each directory (repeatable; default "+check.DefaultInclude+")")
 	fs.Var(&exclude, "exclude", "skip the files matching this `glob` (repeatable)")
 	var kinds kindMapFlag
-	fs.Var(&kinds, "kind-map", "scripts matching `GLOB=KIND` are of that kind unless their first line says otherwise (repeatable; the first match wins)")
+	fs.Var(&kinds, "kind-map", "`GLOB=KIND`: scripts matching GLOB are of KIND unless their first line names a kind (repeatable; the first match wins)")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	paths, rc := parseInterleaved(env, fs, args)
