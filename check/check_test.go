@@ -90,6 +90,20 @@ func TestFindGlobs(t *testing.T) {
 	if d := cmp.Diff([]string{"s/a.js", "s/b.mjs", "x.txt"}, rel(t, root, got)); d != "" {
 		t.Errorf("Find (-want +got):\n%s", d)
 	}
+	// A link to a directory is not followed; a link to a file is checked.
+	if err := os.Symlink(filepath.Join(root, "s"), filepath.Join(root, "t", "link.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "s", "a.js"), filepath.Join(root, "u.js")); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Find([]string{root}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"s/a.js", "s/vendor/v.js", "t/c.js", "u.js"}, rel(t, root, got)); d != "" {
+		t.Errorf("Find with links (-want +got):\n%s", d)
+	}
 	if _, err := Find([]string{filepath.Join(root, "nope")}, nil, nil); err == nil {
 		t.Error("a missing path is no error")
 	}
@@ -128,4 +142,24 @@ func TestRunKinds(t *testing.T) {
 	if rep.Scripts != 3 {
 		t.Errorf("%d scripts, want 3", rep.Scripts)
 	}
+}
+
+// FuzzPosition: the line and column of every offset agree with counting
+// from the start of the text.
+func FuzzPosition(f *testing.F) {
+	f.Add("a\nbc\n", 4)
+	f.Add("ä\r\n\n\x80x", 5)
+	f.Add(strings.Repeat("ü\n", 10000), 15000)
+	f.Fuzz(func(t *testing.T, text string, off int) {
+		if off < 0 || off > len(text) {
+			return
+		}
+		line, col := position(text, lineStarts(text), off)
+		wantLine := strings.Count(text[:off], "\n") + 1
+		start := strings.LastIndexByte(text[:off], '\n') + 1
+		wantCol := len([]rune(text[start:off])) + 1
+		if line != wantLine || col != wantCol {
+			t.Fatalf("position(%q, %d) = %d:%d, want %d:%d", text, off, line, col, wantLine, wantCol)
+		}
+	})
 }

@@ -73,7 +73,13 @@ func walk(root string, include, exclude []string, add func(string)) error {
 			}
 			return ig.read(p)
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link to a directory is not walked (no cycles); a link to
+			// a file is that file; a dangling one is reported unreadable.
+			if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
 			return nil
 		}
 		if matchAny(include, rel) && !matchAny(exclude, rel) && !ig.ignored(p, false) {
