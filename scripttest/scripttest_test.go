@@ -1,6 +1,7 @@
 package scripttest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
 )
 
 func mustJSON(t *testing.T, s string) any {
@@ -147,4 +150,36 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error %v is not an *Error", err)
 		}
 	})
+}
+
+// TestRunParallel runs the example repository's tests on several workers
+// (run it with -race), and a fixture with times: 1 answers once in every
+// case: each case counts its own fixtures.
+func TestRunParallel(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("s.js", `return api.rest.v1.get("crm", {}, {}).body;`)
+	var b strings.Builder
+	b.WriteString("script: s.js\nfixtures:\n  - { serviceId: crm, times: 1, body: 1 }\ncases:\n")
+	for i := range 20 {
+		b.WriteString("  - name: c" + string(rune('a'+i)) + "\n    result: 1\n")
+	}
+	write("once.test.yaml", b.String())
+	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
+	rep, err := Run(context.Background(), Options{Paths: []string{"../testdata/ci", dir}, Snapshot: snap, Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range rep.Outcomes {
+		if !o.Passed {
+			t.Errorf("%s: %s: %s", o.File, o.Name, strings.Join(o.Failures, "\n"))
+		}
+	}
+	if rep.Passed != 27 || rep.Files != 4 {
+		t.Errorf("%d passed in %d files, want 27 in 4", rep.Passed, rep.Files)
+	}
 }
