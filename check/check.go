@@ -229,8 +229,13 @@ func configFindings(snap *config.Snapshot) []Finding {
 		if d.ServiceID != "" && !strings.Contains(msg, d.ServiceID) {
 			msg = "serviceId " + d.ServiceID + ": " + msg
 		}
-		out = append(out, Finding{File: displayPath(d.File), Line: d.Line, Column: d.Column,
-			Severity: configSeverity(d.Severity), Code: d.Code, Message: msg})
+		f := Finding{File: displayPath(d.File), Line: d.Line, Column: d.Column,
+			Severity: configSeverity(d.Severity), Code: d.Code, Message: msg}
+		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
+			// About a directory ("no configuration found in ."): no line.
+			f.Line, f.Column = 0, 0
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,4 +163,26 @@ func FuzzPosition(f *testing.F) {
 			t.Fatalf("position(%q, %d) = %d:%d, want %d:%d", text, off, line, col, wantLine, wantCol)
 		}
 	})
+}
+
+// TestNoConfiguration: without configuration the scripts are still
+// checked (no serviceId checks), and the note about the directory has no
+// line.
+func TestNoConfiguration(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.js": `api.rest.v1.get("anything", {}, {}, {x: 1});`})
+	rep, err := Run(Options{Paths: []string{root}, Snapshot: config.Load(config.Sources{ConfigRoot: root})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(f.File), f.Line, f.Code))
+	}
+	want := []string{filepath.Base(root) + ":0 config-none-found", "a.js:1 payload-not-allowed"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+	if rep.ExitCode(true) != 1 || rep.ExitCode(false) != 1 {
+		t.Errorf("exit %d / %d, want 1", rep.ExitCode(false), rep.ExitCode(true))
+	}
 }
