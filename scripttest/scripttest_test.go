@@ -183,3 +183,30 @@ func TestRunParallel(t *testing.T) {
 		t.Errorf("%d passed in %d files, want 27 in 4", rep.Passed, rep.Files)
 	}
 }
+
+// TestCaseFixturesFile: a case may name a fixtures file, consulted
+// before the file's fixtures.
+func TestCaseFixturesFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("s.js", `return api.rest.v1.get("crm", {}, {}).body;`)
+	write("two.yaml", "- { serviceId: crm, body: 2 }\n")
+	write("t.test.yaml", "script: s.js\nfixtures:\n  - { serviceId: crm, body: 1 }\ncases:\n  - name: file\n    result: 1\n  - name: own\n    fixtures: two.yaml\n    result: 2\n")
+	if err := compileSchema(t).Validate(yamlAsJSON(t, filepath.Join(dir, "t.test.yaml"))); err != nil {
+		t.Errorf("does not validate: %v", err)
+	}
+	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed != 2 {
+		for _, o := range rep.Outcomes {
+			t.Errorf("%s: %v", o.Name, o.Failures)
+		}
+	}
+}
