@@ -74,7 +74,9 @@ type Report struct {
 	Scripts int `json:"scripts"`
 	// Findings are ordered by file, line and column.
 	Findings []Finding `json:"diagnostics"`
-	// Unreadable counts scripts that could not be read (CodeUnreadable).
+	// Unreadable counts the scripts (CodeUnreadable) and configuration
+	// files named (config-file-not-found, -unreadable, -not-regular) that
+	// could not be read.
 	Unreadable int `json:"unreadable"`
 }
 
@@ -89,8 +91,8 @@ func (r *Report) Count(sev string) int {
 	return n
 }
 
-// ExitCode is restls check's exit status: 2 when a script could not be
-// read, 1 when there is an error (or, strict, a warning), else 0.
+// ExitCode is restls check's exit status: 2 when a script or a
+// configuration file named could not be read, 1 when there is an error (or, strict, a warning), else 0.
 func (r *Report) ExitCode(strict bool) int {
 	switch {
 	case r.Unreadable > 0:
@@ -140,7 +142,12 @@ func Run(opts Options) (*Report, error) {
 		}
 		rep.Findings = append(rep.Findings, r...)
 	}
-	rep.Findings = append(rep.Findings, configFindings(opts.Snapshot)...)
+	for _, f := range configFindings(opts.Snapshot) {
+		if unreadableConfig[f.Code] {
+			rep.Unreadable++
+		}
+		rep.Findings = append(rep.Findings, f)
+	}
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		if a.File != b.File {
@@ -218,6 +225,12 @@ func configSeverity(s config.Severity) string {
 		return SeverityWarning
 	}
 	return SeverityInfo
+}
+
+// unreadableConfig are the configuration codes of a file named that
+// cannot be read: unreadable input, as a script that cannot be read.
+var unreadableConfig = map[string]bool{
+	config.CodeFileNotFound: true, config.CodeFileUnreadable: true, config.CodeNotRegularFile: true,
 }
 
 // configFindings are the snapshot's diagnostics, with paths shown as the

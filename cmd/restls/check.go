@@ -50,7 +50,8 @@ first-line "// restls-kind: K" comment, else the first --kind-map glob
 that matches it, else scriptService (the scriptKinds setting's rule).
 
 Exit status: 0 when clean; 1 when there is an error (or, with --strict, a
-warning); 2 for usage errors and unreadable paths or scripts.`)
+warning); 2 for usage errors and unreadable paths, scripts or configuration
+files.`)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
 	var include, exclude listFlag

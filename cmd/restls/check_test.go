@@ -138,6 +138,7 @@ func TestCheckExitStatus(t *testing.T) {
 		{"bad format", []string{"check", "--format", "xml", clean}, 2},
 		{"bad kind map", []string{"check", "--kind-map", "tasks/**=task", clean}, 2},
 		{"missing config root", []string{"check", "--config-root", "testdata/check/none", clean}, 2},
+		{"missing config file", []string{"check", "--service-xml", "testdata/check/none.xml", clean}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, rc := runBinary(t, tc.args...)
