@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/restls/restls/internal/goldentest"
@@ -165,7 +166,9 @@ func TestTestSelectionAndUsage(t *testing.T) {
 // TestTestLive: a call no fixture answers fails with no-fixture offline
 // and goes to the service with --live.
 func TestTestLive(t *testing.T) {
+	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"path":%q}`, r.URL.Path)
 	}))
@@ -184,9 +187,15 @@ func TestTestLive(t *testing.T) {
 	if rc != 1 || !strings.Contains(stdout, "[no-fixture]") {
 		t.Errorf("offline: exit %d, want 1 with no-fixture\n%s", rc, stdout)
 	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("offline: the service got %d requests, want none", n)
+	}
 	stdout, _, rc = runBinary(t, append(args, "--live")...)
 	if rc != 0 {
 		t.Errorf("--live: exit %d, want 0\n%s", rc, stdout)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("--live: the service got %d requests, want 1", n)
 	}
 }
 
