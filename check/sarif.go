@@ -96,18 +96,18 @@ func sarifLevel(sev string) string {
 // the checkout's root (%SRCROOT%, what code scanning resolves), absolute
 // ones as file URIs.
 func sarifURI(file string) sarifArtifact {
-	p := filepath.ToSlash(file)
-	esc := (&strings.Builder{})
-	for _, seg := range strings.Split(p, "/") {
-		if esc.Len() > 0 || strings.HasPrefix(p, "/") {
-			esc.WriteByte('/')
-		}
-		esc.WriteString(pathEscape(seg))
+	segs := strings.Split(filepath.ToSlash(file), "/")
+	for i, seg := range segs {
+		segs[i] = pathEscape(seg)
 	}
+	esc := strings.Join(segs, "/")
 	if filepath.IsAbs(file) {
-		return sarifArtifact{URI: "file://" + esc.String()}
+		if !strings.HasPrefix(esc, "/") {
+			esc = "/" + esc // C:/x: file:///C:/x
+		}
+		return sarifArtifact{URI: "file://" + esc}
 	}
-	return sarifArtifact{URI: strings.TrimPrefix(esc.String(), "./"), URIBaseID: "%SRCROOT%"}
+	return sarifArtifact{URI: strings.TrimPrefix(esc, "./"), URIBaseID: "%SRCROOT%"}
 }
 
 // pathEscape escapes a path segment as RFC 3986 requires.
