@@ -104,3 +104,10 @@ e2e-web: build designer-check
 
 clean:
 	rm -rf bin
+
+# Scripts in CI (docs/ci.md): lint the example repository of scripts, then
+# run its tests against their fixtures, offline.
+.PHONY: demo-ci
+demo-ci: build
+	./$(BIN) check --config-root testdata/config testdata/ci
+	./$(BIN) test --config-root testdata/config -v testdata/ci

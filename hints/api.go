@@ -1,7 +1,6 @@
 package hints
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/restls/restls/config"
@@ -190,33 +189,6 @@ type Diagnostic struct {
 // they are).
 func Diagnose(doc *Document, reg *config.Registry, disp Display) []Diagnostic {
 	return diagnose(doc, reg, disp)
-}
-
-// kindMarker is the first-line comment that selects a script kind.
-const kindMarker = "restls-kind:"
-
-// DetectKind reads a first-line comment "// restls-kind: scriptTask".
-func DetectKind(text string) (config.Kind, bool) {
-	line := text
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	line = strings.TrimPrefix(line, "\ufeff")
-	line = strings.TrimSpace(line)
-	rest, ok := strings.CutPrefix(line, "//")
-	if !ok {
-		return "", false
-	}
-	rest = strings.TrimSpace(rest)
-	rest, ok = strings.CutPrefix(rest, kindMarker)
-	if !ok {
-		return "", false
-	}
-	k, err := config.ParseKind(strings.TrimSpace(rest))
-	if err != nil {
-		return "", false
-	}
-	return k, true
 }
 
 // Call describes one of the five api.rest.v1 calls (for docs, signature

@@ -83,26 +83,3 @@ func TestCalls(t *testing.T) {
 		t.Fatal("Calls shares its state with callers")
 	}
 }
-
-func TestDetectKind(t *testing.T) {
-	tests := []struct {
-		text string
-		kind string
-		ok   bool
-	}{
-		{"// restls-kind: scriptTask\nreturn 1;", "scriptTask", true},
-		{"//restls-kind:validationScript", "validationScript", true},
-		{"\ufeff  // restls-kind:  scriptService  \r\nx", "scriptService", true},
-		{"// restls-kind: nonsense\n", "", false},
-		{"\n// restls-kind: scriptTask\n", "", false},
-		{"/* restls-kind: scriptTask */", "", false},
-		{"var x; // restls-kind: scriptTask", "", false},
-		{"", "", false},
-	}
-	for _, tc := range tests {
-		k, ok := DetectKind(tc.text)
-		if string(k) != tc.kind || ok != tc.ok {
-			t.Errorf("DetectKind(%q) = %q, %v; want %q, %v", tc.text, k, ok, tc.kind, tc.ok)
-		}
-	}
-}

@@ -460,27 +460,6 @@ func TestParseSettings(t *testing.T) {
 	}
 }
 
-func TestMatchGlob(t *testing.T) {
-	tests := []struct {
-		glob, file string
-		want       bool
-	}{
-		{"*.js", "/w/a/b.js", true},
-		{"**/tasks/*.js", "/w/tasks/a.js", true},
-		{"**/tasks/*.js", "/w/tasks/sub/a.js", false},
-		{"tasks/**", "/w/tasks/sub/a.js", true},
-		{"/w/tasks/*.js", "/w/tasks/a.js", true},
-		{"/w/tasks/*.js", "/x/w/tasks/a.js", false},
-		{"*.validator.js", "/w/a.js", false},
-		{"", "/w/a.js", false},
-	}
-	for _, tt := range tests {
-		if got := matchGlob(tt.glob, tt.file); got != tt.want {
-			t.Errorf("matchGlob(%q, %q) = %v, want %v", tt.glob, tt.file, got, tt.want)
-		}
-	}
-}
-
 // TestDocumentsDropTheirSyntaxTree: after diagnostics a document keeps its
 // text and the diagnostics (for code actions), not its syntax tree, and
 // goes on taking edits.

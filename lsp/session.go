@@ -243,19 +243,9 @@ func usable(reg *config.Registry) *config.Registry {
 	return reg
 }
 
-// kindOf decides a document's script kind: a first-line comment
-// "// restls-kind: K" first (it is in the file itself), then the first
-// matching scriptKinds glob, then scriptService.
+// kindOf decides a document's script kind (config.KindMap.KindOf).
 func kindOf(d *document, set settings) config.Kind {
-	if k, ok := hints.DetectKind(d.doc.Text()); ok {
-		return k
-	}
-	for _, sk := range set.ScriptKinds {
-		if matchGlob(sk.Glob, d.path) {
-			return sk.Kind
-		}
-	}
-	return config.ScriptService
+	return set.ScriptKinds.KindOf(d.path, d.doc.Text())
 }
 
 // markDirty queues documents (none: every open one) for diagnostics.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -25,12 +24,7 @@ type settings struct {
 	RegistryURL string
 	// ScriptKinds maps globs to kinds, in the order written; the first match
 	// wins.
-	ScriptKinds []scriptKind
-}
-
-type scriptKind struct {
-	Glob string
-	Kind config.Kind
+	ScriptKinds config.KindMap
 }
 
 type rawSettings struct {
@@ -89,13 +83,13 @@ func parseSettings(raw []byte) (settings, []string) {
 
 // orderedKinds decodes {"glob": "kind", ...} keeping the order written, since
 // the first matching glob wins.
-func orderedKinds(raw []byte) ([]scriptKind, error) {
+func orderedKinds(raw []byte) (config.KindMap, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {
 		return nil, fmt.Errorf("must be an object mapping globs to script kinds, e.g. {\"**/tasks/**\": \"scriptTask\"}")
 	}
-	var out []scriptKind
+	var out config.KindMap
 	var bad []string
 	for dec.More() {
 		kt, err := dec.Token()
@@ -113,7 +107,7 @@ func orderedKinds(raw []byte) ([]scriptKind, error) {
 			bad = append(bad, fmt.Sprintf("%q: %v", glob, err))
 			continue
 		}
-		out = append(out, scriptKind{Glob: glob, Kind: k})
+		out = append(out, config.KindGlob{Glob: glob, Kind: k})
 	}
 	if len(bad) > 0 {
 		return out, fmt.Errorf("%s", strings.Join(bad, "; "))
@@ -141,55 +135,6 @@ func (s settings) sources(root string) config.Sources {
 		out.Properties = append(out.Properties, abs(p))
 	}
 	return out
-}
-
-// matchGlob matches a slash-separated file path against a glob with "*",
-// "?", "[...]" and "**" (any number of directories). A glob without "/"
-// matches the base name, as editors' file associations do.
-func matchGlob(glob, file string) bool {
-	if glob == "" || file == "" {
-		return false
-	}
-	file = filepath.ToSlash(file)
-	glob = filepath.ToSlash(glob)
-	if !strings.Contains(glob, "/") {
-		ok, _ := path.Match(glob, path.Base(file))
-		return ok
-	}
-	return matchSegments(strings.Split(glob, "/"), strings.Split(strings.TrimPrefix(file, "/"), "/"), strings.HasPrefix(glob, "/"))
-}
-
-func matchSegments(g, f []string, anchored bool) bool {
-	if len(g) > 0 && g[0] == "" {
-		g = g[1:]
-	}
-	if !anchored && (len(g) == 0 || g[0] != "**") {
-		// A relative glob may match anywhere below the root.
-		g = append([]string{"**"}, g...)
-	}
-	var rec func(gi, fi int) bool
-	rec = func(gi, fi int) bool {
-		for gi < len(g) {
-			if g[gi] == "**" {
-				for k := fi; k <= len(f); k++ {
-					if rec(gi+1, k) {
-						return true
-					}
-				}
-				return false
-			}
-			if fi >= len(f) {
-				return false
-			}
-			if ok, _ := path.Match(g[gi], f[fi]); !ok {
-				return false
-			}
-			gi++
-			fi++
-		}
-		return fi == len(f)
-	}
-	return rec(0, 0)
 }
 
 func cleanAbs(p string) string {

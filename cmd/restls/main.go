@@ -40,10 +40,12 @@ type cliEnv struct {
 // commands is every command restls has, as help lists them (sorted by
 // name). A new command is one line here and a run function in its own file.
 var commands = []command{
+	{name: "check", summary: "lint scripts and the service configuration for CI: text, JSON, SARIF or GitHub annotations", run: runCheck},
 	{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun},
 	{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe},
 	{name: "serve --http", summary: "serve the designer page, the hints API and the language server over WebSocket"},
 	{name: "services", summary: "print the configured serviceIds (the editor hints map) and configuration diagnostics", run: runServices},
+	{name: "test", summary: "run script tests (NAME.test.yaml) against fixtures, offline; JUnit XML for CI", run: runTest},
 	{name: "version", summary: "print the version of restls", run: runVersion},
 }
 

@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	config <- hints, runtime/restclient <- runtime, remote <- lsp <- web <- cmd/restls
+//	config <- hints, runtime/restclient <- runtime, remote, check, scripttest <- lsp <- web <- cmd/restls
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
@@ -52,9 +52,11 @@ var table = map[string]rule{
 	"runtime":            {may: []string{"config", "runtime/restclient"}},
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
 	"remote":             {may: []string{"config"}},
+	"check":              {may: []string{"config", "hints"}},
+	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                {may: []string{"config", "hints"}},
 	"web":                {may: []string{"config", "hints", "lsp"}},
-	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
+	"cmd/restls":         {may: []string{"config", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"jsdepth": {leaf: true},
 

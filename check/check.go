@@ -1,0 +1,289 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
+)
+
+// DefaultInclude is the glob a script's path must match when no --include
+// is given.
+const DefaultInclude = "**/*.js"
+
+// CodeUnreadable is the code of a finding about a script that could not
+// be read; restls check then exits 2.
+const CodeUnreadable = "check-unreadable"
+
+// Options say what to check.
+type Options struct {
+	// Paths are files and directories; none means ".". A file named here is
+	// checked whatever the globs and .gitignore say.
+	Paths []string
+	// Include and Exclude are globs (config.MatchGlob) over a script's path
+	// relative to the directory walked; Include defaults to DefaultInclude.
+	Include, Exclude []string
+	// Kinds maps globs to kinds after the "// restls-kind:" directive, as
+	// the language server's scriptKinds setting does.
+	Kinds config.KindMap
+	// Snapshot is the loaded configuration; its diagnostics are reported
+	// and its registries check the scripts.
+	Snapshot *config.Snapshot
+	// Workers is how many scripts are diagnosed at once; 0 means one per
+	// core.
+	Workers int
+}
+
+// Severity names, as every output writes them.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+	SeverityHint    = "hint"
+)
+
+// Finding is one diagnostic of a script or a configuration file. Lines and
+// columns start at 1; a script's columns count characters (Unicode code
+// points), a configuration file's count bytes as its parser reports them.
+type Finding struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+	Severity  string `json:"severity"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	// Kind is the script kind the script was checked as; empty for a
+	// configuration finding.
+	Kind config.Kind `json:"kind,omitempty"`
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	// Scripts is the number of scripts checked.
+	Scripts int `json:"scripts"`
+	// Findings are ordered by file, line and column.
+	Findings []Finding `json:"diagnostics"`
+	// Unreadable counts the scripts (CodeUnreadable) and configuration
+	// files named (config-file-not-found, -unreadable, -not-regular) that
+	// could not be read.
+	Unreadable int `json:"unreadable"`
+}
+
+// Count returns the number of findings of severity sev.
+func (r *Report) Count(sev string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+// ExitCode is restls check's exit status: 2 when a script or a
+// configuration file named could not be read, 1 when there is an error (or, strict, a warning), else 0.
+func (r *Report) ExitCode(strict bool) int {
+	switch {
+	case r.Unreadable > 0:
+		return 2
+	case r.Count(SeverityError) > 0, strict && r.Count(SeverityWarning) > 0:
+		return 1
+	}
+	return 0
+}
+
+// ErrPath is returned, wrapped, when a path given cannot be walked.
+var ErrPath = errors.New("cannot read path")
+
+// Run finds the scripts under opts.Paths and diagnoses them. It fails only
+// when a path given does not exist or cannot be listed; a script that
+// cannot be read is a finding.
+func Run(opts Options) (*Report, error) {
+	files, err := Find(opts.Paths, opts.Include, opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Scripts: len(files)}
+	results := make([][]Finding, len(files))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = checkScript(files[i], opts)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, r := range results {
+		for _, f := range r {
+			if f.Code == CodeUnreadable {
+				rep.Unreadable++
+			}
+		}
+		rep.Findings = append(rep.Findings, r...)
+	}
+	for _, f := range configFindings(opts.Snapshot) {
+		if unreadableConfig[f.Code] {
+			rep.Unreadable++
+		}
+		rep.Findings = append(rep.Findings, f)
+	}
+	sort.SliceStable(rep.Findings, func(i, j int) bool {
+		a, b := rep.Findings[i], rep.Findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return rep, nil
+}
+
+// checkScript diagnoses one script.
+func checkScript(file string, opts Options) []Finding {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
+			Message: fmt.Sprintf("cannot read the script: %v; check the path and its permissions", unwrapPath(err))}}
+	}
+	text := string(data)
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	kind := opts.Kinds.KindOf(abs, text)
+	reg := opts.Snapshot.For(kind)
+	if !reg.HintState().Offered {
+		// As the language server: no serviceId checks against a registry
+		// that offers no hints (config.HintState).
+		reg = nil
+	}
+	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: displayPath})
+	if len(diags) == 0 {
+		return nil
+	}
+	lines := lineStarts(text)
+	out := make([]Finding, 0, len(diags))
+	for _, d := range diags {
+		l, c := position(text, lines, d.Range.Start)
+		el, ec := position(text, lines, d.Range.End)
+		out = append(out, Finding{File: file, Line: l, Column: c, EndLine: el, EndColumn: ec,
+			Severity: severityName(d.Severity), Code: d.Code, Message: d.Message, Kind: kind})
+	}
+	return out
+}
+
+// unwrapPath drops the path from an *fs.PathError, which the finding names
+// already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func severityName(s hints.Severity) string {
+	switch s {
+	case hints.SeverityError:
+		return SeverityError
+	case hints.SeverityWarning:
+		return SeverityWarning
+	case hints.SeverityInfo:
+		return SeverityInfo
+	}
+	return SeverityHint
+}
+
+func configSeverity(s config.Severity) string {
+	switch s {
+	case config.SeverityError:
+		return SeverityError
+	case config.SeverityWarning:
+		return SeverityWarning
+	}
+	return SeverityInfo
+}
+
+// unreadableConfig are the configuration codes of a file named that
+// cannot be read: unreadable input, as a script that cannot be read.
+var unreadableConfig = map[string]bool{
+	config.CodeFileNotFound: true, config.CodeFileUnreadable: true, config.CodeNotRegularFile: true,
+}
+
+// configFindings are the snapshot's diagnostics, with paths shown as the
+// scripts' are.
+func configFindings(snap *config.Snapshot) []Finding {
+	var out []Finding
+	for _, d := range snap.Diagnostics() {
+		msg := d.Message
+		if d.ServiceID != "" && !strings.Contains(msg, d.ServiceID) {
+			msg = "serviceId " + d.ServiceID + ": " + msg
+		}
+		f := Finding{File: displayPath(d.File), Line: d.Line, Column: d.Column,
+			Severity: configSeverity(d.Severity), Code: d.Code, Message: msg}
+		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
+			// About a directory ("no configuration found in ."): no line.
+			f.Line, f.Column = 0, 0
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// displayPath shows an absolute path below the working directory relative
+// to it, as the scripts' paths are, so findings about one file group.
+func displayPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
+
+// lineStarts returns the byte offset of each line's start.
+func lineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// position turns a byte offset into a 1-based line and a 1-based column
+// counted in characters.
+func position(text string, starts []int, off int) (line, col int) {
+	off = max(0, min(off, len(text)))
+	i := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1
+	return i + 1, utf8.RuneCountInString(text[starts[i]:off]) + 1
+}

@@ -1,0 +1,188 @@
+package check
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/restls/restls/config"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func rel(t *testing.T, root string, files []string) []string {
+	out := []string{}
+	for _, f := range files {
+		r, err := filepath.Rel(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, filepath.ToSlash(r))
+	}
+	return out
+}
+
+// TestFindGitignore: .gitignore files of the repository apply below their
+// own directory, with negation, directory-only and anchored patterns; a
+// .gitignore above the walked directory counts; .git and node_modules are
+// never walked.
+func TestFindGitignore(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		".git/HEAD":               "ref: refs/heads/main\n",
+		".gitignore":              "*.min.js\n/top-only.js\nbuild/\n",
+		"app/.gitignore":          "gen-*.js\n!gen-keep.js\n",
+		"app/a.js":                "",
+		"app/a.min.js":            "",
+		"app/gen-x.js":            "",
+		"app/gen-keep.js":         "",
+		"app/top-only.js":         "",
+		"top-only.js":             "",
+		"other/gen-x.js":          "",
+		"build/b.js":              "",
+		"app/build/c.js":          "",
+		"node_modules/m/index.js": "",
+		"app/notes.txt":           "",
+	})
+	got, err := Find([]string{root}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"app/a.js", "app/gen-keep.js", "app/top-only.js", "other/gen-x.js"}
+	if d := cmp.Diff(want, rel(t, root, got)); d != "" {
+		t.Errorf("Find (-want +got):\n%s", d)
+	}
+	// Walking app alone still honours the repository's top .gitignore.
+	got, err = Find([]string{filepath.Join(root, "app")}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"app/a.js", "app/gen-keep.js", "app/top-only.js"}, rel(t, root, got)); d != "" {
+		t.Errorf("Find app (-want +got):\n%s", d)
+	}
+}
+
+// TestFindGlobs: --include and --exclude match paths relative to the
+// directory walked; a file named is checked whatever they say.
+func TestFindGlobs(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"s/a.js": "", "s/b.mjs": "", "s/vendor/v.js": "", "t/c.js": "", "x.txt": "",
+	})
+	got, err := Find([]string{root, filepath.Join(root, "x.txt")}, []string{"**/*.js", "*.mjs"}, []string{"vendor/**", "t/*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"s/a.js", "s/b.mjs", "x.txt"}, rel(t, root, got)); d != "" {
+		t.Errorf("Find (-want +got):\n%s", d)
+	}
+	// A link to a directory is not followed; a link to a file is checked.
+	if err := os.Symlink(filepath.Join(root, "s"), filepath.Join(root, "t", "link.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "s", "a.js"), filepath.Join(root, "u.js")); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Find([]string{root}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"s/a.js", "s/vendor/v.js", "t/c.js", "u.js"}, rel(t, root, got)); d != "" {
+		t.Errorf("Find with links (-want +got):\n%s", d)
+	}
+	if _, err := Find([]string{filepath.Join(root, "nope")}, nil, nil); err == nil {
+		t.Error("a missing path is no error")
+	}
+}
+
+// TestRunKinds: the directive wins over the kind map; the registry of the
+// kind decides which serviceIds are known; columns count characters.
+func TestRunKinds(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"tasks/a.js":      `api.rest.v1.get("task-svc", {}, {});`,
+		"tasks/b.js":      "// restls-kind: scriptService\n" + `api.rest.v1.get("task-svc", {}, {});`,
+		"forms/ü.js":      `var ä = api.rest.v1.get("task-svc", {}, {});`,
+		"props.yml":       "",
+		"handler/api.xml": `<scriptservice><api serviceId="task-svc" url="https://t.example.com"/></scriptservice>`,
+	})
+	snap := config.Load(config.Sources{HandlerXML: filepath.Join(root, "handler/api.xml"), Properties: []string{filepath.Join(root, "props.yml")}})
+	rep, err := Run(Options{Paths: []string{root}, Kinds: config.KindMap{{Glob: "tasks/**", Kind: config.ScriptTask}}, Snapshot: snap, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		if f.Kind == "" {
+			continue // configuration
+		}
+		r, _ := filepath.Rel(root, f.File)
+		got = append(got, strings.Join([]string{filepath.ToSlash(r), f.Code, string(f.Kind)}, " "))
+		if r == filepath.Join("forms", "ü.js") && f.Column != 26 {
+			t.Errorf("column %d on a line with ä, want 26 (characters)", f.Column)
+		}
+	}
+	want := []string{"forms/ü.js unknown-service scriptService", "tasks/b.js unknown-service scriptService"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+	if rep.Scripts != 3 {
+		t.Errorf("%d scripts, want 3", rep.Scripts)
+	}
+}
+
+// FuzzPosition: the line and column of every offset agree with counting
+// from the start of the text.
+func FuzzPosition(f *testing.F) {
+	f.Add("a\nbc\n", 4)
+	f.Add("ä\r\n\n\x80x", 5)
+	f.Add(strings.Repeat("ü\n", 10000), 15000)
+	f.Fuzz(func(t *testing.T, text string, off int) {
+		if off < 0 || off > len(text) {
+			return
+		}
+		line, col := position(text, lineStarts(text), off)
+		wantLine := strings.Count(text[:off], "\n") + 1
+		start := strings.LastIndexByte(text[:off], '\n') + 1
+		wantCol := len([]rune(text[start:off])) + 1
+		if line != wantLine || col != wantCol {
+			t.Fatalf("position(%q, %d) = %d:%d, want %d:%d", text, off, line, col, wantLine, wantCol)
+		}
+	})
+}
+
+// TestNoConfiguration: without configuration the scripts are still
+// checked (no serviceId checks), and the note about the directory has no
+// line.
+func TestNoConfiguration(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.js": `api.rest.v1.get("anything", {}, {}, {x: 1});`})
+	rep, err := Run(Options{Paths: []string{root}, Snapshot: config.Load(config.Sources{ConfigRoot: root})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(f.File), f.Line, f.Code))
+	}
+	want := []string{filepath.Base(root) + ":0 config-none-found", "a.js:1 payload-not-allowed"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+	if rep.ExitCode(true) != 1 || rep.ExitCode(false) != 1 {
+		t.Errorf("exit %d / %d, want 1", rep.ExitCode(false), rep.ExitCode(true))
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/restls/restls/check"
+	"github.com/restls/restls/config"
+)
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// kindMapFlag is the repeatable --kind-map GLOB=KIND.
+type kindMapFlag struct{ m config.KindMap }
+
+func (k *kindMapFlag) String() string { return "" }
+func (k *kindMapFlag) Set(v string) error {
+	glob, name, ok := strings.Cut(v, "=")
+	if !ok || glob == "" {
+		return fmt.Errorf("want GLOB=KIND, e.g. '**/tasks/**=scriptTask', got %q", v)
+	}
+	kind, err := config.ParseKind(name)
+	if err != nil {
+		return err
+	}
+	k.m = append(k.m, config.KindGlob{Glob: glob, Kind: kind})
+	return nil
+}
+
+func runCheck(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "check", "[--format F] [--strict] [--include GLOB] [--exclude GLOB] [--kind-map GLOB=KIND] [config flags] [PATH...]", `
+Checks every script under the PATHs (default .) as the language server
+would, and the service configuration: each problem with file, line,
+column, severity, message and code (docs/diagnostics.md).
+
+Scripts are the files matching --include (default **/*.js) and no
+--exclude, relative to the directory walked, that .gitignore does not
+ignore; a file named as a PATH is always checked. A script's kind is its
+first-line "// restls-kind: K" comment, else the first --kind-map glob
+that matches it, else scriptService (the scriptKinds setting's rule).
+
+Exit status: 0 when clean; 1 when there is an error (or, with --strict, a
+warning); 2 for usage errors and unreadable paths, scripts or configuration
+files.`)
+	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
+	strict := fs.Bool("strict", false, "exit 1 on warnings too")
+	var include, exclude listFlag
+	fs.Var(&include, "include", "check the files matching this `glob` below each directory (repeatable; default "+check.DefaultInclude+")")
+	fs.Var(&exclude, "exclude", "skip the files matching this `glob` (repeatable)")
+	var kinds kindMapFlag
+	fs.Var(&kinds, "kind-map", "`GLOB=KIND`: scripts matching GLOB are of KIND unless their first line names a kind (repeatable; the first match wins)")
+	cf := configFlags{env: env}
+	cf.f.Register(fs)
+	paths, rc := parseInterleaved(env, fs, args)
+	if rc >= 0 {
+		return rc
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.stderr, "restls check: "+format+"\n", a...)
+		return 2
+	}
+	if !slices.Contains(check.Formats, *format) {
+		return usageErr("unknown --format %q: use one of %s", *format, strings.Join(check.Formats, ", "))
+	}
+	if cf.rootMissing("check") {
+		return 2
+	}
+	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Kinds: kinds.m,
+		Snapshot: config.Load(cf.sources())})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := check.Write(env.stdout, rep, *format, versionString()); err != nil {
+		fmt.Fprintf(env.stderr, "restls check: %v\n", err)
+		return 2
+	}
+	return rep.ExitCode(*strict)
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// the PATHs, and returns the PATHs, or the exit status (as parseFlags).
+func parseInterleaved(env *cliEnv, fs *flag.FlagSet, args []string) ([]string, int) {
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return nil, rc
+	}
+	var positional []string
+	for fs.NArg() > 0 {
+		positional = append(positional, fs.Arg(0))
+		if rc := parseFlags(env, fs, fs.Args()[1:]); rc >= 0 {
+			return nil, rc
+		}
+	}
+	return positional, -1
+}

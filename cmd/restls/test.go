@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+
+	"github.com/restls/restls/config"
+	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/scripttest"
+)
+
+func runTest(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [config flags] [PATH...]", `
+Runs the script tests in the NAME.test.yaml files under the PATHs
+(default .): each names a script, its kind, context.input and the
+fixtures that answer its calls (the --mock format), and expects a result
+(result, or resultMatch for a part of it) or a thrown error, the calls
+made and the console output (docs/ci.md; schema:
+scripttest/schema/test.schema.json).
+
+Tests run offline: a call no fixture answers fails with no-fixture, unless
+--live sends it to the service. --update writes the actual outcome into
+the expectations of the tests that fail (or expect nothing yet), so a
+plain run then passes.
+
+Exit status: 0 when every test passes; 1 when one fails (a malformed test
+file is a failing test); 2 for usage errors, a PATH that does not exist,
+no test file found, or a --junit file that cannot be written.`)
+	runRE := fs.String("run", "", "run only the tests whose FILE/NAME matches this `regexp`")
+	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests")
+	live := fs.Bool("live", false, "send the calls no fixture answers to the network instead of failing them")
+	junit := fs.String("junit", "", "also write JUnit XML to this `file` (a testsuite per test file)")
+	asJSON := fs.Bool("json", false, "print one JSON object: tests, passed, failed")
+	verbose := fs.Bool("v", false, "list passing tests too")
+	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt each test's script after this `duration`")
+	cf := configFlags{env: env}
+	cf.f.Register(fs)
+	paths, rc := parseInterleaved(env, fs, args)
+	if rc >= 0 {
+		return rc
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.stderr, "restls test: "+format+"\n", a...)
+		return 2
+	}
+	var re *regexp.Regexp
+	if *runRE != "" {
+		var err error
+		if re, err = regexp.Compile(*runRE); err != nil {
+			return usageErr("--run: %v", err)
+		}
+	}
+	if *timeout <= 0 {
+		return usageErr("--timeout must be positive, got %v", *timeout)
+	}
+	if cf.rootMissing("test") {
+		return 2
+	}
+	snap := config.Load(cf.sources())
+	if !snap.For(config.ScriptService).Loaded {
+		return usageErr("no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: paths, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if rep.Files == 0 {
+		return usageErr("no test files (*%s) found", scripttest.Suffix)
+	}
+	if *junit != "" {
+		f, err := os.Create(*junit)
+		if err != nil {
+			return usageErr("--junit: %v", err)
+		}
+		err = scripttest.WriteJUnit(f, rep)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return usageErr("--junit: %v", err)
+		}
+	}
+	if *asJSON {
+		err = scripttest.WriteJSON(env.stdout, rep)
+	} else {
+		err = scripttest.WriteText(env.stdout, rep, *verbose)
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls test: %v\n", err)
+		return 1
+	}
+	return rep.ExitCode()
+}

@@ -1,0 +1,2 @@
+var x = api.rest.v1.get("crm", {}, {};
+return x;

@@ -1,0 +1,2 @@
+// restls-kind: scriptTask
+api.rest.v1.put("tasks-only", {}, {}, { done: true });

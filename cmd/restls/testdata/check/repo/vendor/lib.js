@@ -1,0 +1,1 @@
+api.rest.v1.get("excluded-by-flag", {}, {});

@@ -1,0 +1,508 @@
+package scripttest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/restclient"
+)
+
+// Suffix ends the name of every test file.
+const Suffix = ".test.yaml"
+
+// File is one parsed test file.
+type File struct {
+	// Path is the file as found.
+	Path string
+	// Script is the script's path, resolved against the file's directory.
+	Script string
+	// Source is the script's text.
+	Source string
+	// Kind is the script's kind: the file's kind, else the script's
+	// "// restls-kind:" line, else scriptService.
+	Kind config.Kind
+	// Cases are the file's tests, in order.
+	Cases []*Case
+
+	doc      *yaml.Node // the file, for Update
+	data     []byte
+	fixtures []*restclient.Fixture
+	mockFile string
+}
+
+// Case is one test of a file.
+type Case struct {
+	Name string
+	// Line is where the case starts in its file.
+	Line  int
+	Input json.RawMessage
+	// Expect holds the expectations as written.
+	Expect Expect
+
+	file     *File
+	node     *yaml.Node // the case's mapping, for Update
+	fixtures []*restclient.Fixture
+}
+
+// Expect is what a case expects; an absent field is not checked.
+type Expect struct {
+	Result      any          `yaml:"result"`
+	HasResult   bool         `yaml:"-"`
+	ResultMatch any          `yaml:"resultMatch"`
+	HasMatch    bool         `yaml:"-"`
+	Error       *ExpectError `yaml:"error"`
+	Calls       []ExpectCall `yaml:"calls"`
+	HasCalls    bool         `yaml:"-"`
+	// CallsInAnyOrder compares calls as a set.
+	CallsInAnyOrder bool        `yaml:"callsInAnyOrder"`
+	Logs            []ExpectLog `yaml:"logs"`
+	HasLogs         bool        `yaml:"-"`
+}
+
+// ExpectError is the error a case expects the script to throw.
+type ExpectError struct {
+	Code    string `yaml:"code,omitempty"`
+	Status  int    `yaml:"status,omitempty"`
+	Name    string `yaml:"name,omitempty"`
+	Message string `yaml:"message,omitempty"`
+}
+
+// ExpectCall is one expected api.rest.v1 call; empty fields are not
+// compared.
+type ExpectCall struct {
+	Method    string `yaml:"method,omitempty"`
+	ServiceID string `yaml:"serviceId,omitempty"`
+	URL       string `yaml:"url,omitempty"`
+	Body      any    `yaml:"body,omitempty"`
+	HasBody   bool   `yaml:"-"`
+	Status    int    `yaml:"status,omitempty"`
+}
+
+// ExpectLog is one expected console line: a string is a message of any
+// level.
+type ExpectLog struct {
+	Level   string `yaml:"level,omitempty"`
+	Message string `yaml:"message"`
+}
+
+// UnmarshalYAML accepts a plain string for a message.
+func (l *ExpectLog) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		l.Message = n.Value
+		return nil
+	}
+	type plain ExpectLog
+	return n.Load((*plain)(l), yaml.WithKnownFields())
+}
+
+// UnmarshalYAML notes whether body was given (null is a body).
+func (c *ExpectCall) UnmarshalYAML(n *yaml.Node) error {
+	type plain ExpectCall
+	if err := n.Load((*plain)(c), yaml.WithKnownFields()); err != nil {
+		return err
+	}
+	c.HasBody = hasKey(n, "body")
+	return nil
+}
+
+// rawFile is a test file as written: cases, or the file itself as one.
+type rawFile struct {
+	Script   string    `yaml:"script"`
+	Kind     string    `yaml:"kind"`
+	Fixtures yaml.Node `yaml:"fixtures"`
+	Input    yaml.Node `yaml:"input"`
+	Cases    []rawCase `yaml:"cases"`
+	// The fields of a file that is one case.
+	rawCaseFields `yaml:",inline"`
+}
+
+type rawCase struct {
+	Name          string    `yaml:"name"`
+	Input         yaml.Node `yaml:"input"`
+	Fixtures      yaml.Node `yaml:"fixtures"`
+	rawCaseFields `yaml:",inline"`
+}
+
+type rawCaseFields struct {
+	Result          yaml.Node    `yaml:"result"`
+	ResultMatch     yaml.Node    `yaml:"resultMatch"`
+	Error           *ExpectError `yaml:"error"`
+	Calls           []ExpectCall `yaml:"calls"`
+	CallsInAnyOrder bool         `yaml:"callsInAnyOrder"`
+	Logs            []ExpectLog  `yaml:"logs"`
+}
+
+// Error is a problem with a test file, at file:line.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Load reads and parses a test file and its script and fixtures.
+func Load(path string) (*File, error) {
+	data, err := config.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a test file's data; the script and a fixtures file it names
+// are read relative to path's directory.
+func Parse(path string, data []byte) (*File, error) {
+	bad := func(line int, format string, a ...any) error {
+		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, bad(1, "a test file is a mapping with script, and cases or the expectations of one test (docs/ci.md)")
+	}
+	root := doc.Content[0]
+	var raw rawFile
+	if err := root.Load(&raw, yaml.WithKnownFields()); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if raw.Script == "" {
+		return nil, bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
+	}
+	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: &doc, data: data}
+	src, err := config.ReadFile(f.Script)
+	if err != nil {
+		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v; the path is relative to the test file", f.Script, unwrapPath(err))
+	}
+	f.Source = string(src)
+	if raw.Kind != "" {
+		k, err := config.ParseKind(raw.Kind)
+		if err != nil {
+			return nil, bad(lineOf(root, "kind"), "%v", err)
+		}
+		f.Kind = k
+	} else {
+		f.Kind = config.KindMap(nil).KindOf(f.Script, f.Source)
+	}
+	f.fixtures, f.mockFile, err = fixtures(path, data, &raw.Fixtures, true)
+	if err != nil {
+		return nil, err
+	}
+	fileInput, err := jsonOf(&raw.Input)
+	if err != nil {
+		return nil, bad(raw.Input.Line, "input: %v", err)
+	}
+	if raw.Cases == nil {
+		if hasKey(root, "name") {
+			return nil, bad(lineOf(root, "name"), "name belongs to a case: put the case under cases, or leave name out")
+		}
+		c, err := newCase(f, root, filepath.Base(path), fileInput, raw.rawCaseFields)
+		if err != nil {
+			return nil, err
+		}
+		f.Cases = []*Case{c}
+		return f, nil
+	}
+	if hasCaseFields(root) {
+		return nil, bad(root.Line, "a file with cases keeps its expectations in the cases")
+	}
+	seqNode := valueOf(root, "cases")
+	names := map[string]int{}
+	for i, rc := range raw.Cases {
+		node := seqNode.Content[i]
+		if rc.Name == "" {
+			return nil, bad(node.Line, "case %d has no name", i+1)
+		}
+		if prev, ok := names[rc.Name]; ok {
+			return nil, bad(node.Line, "case %q is named again (first at line %d); names must differ", rc.Name, prev)
+		}
+		names[rc.Name] = node.Line
+		input := fileInput
+		if rc.Input.Kind != 0 {
+			if input, err = jsonOf(&rc.Input); err != nil {
+				return nil, bad(rc.Input.Line, "input: %v", err)
+			}
+		}
+		c, err := newCase(f, node, rc.Name, input, rc.rawCaseFields)
+		if err != nil {
+			return nil, err
+		}
+		if rc.Fixtures.Kind != 0 {
+			if c.fixtures, _, err = fixtures(path, data, &rc.Fixtures, false); err != nil {
+				return nil, err
+			}
+		}
+		f.Cases = append(f.Cases, c)
+	}
+	if len(f.Cases) == 0 {
+		return nil, bad(lineOf(root, "cases"), "cases is empty")
+	}
+	return f, nil
+}
+
+func newCase(f *File, node *yaml.Node, name string, input json.RawMessage, raw rawCaseFields) (*Case, error) {
+	c := &Case{Name: name, Line: node.Line, Input: input, file: f, node: node}
+	e := &c.Expect
+	var err error
+	if raw.Result.Kind != 0 {
+		e.HasResult = true
+		if e.Result, err = valueOfNode(&raw.Result); err != nil {
+			return nil, &Error{File: f.Path, Line: raw.Result.Line, Msg: "result: " + err.Error()}
+		}
+	}
+	if raw.ResultMatch.Kind != 0 {
+		e.HasMatch = true
+		if e.ResultMatch, err = valueOfNode(&raw.ResultMatch); err != nil {
+			return nil, &Error{File: f.Path, Line: raw.ResultMatch.Line, Msg: "resultMatch: " + err.Error()}
+		}
+	}
+	if e.HasResult && e.HasMatch {
+		return nil, &Error{File: f.Path, Line: raw.ResultMatch.Line, Msg: "result and resultMatch: give one (result is the whole value, resultMatch a part of it)"}
+	}
+	if raw.Error != nil && (e.HasResult || e.HasMatch) {
+		return nil, &Error{File: f.Path, Line: lineOf(node, "error"), Msg: "error and result: a script either returns or throws; give one"}
+	}
+	e.Error = raw.Error
+	e.Calls, e.HasCalls = raw.Calls, hasKey(node, "calls")
+	if e.HasCalls && e.Calls == nil {
+		e.Calls = []ExpectCall{}
+	}
+	for i := range e.Calls {
+		if e.Calls[i].HasBody {
+			if e.Calls[i].Body, err = normalize(e.Calls[i].Body); err != nil {
+				return nil, &Error{File: f.Path, Line: lineOf(node, "calls"), Msg: fmt.Sprintf("calls[%d].body: %v", i, err)}
+			}
+		}
+	}
+	e.CallsInAnyOrder = raw.CallsInAnyOrder
+	e.Logs, e.HasLogs = raw.Logs, hasKey(node, "logs")
+	return c, nil
+}
+
+// fixtures reads the fixtures node: a file name (relative to the test
+// file) or an inline list. top is set for the file's own fixtures, whose
+// lines are the test file's.
+func fixtures(path string, data []byte, n *yaml.Node, top bool) ([]*restclient.Fixture, string, error) {
+	switch {
+	case n.Kind == 0:
+		return nil, "", nil
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		file := filepath.Join(filepath.Dir(path), filepath.FromSlash(n.Value))
+		m, err := restclient.LoadMock(file)
+		if err != nil {
+			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
+		}
+		return m.Fixtures, file, nil
+	case n.Kind == yaml.SequenceNode && top:
+		m, err := restclient.ParseMock(path, data)
+		if err != nil {
+			return nil, "", mockError(path, n, err)
+		}
+		return m.Fixtures, path, nil
+	case n.Kind == yaml.SequenceNode:
+		text, err := yaml.Marshal(n)
+		if err != nil {
+			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
+		}
+		// The list starts on its own line, so the fixtures' lines are the
+		// test file's (where the list is written in block style).
+		text = append([]byte(strings.Repeat("\n", max(n.Line-1, 0))), text...)
+		m, err := restclient.ParseMock(path, text)
+		if err != nil {
+			return nil, "", mockError(path, n, err)
+		}
+		return m.Fixtures, path, nil
+	}
+	return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: a fixtures file name or a list of fixtures (the --mock format, docs/runtime.md)"}
+}
+
+// mockLine is the position restclient.ParseMock puts before a message.
+var mockLine = regexp.MustCompile(`^.*?:(\d+): (.*)$`)
+
+// mockError is a fixtures error at the line ParseMock names.
+func mockError(path string, n *yaml.Node, err error) error {
+	line, msg := n.Line, err.Error()
+	if m := mockLine.FindStringSubmatch(msg); m != nil {
+		if l, e := strconv.Atoi(m[1]); e == nil {
+			line, msg = l, m[2]
+		}
+	}
+	return &Error{File: path, Line: line, Msg: "fixtures: " + msg}
+}
+
+// yamlError turns a YAML error into an *Error at the problem's line.
+func yamlError(path string, err error) error {
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		return &Error{File: path, Line: max(le.Mark.Line, 1), Msg: knownFieldMessage(le.Message)}
+	}
+	return &Error{File: path, Line: 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+// jsonOf converts a YAML value to JSON; an absent value is nil.
+func jsonOf(n *yaml.Node) (json.RawMessage, error) {
+	if n.Kind == 0 {
+		return nil, nil
+	}
+	v, err := valueOfNode(n)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// valueOfNode decodes a YAML value into JSON's types (normalize).
+func valueOfNode(n *yaml.Node) (any, error) {
+	var v any
+	if err := n.Load(&v); err != nil {
+		return nil, err
+	}
+	return normalize(v)
+}
+
+// normalize turns a decoded YAML value into what decoding its JSON gives,
+// numbers as json.Number, so expectations and results compare alike.
+func normalize(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("not a JSON value: %v", err)
+	}
+	return decodeJSON(b)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	return m.Kind == yaml.MappingNode && valueOf(m, key) != nil
+}
+
+func lineOf(m *yaml.Node, key string) int {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i].Line
+		}
+	}
+	return m.Line
+}
+
+func hasCaseFields(m *yaml.Node) bool {
+	for _, k := range []string{"result", "resultMatch", "error", "calls", "callsInAnyOrder", "logs"} {
+		if hasKey(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the test files under paths (none: "."), sorted: every file
+// named, and the files ending in Suffix below every directory (skipping
+// .git and node_modules).
+func Find(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, root := range paths {
+		fi, err := os.Stat(root)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			if p := filepath.Clean(root); !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if len(p) > len(Suffix) && p[len(p)-len(Suffix):] == Suffix && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// unknownField is the YAML decoder's message for a key no field takes.
+var unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+
+// knownFields are the keys of a test file and of a case.
+var knownFields = []string{"script", "kind", "fixtures", "input", "cases", "name", "result", "resultMatch", "error", "calls", "callsInAnyOrder", "logs",
+	"code", "status", "message", "method", "serviceId", "url", "body", "level"}
+
+// knownFieldMessage rewrites the decoder's message for an unknown key
+// to name the key and the nearest known one.
+func knownFieldMessage(msg string) string {
+	m := unknownField.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	out := fmt.Sprintf("unknown key %q", m[1])
+	if near := config.Nearest(m[1], knownFields, 1); len(near) > 0 {
+		out += fmt.Sprintf(": did you mean %q?", near[0])
+	}
+	return out + " (docs/ci.md lists the keys)"
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,146 @@
+package scripttest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// update rewrites the parts of c's expectations that failed, or that it
+// lacks, with the actual outcome: the result (or the error), the calls,
+// and the logs when c checks them. A passing part stays as written.
+func update(c *Case, o *Outcome) {
+	e, res, n := c.Expect, o.res, c.node
+	if res == nil {
+		return
+	}
+	if o.failed.result || !e.HasResult && !e.HasMatch && e.Error == nil {
+		deleteKey(n, "result")
+		deleteKey(n, "resultMatch")
+		deleteKey(n, "error")
+		if res.Error != nil {
+			ee := ExpectError{Code: res.Error.Code, Name: res.Error.Name}
+			if res.Error.Status != nil {
+				ee.Status = res.Error.Status.Code
+			}
+			if ee.Code != "" || ee.Status != 0 {
+				ee.Name = ""
+			}
+			setKey(n, "error", nodeOf(ee))
+		} else {
+			setKey(n, "result", jsonNode(res.Result))
+		}
+	}
+	if o.failed.calls || !e.HasCalls {
+		calls := make([]map[string]any, 0, len(res.Calls))
+		for _, call := range res.Calls {
+			m := map[string]any{"method": call.Method, "serviceId": call.ServiceID, "url": call.URL}
+			calls = append(calls, m)
+		}
+		seq := nodeOf(calls)
+		for i, call := range res.Calls {
+			// Keys in the order a reader scans a call.
+			item := &yaml.Node{Kind: yaml.MappingNode}
+			setKey(item, "method", nodeOf(call.Method))
+			setKey(item, "serviceId", nodeOf(call.ServiceID))
+			setKey(item, "url", nodeOf(call.URL))
+			if len(call.RequestBody) > 0 {
+				setKey(item, "body", jsonNode(call.RequestBody))
+			}
+			seq.Content[i] = item
+		}
+		setKey(n, "calls", seq)
+	}
+	if o.failed.logs {
+		logs := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, l := range res.Logs {
+			item := &yaml.Node{Kind: yaml.MappingNode}
+			setKey(item, "level", nodeOf(l.Level))
+			setKey(item, "message", nodeOf(l.Message))
+			logs.Content = append(logs.Content, item)
+		}
+		setKey(n, "logs", logs)
+	}
+}
+
+// save writes the file with its updated expectations.
+func (f *File) save() error {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(f.doc); err != nil {
+		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	fi, err := os.Stat(f.Path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	if err := os.WriteFile(f.Path, b.Bytes(), fi.Mode().Perm()); err != nil {
+		return fmt.Errorf("write %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+func nodeOf(v any) *yaml.Node {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	}
+	return &n
+}
+
+// jsonNode is a JSON value as a block-style YAML node, keys in the order
+// the JSON has them; an empty value is null.
+func jsonNode(raw json.RawMessage) *yaml.Node {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("null")
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil || len(doc.Content) != 1 {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(raw)}
+	}
+	n := doc.Content[0]
+	blockStyle(n)
+	return n
+}
+
+// blockStyle clears the flow and quoting styles JSON gave the nodes, so
+// they are written as YAML users write it; empty collections stay flow.
+func blockStyle(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(n.Content) > 0 {
+			n.Style = 0
+		}
+		for _, c := range n.Content {
+			blockStyle(c)
+		}
+	case yaml.ScalarNode:
+		n.Style = 0
+	}
+}
+
+func setKey(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
+}
+
+func deleteKey(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
+}
