@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	config <- hints, runtime/restclient <- runtime, remote <- lsp <- web <- cmd/restls
+//	config <- openapi <- hints, runtime/restclient <- runtime, remote <- lsp <- web <- cmd/restls
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
@@ -47,14 +47,15 @@ type rule struct {
 //     load through lsp.Server from web's /v1/services).
 var table = map[string]rule{
 	"config":             {leaf: true},
-	"hints":              {may: []string{"config"}},
+	"openapi":            {may: []string{"config"}},
+	"hints":              {may: []string{"config", "openapi"}},
 	"runtime/restclient": {may: []string{"config"}},
 	"runtime":            {may: []string{"config", "runtime/restclient"}},
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
 	"remote":             {may: []string{"config"}},
-	"lsp":                {may: []string{"config", "hints"}},
-	"web":                {may: []string{"config", "hints", "lsp"}},
-	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
+	"lsp":                {may: []string{"config", "openapi", "hints"}},
+	"web":                {may: []string{"config", "openapi", "hints", "lsp"}},
+	"cmd/restls":         {may: []string{"config", "openapi", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"internal/cursortest": {leaf: true, testOnly: true},
 	"internal/goldentest": {leaf: true, testOnly: true},
