@@ -23,7 +23,7 @@ const (
 	// maxDepth bounds the nesting of the document's values.
 	maxDepth = 256
 	// maxNodes bounds the values of one document, YAML aliases expanded.
-	maxNodes = 8 << 20
+	maxNodes = 4 << 20
 )
 
 // ErrTooLarge is returned for a description above MaxSize or maxNodes.
