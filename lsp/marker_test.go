@@ -26,6 +26,7 @@ import (
 //	//@signature(pos, "label substring", N)     signature help at pos, active parameter N; none = no help
 //	//@diag(pos, code, "message substring"?)    a diagnostic with code starts at pos
 //	//@fix(pos, "title substring", "line")      a quick fix at pos turns the line into "line"
+//	//@definition(pos, "file", line)           go to definition at pos opens file (relative to the archive) at line (1-based); none = no definition
 //
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
@@ -105,6 +106,19 @@ func runMarkerFile(t *testing.T, path string) {
 	srv := newTestServer(t, opts)
 	c := connect(t, srv, clientOptions{initOptions: initOptions, root: dir})
 	c.waitFor("first status", func() bool { return len(c.statuses) > 0 })
+	if strings.Contains(string(settingsRaw), `"openapi"`) {
+		// Descriptions load in the background: wait for the status that
+		// says they are all done.
+		c.waitFor("API descriptions loaded", func() bool {
+			st := c.statuses[len(c.statuses)-1]
+			for _, a := range st.OpenAPI {
+				if a.State == "loading" {
+					return false
+				}
+			}
+			return len(st.OpenAPI) > 0
+		})
+	}
 	for _, s := range scripts {
 		c.open(s.u, s.text)
 	}
@@ -280,6 +294,28 @@ func checkMarker(t *testing.T, c *testClient, s *script, m marker) {
 			return
 		}
 		t.Errorf("%s: no code action titled like %q; got %q", m.where, rest[0], titles)
+	case "definition":
+		var locs []protocol.Location
+		if err := c.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: tdp}, &locs); err != nil {
+			t.Errorf("%s: definition: %v", m.where, err)
+			return
+		}
+		if none {
+			if len(locs) > 0 {
+				t.Errorf("%s: definition = %+v, want none", m.where, locs)
+			}
+			return
+		}
+		if len(locs) != 1 || len(rest) != 2 {
+			t.Errorf("%s: definition = %+v, want one location", m.where, locs)
+			return
+		}
+		dir := filepath.Dir(s.u.FsPath())
+		want := uri.File(filepath.Join(dir, rest[0]))
+		line, _ := strconv.Atoi(rest[1])
+		if locs[0].URI != want || int(locs[0].Range.Start.Line) != line-1 {
+			t.Errorf("%s: definition at %s:%d, want %s:%d", m.where, locs[0].URI, locs[0].Range.Start.Line+1, want, line)
+		}
 	default:
 		t.Errorf("%s: unknown marker %q", m.where, m.name)
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	// Load reads a configuration; nil means config.Load. Tests and the HTTP
 	// backend may substitute it.
 	Load func(config.Sources) *config.Snapshot
+	// OpenAPI are the API descriptions used when a session's settings name
+	// none (--openapi). They load in the background.
+	OpenAPI []OpenAPISource
 }
 
 // RunRequest is what restls.runScript hands to Options.Runner.
@@ -75,6 +78,7 @@ type Server struct {
 	log    *zap.Logger
 	slog   *slog.Logger
 	shared *registry
+	apis   *apiStore
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -96,13 +100,20 @@ func NewServer(opts Options) *Server {
 	if opts.DiagnosticsDelay == 0 {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
-	return &Server{
+	s := &Server{
 		opts:     opts,
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
 		shared:   newRegistry(opts.Sources, opts.Load, opts.Logger),
+		apis:     newAPIStore(opts.Logger),
 		sessions: map[*session]struct{}{},
 	}
+	s.apis.onLoaded = func() {
+		for _, ses := range s.sessionList() {
+			ses.markConfigDirty()
+		}
+	}
+	return s
 }
 
 // Snapshot returns the current snapshot of the default sources.
@@ -117,6 +128,7 @@ func (s *Server) Reload() { s.reload(false) }
 // (sessions then tell the user about the platform restart once).
 func (s *Server) reload(fromFiles bool) {
 	s.shared.reload()
+	s.apis.reload()
 	for _, ses := range s.sessionList() {
 		if own := ses.ownRegistry(); own != nil {
 			own.reload()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/openapi"
 )
 
 type lifecycle int
@@ -71,6 +72,7 @@ type session struct {
 	pullMu  sync.Mutex // serialises workspace/configuration pulls
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
+	apiCache    apiCache
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
 	// answers recycles completion answers; with this package's stream it
@@ -210,6 +212,7 @@ type view struct {
 	kind config.Kind
 	reg  *config.Registry // nil when the registry failed to load
 	caps clientCaps
+	apis *openapi.Set // the descriptions of reg's services; nil: none
 }
 
 // viewOf returns the document and the registry it sees; ok is false when
@@ -220,13 +223,19 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	r := s.registryLocked()
 	set := s.settings
 	caps := s.caps
+	src := s.openAPISourcesLocked()
 	s.mu.Unlock()
 	if d == nil {
 		return view{}, false
 	}
 	snap := r.get()
 	kind := kindOf(d, set)
-	return view{d: d, snap: snap, kind: kind, reg: usable(snap.For(kind)), caps: caps}, true
+	reg := usable(snap.For(kind))
+	var apis *openapi.Set
+	if reg != nil {
+		apis = s.apiCache.set(s.srv.apis, src, reg)
+	}
+	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
 }
 
 // usable returns reg, or nil when it offers no serviceId hints

@@ -184,7 +184,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
-	diags := hints.Diagnose(v.d.doc, v.reg, s.display())
+	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))
@@ -251,5 +251,8 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	for _, u := range clear {
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
-	s.notify(ctx, MethodStatus, statusOf(snap, NewPathDisplay(s.opts.ShowPath, snap.Sources)))
+	show := NewPathDisplay(s.opts.ShowPath, snap.Sources)
+	st := statusOf(snap, show)
+	st.OpenAPI = s.openAPIStatus(usable(snap.For(config.ScriptService)), show)
+	s.notify(ctx, MethodStatus, st)
 }

@@ -26,6 +26,9 @@ type settings struct {
 	// ScriptKinds maps globs to kinds, in the order written; the first match
 	// wins.
 	ScriptKinds []scriptKind
+	// OpenAPI attaches API descriptions to services; nil leaves the
+	// server's (--openapi), an empty list attaches none.
+	OpenAPI []OpenAPISource
 }
 
 type scriptKind struct {
@@ -41,6 +44,7 @@ type rawSettings struct {
 	PlatformConfig string          `json:"platformConfig"`
 	RegistryURL    string          `json:"registryUrl"`
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
+	OpenAPI        json.RawMessage `json:"openapi"`
 }
 
 // parseSettings reads settings from raw JSON: either the "restls" object
@@ -83,6 +87,16 @@ func parseSettings(raw []byte) (settings, []string) {
 			problems = append(problems, "restls.scriptKinds: "+err.Error())
 		}
 		s.ScriptKinds = kinds
+	}
+	if len(r.OpenAPI) > 0 && string(r.OpenAPI) != "null" {
+		list, err := parseOpenAPISetting(r.OpenAPI)
+		if err != nil {
+			problems = append(problems, "restls.openapi: "+err.Error())
+		}
+		s.OpenAPI = list
+		if s.OpenAPI == nil {
+			s.OpenAPI = []OpenAPISource{}
+		}
 	}
 	return s, problems
 }

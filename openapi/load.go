@@ -91,7 +91,7 @@ func (l *Loader) fetch(ctx context.Context, url string) (*Index, error) {
 	prev := l.last(url)
 	idx, etag, err := l.get(ctx, url, prev)
 	if err != nil {
-		err = fmt.Errorf("OpenAPI description %s: %w", redact(url), err)
+		err = fmt.Errorf("OpenAPI description %s: %w", Redact(url), err)
 		if prev != nil {
 			return prev.idx, fmt.Errorf("%w (using the copy loaded before)", err)
 		}
@@ -147,16 +147,16 @@ func (l *Loader) get(ctx context.Context, url string, prev *cached) (*Index, str
 	if len(data) > MaxSize {
 		return nil, "", fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxSize)
 	}
-	idx, err := Build(redact(url), data)
+	idx, err := Build(Redact(url), data)
 	if err != nil {
 		return nil, "", err
 	}
 	return idx, resp.Header.Get("ETag"), nil
 }
 
-// redact removes user information and the query from a URL: either may
+// Redact removes user information and the query from a URL: either may
 // hold a credential.
-func redact(u string) string {
+func Redact(u string) string {
 	if i := strings.Index(u, "://"); i >= 0 {
 		rest := u[i+3:]
 		end := strings.IndexAny(rest, "/?#")

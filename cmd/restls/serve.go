@@ -79,6 +79,8 @@ ended without shutdown, 2 for usage errors.`)
 	})
 	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
 	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
+	var openAPI lsp.OpenAPIFlags
+	fs.Var(&openAPI, "openapi", lsp.OpenAPIFlagHelp)
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	for _, m := range serveModes {
@@ -121,6 +123,7 @@ ended without shutdown, 2 for usage errors.`)
 		Logger:  log,
 		Runner:  scriptRunner(runsCtx, iso),
 		Version: versionString(),
+		OpenAPI: openAPI,
 	}
 	for _, m := range serveModes {
 		if m.options == nil {

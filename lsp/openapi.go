@@ -1,0 +1,323 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/openapi"
+)
+
+// OpenAPISource attaches an OpenAPI description (a file or an http(s)
+// URL) to a serviceId, or, with ServiceID empty, to every service whose
+// url starts with one of the description's servers' urls.
+type OpenAPISource struct {
+	ServiceID string `json:"serviceId,omitempty"`
+	Location  string `json:"location"`
+}
+
+// ParseOpenAPIFlag reads the value of --openapi: "ID=PATH_OR_URL", or a
+// path or URL alone for a description matched by its servers' urls.
+func ParseOpenAPIFlag(v string) (OpenAPISource, error) {
+	v = strings.TrimSpace(v)
+	if id, loc, ok := strings.Cut(v, "="); ok && id != "" && !strings.ContainsAny(id, "/\\:?") {
+		if loc == "" {
+			return OpenAPISource{}, fmt.Errorf("--openapi %s: no file or URL after %q", v, id+"=")
+		}
+		return OpenAPISource{ServiceID: id, Location: loc}, nil
+	}
+	if v == "" {
+		return OpenAPISource{}, fmt.Errorf("--openapi needs ID=PATH_OR_URL, or PATH_OR_URL for a description matched by its servers")
+	}
+	return OpenAPISource{Location: v}, nil
+}
+
+// parseOpenAPISetting reads the "openapi" setting: an object mapping
+// serviceIds to descriptions, or a list of descriptions matched by their
+// servers' urls.
+func parseOpenAPISetting(raw json.RawMessage) ([]OpenAPISource, error) {
+	raw = bytes.TrimSpace(raw)
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		out := make([]OpenAPISource, 0, len(list))
+		for _, l := range list {
+			if l != "" {
+				out = append(out, OpenAPISource{Location: l})
+			}
+		}
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf(`must map serviceIds to description files or URLs ({"crm": "openapi/crm.yaml"}) or list descriptions (["https://crm.example.com/openapi.json"])`)
+	}
+	var out []OpenAPISource
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return out, err
+		}
+		var loc string
+		if err := dec.Decode(&loc); err != nil {
+			return out, fmt.Errorf("%v: the value must be a file path or URL", kt)
+		}
+		id, _ := kt.(string)
+		if id != "" && loc != "" {
+			out = append(out, OpenAPISource{ServiceID: id, Location: loc})
+		}
+	}
+	return out, nil
+}
+
+// resolveOpenAPI makes relative file paths absolute against root.
+func resolveOpenAPI(src []OpenAPISource, root string) []OpenAPISource {
+	out := make([]OpenAPISource, len(src))
+	for i, s := range src {
+		if !openapi.IsURL(s.Location) && !filepath.IsAbs(s.Location) && root != "" {
+			s.Location = filepath.Join(root, s.Location)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// apiStore loads the descriptions every session names, each once, in the
+// background: a request never waits for a description; until it is
+// loaded, the hints are those without it. A load that completes calls
+// onLoaded (the sessions diagnose again and publish their status).
+type apiStore struct {
+	log      *zap.Logger
+	loader   openapi.Loader
+	onLoaded func()
+
+	mu    sync.Mutex
+	gen   int64 // counts completed loads
+	state map[string]*apiState
+}
+
+type apiState struct {
+	idx     *openapi.Index
+	err     error
+	loading bool
+	loaded  bool // at least one load finished
+}
+
+func newAPIStore(log *zap.Logger) *apiStore {
+	return &apiStore{log: log, state: map[string]*apiState{}}
+}
+
+// docs returns the descriptions of src as they are now (those still
+// loading have neither an index nor an error) and the store's generation;
+// it starts the loads of locations not seen before.
+func (a *apiStore) docs(src []OpenAPISource) ([]openapi.Doc, int64) {
+	if len(src) == 0 {
+		return nil, 0
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]openapi.Doc, 0, len(src))
+	for _, s := range src {
+		st := a.state[s.Location]
+		if st == nil {
+			st = &apiState{}
+			a.state[s.Location] = st
+			a.startLocked(s.Location, st)
+		}
+		out = append(out, openapi.Doc{ServiceID: s.ServiceID, Location: s.Location, Index: st.idx, Err: st.err})
+	}
+	return out, a.gen
+}
+
+// pending reports whether a description of src has not finished its first
+// load.
+func (a *apiStore) pending(src []OpenAPISource) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, s := range src {
+		if st := a.state[s.Location]; st == nil || !st.loaded {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *apiStore) startLocked(location string, st *apiState) {
+	if st.loading {
+		return
+	}
+	st.loading = true
+	go a.load(location, st)
+}
+
+func (a *apiStore) load(location string, st *apiState) {
+	idx, err := a.loader.Load(context.Background(), location)
+	a.mu.Lock()
+	st.idx, st.err, st.loading, st.loaded = idx, err, false, true
+	a.gen++
+	a.mu.Unlock()
+	if err != nil {
+		a.log.Warn("OpenAPI description not loaded", zap.Error(err))
+	} else {
+		a.log.Info("OpenAPI description loaded", zap.String("source", idx.Source), zap.Int("operations", len(idx.Ops)))
+	}
+	if a.onLoaded != nil {
+		a.onLoaded()
+	}
+}
+
+// reload loads every known description again (files are read only when
+// changed; URLs are asked with their ETag).
+func (a *apiStore) reload() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for loc, st := range a.state {
+		a.startLocked(loc, st)
+	}
+}
+
+// apiCache is a session's attachment of its descriptions to the services
+// of the registries it reads, rebuilt when a load completes or the
+// registry changes.
+type apiCache struct {
+	mu   sync.Mutex
+	key  string
+	gen  int64
+	sets map[*config.Registry]*openapi.Set
+}
+
+// set returns the descriptions of reg's services for src.
+func (c *apiCache) set(store *apiStore, src []OpenAPISource, reg *config.Registry) *openapi.Set {
+	if len(src) == 0 {
+		return nil
+	}
+	docs, gen := store.docs(src)
+	key := sourcesKey(src)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key != key || c.gen != gen || c.sets == nil {
+		c.key, c.gen, c.sets = key, gen, map[*config.Registry]*openapi.Set{}
+	}
+	if s, ok := c.sets[reg]; ok {
+		return s
+	}
+	s := openapi.Attach(reg, docs)
+	if len(c.sets) > 8 {
+		clear(c.sets) // registries replaced by reloads
+	}
+	c.sets[reg] = s
+	return s
+}
+
+func sourcesKey(src []OpenAPISource) string {
+	var b strings.Builder
+	for _, s := range src {
+		b.WriteString(s.ServiceID)
+		b.WriteByte(0)
+		b.WriteString(s.Location)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// openAPISources are the descriptions the session uses: its settings'
+// when they name any, else the server's.
+func (s *session) openAPISources() []OpenAPISource {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.openAPISourcesLocked()
+}
+
+func (s *session) openAPISourcesLocked() []OpenAPISource {
+	if s.settings.OpenAPI != nil {
+		return resolveOpenAPI(s.settings.OpenAPI, s.root)
+	}
+	return s.srv.opts.OpenAPI
+}
+
+// APIStatus is one description in restls/status.
+type APIStatus struct {
+	ServiceID string `json:"serviceId,omitempty"`
+	Source    string `json:"source"`
+	// State is "loading", "loaded" or "failed"; a failed URL that keeps
+	// the copy loaded before is "loaded" with an Error.
+	State      string   `json:"state"`
+	Operations int      `json:"operations,omitempty"`
+	Services   []string `json:"services,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// openAPIStatus describes the session's descriptions for restls/status.
+func (s *session) openAPIStatus(reg *config.Registry, show PathDisplay) []APIStatus {
+	src := s.openAPISources()
+	if len(src) == 0 {
+		return nil
+	}
+	docs, _ := s.srv.apis.docs(src)
+	set := s.apiCache.set(s.srv.apis, src, reg)
+	out := make([]APIStatus, 0, len(docs))
+	for _, d := range docs {
+		st := APIStatus{ServiceID: d.ServiceID, Source: d.Location, State: "loading"}
+		if !openapi.IsURL(d.Location) {
+			st.Source = show.Text(d.Location)
+		} else {
+			st.Source = openapi.Redact(d.Location)
+		}
+		if d.Err != nil {
+			st.State, st.Error = "failed", show.Text(d.Err.Error())
+		}
+		if d.Index != nil {
+			st.State, st.Operations = "loaded", len(d.Index.Ops)
+			for _, id := range set.IDs() {
+				if a, _ := set.API(id); a.Index == d.Index {
+					st.Services = append(st.Services, id)
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// OpenAPIFlags is the value of the repeatable --openapi flag (flag.Value).
+type OpenAPIFlags []OpenAPISource
+
+// OpenAPIFlagHelp is --openapi's help text.
+const OpenAPIFlagHelp = "attach an OpenAPI description (a file or http(s) URL) to a serviceId for hints: `ID=PATH_OR_URL`; " +
+	"PATH_OR_URL alone serves every service whose url starts with one of the description's servers (repeatable; the \"openapi\" setting overrides it)"
+
+// String lists the descriptions as given.
+func (f *OpenAPIFlags) String() string {
+	if f == nil {
+		return ""
+	}
+	parts := make([]string, len(*f))
+	for i, s := range *f {
+		parts[i] = s.Location
+		if s.ServiceID != "" {
+			parts[i] = s.ServiceID + "=" + s.Location
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set adds one --openapi value.
+func (f *OpenAPIFlags) Set(v string) error {
+	s, err := ParseOpenAPIFlag(v)
+	if err != nil {
+		return err
+	}
+	if !openapi.IsURL(s.Location) {
+		if abs, err := filepath.Abs(s.Location); err == nil {
+			s.Location = abs
+		}
+	}
+	*f = append(*f, s)
+	return nil
+}
