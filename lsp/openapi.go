@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
@@ -321,3 +324,56 @@ func (f *OpenAPIFlags) Set(v string) error {
 	*f = append(*f, s)
 	return nil
 }
+
+// descriptionDiagnostics are the problems of the session's local
+// description files, by file: one that does not load (an error where it
+// stops), and the parts of one that the hints cannot use (a $ref that
+// does not resolve). A URL's problems go to restls/status only.
+func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
+	src := s.openAPISources()
+	if len(src) == 0 {
+		return nil
+	}
+	docs, _ := s.srv.apis.docs(src)
+	out := map[string][]protocol.Diagnostic{}
+	for _, d := range docs {
+		if openapi.IsURL(d.Location) || out[d.Location] != nil {
+			continue
+		}
+		m := s.configMapper(fileURI(cleanAbs(d.Location)), d.Location)
+		at := func(line int) protocol.Range {
+			if line < 1 || line > len(m.lines) {
+				line = 1
+			}
+			l := line - 1
+			if l >= len(m.lines) {
+				return protocol.Range{}
+			}
+			return protocol.Range{Start: m.position(m.lines[l]), End: m.position(m.lineEnd(l))}
+		}
+		switch {
+		case d.Err != nil && !errors.Is(d.Err, fs.ErrNotExist):
+			out[d.Location] = append(out[d.Location], protocol.Diagnostic{
+				Range: at(openapi.ErrorLine(d.Err)), Severity: protocol.DiagnosticSeverityError,
+				Code: protocol.String(CodeOpenAPIBroken), Source: protocol.NewOptional("restls"),
+				Message: protocol.String(d.Err.Error() + "; the hints of its services fall back to those without a description"),
+			})
+		case d.Index != nil:
+			for _, p := range d.Index.Problems {
+				out[d.Location] = append(out[d.Location], protocol.Diagnostic{
+					Range: at(p.Line), Severity: protocol.DiagnosticSeverityWarning,
+					Code: protocol.String(CodeOpenAPIProblem), Source: protocol.NewOptional("restls"),
+					Message: protocol.String(p.Message + "; hints leave out what depends on it"),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// Codes of the diagnostics on a description file, documented in
+// docs/diagnostics.md.
+const (
+	CodeOpenAPIBroken  = "openapi-broken"
+	CodeOpenAPIProblem = "openapi-problem"
+)

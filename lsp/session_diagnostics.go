@@ -239,6 +239,13 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 		}
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
 	}
+	if s.opts.ShowPath == nil {
+		for f, diags := range s.descriptionDiagnostics() {
+			u := fileURI(cleanAbs(f))
+			published[u] = true
+			s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+		}
+	}
 	w.mu.Lock()
 	var clear []uri.URI
 	for u := range w.configURIs {

@@ -2,70 +2,15 @@ package openapi
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/restls/restls/internal/openapitest"
 )
 
-var github struct {
-	once sync.Once
-	path string
-	err  string
-}
-
-// githubDescription returns the path of GitHub's own description (npm
-// package @octokit/openapi, generated/api.github.com.json, 13 MB), fetched
-// once per test binary with npm into a temporary directory and never
-// committed; the test or benchmark is skipped when npm cannot fetch it.
-// RESTLS_GITHUB_OPENAPI names an already fetched copy.
-func githubDescription(tb testing.TB) string {
-	tb.Helper()
-	if p := os.Getenv("RESTLS_GITHUB_OPENAPI"); p != "" {
-		return p
-	}
-	github.once.Do(func() {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			github.err = "npm is not installed: cannot fetch GitHub's description (@octokit/openapi)"
-			return
-		}
-		dir, err := os.MkdirTemp("", "restls-github-openapi")
-		if err != nil {
-			github.err = err.Error()
-			return
-		}
-		cmd := exec.Command(npm, "pack", "--silent", "@octokit/openapi")
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil {
-			github.err = "npm pack @octokit/openapi failed: " + err.Error()
-			return
-		}
-		tgz := filepath.Join(dir, string(trimNL(out)))
-		if err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/generated/api.github.com.json").Run(); err != nil {
-			github.err = "unpacking " + tgz + ": " + err.Error()
-			return
-		}
-		github.path = filepath.Join(dir, "package", "generated", "api.github.com.json")
-	})
-	if github.path == "" {
-		tb.Skip(github.err)
-	}
-	return github.path
-}
-
-func trimNL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 func TestGitHubDescription(t *testing.T) {
-	data, err := os.ReadFile(githubDescription(t))
+	data, err := os.ReadFile(openapitest.GitHub(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +53,7 @@ func TestGitHubDescription(t *testing.T) {
 }
 
 func BenchmarkLoadGitHub(b *testing.B) {
-	data, err := os.ReadFile(githubDescription(b))
+	data, err := os.ReadFile(openapitest.GitHub(b))
 	if err != nil {
 		b.Fatal(err)
 	}

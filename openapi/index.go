@@ -180,7 +180,7 @@ func buildIndex(source string, root *node) (*Index, error) {
 	b.servers()
 	paths := root.get("paths")
 	if paths != nil && paths.kind != kObject {
-		return nil, fmt.Errorf("line %d: paths must be an object", paths.line)
+		return nil, lineErr(paths.line, "paths must be an object")
 	}
 	if paths != nil {
 		for i, p := range paths.keys {

@@ -26,6 +26,33 @@ const (
 	maxNodes = 4 << 20
 )
 
+// LineError is a problem at a line of the description.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ErrorLine returns the line an error of Build points at, or 0.
+func ErrorLine(err error) int {
+	var le *LineError
+	if errors.As(err, &le) {
+		return le.Line
+	}
+	var ye *yaml.LoadError
+	if errors.As(err, &ye) {
+		return ye.Mark.Line
+	}
+	return 0
+}
+
+func lineErr(line int32, format string, args ...any) error {
+	return &LineError{Line: int(line), Err: fmt.Errorf(format, args...)}
+}
+
 // ErrTooLarge is returned for a description above MaxSize or maxNodes.
 var ErrTooLarge = errors.New("description too large")
 
@@ -129,7 +156,7 @@ func parseJSON(data []byte) (*node, error) {
 		return nil, err
 	}
 	if _, err := r.dec.ReadToken(); err != io.EOF {
-		return nil, fmt.Errorf("line %d: data after the document", r.line)
+		return nil, lineErr(r.line, "data after the document")
 	}
 	return n, nil
 }
@@ -145,7 +172,7 @@ func (r *jsonReader) advance() {
 
 func (r *jsonReader) value(depth int) (*node, error) {
 	if depth > maxDepth {
-		return nil, fmt.Errorf("line %d: nested deeper than %d", r.line, maxDepth)
+		return nil, lineErr(r.line, "nested deeper than %d", maxDepth)
 	}
 	r.nodes++
 	if r.nodes > maxNodes {
@@ -153,7 +180,7 @@ func (r *jsonReader) value(depth int) (*node, error) {
 	}
 	tok, err := r.dec.ReadToken()
 	if err != nil {
-		return nil, fmt.Errorf("line %d: %w", r.line, err)
+		return nil, lineErr(r.line, "%w", err)
 	}
 	r.advance()
 	n := &node{line: r.line}
@@ -163,7 +190,7 @@ func (r *jsonReader) value(depth int) (*node, error) {
 		for r.dec.PeekKind() != '}' {
 			k, err := r.dec.ReadToken()
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", r.line, err)
+				return nil, lineErr(r.line, "%w", err)
 			}
 			key := k.String()
 			r.advance()
@@ -177,7 +204,7 @@ func (r *jsonReader) value(depth int) (*node, error) {
 			n.vals = append(n.vals, v)
 		}
 		if _, err := r.dec.ReadToken(); err != nil {
-			return nil, fmt.Errorf("line %d: %w", r.line, err)
+			return nil, lineErr(r.line, "%w", err)
 		}
 		r.advance()
 	case '[':
@@ -190,7 +217,7 @@ func (r *jsonReader) value(depth int) (*node, error) {
 			n.vals = append(n.vals, v)
 		}
 		if _, err := r.dec.ReadToken(); err != nil {
-			return nil, fmt.Errorf("line %d: %w", r.line, err)
+			return nil, lineErr(r.line, "%w", err)
 		}
 		r.advance()
 	case '"':
@@ -202,7 +229,7 @@ func (r *jsonReader) value(depth int) (*node, error) {
 	case 'n':
 		n.kind = kNull
 	default:
-		return nil, fmt.Errorf("line %d: unexpected %v", r.line, tok.Kind())
+		return nil, lineErr(r.line, "unexpected %v", tok.Kind())
 	}
 	return n, nil
 }
@@ -223,7 +250,7 @@ type yamlConv struct{ nodes int }
 
 func (c *yamlConv) conv(y *yaml.Node, depth int) (*node, error) {
 	if depth > maxDepth {
-		return nil, fmt.Errorf("line %d: nested deeper than %d (or an alias that refers to itself)", y.Line, maxDepth)
+		return nil, lineErr(int32(y.Line), "nested deeper than %d (or an alias that refers to itself)", maxDepth)
 	}
 	c.nodes++
 	if c.nodes > maxNodes {
@@ -238,7 +265,7 @@ func (c *yamlConv) conv(y *yaml.Node, depth int) (*node, error) {
 		return c.conv(y.Content[0], depth+1)
 	case yaml.AliasNode:
 		if y.Alias == nil {
-			return nil, fmt.Errorf("line %d: unknown alias", y.Line)
+			return nil, lineErr(int32(y.Line), "unknown alias")
 		}
 		return c.conv(y.Alias, depth+1)
 	case yaml.MappingNode:

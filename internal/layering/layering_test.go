@@ -57,10 +57,11 @@ var table = map[string]rule{
 	"web":                {may: []string{"config", "openapi", "hints", "lsp"}},
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
-	"internal/cursortest": {leaf: true, testOnly: true},
-	"internal/goldentest": {leaf: true, testOnly: true},
-	"internal/layering":   {leaf: true, testOnly: true},
-	"internal/lsptest":    {leaf: true, testOnly: true},
+	"internal/cursortest":  {leaf: true, testOnly: true},
+	"internal/goldentest":  {leaf: true, testOnly: true},
+	"internal/layering":    {leaf: true, testOnly: true},
+	"internal/lsptest":     {leaf: true, testOnly: true},
+	"internal/openapitest": {leaf: true, testOnly: true},
 }
 
 // helperName is where test-helper packages live. make check leaves them
