@@ -93,7 +93,7 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 			it.InsertText = quoted(n.Segment, quote)
 		}
 		for i, o := range ops {
-			if i == 8 {
+			if i == 3 {
 				fmt.Fprintf(&doc, "- and %d more\n", len(ops)-i)
 				break
 			}

@@ -23,6 +23,8 @@ type Index struct {
 	// Problems are the parts of the description that could not be used
 	// (a broken $ref ...): the rest of the index is usable.
 	Problems []Problem
+
+	paths *trie
 }
 
 // Problem is a part of a description the index left out.
@@ -193,6 +195,7 @@ func buildIndex(source string, root *node) (*Index, error) {
 		}
 		return methodRank(idx.Ops[i].Method) < methodRank(idx.Ops[j].Method)
 	})
+	idx.paths = buildTrie(idx.Ops)
 	return idx, nil
 }
 

@@ -77,28 +77,29 @@ func (a API) full(segs []Seg) []Seg {
 // best (most literal) path first: ops for method, and whether the path
 // exists for another method (then ops is empty and others lists them).
 func (a API) Match(method string, segs []Seg) (op *Operation, others []*Operation) {
-	if a.Index == nil {
+	if a.Index == nil || a.Index.paths == nil {
 		return nil, nil
 	}
 	full := a.full(segs)
 	best := -1
-	var bestPath string
-	for _, o := range a.Index.Ops {
-		ok, exact := matchSegs(o.Segments, full, false)
-		if !ok {
+	var bestNode *trie
+	for _, n := range a.Index.paths.walk(full, nil) {
+		if len(n.ops) == 0 {
 			continue
 		}
-		if exact > best || exact == best && o.Path == bestPath {
-			if exact > best {
-				others = others[:0]
-				op = nil
-			}
-			best, bestPath = exact, o.Path
-			if o.Method == method {
-				op = o
-			} else {
-				others = append(others, o)
-			}
+		_, exact := matchSegs(n.ops[0].Segments, full, false)
+		if exact > best {
+			best, bestNode = exact, n
+		}
+	}
+	if bestNode == nil {
+		return nil, nil
+	}
+	for _, o := range bestNode.ops {
+		if o.Method == method {
+			op = o
+		} else {
+			others = append(others, o)
 		}
 	}
 	return op, others
@@ -112,42 +113,39 @@ type Next struct {
 	Other   []*Operation // ... and for other methods
 }
 
-// Next returns the candidates for the segment after segs: first those
-// under which an operation for method exists, then the others.
+// Next returns the candidates for the segment after segs, sorted; each
+// lists the operations at or below it.
 func (a API) Next(method string, segs []Seg) []Next {
-	if a.Index == nil {
+	if a.Index == nil || a.Index.paths == nil {
 		return nil
 	}
 	full := a.full(segs)
 	var out []Next
 	at := map[string]int{}
-	for _, o := range a.Index.Ops {
-		if len(o.Segments) <= len(full) {
-			continue
-		}
-		if ok, _ := matchSegs(o.Segments[:len(full)], full, false); !ok {
-			continue
-		}
-		seg := o.Segments[len(full)]
-		i, ok := at[seg]
-		if !ok {
-			i = len(out)
-			at[seg] = i
-			n := Next{Segment: seg}
-			if IsParam(seg) {
-				name := seg[1 : len(seg)-1]
-				for k := range o.PathParams {
-					if o.PathParams[k].Name == name {
-						n.Param = &o.PathParams[k]
+	for _, n := range a.Index.paths.walk(full, nil) {
+		for _, k := range n.kids {
+			i, ok := at[k.seg]
+			if !ok {
+				i = len(out)
+				at[k.seg] = i
+				out = append(out, Next{Segment: k.seg})
+			}
+			nx := &out[i]
+			for _, o := range k.below {
+				if o.Method == method {
+					nx.Ops = append(nx.Ops, o)
+				} else {
+					nx.Other = append(nx.Other, o)
+				}
+				if nx.Param == nil && IsParam(k.seg) {
+					name := k.seg[1 : len(k.seg)-1]
+					for j := range o.PathParams {
+						if o.PathParams[j].Name == name {
+							nx.Param = &o.PathParams[j]
+						}
 					}
 				}
 			}
-			out = append(out, n)
-		}
-		if o.Method == method {
-			out[i].Ops = append(out[i].Ops, o)
-		} else {
-			out[i].Other = append(out[i].Other, o)
 		}
 	}
 	return out

@@ -1,0 +1,63 @@
+package openapi
+
+import (
+	"sort"
+	"strings"
+)
+
+// trie is the path templates by segment, so that a lookup walks the
+// segments a call gives instead of every operation (GitHub's description
+// has 1,223).
+type trie struct {
+	seg   string
+	kids  []*trie
+	ops   []*Operation // at exactly this path
+	below []*Operation // at or below it, in Ops order
+}
+
+func buildTrie(ops []*Operation) *trie {
+	root := &trie{}
+	for _, o := range ops {
+		n := root
+		n.below = append(n.below, o)
+		for _, s := range o.Segments {
+			n = n.kid(s)
+			n.below = append(n.below, o)
+		}
+		n.ops = append(n.ops, o)
+	}
+	root.sort()
+	return root
+}
+
+func (n *trie) kid(seg string) *trie {
+	for _, k := range n.kids {
+		if k.seg == seg {
+			return k
+		}
+	}
+	k := &trie{seg: seg}
+	n.kids = append(n.kids, k)
+	return k
+}
+
+func (n *trie) sort() {
+	sort.Slice(n.kids, func(i, j int) bool { return n.kids[i].seg < n.kids[j].seg })
+	for _, k := range n.kids {
+		k.sort()
+	}
+}
+
+// walk returns the nodes the segments reach.
+func (n *trie) walk(segs []Seg, out []*trie) []*trie {
+	if len(segs) == 0 {
+		return append(out, n)
+	}
+	s := segs[0]
+	for _, k := range n.kids {
+		if s.Computed || k.seg == s.Text || strings.IndexByte(k.seg, '{') >= 0 && segmentEqual(k.seg, s.Text) {
+			out = k.walk(segs[1:], out)
+		}
+	}
+	return out
+}
