@@ -106,6 +106,16 @@ func trim(text string, r Range) Range {
 			r.Start++
 		}
 	}
+	for r.End-r.Start >= 4 && strings.HasSuffix(text[r.Start:r.End], "*/") {
+		k := strings.LastIndex(text[r.Start:r.End-2], "/*")
+		if k <= 0 {
+			break
+		}
+		r.End = r.Start + k
+		for r.End > r.Start && isBlank(text[r.End-1]) {
+			r.End--
+		}
+	}
 	return r
 }
 
