@@ -377,3 +377,24 @@ const (
 	CodeOpenAPIBroken  = "openapi-broken"
 	CodeOpenAPIProblem = "openapi-problem"
 )
+
+// APIServices returns the serviceIds of reg whose API description (from
+// Options.OpenAPI) is loaded, for the HTTP backend's /v1/services
+// ("api": true); nil when none is. It starts the loads not started yet
+// and never waits for them.
+func (s *Server) APIServices(reg *config.Registry) map[string]bool {
+	if len(s.opts.OpenAPI) == 0 || reg == nil {
+		return nil
+	}
+	docs, _ := s.apis.docs(s.opts.OpenAPI)
+	set := openapi.Attach(reg, docs)
+	ids := set.IDs()
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out
+}

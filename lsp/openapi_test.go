@@ -138,3 +138,30 @@ func TestGitHubThroughServer(t *testing.T) {
 		t.Errorf("diagnostics = %+v", diags)
 	}
 }
+
+// APIServices (the HTTP backend's "api": true) names the services with a
+// loaded description, including those that use it by reference.
+func TestAPIServices(t *testing.T) {
+	dir := t.TempDir()
+	shop, err := os.ReadFile("../openapi/testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n    - serviceId: shop-orders\n      url: shop/orders\n    - serviceId: other\n      url: https://other.example.test\n",
+		"shop.yaml":              string(shop),
+	})
+	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")},
+		OpenAPI: []OpenAPISource{{Location: filepath.Join(dir, "shop.yaml")}}})
+	loaded := make(chan struct{})
+	srv.apis.onLoaded = func() { close(loaded) }
+	reg := srv.Snapshot().For(config.ScriptService)
+	if got := srv.APIServices(reg); got != nil {
+		t.Fatalf("before the load: %v", got)
+	}
+	<-loaded
+	got := srv.APIServices(reg)
+	if len(got) != 2 || !got["shop"] || !got["shop-orders"] {
+		t.Errorf("APIServices = %v", got)
+	}
+}
