@@ -92,7 +92,7 @@ func (d *diagnoser) checkOpenAPI(c *Call, args []ast.Expression, nameRng Range) 
 		if near != "" {
 			diag.Message += "; the nearest path is " + near
 		}
-		diag.Message += " (" + d.descriptionName(api) + ")"
+		diag.Message += " (" + d.descriptionName(api) + "): check the segments, or attach the service's current description"
 		if k, seg := d.firstUnknownSegment(api, c.Method, segs); k >= 0 && seg != "" {
 			_, r, quote, _ := d.stringLit(segNodes[k])
 			diag.Fixes = []Fix{{Title: fmt.Sprintf("Change to %q", seg), Preferred: true,
@@ -102,7 +102,7 @@ func (d *diagnoser) checkOpenAPI(c *Call, args []ast.Expression, nameRng Range) 
 		return
 	case op == nil:
 		d.add(Diagnostic{Range: nameRng, Severity: SeverityWarning, Code: CodeOpenAPIMethod,
-			Message: fmt.Sprintf("the API description of %q has no %s %s; this path takes %s (%s)",
+			Message: fmt.Sprintf("the API description of %q has no %s %s; this path takes %s (%s): use one of them or check the path",
 				id, c.Method, others[0].Path, methodList(others), d.descriptionName(api))})
 		return
 	}
@@ -111,7 +111,7 @@ func (d *diagnoser) checkOpenAPI(c *Call, args []ast.Expression, nameRng Range) 
 	}
 	if op.Deprecated {
 		d.add(Diagnostic{Range: nameRng, Severity: SeverityWarning, Code: CodeOpenAPIDeprecated, Deprecated: true,
-			Message: fmt.Sprintf("%s %s is deprecated in the API description of %q", op.Method, op.Path, id)})
+			Message: fmt.Sprintf("%s %s is deprecated in the API description of %q: its documentation (hover) may name the replacement", op.Method, op.Path, id)})
 	}
 	if queryLiteral {
 		d.checkQueryKeys(op, query, args[argPath], path, id)
@@ -200,7 +200,7 @@ func (d *diagnoser) checkQueryKeys(op *openapi.Operation, query *ast.ObjectLiter
 				known = known || q.Name == key
 			}
 			if !known {
-				msg := fmt.Sprintf("%s %s does not describe the query parameter %q", op.Method, op.Path, key)
+				msg := fmt.Sprintf("%s %s does not describe the query parameter %q (the service may still take it)", op.Method, op.Path, key)
 				if len(op.Query) > 0 {
 					names := make([]string, len(op.Query))
 					for i, q := range op.Query {
@@ -218,7 +218,7 @@ func (d *diagnoser) checkQueryKeys(op *openapi.Operation, query *ast.ObjectLiter
 		}
 		r := d.rng(pathArg)
 		diag := Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeOpenAPIMissingQuery,
-			Message: fmt.Sprintf("%s %s requires the query parameter %q (API description of %q)", op.Method, op.Path, q.Name, id)}
+			Message: fmt.Sprintf("%s %s requires the query parameter %q (API description of %q): add it to queryParams", op.Method, op.Path, q.Name, id)}
 		if query != nil {
 			diag.Range = d.rng(query)
 			diag.Fixes = []Fix{{Title: fmt.Sprintf("Add %s", q.Name), Preferred: true,
@@ -248,7 +248,7 @@ func (d *diagnoser) checkFields(op *openapi.Operation, body *ast.ObjectLiteral, 
 			continue
 		}
 		d.add(Diagnostic{Range: d.rng(body), Severity: SeverityWarning, Code: CodeOpenAPIMissingField,
-			Message: fmt.Sprintf("%s %s requires the payload property %q (API description of %q)", op.Method, op.Path, p.Name, id),
+			Message: fmt.Sprintf("%s %s requires the payload property %q (API description of %q): add it to the payload", op.Method, op.Path, p.Name, id),
 			Fixes: []Fix{{Title: fmt.Sprintf("Add %s", p.Name), Preferred: true,
 				Edits: []Edit{d.insertKey(body, jsKey(p.Name)+": "+placeholder(p.Schema))}}}})
 	}

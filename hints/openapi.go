@@ -516,8 +516,9 @@ func operationMarkdown(op *openapi.Operation, idx *openapi.Index, disp Display) 
 					names[i] = p.Name
 				}
 				sort.Strings(names)
-				b.WriteString(": ")
+				b.WriteString(" (body fields ")
 				writeCode(&b, strings.Join(names, ", "))
+				b.WriteString(")")
 			}
 		}
 		b.WriteString("\n\n")
