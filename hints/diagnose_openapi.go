@@ -31,7 +31,7 @@ func (d *diagnoser) checkOpenAPI(c *Call, args []ast.Expression, nameRng Range) 
 	if !ok {
 		return
 	}
-	api, ok := d.disp.apiOf(id)
+	api, ok := d.disp.apiOf(id, false)
 	if !ok {
 		return
 	}

@@ -15,12 +15,18 @@ import (
 // literal arguments only; a computed value matches anything and is never
 // reported.
 
-// apiOf returns the description of serviceId id, if the session has one.
-func (d Display) apiOf(id string) (openapi.API, bool) {
+// apiOf returns the description of serviceId id, if the session has one;
+// recorded answers (mock fixtures) count only when recorded is set: they
+// tell the shape of answers, not which paths exist.
+func (d Display) apiOf(id string, recorded bool) (openapi.API, bool) {
 	if d.APIs == nil || id == "" {
 		return openapi.API{}, false
 	}
-	return d.APIs.API(id)
+	a, ok := d.APIs.API(id)
+	if !ok || a.Index.Recorded && !recorded {
+		return openapi.API{}, false
+	}
+	return a, true
 }
 
 // pathFrames returns, for the innermost frame f being the pathParams array
@@ -46,7 +52,7 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 		return nil
 	}
 	ct := readCall(s.text, call, open)
-	api, ok := disp.apiOf(ct.serviceID)
+	api, ok := disp.apiOf(ct.serviceID, false)
 	if !ok {
 		return nil
 	}
@@ -139,14 +145,14 @@ func snippetEscape(s string) string {
 
 // operationOf returns the operation the call at open addresses, if its
 // service has a description and its path is literal enough to tell.
-func operationOf(text string, call, open int, disp Display) (*openapi.Operation, callText) {
+func operationOf(text string, call, open int, disp Display, recorded bool) (*openapi.Operation, *openapi.Index) {
 	ct := readCall(text, call, open)
-	api, ok := disp.apiOf(ct.serviceID)
+	api, ok := disp.apiOf(ct.serviceID, recorded)
 	if !ok {
-		return nil, ct
+		return nil, nil
 	}
 	op, _ := api.Match(calls[call].Method, ct.segs)
-	return op, ct
+	return op, api.Index
 }
 
 // queryItems offers the query parameters of the operation (keys), or the
@@ -157,7 +163,7 @@ func queryItems(s *scanResult, f *frame, back int, rng Range, quote byte, disp D
 		return nil
 	}
 	c := &s.stack[n-3]
-	op, _ := operationOf(s.text, c.call, c.pos, disp)
+	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
 	if op == nil {
 		return nil
 	}
@@ -269,7 +275,7 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 		return nil
 	}
 	c := &s.stack[base-1]
-	op, _ := operationOf(s.text, c.call, c.pos, disp)
+	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
 	if op == nil || op.Body == nil {
 		return nil
 	}
@@ -429,7 +435,7 @@ func bodyItems(s *scanResult, used int, rng Range, disp Display) ([]CompletionIt
 	if !ok {
 		return nil, false
 	}
-	op, _ := operationOf(s.text, call, open, disp)
+	op, idx := operationOf(s.text, call, open, disp, true)
 	if op == nil || op.Response == nil {
 		return nil, false
 	}
@@ -452,15 +458,18 @@ func bodyItems(s *scanResult, used int, rng Range, disp Display) ([]CompletionIt
 		return nil, true
 	}
 	items := make([]CompletionItem, 0, len(schema.Props))
-	where := "`" + op.Method + " " + op.Path + "` answer"
+	from := "From the `" + op.Method + " " + op.Path + "` answer in the service's API description."
+	if idx.Recorded {
+		src := disp.path(idx.Source)
+		from = fmt.Sprintf("From recorded answers: `%s:%d` (no API description).", src, op.Line)
+	}
 	for _, p := range schema.Props {
 		doc := schemaDoc(p.Schema, "")
 		if doc != "" {
 			doc += "\n\n"
 		}
 		items = append(items, CompletionItem{Label: p.Name, Kind: ItemField, Detail: p.Schema.TypeText(),
-			Documentation: doc + "From the " + where + " in the service's API description.",
-			InsertText:    p.Name, Replace: rng})
+			Documentation: doc + from, InsertText: p.Name, Replace: rng})
 	}
 	return items, true
 }
@@ -548,13 +557,7 @@ func callOperation(text string, call, nameEnd int, disp Display) (*openapi.Opera
 	if k >= len(text) || text[k] != '(' {
 		return nil, nil
 	}
-	ct := readCall(text, call, k)
-	api, ok := disp.apiOf(ct.serviceID)
-	if !ok {
-		return nil, nil
-	}
-	op, _ := api.Match(calls[call].Method, ct.segs)
-	return op, api.Index
+	return operationOf(text, call, k, disp, false)
 }
 
 // Definition is where the element at an offset is defined: a file and a

@@ -72,6 +72,7 @@ func runMarkerFile(t *testing.T, path string) {
 	var markers []marker
 	reload := map[string]string{}
 	var settingsRaw []byte
+	waitAPIs := false // API descriptions or recorded answers to wait for
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "settings.json":
@@ -82,6 +83,7 @@ func runMarkerFile(t *testing.T, path string) {
 			continue
 		}
 		writeFiles(t, dir, map[string]string{f.Name: string(f.Data)})
+		waitAPIs = waitAPIs || strings.Contains(f.Name, ".mock.")
 		if strings.HasSuffix(f.Name, ".js") {
 			text := string(f.Data)
 			scripts = append(scripts, &script{name: f.Name, u: uri.File(filepath.Join(dir, f.Name)), text: text, m: newMapper(text)})
@@ -92,6 +94,7 @@ func runMarkerFile(t *testing.T, path string) {
 			markers = append(markers, ms...)
 		}
 	}
+	waitAPIs = waitAPIs || strings.Contains(string(settingsRaw), `"openapi"`)
 	opts := Options{PollInterval: 10 * time.Millisecond}
 	var initOptions any
 	if settingsRaw != nil {
@@ -106,9 +109,12 @@ func runMarkerFile(t *testing.T, path string) {
 	srv := newTestServer(t, opts)
 	c := connect(t, srv, clientOptions{initOptions: initOptions, root: dir})
 	c.waitFor("first status", func() bool { return len(c.statuses) > 0 })
-	if strings.Contains(string(settingsRaw), `"openapi"`) {
-		// Descriptions load in the background: wait for the status that
-		// says they are all done.
+	for _, s := range scripts {
+		c.open(s.u, s.text)
+	}
+	if waitAPIs {
+		// Descriptions and recorded answers load in the background: wait
+		// for the status that says they are all done.
 		c.waitFor("API descriptions loaded", func() bool {
 			st := c.statuses[len(c.statuses)-1]
 			for _, a := range st.OpenAPI {
@@ -118,9 +124,6 @@ func runMarkerFile(t *testing.T, path string) {
 			}
 			return len(st.OpenAPI) > 0
 		})
-	}
-	for _, s := range scripts {
-		c.open(s.u, s.text)
 	}
 	check := func(phase string, since int) {
 		byName := map[string]*script{}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,6 +25,18 @@ import (
 type OpenAPISource struct {
 	ServiceID string `json:"serviceId,omitempty"`
 	Location  string `json:"location"`
+	// Recorded marks a mock fixture file beside a script: recorded
+	// answers, which give r.body's shape to services without a
+	// description.
+	Recorded bool `json:"recorded,omitempty"`
+}
+
+// key identifies the source's index in the apiStore.
+func (s OpenAPISource) key() string {
+	if s.Recorded {
+		return "recorded:" + s.Location
+	}
+	return s.Location
 }
 
 // ParseOpenAPIFlag reads the value of --openapi: "ID=PATH_OR_URL", or a
@@ -106,6 +119,7 @@ type apiStore struct {
 }
 
 type apiState struct {
+	src     OpenAPISource
 	idx     *openapi.Index
 	err     error
 	loading bool
@@ -127,11 +141,11 @@ func (a *apiStore) docs(src []OpenAPISource) ([]openapi.Doc, int64) {
 	defer a.mu.Unlock()
 	out := make([]openapi.Doc, 0, len(src))
 	for _, s := range src {
-		st := a.state[s.Location]
+		st := a.state[s.key()]
 		if st == nil {
-			st = &apiState{}
-			a.state[s.Location] = st
-			a.startLocked(s.Location, st)
+			st = &apiState{src: s}
+			a.state[s.key()] = st
+			a.startLocked(st)
 		}
 		out = append(out, openapi.Doc{ServiceID: s.ServiceID, Location: s.Location, Index: st.idx, Err: st.err})
 	}
@@ -144,23 +158,29 @@ func (a *apiStore) pending(src []OpenAPISource) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, s := range src {
-		if st := a.state[s.Location]; st == nil || !st.loaded {
+		if st := a.state[s.key()]; st == nil || !st.loaded {
 			return true
 		}
 	}
 	return false
 }
 
-func (a *apiStore) startLocked(location string, st *apiState) {
+func (a *apiStore) startLocked(st *apiState) {
 	if st.loading {
 		return
 	}
 	st.loading = true
-	go a.load(location, st)
+	go a.load(st)
 }
 
-func (a *apiStore) load(location string, st *apiState) {
-	idx, err := a.loader.Load(context.Background(), location)
+func (a *apiStore) load(st *apiState) {
+	var idx *openapi.Index
+	var err error
+	if st.src.Recorded {
+		idx, err = a.loader.LoadRecorded(st.src.Location)
+	} else {
+		idx, err = a.loader.Load(context.Background(), st.src.Location)
+	}
 	a.mu.Lock()
 	st.idx, st.err, st.loading, st.loaded = idx, err, false, true
 	a.gen++
@@ -180,8 +200,8 @@ func (a *apiStore) load(location string, st *apiState) {
 func (a *apiStore) reload() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for loc, st := range a.state {
-		a.startLocked(loc, st)
+	for _, st := range a.state {
+		a.startLocked(st)
 	}
 }
 
@@ -190,9 +210,13 @@ func (a *apiStore) reload() {
 // registry changes.
 type apiCache struct {
 	mu   sync.Mutex
-	key  string
 	gen  int64
-	sets map[*config.Registry]*openapi.Set
+	sets map[apiKey]*openapi.Set
+}
+
+type apiKey struct {
+	sources string
+	reg     *config.Registry
 }
 
 // set returns the descriptions of reg's services for src.
@@ -201,20 +225,20 @@ func (c *apiCache) set(store *apiStore, src []OpenAPISource, reg *config.Registr
 		return nil
 	}
 	docs, gen := store.docs(src)
-	key := sourcesKey(src)
+	key := apiKey{sourcesKey(src), reg}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.key != key || c.gen != gen || c.sets == nil {
-		c.key, c.gen, c.sets = key, gen, map[*config.Registry]*openapi.Set{}
+	if c.gen != gen || c.sets == nil {
+		c.gen, c.sets = gen, map[apiKey]*openapi.Set{}
 	}
-	if s, ok := c.sets[reg]; ok {
+	if s, ok := c.sets[key]; ok {
 		return s
 	}
 	s := openapi.Attach(reg, docs)
-	if len(c.sets) > 8 {
-		clear(c.sets) // registries replaced by reloads
+	if len(c.sets) > 16 {
+		clear(c.sets) // registries replaced by reloads, directories left
 	}
-	c.sets[reg] = s
+	c.sets[key] = s
 	return s
 }
 
@@ -223,10 +247,52 @@ func sourcesKey(src []OpenAPISource) string {
 	for _, s := range src {
 		b.WriteString(s.ServiceID)
 		b.WriteByte(0)
-		b.WriteString(s.Location)
+		b.WriteString(s.key())
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// recordedFiles finds the mock fixture files beside the scripts
+// (*.mock.yaml, *.mock.yml, *.mock.json), once per directory until the
+// next reload.
+type recordedFiles struct {
+	mu   sync.Mutex
+	dirs map[string][]OpenAPISource
+}
+
+func (r *recordedFiles) beside(script string) []OpenAPISource {
+	if script == "" {
+		return nil
+	}
+	dir := filepath.Dir(script)
+	r.mu.Lock()
+	src, ok := r.dirs[dir]
+	r.mu.Unlock()
+	if ok {
+		return src
+	}
+	src = []OpenAPISource{}
+	for _, pat := range []string{"*.mock.yaml", "*.mock.yml", "*.mock.json"} {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			src = append(src, OpenAPISource{Location: f, Recorded: true})
+		}
+	}
+	r.mu.Lock()
+	if r.dirs == nil {
+		r.dirs = map[string][]OpenAPISource{}
+	}
+	r.dirs[dir] = src
+	r.mu.Unlock()
+	return src
+}
+
+// forget makes the next lookup look again (after a reload).
+func (r *recordedFiles) forget() {
+	r.mu.Lock()
+	r.dirs = nil
+	r.mu.Unlock()
 }
 
 // openAPISources are the descriptions the session uses: its settings'
@@ -250,7 +316,10 @@ type APIStatus struct {
 	Source    string `json:"source"`
 	// State is "loading", "loaded" or "failed"; a failed URL that keeps
 	// the copy loaded before is "loaded" with an Error.
-	State      string   `json:"state"`
+	State string `json:"state"`
+	// Recorded marks a mock fixture file beside a script: recorded
+	// answers, used for r.body where a service has no description.
+	Recorded   bool     `json:"recorded,omitempty"`
 	Operations int      `json:"operations,omitempty"`
 	Services   []string `json:"services,omitempty"`
 	Error      string   `json:"error,omitempty"`
@@ -259,14 +328,25 @@ type APIStatus struct {
 // openAPIStatus describes the session's descriptions for restls/status.
 func (s *session) openAPIStatus(reg *config.Registry, show PathDisplay) []APIStatus {
 	src := s.openAPISources()
+	seen := map[string]bool{}
+	for _, u := range s.openURIs() {
+		if d := s.document(u); d != nil {
+			for _, r := range s.recorded.beside(d.path) {
+				if !seen[r.Location] {
+					seen[r.Location] = true
+					src = append(slices.Clip(src), r)
+				}
+			}
+		}
+	}
 	if len(src) == 0 {
 		return nil
 	}
 	docs, _ := s.srv.apis.docs(src)
 	set := s.apiCache.set(s.srv.apis, src, reg)
 	out := make([]APIStatus, 0, len(docs))
-	for _, d := range docs {
-		st := APIStatus{ServiceID: d.ServiceID, Source: d.Location, State: "loading"}
+	for i, d := range docs {
+		st := APIStatus{ServiceID: d.ServiceID, Source: d.Location, State: "loading", Recorded: src[i].Recorded}
 		if !openapi.IsURL(d.Location) {
 			st.Source = show.Text(d.Location)
 		} else {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
@@ -73,6 +74,7 @@ type session struct {
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
 	apiCache    apiCache
+	recorded    recordedFiles
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
 	// answers recycles completion answers; with this package's stream it
@@ -233,6 +235,9 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	reg := usable(snap.For(kind))
 	var apis *openapi.Set
 	if reg != nil {
+		if rec := s.recorded.beside(d.path); len(rec) > 0 {
+			src = append(slices.Clip(src), rec...)
+		}
 		apis = s.apiCache.set(s.srv.apis, src, reg)
 	}
 	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
@@ -310,6 +315,7 @@ func (s *session) registryReloaded(fromFiles bool) {
 	if tell {
 		s.showMessage(s.ctx, protocol.MessageTypeInfo, restartMessage)
 	}
+	s.recorded.forget()
 	s.markConfigDirty()
 }
 

@@ -38,7 +38,7 @@ func Attach(reg *config.Registry, docs []Doc) *Set {
 	}
 	byID := map[string]*Index{}
 	for _, d := range docs {
-		if d.ServiceID != "" && d.Index != nil {
+		if d.ServiceID != "" && d.Index != nil && byID[d.ServiceID] == nil {
 			byID[d.ServiceID] = d.Index
 		}
 	}
@@ -59,7 +59,7 @@ func Attach(reg *config.Registry, docs []Doc) *Set {
 		}
 		best := -1
 		for _, d := range docs {
-			if d.ServiceID != "" || d.Index == nil {
+			if d.ServiceID != "" || d.Index == nil || d.Index.Recorded {
 				continue
 			}
 			for _, srv := range d.Index.Servers {
@@ -70,6 +70,16 @@ func Attach(reg *config.Registry, docs []Doc) *Set {
 				}
 				best = len(srv)
 				s.apis[id] = API{Index: d.Index, Prefix: splitPath(rest)}
+			}
+		}
+		if _, ok := s.apis[id]; ok {
+			continue
+		}
+		// Recorded answers: the first file with answers of this serviceId.
+		for _, d := range docs {
+			if d.Index != nil && d.Index.Recorded && d.Index.paths.find(id) != nil {
+				s.apis[id] = API{Index: d.Index, Prefix: []string{id}}
+				break
 			}
 		}
 	}

@@ -38,7 +38,18 @@ func FuzzBuild(f *testing.F) {
 	}
 	f.Add([]byte(large.String()))
 	f.Add([]byte(`{"swagger":"2.0","host":"h","basePath":"/v","paths":{"/x":{"post":{"parameters":[{"in":"body","name":"b","schema":{"$ref":"#/definitions/D"}},{"in":"formData","name":"f","type":"file"}]}}},"definitions":{"D":{"$ref":"#/definitions/D"}}}`))
+	mocks, err := os.ReadFile("../testdata/mocks/customer-summary.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mocks)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if rec, err := BuildRecorded("fuzz", data); err == nil {
+			for _, o := range rec.Ops {
+				API{Index: rec}.Match(o.Method, []Seg{{Text: o.Segments[0]}})
+				walkSchema(o.Response, 0)
+			}
+		}
 		idx, err := Build("fuzz", data)
 		if err != nil {
 			return

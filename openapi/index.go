@@ -20,6 +20,10 @@ type Index struct {
 	Servers []string
 	// Ops are the operations, sorted by path then method.
 	Ops []*Operation
+	// Recorded marks an index built from recorded answers (mock
+	// fixtures, BuildRecorded) rather than a description: it knows the
+	// shapes of answers, not the service's paths.
+	Recorded bool
 	// Problems are the parts of the description that could not be used
 	// (a broken $ref ...): the rest of the index is usable.
 	Problems []Problem

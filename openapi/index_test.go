@@ -129,3 +129,26 @@ func TestBadDescriptions(t *testing.T) {
 		}
 	}
 }
+
+func TestRecorded(t *testing.T) {
+	data, err := os.ReadFile("../testdata/mocks/customer-summary.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := BuildRecorded("customer-summary.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := API{Index: idx, Prefix: []string{"crm-orders"}}
+	op, _ := api.Match("GET", nil)
+	if op == nil || op.Response.Type != "array" || op.Response.Items.Prop("amount") == nil || op.Response.Items.Prop("amount").Schema.Type != "number" {
+		t.Fatalf("crm-orders = %+v", op)
+	}
+	pay := API{Index: idx, Prefix: []string{"payments"}}
+	if op, _ := pay.Match("GET", lit("accounts", "?", "balance")); op == nil || op.Response.Prop("currency") == nil || op.Line == 0 {
+		t.Errorf("payments = %+v", op)
+	}
+	if _, err := BuildRecorded("x", []byte(`{"a": 1}`)); err == nil {
+		t.Error("not a fixture file: no error")
+	}
+}

@@ -46,7 +46,13 @@ func (l *Loader) Load(ctx context.Context, location string) (*Index, error) {
 	if IsURL(location) {
 		return l.fetch(ctx, location)
 	}
-	return l.file(location)
+	return l.file(location, location, Build)
+}
+
+// LoadRecorded returns the index of the recorded answers in a fixture
+// file (BuildRecorded), read again only when it changed.
+func (l *Loader) LoadRecorded(path string) (*Index, error) {
+	return l.file("recorded:"+path, path, BuildRecorded)
 }
 
 func (l *Loader) last(location string) *cached {
@@ -64,12 +70,12 @@ func (l *Loader) keep(location string, c *cached) {
 	l.cache[location] = c
 }
 
-func (l *Loader) file(path string) (*Index, error) {
+func (l *Loader) file(key, path string, build func(string, []byte) (*Index, error)) (*Index, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
 	}
-	if c := l.last(path); c != nil && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+	if c := l.last(key); c != nil && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
 		return c.idx, nil
 	}
 	if st.Size() > MaxSize {
@@ -79,11 +85,11 @@ func (l *Loader) file(path string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
 	}
-	idx, err := Build(path, data)
+	idx, err := build(path, data)
 	if err != nil {
 		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
 	}
-	l.keep(path, &cached{idx: idx, mod: st.ModTime(), size: st.Size()})
+	l.keep(key, &cached{idx: idx, mod: st.ModTime(), size: st.Size()})
 	return idx, nil
 }
 

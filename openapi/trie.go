@@ -48,6 +48,18 @@ func (n *trie) sort() {
 	}
 }
 
+// find returns the kid for a literal segment, or nil.
+func (n *trie) find(seg string) *trie {
+	if n == nil {
+		return nil
+	}
+	i := sort.Search(len(n.kids), func(i int) bool { return n.kids[i].seg >= seg })
+	if i < len(n.kids) && n.kids[i].seg == seg {
+		return n.kids[i]
+	}
+	return nil
+}
+
 // walk returns the nodes the segments reach.
 func (n *trie) walk(segs []Seg, out []*trie) []*trie {
 	if len(segs) == 0 {
