@@ -15,6 +15,12 @@
 // works. No function here panics on any input, and no result ever holds a
 // credential.
 //
-// hints imports config and the goja parser only: never LSP types, never the
-// runtime. The lsp package adapts these results to the protocol.
+// With API descriptions (Display.APIs, package openapi's index, attached
+// by the caller) it also completes path segments, query parameters,
+// payload keys and response fields, hovers and opens the matched
+// operation, and checks literal arguments against it (openapi.go,
+// diagnose_openapi.go); it reads no description itself.
+//
+// hints imports config, openapi and the goja parser only: never LSP types,
+// never the runtime. The lsp package adapts these results to the protocol.
 package hints

@@ -80,6 +80,9 @@ func wordHover(s *scanResult, reg *config.Registry, disp Display) (*Hover, bool)
 	if word == "v1" && s.isPunct(0, '.') && s.isIdent(1, "rest") && s.isPunct(2, '.') && s.isIdent(3, "api") {
 		return &Hover{Markdown: v1Markdown, Range: rng}, true
 	}
+	if h := catchHover(s, word, rng, disp); h != nil {
+		return h, true
+	}
 	if f := s.top(); f != nil && f.open == '{' && !f.afterColon {
 		if h := keyHover(s, f, word, rng, reg); h != nil {
 			return h, true

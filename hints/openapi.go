@@ -611,3 +611,75 @@ func DefinitionAt(doc *Document, offset int, reg *config.Registry, disp Display)
 	}
 	return *d, true
 }
+
+// catchHover hovers the exception of a catch block whose try made a call
+// to a service with a description: the documented error answers and
+// their fields.
+func catchHover(s *scanResult, word string, rng Range, disp Display) *Hover {
+	if disp.APIs == nil {
+		return nil
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].catchVar != word {
+			continue
+		}
+		call, open, ok := lastCall(s.text[:s.stack[i].pos])
+		if !ok {
+			return nil
+		}
+		op, _ := operationOf(s.text, call, open, disp, false)
+		if op == nil || len(op.Errors) == 0 {
+			return nil
+		}
+		var b strings.Builder
+		b.WriteString("**")
+		writeText(&b, word)
+		b.WriteString("**: the exception of ")
+		writeCode(&b, op.Method+" "+op.Path)
+		b.WriteString(" (`status.code`, `body` as text; parse it with `JSON.parse(" + word + ".body)`). Documented error answers:\n")
+		for _, e := range op.Errors {
+			b.WriteString("\n- ")
+			writeCode(&b, e.Status)
+			if e.Description != "" {
+				b.WriteString(" ")
+				writeText(&b, e.Description)
+			}
+			if e.Schema != nil {
+				for j, p := range e.Schema.Props {
+					if j == 0 {
+						b.WriteString(": ")
+					} else {
+						b.WriteString(", ")
+					}
+					writeCode(&b, p.Name)
+					if t := p.Schema.TypeText(); t != "" {
+						b.WriteString(" (" + t + ")")
+					}
+				}
+			}
+		}
+		return &Hover{Markdown: b.String(), Range: rng}
+	}
+	return nil
+}
+
+// lastCall finds the last `api.rest.v1.<call>(` in text.
+func lastCall(text string) (call, open int, ok bool) {
+	i := strings.LastIndex(text, "api.rest.v1.")
+	if i < 0 {
+		return 0, 0, false
+	}
+	k := i + len("api.rest.v1.")
+	ns := k
+	for k < len(text) && isIdentPart(text[k]) {
+		k++
+	}
+	c := callIndex(text[ns:k])
+	for k < len(text) && isBlank(text[k]) {
+		k++
+	}
+	if c < 0 || k >= len(text) || text[k] != '(' {
+		return 0, 0, false
+	}
+	return c, k, true
+}

@@ -44,6 +44,12 @@ func TestOpenAPIGolden(t *testing.T) {
 		t.Fatal("no hover")
 	}
 	goldentest.Check(t, goldenPath("openapi", "hover post orders"), h.Markdown)
+	text, off = cursor(t, "try {\n  api.rest.v1.get(\"crm\", {pathParams: [\"orders\", id]}, {});\n} catch (e) {\n  log(e|.body);\n}")
+	h, ok = HoverAt(NewDocument(text), off, reg, disp)
+	if !ok {
+		t.Fatal("no hover on the exception")
+	}
+	goldentest.Check(t, goldenPath("openapi", "hover exception"), h.Markdown)
 
 	script := strings.Join([]string{
 		`api.rest.v1.get("crm", {pathParams: ["ordrs"]}, {});`,
