@@ -647,7 +647,7 @@ func catchHover(s *scanResult, word string, rng Range, disp Display) *Hover {
 			if e.Schema != nil {
 				for j, p := range e.Schema.Props {
 					if j == 0 {
-						b.WriteString(": ")
+						b.WriteString(" Fields: ")
 					} else {
 						b.WriteString(", ")
 					}
