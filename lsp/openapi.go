@@ -152,19 +152,6 @@ func (a *apiStore) docs(src []OpenAPISource) ([]openapi.Doc, int64) {
 	return out, a.gen
 }
 
-// pending reports whether a description of src has not finished its first
-// load.
-func (a *apiStore) pending(src []OpenAPISource) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, s := range src {
-		if st := a.state[s.key()]; st == nil || !st.loaded {
-			return true
-		}
-	}
-	return false
-}
-
 func (a *apiStore) startLocked(st *apiState) {
 	if st.loading {
 		return

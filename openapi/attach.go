@@ -21,7 +21,6 @@ type Doc struct {
 // Immutable; a nil *Set has none.
 type Set struct {
 	apis map[string]API
-	docs []Doc
 }
 
 // Attach matches the descriptions to the services of reg: a description
@@ -32,7 +31,7 @@ type Set struct {
 // servers' urls (the rest of the url is the prefix). The longest server
 // url wins.
 func Attach(reg *config.Registry, docs []Doc) *Set {
-	s := &Set{apis: map[string]API{}, docs: docs}
+	s := &Set{apis: map[string]API{}}
 	if reg == nil {
 		return s
 	}
@@ -106,12 +105,4 @@ func (s *Set) IDs() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Docs returns the descriptions as loaded, failures included.
-func (s *Set) Docs() []Doc {
-	if s == nil {
-		return nil
-	}
-	return s.docs
 }
