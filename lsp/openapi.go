@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -112,6 +113,11 @@ type apiStore struct {
 	log      *zap.Logger
 	loader   openapi.Loader
 	onLoaded func()
+	// delay is how long a first load waits after the request that asked
+	// for it: parsing a large description takes a core for a while, and
+	// on a small machine that would slow the session's first answers
+	// (initialize, the first didOpen and completion). Reloads do not wait.
+	delay time.Duration
 
 	mu    sync.Mutex
 	gen   int64 // counts completed loads
@@ -126,8 +132,11 @@ type apiState struct {
 	loaded  bool // at least one load finished
 }
 
+// firstLoadDelay is apiStore.delay outside tests.
+const firstLoadDelay = 300 * time.Millisecond
+
 func newAPIStore(log *zap.Logger) *apiStore {
-	return &apiStore{log: log, state: map[string]*apiState{}}
+	return &apiStore{log: log, state: map[string]*apiState{}, delay: firstLoadDelay}
 }
 
 // docs returns the descriptions of src as they are now (those still
@@ -145,18 +154,22 @@ func (a *apiStore) docs(src []OpenAPISource) ([]openapi.Doc, int64) {
 		if st == nil {
 			st = &apiState{src: s}
 			a.state[s.key()] = st
-			a.startLocked(st)
+			a.startLocked(st, a.delay)
 		}
 		out = append(out, openapi.Doc{ServiceID: s.ServiceID, Location: s.Location, Index: st.idx, Err: st.err})
 	}
 	return out, a.gen
 }
 
-func (a *apiStore) startLocked(st *apiState) {
+func (a *apiStore) startLocked(st *apiState, delay time.Duration) {
 	if st.loading {
 		return
 	}
 	st.loading = true
+	if delay > 0 {
+		time.AfterFunc(delay, func() { a.load(st) })
+		return
+	}
 	go a.load(st)
 }
 
@@ -188,7 +201,7 @@ func (a *apiStore) reload() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, st := range a.state {
-		a.startLocked(st)
+		a.startLocked(st, 0)
 	}
 }
 
@@ -407,6 +420,10 @@ func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
 		if openapi.IsURL(d.Location) || out[d.Location] != nil {
 			continue
 		}
+		broken := d.Err != nil && !errors.Is(d.Err, fs.ErrNotExist)
+		if !broken && (d.Index == nil || len(d.Index.Problems) == 0) {
+			continue // nothing to say: do not read a large file for nothing
+		}
 		m := s.configMapper(fileURI(cleanAbs(d.Location)), d.Location)
 		at := func(line int) protocol.Range {
 			if line < 1 || line > len(m.lines) {
@@ -419,7 +436,7 @@ func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
 			return protocol.Range{Start: m.position(m.lines[l]), End: m.position(m.lineEnd(l))}
 		}
 		switch {
-		case d.Err != nil && !errors.Is(d.Err, fs.ErrNotExist):
+		case broken:
 			out[d.Location] = append(out[d.Location], protocol.Diagnostic{
 				Range: at(openapi.ErrorLine(d.Err)), Severity: protocol.DiagnosticSeverityError,
 				Code: protocol.String(CodeOpenAPIBroken), Source: protocol.NewOptional("restls"),
