@@ -152,3 +152,28 @@ func TestRecorded(t *testing.T) {
 		t.Error("not a fixture file: no error")
 	}
 }
+
+func TestSwagger2(t *testing.T) {
+	idx, err := Build("s.json", []byte(`{"swagger": "2.0", "host": "api.example.test", "basePath": "/v1/", "schemes": ["https"],
+ "paths": {"/pets/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "type": "integer"}],
+  "get": {"parameters": [{"name": "tag", "in": "query", "type": "string", "enum": ["a", "b"], "default": "a"}],
+   "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/Pet"}}}},
+  "post": {"parameters": [{"name": "photo", "in": "formData", "type": "file", "required": true}, {"name": "note", "in": "formData", "type": "string"}],
+   "responses": {"201": {"description": "ok"}}}}},
+ "definitions": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.Servers) != 1 || idx.Servers[0] != "https://api.example.test/v1" {
+		t.Errorf("servers = %v", idx.Servers)
+	}
+	api := API{Index: idx}
+	get, _ := api.Match("GET", lit("pets", "1"))
+	if get == nil || get.Response.Prop("name") == nil || get.Query[0].Default != "a" || len(get.Query[0].Enum) != 2 || get.PathParams[0].Type != "integer" {
+		t.Fatalf("get = %+v", get)
+	}
+	post, _ := api.Match("POST", lit("pets", "1"))
+	if post == nil || post.BodyMedia != "multipart/form-data" || !post.Body.Prop("photo").Required || post.Body.Prop("note") == nil {
+		t.Fatalf("post = %+v", post)
+	}
+}
