@@ -257,12 +257,13 @@ func sourcesKey(src []OpenAPISource) string {
 // (*.mock.yaml, *.mock.yml, *.mock.json), once per directory until the
 // next reload.
 type recordedFiles struct {
-	mu   sync.Mutex
-	dirs map[string][]OpenAPISource
+	allowed bool // SessionOptions.MayAttachAPIs; set before the session starts
+	mu      sync.Mutex
+	dirs    map[string][]OpenAPISource
 }
 
 func (r *recordedFiles) beside(script string) []OpenAPISource {
-	if script == "" {
+	if script == "" || !r.allowed {
 		return nil
 	}
 	dir := filepath.Dir(script)
@@ -304,7 +305,7 @@ func (s *session) openAPISources() []OpenAPISource {
 }
 
 func (s *session) openAPISourcesLocked() []OpenAPISource {
-	if s.settings.OpenAPI != nil {
+	if s.settings.OpenAPI != nil && s.opts.MayAttachAPIs {
 		return resolveOpenAPI(s.settings.OpenAPI, s.root)
 	}
 	return s.srv.opts.OpenAPI
@@ -339,12 +340,19 @@ func (s *session) openAPIStatus(reg *config.Registry, show PathDisplay) []APISta
 			}
 		}
 	}
+	var out []APIStatus
+	s.mu.Lock()
+	refused := s.settings.OpenAPI != nil && !s.opts.MayAttachAPIs
+	s.mu.Unlock()
+	if refused {
+		out = append(out, APIStatus{State: "refused", Error: "the openapi setting is not honoured for this session: " +
+			"any client of it could make the server read other files or fetch any address; start the server with --openapi instead"})
+	}
 	if len(src) == 0 {
-		return nil
+		return out
 	}
 	docs, _ := s.srv.apis.docs(src)
 	set := s.apiCache.set(s.srv.apis, src, reg)
-	out := make([]APIStatus, 0, len(docs))
 	for i, d := range docs {
 		st := APIStatus{ServiceID: d.ServiceID, Source: d.Location, State: "loading", Recorded: src[i].Recorded}
 		if !openapi.IsURL(d.Location) {

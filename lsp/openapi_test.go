@@ -165,3 +165,34 @@ func TestAPIServices(t *testing.T) {
 		t.Errorf("APIServices = %v", got)
 	}
 }
+
+// A session that may not attach descriptions (a designer page's /lsp) has
+// its "openapi" setting and the fixtures beside its scripts ignored, and
+// restls/status says why: the server would read files or fetch addresses
+// any client names.
+func TestOpenAPISettingRefused(t *testing.T) {
+	dir := t.TempDir()
+	shop, err := os.ReadFile("../openapi/testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
+		"shop.yaml":              string(shop),
+		"a.mock.yaml":            "- {serviceId: shop, path: x, body: {secret: 1}}\n",
+	})
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})
+	c := connect(t, srv, clientOptions{root: dir, session: &SessionOptions{},
+		initOptions: map[string]any{"openapi": map[string]string{"shop": filepath.Join(dir, "shop.yaml")}}})
+	st := waitAPIs(c)
+	if len(st.OpenAPI) != 1 || st.OpenAPI[0].State != "refused" {
+		t.Fatalf("status = %+v", st.OpenAPI)
+	}
+	u := uri.File(filepath.Join(dir, "a.js"))
+	text := "var r = api.rest.v1.get(\"shop\", {pathParams: [\"x\"]}, {});\nr.body."
+	c.open(u, text)
+	m := newMapper(text)
+	if got := labels(c.completion(u, m.position(len(text)))); len(got) != 0 {
+		t.Errorf("completion = %q", got)
+	}
+}

@@ -182,6 +182,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	defer cancel()
 	ses := newSession(s, id, cancel)
 	ses.opts = o
+	ses.recorded.allowed = o.MayAttachAPIs
 	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))
