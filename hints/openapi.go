@@ -66,18 +66,19 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 	items := make([]CompletionItem, 0, len(next))
 	for _, n := range next {
 		it := CompletionItem{Label: n.Segment, Kind: ItemValue, Replace: rng, SortText: "0" + n.Segment}
-		ops := n.Ops
-		if len(ops) == 0 {
-			ops = n.Other
+		ops, total := n.Ops, n.NOps
+		if total == 0 {
+			ops, total = n.Other, n.NOther
 			it.SortText = "1" + n.Segment
-			it.Detail = "no " + method + " below: " + methodList(n.Other)
+			it.Detail = "no " + method + " below: " + strings.Join(n.OtherMethods, ", ")
 		} else {
-			it.Detail = methodList(n.Ops)
-			if len(n.Other) > 0 {
-				it.Detail += "; also " + methodList(n.Other)
+			it.Detail = method
+			if n.NOther > 0 {
+				it.Detail += "; also " + strings.Join(n.OtherMethods, ", ")
 			}
 		}
 		var doc strings.Builder
+		doc.Grow(320)
 		if n.Param != nil {
 			name := strings.Trim(n.Segment, "{}")
 			it.InsertText = "${1:" + snippetEscape(name) + "}"
@@ -98,11 +99,7 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 		} else {
 			it.InsertText = quoted(n.Segment, quote)
 		}
-		for i, o := range ops {
-			if i == 3 {
-				fmt.Fprintf(&doc, "- and %d more\n", len(ops)-i)
-				break
-			}
+		for _, o := range ops {
 			doc.WriteString("- `" + o.Method + " " + o.Path + "`")
 			if o.Summary != "" {
 				doc.WriteString(": ")
@@ -112,6 +109,9 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 				doc.WriteString(" (deprecated)")
 			}
 			doc.WriteString("\n")
+		}
+		if total > len(ops) {
+			fmt.Fprintf(&doc, "- and %d more\n", total-len(ops))
 		}
 		it.Documentation = doc.String()
 		items = append(items, it)

@@ -107,48 +107,108 @@ func (a API) Match(method string, segs []Seg) (op *Operation, others []*Operatio
 
 // Next is a candidate for the next path segment.
 type Next struct {
-	Segment string       // literal text or {param}
-	Param   *Param       // the parameter of a {param} segment
-	Ops     []*Operation // operations below it for the call's method ...
-	Other   []*Operation // ... and for other methods
+	Segment string // literal text or {param}
+	Param   *Param // the parameter of a {param} segment
+	// Ops are the first operations at or below it for the call's method
+	// (at most MaxNextOps), NOps how many there are; Other and NOther the
+	// same for the other methods, OtherMethods their methods.
+	Ops, Other   []*Operation
+	NOps, NOther int
+	OtherMethods []string
 }
 
-// Next returns the candidates for the segment after segs, sorted; each
-// lists the operations at or below it.
+// MaxNextOps is how many operations a Next lists of each kind.
+const MaxNextOps = 3
+
+// Next returns the candidates for the segment after segs, sorted.
 func (a API) Next(method string, segs []Seg) []Next {
 	if a.Index == nil || a.Index.paths == nil {
 		return nil
 	}
 	full := a.full(segs)
-	var out []Next
-	at := map[string]int{}
-	for _, n := range a.Index.paths.walk(full, nil) {
+	rank := methodRank(method)
+	nodes := a.Index.paths.walk(full, nil)
+	kids := 0
+	for _, n := range nodes {
+		kids += len(n.kids)
+	}
+	out := make([]Next, 0, kids)
+	// One array holds every candidate's operations: a keystroke after
+	// ["repos", o, r in GitHub's description has 90 candidates.
+	pool := make([]*Operation, 0, 2*MaxNextOps*kids)
+	var at map[string]int // the kids of several nodes may share segments
+	if len(nodes) > 1 {
+		at = map[string]int{}
+	}
+	for _, n := range nodes {
 		for _, k := range n.kids {
-			i, ok := at[k.seg]
-			if !ok {
-				i = len(out)
-				at[k.seg] = i
+			i, seen := len(out), false
+			if at != nil {
+				i, seen = at[k.seg]
+				if !seen {
+					i = len(out)
+					at[k.seg] = i
+				}
+			}
+			if !seen {
 				out = append(out, Next{Segment: k.seg})
+				if len(pool)+2*MaxNextOps <= cap(pool) {
+					out[i].Ops = pool[len(pool) : len(pool) : len(pool)+MaxNextOps]
+					out[i].Other = pool[len(pool)+MaxNextOps : len(pool)+MaxNextOps : len(pool)+2*MaxNextOps]
+					pool = pool[:len(pool)+2*MaxNextOps]
+				}
 			}
 			nx := &out[i]
+			for r, c := range k.counts {
+				if r == rank {
+					nx.NOps += int(c)
+				} else if c > 0 {
+					nx.NOther += int(c)
+					if m := methodName(r); !containsStr(nx.OtherMethods, m) {
+						nx.OtherMethods = append(nx.OtherMethods, m)
+					}
+				}
+			}
 			for _, o := range k.below {
+				if len(nx.Ops) >= MaxNextOps && len(nx.Other) >= MaxNextOps {
+					break
+				}
 				if o.Method == method {
-					nx.Ops = append(nx.Ops, o)
-				} else {
+					if len(nx.Ops) < MaxNextOps {
+						nx.Ops = append(nx.Ops, o)
+					}
+				} else if len(nx.Other) < MaxNextOps {
 					nx.Other = append(nx.Other, o)
 				}
-				if nx.Param == nil && IsParam(k.seg) {
-					name := k.seg[1 : len(k.seg)-1]
-					for j := range o.PathParams {
-						if o.PathParams[j].Name == name {
-							nx.Param = &o.PathParams[j]
-						}
+			}
+			if nx.Param == nil && IsParam(k.seg) && len(k.below) > 0 {
+				o := k.below[0]
+				name := k.seg[1 : len(k.seg)-1]
+				for j := range o.PathParams {
+					if o.PathParams[j].Name == name {
+						nx.Param = &o.PathParams[j]
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+func methodName(rank int) string {
+	if rank < len(methods) {
+		return strings.ToUpper(methods[rank])
+	}
+	return "OTHER"
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Nearest returns the path template closest to the segments, for a

@@ -13,16 +13,21 @@ type trie struct {
 	kids  []*trie
 	ops   []*Operation // at exactly this path
 	below []*Operation // at or below it, in Ops order
+	// counts counts below by method (methodRank).
+	counts [9]int32
 }
 
 func buildTrie(ops []*Operation) *trie {
 	root := &trie{}
 	for _, o := range ops {
 		n := root
+		r := methodRank(o.Method)
 		n.below = append(n.below, o)
+		n.counts[r]++
 		for _, s := range o.Segments {
 			n = n.kid(s)
 			n.below = append(n.below, o)
+			n.counts[r]++
 		}
 		n.ops = append(n.ops, o)
 	}
