@@ -41,16 +41,30 @@ func GitHub(tb testing.TB) string {
 }
 
 func fetch() {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dest := filepath.Join(cache, "restls", "octokit-openapi", "api.github.com.json")
+	if fi, err := os.Stat(dest); err == nil && fi.Size() > 0 {
+		github.path = dest
+		return
+	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		github.err = "npm is not installed: cannot fetch GitHub's description (@octokit/openapi)"
 		return
 	}
-	dir, err := os.MkdirTemp("", "restls-github-openapi")
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		github.err = err.Error()
+		return
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(dest), "fetch")
 	if err != nil {
 		github.err = err.Error()
 		return
 	}
+	defer os.RemoveAll(dir)
 	cmd := exec.Command(npm, "pack", "--silent", "@octokit/openapi")
 	cmd.Dir = dir
 	out, err := cmd.Output()
@@ -63,6 +77,11 @@ func fetch() {
 		github.err = "unpacking " + tgz + ": " + err.Error()
 		return
 	}
-	os.Remove(tgz)
-	github.path = filepath.Join(dir, "package", "generated", "api.github.com.json")
+	// Rename is atomic: test binaries running at once see the whole file
+	// or none.
+	if err := os.Rename(filepath.Join(dir, "package", "generated", "api.github.com.json"), dest); err != nil {
+		github.err = err.Error()
+		return
+	}
+	github.path = dest
 }
