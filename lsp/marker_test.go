@@ -73,6 +73,7 @@ func runMarkerFile(t *testing.T, path string) {
 	reload := map[string]string{}
 	var settingsRaw []byte
 	waitAPIs := false // API descriptions or recorded answers to wait for
+	loadedAt := 0     // seq of the status saying they are loaded
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "settings.json":
@@ -124,6 +125,11 @@ func runMarkerFile(t *testing.T, path string) {
 			}
 			return len(st.OpenAPI) > 0
 		})
+		// The scripts are diagnosed again after that status: check those
+		// diagnostics, not ones from before the load.
+		c.mu.Lock()
+		loadedAt = c.statusAt
+		c.mu.Unlock()
 	}
 	check := func(phase string, since int) {
 		byName := map[string]*script{}
@@ -149,7 +155,7 @@ func runMarkerFile(t *testing.T, path string) {
 			checkDiagnostics(t, s, got, diagMarkers[s.name])
 		}
 	}
-	check("", 0)
+	check("", loadedAt)
 	if len(reload) == 0 {
 		return
 	}
