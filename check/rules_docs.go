@@ -56,5 +56,12 @@ var rules = []Rule{
 	{Code: "timeout-not-number", Severity: "error", Markdown: "a TIMEOUTS value that is not a positive whole number of milliseconds (a string, 0, a fraction)"},
 	{Code: "context-api", Severity: "warning", Markdown: "`context.api(...)` is replaced by `api.rest.v1` (spec 9)"},
 	{Code: "script-too-deep", Severity: "error", Markdown: "the script's brackets `(` `[` `{` and template substitutions `${` nest more than 1,000 deep (or a `/` after `}`, `++`, `--`, `yield`, `await`, `of` or `let` could be a division or a regular expression and the two readings disagree about the rest of the script). It is the document's only diagnostic: the script is not parsed, and a dry run refuses it with the same code. Split the expression into variables, build deep values in a loop, or put parentheses around the operands of that `/`"},
+	{Code: "openapi-unknown-path", Severity: "warning", Markdown: "no operation of the description matches the literal segments (after the service's prefix: a service defined by reference, or a url below the description's server); the nearest path template is named"},
+	{Code: "openapi-method", Severity: "warning", Markdown: "the path exists, but not for this call's method; the methods it has are listed"},
+	{Code: "openapi-missing-query", Severity: "warning", Markdown: "a query parameter the operation requires is not in a literal `queryParams`"},
+	{Code: "openapi-unknown-query", Severity: "information", Markdown: "a `queryParams` key the operation does not describe (services often take more than they document)"},
+	{Code: "openapi-missing-field", Severity: "warning", Markdown: "a property the request body schema requires is not in the literal PAYLOAD (top level)"},
+	{Code: "openapi-broken", Severity: "error", Markdown: "the file does not load: not JSON or YAML (the line where reading stopped), not an OpenAPI or Swagger document, nested deeper than 256 levels, more than 48 MB or 4 million values"},
+	{Code: "openapi-problem", Severity: "warning", Markdown: "a part the hints cannot use, such as a `$ref` that does not resolve within the file (references to other files are not followed); the rest is used"},
 	{Code: "check-unreadable", Severity: "error", Markdown: "a script found by the walk (or named on the command line) cannot be read: permissions, or it vanished meanwhile; `restls check` exits 2"},
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/openapi"
 )
 
 // Range is a half-open byte range [Start, End) in the document text.
@@ -84,6 +85,10 @@ type Display struct {
 	// configuration root, never where the server keeps its files); nil
 	// shows it as it is.
 	Path func(file string) string
+	// APIs are the API descriptions of the reader's services (package
+	// openapi); nil: none, and the hints are those of the configuration
+	// alone.
+	APIs *openapi.Set
 }
 
 func (d Display) path(file string) string {
@@ -182,6 +187,9 @@ type Diagnostic struct {
 	Code     string // stable, documented in docs/diagnostics.md (section "Script diagnostics")
 	Message  string
 	Fixes    []Fix // quick fixes for this diagnostic
+	// Deprecated marks a use of something deprecated (shown struck
+	// through).
+	Deprecated bool
 }
 
 // Diagnose returns the problems found in doc, ordered by position, with

@@ -204,6 +204,9 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
+	if items, ok := bodyItems(s, used, rng, o.Display); ok {
+		return Completion{Items: items}, true
+	}
 	if chain := s.memberChain(used); chain != nil {
 		items := memberItems(s, chain, rng)
 		return Completion{Items: items}, items != nil || chain[0] == "api"
@@ -227,7 +230,11 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 		// Before the string: insert a quoted id.
 		return serviceItems(reg, typed, rng, 0, o), true
 	case f.open == '{':
-		if items := objectItems(s, f, used, rng, 0, reg); items != nil {
+		if items := objectItems(s, f, used, rng, 0, reg, o.Display); items != nil {
+			return Completion{Items: items}, true
+		}
+	case f.open == '[':
+		if items := pathSegmentItems(s, used, rng, 0, o.Display); items != nil {
 			return Completion{Items: items}, true
 		}
 	}
@@ -307,8 +314,20 @@ func (s *scanResult) objectParam(f *frame) (int, string) {
 //
 // back is the ring index of the token before the one being completed: a
 // key is offered only after '{' or ',', a value only right after ':'.
-func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *config.Registry) []CompletionItem {
+func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *config.Registry, disp Display) []CompletionItem {
 	_, kind := s.objectParam(f)
+	if disp.APIs != nil {
+		switch {
+		case kind == keyQueryParams:
+			if items := queryItems(s, f, back, rng, quote, disp); items != nil {
+				return items
+			}
+		case !f.afterColon && (kind == "payload" || kind == "" && f.parentCall < 0):
+			if items := payloadItems(s, back, rng, quote, disp); items != nil {
+				return items
+			}
+		}
+	}
 	if f.afterColon {
 		if !s.prevIs(back, ":") {
 			return nil
@@ -436,7 +455,11 @@ func completeString(s *scanResult, reg *config.Registry, o *completeArgs) (Compl
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
 		return serviceItems(reg, typed, rng, s.quote, o), true
 	case f.open == '{':
-		if items := objectItems(s, f, 0, rng, s.quote, reg); items != nil {
+		if items := objectItems(s, f, 0, rng, s.quote, reg, o.Display); items != nil {
+			return Completion{Items: items}, true
+		}
+	case f.open == '[':
+		if items := pathSegmentItems(s, 0, rng, s.quote, o.Display); items != nil {
 			return Completion{Items: items}, true
 		}
 	}

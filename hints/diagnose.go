@@ -223,6 +223,9 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 	if len(args) > timeoutsAt {
 		d.checkTimeouts(args[timeoutsAt])
 	}
+	if svc != nil {
+		d.checkOpenAPI(c, args, nameRng)
+	}
 }
 
 // looksLikePayload reports whether a 4th argument of get/delete is an

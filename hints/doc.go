@@ -19,6 +19,13 @@
 // script-too-deep diagnostic, because goja's parser recurses once per level
 // and a goroutine stack overflow cannot be recovered.
 //
-// hints imports config, jsdepth and the goja parser only: never LSP types,
+// With API descriptions (Display.APIs, package openapi's index, attached
+// by the caller) it also completes path segments, query parameters,
+// payload keys and response fields, hovers and opens the matched
+// operation, and checks literal arguments against it (openapi.go,
+// diagnose_openapi.go); it reads no description itself.
+//
+// hints imports config, openapi, jsdepth and the goja parser only: never LSP types,
+
 // never the runtime. The lsp package adapts these results to the protocol.
 package hints

@@ -24,7 +24,7 @@ func hoverAt(doc *Document, offset int, reg *config.Registry, disp Display) (out
 		if s.where == inString {
 			return stringHover(s, reg, disp)
 		}
-		return wordHover(s, reg)
+		return wordHover(s, reg, disp)
 	})
 	if h == nil {
 		return Hover{}, false
@@ -53,7 +53,7 @@ func stringHover(s *scanResult, reg *config.Registry, disp Display) (*Hover, boo
 // wordHover hovers an identifier: a call name or an object key. s is a
 // scan up to the cursor inside the word; the scan up to the word's start
 // is what matters, so the word is rescanned from there.
-func wordHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
+func wordHover(s *scanResult, reg *config.Registry, disp Display) (*Hover, bool) {
 	if s.where != inCode {
 		return nil, true
 	}
@@ -71,10 +71,17 @@ func wordHover(s *scanResult, reg *config.Registry) (*Hover, bool) {
 	rng := Range{ws, we}
 	if c := callIndex(word); c >= 0 && s.isPunct(0, '.') && s.isIdent(1, "v1") && s.isPunct(2, '.') &&
 		s.isIdent(3, "rest") && s.isPunct(4, '.') && s.isIdent(5, "api") {
-		return &Hover{Markdown: callMarkdown(&calls[c]), Range: rng}, true
+		md := callMarkdown(&calls[c])
+		if op, idx := callOperation(text, c, we, disp); op != nil {
+			md = operationMarkdown(op, idx, disp) + "\n\n---\n\n" + md
+		}
+		return &Hover{Markdown: md, Range: rng}, true
 	}
 	if word == "v1" && s.isPunct(0, '.') && s.isIdent(1, "rest") && s.isPunct(2, '.') && s.isIdent(3, "api") {
 		return &Hover{Markdown: v1Markdown, Range: rng}, true
+	}
+	if h := catchHover(s, word, rng, disp); h != nil {
+		return h, true
 	}
 	if f := s.top(); f != nil && f.open == '{' && !f.afterColon {
 		if h := keyHover(s, f, word, rng, reg); h != nil {

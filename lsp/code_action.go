@@ -70,5 +70,5 @@ func (s *session) diagnosticsOf(v view) []hints.Diagnostic {
 	if ok && c.reg == v.reg && c.d.version == v.d.version && c.d.doc.Text() == v.d.doc.Text() {
 		return c.diags
 	}
-	return hints.Diagnose(hints.NewDocument(v.d.doc.Text()), v.reg, s.display())
+	return hints.Diagnose(hints.NewDocument(v.d.doc.Text()), v.reg, s.displayFor(v))
 }

@@ -42,7 +42,7 @@ func (s *session) encodeAnswer(ctx context.Context, v view, pos protocol.Positio
 // specification's default, is left out.
 func (s *session) completionList(v view, pos protocol.Position) *protocol.CompletionList {
 	box := s.answers.engineItems()
-	c := hints.AppendCompletion(*box, v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Display: s.display()})
+	c := hints.AppendCompletion(*box, v.d.doc, v.d.m.offset(pos), v.reg, hints.CompleteOptions{LazyDocs: v.caps.lazyDocs, Display: s.displayFor(v)})
 	list := &protocol.CompletionList{IsIncomplete: c.Incomplete, Items: s.answers.completionItems()}
 	var seq int64
 	if v.caps.lazyDocs {

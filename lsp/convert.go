@@ -21,6 +21,9 @@ func toDiagnostic(m *mapper, d hints.Diagnostic) protocol.Diagnostic {
 	if d.Code != "" {
 		out.Code = protocol.String(d.Code)
 	}
+	if d.Deprecated {
+		out.Tags = protocol.NewDiagnosticTags(protocol.DiagnosticTagDeprecated)
+	}
 	return out
 }
 

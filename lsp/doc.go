@@ -12,7 +12,12 @@
 // ServeStream runs one session (one editor connection) on a jsonrpc2.Stream;
 // the stdio command and the HTTP/WebSocket backend both call it.
 //
-// lsp may import config and hints. It must not import runtime (the script
+// It also loads the API descriptions sessions attach (openapi.go: the
+// "openapi" setting, Options.OpenAPI from --openapi, and the recorded
+// answers beside scripts) in the background, once per server, and hands
+// them to the hint engine with each request's view.
+//
+// lsp may import config, openapi and hints. It must not import runtime (the script
 // runner is injected through Options.Runner), remote (registryUrl sources
 // are read by the Options.Load that cmd/restls injects, remote.Pool.Load)
 // or anything in cmd. What a session may do (run, reload, choose sources)

@@ -30,6 +30,7 @@ var methods = map[string]method{
 	protocol.MethodTextDocumentCompletion:          (*session).completion,
 	protocol.MethodCompletionItemResolve:           (*session).completionResolve,
 	protocol.MethodTextDocumentHover:               (*session).hover,
+	protocol.MethodTextDocumentDefinition:          (*session).definition,
 	protocol.MethodTextDocumentSignatureHelp:       (*session).signatureHelp,
 	protocol.MethodTextDocumentCodeAction:          (*session).codeAction,
 	protocol.MethodWorkspaceExecuteCommand:         (*session).executeCommand,

@@ -20,7 +20,7 @@ func (s *session) hover(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	if !ok {
 		return nil, nil
 	}
-	h, ok := hints.HoverAt(v.d.doc, v.d.m.offset(p.Position), v.reg, s.display())
+	h, ok := hints.HoverAt(v.d.doc, v.d.m.offset(p.Position), v.reg, s.displayFor(v))
 	if !ok {
 		return cancelled(ctx, nil, nil)
 	}

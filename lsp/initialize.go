@@ -57,7 +57,8 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 				TriggerCharacters: []string{".", "'", "\"", "`", "{", ",", " "},
 				ResolveProvider:   &yes,
 			},
-			HoverProvider: protocol.Boolean(true),
+			HoverProvider:      protocol.Boolean(true),
+			DefinitionProvider: protocol.Boolean(true),
 			SignatureHelpProvider: &protocol.SignatureHelpOptions{
 				TriggerCharacters:   []string{"(", ","},
 				RetriggerCharacters: []string{","},

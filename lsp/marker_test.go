@@ -26,6 +26,7 @@ import (
 //	//@signature(pos, "label substring", N)     signature help at pos, active parameter N; none = no help
 //	//@diag(pos, code, "message substring"?)    a diagnostic with code starts at pos
 //	//@fix(pos, "title substring", "line")      a quick fix at pos turns the line into "line"
+//	//@definition(pos, "file", line)           go to definition at pos opens file (relative to the archive) at line (1-based); none = no definition
 //
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
@@ -71,6 +72,8 @@ func runMarkerFile(t *testing.T, path string) {
 	var markers []marker
 	reload := map[string]string{}
 	var settingsRaw []byte
+	waitAPIs := false // API descriptions or recorded answers to wait for
+	loadedAt := 0     // seq of the status saying they are loaded
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "settings.json":
@@ -81,6 +84,7 @@ func runMarkerFile(t *testing.T, path string) {
 			continue
 		}
 		writeFiles(t, dir, map[string]string{f.Name: string(f.Data)})
+		waitAPIs = waitAPIs || strings.Contains(f.Name, ".mock.")
 		if strings.HasSuffix(f.Name, ".js") {
 			text := string(f.Data)
 			scripts = append(scripts, &script{name: f.Name, u: uri.File(filepath.Join(dir, f.Name)), text: text, m: newMapper(text)})
@@ -91,6 +95,7 @@ func runMarkerFile(t *testing.T, path string) {
 			markers = append(markers, ms...)
 		}
 	}
+	waitAPIs = waitAPIs || strings.Contains(string(settingsRaw), `"openapi"`)
 	opts := Options{PollInterval: 10 * time.Millisecond}
 	var initOptions any
 	if settingsRaw != nil {
@@ -107,6 +112,24 @@ func runMarkerFile(t *testing.T, path string) {
 	c.waitFor("first status", func() bool { return len(c.statuses) > 0 })
 	for _, s := range scripts {
 		c.open(s.u, s.text)
+	}
+	if waitAPIs {
+		// Descriptions and recorded answers load in the background: wait
+		// for the status that says they are all done.
+		c.waitFor("API descriptions loaded", func() bool {
+			st := c.statuses[len(c.statuses)-1]
+			for _, a := range st.OpenAPI {
+				if a.State == "loading" {
+					return false
+				}
+			}
+			return len(st.OpenAPI) > 0
+		})
+		// The scripts are diagnosed again after that status: check those
+		// diagnostics, not ones from before the load.
+		c.mu.Lock()
+		loadedAt = c.statusAt
+		c.mu.Unlock()
 	}
 	check := func(phase string, since int) {
 		byName := map[string]*script{}
@@ -132,7 +155,7 @@ func runMarkerFile(t *testing.T, path string) {
 			checkDiagnostics(t, s, got, diagMarkers[s.name])
 		}
 	}
-	check("", 0)
+	check("", loadedAt)
 	if len(reload) == 0 {
 		return
 	}
@@ -280,6 +303,28 @@ func checkMarker(t *testing.T, c *testClient, s *script, m marker) {
 			return
 		}
 		t.Errorf("%s: no code action titled like %q; got %q", m.where, rest[0], titles)
+	case "definition":
+		var locs []protocol.Location
+		if err := c.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: tdp}, &locs); err != nil {
+			t.Errorf("%s: definition: %v", m.where, err)
+			return
+		}
+		if none {
+			if len(locs) > 0 {
+				t.Errorf("%s: definition = %+v, want none", m.where, locs)
+			}
+			return
+		}
+		if len(locs) != 1 || len(rest) != 2 {
+			t.Errorf("%s: definition = %+v, want one location", m.where, locs)
+			return
+		}
+		dir := filepath.Dir(s.u.FsPath())
+		want := uri.File(filepath.Join(dir, rest[0]))
+		line, _ := strconv.Atoi(rest[1])
+		if locs[0].URI != want || int(locs[0].Range.Start.Line) != line-1 {
+			t.Errorf("%s: definition at %s:%d, want %s:%d", m.where, locs[0].URI, locs[0].Range.Start.Line+1, want, line)
+		}
 	default:
 		t.Errorf("%s: unknown marker %q", m.where, m.name)
 	}

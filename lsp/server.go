@@ -44,6 +44,9 @@ type Options struct {
 	// sources that name a registryUrl. Sessions whose SessionOptions refuse
 	// sources never call it with sources of their own.
 	Load func(config.Sources) *config.Snapshot
+	// OpenAPI are the API descriptions used when a session's settings name
+	// none (--openapi). They load in the background.
+	OpenAPI []OpenAPISource
 }
 
 // RunRequest is what restls.runScript hands to Options.Runner.
@@ -82,6 +85,7 @@ type Server struct {
 	log    *zap.Logger
 	slog   *slog.Logger
 	shared *registry
+	apis   *apiStore
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -103,13 +107,20 @@ func NewServer(opts Options) *Server {
 	if opts.DiagnosticsDelay == 0 {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
-	return &Server{
+	s := &Server{
 		opts:     opts,
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
 		shared:   newRegistry(opts.Sources, opts.Load, opts.Logger),
+		apis:     newAPIStore(opts.Logger),
 		sessions: map[*session]struct{}{},
 	}
+	s.apis.onLoaded = func() {
+		for _, ses := range s.sessionList() {
+			ses.markConfigDirty()
+		}
+	}
+	return s
 }
 
 // Snapshot returns the current snapshot of the default sources.
@@ -124,6 +135,7 @@ func (s *Server) Reload() { s.reload(false) }
 // (sessions then tell the user about the platform restart once).
 func (s *Server) reload(fromFiles bool) {
 	s.shared.reload()
+	s.apis.reload()
 	for _, ses := range s.sessionList() {
 		if own := ses.ownRegistry(); own != nil {
 			own.reload()
@@ -177,6 +189,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	defer cancel()
 	ses := newSession(s, id, cancel)
 	ses.opts = o
+	ses.recorded.allowed = o.MayAttachAPIs
 	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/openapi"
 )
 
 type lifecycle int
@@ -75,6 +77,8 @@ type session struct {
 	pullMu  sync.Mutex // serialises workspace/configuration pulls
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
+	apiCache    apiCache
+	recorded    recordedFiles
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
 	// answers recycles completion answers; with this package's stream it
@@ -214,6 +218,7 @@ type view struct {
 	kind config.Kind
 	reg  *config.Registry // nil when the registry failed to load
 	caps clientCaps
+	apis *openapi.Set // the descriptions of reg's services; nil: none
 }
 
 // viewOf returns the document and the registry it sees; ok is false when
@@ -224,13 +229,22 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	r := s.registryLocked()
 	set := s.settings
 	caps := s.caps
+	src := s.openAPISourcesLocked()
 	s.mu.Unlock()
 	if d == nil {
 		return view{}, false
 	}
 	snap := r.get()
 	kind := kindOf(d, set)
-	return view{d: d, snap: snap, kind: kind, reg: usable(snap.For(kind)), caps: caps}, true
+	reg := usable(snap.For(kind))
+	var apis *openapi.Set
+	if reg != nil {
+		if rec := s.recorded.beside(d.path); len(rec) > 0 {
+			src = append(slices.Clip(src), rec...)
+		}
+		apis = s.apiCache.set(s.srv.apis, src, reg)
+	}
+	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
 }
 
 // usable returns reg, or nil when it offers no serviceId hints
@@ -295,6 +309,7 @@ func (s *session) registryReloaded(fromFiles bool) {
 	if tell {
 		s.showMessage(s.ctx, protocol.MessageTypeInfo, restartMessage)
 	}
+	s.recorded.forget()
 	s.markConfigDirty()
 }
 

@@ -184,7 +184,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
-	diags := hints.Diagnose(v.d.doc, v.reg, s.display())
+	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))
@@ -239,6 +239,13 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 		}
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
 	}
+	if s.opts.ShowPath == nil {
+		for f, diags := range s.descriptionDiagnostics() {
+			u := fileURI(cleanAbs(f))
+			published[u] = true
+			s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+		}
+	}
 	w.mu.Lock()
 	var clear []uri.URI
 	for u := range w.configURIs {
@@ -251,5 +258,8 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	for _, u := range clear {
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
-	s.notify(ctx, MethodStatus, statusOf(snap, NewPathDisplay(s.opts.ShowPath, snap.Sources)))
+	show := NewPathDisplay(s.opts.ShowPath, snap.Sources)
+	st := statusOf(snap, show)
+	st.OpenAPI = s.openAPIStatus(usable(snap.For(config.ScriptService)), show)
+	s.notify(ctx, MethodStatus, st)
 }

@@ -26,6 +26,12 @@ type SessionOptions struct {
 	// which make a run read and write fixture files on the server's
 	// machine, anywhere its user may.
 	MayUseFiles bool
+
+	// MayAttachAPIs lets the session's settings name API descriptions
+	// (files and URLs the server then reads) and its scripts' directories
+	// give recorded answers; the server's --openapi descriptions apply
+	// either way.
+	MayAttachAPIs bool
 	// Refused is the sentence a refused command answers with: why this
 	// session may not, and what to do. Empty means a generic one.
 	Refused string
@@ -45,7 +51,7 @@ type SessionOptions struct {
 }
 
 // trusted is what a stdio session may do: its editor started the server.
-var trusted = SessionOptions{MayRun: true, MayReload: true, MayUseFiles: true}
+var trusted = SessionOptions{MayRun: true, MayReload: true, MayUseFiles: true, MayAttachAPIs: true}
 
 // ServeStream serves one LSP session on stream with every permission; see
 // ServeSession.

@@ -25,6 +25,9 @@ type settings struct {
 	// ScriptKinds maps globs to kinds, in the order written; the first match
 	// wins.
 	ScriptKinds config.KindMap
+	// OpenAPI attaches API descriptions to services; nil leaves the
+	// server's (--openapi), an empty list attaches none.
+	OpenAPI []OpenAPISource
 }
 
 type rawSettings struct {
@@ -35,6 +38,7 @@ type rawSettings struct {
 	PlatformConfig string          `json:"platformConfig"`
 	RegistryURL    string          `json:"registryUrl"`
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
+	OpenAPI        json.RawMessage `json:"openapi"`
 }
 
 // parseSettings reads settings from raw JSON: either the "restls" object
@@ -77,6 +81,16 @@ func parseSettings(raw []byte) (settings, []string) {
 			problems = append(problems, "restls.scriptKinds: "+err.Error())
 		}
 		s.ScriptKinds = kinds
+	}
+	if len(r.OpenAPI) > 0 && string(r.OpenAPI) != "null" {
+		list, err := parseOpenAPISetting(r.OpenAPI)
+		if err != nil {
+			problems = append(problems, "restls.openapi: "+err.Error())
+		}
+		s.OpenAPI = list
+		if s.OpenAPI == nil {
+			s.OpenAPI = []OpenAPISource{}
+		}
 	}
 	return s, problems
 }

@@ -20,6 +20,8 @@ type Status struct {
 	Sources config.Sources `json:"sources"`
 	// Problems counts configuration diagnostics by severity name.
 	Problems map[string]int `json:"problems"`
+	// OpenAPI are the API descriptions in use and their state.
+	OpenAPI []APIStatus `json:"openapi,omitempty"`
 }
 
 // KindStatus is the registry state of one script kind.

@@ -137,13 +137,29 @@ func (s *Server) handleServices(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap := s.opts.Snapshot()
-	e, err := s.services.get(snap, kind, func() any {
+	build := func() any {
 		reg := snap.For(kind)
 		if reg == nil {
 			return map[string]config.HintsEntry{}
 		}
 		return reg.HintsMap()
-	})
+	}
+	var e encoded
+	if apis := s.opts.LSP.APIServices(snap.For(kind)); apis != nil {
+		// Services with an API description say so; descriptions load in
+		// the background, so this answer is not cached by snapshot.
+		type entry struct {
+			config.HintsEntry
+			API bool `json:"api,omitempty"`
+		}
+		m := map[string]entry{}
+		for id, h := range build().(map[string]config.HintsEntry) {
+			m[id] = entry{h, apis[id]}
+		}
+		e, err = encode(m)
+	} else {
+		e, err = s.services.get(snap, kind, build)
+	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "could not encode the hints map: "+err.Error())
 		return

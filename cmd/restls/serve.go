@@ -60,6 +60,8 @@ ended without shutdown, 2 for usage errors.`)
 	})
 	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
 	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
+	var openAPI lsp.OpenAPIFlags
+	fs.Var(&openAPI, "openapi", lsp.OpenAPIFlagHelp)
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
 	var rf registryFlags
@@ -131,6 +133,7 @@ ended without shutdown, 2 for usage errors.`)
 		Runner:  runner,
 		Load:    pool.Load,
 		Version: versionString(),
+		OpenAPI: openAPI,
 	})
 
 	// Background work ends with ctx and is waited for, so nothing of this

@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	config <- hints, runtime/restclient <- runtime, remote, check, scripttest <- lsp <- web <- cmd/restls
+//	config <- openapi <- hints, runtime/restclient <- runtime, remote, check, scripttest <- lsp <- web <- cmd/restls
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
@@ -47,16 +47,17 @@ type rule struct {
 //     load through lsp.Server from web's /v1/services).
 var table = map[string]rule{
 	"config":             {leaf: true},
-	"hints":              {may: []string{"config"}},
+	"openapi":            {may: []string{"config"}},
+	"hints":              {may: []string{"config", "openapi"}},
 	"runtime/restclient": {may: []string{"config"}},
 	"runtime":            {may: []string{"config", "runtime/restclient"}},
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
 	"remote":             {may: []string{"config"}},
 	"check":              {may: []string{"config", "hints"}},
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                {may: []string{"config", "hints"}},
-	"web":                {may: []string{"config", "hints", "lsp"}},
-	"cmd/restls":         {may: []string{"config", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
+	"lsp":                {may: []string{"config", "openapi", "hints"}},
+	"web":                {may: []string{"config", "openapi", "hints", "lsp"}},
+	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"jsdepth": {leaf: true},
 
@@ -65,6 +66,7 @@ var table = map[string]rule{
 	"internal/goldentest":  {leaf: true, testOnly: true},
 	"internal/layering":    {leaf: true, testOnly: true},
 	"internal/lsptest":     {leaf: true, testOnly: true},
+	"internal/openapitest": {leaf: true, testOnly: true},
 }
 
 // helperName is where test-helper packages live. make check leaves them

@@ -1,0 +1,685 @@
+package hints
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/openapi"
+)
+
+// Hints from the services' API descriptions (package openapi): path
+// segments, query parameters, payload keys and response fields of the
+// operation a call addresses, through its serviceId. All of it reads the
+// literal arguments only; a computed value matches anything and is never
+// reported.
+
+// apiOf returns the description of serviceId id, if the session has one;
+// recorded answers (mock fixtures) count only when recorded is set: they
+// tell the shape of answers, not which paths exist.
+func (d Display) apiOf(id string, recorded bool) (openapi.API, bool) {
+	if d.APIs == nil || id == "" {
+		return openapi.API{}, false
+	}
+	a, ok := d.APIs.API(id)
+	if !ok || a.Index.Recorded && !recorded {
+		return openapi.API{}, false
+	}
+	return a, true
+}
+
+// pathFrames returns, for the innermost frame f being the pathParams array
+// of a call's PATH, the offset of the call's '(' and its call index.
+func (s *scanResult) pathParamsCall() (open, call int, ok bool) {
+	n := len(s.stack)
+	if n < 3 {
+		return 0, 0, false
+	}
+	f, p, c := &s.stack[n-1], &s.stack[n-2], &s.stack[n-3]
+	if f.open != '[' || f.key != keyPathParams || p.open != '{' || p.parentCall < 0 ||
+		argKind(p.parentCall, p.parentArg) != "path" || c.open != '(' || c.call != p.parentCall {
+		return 0, 0, false
+	}
+	return c.pos, c.call, true
+}
+
+// pathSegmentItems offers the next path segment inside pathParams: first
+// those under which an operation for the call's method exists.
+func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Display) []CompletionItem {
+	open, call, ok := s.pathParamsCall()
+	if !ok || !s.prevIs(back, "[,") {
+		return nil
+	}
+	ct := readCall(s.text, call, open)
+	api, ok := disp.apiOf(ct.serviceID, false)
+	if !ok {
+		return nil
+	}
+	cut := rng.Start
+	if quote != 0 {
+		cut = s.strStart
+	}
+	elems, _ := elements(s.text[:cut], s.top().pos+1)
+	method := calls[call].Method
+	next := api.Next(method, segsOf(s.text, elems))
+	items := make([]CompletionItem, 0, len(next))
+	for _, n := range next {
+		it := CompletionItem{Label: n.Segment, Kind: ItemValue, Replace: rng, SortText: "0" + n.Segment}
+		ops, total := n.Ops, n.NOps
+		if total == 0 {
+			ops, total = n.Other, n.NOther
+			it.SortText = "1" + n.Segment
+			it.Detail = "no " + method + " below: " + strings.Join(n.OtherMethods, ", ")
+		} else {
+			it.Detail = method
+			if n.NOther > 0 {
+				it.Detail += "; also " + strings.Join(n.OtherMethods, ", ")
+			}
+		}
+		var doc strings.Builder
+		doc.Grow(320)
+		if n.Param != nil {
+			name := strings.Trim(n.Segment, "{}")
+			it.InsertText = "${1:" + snippetEscape(name) + "}"
+			if quote == 0 {
+				it.InsertText = `"` + it.InsertText + `"`
+			}
+			it.Snippet = true
+			it.FilterText = name
+			doc.WriteString("Path parameter `" + name + "`")
+			if n.Param.Type != "" {
+				doc.WriteString(" (" + n.Param.Type + ")")
+			}
+			if n.Param.Description != "" {
+				doc.WriteString(": ")
+				writeText(&doc, n.Param.Description)
+			}
+			doc.WriteString("\n\n")
+		} else {
+			it.InsertText = quoted(n.Segment, quote)
+		}
+		for _, o := range ops {
+			doc.WriteString("- `" + o.Method + " " + o.Path + "`")
+			if o.Summary != "" {
+				doc.WriteString(": ")
+				writeText(&doc, o.Summary)
+			}
+			if o.Deprecated {
+				doc.WriteString(" (deprecated)")
+			}
+			doc.WriteString("\n")
+		}
+		if total > len(ops) {
+			fmt.Fprintf(&doc, "- and %d more\n", total-len(ops))
+		}
+		it.Documentation = doc.String()
+		items = append(items, it)
+	}
+	return items
+}
+
+func methodList(ops []*openapi.Operation) string {
+	var seen []string
+	for _, o := range ops {
+		if !containsString(seen, o.Method) {
+			seen = append(seen, o.Method)
+		}
+	}
+	return strings.Join(seen, ", ")
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func snippetEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `$`, `\$`, `}`, `\}`)
+	return r.Replace(s)
+}
+
+// operationOf returns the operation the call at open addresses, if its
+// service has a description and its path is literal enough to tell.
+func operationOf(text string, call, open int, disp Display, recorded bool) (*openapi.Operation, *openapi.Index) {
+	ct := readCall(text, call, open)
+	api, ok := disp.apiOf(ct.serviceID, recorded)
+	if !ok {
+		return nil, nil
+	}
+	op, _ := api.Match(calls[call].Method, ct.segs)
+	return op, api.Index
+}
+
+// queryItems offers the query parameters of the operation (keys), or the
+// enum values of the key being written.
+func queryItems(s *scanResult, f *frame, back int, rng Range, quote byte, disp Display) []CompletionItem {
+	n := len(s.stack)
+	if n < 3 || s.stack[n-3].open != '(' || s.stack[n-3].call < 0 {
+		return nil
+	}
+	c := &s.stack[n-3]
+	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
+	if op == nil {
+		return nil
+	}
+	if f.afterColon {
+		if !s.prevIs(back, ":") {
+			return nil
+		}
+		for _, p := range op.Query {
+			if p.Name != f.lastKey {
+				continue
+			}
+			items := make([]CompletionItem, 0, len(p.Enum))
+			for _, v := range p.Enum {
+				items = append(items, CompletionItem{Label: v, Kind: ItemValue, Detail: p.Name,
+					InsertText: quoted(v, quote), Replace: rng})
+			}
+			return items
+		}
+		return nil
+	}
+	if !s.prevIs(back, "{,") {
+		return nil
+	}
+	items := make([]CompletionItem, 0, len(op.Query))
+	for _, p := range op.Query {
+		it := CompletionItem{Label: p.Name, Kind: ItemField, Replace: rng, Detail: paramDetail(p), SortText: "1" + p.Name}
+		if p.Required {
+			it.SortText = "0" + p.Name
+		}
+		it.Documentation = paramDoc(p, op)
+		if quote != 0 {
+			it.InsertText = p.Name
+		} else {
+			it.InsertText = jsKey(p.Name) + `: "$1"`
+			it.Snippet = true
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// jsKey writes a key as an identifier when it is one, else quoted.
+func jsKey(k string) string {
+	if isIdentifier(k) {
+		return k
+	}
+	return `"` + escapeQuote(k, '"') + `"`
+}
+
+func paramDetail(p openapi.Param) string {
+	d := p.Type
+	if d == "" {
+		d = "string"
+	}
+	if p.Required {
+		d += ", required"
+	}
+	if p.Default != "" {
+		d += ", default " + p.Default
+	}
+	return d
+}
+
+func paramDoc(p openapi.Param, op *openapi.Operation) string {
+	var b strings.Builder
+	if p.Description != "" {
+		writeText(&b, p.Description)
+		b.WriteString("\n\n")
+	}
+	if len(p.Enum) > 0 {
+		b.WriteString("Values: ")
+		for i, v := range p.Enum {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeCode(&b, v)
+		}
+		b.WriteString("\n\n")
+	}
+	if p.Deprecated {
+		b.WriteString("Deprecated.\n\n")
+	}
+	b.WriteString("Query parameter of ")
+	writeCode(&b, op.Method+" "+op.Path)
+	return b.String()
+}
+
+// payloadItems offers the request body's property keys at the payload
+// object (or an object nested in it) the cursor is in.
+func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) []CompletionItem {
+	if !s.prevIs(back, "{,") {
+		return nil
+	}
+	n := len(s.stack)
+	base := -1
+	for i := n - 1; i >= 1; i-- {
+		fr := &s.stack[i]
+		if fr.open == '{' && fr.parentCall >= 0 {
+			if argKind(fr.parentCall, fr.parentArg) == "payload" && s.stack[i-1].open == '(' {
+				base = i
+			}
+			break
+		}
+		if fr.open != '{' && fr.open != '[' {
+			return nil
+		}
+	}
+	if base < 0 {
+		return nil
+	}
+	c := &s.stack[base-1]
+	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
+	if op == nil || op.Body == nil {
+		return nil
+	}
+	schema := op.Body
+	for i := base + 1; i < n && schema != nil; i++ {
+		if s.stack[i-1].open == '[' {
+			schema = schema.Items
+			continue
+		}
+		p := schema.Prop(s.stack[i].key)
+		if p == nil {
+			return nil
+		}
+		schema = p.Schema
+	}
+	if schema == nil || s.stack[n-1].open != '{' {
+		return nil
+	}
+	items := make([]CompletionItem, 0, len(schema.Props))
+	for _, p := range schema.Props {
+		it := CompletionItem{Label: p.Name, Kind: ItemField, Replace: rng, Detail: p.Schema.TypeText(), SortText: "1" + p.Name}
+		if p.Required {
+			it.Detail += ", required"
+			it.SortText = "0" + p.Name
+		}
+		it.Documentation = schemaDoc(p.Schema, op.BodyMedia)
+		if quote != 0 {
+			it.InsertText = p.Name
+		} else {
+			it.InsertText = jsKey(p.Name) + ": "
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func schemaDoc(s *openapi.Schema, media string) string {
+	var b strings.Builder
+	if s != nil && s.Description != "" {
+		writeText(&b, s.Description)
+		b.WriteString("\n\n")
+	}
+	if s != nil && len(s.Enum) > 0 {
+		b.WriteString("Values: ")
+		for i, v := range s.Enum {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeCode(&b, v)
+		}
+		b.WriteString("\n\n")
+	}
+	if media != "" {
+		b.WriteString("Sent as ")
+		writeCode(&b, media)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// bodyPath reads `name.body.a[0].b.` back from the '.' at back-token i:
+// the variable, and the steps after body ("a", "[]", "b"); ok false for
+// anything else.
+func (s *scanResult) bodyPath(i int) (name string, steps []string, ok bool) {
+	if !s.isPunct(i, '.') {
+		return "", nil, false
+	}
+	var rev []string
+	i++
+	for len(rev) < 12 {
+		t, ok := s.tok(i)
+		if !ok {
+			return "", nil, false
+		}
+		switch {
+		case t.kind == tkIdent:
+			rev = append(rev, s.tokText(t))
+			i++
+		case t.kind == tkPunct && t.ch == ']' && s.isPunct(i+2, '['):
+			rev = append(rev, "[]")
+			i += 3
+		default:
+			return "", nil, false
+		}
+		if s.isPunct(i, '.') {
+			i++
+			continue
+		}
+		if rev[len(rev)-1] == "[]" {
+			if p, ok := s.tok(i); ok && (p.kind == tkIdent || p.kind == tkPunct && p.ch == ']') {
+				continue // body[0], a[0][1]
+			}
+		}
+		break
+	}
+	if len(rev) < 2 {
+		return "", nil, false
+	}
+	for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {
+		rev[l], rev[r] = rev[r], rev[l]
+	}
+	if rev[1] != "body" {
+		return "", nil, false
+	}
+	return rev[0], rev[2:], true
+}
+
+// assignedCall finds the last `name = api.rest.v1.<call>(` in text and
+// returns the call and the offset of its '('.
+func assignedCall(text, name string) (call, open int, ok bool) {
+	for end := len(text); end > 0; {
+		i := strings.LastIndex(text[:end], "api.rest.v1.")
+		if i < 0 {
+			return 0, 0, false
+		}
+		end = i
+		j := i
+		for j > 0 && isBlank(text[j-1]) {
+			j--
+		}
+		if j == 0 || text[j-1] != '=' || j >= 2 && strings.IndexByte("=!<>", text[j-2]) >= 0 {
+			continue
+		}
+		j--
+		for j > 0 && isBlank(text[j-1]) {
+			j--
+		}
+		if j < len(name) || text[j-len(name):j] != name || j > len(name) && isIdentPart(text[j-len(name)-1]) {
+			continue
+		}
+		k := i + len("api.rest.v1.")
+		ns := k
+		for k < len(text) && isIdentPart(text[k]) {
+			k++
+		}
+		c := callIndex(text[ns:k])
+		for k < len(text) && isBlank(text[k]) {
+			k++
+		}
+		if c < 0 || k >= len(text) || text[k] != '(' {
+			return 0, 0, false
+		}
+		return c, k, true
+	}
+	return 0, 0, false
+}
+
+// bodyItems offers the response schema's properties after `r.body.`.
+func bodyItems(s *scanResult, used int, rng Range, disp Display) ([]CompletionItem, bool) {
+	if disp.APIs == nil {
+		return nil, false
+	}
+	name, steps, ok := s.bodyPath(used)
+	if !ok || s.valueOf(name) != "response" {
+		return nil, false
+	}
+	call, open, ok := assignedCall(s.text[:rng.Start], name)
+	if !ok {
+		return nil, false
+	}
+	op, idx := operationOf(s.text, call, open, disp, true)
+	if op == nil || op.Response == nil {
+		return nil, false
+	}
+	schema := op.Response
+	for _, st := range steps {
+		if schema == nil {
+			return nil, true
+		}
+		if st == "[]" {
+			schema = schema.Items
+			continue
+		}
+		p := schema.Prop(st)
+		if p == nil {
+			return nil, true
+		}
+		schema = p.Schema
+	}
+	if schema == nil {
+		return nil, true
+	}
+	items := make([]CompletionItem, 0, len(schema.Props))
+	from := "From the `" + op.Method + " " + op.Path + "` answer in the service's API description."
+	if idx.Recorded {
+		src := disp.path(idx.Source)
+		from = fmt.Sprintf("From recorded answers: `%s:%d` (no API description).", src, op.Line)
+	}
+	for _, p := range schema.Props {
+		doc := schemaDoc(p.Schema, "")
+		if doc != "" {
+			doc += "\n\n"
+		}
+		items = append(items, CompletionItem{Label: p.Name, Kind: ItemField, Detail: p.Schema.TypeText(),
+			Documentation: doc + from, InsertText: p.Name, Replace: rng})
+	}
+	return items, true
+}
+
+// operationMarkdown describes an operation for hover.
+func operationMarkdown(op *openapi.Operation, idx *openapi.Index, disp Display) string {
+	var b strings.Builder
+	b.WriteString("**")
+	writeText(&b, op.Method+" "+op.Path)
+	b.WriteString("**")
+	if op.Deprecated {
+		b.WriteString(" (deprecated)")
+	}
+	b.WriteString("\n\n")
+	if op.Summary != "" {
+		writeText(&b, op.Summary)
+		b.WriteString("\n\n")
+	}
+	if op.Description != "" {
+		writeText(&b, op.Description)
+		b.WriteString("\n\n")
+	}
+	if len(op.Query) > 0 {
+		b.WriteString("Query: ")
+		for i, p := range op.Query {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeCode(&b, p.Name)
+			if p.Required {
+				b.WriteString(" (required)")
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	if op.Response != nil {
+		b.WriteString("Answer: ")
+		writeCode(&b, op.Response.TypeText())
+		b.WriteString("\n\n")
+	}
+	if len(op.Errors) > 0 {
+		b.WriteString("Errors:")
+		for _, e := range op.Errors {
+			b.WriteString("\n- ")
+			writeCode(&b, e.Status)
+			if e.Description != "" {
+				b.WriteString(" ")
+				writeText(&b, e.Description)
+			}
+			if e.Schema != nil && len(e.Schema.Props) > 0 {
+				names := make([]string, len(e.Schema.Props))
+				for i, p := range e.Schema.Props {
+					names[i] = p.Name
+				}
+				sort.Strings(names)
+				b.WriteString(" (body fields ")
+				writeCode(&b, strings.Join(names, ", "))
+				b.WriteString(")")
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	if op.DocsURL != "" && (strings.HasPrefix(op.DocsURL, "https://") || strings.HasPrefix(op.DocsURL, "http://")) {
+		b.WriteString("[External documentation](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(op.DocsURL) + ")\n\n")
+	}
+	src := idx.Source
+	if !openapi.IsURL(src) {
+		src = disp.path(src)
+	}
+	b.WriteString("Described in ")
+	writeCode(&b, fmt.Sprintf("%s:%d", src, op.Line))
+	return b.String()
+}
+
+// callOperation returns the operation of the call whose name ends at
+// nameEnd, and the description it is in.
+func callOperation(text string, call, nameEnd int, disp Display) (*openapi.Operation, *openapi.Index) {
+	if disp.APIs == nil {
+		return nil, nil
+	}
+	k := nameEnd
+	for k < len(text) && isBlank(text[k]) {
+		k++
+	}
+	if k >= len(text) || text[k] != '(' {
+		return nil, nil
+	}
+	return operationOf(text, call, k, disp, false)
+}
+
+// Definition is where the element at an offset is defined: a file and a
+// 1-based line.
+type Definition struct {
+	File  string
+	Line  int
+	Range Range // the element in the script
+}
+
+// DefinitionAt returns where the element at offset is defined: for a
+// call whose service has a description, the operation in the description
+// file; for a serviceId string, its configuration.
+func DefinitionAt(doc *Document, offset int, reg *config.Registry, disp Display) (out Definition, ok bool) {
+	defer recovered()
+	if doc == nil {
+		return Definition{}, false
+	}
+	text := doc.text
+	offset = clampOffset(text, offset)
+	ws, we := identAround(text, offset)
+	if ws < we {
+		if c := callIndex(text[ws:we]); c >= 0 && strings.HasSuffix(text[:ws], "api.rest.v1.") {
+			op, idx := callOperation(text, c, we, disp)
+			if op == nil || openapi.IsURL(idx.Source) {
+				return Definition{}, false
+			}
+			return Definition{File: idx.Source, Line: op.Line, Range: Range{ws, we}}, true
+		}
+	}
+	if reg == nil {
+		return Definition{}, false
+	}
+	d, _ := withScan(text, offset, func(s *scanResult) (*Definition, bool) {
+		if s.where != inString {
+			return nil, true
+		}
+		f := s.top()
+		if f == nil || f.open != '(' || f.call < 0 || f.arg != argServiceID {
+			return nil, s.settled()
+		}
+		rng := Range{s.strStart + 1, stringEnd(s.text, s.strStart, s.offset)}
+		svc, ok := reg.Service(s.text[rng.Start:rng.End])
+		if !ok || svc.Defined.File == "" {
+			return nil, true
+		}
+		return &Definition{File: svc.Defined.File, Line: svc.Defined.Line, Range: rng}, true
+	})
+	if d == nil {
+		return Definition{}, false
+	}
+	return *d, true
+}
+
+// catchHover hovers the exception of a catch block whose try made a call
+// to a service with a description: the documented error answers and
+// their fields.
+func catchHover(s *scanResult, word string, rng Range, disp Display) *Hover {
+	if disp.APIs == nil {
+		return nil
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].catchVar != word {
+			continue
+		}
+		call, open, ok := lastCall(s.text[:s.stack[i].pos])
+		if !ok {
+			return nil
+		}
+		op, _ := operationOf(s.text, call, open, disp, false)
+		if op == nil || len(op.Errors) == 0 {
+			return nil
+		}
+		var b strings.Builder
+		b.WriteString("**")
+		writeText(&b, word)
+		b.WriteString("**: the exception of ")
+		writeCode(&b, op.Method+" "+op.Path)
+		b.WriteString(" (`status.code`, `body` as text; parse it with `JSON.parse(" + word + ".body)`). Documented error answers:\n")
+		for _, e := range op.Errors {
+			b.WriteString("\n- ")
+			writeCode(&b, e.Status)
+			if e.Description != "" {
+				b.WriteString(" ")
+				writeText(&b, e.Description)
+			}
+			if e.Schema != nil {
+				for j, p := range e.Schema.Props {
+					if j == 0 {
+						b.WriteString(" Fields: ")
+					} else {
+						b.WriteString(", ")
+					}
+					writeCode(&b, p.Name)
+					if t := p.Schema.TypeText(); t != "" {
+						b.WriteString(" (" + t + ")")
+					}
+				}
+			}
+		}
+		return &Hover{Markdown: b.String(), Range: rng}
+	}
+	return nil
+}
+
+// lastCall finds the last `api.rest.v1.<call>(` in text.
+func lastCall(text string) (call, open int, ok bool) {
+	i := strings.LastIndex(text, "api.rest.v1.")
+	if i < 0 {
+		return 0, 0, false
+	}
+	k := i + len("api.rest.v1.")
+	ns := k
+	for k < len(text) && isIdentPart(text[k]) {
+		k++
+	}
+	c := callIndex(text[ns:k])
+	for k < len(text) && isBlank(text[k]) {
+		k++
+	}
+	if c < 0 || k >= len(text) || text[k] != '(' {
+		return 0, 0, false
+	}
+	return c, k, true
+}

@@ -1,0 +1,47 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/hints"
+)
+
+// displayFor is the session's display with the API descriptions of the
+// view's services.
+func (s *session) displayFor(v view) hints.Display {
+	d := s.display()
+	d.APIs = v.apis
+	return d
+}
+
+// definition opens, for a call, the operation in its service's API
+// description, and for a serviceId, its configuration.
+func (s *session) definition(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.DefinitionParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	v, ok := s.viewOf(p.TextDocument.URI)
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	if !ok || s.opts.ShowPath != nil {
+		// A client shown other paths cannot open the real ones.
+		return nil, nil
+	}
+	def, ok := hints.DefinitionAt(v.d.doc, v.d.m.offset(p.Position), v.reg, s.displayFor(v))
+	if !ok {
+		return cancelled(ctx, nil, nil)
+	}
+	line := uint32(max(def.Line-1, 0))
+	m := s.configMapper(fileURI(cleanAbs(def.File)), def.File)
+	start := protocol.Position{Line: line}
+	end := start
+	if int(line) < len(m.lines) {
+		end = m.position(m.lineEnd(int(line)))
+	}
+	loc := protocol.Location{URI: fileURI(cleanAbs(def.File)), Range: protocol.Range{Start: start, End: end}}
+	return cancelled(ctx, []protocol.Location{loc}, nil)
+}

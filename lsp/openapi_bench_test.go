@@ -1,0 +1,73 @@
+package lsp
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/cursortest"
+	"github.com/restls/restls/internal/lsptest"
+	"github.com/restls/restls/internal/openapitest"
+)
+
+// BenchmarkOpenAPICompletionServerSide measures pathParams, queryParams
+// and r.body completion with GitHub's description (1,223 operations)
+// inside the server, as BenchmarkCompletionServerSide does; the p50/p99
+// metrics are the ones issue 17 bounds (p99 under 1 ms).
+//
+//	go test -run '^$' -bench OpenAPICompletionServerSide ./lsp/
+func BenchmarkOpenAPICompletionServerSide(b *testing.B) {
+	desc := openapitest.GitHub(b)
+	dir := b.TempDir()
+	writeFiles(b, dir, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: github\n      url: https://api.github.com\n",
+	})
+	srv := NewServer(Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, PollInterval: -1,
+		OpenAPI: []OpenAPISource{{ServiceID: "github", Location: desc}}})
+	ses := newSession(srv, 1, func() {})
+	ses.answers = &answerRecycler{}
+	ses.state = stateInitialized
+	ses.caps = clientCaps{snippets: true}
+	// Load the description before measuring.
+	loaded := make(chan struct{})
+	srv.apis.onLoaded = func() { close(loaded) }
+	reg := usable(srv.Snapshot().For(config.ScriptService))
+	srv.apis.docs(srv.opts.OpenAPI)
+	<-loaded
+	if set := ses.apiCache.set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
+		b.Fatal("no description")
+	}
+	for _, bc := range []struct{ name, src string }{
+		{"pathParams", `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, |]}, {});`},
+		{"queryParams", `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, "issues"], queryParams: {|}}, {});`},
+		{"body", "var o = \"o\", r = \"r\";\nvar x = api.rest.v1.get(\"github\", {pathParams: [\"repos\", o, r]}, {});\nx.body.owner.|"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			text, off := cursortest.Split(b, bc.src)
+			u := uri.File("/ws/" + bc.name + ".js")
+			ses.docs[u] = newDocument(u, 1, text)
+			pos := newMapper(text).position(off)
+			b.ReportAllocs()
+			var ds []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				v, ok := ses.viewOf(u)
+				if !ok {
+					b.Fatal("no document")
+				}
+				raw, err := ses.completionAnswer(v, pos)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(start))
+				if len(raw) < 200 {
+					b.Fatalf("answer %s", raw)
+				}
+			}
+			lsptest.ReportPercentiles(b, "", ds)
+		})
+	}
+}

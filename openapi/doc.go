@@ -1,0 +1,14 @@
+// Package openapi reads OpenAPI descriptions (3.0, 3.1 and Swagger 2.0,
+// JSON or YAML) into a compact Index of what the editor hints use: the
+// operations with their path templates, query parameters, request body and
+// answer shapes, and where each is written. The full document is dropped
+// once indexed.
+//
+// It also loads descriptions from files and http(s) URLs (size limit,
+// timeout, ETag, the last good copy kept on failure) and attaches them to
+// the services of a configuration snapshot (Attach): the matching of a
+// call to an operation (Match, Next) is pure and is what package hints
+// uses.
+//
+// openapi may import config only: never hints, lsp or the runtime.
+package openapi

@@ -1,0 +1,583 @@
+package openapi
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Index is what the hints need of one description: its operations and
+// the shapes of their parameters, bodies and answers. It is immutable once
+// built and safe for concurrent use.
+type Index struct {
+	// Source is the file or URL the description was read from.
+	Source  string
+	Title   string
+	Version string // the document's "openapi" (or "swagger") version
+	// Servers are the absolute urls of the document's servers.
+	Servers []string
+	// Ops are the operations, sorted by path then method.
+	Ops []*Operation
+	// Recorded marks an index built from recorded answers (mock
+	// fixtures, BuildRecorded) rather than a description: it knows the
+	// shapes of answers, not the service's paths.
+	Recorded bool
+	// Problems are the parts of the description that could not be used
+	// (a broken $ref ...): the rest of the index is usable.
+	Problems []Problem
+
+	paths *trie
+}
+
+// Problem is a part of a description the index left out.
+type Problem struct {
+	Line    int
+	Message string
+}
+
+// Operation is one method on one path template.
+type Operation struct {
+	Method      string   // upper case: GET, POST ...
+	Path        string   // the template: /repos/{owner}/{repo}
+	Segments    []string // the template's segments: repos, {owner}, {repo}
+	OperationID string
+	Summary     string
+	Description string
+	DocsURL     string // externalDocs.url
+	Deprecated  bool
+	Line        int // of the operation's key in Source
+	PathParams  []Param
+	Query       []Param
+	// Body is the request body's schema (JSON, else multipart or a form),
+	// nil when the operation takes none; BodyMedia is its media type.
+	Body         *Schema
+	BodyMedia    string
+	BodyRequired bool
+	// Response is the schema of the first documented 2XX answer.
+	Response *Schema
+	// Errors are the documented answers of other statuses.
+	Errors []Answer
+}
+
+// Answer is one documented non-2XX answer.
+type Answer struct {
+	Status      string
+	Description string
+	Schema      *Schema
+}
+
+// Param is a path or query parameter.
+type Param struct {
+	Name        string
+	Type        string // schema type, e.g. "string", "integer", "array of string"
+	Default     string
+	Description string
+	Required    bool
+	Deprecated  bool
+	Enum        []string
+}
+
+// Schema is the shape of a JSON value as far as the hints use it.
+type Schema struct {
+	Type        string // "object", "array", "string" ...; "" when unknown
+	Description string
+	Format      string
+	Enum        []string
+	Ref         string // the component it came from, e.g. "repository"
+	Line        int
+	// Props are an object's properties, sorted by name.
+	Props []Prop
+	// Items is an array's element schema.
+	Items *Schema
+}
+
+// Prop is one property of an object schema.
+type Prop struct {
+	Name     string
+	Required bool
+	Schema   *Schema
+}
+
+// Prop returns the property name of s, or nil.
+func (s *Schema) Prop(name string) *Prop {
+	if s == nil {
+		return nil
+	}
+	i := sort.Search(len(s.Props), func(i int) bool { return s.Props[i].Name >= name })
+	if i < len(s.Props) && s.Props[i].Name == name {
+		return &s.Props[i]
+	}
+	return nil
+}
+
+// TypeText is a short description of the schema's type, e.g.
+// "array of repository".
+func (s *Schema) TypeText() string {
+	if s == nil {
+		return ""
+	}
+	t := s.Type
+	if s.Ref != "" && (t == "object" || t == "") {
+		t = s.Ref
+	}
+	if t == "array" && s.Items != nil {
+		return "array of " + s.Items.TypeText()
+	}
+	if t == "" {
+		t = "any"
+	}
+	if s.Format != "" {
+		t += " (" + s.Format + ")"
+	}
+	return t
+}
+
+// ErrNotOpenAPI is returned for a document that is neither OpenAPI 3 nor
+// Swagger 2.
+var ErrNotOpenAPI = errors.New("not an OpenAPI description (no \"openapi\" or \"swagger\" version)")
+
+// methods are the operation keys of a path item, in the order operations
+// are listed.
+var methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+// maxSchemaDepth bounds how deep a schema is followed; $ref cycles end at
+// the component already being built, this bounds inline nesting.
+const maxSchemaDepth = 32
+
+// Build reads a description (JSON or YAML) into an Index. source names it
+// in positions and messages.
+func Build(source string, data []byte) (*Index, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	return buildIndex(source, root)
+}
+
+type builder struct {
+	root     *node
+	idx      *Index
+	swagger  bool
+	refs     map[string]*Schema // built components, by $ref
+	building map[*node]*Schema  // inline schemas being built (cycles)
+	problems map[string]bool
+}
+
+func buildIndex(source string, root *node) (*Index, error) {
+	if root == nil || root.kind != kObject {
+		return nil, ErrNotOpenAPI
+	}
+	idx := &Index{Source: source}
+	b := &builder{root: root, idx: idx, refs: map[string]*Schema{}, building: map[*node]*Schema{}, problems: map[string]bool{}}
+	switch {
+	case root.get("openapi") != nil:
+		idx.Version = root.get("openapi").scalar()
+	case root.get("swagger") != nil:
+		idx.Version = root.get("swagger").scalar()
+		b.swagger = true
+	default:
+		return nil, ErrNotOpenAPI
+	}
+	if info := root.get("info"); info != nil {
+		idx.Title = info.text("title")
+	}
+	b.servers()
+	paths := root.get("paths")
+	if paths != nil && paths.kind != kObject {
+		return nil, lineErr(paths.line, "paths must be an object")
+	}
+	if paths != nil {
+		for i, p := range paths.keys {
+			b.pathItem(p, paths.vals[i], 0)
+		}
+	}
+	sort.SliceStable(idx.Ops, func(i, j int) bool {
+		if idx.Ops[i].Path != idx.Ops[j].Path {
+			return idx.Ops[i].Path < idx.Ops[j].Path
+		}
+		return methodRank(idx.Ops[i].Method) < methodRank(idx.Ops[j].Method)
+	})
+	idx.paths = buildTrie(idx.Ops)
+	return idx, nil
+}
+
+func methodRank(m string) int {
+	for i, x := range methods {
+		if strings.EqualFold(x, m) {
+			return i
+		}
+	}
+	return len(methods)
+}
+
+func (b *builder) problem(line int32, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if b.problems[msg] || len(b.idx.Problems) >= 100 {
+		return
+	}
+	b.problems[msg] = true
+	b.idx.Problems = append(b.idx.Problems, Problem{Line: int(line), Message: msg})
+}
+
+func (b *builder) servers() {
+	if b.swagger {
+		host := b.root.text("host")
+		if host == "" {
+			return
+		}
+		schemes := []string{"https"}
+		if s := b.root.get("schemes"); s != nil && s.kind == kArray && len(s.vals) > 0 {
+			schemes = schemes[:0]
+			for _, v := range s.vals {
+				schemes = append(schemes, v.scalar())
+			}
+		}
+		for _, sc := range schemes {
+			b.idx.Servers = append(b.idx.Servers, sc+"://"+host+strings.TrimSuffix(b.root.text("basePath"), "/"))
+		}
+		return
+	}
+	s := b.root.get("servers")
+	if s == nil || s.kind != kArray {
+		return
+	}
+	for _, v := range s.vals {
+		u := v.text("url")
+		if vars := v.get("variables"); vars != nil {
+			for i, k := range vars.keys {
+				u = strings.ReplaceAll(u, "{"+k+"}", vars.vals[i].text("default"))
+			}
+		}
+		if u != "" {
+			b.idx.Servers = append(b.idx.Servers, strings.TrimSuffix(u, "/"))
+		}
+	}
+}
+
+// deref follows a $ref to a node of this document, bounded.
+func (b *builder) deref(n *node) *node {
+	for i := 0; n != nil && i < 16; i++ {
+		ref := n.text("$ref")
+		if ref == "" {
+			return n
+		}
+		t := b.pointer(ref)
+		if t == nil {
+			b.problem(n.line, "$ref %q does not resolve within the description", ref)
+			return nil
+		}
+		n = t
+	}
+	if n != nil && n.text("$ref") != "" {
+		b.problem(n.line, "$ref chain too long")
+		return nil
+	}
+	return n
+}
+
+// pointer resolves a local JSON pointer ("#/components/schemas/x").
+func (b *builder) pointer(ref string) *node {
+	p, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil
+	}
+	n := b.root
+	for _, part := range strings.Split(p, "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		if n == nil {
+			return nil
+		}
+		if n.kind == kArray {
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(n.vals) {
+				return nil
+			}
+			n = n.vals[i]
+			continue
+		}
+		n = n.get(part)
+	}
+	return n
+}
+
+func (b *builder) pathItem(path string, item *node, depth int) {
+	item = b.deref(item)
+	if item == nil || item.kind != kObject {
+		return
+	}
+	common := item.get("parameters")
+	for _, m := range methods {
+		opn := item.get(m)
+		if opn == nil || opn.kind != kObject {
+			continue
+		}
+		b.operation(path, strings.ToUpper(m), opn, common)
+	}
+}
+
+func splitPath(path string) []string {
+	var segs []string
+	for _, s := range strings.Split(path, "/") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}
+
+func (b *builder) operation(path, method string, n *node, common *node) {
+	op := &Operation{
+		Method:      method,
+		Path:        path,
+		Segments:    splitPath(path),
+		OperationID: n.text("operationId"),
+		Summary:     n.text("summary"),
+		Description: n.text("description"),
+		Deprecated:  n.flag("deprecated"),
+		Line:        int(n.line),
+	}
+	if d := n.get("externalDocs"); d != nil {
+		op.DocsURL = d.text("url")
+	}
+	seen := map[string]bool{}
+	for _, list := range []*node{n.get("parameters"), common} {
+		if list == nil || list.kind != kArray {
+			continue
+		}
+		for _, pn := range list.vals {
+			pn = b.deref(pn)
+			if pn == nil {
+				continue
+			}
+			name, in := pn.text("name"), pn.text("in")
+			if name == "" || seen[in+"\x00"+name] {
+				continue
+			}
+			seen[in+"\x00"+name] = true
+			switch in {
+			case "path":
+				op.PathParams = append(op.PathParams, b.param(pn))
+			case "query":
+				op.Query = append(op.Query, b.param(pn))
+			case "body":
+				if b.swagger {
+					op.Body = b.schema(pn.get("schema"), 0)
+					op.BodyMedia = "application/json"
+					op.BodyRequired = pn.flag("required")
+				}
+			case "formData":
+				if b.swagger {
+					if op.Body == nil || op.BodyMedia != "multipart/form-data" {
+						op.Body = &Schema{Type: "object"}
+						op.BodyMedia = "multipart/form-data"
+					}
+					p := b.param(pn)
+					op.Body.Props = append(op.Body.Props, Prop{Name: p.Name, Required: p.Required,
+						Schema: &Schema{Type: p.Type, Description: p.Description, Enum: p.Enum}})
+					sortProps(op.Body.Props)
+				}
+			}
+		}
+	}
+	sort.SliceStable(op.Query, func(i, j int) bool { return op.Query[i].Name < op.Query[j].Name })
+	if rb := b.deref(n.get("requestBody")); rb != nil {
+		op.BodyRequired = rb.flag("required")
+		op.Body, op.BodyMedia = b.content(rb.get("content"))
+	}
+	if rs := n.get("responses"); rs != nil && rs.kind == kObject {
+		for i, status := range rs.keys {
+			r := b.deref(rs.vals[i])
+			if r == nil {
+				continue
+			}
+			var s *Schema
+			if b.swagger {
+				s = b.schema(r.get("schema"), 0)
+			} else {
+				s, _ = b.content(r.get("content"))
+			}
+			if strings.HasPrefix(status, "2") {
+				if op.Response == nil {
+					op.Response = s
+				}
+				continue
+			}
+			op.Errors = append(op.Errors, Answer{Status: status, Description: r.text("description"), Schema: s})
+		}
+	}
+	b.idx.Ops = append(b.idx.Ops, op)
+}
+
+// content picks the schema of a content map: JSON first, then multipart
+// and forms, then whatever comes first.
+func (b *builder) content(c *node) (*Schema, string) {
+	if c == nil || c.kind != kObject || len(c.keys) == 0 {
+		return nil, ""
+	}
+	pick := -1
+	for _, want := range []string{"json", "multipart/form-data", "application/x-www-form-urlencoded"} {
+		for i, k := range c.keys {
+			if strings.Contains(strings.ToLower(k), want) {
+				pick = i
+				break
+			}
+		}
+		if pick >= 0 {
+			break
+		}
+	}
+	if pick < 0 {
+		pick = 0
+	}
+	return b.schema(c.vals[pick].get("schema"), 0), c.keys[pick]
+}
+
+func (b *builder) param(pn *node) Param {
+	p := Param{Name: pn.text("name"), Description: pn.text("description"), Required: pn.flag("required"),
+		Deprecated: pn.flag("deprecated")}
+	sn := pn
+	if !b.swagger || pn.get("schema") != nil {
+		sn = b.deref(pn.get("schema"))
+	}
+	if sn != nil {
+		s := b.schema(sn, maxSchemaDepth-2) // parameters are flat: no need to go deep
+		p.Type = s.TypeText()
+		p.Enum = s.Enum
+		if d := sn.get("default"); d != nil {
+			p.Default = d.scalar()
+		}
+	}
+	return p
+}
+
+// schema builds the Schema of n; components reached through $ref are
+// built once and shared, so cycles end at the one being built.
+func (b *builder) schema(n *node, depth int) *Schema {
+	if n == nil || n.kind != kObject {
+		return nil
+	}
+	if ref := n.text("$ref"); ref != "" {
+		if s, ok := b.refs[ref]; ok {
+			return s
+		}
+		t := b.pointer(ref)
+		if t == nil {
+			b.problem(n.line, "$ref %q does not resolve within the description", ref)
+			return nil
+		}
+		s := &Schema{Ref: ref[strings.LastIndexByte(ref, '/')+1:], Line: int(t.line)}
+		b.refs[ref] = s
+		if built := b.schema(t, 0); built != nil {
+			name, line := s.Ref, s.Line
+			*s = *built
+			s.Ref, s.Line = name, line
+		}
+		return s
+	}
+	if depth > maxSchemaDepth {
+		return &Schema{Type: "object", Line: int(n.line)}
+	}
+	if s, ok := b.building[n]; ok {
+		return s
+	}
+	s := &Schema{Description: n.text("description"), Format: n.text("format"), Line: int(n.line)}
+	b.building[n] = s
+	defer delete(b.building, n)
+	switch t := n.get("type"); {
+	case t == nil:
+	case t.kind == kString:
+		s.Type = t.str
+	case t.kind == kArray: // 3.1: ["string", "null"]
+		for _, v := range t.vals {
+			if v.scalar() != "null" && v.scalar() != "" {
+				s.Type = v.scalar()
+				break
+			}
+		}
+	}
+	if e := n.get("enum"); e != nil && e.kind == kArray {
+		for _, v := range e.vals {
+			if v.kind != kObject && v.kind != kArray {
+				s.Enum = append(s.Enum, v.scalar())
+			}
+		}
+	}
+	required := map[string]bool{}
+	if r := n.get("required"); r != nil && r.kind == kArray {
+		for _, v := range r.vals {
+			required[v.scalar()] = true
+		}
+	}
+	if ps := n.get("properties"); ps != nil && ps.kind == kObject {
+		for i, name := range ps.keys {
+			s.Props = append(s.Props, Prop{Name: name, Required: required[name], Schema: b.schema(ps.vals[i], depth+1)})
+		}
+		if s.Type == "" {
+			s.Type = "object"
+		}
+	}
+	if it := n.get("items"); it != nil {
+		s.Items = b.schema(it, depth+1)
+		if s.Type == "" {
+			s.Type = "array"
+		}
+	}
+	// allOf merges; oneOf and anyOf offer the properties of every choice.
+	for _, key := range []string{"allOf", "oneOf", "anyOf"} {
+		list := n.get(key)
+		if list == nil || list.kind != kArray {
+			continue
+		}
+		for _, part := range list.vals {
+			ps := b.schema(part, depth+1)
+			if ps == nil {
+				continue
+			}
+			s.merge(ps, key == "allOf")
+		}
+	}
+	sortProps(s.Props)
+	return s
+}
+
+// merge adds the properties of o to s (o may still be being built: a
+// cycle through allOf merges what is there).
+func (s *Schema) merge(o *Schema, all bool) {
+	if s.Type == "" {
+		s.Type = o.Type
+	}
+	if s.Items == nil {
+		s.Items = o.Items
+	}
+	if s.Description == "" {
+		s.Description = o.Description
+	}
+	if s.Ref == "" && all && len(o.Props) > 0 {
+		s.Ref = o.Ref
+	}
+	for _, p := range o.Props {
+		if !all {
+			p.Required = false
+		}
+		if q := s.findProp(p.Name); q != nil {
+			q.Required = q.Required || p.Required
+			continue
+		}
+		s.Props = append(s.Props, p)
+	}
+}
+
+func (s *Schema) findProp(name string) *Prop {
+	for i := range s.Props {
+		if s.Props[i].Name == name {
+			return &s.Props[i]
+		}
+	}
+	return nil
+}
+
+func sortProps(ps []Prop) {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+}

@@ -1,0 +1,180 @@
+package openapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FetchTimeout bounds the fetch of a description from a URL.
+const FetchTimeout = 10 * time.Second
+
+// IsURL reports whether location is an http(s) URL rather than a file.
+func IsURL(location string) bool {
+	l := strings.ToLower(location)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// Loader reads descriptions from files and URLs and keeps the last good
+// index of each URL (with its ETag): a failed fetch returns that copy
+// with the error, and a 304 answer reuses it. Safe for concurrent use.
+type Loader struct {
+	// Client fetches URLs; nil means a client with FetchTimeout.
+	Client *http.Client
+
+	mu    sync.Mutex
+	cache map[string]*cached
+}
+
+type cached struct {
+	idx  *Index
+	etag string
+	mod  time.Time // a file's modification time
+	size int64
+}
+
+// Load returns the index of the description at location (a file path or
+// an http(s) URL). With an error, the index is the last good copy of the
+// same location, or nil.
+func (l *Loader) Load(ctx context.Context, location string) (*Index, error) {
+	if IsURL(location) {
+		return l.fetch(ctx, location)
+	}
+	return l.file(location, location, Build)
+}
+
+// LoadRecorded returns the index of the recorded answers in a fixture
+// file (BuildRecorded), read again only when it changed.
+func (l *Loader) LoadRecorded(path string) (*Index, error) {
+	return l.file("recorded:"+path, path, BuildRecorded)
+}
+
+func (l *Loader) last(location string) *cached {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cache[location]
+}
+
+func (l *Loader) keep(location string, c *cached) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cache == nil {
+		l.cache = map[string]*cached{}
+	}
+	l.cache[location] = c
+}
+
+func (l *Loader) file(key, path string, build func(string, []byte) (*Index, error)) (*Index, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
+	}
+	if c := l.last(key); c != nil && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+		return c.idx, nil
+	}
+	if st.Size() > MaxSize {
+		return nil, fmt.Errorf("OpenAPI description %s: %w: %d bytes, the limit is %d", path, ErrTooLarge, st.Size(), MaxSize)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
+	}
+	idx, err := build(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
+	}
+	l.keep(key, &cached{idx: idx, mod: st.ModTime(), size: st.Size()})
+	return idx, nil
+}
+
+func (l *Loader) fetch(ctx context.Context, url string) (*Index, error) {
+	prev := l.last(url)
+	idx, etag, err := l.get(ctx, url, prev)
+	if err != nil {
+		err = fmt.Errorf("OpenAPI description %s: %w", Redact(url), err)
+		if prev != nil {
+			return prev.idx, fmt.Errorf("%w (using the copy loaded before)", err)
+		}
+		return nil, err
+	}
+	if idx != prev.index() {
+		l.keep(url, &cached{idx: idx, etag: etag})
+	}
+	return idx, nil
+}
+
+func (c *cached) index() *Index {
+	if c == nil {
+		return nil
+	}
+	return c.idx
+}
+
+func (l *Loader) get(ctx context.Context, url string, prev *cached) (*Index, string, error) {
+	client := l.Client
+	if client == nil {
+		client = &http.Client{Timeout: FetchTimeout}
+	}
+	ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5")
+	if prev != nil && prev.etag != "" {
+		req.Header.Set("If-None-Match", prev.etag)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		var ue interface{ Unwrap() error }
+		if errors.As(err, &ue) && ue.Unwrap() != nil {
+			err = ue.Unwrap() // the url is named by the caller, without credentials
+		}
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotModified && prev != nil {
+		return prev.idx, prev.etag, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("HTTP status %s", resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxSize+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if len(data) > MaxSize {
+		return nil, "", fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxSize)
+	}
+	idx, err := Build(Redact(url), data)
+	if err != nil {
+		return nil, "", err
+	}
+	return idx, resp.Header.Get("ETag"), nil
+}
+
+// Redact removes user information and the query from a URL: either may
+// hold a credential.
+func Redact(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		rest := u[i+3:]
+		end := strings.IndexAny(rest, "/?#")
+		if end < 0 {
+			end = len(rest)
+		}
+		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+			u = u[:i+3] + rest[at+1:]
+		}
+	}
+	if q := strings.IndexAny(u, "?#"); q >= 0 {
+		u = u[:q]
+	}
+	return u
+}

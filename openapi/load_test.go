@@ -1,0 +1,81 @@
+package openapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestLoaderURL(t *testing.T) {
+	data, err := os.ReadFile("testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	fail, hits, notModified := false, 0, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		hits++
+		if fail {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			notModified++
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		w.Write(data)
+	}))
+	defer srv.Close()
+	var l Loader
+	url := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/shop.yaml?token=secret"
+	first, err := l.Load(context.Background(), url)
+	if err != nil || len(first.Ops) == 0 {
+		t.Fatalf("first load: %v", err)
+	}
+	if strings.Contains(first.Source, "secret") {
+		t.Errorf("source %q names a credential", first.Source)
+	}
+	again, err := l.Load(context.Background(), url)
+	if err != nil || again != first || notModified != 1 {
+		t.Fatalf("second load: %v, same %v, 304s %d", err, again == first, notModified)
+	}
+	mu.Lock()
+	fail = true
+	mu.Unlock()
+	kept, err := l.Load(context.Background(), url)
+	if err == nil || kept != first {
+		t.Fatalf("failed load: %v, kept %v", err, kept == first)
+	}
+	if strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "502") || !strings.Contains(err.Error(), "copy loaded before") {
+		t.Errorf("error %q", err)
+	}
+}
+
+func TestLoaderFile(t *testing.T) {
+	var l Loader
+	if _, err := l.Load(context.Background(), filepath.Join(t.TempDir(), "missing.yaml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"openapi": `), 0o644)
+	if _, err := l.Load(context.Background(), bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("broken file: %v", err)
+	}
+	idx, err := l.Load(context.Background(), "testdata/things31.json")
+	if err != nil || idx.Title != "Things" {
+		t.Fatalf("things: %v", err)
+	}
+	if again, _ := l.Load(context.Background(), "testdata/things31.json"); again != idx {
+		t.Errorf("an unchanged file was read again")
+	}
+}
