@@ -191,7 +191,7 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		if req.Snapshot != nil {
 			src = req.Snapshot.Sources
 		}
-		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src})
+		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Mock: req.MockText, Sources: src})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
 		}

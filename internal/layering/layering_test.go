@@ -53,7 +53,7 @@ var table = map[string]rule{
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
 	"remote":             {may: []string{"config"}},
 	"lsp":                {may: []string{"config", "hints"}},
-	"web":                {may: []string{"config", "hints", "lsp"}},
+	"web":                {may: []string{"config", "hints", "lsp", "runtime/restclient"}}, // restclient: the fixture format only (ParseMock, MockSchema)
 	"cmd/restls":         {may: []string{"config", "hints", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"internal/cursortest": {leaf: true, testOnly: true},
