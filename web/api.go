@@ -194,6 +194,32 @@ type statusJSON struct {
 	Version string           `json:"version,omitempty"`
 	Sources config.Sources   `json:"sources"`
 	Kinds   []kindStatusJSON `json:"kinds"`
+	// Run says whether this client may POST /v1/run, and why not.
+	Run runStatusJSON `json:"run"`
+}
+
+// runStatusJSON lets a page disable its Dry Run button with the reason
+// instead of offering a click that answers 403 or 401.
+type runStatusJSON struct {
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Reasons a client may not run, as /v1/status gives them.
+const (
+	reasonNoAllowRun = "dry runs are disabled on this server: start restls serve --http with --allow-run"
+	reasonNoKey      = "dry runs need the access key: open the page from the address restls serve --http printed (it ends in ?access_token=...)"
+)
+
+// runStatus is what r's client may do with POST /v1/run.
+func (s *Server) runStatus(r *http.Request) runStatusJSON {
+	switch {
+	case s.opts.Runner == nil:
+		return runStatusJSON{Reason: reasonNoAllowRun}
+	case !s.hasKey(r):
+		return runStatusJSON{Reason: reasonNoKey}
+	}
+	return runStatusJSON{Allowed: true}
 }
 
 type kindStatusJSON struct {
@@ -209,7 +235,9 @@ type kindStatusJSON struct {
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, statusOf(s.opts.Snapshot(), s.opts.Version))
+	st := statusOf(s.opts.Snapshot(), s.opts.Version)
+	st.Run = s.runStatus(r)
+	writeJSON(w, http.StatusOK, st)
 }
 
 // statusOf builds the /v1/status answer for a snapshot.

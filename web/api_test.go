@@ -368,3 +368,30 @@ func TestMockSchema(t *testing.T) {
 		t.Errorf("with its ETag: %d, want 304", res.StatusCode)
 	}
 }
+
+// TestStatusRun: /v1/status tells a page whether its Dry Run would be
+// answered, and why not, so the button is disabled with the reason.
+func TestStatusRun(t *testing.T) {
+	runner := func(o *Options) {
+		o.Runner = func(context.Context, lsp.RunRequest) (any, error) { return nil, nil }
+	}
+	_, off := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
+	s, on := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, runner)
+	for _, tc := range []struct {
+		name, url string
+		want      runStatusJSON
+	}{
+		{"no --allow-run", off.URL + "/v1/status", runStatusJSON{Reason: reasonNoAllowRun}},
+		{"no key", on.URL + "/v1/status", runStatusJSON{Reason: reasonNoKey}},
+		{"key", on.URL + "/v1/status?access_token=" + s.key, runStatusJSON{Allowed: true}},
+	} {
+		res, body := get(t, tc.url, nil)
+		var st struct{ Run runStatusJSON }
+		if err := json.Unmarshal([]byte(body), &st); err != nil || res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", tc.name, res.StatusCode, body)
+		}
+		if st.Run != tc.want {
+			t.Errorf("%s: run %+v, want %+v", tc.name, st.Run, tc.want)
+		}
+	}
+}
