@@ -231,6 +231,7 @@ function showProblems(server) {
     b.type = "button"
     b.className = "problem"
     b.dataset.severity = String(d.severity).toLowerCase()
+    b.setAttribute("aria-expanded", "false")
     const sev = document.createElement("span")
     sev.className = "sev"
     sev.textContent = severityWord(d.severity)
@@ -248,12 +249,17 @@ function showProblems(server) {
     li.append(b)
     return li
   }))
-  $("problem-detail").replaceChildren()
+  const box = $("problem-detail")
+  box.replaceChildren()
+  ul.after(box)
 }
 function showProblem(d, button) {
-  for (const b of document.querySelectorAll("#problems .problem")) b.removeAttribute("aria-current")
+  for (const b of document.querySelectorAll("#problems .problem")) { b.removeAttribute("aria-current"); b.setAttribute("aria-expanded", "false") }
   button.setAttribute("aria-current", "true")
+  button.setAttribute("aria-expanded", "true")
+  // The detail opens under the problem picked.
   const box = $("problem-detail")
+  button.parentElement.append(box)
   const rows = [["Where", where(d)], ["Severity", severityWord(d.severity)], ["Code", d.code || "—"], ["Script kinds", d.kinds.join(", ")]]
   const h = document.createElement("h3")
   h.textContent = where(d)
@@ -269,6 +275,7 @@ function showProblem(d, button) {
   hint.className = "hint"
   hint.textContent = "Fix it in that file; the server reloads the configuration when it changes (docs/diagnostics.md lists every code)."
   box.replaceChildren(h, p, dl, hint)
+  box.scrollIntoView({block: "nearest"})
 }
 
 editor.subscribe(s => {

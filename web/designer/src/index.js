@@ -3,7 +3,7 @@
 // (`restls serve --http`): completion, hover, signature help, diagnostics,
 // quick fixes, go-to-definition where the server offers it, the registry's
 // status, and dry runs, over /lsp with reconnection.
-import {EditorState, Compartment, StateEffect} from "@codemirror/state"
+import {EditorState, Compartment, StateEffect, Prec} from "@codemirror/state"
 import {EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, showPanel} from "@codemirror/view"
 import {defaultKeymap, history, historyKeymap} from "@codemirror/commands"
 import {syntaxHighlighting, defaultHighlightStyle, bracketMatching} from "@codemirror/language"
@@ -121,10 +121,11 @@ export function attachRestls(options) {
     lsp.of(client.plugin(documentURI(state.kind), "javascript")),
     quickFixes(), runErrorMarks(),
     showPanel.of(() => ({dom: notice, top: true})),
-    keymap.of([
+    // Above the default keymap, whose Mod-Enter inserts a blank line.
+    Prec.high(keymap.of([
       {key: "F12", run: definition},
       ...(options.onRun ? [{key: "Mod-Enter", run: () => { options.onRun(); return true }, preventDefault: true}] : []),
-    ]),
+    ])),
     EditorView.baseTheme({
       ".cm-restls-notice": {padding: "4px 8px", fontSize: "13px"},
       ".cm-restls-nohints": {background: "#fff4c2", color: "#3d3000", border: "1px solid #8a6d00", padding: "3px 6px"},
@@ -146,7 +147,8 @@ export function attachRestls(options) {
           syntaxHighlighting(defaultHighlightStyle), javascript(), lintGutter(),
           autocompletion({activateOnTyping: true}),
           keymap.of([...closeBracketsKeymap, ...completionKeymap, ...lintKeymap, ...defaultKeymap, ...historyKeymap]),
-          EditorView.contentAttributes.of({"aria-label": options.label || "Script"}),
+          // tabindex: axe-core counts a contenteditable as focusable only with it.
+          EditorView.contentAttributes.of({"aria-label": options.label || "Script", tabindex: "0"}),
           ...(options.extensions || []),
           outer.of(restlsExtensions),
         ],

@@ -33,6 +33,8 @@ const css = `
 .restls-json .n { color: #0b5e49; }
 .restls-json .b, .restls-json .z { color: #0b4ea2; }
 .restls-copy { font: inherit; font-size: 12px; padding: 2px 8px; }
+.restls-call h4 { font-size: 12px; margin: 8px 0 2px; color: #333; }
+.restls-call p { margin: 4px 0; }
 .restls-logs li { font-family: ui-monospace, monospace; font-size: 12px; }
 `
 
@@ -132,7 +134,7 @@ function callView(c, i, open) {
       el("h4", null, "Response body", c.responseBodyTruncated ? " (cut)" : ""),
       el("div", {class: "restls-json"}, typeof c.responseBody === "string" ? el("pre", null, c.responseBody) : jsonTree(c.responseBody)),
       c.curl ? el("p", null,
-        el("button", {type: "button", class: "restls-copy", "aria-label": `Copy call ${i + 1} as cURL`,
+        el("button", {type: "button", class: "restls-copy", "aria-label": `Copy as cURL: call ${i + 1}, ${c.method} ${c.serviceId}`,
           onclick: () => copyText(c.curl).then(ok => { status.textContent = ok ? "Copied." : "Copy failed: select the command below." })},
         "Copy as cURL"), " ", status) : null,
       c.curl ? el("details", null, el("summary", null, "cURL command"), el("pre", {class: "restls-curl"}, c.curl)) : null))
