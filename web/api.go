@@ -318,17 +318,20 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opts.Runner == nil {
+		s.opts.Ops.dryRun("refused")
 		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
 		return
 	}
 	var body runBody
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
 	if err := dec.Decode(&body); err != nil {
+		s.opts.Ops.dryRun("bad-request")
 		writeError(w, http.StatusBadRequest, "the body must be JSON "+runShape+": "+err.Error())
 		return
 	}
 	mock, err := body.mockText()
 	if err != nil {
+		s.opts.Ops.dryRun("bad-request")
 		writeError(w, http.StatusBadRequest, err.Error()+"; fix the fixture (the format is GET /v1/schema/mock.json and docs/runtime.md)")
 		return
 	}
@@ -336,6 +339,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if body.Kind != "" {
 		k, err := config.ParseKind(body.Kind)
 		if err != nil {
+			s.opts.Ops.dryRun("bad-request")
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
@@ -353,13 +357,18 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			return // the client went away
 		}
 		if errors.Is(err, lsp.ErrRunnerBusy) {
+			s.opts.Ops.dryRun("busy")
 			w.Header().Set("Retry-After", retryAfterBusy)
 			writeError(w, http.StatusTooManyRequests, err.Error())
 			return
 		}
+		s.opts.Ops.dryRun("failed")
 		s.log.Info("dry run failed", zap.Error(err))
 		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
 		return
+	}
+	if s.opts.Ops.Metrics() {
+		s.opts.Ops.dryRun(runOutcome(res))
 	}
 	writeJSON(w, http.StatusOK, res)
 }

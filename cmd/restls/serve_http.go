@@ -49,6 +49,9 @@ type httpFlags struct {
 	registryToken string
 	refresh       time.Duration
 	grace         time.Duration
+	metrics       bool
+	metricsAddr   string
+	ops           *web.Ops
 
 	fs      *flag.FlagSet
 	remotes *remotes
@@ -76,6 +79,8 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.registryToken, "registry-token", "", "bearer `token` for --registry-url")
 	fs.DurationVar(&h.refresh, "registry-refresh", 30*time.Second, "how often --registry-url is fetched again")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP requests may take to finish")
+	fs.BoolVar(&h.metrics, "metrics", false, "serve Prometheus metrics at /metrics on the --http address (behind --token like every endpoint)")
+	fs.StringVar(&h.metricsAddr, "metrics-addr", "", "also serve /metrics, /healthz and /readyz, without the token, on this `address` (an internal port for a scraper and probes)")
 }
 
 // flagGiven reports whether the command line set the flag (even to its
@@ -134,6 +139,11 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 			return notLoaded(src, remote.CodeUnreachable, err.Error())
 		}
 		return l.Load(src)
+	}
+	if httpMode {
+		// Before the language server: readiness and metrics see every load.
+		h.ops = web.NewOps(web.OpsOptions{Metrics: h.metrics || h.metricsAddr != "", Version: versionString()})
+		o.Load = h.ops.WrapLoad(o.Load)
 	}
 	h.runner = o.Runner
 	if httpMode && !h.allowRun {
@@ -261,7 +271,8 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 		runner = nil
 	}
 	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
-		Runner: runner, Logger: log.Named("http"), Version: version})
+		Runner: runner, Logger: log.Named("http"), Version: version,
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
 		return 2
