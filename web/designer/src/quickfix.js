@@ -146,6 +146,27 @@ function menu(view, actions) {
   return {dom, mount() { items[0].focus() }}
 }
 
+// bulbIcon draws the lightbulb (not an emoji: not every system has a font
+// for it).
+function bulbIcon() {
+  const ns = "http://www.w3.org/2000/svg"
+  const svg = document.createElementNS(ns, "svg")
+  svg.setAttribute("viewBox", "0 0 16 16")
+  svg.setAttribute("width", "14")
+  svg.setAttribute("height", "14")
+  svg.setAttribute("aria-hidden", "true")
+  const shapes = [
+    ["path", {d: "M8 1.5a4.5 4.5 0 0 0-2.6 8.2c.5.4.8.9.8 1.5V12h3.6v-.8c0-.6.3-1.1.8-1.5A4.5 4.5 0 0 0 8 1.5z", fill: "#f2c200", stroke: "#7a5c00", "stroke-width": "1"}],
+    ["rect", {x: "6.2", y: "12.8", width: "3.6", height: "1.6", rx: ".5", fill: "#7a5c00"}],
+  ]
+  for (const [tag, attrs] of shapes) {
+    const e = document.createElementNS(ns, tag)
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v)
+    svg.append(e)
+  }
+  return svg
+}
+
 class Lightbulb extends GutterMarker {
   constructor(count) { super(); this.count = count }
   eq(other) { return other.count === this.count }
@@ -153,7 +174,7 @@ class Lightbulb extends GutterMarker {
     return el("button", {type: "button", class: "cm-restls-lightbulb", title: "Quick fixes (Ctrl+.)",
       "aria-label": `${this.count} quick fix${this.count === 1 ? "" : "es"} available (Ctrl+.)`,
       onmousedown: e => e.preventDefault(),
-      onclick: () => openQuickFixes(view)}, "💡")
+      onclick: () => openQuickFixes(view)}, bulbIcon())
   }
 }
 
