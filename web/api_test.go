@@ -394,4 +394,6 @@ func TestStatusRun(t *testing.T) {
 			t.Errorf("%s: run %+v, want %+v", tc.name, st.Run, tc.want)
 		}
 	}
+	// The page shows the reasons as they are.
+	goldentest.Check(t, "testdata/golden/http/run-refused-reasons.txt", reasonNoAllowRun+"\n"+reasonNoKey+"\n")
 }

@@ -4,10 +4,11 @@
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
 // /v1/schema/mock.json, /healthz, /readyz, /metrics, POST /v1/run), the
 // operators' port and its metrics (ops.go), SIGHUP reloads, their security
-// (bearer token, CORS allow-list, loopback-only default), the WebSocket transport that carries the language
-// server to browser editors (/lsp: one LSP session per socket, one JSON-RPC
-// message per text frame, writes queued so a slow client never blocks
-// anyone else), and the designer page embedded with go:embed (GET /).
+// (bearer token, CORS allow-list, loopback-only default), the WebSocket
+// transport that carries the language server to browser editors (/lsp: one
+// LSP session per socket, one JSON-RPC message per text frame, writes
+// queued so a slow client never blocks anyone else), and the designer page
+// embedded with go:embed (GET /).
 //
 // web may import config, hints, lsp and runtime/restclient (only for the
 // fixture format: ParseMock checks a run's inline mock, MockSchema is
