@@ -4,7 +4,7 @@
 // the calls) and the configuration's Problems. Script, input and mocks are
 // kept per script kind in localStorage.
 import {EditorView} from "@codemirror/view"
-import {attachRestls, scriptKinds} from "@restls/designer-editor"
+import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
 
 const $ = id => document.getElementById(id)
 
@@ -226,28 +226,12 @@ function showProblems(server) {
     ? `${list.length} configuration problem${list.length === 1 ? "" : "s"}. Paths are relative to the configuration root. Select one to read it.`
     : "✓ No configuration problems."
   const ul = $("problems")
-  ul.replaceChildren(...list.map((d, i) => {
-    const b = document.createElement("button")
-    b.type = "button"
-    b.className = "problem"
-    b.dataset.severity = String(d.severity).toLowerCase()
-    b.setAttribute("aria-expanded", "false")
-    const sev = document.createElement("span")
-    sev.className = "sev"
-    sev.textContent = severityWord(d.severity)
-    const loc = document.createElement("span")
-    loc.className = "loc"
-    loc.textContent = where(d)
-    const msg = document.createElement("span")
-    msg.className = "msg"
-    msg.textContent = d.message
-    const code = document.createElement("code")
-    code.textContent = d.code || ""
-    b.append(sev, " ", loc, " ", msg, " ", code)
+  ul.replaceChildren(...list.map(d => {
+    const b = el("button", {type: "button", class: "problem", "data-severity": String(d.severity).toLowerCase(), "aria-expanded": "false"},
+      el("span", {class: "sev"}, severityWord(d.severity)), " ", el("span", {class: "loc"}, where(d)), " ",
+      el("span", {class: "msg"}, d.message), " ", el("code", null, d.code || ""))
     b.addEventListener("click", () => showProblem(d, b))
-    const li = document.createElement("li")
-    li.append(b)
-    return li
+    return el("li", null, b)
   }))
   const box = $("problem-detail")
   box.replaceChildren()
@@ -261,20 +245,11 @@ function showProblem(d, button) {
   const box = $("problem-detail")
   button.parentElement.append(box)
   const rows = [["Where", where(d)], ["Severity", severityWord(d.severity)], ["Code", d.code || "—"], ["Script kinds", d.kinds.join(", ")]]
-  const h = document.createElement("h3")
-  h.textContent = where(d)
-  const p = document.createElement("p")
-  p.textContent = d.message
-  const dl = document.createElement("dl")
-  for (const [k, v] of rows) {
-    const dt = document.createElement("dt"); dt.textContent = k
-    const dd = document.createElement("dd"); dd.textContent = v
-    dl.append(dt, dd)
-  }
-  const hint = document.createElement("p")
-  hint.className = "hint"
-  hint.textContent = "Fix it in that file; the server reloads the configuration when it changes (docs/diagnostics.md lists every code)."
-  box.replaceChildren(h, p, dl, hint)
+  box.replaceChildren(
+    el("h3", null, where(d)),
+    el("p", null, d.message),
+    el("dl", null, rows.map(([k, v]) => [el("dt", null, k), el("dd", null, v)])),
+    el("p", {class: "hint"}, "Fix it in that file; the server reloads the configuration when it changes (docs/diagnostics.md lists every code)."))
   box.scrollIntoView({block: "nearest"})
 }
 

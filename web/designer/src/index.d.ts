@@ -160,6 +160,11 @@ export declare function jsonTree(value: unknown): HTMLElement
 export declare function markRunError(view: EditorView, error: RunError | null): void
 export declare function showPosition(view: EditorView, line: number, column?: number): void
 export declare function openQuickFixes(view: EditorView): boolean
+/**
+ * Create an element: attributes (functions named on* become listeners),
+ * children as nodes or strings, which become text and are never parsed.
+ */
+export declare function el(tag: string, attrs?: Record<string, unknown> | null, ...children: unknown[]): HTMLElement
 /** Drop active content from server-rendered documentation HTML. */
 export declare function sanitizeHTML(html: string): string
 export {LSPPlugin} from "@codemirror/lsp-client"

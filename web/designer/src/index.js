@@ -17,7 +17,7 @@ import {quickFixes, openQuickFixes} from "./quickfix.js"
 import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
 import {renderPreview, jsonTree} from "./preview.js"
 
-export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML}
+export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el}
 
 /** The module's version, as in its package.json. */
 export const version = "0.1.0"
