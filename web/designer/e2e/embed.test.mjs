@@ -97,3 +97,14 @@ test("a host page's own EditorView gets serviceId completion from the packed mod
   assert.deepEqual(errors, [])
   await page.close()
 })
+
+test("index.d.ts declares every export of the module, and the host page type-checks against it", async () => {
+  const built = await esbuild.build({entryPoints: [join(pkgDir, "src", "index.js")], bundle: true, format: "esm", write: false,
+    metafile: true, outdir: join(work, "meta"), external: ["@codemirror/*", "@lezer/*"], logLevel: "warning"})
+  const exported = Object.values(built.metafile.outputs).flatMap(o => o.exports).sort()
+  const dts = readFileSync(join(pkgDir, "src", "index.d.ts"), "utf8")
+  const declared = [...dts.matchAll(/^export (?:declare (?:function|const) (\w+)|\{(\w+)\} from)/gm)].map(m => m[1] || m[2])
+  assert.deepEqual([...new Set(declared)].sort(), exported)
+  // tsc: the declarations are valid and the host page uses them correctly.
+  execFileSync(join(pkgDir, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], {cwd: pkgDir, stdio: "inherit"})
+})

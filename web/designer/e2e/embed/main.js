@@ -9,17 +9,18 @@ import {javascript} from "@codemirror/lang-javascript"
 import {attachRestls, version} from "@restls/designer-editor"
 
 const q = new URLSearchParams(location.search)
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id))
 const view = new EditorView({
-  parent: document.getElementById("host-editor"),
+  parent: byId("host-editor"),
   state: EditorState.create({
     doc: "",
     extensions: [lineNumbers(), javascript(), autocompletion(), keymap.of([...completionKeymap, ...defaultKeymap]),
       EditorView.contentAttributes.of({"aria-label": "Host script"})],
   }),
 })
-const restls = attachRestls({view, url: q.get("backend"), token: q.get("token"), kind: "scriptService"})
+const restls = attachRestls({view, url: q.get("backend") ?? undefined, token: q.get("token") ?? undefined, kind: "scriptService"})
 restls.subscribe(s => {
-  document.getElementById("host-state").textContent = `restls ${version}: ${s.connection}; ${s.hints ? s.hints.message : "…"}`
-  document.getElementById("host-state").dataset.connection = s.connection
+  byId("host-state").textContent = `restls ${version}: ${s.connection}; ${s.hints ? s.hints.message : "…"}`
+  byId("host-state").dataset.connection = s.connection
 })
-window.host = {view, restls}
+Object.assign(window, {host: {view, restls}})
