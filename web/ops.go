@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -198,7 +197,15 @@ func (o *Ops) watch() *rpcWatch {
 	return &rpcWatch{ops: o, pending: map[string]pendingCall{}}
 }
 
-func idKey(id jsonrpc2.ID) string { return fmt.Sprint(id) }
+// idKey is an id as its JSON text, as wrote reads it from the frame.
+func idKey(id jsonrpc2.ID) string {
+	if n, ok := id.Number(); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	str, _ := id.StringValue()
+	b, _ := json.Marshal(str)
+	return string(b)
+}
 
 func (w *rpcWatch) read(msg jsonrpc2.Message) {
 	if w == nil {
@@ -218,21 +225,32 @@ func (w *rpcWatch) read(msg jsonrpc2.Message) {
 }
 
 // wrote sees an encoded message the session sends. The connection hands
-// the stream its own unexported response type, so the frame is decoded
-// again (only with metrics on).
+// the stream its own unexported response type, so the frame is read again
+// (only with metrics on): its id and whether it is an error, no more.
 func (w *rpcWatch) wrote(frame []byte) {
 	if w == nil {
 		return
 	}
-	msg, err := jsonrpc2.DecodeMessage(frame)
-	if err != nil {
-		return
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Error  *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
 	}
-	res, ok := msg.(*jsonrpc2.Response)
-	if !ok {
-		return
+	if json.Unmarshal(frame, &env) != nil || env.Method != nil || len(env.ID) == 0 {
+		return // not a response
 	}
-	key := idKey(res.ID())
+	key := string(env.ID)
+	if env.ID[0] == '"' {
+		// The same text idKey gives, whatever escaping the encoder chose.
+		var str string
+		if json.Unmarshal(env.ID, &str) != nil {
+			return
+		}
+		b, _ := json.Marshal(str)
+		key = string(b)
+	}
 	w.mu.Lock()
 	p, ok := w.pending[key]
 	delete(w.pending, key)
@@ -241,10 +259,9 @@ func (w *rpcWatch) wrote(frame []byte) {
 		return
 	}
 	outcome := "ok"
-	var je *jsonrpc2.Error
-	switch err := res.Err(); {
-	case err == nil:
-	case errors.As(err, &je) && je.Code == jsonrpc2.Code(-32800): // RequestCancelled
+	switch {
+	case env.Error == nil:
+	case env.Error.Code == -32800: // RequestCancelled
 		outcome = "cancelled"
 	default:
 		outcome = "error"

@@ -13,6 +13,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/restls/restls/config"
@@ -257,4 +258,32 @@ func newTestServerLoad(t *testing.T, src config.Sources, load func(config.Source
 		hs.Close()
 	})
 	return s, hs
+}
+
+// TestRPCWatchIDs: a response is matched to its request by id, numeric or
+// string (escaped however the encoder likes).
+func TestRPCWatchIDs(t *testing.T) {
+	ops := NewOps(OpsOptions{Metrics: true})
+	w := ops.watch()
+	for _, tc := range []struct {
+		req, res string
+	}{
+		{`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{}}`, `{"jsonrpc":"2.0","id":7,"result":null}`},
+		{`{"jsonrpc":"2.0","id":"a\u003cb","method":"textDocument/hover","params":{}}`, `{"jsonrpc":"2.0","id":"a<b","result":null}`},
+		{`{"jsonrpc":"2.0","id":"x","method":"textDocument/hover","params":{}}`, `{"jsonrpc":"2.0","id":"x","error":{"code":-32800,"message":"cancelled"}}`},
+	} {
+		msg, err := jsonrpc2.DecodeMessage([]byte(tc.req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.read(msg)
+		w.wrote([]byte(tc.res))
+	}
+	if n := len(w.pending); n != 0 {
+		t.Errorf("%d requests never matched their answer", n)
+	}
+	var m dto.Metric
+	if err := ops.lspCompleted.WithLabelValues("textDocument/hover", "cancelled").Write(&m); err != nil || m.Counter.GetValue() != 1 {
+		t.Errorf("cancelled = %v (%v)", m.Counter.GetValue(), err)
+	}
 }
