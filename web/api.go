@@ -357,18 +357,13 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			return // the client went away
 		}
 		if errors.Is(err, lsp.ErrRunnerBusy) {
-			s.opts.Ops.dryRun("busy")
 			w.Header().Set("Retry-After", retryAfterBusy)
 			writeError(w, http.StatusTooManyRequests, err.Error())
 			return
 		}
-		s.opts.Ops.dryRun("failed")
 		s.log.Info("dry run failed", zap.Error(err))
 		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
 		return
-	}
-	if s.opts.Ops.Metrics() {
-		s.opts.Ops.dryRun(runOutcome(res))
 	}
 	writeJSON(w, http.StatusOK, res)
 }

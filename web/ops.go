@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/lsp"
 )
 
 // Ops is the operators' side of serve --http: readiness (/readyz) and,
@@ -82,7 +83,7 @@ func NewOps(o OpsOptions) *Ops {
 	ops.httpLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "restls_http_request_duration_seconds",
 		Help: "HTTP request duration by route (not /lsp, whose socket lives on).", Buckets: latency}, []string{"route"})
 	ops.dryRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_dry_runs_total",
-		Help: "POST /v1/run dry runs by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, bad-request, refused."}, []string{"outcome"})
+		Help: "Dry runs (restls.runScript over /lsp and POST /v1/run) by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, canceled; and POST /v1/run bodies refused before running: bad-request, refused (no --allow-run)."}, []string{"outcome"})
 	ops.loads = prometheus.NewCounter(prometheus.CounterOpts{Name: "restls_registry_loads_total", Help: "Registry loads (start, file changes, reloads, SIGHUP)."})
 	ops.loadFailures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_registry_load_failures_total",
 		Help: "Registry loads after which a script kind offers no serviceId hints, by kind."}, []string{"kind"})
@@ -97,7 +98,7 @@ func NewOps(o OpsOptions) *Ops {
 		f(c)
 	}
 	// Outcomes and kinds appear at zero before the first event.
-	for _, out := range []string{"returned", "threw", "busy", "failed", "bad-request", "refused"} {
+	for _, out := range []string{"returned", "threw", "busy", "failed", "canceled", "bad-request", "refused"} {
 		ops.dryRuns.WithLabelValues(out)
 	}
 	for _, k := range config.Kinds {
@@ -289,6 +290,28 @@ func (o *Ops) request(route string, code int, took time.Duration) {
 	o.httpRequests.WithLabelValues(route, strconv.Itoa(code)).Inc()
 	if route != "/lsp" {
 		o.httpLatency.WithLabelValues(route).Observe(took.Seconds())
+	}
+}
+
+// WrapRunner counts the dry runs of runner by outcome: wrap the one runner
+// that /lsp (restls.runScript) and POST /v1/run share, so both count.
+func (o *Ops) WrapRunner(runner func(context.Context, lsp.RunRequest) (any, error)) func(context.Context, lsp.RunRequest) (any, error) {
+	if runner == nil || !o.Metrics() {
+		return runner
+	}
+	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		res, err := runner(ctx, req)
+		switch {
+		case err == nil:
+			o.dryRun(runOutcome(res))
+		case errors.Is(err, lsp.ErrRunnerBusy):
+			o.dryRun("busy")
+		case ctx.Err() != nil:
+			o.dryRun("canceled")
+		default:
+			o.dryRun("failed")
+		}
+		return res, err
 	}
 }
 

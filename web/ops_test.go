@@ -28,12 +28,15 @@ func metricsServer(t *testing.T, token string) (*Server, *httptest.Server) {
 	ops := NewOps(OpsOptions{Metrics: true, Version: "v9.9.9-test"})
 	s, hs := newTestServerLoad(t, config.Sources{ConfigRoot: exampleRoot}, ops.WrapLoad(nil), func(o *Options) {
 		o.Ops, o.ServeMetrics, o.Token = ops, true, token
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
-			if strings.Contains(req.Text, "throw") {
+		o.Runner = ops.WrapRunner(func(ctx context.Context, req lsp.RunRequest) (any, error) {
+			switch {
+			case strings.Contains(req.Text, "throw"):
 				return json.RawMessage(`{"result":null,"error":{"name":"Error","message":"no"},"calls":[],"logs":[]}`), nil
+			case strings.Contains(req.Text, "busy"):
+				return nil, lsp.ErrRunnerBusy
 			}
 			return json.RawMessage(`{"result":1,"error":null,"calls":[],"logs":[]}`), nil
-		}
+		})
 	})
 	return s, hs
 }
@@ -90,6 +93,7 @@ func TestMetrics(t *testing.T) {
 	post(t, base+"/v1/run", `{"text":"1"}`, auth)
 	post(t, base+"/v1/run", `{"text":"throw 1"}`, auth)
 	post(t, base+"/v1/run", `{"text":"1","kind":"nope"}`, auth)
+	post(t, base+"/v1/run", `{"text":"busy"}`, auth)
 
 	// Behind the token like every endpoint.
 	if res, _ := get(t, base+"/metrics", nil); res.StatusCode != http.StatusUnauthorized {
@@ -99,7 +103,7 @@ func TestMetrics(t *testing.T) {
 	for name, want := range map[string][]string{
 		"restls_build_info":                   {"goversion=" + goVersion() + ",version=v9.9.9-test"},
 		"restls_lsp_sessions_open":            {""},
-		"restls_dry_runs_total":               {"outcome=bad-request", "outcome=busy", "outcome=failed", "outcome=refused", "outcome=returned", "outcome=threw"},
+		"restls_dry_runs_total":               {"outcome=bad-request", "outcome=busy", "outcome=canceled", "outcome=failed", "outcome=refused", "outcome=returned", "outcome=threw"},
 		"restls_registry_loads_total":         {""},
 		"restls_registry_load_failures_total": {"kind=scriptService", "kind=scriptTask", "kind=validationScript"},
 		"restls_registry_services":            {"kind=scriptService", "kind=scriptTask", "kind=validationScript"},
@@ -146,7 +150,7 @@ func TestMetrics(t *testing.T) {
 	if v := value("restls_lsp_request_duration_seconds", "method=textDocument/completion"); v != 1 {
 		t.Errorf("completion latency samples = %v", v)
 	}
-	for _, o := range []string{"returned", "threw", "bad-request"} {
+	for _, o := range []string{"returned", "threw", "bad-request", "busy"} {
 		if v := value("restls_dry_runs_total", "outcome="+o); v != 1 {
 			t.Errorf("dry runs %s = %v, want 1", o, v)
 		}

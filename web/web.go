@@ -53,7 +53,9 @@ type Options struct {
 	AllowOrigins []string
 	// Runner runs dry runs; nil makes POST /v1/run answer 403. Only set it
 	// when the operator asked for --allow-run: a dry run executes the
-	// script and reaches the configured services.
+	// script and reaches the configured services. Wrap it with
+	// Ops.WrapRunner (the same runner as the language server's) for the
+	// dry-run metrics.
 	Runner Runner
 	// Logger receives request and session logs; nil discards them.
 	Logger *zap.Logger

@@ -144,6 +144,7 @@ func (h *httpFlags) options(o *lsp.Options, log *zap.Logger) error {
 		// Before the language server: readiness and metrics see every load.
 		h.ops = web.NewOps(web.OpsOptions{Metrics: h.metrics || h.metricsAddr != "", Version: versionString()})
 		o.Load = h.ops.WrapLoad(o.Load)
+		o.Runner = h.ops.WrapRunner(o.Runner)
 	}
 	h.runner = o.Runner
 	if httpMode && !h.allowRun {
