@@ -96,7 +96,8 @@ web/designer/node_modules: web/designer/package-lock.json
 	@touch $@
 
 # The designer in a real browser: bin/restls serve --http on loopback,
-# Debian's chromium driven by playwright-core; screenshots in out/e2e-web/.
+# Debian's chromium driven by playwright-core, the page and a host page
+# embedding the npm-packed module; screenshots in out/e2e-web/.
 # CI runs it after `make test` (.ci/run installs chromium).
 e2e-web: build designer-check
 	mkdir -p out/e2e-web

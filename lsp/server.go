@@ -64,6 +64,10 @@ type RunRequest struct {
 	// paths the session was allowed to name (SessionOptions.MayUseFiles).
 	MockFile   string
 	RecordFile string
+	// MockText is an inline fixture document (the --mock format, YAML or
+	// JSON) answering the calls instead of the network, or nil: the
+	// designer's Mocks tab, through POST /v1/run.
+	MockText []byte
 	// Snapshot is the registry the document sees.
 	Snapshot *config.Snapshot
 	// Progress reports a line of progress to the editor; safe to call from

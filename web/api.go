@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // cacheControl lets an editor keep a response but makes it ask again every
@@ -208,6 +210,32 @@ type statusJSON struct {
 	Version string           `json:"version,omitempty"`
 	Sources config.Sources   `json:"sources"`
 	Kinds   []kindStatusJSON `json:"kinds"`
+	// Run says whether this client may POST /v1/run, and why not.
+	Run runStatusJSON `json:"run"`
+}
+
+// runStatusJSON lets a page disable its Dry Run button with the reason
+// instead of offering a click that answers 403 or 401.
+type runStatusJSON struct {
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Reasons a client may not run, as /v1/status gives them.
+const (
+	reasonNoAllowRun = "dry runs are disabled on this server: start restls serve --http with --allow-run"
+	reasonNoKey      = "dry runs need the access key: open the page from the address restls serve --http printed (it ends in ?access_token=...)"
+)
+
+// runStatus is what r's client may do with POST /v1/run.
+func (s *Server) runStatus(r *http.Request) runStatusJSON {
+	switch {
+	case s.opts.Runner == nil:
+		return runStatusJSON{Reason: reasonNoAllowRun}
+	case !s.hasKey(r):
+		return runStatusJSON{Reason: reasonNoKey}
+	}
+	return runStatusJSON{Allowed: true}
 }
 
 type kindStatusJSON struct {
@@ -223,7 +251,9 @@ type kindStatusJSON struct {
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, statusOf(s.opts.Snapshot(), s.opts.Version))
+	st := statusOf(s.opts.Snapshot(), s.opts.Version)
+	st.Run = s.runStatus(r)
+	writeJSON(w, http.StatusOK, st)
 }
 
 // statusOf builds the /v1/status answer for a snapshot.
@@ -258,30 +288,74 @@ type runBody struct {
 	Kind string `json:"kind"`
 	// Input is handed to the script as its input (JSON).
 	Input json.RawMessage `json:"input"`
+	// Mock is a fixture document in the --mock format answering the calls
+	// instead of the network: its text (YAML or JSON) as a string, or the
+	// JSON document itself.
+	Mock json.RawMessage `json:"mock"`
 }
 
+// mockText returns the fixture document of a run body, nil for none, or
+// an error a user can act on; the document is parsed here so a mistake is
+// a 400 naming its line, not a failed run.
+func (b *runBody) mockText() ([]byte, error) {
+	raw := bytes.TrimSpace(b.Mock)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	doc := []byte(raw)
+	if raw[0] == '"' {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(text) == "" {
+			return nil, nil
+		}
+		doc = []byte(text)
+	}
+	if _, err := restclient.ParseMock(mockName, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// mockName names the inline fixture document in parse errors.
+const mockName = "mock"
+
 const maxRunBody = 4 << 20
+
+// runShape is POST /v1/run's body, for messages.
+const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text)}`
 
 func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		writeError(w, http.StatusMethodNotAllowed, "POST a JSON body {\"text\": script, \"kind\"?: kind, \"input\"?: value}")
+		writeError(w, http.StatusMethodNotAllowed, runShape)
 		return
 	}
 	if s.opts.Runner == nil {
+		s.opts.Ops.dryRun("refused")
 		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
 		return
 	}
 	var body runBody
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
 	if err := dec.Decode(&body); err != nil {
-		writeError(w, http.StatusBadRequest, "the body must be JSON {\"text\": script, \"kind\"?: kind, \"input\"?: value}: "+err.Error())
+		s.opts.Ops.dryRun("bad-request")
+		writeError(w, http.StatusBadRequest, "the body must be JSON "+runShape+": "+err.Error())
+		return
+	}
+	mock, err := body.mockText()
+	if err != nil {
+		s.opts.Ops.dryRun("bad-request")
+		writeError(w, http.StatusBadRequest, err.Error()+"; fix the fixture (the format is GET /v1/schema/mock.json and docs/runtime.md)")
 		return
 	}
 	kind := config.ScriptService
 	if body.Kind != "" {
 		k, err := config.ParseKind(body.Kind)
 		if err != nil {
+			s.opts.Ops.dryRun("bad-request")
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
@@ -291,7 +365,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if len(body.Input) > 0 && string(body.Input) != "null" {
 		input = body.Input
 	}
-	req := lsp.RunRequest{URI: "designer:script.js", Text: body.Text, Kind: kind, Input: input,
+	req := lsp.RunRequest{URI: "designer:script.js", Text: body.Text, Kind: kind, Input: input, MockText: mock,
 		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
 	res, err := s.opts.Runner(r.Context(), req)
 	if err != nil {
@@ -308,4 +382,23 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// mockSchema is the fixture format's JSON Schema, for editors that
+// validate a Mocks pane or a *.mock.yaml file.
+var mockSchema = sync.OnceValue(func() encoded {
+	sum := sha256.Sum256(restclient.MockSchema)
+	return encoded{body: restclient.MockSchema, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+})
+
+func (s *Server) handleMockSchema(w http.ResponseWriter, r *http.Request) {
+	e := mockSchema()
+	w.Header().Set("ETag", e.etag)
+	w.Header().Set("Cache-Control", cacheControl)
+	if etagMatch(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "application/schema+json")
+	_, _ = w.Write(e.body)
 }

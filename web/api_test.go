@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // brokenRoot is a config root whose every file fails to parse.
@@ -300,4 +302,98 @@ func TestUnknownPath(t *testing.T) {
 	if res.StatusCode != 404 {
 		t.Errorf("GET /v2/nothing = %d", res.StatusCode)
 	}
+}
+
+// TestRunMock: an inline fixture document, as text (YAML or JSON) or as
+// the JSON document itself, reaches the runner; a broken one is a 400 that
+// names its line, before anything runs.
+func TestRunMock(t *testing.T) {
+	var got []lsp.RunRequest
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+			got = append(got, req)
+			return map[string]any{"result": "ok"}, nil
+		}
+	})
+	key := map[string]string{"Authorization": "Bearer " + s.key}
+	yamlDoc := "- serviceId: crm\n  method: GET\n  status: 200\n  body: {id: 1}\n"
+	jsonDoc := `[{"serviceId":"crm","method":"GET","status":200,"body":{"id":1}}]`
+	for name, tc := range map[string]struct{ mock, want string }{
+		"yaml text":     {mock: mustJSON(t, yamlDoc), want: yamlDoc},
+		"json text":     {mock: mustJSON(t, jsonDoc), want: jsonDoc},
+		"json document": {mock: jsonDoc, want: jsonDoc},
+		"none":          {mock: `null`, want: ""},
+		"blank":         {mock: `"  \n"`, want: ""},
+	} {
+		got = nil
+		res, body := post(t, hs.URL+"/v1/run", `{"text":"1","input":{"a":1},"mock":`+tc.mock+`}`, key)
+		if res.StatusCode != 200 || len(got) != 1 {
+			t.Fatalf("%s: POST /v1/run = %d %s", name, res.StatusCode, body)
+		}
+		if string(got[0].MockText) != tc.want || string(got[0].Input) != `{"a":1}` {
+			t.Errorf("%s: runner got mock %q input %s, want %q", name, got[0].MockText, got[0].Input, tc.want)
+		}
+	}
+	got = nil
+	res, body := post(t, hs.URL+"/v1/run", `{"text":"1","mock":`+mustJSON(t, "- serviceId: crm\n  method: GET\n  status: nope\n")+`}`, key)
+	if res.StatusCode != http.StatusBadRequest || len(got) != 0 {
+		t.Fatalf("broken mock: %d %s (runner called %d times)", res.StatusCode, body, len(got))
+	}
+	var e errorBody
+	if err := json.Unmarshal([]byte(body), &e); err != nil {
+		t.Fatal(err)
+	}
+	goldentest.Check(t, "testdata/golden/http/run-mock-broken.txt", e.Error+"\n")
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestMockSchema: the fixture format's schema, with an ETag, readable
+// without the key as every other read.
+func TestMockSchema(t *testing.T) {
+	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
+	res, body := get(t, hs.URL+"/v1/schema/mock.json", nil)
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/schema+json" || body != string(restclient.MockSchema) {
+		t.Fatalf("GET /v1/schema/mock.json = %d %s %.80s", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+	res, _ = get(t, hs.URL+"/v1/schema/mock.json", map[string]string{"If-None-Match": res.Header.Get("ETag")})
+	if res.StatusCode != http.StatusNotModified {
+		t.Errorf("with its ETag: %d, want 304", res.StatusCode)
+	}
+}
+
+// TestStatusRun: /v1/status tells a page whether its Dry Run would be
+// answered, and why not, so the button is disabled with the reason.
+func TestStatusRun(t *testing.T) {
+	runner := func(o *Options) {
+		o.Runner = func(context.Context, lsp.RunRequest) (any, error) { return nil, nil }
+	}
+	_, off := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
+	s, on := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, runner)
+	for _, tc := range []struct {
+		name, url string
+		want      runStatusJSON
+	}{
+		{"no --allow-run", off.URL + "/v1/status", runStatusJSON{Reason: reasonNoAllowRun}},
+		{"no key", on.URL + "/v1/status", runStatusJSON{Reason: reasonNoKey}},
+		{"key", on.URL + "/v1/status?access_token=" + s.key, runStatusJSON{Allowed: true}},
+	} {
+		res, body := get(t, tc.url, nil)
+		var st struct{ Run runStatusJSON }
+		if err := json.Unmarshal([]byte(body), &st); err != nil || res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", tc.name, res.StatusCode, body)
+		}
+		if st.Run != tc.want {
+			t.Errorf("%s: run %+v, want %+v", tc.name, st.Run, tc.want)
+		}
+	}
+	// The page shows the reasons as they are.
+	goldentest.Check(t, "testdata/golden/http/run-refused-reasons.txt", reasonNoAllowRun+"\n"+reasonNoKey+"\n")
 }

@@ -18,9 +18,12 @@ import (
 )
 
 // benchServer is newTestServer without test logging.
-func benchServer(b *testing.B) *httptest.Server {
+func benchServer(b *testing.B) *httptest.Server { return benchServerOps(b, nil) }
+
+// benchServerOps is benchServer with ops (metrics) when not nil.
+func benchServerOps(b *testing.B, ops *Ops) *httptest.Server {
 	ls := lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, Logger: zap.NewNop(), PollInterval: -1})
-	s, err := New(Options{LSP: ls})
+	s, err := New(Options{LSP: ls, Ops: ops})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +39,14 @@ var benchCol = len(`var r = api.rest.v1.get("`)
 // BenchmarkCompletionWebSocket: one session, completion inside the
 // serviceId argument, round trip over a loopback WebSocket.
 func BenchmarkCompletionWebSocket(b *testing.B) {
-	hs := benchServer(b)
+	b.Run("metrics=off", func(b *testing.B) { benchCompletion(b, nil) })
+	// What --metrics adds: a counter, a histogram and a second decode of
+	// each answer.
+	b.Run("metrics=on", func(b *testing.B) { benchCompletion(b, NewOps(OpsOptions{Metrics: true})) })
+}
+
+func benchCompletion(b *testing.B, ops *Ops) {
+	hs := benchServerOps(b, ops)
 	ctx := context.Background()
 	c, err := dialLSP(b, ctx, wsURL(hs), nil)
 	if err != nil {

@@ -2,15 +2,19 @@
 // backend a designer editor talks to, and the designer page itself.
 //
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
-// /healthz, POST /v1/run), their security (bearer token, CORS allow-list,
-// loopback-only default), the WebSocket transport that carries the language
-// server to browser editors (/lsp: one LSP session per socket, one JSON-RPC
-// message per text frame, writes queued so a slow client never blocks
-// anyone else), what a designer session may do (run and reload only with
-// the key; its settings never choose configuration sources, lspws.go), and
-// the designer page embedded with go:embed (GET /).
+// /v1/schema/mock.json, /healthz, /readyz, /metrics, POST /v1/run), the
+// operators' port and its metrics (ops.go), SIGHUP reloads, their security
+// (bearer token, CORS allow-list, loopback-only default), the WebSocket
+// transport that carries the language server to browser editors (/lsp: one
+// LSP session per socket, one JSON-RPC message per text frame, writes
+// queued so a slow client never blocks anyone else), what a designer
+// session may do (run and reload only with the key; its settings never
+// choose configuration sources, lspws.go), and the designer page embedded
+// with go:embed (GET /).
 //
-// web may import config, hints and lsp. It must not import runtime (dry runs
-// reach it through the injected Options.Runner) or anything in cmd; it never
+// web may import config, hints, lsp and runtime/restclient (only for the
+// fixture format: ParseMock checks a run's inline mock, MockSchema is
+// served). It must not import runtime (dry runs reach it through the
+// injected Options.Runner) or anything in cmd; it never
 // reads a credential: the hints map and the status carry none.
 package web

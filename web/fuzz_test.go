@@ -2,11 +2,14 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // FuzzRequestHeaders: the header parsers never panic; only the exact token
@@ -80,6 +83,37 @@ func FuzzHostOrigin(f *testing.F) {
 			if err != nil || !ok(u.Host) && !ok(u.Hostname()+":"+map[string]string{"http": "80", "https": "443"}[u.Scheme]) {
 				t.Fatalf("Origin %q allowed", origin)
 			}
+		}
+	})
+}
+
+// FuzzRunMock: a run body's mock and a runner's answer never panic; a mock
+// accepted is one ParseMock accepts, and a string mock reaches the runner
+// as its text.
+func FuzzRunMock(f *testing.F) {
+	f.Add(`"- serviceId: crm\n  method: GET\n  body: {a: 1}\n"`, `{"result":1,"error":null}`)
+	f.Add(`[{"serviceId":"crm","status":200,"body":[1,2,3]}]`, `{"error":{"name":"Error"}}`)
+	f.Add(`{"fixtures":[]}`, `[]`)
+	f.Add(`null`, `null`)
+	f.Add(`"   "`, `"x"`)
+	f.Add(`"`+strings.Repeat("- serviceId: s\\n  body: {a: [[[[1]]]]}\\n", 200)+`"`, `{"error":`+strings.Repeat("[", 3000)+`}`)
+	f.Add(`"`+strings.Repeat("[", 10000)+`"`, strings.Repeat(`{"a":`, 1000))
+	f.Fuzz(func(t *testing.T, mock, answer string) {
+		b := runBody{Mock: json.RawMessage(mock)}
+		doc, err := b.mockText()
+		if err == nil && doc != nil {
+			if _, perr := restclient.ParseMock(mockName, doc); perr != nil {
+				t.Fatalf("accepted a mock ParseMock refuses: %v", perr)
+			}
+			var s string
+			if json.Unmarshal([]byte(mock), &s) == nil && string(doc) != s {
+				t.Fatalf("a string mock reached the runner as %q, not %q", doc, s)
+			}
+		}
+		switch runOutcome(json.RawMessage(answer)) {
+		case "returned", "threw":
+		default:
+			t.Fatal("an outcome off the list")
 		}
 	})
 }

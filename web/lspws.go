@@ -50,6 +50,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 		return false, nil
 	}
 	defer s.sessions.Done()
+	s.opts.Ops.sessionOpened()
+	defer s.opts.Ops.sessionClosed()
 	c.SetReadLimit(s.opts.MaxMessage)
 
 	ctx, cancel := context.WithCancel(s.ctx)
@@ -57,6 +59,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	log := s.log.With(zap.String("remote", r.RemoteAddr))
 	st := newWSStream(c, log, s.opts.WriteTimeout, s.opts.SendQueue)
 	st.shutdown = s.ctx
+	st.watch = s.opts.Ops.watch()
 	go st.pingLoop(ctx, s.opts.PingInterval)
 	err = s.opts.LSP.ServeSession(ctx, st, s.sessionOptions(r))
 	switch {

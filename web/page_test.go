@@ -12,7 +12,7 @@ import (
 func TestPage(t *testing.T) {
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/", nil)
-	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="no-hints"`) {
+	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="tab-mocks"`) || !strings.Contains(body, `id="tab-problems"`) {
 		t.Fatalf("GET / = %d %.300s", res.StatusCode, body)
 	}
 	if rp := res.Header.Get("Referrer-Policy"); rp != "no-referrer" {
@@ -26,8 +26,9 @@ func TestPage(t *testing.T) {
 	if res.StatusCode != 200 || len(body) < 100_000 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") {
 		t.Fatalf("GET /designer.js = %d, %d bytes, %s", res.StatusCode, len(body), res.Header.Get("Content-Type"))
 	}
-	// The bundle talks to /lsp and knows the status notification.
-	for _, want := range []string{"/lsp", "restls/status", "v1/run"} {
+	// The bundle talks to lsp (relative to the page) and knows the status
+	// notification, runs and quick fixes.
+	for _, want := range []string{`"lsp"`, "restls/status", "v1/run", "v1/status", "textDocument/codeAction"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("designer.js does not mention %q", want)
 		}

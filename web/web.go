@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync"
@@ -52,7 +53,9 @@ type Options struct {
 	AllowOrigins []string
 	// Runner runs dry runs; nil makes POST /v1/run answer 403. Only set it
 	// when the operator asked for --allow-run: a dry run executes the
-	// script and reaches the configured services.
+	// script and reaches the configured services. Wrap it with
+	// Ops.WrapRunner (the same runner as the language server's) for the
+	// dry-run metrics.
 	Runner Runner
 	// Logger receives request and session logs; nil discards them.
 	Logger *zap.Logger
@@ -72,6 +75,19 @@ type Options struct {
 	// MaxMessage caps one incoming WebSocket message in bytes; zero means
 	// 16 MiB.
 	MaxMessage int64
+	// Ops serves /readyz and counts metrics; nil means readiness only.
+	// Make it with NewOps before the language server (its WrapLoad).
+	Ops *Ops
+	// ServeMetrics mounts /metrics (Ops must have metrics) on this server,
+	// behind the token like every endpoint; ServeOps serves it on a port
+	// of its own instead.
+	ServeMetrics bool
+	// OpsAddr, when set, is a second listen address Serve answers
+	// /metrics (when Ops has metrics), /healthz and /readyz on, without
+	// the token: for a scraper and probes on an internal port.
+	OpsAddr string
+	// ReloadOnHangup reloads the configuration on SIGHUP while Serve runs.
+	ReloadOnHangup bool
 }
 
 // Server is the HTTP handler of `restls serve --http`. It is safe for
@@ -98,7 +114,10 @@ type Server struct {
 	closing  bool
 	slots    chan struct{}
 
-	endHook func(error) // tests: called when an /lsp session has ended
+	endHook  func(error) // tests: called when an /lsp session has ended
+	reloaded func()      // tests: called after a SIGHUP reload
+	// opsListening: tests: the operators' port's address.
+	opsListening func(net.Addr)
 }
 
 // New returns a Server.
@@ -130,6 +149,12 @@ func New(opts Options) (*Server, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
+	if opts.Ops == nil {
+		opts.Ops = NewOps(OpsOptions{})
+	}
+	if opts.ServeMetrics && !opts.Ops.Metrics() {
+		return nil, errors.New("web: ServeMetrics needs Options.Ops made with metrics on")
+	}
 	cors, err := parseOrigins(opts.AllowOrigins)
 	if err != nil {
 		return nil, err
@@ -146,9 +171,14 @@ func New(opts Options) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
+	s.mux.HandleFunc("GET /readyz", s.handleReady)
+	if opts.ServeMetrics {
+		s.mux.Handle("GET /metrics", opts.Ops.MetricsHandler())
+	}
 	s.mux.HandleFunc("GET /v1/services", s.handleServices)
 	s.mux.HandleFunc("GET /v1/calls", s.handleCalls)
 	s.mux.HandleFunc("GET /v1/status", s.handleStatus)
+	s.mux.HandleFunc("GET /v1/schema/mock.json", s.handleMockSchema)
 	s.mux.Handle("POST /v1/run", s.mayRun(http.HandlerFunc(s.handleRun)))
 	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
@@ -171,12 +201,22 @@ func (s *Server) PageURL(addr net.Addr) string {
 // ServeHTTP implements http.Handler: Host, Origin, CORS and authentication
 // first (guard.go), then the endpoints.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if ce := s.log.Check(zap.DebugLevel, "request"); ce != nil && r.URL.Path != "/lsp" {
-		// The path only: a query may hold access_token.
+	ce := s.log.Check(zap.DebugLevel, "request")
+	if ce != nil && r.URL.Path != "/lsp" || s.opts.Ops.Metrics() {
 		start, rec := time.Now(), &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		defer func() {
-			ce.Write(zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Int("status", rec.status),
-				zap.Duration("took", time.Since(start)))
+			took := time.Since(start)
+			if ce != nil && r.URL.Path != "/lsp" {
+				// The path only: a query may hold access_token.
+				ce.Write(zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.Int("status", rec.status), zap.Duration("took", took))
+			}
+			// The route is the endpoint's pattern, set by the mux; a request
+			// refused before it (Host, Origin, key) has none.
+			route := r.Pattern
+			if route == "" {
+				route = "refused"
+			}
+			s.opts.Ops.request(route, rec.status, took)
 		}()
 		w = rec
 	}
@@ -221,6 +261,23 @@ func (w *statusWriter) WriteHeader(code int) {
 // gracefully: no new connections, open /lsp sessions are ended, in-flight
 // requests get up to grace to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	if s.opts.OpsAddr != "" {
+		oln, err := net.Listen("tcp", s.opts.OpsAddr)
+		if err != nil {
+			return fmt.Errorf("cannot listen on the operators' address %s: %w", s.opts.OpsAddr, err)
+		}
+		s.log.Info("serving /metrics, /healthz and /readyz", zap.String("addr", oln.Addr().String()))
+		if s.opsListening != nil {
+			s.opsListening(oln.Addr())
+		}
+		octx, stop := context.WithCancel(ctx)
+		defer stop()
+		go func() {
+			if err := s.ServeOps(octx, oln); err != nil {
+				s.log.Warn("operators' port stopped", zap.Error(err))
+			}
+		}()
+	}
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -229,6 +286,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	// The first load now, not at the first request: /readyz turns ready
+	// without a client, and the first designer does not wait.
+	go s.opts.Snapshot()
+	if s.opts.ReloadOnHangup {
+		hup, stop := context.WithCancel(ctx)
+		defer stop()
+		go s.reloadOnHangup(hup)
+	}
 	select {
 	case err := <-errc:
 		s.Close()

@@ -38,8 +38,10 @@ type wsStream struct {
 	// shutdown, when done, makes Close say "going away" instead of a normal
 	// closure.
 	shutdown context.Context
-	once     sync.Once
-	err      error // why the stream ended; set before done closes
+	// watch times requests for the metrics; nil without them.
+	watch *rpcWatch
+	once  sync.Once
+	err   error // why the stream ended; set before done closes
 }
 
 func newWSStream(c *websocket.Conn, log *zap.Logger, writeTimeout time.Duration, queue int) *wsStream {
@@ -130,6 +132,7 @@ func (s *wsStream) Read(_ context.Context) (jsonrpc2.Message, int64, error) {
 			s.writeError(jsonrpc2.Errorf(jsonrpc2.ParseError, "malformed JSON-RPC message: %v", err))
 			continue
 		}
+		s.watch.read(msg)
 		return msg, int64(len(data)), nil
 	}
 }
@@ -140,6 +143,7 @@ func (s *wsStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, erro
 	if err != nil {
 		return 0, err
 	}
+	s.watch.wrote(b)
 	return s.enqueue(b)
 }
 

@@ -52,6 +52,7 @@ ended without shutdown, 2 for usage errors.`)
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the default; accepted because editors pass it)")
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
+	logFormat := fs.String("log-format", "console", "log `format`: console (one readable line per entry) or json (one JSON object per line, for log collectors)")
 	maxMemory := int64(scriptrt.DefaultMaxMemory)
 	fs.Func("max-memory", "stop a dry run whose process has grown by this `size` (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
 		n, err := scriptrt.ParseSize(v)
@@ -82,7 +83,7 @@ ended without shutdown, 2 for usage errors.`)
 	if cf.rootMissing("serve") {
 		return 2
 	}
-	log, closeLog, err := serveLogger(env, *logFile, *logLevel)
+	log, closeLog, err := serveLogger(env, *logFile, *logLevel, *logFormat)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
 		return 2
@@ -127,11 +128,15 @@ ended without shutdown, 2 for usage errors.`)
 		// restls.runScript over WebSocket alike).
 		runner = nil
 	}
+	load := pool.Load
+	if httpMode {
+		load, runner = hf.watch(load, runner)
+	}
 	srv := lsp.NewServer(lsp.Options{
 		Sources: sources,
 		Logger:  log,
 		Runner:  runner,
-		Load:    pool.Load,
+		Load:    load,
 		Version: versionString(),
 		OpenAPI: openAPI,
 	})
@@ -229,7 +234,7 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 			src = req.Snapshot.Sources
 		}
 		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src,
-			MockFile: req.MockFile, RecordFile: req.RecordFile})
+			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
 		}
@@ -262,10 +267,13 @@ func (s stdio) Close() error {
 }
 
 // serveLogger logs to file (appending) or stderr, never stdout.
-func serveLogger(env *cliEnv, file, level string) (*zap.Logger, func(), error) {
+func serveLogger(env *cliEnv, file, level, format string) (*zap.Logger, func(), error) {
 	lvl, err := zapcore.ParseLevel(level)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log-level: %v (use debug, info, warn or error)", err)
+	}
+	if format != "console" && format != "json" {
+		return nil, nil, fmt.Errorf("--log-format: unknown format %q (use console or json)", format)
 	}
 	w := zapcore.AddSync(env.stderr)
 	closeFn := func() {}
@@ -279,6 +287,11 @@ func serveLogger(env *cliEnv, file, level string) (*zap.Logger, func(), error) {
 	}
 	enc := zap.NewProductionEncoderConfig()
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(w), lvl)
+	encoder := zapcore.NewConsoleEncoder(enc)
+	if format == "json" {
+		// zap's production encoder, as collectors expect it.
+		encoder = zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
+	}
+	core := zapcore.NewCore(encoder, zapcore.Lock(w), lvl)
 	return zap.New(core).Named("restls"), closeFn, nil
 }

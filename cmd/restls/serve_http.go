@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/web"
 )
@@ -29,6 +30,12 @@ type httpFlags struct {
 	readTimeout time.Duration
 	allowRun    bool
 	grace       time.Duration
+	metrics     bool
+	metricsAddr string
+	// ops watches the server for /metrics and /readyz; runServe makes it
+	// when --http is given, before the language server, so every load is
+	// seen.
+	ops *web.Ops
 }
 
 type stringList []string
@@ -46,6 +53,15 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP requests may take to finish")
+	fs.BoolVar(&h.metrics, "metrics", false, "serve Prometheus metrics at /metrics on the --http address (behind --token like every endpoint)")
+	fs.StringVar(&h.metricsAddr, "metrics-addr", "", "also serve /metrics, /healthz and /readyz, without the token, on this `address` (an internal port for a scraper and probes)")
+}
+
+// watch makes the operators' view of the server (metrics, readiness) and
+// wraps load and runner so it sees every registry load and dry run.
+func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web.Runner) (func(config.Sources) *config.Snapshot, web.Runner) {
+	h.ops = web.NewOps(web.OpsOptions{Metrics: h.metrics || h.metricsAddr != "", Version: versionString()})
+	return h.ops.WrapLoad(load), h.ops.WrapRunner(runner)
 }
 
 // check validates the flags whose values alone can be wrong, --http given
@@ -101,7 +117,8 @@ func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err erro
 // serve), then shuts down gracefully. It returns the exit status.
 func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv *lsp.Server, runner web.Runner, version string, log *zap.Logger) int {
 	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
-		Runner: runner, Logger: log.Named("http"), Version: version})
+		Runner: runner, Logger: log.Named("http"), Version: version,
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
 		return 2

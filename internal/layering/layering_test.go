@@ -56,7 +56,7 @@ var table = map[string]rule{
 	"check":              {may: []string{"config", "hints"}},
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                {may: []string{"config", "openapi", "hints"}},
-	"web":                {may: []string{"config", "openapi", "hints", "lsp"}},
+	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient"}}, // restclient: the fixture format only (ParseMock, MockSchema)
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"jsdepth": {leaf: true},

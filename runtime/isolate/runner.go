@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,9 @@ type Request struct {
 	Kind config.Kind
 	// Input is context.input as JSON, or nil.
 	Input []byte
+	// Mock is a fixture document (the --mock format, YAML or JSON) that
+	// answers the calls instead of the network, or nil for a live run.
+	Mock []byte
 	// Sources is where the child reads the configuration: the sources the
 	// caller's snapshot was loaded from.
 	Sources config.Sources
@@ -180,6 +184,20 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 			_, _ = pw.Write(req.Input)
 			_ = pw.Close()
 		}()
+	}
+	if req.Mock != nil {
+		// restls run reads fixtures only from a regular file (as every
+		// configuration file): a private temporary one, gone with the run.
+		dir, err := os.MkdirTemp("", "restls-run-")
+		if err != nil {
+			return nil, fmt.Errorf("start the dry run: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		file := filepath.Join(dir, "designer.mock.yaml")
+		if err := os.WriteFile(file, req.Mock, 0o600); err != nil {
+			return nil, fmt.Errorf("start the dry run: write the fixtures: %w", err)
+		}
+		args = append(args, "--mock", file)
 	}
 	cmd.Args = append([]string{exe}, append(args, "-")...)
 

@@ -27,6 +27,18 @@ func TestMain(m *testing.M) {
 		out, _ := json.Marshal(map[string]any{"script": string(script), "input": string(input), "args": os.Args[1:], "supervised": os.Getenv(EnvSupervised)})
 		fmt.Printf(`{"result":%s,"error":null,"calls":[],"logs":[]}`, out)
 		os.Exit(0)
+	case "mock": // print the fixtures file the child is given
+		var file string
+		for i, a := range os.Args {
+			if a == "--mock" && i+1 < len(os.Args) {
+				file = os.Args[i+1]
+			}
+		}
+		data, err := os.ReadFile(file)
+		st, _ := os.Stat(file)
+		out, _ := json.Marshal(map[string]any{"mock": string(data), "err": fmt.Sprint(err), "regular": st != nil && st.Mode().IsRegular(), "file": file})
+		fmt.Printf(`{"result":%s,"error":null,"calls":[],"logs":[]}`, out)
+		os.Exit(0)
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fatal error: concurrent map writes")
 		os.Exit(2)
@@ -181,5 +193,30 @@ func TestSuperviseLeavesNoProcess(t *testing.T) {
 	}
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", cmd.Process.Pid)); err == nil {
 		t.Errorf("process %d still exists (a zombie?)", cmd.Process.Pid)
+	}
+}
+
+// TestChildGetsTheMock: inline fixtures reach the child as a private
+// regular file (restls run --mock reads only regular files), removed when
+// the run ends.
+func TestChildGetsTheMock(t *testing.T) {
+	r := newTestRunner(t, "mock", Options{})
+	doc := "- serviceId: crm\n  method: GET\n  status: 200\n  body: {a: 1}\n"
+	raw, err := r.Run(context.Background(), Request{Text: "1", Mock: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Mock, Err, File string
+		Regular         bool
+	}
+	if err := json.Unmarshal(decode(t, raw).Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Mock != doc || got.Err != "<nil>" || !got.Regular {
+		t.Fatalf("child got %+v", got)
+	}
+	if _, err := os.Stat(got.File); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the fixtures file %s outlived the run: %v", got.File, err)
 	}
 }

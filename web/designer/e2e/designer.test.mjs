@@ -6,8 +6,8 @@
 // the binary, CHROMIUM the browser.
 import {test, before, after} from "node:test"
 import assert from "node:assert/strict"
-import {spawn} from "node:child_process"
-import {mkdtempSync, mkdirSync, writeFileSync, rmSync} from "node:fs"
+import {spawn, spawnSync} from "node:child_process"
+import {mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync} from "node:fs"
 import {tmpdir} from "node:os"
 import {join, dirname, resolve} from "node:path"
 import {fileURLToPath} from "node:url"
@@ -46,7 +46,7 @@ function stopBackend(b) {
   })
 }
 
-let context, good, broken, hostile, userDataDir, brokenRoot, hostileRoot
+let context, good, broken, hostile, problems, userDataDir, brokenRoot, hostileRoot
 
 before(async () => {
   mkdirSync(shots, {recursive: true})
@@ -65,19 +65,22 @@ before(async () => {
   good = await startBackend(["--config-root", join(repo, "testdata", "config"), "--allow-run"])
   hostile = await startBackend(["--config-root", hostileRoot])
   broken = await startBackend(["--config-root", brokenRoot])
+  // One of each common configuration mistake: the Problems tab.
+  problems = await startBackend(["--config-root", join(repo, "testdata", "config-broken")])
   userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
       "--disable-component-update", "--disable-sync"],
-    viewport: {width: 1200, height: 700},
+    viewport: {width: 1280, height: 760},
   })
+  await context.grantPermissions(["clipboard-read", "clipboard-write"])
 })
 
 after(async () => {
   await context?.close()
-  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile)])
+  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile), stopBackend(problems)])
   for (const d of [userDataDir, brokenRoot, hostileRoot]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
@@ -92,6 +95,14 @@ async function openDesigner(url) {
     try { list.push(JSON.parse(f.payload)) } catch { return }
     for (const w of page.lsp.wake) w()
   }
+  // Each new tab starts from the samples: localStorage is emptied once per
+  // tab (sessionStorage marks it), so a reload keeps what the test typed.
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem("restls.test.fresh")) {
+      localStorage.clear()
+      sessionStorage.setItem("restls.test.fresh", "1")
+    }
+  })
   page.on("websocket", ws => {
     ws.on("framesent", f => record(page.lsp.sent, f))
     ws.on("framereceived", f => record(page.lsp.received, f))
@@ -148,7 +159,7 @@ test("api.rest.v1. offers the five calls", async () => {
   await typeFresh(page, "api.rest.v1.")
   const labels = await completionLabels(page, CALLS)
   for (const c of CALLS) assert.ok(labels.includes(c), `completion ${JSON.stringify(labels)} lacks ${c}`)
-  assert.ok(await page.locator("#no-hints").isHidden(), "no-hints notice shown with a working registry")
+  assert.equal(await page.locator(".cm-restls-nohints").count(), 0, "no-hints notice shown with a working registry")
   await page.screenshot({path: join(shots, "1-calls.png")})
   assert.deepEqual(page.errors, [])
   await page.close()
@@ -240,12 +251,9 @@ test("the page from the printed address runs a dry run; without the key it runs 
   await typeFresh(bare, "api.rest.v1.")
   const labels = await completionLabels(bare, CALLS)
   for (const c of CALLS) assert.ok(labels.includes(c), `completion without the key ${JSON.stringify(labels)} lacks ${c}`)
-  await typeFresh(bare, "")
-  await bare.keyboard.insertText("return {keyed: false};\n")
-  await bare.click("#run")
-  const refused = bare.locator('#preview[data-state="error"]')
-  await refused.waitFor({timeout: WAIT})
-  assert.match(await refused.textContent(), /HTTP 401: this needs the access key/)
+  // Dry Run is off, and says why.
+  await bare.locator("#run-reason", {hasText: "access key"}).waitFor({timeout: WAIT})
+  assert.ok(await bare.locator("#run").isDisabled(), "Dry Run enabled without the access key")
   await bare.screenshot({path: join(shots, "11-no-key.png")})
   await bare.close()
 })
@@ -287,9 +295,13 @@ test("the page reconnects when the backend restarts", async () => {
     const page = await openDesigner(first.url)
     await stopBackend(first)
     await page.locator('#connection[data-state="reconnecting"]').waitFor({timeout: WAIT})
+    // The editor says so too, in words.
+    await page.locator(".cm-restls-reconnecting", {hasText: "reconnecting"}).waitFor({timeout: WAIT})
+    await page.screenshot({path: join(shots, "12-reconnecting.png")})
     const port = new URL(first.url).port
     second = await startBackend(["--config-root", join(repo, "testdata", "config")], `127.0.0.1:${port}`)
     await page.locator('#connection[data-state="connected"]').waitFor({timeout: WAIT})
+    await page.locator(".cm-restls-reconnecting").waitFor({state: "detached", timeout: WAIT})
     await typeFresh(page, "api.rest.v1.")
     const labels = await completionLabels(page, CALLS)
     for (const c of CALLS) assert.ok(labels.includes(c), `after reconnecting: completion ${JSON.stringify(labels)} lacks ${c}`)
@@ -301,7 +313,7 @@ test("the page reconnects when the backend restarts", async () => {
 
 test("with the registry broken: a visible notice, no serviceIds, calls still complete", async () => {
   const page = await openDesigner(broken.url)
-  const notice = page.locator("#no-hints")
+  const notice = page.locator(".cm-restls-nohints")
   await notice.waitFor({state: "visible", timeout: WAIT})
   assert.match(await notice.textContent(), /No serviceId hints/)
   await typeFresh(page, "api.rest.v1.")
@@ -328,7 +340,7 @@ test("with a --registry-url that does not answer: the notice says why, calls sti
   const dead = await startBackend(["--registry-url", "http://127.0.0.1:1"])
   try {
     const page = await openDesigner(dead.url)
-    const notice = page.locator("#no-hints")
+    const notice = page.locator(".cm-restls-nohints")
     await notice.waitFor({state: "visible", timeout: WAIT})
     assert.match(await notice.textContent(), /No serviceId hints: .*registryUrl http:\/\/127\.0\.0\.1:1/)
     await typeFresh(page, "api.rest.v1.")
@@ -339,4 +351,218 @@ test("with a --registry-url that does not answer: the notice says why, calls sti
   } finally {
     await stopBackend(dead)
   }
+})
+
+// tab opens one of the page's tabs with the keyboard, as a keyboard user
+// would: focus the selected tab, then arrows.
+async function openTab(page, name) {
+  await page.locator(`#tab-${name}`).click()
+  await page.locator(`#pane-${name}`).waitFor({state: "visible", timeout: WAIT})
+}
+
+// axeCheck runs axe-core in the page and fails on serious or critical
+// violations. The page's CSP allows only its own scripts; evaluate runs
+// outside it.
+const axeSource = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", "axe-core", "axe.min.js"), "utf8")
+async function axeCheck(page, what) {
+  await page.evaluate(axeSource)
+  const res = await page.evaluate(() => window.axe.run(document, {resultTypes: ["violations"]}))
+  const bad = res.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+  assert.deepEqual(bad.map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map(n => n.target.join(" ") + " [" + n.failureSummary + "]").join(", ")}`), [],
+    `axe-core on ${what}`)
+}
+
+test("a quick fix is applied from the lightbulb's menu with the keyboard", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText('var r = api.rest.v1.get("crm-custmers", {}, {});\n')
+  await page.locator(".cm-lintRange-error").first().waitFor({timeout: WAIT})
+  // The cursor into the wrong serviceId: the lightbulb appears on its line.
+  await page.evaluate(() => {
+    const v = window.restlsDesigner.view
+    v.dispatch({selection: {anchor: v.state.doc.toString().indexOf("custmers") + 2}})
+    v.focus()
+  })
+  const bulb = page.locator(".cm-restls-lightbulb >> visible=true")
+  await bulb.waitFor({timeout: WAIT})
+  assert.match(await bulb.getAttribute("aria-label"), /quick fix/)
+  await page.keyboard.press("Control+.")
+  const menu = page.locator(".cm-restls-fixes")
+  await menu.waitFor({timeout: WAIT})
+  assert.match(await menu.textContent(), /Change to "?crm-customers/)
+  await page.screenshot({path: join(shots, "13-quick-fix.png")})
+  // The first item has the focus: Enter applies it.
+  await page.keyboard.press("Enter")
+  await page.waitForFunction(() => window.restlsDesigner.view.state.doc.toString().includes('"crm-customers"'), null, {timeout: WAIT})
+  await page.locator(".cm-lintRange-error").waitFor({state: "detached", timeout: WAIT})
+  assert.deepEqual(page.errors, [])
+  await page.close()
+})
+
+test("the Problems tab lists the broken configuration's diagnostics, and shows one when picked", async () => {
+  const page = await openDesigner(problems.url)
+  await openTab(page, "problems")
+  const items = page.locator("#problems .problem")
+  await items.first().waitFor({timeout: WAIT})
+  const n = await items.count()
+  assert.match(await page.locator("#tab-problems").textContent(), new RegExp(`Problems \\(${n}\\)`))
+  const texts = await items.allTextContents()
+  // Paths relative to the configuration root, with line and column.
+  assert.ok(texts.some(t => /config\.xml:6:7 .*connection-timeout default 20000 ms/.test(t)), texts.join("\n"))
+  assert.ok(texts.some(t => /script-code-config\/script-service-api\.xml:\d+:\d+ /.test(t)), texts.join("\n"))
+  assert.ok(!texts.some(t => t.includes(repo)), "an absolute path in the Problems tab")
+  // Every diagnostic the CLI reports for some kind is listed, once.
+  const cliLines = new Set()
+  for (const kind of ["scriptService", "scriptTask", "validationScript"]) {
+    const cli = spawnSync(bin, ["services", "--kind", kind, "--config-root", join(repo, "testdata", "config-broken")], {encoding: "utf8"})
+    for (const l of (cli.stdout + cli.stderr).split("\n")) if (/: (error|warning|info|hint): /.test(l)) cliLines.add(l)
+  }
+  const cliCount = cliLines.size
+  assert.equal(n, cliCount, `Problems lists ${n}, restls services reports ${cliCount}`)
+  // Keyboard: Tab to the first problem, Enter shows it.
+  await items.first().focus()
+  await page.keyboard.press("Enter")
+  const detail = page.locator("#problem-detail")
+  await detail.locator("h3").waitFor({timeout: WAIT})
+  assert.equal(await detail.locator("h3").textContent(), (await items.first().locator(".loc").textContent()))
+  assert.match(await detail.textContent(), /Code/)
+  // Dry Run is off here (no --allow-run), and says why.
+  assert.ok(await page.locator("#run").isDisabled())
+  assert.match(await page.locator("#run-reason").textContent(), /--allow-run/)
+  await page.screenshot({path: join(shots, "14-problems.png")})
+  await axeCheck(page, "the Problems tab")
+  await page.close()
+})
+
+test("Input is the script's context.input; invalid JSON is flagged and not run", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText("return {who: context.input.who, n: context.input.n + 1};\n")
+  await openTab(page, "input")
+  await page.locator("#input").fill('{"who": "the Input tab", "n": 41}')
+  assert.match(await page.locator("#input-state").textContent(), /Valid JSON/)
+  await page.keyboard.press("Control+Enter")
+  const preview = page.locator('#preview[data-state="done"]')
+  await preview.waitFor({timeout: WAIT})
+  assert.match(await preview.textContent(), /"who": "the Input tab"/)
+  assert.match(await preview.textContent(), /"n": 42/)
+  // Broken JSON: marked (aria-invalid and words), and Dry Run goes back to it.
+  await openTab(page, "input")
+  await page.locator("#input").fill('{"who": ')
+  assert.equal(await page.locator("#input").getAttribute("aria-invalid"), "true")
+  assert.match(await page.locator("#input-state").textContent(), /Not valid JSON/)
+  await openTab(page, "preview")
+  await page.click("#run")
+  await page.locator("#pane-input").waitFor({state: "visible", timeout: WAIT})
+  await page.close()
+})
+
+test("a dry run with pasted mocks renders the preview, copies a call as cURL, and marks an error in the script", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText([
+    'var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {});',
+    'console.log("customer " + c.body.name);',
+    'return {name: c.body.name, status: c.status.code};', ""].join("\n"))
+  await openTab(page, "mocks")
+  await page.locator("#mocks").fill([
+    "- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
+    "  headers: {X-Source: pasted}", "  body:", "    name: Pasted Person", "    tags: [a, b]", ""].join("\n"))
+  assert.match(await page.locator("#tab-mocks").textContent(), /Mocks \(on\)/)
+  await page.locator("#mocks").press("Control+Enter")
+  const preview = page.locator('#preview[data-state="done"]')
+  await preview.waitFor({timeout: WAIT})
+  const text = await preview.textContent()
+  assert.match(text, /Ran with mocks/)
+  assert.match(text, /"name": "Pasted Person"/)
+  assert.match(text, /customer Pasted Person/)
+  const call = page.locator(".restls-call").first()
+  assert.match(await call.locator(":scope > summary").textContent(), /GET\s*crm-customers\s*200 OK/)
+  assert.match(await call.textContent(), /https:\/\/crm\.example\.com\/api\/v2\/customers\/42/)
+  assert.match(await call.textContent(), /x-source\s*pasted/)
+  // Folding: the body's object folds.
+  const fold = call.locator(".restls-json details").first()
+  assert.equal(await fold.getAttribute("open"), "")
+  await page.screenshot({path: join(shots, "15-preview-mocks.png")})
+  await call.locator("button.restls-copy").click()
+  await call.locator(".restls-copy-status", {hasText: "Copied"}).waitFor({timeout: WAIT})
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  assert.match(copied, /^curl .*https:\/\/crm\.example\.com\/api\/v2\/customers\/42/)
+  await axeCheck(page, "the preview of a run with calls")
+
+  // An uncaught error: its position in the preview, and marked in the editor.
+  await typeFresh(page, "")
+  await page.keyboard.insertText('var x = 1;\nnull.foo;\n')
+  await page.keyboard.press("Control+Enter")
+  await page.locator('#preview[data-state="done"] .restls-error').waitFor({timeout: WAIT})
+  assert.match(await page.locator("#preview").textContent(), /Uncaught TypeError/)
+  const marked = page.locator(".cm-restls-run-error-line")
+  await marked.waitFor({timeout: WAIT})
+  assert.match(await marked.textContent(), /null\.foo.*TypeError/)
+  await page.locator(".restls-pos").click()
+  const line = await page.evaluate(() => { const v = window.restlsDesigner.view; return v.state.doc.lineAt(v.state.selection.main.head).number })
+  assert.equal(line, 2)
+  await page.screenshot({path: join(shots, "16-error-marked.png")})
+  await page.close()
+})
+
+test("a broken fixture document is refused with its line, before anything runs", async () => {
+  const page = await openDesigner(good.url)
+  await openTab(page, "mocks")
+  await page.locator("#mocks").fill("- serviceId: crm\n  status: nope\n")
+  await page.click("#run")
+  const err = page.locator('#preview[data-state="error"]')
+  await err.waitFor({timeout: WAIT})
+  assert.match(await err.textContent(), /HTTP 400.*mock:1: fixture 1/)
+  await page.close()
+})
+
+test("script, input and mocks survive a reload, per kind", async () => {
+  const page = await openDesigner(good.url)
+  await page.selectOption("#kind", "scriptTask")
+  await typeFresh(page, "")
+  await page.keyboard.insertText("// kept across reloads\nreturn 7;\n")
+  await openTab(page, "input")
+  await page.locator("#input").fill('{"kept": true}')
+  await openTab(page, "mocks")
+  await page.locator("#mocks").fill("[]")
+  await page.selectOption("#kind", "scriptService")
+  await typeFresh(page, "")
+  await page.keyboard.insertText("// the service script\n")
+  await page.selectOption("#kind", "scriptTask")
+  await page.reload()
+  await page.locator('#connection[data-state="connected"]').waitFor({timeout: WAIT})
+  assert.equal(await page.locator("#kind").inputValue(), "scriptTask")
+  assert.equal(await page.evaluate(() => window.restlsDesigner.view.state.doc.toString()), "// kept across reloads\nreturn 7;\n")
+  assert.equal(await page.locator("#input").inputValue(), '{"kept": true}')
+  assert.equal(await page.locator("#mocks").inputValue(), "[]")
+  await page.selectOption("#kind", "scriptService")
+  assert.equal(await page.evaluate(() => window.restlsDesigner.view.state.doc.toString()), "// the service script\n")
+  // The key left the address bar but the tab still has it: runs work.
+  assert.ok(!page.url().includes("access_token"), page.url())
+  assert.ok(await page.locator("#run").isEnabled())
+  await page.close()
+})
+
+test("keyboard only: tabs with arrows, focus visible, and axe-core finds nothing serious", async () => {
+  const page = await openDesigner(good.url)
+  await page.locator("#tab-preview").focus()
+  await page.keyboard.press("ArrowRight")
+  assert.equal(await page.evaluate(() => document.activeElement.id), "tab-input")
+  assert.equal(await page.locator("#tab-input").getAttribute("aria-selected"), "true")
+  assert.ok(await page.locator("#pane-input").isVisible())
+  // The focused tab has a visible outline.
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle)
+  assert.notEqual(outline, "none")
+  await page.keyboard.press("End")
+  assert.equal(await page.evaluate(() => document.activeElement.id), "tab-problems")
+  await page.keyboard.press("Home")
+  assert.equal(await page.evaluate(() => document.activeElement.id), "tab-preview")
+  await page.screenshot({path: join(shots, "17-keyboard.png")})
+  await axeCheck(page, "the page as it opens")
+  for (const t of ["input", "mocks", "problems"]) {
+    await openTab(page, t)
+    await axeCheck(page, `the ${t} tab`)
+  }
+  await page.close()
 })

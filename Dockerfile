@@ -1,0 +1,27 @@
+# restls serve --http in a container: a static binary on an empty base,
+# run as a non-root user, happy with a read-only root file system (give it
+# a tmpfs at /tmp: dry runs with inline mocks write their fixtures there).
+# docs/deploy.md shows how to run it beside the platform.
+#
+# cmd/restls/dockerfile_test.go runs the build stage's go build line below,
+# as written, and checks the result is static: keep it on one RUN line.
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=dev
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o bin/restls-static ./cmd/restls
+# An empty /tmp for runs with a writable root; with --read-only, mount a tmpfs there.
+RUN mkdir -p /rootfs/tmp && chmod 1777 /rootfs/tmp
+
+FROM scratch
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+COPY --from=build /rootfs/ /
+COPY --from=build /src/bin/restls-static /restls
+USER 65532:65532
+EXPOSE 7373 9090
+ENTRYPOINT ["/restls"]
+# Listens on every interface, so --token is required: set RESTLS_HTTP_TOKEN.
+CMD ["serve", "--http", "0.0.0.0:7373", "--config-root", "/config", "--metrics-addr", "0.0.0.0:9090"]

@@ -1,0 +1,170 @@
+// Types of @restls/designer-editor.
+import type {EditorView} from "@codemirror/view"
+import type {Extension} from "@codemirror/state"
+import type {LSPClient} from "@codemirror/lsp-client"
+
+/** A script kind: which registry the script's serviceIds come from. */
+export type ScriptKind = "scriptService" | "scriptTask" | "validationScript"
+
+export declare const version: string
+export declare const scriptKinds: readonly ScriptKind[]
+/** The document URI a kind's script is opened under (file:///designer/<kind>/script.js). */
+export declare function documentURI(kind: ScriptKind): string
+
+export interface RestlsOptions {
+  /** The backend's base address, e.g. "https://designer.internal:7373/". Default: the page's own. */
+  url?: string
+  /** The access key: --token, or the secret restls serve --http printed. Needed for dry runs. */
+  token?: string
+  /** Attach to this editor... */
+  view?: EditorView
+  /** ...or create one in this element. */
+  parent?: Element
+  /** The created editor's text. */
+  doc?: string
+  /** More extensions for the created editor (ignored with view). */
+  extensions?: Extension[]
+  /** The created editor's accessible name; default "Script". */
+  label?: string
+  /** The first script kind; default scriptService. */
+  kind?: ScriptKind
+  /** Called on Ctrl+Enter (Cmd+Enter) in the editor. */
+  onRun?: () => void
+  /** Called with the state whenever it changes. */
+  onChange?: (state: RestlsState) => void
+  /** Reconnection pauses in ms: doubling from initial (500) up to max (10000). */
+  reconnect?: {initial?: number, max?: number}
+  /** Request timeout in ms (10000). */
+  timeout?: number
+}
+
+export type Connection = "connecting" | "connected" | "reconnecting"
+
+export interface KindStatus {
+  kind: ScriptKind
+  services: number
+  hints: boolean
+  message: string
+}
+
+export interface ConfigDiagnostic {
+  file?: string
+  line?: number
+  column?: number
+  severity: string
+  code: string
+  message: string
+}
+
+/** GET /v1/status. */
+export interface ServerStatus {
+  version?: string
+  kinds: Array<KindStatus & {loaded: boolean, diagnostics: ConfigDiagnostic[]}>
+  run: {allowed: boolean, reason?: string}
+}
+
+export interface RestlsState {
+  connection: Connection
+  kind: ScriptKind
+  /** serviceId hints for the current kind; null until known. */
+  hints: {offered: boolean, message: string} | null
+  /** Whether this client may dry run, and why not; null until known. */
+  run: {allowed: boolean, reason?: string} | null
+  /** The last restls/status notification. */
+  status: {kinds: KindStatus[], problems: Record<string, number>} | null
+  server: ServerStatus | null
+}
+
+/** One call of a dry run, as `restls run --json` prints it. */
+export interface RunCall {
+  serviceId: string
+  method: string
+  url: string
+  requestHeaders: Record<string, string>
+  requestBody?: unknown
+  status: {code: number, message: string} | null
+  responseHeaders: Record<string, string>
+  responseBody: unknown
+  responseBodyTruncated?: boolean
+  durationMs: number
+  timing?: {dnsMs?: number, connectMs?: number, tlsMs?: number, ttfbMs?: number, totalMs: number, reused?: boolean}
+  responseBytes: number
+  curl?: string
+  errorCode?: string
+  errorMessage?: string
+  events: Array<{kind: string, message: string}>
+}
+
+export interface RunError {
+  name: string
+  message: string
+  code?: string
+  line?: number
+  column?: number
+  sourceLine?: string
+}
+
+export interface RunResult {
+  result: unknown
+  error: RunError | null
+  calls: RunCall[]
+  logs: Array<{level: string, message: string, line?: number}>
+}
+
+export type RunOutcome =
+  | {state: "idle", message?: string}
+  | {state: "running"}
+  | {state: "done", result: RunResult, mode: "mock" | "live"}
+  | {state: "error", message: string, httpStatus?: number}
+
+export interface RunOptions {
+  /** context.input (any JSON value). */
+  input?: unknown
+  /** Fixtures answering the calls: --mock format as YAML or JSON text, or the JSON document. Blank means live. */
+  mock?: string | unknown[] | {fixtures: unknown[]}
+}
+
+export interface RestlsEditor {
+  readonly view: EditorView
+  readonly client: LSPClient
+  /** Whether attachRestls created the view (destroy() then destroys it). */
+  readonly created: boolean
+  readonly kind: ScriptKind
+  readonly state: RestlsState
+  /** Switch to another kind's registry, optionally replacing the text. */
+  setKind(kind: ScriptKind, text?: string): void
+  /** Call fn now and on every change; returns the unsubscribe function. */
+  subscribe(fn: (state: RestlsState) => void): () => void
+  /** Fetch GET /v1/status again. */
+  refreshStatus(): Promise<ServerStatus | null>
+  /** Open the quick fixes at the cursor (what Ctrl+. does). */
+  quickFix(): boolean
+  /** Move the cursor to a 1-based line and column. */
+  showPosition(line: number, column?: number): void
+  /** Dry-run the script (POST /v1/run); an uncaught error is marked in the editor. */
+  run(options?: RunOptions): Promise<RunOutcome>
+  /** Render a run with the response preview; the error position links to this editor. */
+  renderPreview(container: HTMLElement, outcome: RunOutcome): void
+  /** Detach from the view (destroying it if created) and close the socket. */
+  destroy(): void
+}
+
+export declare function attachRestls(options: RestlsOptions): RestlsEditor
+
+/** The response preview, for a page that shows runs elsewhere. */
+export declare function renderPreview(container: HTMLElement, outcome: RunOutcome,
+  options?: {onPosition?: (line: number, column: number) => void}): void
+/** A JSON value as nested foldable <details>. */
+export declare function jsonTree(value: unknown): HTMLElement
+/** Mark a run's uncaught error in view; null clears it. */
+export declare function markRunError(view: EditorView, error: RunError | null): void
+export declare function showPosition(view: EditorView, line: number, column?: number): void
+export declare function openQuickFixes(view: EditorView): boolean
+/**
+ * Create an element: attributes (functions named on* become listeners),
+ * children as nodes or strings, which become text and are never parsed.
+ */
+export declare function el(tag: string, attrs?: Record<string, unknown> | null, ...children: unknown[]): HTMLElement
+/** Drop active content from server-rendered documentation HTML. */
+export declare function sanitizeHTML(html: string): string
+export {LSPPlugin} from "@codemirror/lsp-client"

@@ -1,0 +1,219 @@
+// @restls/designer-editor: restls in a CodeMirror 6 editor. attachRestls
+// connects an EditorView (yours, or one it creates) to a restls backend
+// (`restls serve --http`): completion, hover, signature help, diagnostics,
+// quick fixes, go-to-definition where the server offers it, the registry's
+// status, and dry runs, over /lsp with reconnection.
+import {EditorState, Compartment, StateEffect, Prec} from "@codemirror/state"
+import {EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, showPanel} from "@codemirror/view"
+import {defaultKeymap, history, historyKeymap} from "@codemirror/commands"
+import {syntaxHighlighting, defaultHighlightStyle, bracketMatching} from "@codemirror/language"
+import {autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap} from "@codemirror/autocomplete"
+import {lintGutter, lintKeymap} from "@codemirror/lint"
+import {javascript} from "@codemirror/lang-javascript"
+import {LSPClient, LSPPlugin, serverCompletion, hoverTooltips, signatureHelp, serverDiagnostics, jumpToDefinition} from "@codemirror/lsp-client"
+import {el, clear, sanitizeHTML} from "./dom.js"
+import {webSocketTransport, backoff} from "./transport.js"
+import {quickFixes, openQuickFixes} from "./quickfix.js"
+import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
+import {renderPreview, jsonTree} from "./preview.js"
+
+export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el}
+
+/** The module's version, as in its package.json. */
+export const version = "0.1.0"
+
+/** The script kinds a restls backend knows. */
+export const scriptKinds = ["scriptService", "scriptTask", "validationScript"]
+
+/** The document URI a kind's script is opened under. */
+export function documentURI(kind) { return `file:///designer/${kind}/script.js` }
+
+/**
+ * attachRestls connects restls to options.view, or creates an editor in
+ * options.parent. See index.d.ts for the options and what it returns.
+ */
+export function attachRestls(options) {
+  const base = new URL(options.url || "./", typeof document !== "undefined" ? document.baseURI : undefined)
+  if (!base.pathname.endsWith("/")) base.pathname += "/"
+  const token = options.token || ""
+  const authHeaders = token ? {Authorization: "Bearer " + token} : {}
+  const wsURL = new URL("lsp", base)
+  wsURL.protocol = base.protocol === "https:" ? "wss:" : "ws:"
+  if (token) wsURL.searchParams.set("access_token", token)
+  const retry = {initial: 500, max: 10000, ...(options.reconnect || {})}
+
+  const listeners = new Set(options.onChange ? [options.onChange] : [])
+  const state = {connection: "connecting", kind: options.kind || scriptKinds[0], status: null, server: null}
+  let destroyed = false, attempt = 0, timer = 0, transport = null
+
+  const notice = el("div", {class: "cm-restls-notice", role: "status", "aria-live": "polite"})
+  function snapshot() {
+    const kindStatus = (state.status && state.status.kinds || []).find(k => k.kind === state.kind) ||
+      (state.server && state.server.kinds || []).find(k => k.kind === state.kind) || null
+    const hints = kindStatus ? {offered: !!kindStatus.hints, message: kindStatus.message} : null
+    const run = state.server ? state.server.run || {allowed: false, reason: "this server does not report whether it runs scripts"} : null
+    return {connection: state.connection, kind: state.kind, hints, run, status: state.status, server: state.server}
+  }
+  function changed() {
+    const s = snapshot()
+    // The notice inside the editor: nothing while all is well.
+    clear(notice)
+    notice.dataset.connection = s.connection
+    if (s.connection === "reconnecting") notice.append(el("div", {class: "cm-restls-reconnecting"}, "⟳ Connection to restls lost; reconnecting…"))
+    if (s.hints && !s.hints.offered) {
+      notice.append(el("div", {class: "cm-restls-nohints"}, "⚠ No serviceId hints: ",
+        s.hints.message.replace(/^no serviceId hints:\s*/, ""), ". Calls, signatures and diagnostics still work."))
+    }
+    notice.hidden = !notice.firstChild
+    for (const l of listeners) { try { l(s) } catch (e) { console.error(e) } }
+  }
+
+  async function fetchServer() {
+    try {
+      const res = await fetch(new URL("v1/status", base), {headers: authHeaders})
+      if (res.ok) { state.server = await res.json(); changed() }
+    } catch {}
+    return state.server
+  }
+  let statusTimer = 0
+  const client = new LSPClient({
+    rootUri: "file:///designer",
+    timeout: options.timeout || 10000,
+    sanitizeHTML,
+    // Each kind's document lives in its own folder: the server picks the
+    // kind's registry from the path.
+    initializationOptions: {scriptKinds: Object.fromEntries(scriptKinds.map(k => [`**/designer/${k}/**`, k]))},
+    notificationHandlers: {
+      "restls/status": (_c, params) => {
+        state.status = params
+        changed()
+        // The problems and the run permission come over HTTP.
+        clearTimeout(statusTimer)
+        statusTimer = setTimeout(fetchServer, 50)
+        return true
+      },
+    },
+    extensions: [serverCompletion(), hoverTooltips(), signatureHelp(), serverDiagnostics()],
+  })
+
+  function setConnection(c) { state.connection = c; changed() }
+  // connect opens /lsp; when the socket closes (the backend restarted, the
+  // network dropped) it tries again after a doubling pause, and the client
+  // opens the document again on the new session.
+  function connect() {
+    if (destroyed) return
+    transport = webSocketTransport(wsURL.href, {
+      onOpen: () => { attempt = 0; setConnection("connected") },
+      onClose: () => {
+        if (destroyed) return
+        client.disconnect()
+        setConnection("reconnecting")
+        timer = setTimeout(connect, backoff(attempt++, retry.initial, retry.max))
+      },
+    })
+    client.connect(transport)
+  }
+
+  const lsp = new Compartment()
+  const outer = new Compartment()
+  const definition = view => client.serverCapabilities && client.serverCapabilities.definitionProvider ? jumpToDefinition(view) : false
+  const restlsExtensions = [
+    lsp.of(client.plugin(documentURI(state.kind), "javascript")),
+    quickFixes(), runErrorMarks(),
+    showPanel.of(() => ({dom: notice, top: true})),
+    // Above the default keymap, whose Mod-Enter inserts a blank line.
+    Prec.high(keymap.of([
+      {key: "F12", run: definition},
+      ...(options.onRun ? [{key: "Mod-Enter", run: () => { options.onRun(); return true }, preventDefault: true}] : []),
+    ])),
+    EditorView.baseTheme({
+      ".cm-restls-notice": {padding: "4px 8px", fontSize: "13px"},
+      ".cm-restls-nohints": {background: "#fff4c2", color: "#3d3000", border: "1px solid #8a6d00", padding: "3px 6px"},
+      ".cm-restls-reconnecting": {background: "#e8eefc", color: "#10306b", border: "1px solid #3557a5", padding: "3px 6px", marginBottom: "2px"},
+    }),
+  ]
+
+  let view = options.view
+  const created = !view
+  if (view) {
+    view.dispatch({effects: StateEffect.appendConfig.of(outer.of(restlsExtensions))})
+  } else {
+    view = new EditorView({
+      parent: options.parent,
+      state: EditorState.create({
+        doc: options.doc || "",
+        extensions: [
+          lineNumbers(), highlightActiveLineGutter(), history(), drawSelection(), highlightActiveLine(), bracketMatching(), closeBrackets(),
+          syntaxHighlighting(defaultHighlightStyle), javascript(), lintGutter(),
+          autocompletion({activateOnTyping: true}),
+          keymap.of([...closeBracketsKeymap, ...completionKeymap, ...lintKeymap, ...defaultKeymap, ...historyKeymap]),
+          // tabindex: axe-core counts a contenteditable as focusable only with it.
+          EditorView.contentAttributes.of({"aria-label": options.label || "Script", tabindex: "0"}),
+          ...(options.extensions || []),
+          outer.of(restlsExtensions),
+        ],
+      }),
+    })
+  }
+  connect()
+  fetchServer()
+  changed()
+
+  const editor = {
+    view, client, created,
+    get kind() { return state.kind },
+    get state() { return snapshot() },
+    /** setKind switches the document to kind's registry, optionally with new text. */
+    setKind(kind, text) {
+      if (!scriptKinds.includes(kind)) throw new Error(`unknown script kind ${kind}: use one of ${scriptKinds.join(", ")}`)
+      if (kind === state.kind && text === undefined) return
+      state.kind = kind
+      view.dispatch({effects: lsp.reconfigure([])})
+      if (text !== undefined) view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: text}})
+      view.dispatch({effects: lsp.reconfigure(client.plugin(documentURI(kind), "javascript"))})
+      markRunError(view, null)
+      changed()
+    },
+    subscribe(fn) { listeners.add(fn); fn(snapshot()); return () => listeners.delete(fn) },
+    refreshStatus: fetchServer,
+    quickFix() { return openQuickFixes(view) },
+    showPosition(line, column) { showPosition(view, line, column) },
+    /** run dry-runs the script; see index.d.ts. */
+    async run({input, mock} = {}) {
+      const body = {text: view.state.doc.toString(), kind: state.kind}
+      if (input !== undefined) body.input = input
+      const useMock = typeof mock === "string" ? mock.trim() !== "" : mock != null
+      if (useMock) body.mock = mock
+      let outcome
+      try {
+        const res = await fetch(new URL("v1/run", base), {
+          method: "POST", headers: {"Content-Type": "application/json", ...authHeaders}, body: JSON.stringify(body),
+        })
+        const answer = await res.json().catch(() => ({error: res.statusText}))
+        outcome = res.ok ? {state: "done", result: answer, mode: useMock ? "mock" : "live"}
+          : {state: "error", httpStatus: res.status, message: answer.error || res.statusText}
+      } catch (err) {
+        outcome = {state: "error", message: "the backend did not answer: " + (err && err.message || err)}
+      }
+      markRunError(view, outcome.state === "done" ? outcome.result.error : null)
+      return outcome
+    },
+    /** renderPreview shows a run in container; the error's position moves this editor's cursor. */
+    renderPreview(container, outcome) {
+      renderPreview(container, outcome, {onPosition: (line, column) => showPosition(view, line, column)})
+    },
+    destroy() {
+      destroyed = true
+      clearTimeout(timer)
+      clearTimeout(statusTimer)
+      view.dispatch({effects: outer.reconfigure([])})
+      if (transport) transport.close()
+      client.disconnect()
+      if (created) view.destroy()
+      listeners.clear()
+    },
+  }
+  return editor
+}
+
+export {LSPPlugin}

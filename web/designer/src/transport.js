@@ -1,0 +1,40 @@
+// The LSP transport over /lsp: one JSON-RPC message per WebSocket text
+// frame. Messages sent before the socket opens are queued.
+
+/**
+ * webSocketTransport opens url. onOpen and onClose report the socket's
+ * life; a transport is used for one connection only (the client makes a
+ * new one to reconnect).
+ */
+export function webSocketTransport(url, {onOpen, onClose}) {
+  const handlers = new Set()
+  let queue = [], open = false, closed = false
+  const ws = new WebSocket(url)
+  ws.onopen = () => {
+    open = true
+    for (const m of queue) ws.send(m)
+    queue = []
+    onOpen()
+  }
+  ws.onmessage = e => { for (const h of handlers) h(e.data) }
+  ws.onclose = () => {
+    open = false
+    if (closed) return
+    closed = true
+    onClose()
+  }
+  return {
+    send(message) { if (open) ws.send(message); else queue.push(message) },
+    subscribe(handler) { handlers.add(handler) },
+    unsubscribe(handler) { handlers.delete(handler) },
+    close() { closed = true; try { ws.close() } catch {} },
+  }
+}
+
+/**
+ * backoff is the pause before reconnect attempt n (0-based): doubling from
+ * initial up to max.
+ */
+export function backoff(n, initial = 500, max = 10000) {
+  return Math.min(max, initial * 2 ** Math.min(n, 20))
+}

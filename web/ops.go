@@ -1,0 +1,398 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/lsp"
+)
+
+// Ops is the operators' side of serve --http: readiness (/readyz) and,
+// when asked for, Prometheus metrics (/metrics). Make it before the
+// language server, so that WrapLoad sees every registry load, and hand it
+// to New in Options.Ops.
+//
+// No label carries a URL, a serviceId, a path or a credential: methods,
+// routes and outcomes come from fixed lists.
+type Ops struct {
+	// loaded is set once the first registry load has returned, whatever
+	// its outcome: a failed load serves with no serviceId hints (spec 1).
+	loaded  atomic.Bool
+	wrapped atomic.Bool
+
+	reg *prometheus.Registry // nil without metrics
+
+	sessions       prometheus.Gauge
+	lspStarted     *prometheus.CounterVec
+	lspCompleted   *prometheus.CounterVec
+	lspLatency     *prometheus.HistogramVec
+	httpRequests   *prometheus.CounterVec
+	httpLatency    *prometheus.HistogramVec
+	dryRuns        *prometheus.CounterVec
+	loads          prometheus.Counter
+	loadFailures   *prometheus.CounterVec
+	loadLatency    prometheus.Histogram
+	services       *prometheus.GaugeVec
+	configProblems prometheus.Gauge
+}
+
+// OpsOptions configure Ops.
+type OpsOptions struct {
+	// Metrics turns /metrics on.
+	Metrics bool
+	// Version is reported by restls_build_info.
+	Version string
+}
+
+// NewOps returns an Ops.
+func NewOps(o OpsOptions) *Ops {
+	ops := &Ops{}
+	if !o.Metrics {
+		return ops
+	}
+	reg := prometheus.NewRegistry()
+	f := func(c prometheus.Collector) { reg.MustRegister(c) }
+	latency := []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+	ops.sessions = prometheus.NewGauge(prometheus.GaugeOpts{Name: "restls_lsp_sessions_open", Help: "Language-server sessions open over /lsp WebSockets."})
+	ops.lspStarted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_lsp_requests_total",
+		Help: "JSON-RPC requests received over /lsp, by LSP method (\"other\" for a method restls does not serve)."}, []string{"method"})
+	ops.lspCompleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_lsp_requests_completed_total",
+		Help: "JSON-RPC requests answered over /lsp, by LSP method and outcome (ok, error, cancelled)."}, []string{"method", "outcome"})
+	ops.lspLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "restls_lsp_request_duration_seconds",
+		Help: "Time from receiving a JSON-RPC request over /lsp to queueing its answer, by LSP method.", Buckets: latency}, []string{"method"})
+	ops.httpRequests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_http_requests_total",
+		Help: "HTTP requests by route (the endpoint's pattern, never the address asked for) and status code."}, []string{"route", "code"})
+	ops.httpLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "restls_http_request_duration_seconds",
+		Help: "HTTP request duration by route (not /lsp, whose socket lives on).", Buckets: latency}, []string{"route"})
+	ops.dryRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_dry_runs_total",
+		Help: "Dry runs (restls.runScript over /lsp and POST /v1/run) by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, canceled; and POST /v1/run bodies refused before running: bad-request, refused (no --allow-run)."}, []string{"outcome"})
+	ops.loads = prometheus.NewCounter(prometheus.CounterOpts{Name: "restls_registry_loads_total", Help: "Registry loads (start, file changes, reloads, SIGHUP)."})
+	ops.loadFailures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_registry_load_failures_total",
+		Help: "Registry loads after which a script kind offers no serviceId hints, by kind."}, []string{"kind"})
+	ops.loadLatency = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "restls_registry_load_duration_seconds", Help: "Registry load time.", Buckets: latency})
+	ops.services = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "restls_registry_services", Help: "Usable serviceIds in the last loaded registry, by script kind."}, []string{"kind"})
+	ops.configProblems = prometheus.NewGauge(prometheus.GaugeOpts{Name: "restls_registry_diagnostics", Help: "Configuration diagnostics of the last loaded registry."})
+	build := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "restls_build_info", Help: "restls's version and the Go version it was built with; always 1.",
+		ConstLabels: prometheus.Labels{"version": o.Version, "goversion": goVersion()}}, func() float64 { return 1 })
+	for _, c := range []prometheus.Collector{ops.sessions, ops.lspStarted, ops.lspCompleted, ops.lspLatency, ops.httpRequests, ops.httpLatency,
+		ops.dryRuns, ops.loads, ops.loadFailures, ops.loadLatency, ops.services, ops.configProblems, build,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
+		f(c)
+	}
+	// Outcomes and kinds appear at zero before the first event.
+	for _, out := range []string{"returned", "threw", "busy", "failed", "canceled", "bad-request", "refused"} {
+		ops.dryRuns.WithLabelValues(out)
+	}
+	for _, k := range config.Kinds {
+		ops.loadFailures.WithLabelValues(string(k))
+	}
+	ops.reg = reg
+	return ops
+}
+
+func goVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.GoVersion
+	}
+	return ""
+}
+
+// Metrics reports whether /metrics is served.
+func (o *Ops) Metrics() bool { return o != nil && o.reg != nil }
+
+// MetricsHandler serves the metrics in Prometheus' text format; for
+// --metrics-addr, or mounted on /metrics by New.
+func (o *Ops) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(o.reg, promhttp.HandlerOpts{})
+}
+
+// WrapLoad wraps the language server's registry loader: readiness and the
+// registry metrics.
+func (o *Ops) WrapLoad(load func(config.Sources) *config.Snapshot) func(config.Sources) *config.Snapshot {
+	if load == nil {
+		load = config.Load
+	}
+	o.wrapped.Store(true)
+	return func(src config.Sources) *config.Snapshot {
+		start := time.Now()
+		snap := load(src)
+		o.loaded.Store(true)
+		if o.reg != nil {
+			o.loads.Inc()
+			o.loadLatency.Observe(time.Since(start).Seconds())
+			for _, k := range config.Kinds {
+				reg := snap.For(k)
+				o.services.WithLabelValues(string(k)).Set(float64(reg.Len()))
+				if !reg.HintState().Offered {
+					o.loadFailures.WithLabelValues(string(k)).Inc()
+				}
+			}
+			o.configProblems.Set(float64(len(snap.Diagnostics())))
+		}
+		return snap
+	}
+}
+
+// ready reports whether the registry has been loaded at least once. With
+// no WrapLoad (tests, embedders) asking for the snapshot loads it.
+func (o *Ops) ready(snapshot func() *config.Snapshot) bool {
+	if o.wrapped.Load() {
+		return o.loaded.Load()
+	}
+	return snapshot() != nil
+}
+
+// lspMethods are the methods counted by name; anything else is "other",
+// so a client cannot grow the label set.
+var lspMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range []string{"initialize", "shutdown", "textDocument/completion", "completionItem/resolve", "textDocument/hover",
+		"textDocument/signatureHelp", "textDocument/codeAction", "textDocument/definition", "workspace/executeCommand"} {
+		m[name] = true
+	}
+	return m
+}()
+
+func methodLabel(m string) string {
+	if lspMethods[m] {
+		return m
+	}
+	return "other"
+}
+
+// rpcWatch times one session's requests: the stream calls it with every
+// request read and every response written.
+type rpcWatch struct {
+	ops     *Ops
+	mu      sync.Mutex
+	pending map[string]pendingCall
+}
+
+type pendingCall struct {
+	method string
+	start  time.Time
+}
+
+func (o *Ops) watch() *rpcWatch {
+	if !o.Metrics() {
+		return nil
+	}
+	return &rpcWatch{ops: o, pending: map[string]pendingCall{}}
+}
+
+// idKey is an id as its JSON text, as wrote reads it from the frame.
+func idKey(id jsonrpc2.ID) string {
+	if n, ok := id.Number(); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	str, _ := id.StringValue()
+	b, _ := json.Marshal(str)
+	return string(b)
+}
+
+func (w *rpcWatch) read(msg jsonrpc2.Message) {
+	if w == nil {
+		return
+	}
+	call, ok := msg.(*jsonrpc2.Call)
+	if !ok {
+		return
+	}
+	m := methodLabel(call.Method())
+	w.ops.lspStarted.WithLabelValues(m).Inc()
+	w.mu.Lock()
+	if len(w.pending) < 4096 { // a client that never reads its answers cannot grow this
+		w.pending[idKey(call.ID())] = pendingCall{method: m, start: time.Now()}
+	}
+	w.mu.Unlock()
+}
+
+// wrote sees an encoded message the session sends. The connection hands
+// the stream its own unexported response type, so the frame is read again
+// (only with metrics on): its id and whether it is an error, no more.
+func (w *rpcWatch) wrote(frame []byte) {
+	if w == nil {
+		return
+	}
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Error  *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(frame, &env) != nil || env.Method != nil || len(env.ID) == 0 {
+		return // not a response
+	}
+	key := string(env.ID)
+	if env.ID[0] == '"' {
+		// The same text idKey gives, whatever escaping the encoder chose.
+		var str string
+		if json.Unmarshal(env.ID, &str) != nil {
+			return
+		}
+		b, _ := json.Marshal(str)
+		key = string(b)
+	}
+	w.mu.Lock()
+	p, ok := w.pending[key]
+	delete(w.pending, key)
+	w.mu.Unlock()
+	if !ok {
+		return
+	}
+	outcome := "ok"
+	switch {
+	case env.Error == nil:
+	case env.Error.Code == -32800: // RequestCancelled
+		outcome = "cancelled"
+	default:
+		outcome = "error"
+	}
+	w.ops.lspCompleted.WithLabelValues(p.method, outcome).Inc()
+	w.ops.lspLatency.WithLabelValues(p.method).Observe(time.Since(p.start).Seconds())
+}
+
+func (o *Ops) sessionOpened() {
+	if o.Metrics() {
+		o.sessions.Inc()
+	}
+}
+
+func (o *Ops) sessionClosed() {
+	if o.Metrics() {
+		o.sessions.Dec()
+	}
+}
+
+func (o *Ops) request(route string, code int, took time.Duration) {
+	if !o.Metrics() {
+		return
+	}
+	o.httpRequests.WithLabelValues(route, strconv.Itoa(code)).Inc()
+	if route != "/lsp" {
+		o.httpLatency.WithLabelValues(route).Observe(took.Seconds())
+	}
+}
+
+// WrapRunner counts the dry runs of runner by outcome: wrap the one runner
+// that /lsp (restls.runScript) and POST /v1/run share, so both count.
+func (o *Ops) WrapRunner(runner func(context.Context, lsp.RunRequest) (any, error)) func(context.Context, lsp.RunRequest) (any, error) {
+	if runner == nil || !o.Metrics() {
+		return runner
+	}
+	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		res, err := runner(ctx, req)
+		switch {
+		case err == nil:
+			o.dryRun(runOutcome(res))
+		case errors.Is(err, lsp.ErrRunnerBusy):
+			o.dryRun("busy")
+		case ctx.Err() != nil:
+			o.dryRun("canceled")
+		default:
+			o.dryRun("failed")
+		}
+		return res, err
+	}
+}
+
+func (o *Ops) dryRun(outcome string) {
+	if o.Metrics() {
+		o.dryRuns.WithLabelValues(outcome).Inc()
+	}
+}
+
+// runOutcome tells a returned run from one that threw, from the runner's
+// answer (restls run --json's object).
+func runOutcome(res any) string {
+	var probe struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var raw []byte
+	switch v := res.(type) {
+	case json.RawMessage:
+		raw = v
+	case []byte:
+		raw = v
+	default:
+		raw, _ = json.Marshal(v)
+	}
+	if json.Unmarshal(raw, &probe) == nil && len(probe.Error) > 0 && string(probe.Error) != "null" {
+		return "threw"
+	}
+	return "returned"
+}
+
+// opsHandler serves what an operators' port (--metrics-addr) answers
+// without the access key: /metrics, /healthz and /readyz, nothing that
+// reads the configuration.
+func (s *Server) opsHandler() http.Handler {
+	mux := http.NewServeMux()
+	if s.opts.Ops.Metrics() {
+		mux.Handle("GET /metrics", s.opts.Ops.MetricsHandler())
+	}
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /readyz", s.handleReady)
+	return mux
+}
+
+// ServeOps serves the operators' port on ln until ctx ends.
+func (s *Server) ServeOps(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.opsHandler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: zap.NewStdLog(s.log.Named("ops"))}
+	context.AfterFunc(ctx, func() { _ = hs.Close() })
+	err := hs.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// handleReady is /readyz: 200 once the registry has been loaded at least
+// once (a load that failed counts: the server then serves with no
+// serviceId hints, which is spec 1's degraded mode, not an outage), 503
+// before.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if !s.opts.Ops.ready(s.opts.Snapshot) {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "loading", "version": s.opts.Version})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "version": s.opts.Version})
+}
+
+// reloadOnHangup reloads the configuration on every SIGHUP until ctx ends.
+func (s *Server) reloadOnHangup(ctx context.Context) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+			s.opts.LSP.Reload()
+			s.log.Info("configuration reloaded (SIGHUP)")
+			if s.reloaded != nil {
+				s.reloaded()
+			}
+		}
+	}
+}
