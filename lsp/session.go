@@ -103,7 +103,7 @@ func newDocument(u uri.URI, version int32, text string) *document {
 func makeDocument(u uri.URI, version int32, text string) *document {
 	d := &document{uri: u, version: version, doc: hints.NewDocument(text), m: newMapper(text)}
 	if u.IsFile() {
-		d.path = u.FsPath()
+		d.path = hostPaths.fsPath(u)
 	} else {
 		d.path = u.Path()
 	}
@@ -251,7 +251,7 @@ func kindOf(d *document, set settings) config.Kind {
 		return k
 	}
 	for _, sk := range set.ScriptKinds {
-		if matchGlob(sk.Glob, d.path) {
+		if hostPaths.matchGlob(sk.Glob, d.path) {
 			return sk.Kind
 		}
 	}
@@ -312,8 +312,6 @@ func (s *session) registryReloaded(fromFiles bool) {
 // (spec 5.2: the platform reads its configuration only at startup).
 const restartMessage = "restls reloaded the service configuration. The platform itself applies a configuration change only after webforms-rest is restarted (spec 5.2); until then scripts on the server still see the old services."
 
-func fileURI(path string) uri.URI { return uri.File(path) }
-
 func isConfigFile(path string, files []string) bool {
 	for _, f := range files {
 		if sameFile(f, path) {
@@ -324,5 +322,5 @@ func isConfigFile(path string, files []string) bool {
 }
 
 func sameFile(a, b string) bool {
-	return cleanAbs(a) == cleanAbs(b)
+	return hostPaths.same(cleanAbs(a), cleanAbs(b))
 }

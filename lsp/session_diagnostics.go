@@ -230,7 +230,7 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		u := fileURI(cleanAbs(f))
+		u := hostPaths.fileURI(cleanAbs(f))
 		published[u] = true
 		m := s.configMapper(u, f)
 		out := make([]protocol.Diagnostic, 0, len(byFile[f]))

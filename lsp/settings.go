@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -124,12 +123,7 @@ func orderedKinds(raw []byte) ([]scriptKind, error) {
 // sources returns the configuration sources the settings name, with
 // relative paths resolved against the workspace root.
 func (s settings) sources(root string) config.Sources {
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) || root == "" {
-			return p
-		}
-		return filepath.Join(root, p)
-	}
+	abs := func(p string) string { return hostPaths.resolve(root, p) }
 	out := config.Sources{
 		ConfigRoot:     abs(s.ConfigRoot),
 		ServiceXML:     abs(s.ServiceXML),
@@ -150,8 +144,6 @@ func matchGlob(glob, file string) bool {
 	if glob == "" || file == "" {
 		return false
 	}
-	file = filepath.ToSlash(file)
-	glob = filepath.ToSlash(glob)
 	if !strings.Contains(glob, "/") {
 		ok, _ := path.Match(glob, path.Base(file))
 		return ok
@@ -190,11 +182,4 @@ func matchSegments(g, f []string, anchored bool) bool {
 		return fi == len(f)
 	}
 	return rec(0, 0)
-}
-
-func cleanAbs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
 }
