@@ -15,7 +15,7 @@ var (
 )
 
 func init() {
-	register(command{name: "version", summary: "print the version and commit of restls", run: runVersion})
+	register(command{name: "version", summary: "print the version of restls", run: runVersion})
 }
 
 // buildInfo is what `restls version` reports; its JSON form is the
