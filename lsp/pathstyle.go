@@ -158,3 +158,14 @@ func (ps pathStyle) matchGlob(glob, file string) bool {
 // patterns separate with "/", where "\" would escape; VS Code matches them
 // against its fsPath, whose drive letter is lower case.
 func (ps pathStyle) globPattern(abs string) string { return ps.slash(abs) }
+
+// canonicalURI is a URI a client passes as a string (a command argument)
+// in the form documents are kept under: vscode-uri's, as protocol decodes
+// every DocumentURI. Neovim on Windows sends file:///C:/a.js for the
+// document VS Code calls file:///c%3A/a.js.
+func canonicalURI(s string) uri.URI {
+	if u, err := uri.Parse(s); err == nil {
+		return u
+	}
+	return uri.URI(s)
+}
