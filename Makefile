@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build test check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
+.PHONY: all build dist dist-test test check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
 
 all: build
 
@@ -103,8 +103,19 @@ e2e-web: build designer-check
 	mkdir -p out/e2e-web
 	cd web/designer && RESTLS_BIN=$(CURDIR)/$(BIN) node --test e2e/
 
+# The downloads of a release in dist/ (docs/vscode.md, "Packaging"):
+# restls archives for linux-x64, linux-arm64, darwin-x64, darwin-arm64 and
+# win32-x64 (CGO_ENABLED=0 -trimpath, version and commit stamped), one
+# .vsix per target holding its binary, a universal .vsix and SHA256SUMS.
+# TARGETS="linux-x64" builds a subset. dist-test checks what it built.
+dist: vscode-extension/node_modules/.package-lock.json
+	GO=$(GO) scripts/dist.sh
+
+dist-test:
+	RESTLS_DIST_TEST=1 $(GO) test -count=1 -run '^TestDist' ./cmd/restls
+
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
 # Scripts in CI (docs/ci.md): lint the example repository of scripts, then
 # run its tests against their fixtures, offline.

@@ -36,12 +36,12 @@ func (s *session) definition(ctx context.Context, req *jsonrpc2.Request) (any, e
 		return cancelled(ctx, nil, nil)
 	}
 	line := uint32(max(def.Line-1, 0))
-	m := s.configMapper(fileURI(cleanAbs(def.File)), def.File)
+	m := s.configMapper(hostPaths.fileURI(cleanAbs(def.File)), def.File)
 	start := protocol.Position{Line: line}
 	end := start
 	if int(line) < len(m.lines) {
 		end = m.position(m.lineEnd(int(line)))
 	}
-	loc := protocol.Location{URI: fileURI(cleanAbs(def.File)), Range: protocol.Range{Start: start, End: end}}
+	loc := protocol.Location{URI: hostPaths.fileURI(cleanAbs(def.File)), Range: protocol.Range{Start: start, End: end}}
 	return cancelled(ctx, []protocol.Location{loc}, nil)
 }

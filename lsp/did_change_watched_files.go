@@ -15,7 +15,7 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 	var paths []string
 	for _, ev := range p.Changes {
 		if ev.URI.IsFile() {
-			paths = append(paths, ev.URI.FsPath())
+			paths = append(paths, hostPaths.fsPath(ev.URI))
 		}
 	}
 	if len(paths) > 0 {

@@ -15,7 +15,7 @@ func (s *session) didSave(_ context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, err
 	}
 	if p.TextDocument.URI.IsFile() {
-		s.configFilesChanged([]string{p.TextDocument.URI.FsPath()})
+		s.configFilesChanged([]string{hostPaths.fsPath(p.TextDocument.URI)})
 	}
 	return nil, nil
 }

@@ -74,7 +74,7 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		}
 		kind := config.ScriptService
 		if a.URI != "" {
-			if v, ok := s.viewOf(uri.URI(a.URI)); ok {
+			if v, ok := s.viewOf(canonicalURI(a.URI)); ok {
 				kind = v.kind
 			}
 		}
@@ -101,7 +101,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?, mock?, record?} naming an open document")
 	}
-	v, ok := s.viewOf(uri.URI(a.URI))
+	v, ok := s.viewOf(canonicalURI(a.URI))
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %s is not open in the editor; open it first", a.URI)
 	}

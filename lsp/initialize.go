@@ -110,11 +110,11 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 // else rootUri, else rootPath.
 func rootOf(p *protocol.InitializeParams) string {
 	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 && folders[0].URI.IsFile() {
-		return folders[0].URI.FsPath()
+		return hostPaths.fsPath(folders[0].URI)
 	}
 	//lint:ignore SA1019 LSP clients still send rootUri instead of workspace folders
 	if u := p.RootURI; u != nil && u.IsFile() {
-		return u.FsPath()
+		return hostPaths.fsPath(*u)
 	}
 	//lint:ignore SA1019 LSP clients still send rootPath instead of workspace folders
 	if rp, ok := p.RootPath.Get(); ok {

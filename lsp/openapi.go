@@ -432,7 +432,7 @@ func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
 		if !broken && (d.Index == nil || len(d.Index.Problems) == 0) {
 			continue // nothing to say: do not read a large file for nothing
 		}
-		m := s.configMapper(fileURI(cleanAbs(d.Location)), d.Location)
+		m := s.configMapper(hostPaths.fileURI(cleanAbs(d.Location)), d.Location)
 		at := func(line int) protocol.Range {
 			if line < 1 || line > len(m.lines) {
 				line = 1

@@ -107,7 +107,7 @@ func newDocument(u uri.URI, version int32, text string) *document {
 func makeDocument(u uri.URI, version int32, text string) *document {
 	d := &document{uri: u, version: version, doc: hints.NewDocument(text), m: newMapper(text)}
 	if u.IsFile() {
-		d.path = u.FsPath()
+		d.path = hostPaths.fsPath(u)
 	} else {
 		d.path = u.Path()
 	}
@@ -259,7 +259,7 @@ func usable(reg *config.Registry) *config.Registry {
 
 // kindOf decides a document's script kind (config.KindMap.KindOf).
 func kindOf(d *document, set settings) config.Kind {
-	return set.ScriptKinds.KindOf(d.path, d.doc.Text())
+	return set.ScriptKinds.KindOf(hostPaths.slash(d.path), d.doc.Text())
 }
 
 // markDirty queues documents (none: every open one) for diagnostics.
@@ -317,8 +317,6 @@ func (s *session) registryReloaded(fromFiles bool) {
 // (spec 5.2: the platform reads its configuration only at startup).
 const restartMessage = "restls reloaded the service configuration. The platform itself applies a configuration change only after webforms-rest is restarted (spec 5.2); until then scripts on the server still see the old services."
 
-func fileURI(path string) uri.URI { return uri.File(path) }
-
 func isConfigFile(path string, files []string) bool {
 	for _, f := range files {
 		if sameFile(f, path) {
@@ -329,5 +327,5 @@ func isConfigFile(path string, files []string) bool {
 }
 
 func sameFile(a, b string) bool {
-	return cleanAbs(a) == cleanAbs(b)
+	return hostPaths.same(cleanAbs(a), cleanAbs(b))
 }

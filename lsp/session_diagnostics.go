@@ -230,7 +230,7 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		u := fileURI(cleanAbs(f))
+		u := hostPaths.fileURI(cleanAbs(f))
 		published[u] = true
 		m := s.configMapper(u, f)
 		out := make([]protocol.Diagnostic, 0, len(byFile[f]))
@@ -241,7 +241,7 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	}
 	if s.opts.ShowPath == nil {
 		for f, diags := range s.descriptionDiagnostics() {
-			u := fileURI(cleanAbs(f))
+			u := hostPaths.fileURI(cleanAbs(f))
 			published[u] = true
 			s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
 		}

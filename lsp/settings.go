@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -121,7 +120,9 @@ func orderedKinds(raw []byte) (config.KindMap, error) {
 			bad = append(bad, fmt.Sprintf("%q: %v", glob, err))
 			continue
 		}
-		out = append(out, config.KindGlob{Glob: glob, Kind: k})
+		// Matched against slash-separated paths (session.kindOf): a
+		// Windows glob may be written with backslashes.
+		out = append(out, config.KindGlob{Glob: hostPaths.slash(glob), Kind: k})
 	}
 	if len(bad) > 0 {
 		return out, fmt.Errorf("%s", strings.Join(bad, "; "))
@@ -132,12 +133,7 @@ func orderedKinds(raw []byte) (config.KindMap, error) {
 // sources returns the configuration sources the settings name, with
 // relative paths resolved against the workspace root.
 func (s settings) sources(root string) config.Sources {
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) || root == "" {
-			return p
-		}
-		return filepath.Join(root, p)
-	}
+	abs := func(p string) string { return hostPaths.resolve(root, p) }
 	out := config.Sources{
 		ConfigRoot:     abs(s.ConfigRoot),
 		ServiceXML:     abs(s.ServiceXML),
@@ -149,11 +145,4 @@ func (s settings) sources(root string) config.Sources {
 		out.Properties = append(out.Properties, abs(p))
 	}
 	return out
-}
-
-func cleanAbs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
 }

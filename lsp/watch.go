@@ -103,7 +103,7 @@ func (s *session) registerWatchers(ctx context.Context) {
 	for _, f := range files {
 		a := cleanAbs(f)
 		abs = append(abs, a)
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(a)})
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(hostPaths.globPattern(a))})
 	}
 	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers})
 	if err != nil {

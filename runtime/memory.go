@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -66,22 +65,7 @@ func FormatSize(n int64) string {
 func LimitProcessMemory(limit int64) error {
 	base := processMemory()
 	debug.SetMemoryLimit(base + limit*3/4)
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_DATA, &rl); err != nil {
-		return fmt.Errorf("read the data segment limit: %w", err)
-	}
-	hard := uint64(dataSegment() + 2*limit + 256<<20)
-	if rl.Max != ^uint64(0) && rl.Max < hard {
-		hard = rl.Max // never ask for more than we may have
-	}
-	if rl.Cur != ^uint64(0) && rl.Cur < hard {
-		return nil // a lower limit is already in force
-	}
-	rl.Cur = hard
-	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &rl); err != nil {
-		return fmt.Errorf("set the data segment limit: %w", err)
-	}
-	return nil
+	return limitDataSegment(limit)
 }
 
 // memoryWatch stops a run whose process grows by more than its limit.

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -54,10 +53,10 @@ func Supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Du
 		return out, err
 	}
 	pid := cmd.Process.Pid
-	group := cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid
+	group := inOwnGroup(cmd)
 	kill := func() {
 		if group {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			killGroup(pid)
 		}
 		_ = cmd.Process.Kill()
 	}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// docsNeovimSnippet returns the Lua block of the "Neovim" section of
+// docs/lsp.md, so the test runs what users copy.
+func docsNeovimSnippet(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs/lsp.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(doc), "\n### Neovim")
+	if !ok {
+		t.Fatal("docs/lsp.md has no ### Neovim section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n### ")
+	_, code, ok := strings.Cut(sec, "\n```lua\n")
+	if !ok {
+		t.Fatal("the Neovim section of docs/lsp.md has no ```lua block")
+	}
+	code, _, ok = strings.Cut(code, "\n```\n")
+	if !ok {
+		t.Fatal("the ```lua block of docs/lsp.md's Neovim section does not end")
+	}
+	return code + "\n"
+}
+
+type nvimDocsResult struct {
+	AClient, BClient int
+	Omnifunc         string
+	Root             string
+	Labels           []string
+	Filetype         string
+	Messages         string
+	Error            string
+}
+
+// runDocsSnippet runs docs/lsp.md's Neovim setup in headless Neovim with
+// PATH set to path, on a workspace (a git root holding the example
+// configuration and two scripts).
+func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult, ws string) {
+	t.Helper()
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("nvim is not installed but CI=true: .ci/run must install neovim")
+		}
+		t.Skip("nvim is not installed (apt-get install neovim); CI installs it and runs this test")
+	}
+	dir := t.TempDir()
+	snippet := filepath.Join(dir, "restls.lua")
+	if err := os.WriteFile(snippet, []byte(docsNeovimSnippet(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The workspace: the example configuration at its root (what restls
+	// reads without settings, from the directory Neovim started in),
+	// scripts below.
+	ws = filepath.Join(dir, "ws")
+	if err := os.CopyFS(ws, os.DirFS(filepath.Join(repoRoot(t), "testdata/config"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(ws, "scripts", "a.js"), filepath.Join(ws, "scripts", "b.js")
+	if err := os.MkdirAll(filepath.Dir(a), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, []byte("// a script\nvar r = api.rest.v1.get(\"crm\", {}, {});\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outFile := filepath.Join(dir, "out.json")
+	lua, _ := filepath.Abs("testdata/nvim/docs.lua")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+lua)
+	cmd.Dir = ws // Neovim started in the project, as users do
+	env := []string{"PATH=" + path, "HOME=" + dir, "RESTLS_SNIPPET=" + snippet, "RESTLS_A=" + a, "RESTLS_B=" + b, "RESTLS_OUT=" + outFile}
+	if missing {
+		env = append(env, "RESTLS_MISSING=1")
+	}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "HOME=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("nvim: %v\n%s", err, output)
+	}
+	raw, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("bad result %s: %v", raw, err)
+	}
+	if res.Error != "" {
+		t.Fatalf("the docs/lsp.md snippet failed: %s\nnvim output:\n%s", res.Error, output)
+	}
+	return res, ws
+}
+
+// TestNeovimDocsSnippet runs docs/lsp.md's Neovim setup as written, with
+// restls on PATH: the two scripts of one root share one client and one
+// server process, omnifunc is the LSP one, serviceIds complete.
+func TestNeovimDocsSnippet(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// restls on PATH: this test binary as restls, counting its starts.
+	bin := t.TempDir()
+	starts := filepath.Join(bin, "starts")
+	wrapper := "#!/bin/sh\necho \"$*\" >>'" + starts + "'\nRESTLS_TEST_MAIN=1 exec '" + exe + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "restls"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, ws := runDocsSnippet(t, bin+string(os.PathListSeparator)+os.Getenv("PATH"), false)
+	t.Logf("neovim saw: %+v", res)
+	if res.AClient <= 0 || res.AClient != res.BClient {
+		t.Errorf("clients of a.js and b.js: %d and %d, want one client for both", res.AClient, res.BClient)
+	}
+	if res.Root != ws {
+		t.Errorf("root_dir = %q, want the git root %s", res.Root, ws)
+	}
+	if res.Omnifunc != "v:lua.vim.lsp.omnifunc" {
+		t.Errorf("omnifunc = %q, want v:lua.vim.lsp.omnifunc", res.Omnifunc)
+	}
+	for _, want := range []string{"crm", "crm-orders"} {
+		if !slices.Contains(res.Labels, want) {
+			t.Errorf("serviceId completion lacks %q: %q", want, res.Labels)
+		}
+	}
+	log, _ := os.ReadFile(starts)
+	if n := strings.Count(string(log), "\n"); n != 1 {
+		t.Errorf("restls started %d times for two buffers of one root, want once:\n%s", n, log)
+	}
+	if strings.Contains(res.Messages, "traceback") || strings.Contains(res.Messages, "Error") {
+		t.Errorf("Neovim reported errors:\n%s", res.Messages)
+	}
+}
+
+// TestNeovimDocsSnippetMissingBinary: without restls on PATH the snippet
+// warns once, with what to do, and shows no Lua error.
+func TestNeovimDocsSnippetMissingBinary(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed")
+	}
+	// PATH holds nvim's directory and the tools Neovim may call, not restls.
+	bin := t.TempDir()
+	if err := os.Symlink(nvim, filepath.Join(bin, "nvim")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("restls"); err == nil && filepath.Dir(nvim) == filepath.Dir(mustLookPath(t, "restls")) {
+		t.Skip("restls is installed beside nvim; cannot hide it from PATH")
+	}
+	res, _ := runDocsSnippet(t, bin+string(os.PathListSeparator)+filepath.Dir(nvim), true)
+	if res.Filetype != "javascript" {
+		t.Fatalf("filetype = %q: the FileType autocommand did not run", res.Filetype)
+	}
+	msg := strings.TrimSpace(res.Messages)
+	want := "restls: cannot start the language server: 'restls' is not an executable file or on PATH. Install restls (README.md, Install) or set cmd in the restls table of your init.lua to the binary's full path."
+	if msg != want {
+		t.Errorf("messages with restls missing:\n%s\nwant exactly:\n%s", msg, want)
+	}
+}
+
+func mustLookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,29 @@
+;;; driver.el --- run docs/lsp.md's eglot setup, then check it -*- lexical-binding: t -*-
+;; Driven by emacs_eglot_test.go after the docs snippet is loaded:
+;; RESTLS_A (a script), RESTLS_OUT (where the result goes).
+(require 'json)
+(let ((out (list)) (ok t))
+  (condition-case err
+      (let* ((a (getenv "RESTLS_A"))
+             (buf (find-file-noselect a)))
+        (with-current-buffer buf
+          (push (cons 'mode (symbol-name major-mode)) out)
+          ;; eglot-ensure connects from post-command-hook, which batch
+          ;; mode never runs.
+          (run-hooks 'post-command-hook)
+          (let ((tries 0))
+            (while (and (not (eglot-current-server)) (< tries 400))
+              (accept-process-output nil 0.05)
+              (setq tries (1+ tries))))
+          (push (cons 'server (if (eglot-current-server) t :json-false)) out)
+          ;; serviceId completion just after the quote of line 2.
+          (goto-char (point-min))
+          (forward-line 1)
+          (search-forward "\"")
+          (let* ((capf (eglot-completion-at-point))
+                 (labels (and capf (all-completions "" (nth 2 capf)))))
+            (push (cons 'labels (vconcat labels)) out))))
+    (error (setq ok nil) (push (cons 'error (format "%S" err)) out)))
+  (with-temp-file (getenv "RESTLS_OUT")
+    (insert (json-encode out)))
+  (kill-emacs 0))

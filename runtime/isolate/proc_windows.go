@@ -1,0 +1,16 @@
+//go:build !unix
+
+package isolate
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ChildAttr is what a supervised child is started with. Windows has no
+// process groups to kill at once; Supervise kills the child itself.
+func ChildAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
+
+func inOwnGroup(*exec.Cmd) bool { return false }
+
+func killGroup(int) {}
