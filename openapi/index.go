@@ -442,9 +442,12 @@ func (b *builder) param(pn *node) Param {
 		sn = b.deref(pn.get("schema"))
 	}
 	if sn != nil {
-		s := b.schema(sn, maxSchemaDepth-2) // parameters are flat: no need to go deep
-		p.Type = s.TypeText()
-		p.Enum = s.Enum
+		// Parameters are flat: no need to go deep. A schema that is not an
+		// object (a broken description) has no type to show.
+		if s := b.schema(sn, maxSchemaDepth-2); s != nil {
+			p.Type = s.TypeText()
+			p.Enum = s.Enum
+		}
 		if d := sn.get("default"); d != nil {
 			p.Default = d.scalar()
 		}
