@@ -20,7 +20,7 @@ import {
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
-import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, readDefaultMode, runArgsFor } from './dryRun';
+import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
 import { RunResult, Service, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
@@ -474,8 +474,9 @@ export class Restls implements vscode.Disposable {
         async (progress, token) => {
           const wd = `restls-run-${crypto.randomUUID()}`;
           const sub = client.onProgress(WorkDoneProgress.type, wd, (v) => {
-            if (v.kind !== 'end' && v.message) {
-              progress.report({ message: v.message });
+            const message = v.kind === 'end' ? undefined : progressMessage(v.message, script, doc.uri.toString());
+            if (message) {
+              progress.report({ message });
             }
           });
           try {
