@@ -426,6 +426,9 @@ try {
 
   // The Services view in the Explorer: kinds -> serviceIds; a click opens
   // the definition.
+  // Close the preview: room for the editor in the screenshots below.
+  await page.locator('.tab', { hasText: 'Response Preview' }).first().locator('.codicon-close').click();
+  await page.locator('.tab', { hasText: 'Response Preview' }).waitFor({ state: 'detached' });
   await page.locator('.tab', { hasText: 'order.js' }).first().click();
   await page.keyboard.press('Control+Shift+E');
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /restls Services/i }) });
