@@ -488,6 +488,29 @@ try {
     throw new Error(`staging should offer its own serviceIds only: ${stagingLabels.join(', ')}`);
   }
   await page.keyboard.press('Escape');
+
+  // The walkthrough for the first start, from the palette.
+  await page.keyboard.press('F1');
+  await palette.waitFor({ state: 'visible' });
+  await palette.fill('>Welcome: Open Walkthrough');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const walk = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with restls' }).first();
+  await walk.waitFor();
+  await walk.click();
+  const stepTitles = page.locator('.getting-started-step .step-title');
+  await page.locator('.getting-started-step', { hasText: 'Point at the configuration' }).first().waitFor();
+  const titles = (await stepTitles.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  step(`walkthrough steps: ${titles.join(' | ')}`);
+  for (const want of ['Point at the configuration', 'Complete a serviceId', 'Dry-run a script']) {
+    if (!titles.includes(want)) {
+      throw new Error(`walkthrough step ${want} missing: ${titles.join(' | ')}`);
+    }
+  }
+  // The step's media: Markdown rendered in a webview beside the steps.
+  await previewFrame('the walkthrough media', 'h1', 'Where restls finds the services');
+  await page.waitForTimeout(300);
+  await shot('06-walkthrough.png');
   step('PASS');
 } catch (e) {
   failed = true;
