@@ -60,15 +60,15 @@ fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-e2e-'));
 
-// The linux-x64 platform .vsix: a staging copy of the extension with the
-// binary at bin/linux-x64/restls (beside a link to runtime/, which the
-// build copies the fixture schema from), packed with vsce --target.
+// The linux-x64 platform .vsix: a staging copy of the extension (built
+// dist/ included: outside the repository the build keeps its schema copy)
+// with the binary at bin/linux-x64/restls, packed with vsce --target, as
+// `make dist` does.
 let vsix = process.env.E2E_VSIX ? path.resolve(process.env.E2E_VSIX) : '';
 if (!vsix) {
   const stageRoot = path.join(tmp, 'stage');
   const stage = path.join(stageRoot, 'vscode-extension');
   fs.mkdirSync(stage, { recursive: true });
-  fs.symlinkSync(path.join(repo, 'runtime'), path.join(stageRoot, 'runtime'));
   const skip = new Set(['node_modules', 'bin', 'out', 'e2e']);
   for (const name of fs.readdirSync(extDir)) {
     if (!skip.has(name) && !name.endsWith('.vsix')) {
