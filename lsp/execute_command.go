@@ -86,10 +86,12 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 			kind = k
 		}
 		return s.snapshot().For(kind).HintsMap(), nil
+	case CommandServiceTree:
+		return s.serviceTree(), nil
 	case CommandRunScript:
 		return s.runScript(ctx, req, arg, p.WorkDoneToken)
 	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandReload)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandServiceTree, CommandReload)
 	}
 }
 

@@ -23,7 +23,17 @@ fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh
 fs.chmodSync('dist/terminateProcess.sh', 0o755);
 // The fixture schema (contributes.jsonValidation and yamlValidation) has
 // one source, the one restls itself validates against.
-fs.copyFileSync('../runtime/restclient/schema/mock.schema.json', 'dist/mock.schema.json');
+// A staging copy of the extension outside the repository (a packaging
+// step) has no ../runtime: it keeps the copy its dist/ already holds.
+const schema = '../runtime/restclient/schema/mock.schema.json';
+if (fs.existsSync(schema)) {
+  fs.copyFileSync(schema, 'dist/mock.schema.json');
+} else if (fs.existsSync('dist/mock.schema.json')) {
+  console.log(`esbuild.mjs: no ${schema} here; keeping dist/mock.schema.json`);
+} else {
+  console.error(`esbuild.mjs: ${schema} is missing and dist/ holds no copy: build in the restls source tree first`);
+  process.exit(1);
+}
 
 if (watch) {
   await ctx.watch();

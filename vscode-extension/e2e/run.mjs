@@ -1,20 +1,28 @@
-// End-to-end test in real VS Code: code-server (from npm) with the packaged
-// .vsix installed, driven by Playwright through Debian's Chromium.
+// End-to-end test in real VS Code: code-server (from npm) with the
+// linux-x64 platform .vsix installed (restls inside, at
+// bin/linux-x64/restls, as `make dist` packs it) and no restls on PATH or
+// in the settings, driven by Playwright through Debian's Chromium.
 //
 // It opens an example script in a workspace whose configuration is the
 // repository's testdata/config plus one loopback service, types
 // `api.rest.v1.get("`, expects the configured serviceIds in the suggest
 // widget, runs "restls: Dry-run Script" on a script that calls the loopback
-// mock and expects the Response Preview, with a hostile response body shown
-// as text; then clicks the "Record mocks" CodeLens above that script and
-// the "Dry run with mocks" one that appears, and expects the preview to say
-// it answered from dry-run.mock.yaml without calling the service.
+// mock and expects the Response Preview (one progress notification while
+// it runs; a hostile response body shown as text); then clicks the "Record
+// mocks" CodeLens above that script and the "Dry run with mocks" one that
+// appears, and expects the preview to say it answered from
+// dry-run.mock.yaml without calling the service. Then the Services view:
+// the serviceIds under Scripts, a click opens the definition; then the
+// status bar item: the "staging" environment (e2e/staging-config), after
+// which completion offers staging's serviceIds instead.
 // Screenshots go to out/e2e-vscode/.
 //
-// Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run package`
-// and e2e/install-code-server.sh). Environment: RESTLS_BIN (default
-// ../bin/restls), CODE_SERVER_DIR (default ../out/code-server), E2E_OUT
-// (default ../out/e2e-vscode), CHROMIUM (default /usr/bin/chromium).
+// Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run build`
+// and e2e/install-code-server.sh). It packs the platform .vsix itself from a
+// staging copy, unless E2E_VSIX names one (dist/restls-<v>-linux-x64.vsix).
+// Environment: RESTLS_BIN (default ../bin/restls, the binary packed),
+// CODE_SERVER_DIR (default ../out/code-server), E2E_OUT (default
+// ../out/e2e-vscode), CHROMIUM (default /usr/bin/chromium).
 
 import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -32,7 +40,6 @@ const csDir = path.resolve(process.env.CODE_SERVER_DIR ?? path.join(repo, 'out',
 const outDir = path.resolve(process.env.E2E_OUT ?? path.join(repo, 'out', 'e2e-vscode'));
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const version = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8')).version;
-const vsix = path.join(extDir, `restls-${version}.vsix`);
 const codeServer = path.join(csDir, 'node_modules', '.bin', 'code-server');
 
 const started = Date.now();
@@ -40,7 +47,7 @@ const step = (msg) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixe
 
 for (const [what, p] of [
   ['restls binary (make build)', restlsBin],
-  ['.vsix (npm run package)', vsix],
+  ['the bundled extension (npm run build)', path.join(extDir, 'dist', 'extension.js')],
   ['code-server (e2e/install-code-server.sh)', codeServer],
   ['chromium (apt-get install chromium)', chromiumPath],
 ]) {
@@ -51,15 +58,64 @@ for (const [what, p] of [
 }
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-e2e-'));
+
+// The linux-x64 platform .vsix: a staging copy of the extension (built
+// dist/ included: outside the repository the build keeps its schema copy)
+// with the binary at bin/linux-x64/restls, packed with vsce --target, as
+// `make dist` does.
+let vsix = process.env.E2E_VSIX ? path.resolve(process.env.E2E_VSIX) : '';
+if (!vsix) {
+  const stageRoot = path.join(tmp, 'stage');
+  const stage = path.join(stageRoot, 'vscode-extension');
+  fs.mkdirSync(stage, { recursive: true });
+  const skip = new Set(['node_modules', 'bin', 'out', 'e2e']);
+  for (const name of fs.readdirSync(extDir)) {
+    if (!skip.has(name) && !name.endsWith('.vsix')) {
+      fs.cpSync(path.join(extDir, name), path.join(stage, name), { recursive: true });
+    }
+  }
+  fs.symlinkSync(path.join(extDir, 'node_modules'), path.join(stage, 'node_modules'));
+  fs.mkdirSync(path.join(stage, 'bin', 'linux-x64'), { recursive: true });
+  fs.copyFileSync(restlsBin, path.join(stage, 'bin', 'linux-x64', 'restls'));
+  fs.chmodSync(path.join(stage, 'bin', 'linux-x64', 'restls'), 0o755);
+  const license = path.join(repo, 'LICENSE');
+  if (fs.existsSync(license)) {
+    fs.copyFileSync(license, path.join(stage, 'LICENSE'));
+  }
+  vsix = path.join(tmp, `restls-${version}-linux-x64.vsix`);
+  step('packing the linux-x64 .vsix with the binary inside');
+  execFileSync(
+    'npx',
+    ['--no-install', 'vsce', 'package', '--no-dependencies', '--target', 'linux-x64', ...(fs.existsSync(license) ? [] : ['--skip-license']), '-o', vsix],
+    { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+}
+const listing = execFileSync('unzip', ['-l', vsix], { encoding: 'utf8' });
+if (!/extension\/bin\/linux-x64\/restls\s*$/m.test(listing)) {
+  console.error(`e2e: ${vsix} holds no extension/bin/linux-x64/restls:\n${listing}`);
+  process.exit(1);
+}
+step(`${path.basename(vsix)}: ${(fs.statSync(vsix).size / 1e6).toFixed(1)} MB`);
+
+// code-server runs with a PATH that has no restls: the bundled binary must
+// be the one that starts.
+const cleanPath = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .filter((d) => d && !fs.existsSync(path.join(d, 'restls')))
+  .join(path.delimiter);
 
 // The loopback mock the dry run calls. Its body carries markup that must
 // stay text in the preview.
 const hits = [];
+let slowNext = true;
 const mock = http.createServer((req, res) => {
   hits.push(`${req.method} ${req.url}`);
   if (req.url !== '/orders/42') {
+    // The hostile markup sits in the body of the second call, which the
+    // preview must show as text.
     res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: 'no such order' }));
+    res.end(JSON.stringify({ error: 'no such order', detail: '<script>window.__pwned = true</script><img src=x onerror="window.__pwned = true">' }));
     return;
   }
   const body = JSON.stringify({
@@ -69,16 +125,17 @@ const mock = http.createServer((req, res) => {
       { sku: 'A-1', qty: 2 },
       { sku: 'B-7', qty: 1 },
     ],
-    note: '<script>window.__pwned = true</script><img src=x onerror="window.__pwned = true">',
+    note: 'Deliver to the front desk',
   });
   res.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-Id': 'e2e-1' });
-  res.end(body);
+  // The first answer is slow, so the progress shown while a dry run waits
+  // can be counted.
+  setTimeout(() => res.end(body), slowNext ? ((slowNext = false), 2000) : 0);
 });
 await new Promise((r) => mock.listen(0, '127.0.0.1', r));
 const mockPort = mock.address().port;
 
 // The workspace: testdata/config plus the loopback service, and scripts.
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-e2e-'));
 const ws = path.join(tmp, 'workspace');
 const cfg = path.join(ws, 'config');
 fs.cpSync(path.join(repo, 'testdata', 'config'), cfg, { recursive: true });
@@ -90,6 +147,8 @@ fs.writeFileSync(
     .replace('</scriptservice>', `  <api serviceId="mock-orders" url="http://127.0.0.1:${mockPort}/orders" description="Loopback mock for the end-to-end test"/>\n</scriptservice>`),
 );
 fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
+const staging = path.join(ws, 'staging-config');
+fs.cpSync(path.join(here, 'staging-config'), staging, { recursive: true });
 
 const userData = path.join(tmp, 'user-data');
 const extensions = path.join(tmp, 'extensions');
@@ -98,8 +157,9 @@ fs.writeFileSync(
   path.join(userData, 'User', 'settings.json'),
   JSON.stringify(
     {
-      'restls.path': restlsBin,
-      'restls.configRoot': cfg,
+      // Relative to the workspace folder, as a user would write them.
+      'restls.configRoot': 'config',
+      'restls.environments': { test: { configRoot: 'config' }, staging: { configRoot: 'staging-config' } },
       'restls.logLevel': 'debug',
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
@@ -121,6 +181,12 @@ fs.writeFileSync(
 
 step(`installing ${path.basename(vsix)} into code-server`);
 execFileSync(codeServer, ['--extensions-dir', extensions, '--user-data-dir', userData, '--install-extension', vsix], { stdio: 'inherit' });
+const installed = fs.readdirSync(extensions).find((d) => d.startsWith('restls.restls-'));
+if (!installed || !fs.existsSync(path.join(extensions, installed, 'bin', 'linux-x64', 'restls'))) {
+  console.error(`e2e: the installed extension ${installed} has no bin/linux-x64/restls`);
+  process.exit(1);
+}
+step(`installed ${installed}`);
 
 const port = await new Promise((resolve) => {
   const s = http.createServer();
@@ -145,7 +211,7 @@ const cs = spawn(
     '--user-data-dir', userData,
     ws,
   ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PASSWORD: undefined } },
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: cleanPath, PASSWORD: undefined } },
 );
 cs.stdout.pipe(csLog);
 cs.stderr.pipe(csLog);
@@ -207,7 +273,7 @@ try {
   await openFile('order.js');
   step('order.js open');
   // The status bar item appears once the server has loaded the registry.
-  const status = page.locator('.statusbar-item', { hasText: /restls: \d+ services/ });
+  const status = page.locator('.statusbar-item', { hasText: /restls: default · \d+ services/ });
   await status.waitFor({ timeout: 60_000 });
   step(`status bar: ${(await status.innerText()).trim()}`);
 
@@ -247,6 +313,25 @@ try {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dry-run Script' }).first().waitFor();
   await page.keyboard.press('Enter');
   step('dry run started');
+  // While the slow first call waits: how many progress indicators say so?
+  const toasts = page.locator('.notification-toast', { hasText: /dry run of dry-run\.js/ });
+  await toasts.first().waitFor({ timeout: 20_000 });
+  let maxToasts = 0;
+  let maxWindowProgress = 0;
+  for (let i = 0; i < 5; i++) {
+    maxToasts = Math.max(maxToasts, await toasts.count());
+    maxWindowProgress = Math.max(maxWindowProgress, await page.locator('.statusbar-item', { hasText: /dry-run\.js|running/ }).count());
+    await page.waitForTimeout(150);
+  }
+  const toastText = (await toasts.first().innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
+  await shot('02a-progress.png');
+  step(`progress while the run waits: ${maxToasts} notification(s), ${maxWindowProgress} status bar item(s): ${toastText}`);
+  if (/running \//.test(toastText)) {
+    throw new Error(`the progress notification says which script runs twice: ${toastText}`);
+  }
+  if (maxToasts !== 1 || maxWindowProgress !== 0) {
+    throw new Error(`expected one progress notification and no status bar progress, got ${maxToasts} and ${maxWindowProgress}`);
+  }
 
   // The preview lives in a webview: nested iframes. Find the frame with
   // our page (showing what `selector` holding `text` says, when given).
@@ -279,9 +364,9 @@ try {
   if (!url.includes(`127.0.0.1:${mockPort}/orders/42`)) {
     throw new Error(`unexpected URL in the preview: ${url}`);
   }
-  const bodyText = await frame.locator('.call .json').first().innerText();
+  const bodyText = await frame.locator('.call').nth(1).evaluate((e) => e.textContent ?? '');
   if (!bodyText.includes('<script>window.__pwned = true</script>')) {
-    throw new Error(`the hostile body is not shown as text: ${bodyText.slice(0, 400)}`);
+    throw new Error(`the hostile body of the second call is not shown as text: ${bodyText.slice(0, 400)}`);
   }
   const statuses = (await frame.locator('.call .status').allInnerTexts()).map((t) => t.trim());
   if (statuses.length !== 2 || !statuses[1].startsWith('404')) {
@@ -338,6 +423,94 @@ try {
   step(`preview: ${(await frame.locator('.summary').innerText()).trim().split('\n')[0]}`);
   await page.waitForTimeout(300);
   await shot('03-dry-run-with-mocks.png');
+
+  // The Services view in the Explorer: kinds -> serviceIds; a click opens
+  // the definition.
+  // Close the preview: room for the editor in the screenshots below.
+  await page.locator('.tab', { hasText: 'Response Preview' }).first().locator('.codicon-close').click();
+  await page.locator('.tab', { hasText: 'Response Preview' }).waitFor({ state: 'detached' });
+  await page.locator('.tab', { hasText: 'order.js' }).first().click();
+  await page.keyboard.press('Control+Shift+E');
+  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /restls Services/i }) });
+  await pane.waitFor();
+  if ((await pane.locator('.pane-header[aria-expanded="false"]').count()) > 0) {
+    await pane.locator('.pane-header').click();
+  }
+  // Room for the view: fold the file tree.
+  const folder = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^workspace/i }).first();
+  if ((await folder.count()) > 0) {
+    await folder.click();
+  }
+  const row = (text) => pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${text}$`) }) }).first();
+  await row('crm-customers').waitFor();
+  const rows = (await pane.locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+  step(`Services view: ${rows.join(', ')}`);
+  for (const want of ['Scripts (scriptService)', 'crm', 'crm-customers']) {
+    if (!rows.includes(want)) {
+      throw new Error(`${want} missing from the Services view: ${rows.join(', ')}`);
+    }
+  }
+  await row('crm-customers').click();
+  await page.locator('.tab.active', { hasText: 'script-service-api.xml' }).waitFor();
+  const selected = await page.locator('.editor-instance .monaco-editor .selected-text').count();
+  step(`crm-customers revealed in script-service-api.xml (${selected} selection decoration(s))`);
+  await row('crm-customers').hover();
+  await page.waitForTimeout(300);
+  await shot('04-services-view.png');
+
+  // Environments: the status bar item offers them; staging has other services.
+  await page.locator('.tab', { hasText: 'order.js' }).first().click();
+  await page.locator('.tab.active', { hasText: 'order.js' }).waitFor();
+  await page.locator('.statusbar-item', { hasText: /restls: default · \d+ services/ }).click();
+  const envRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'staging' }).first();
+  await envRow.waitFor();
+  const envs = (await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+  step(`environments offered: ${envs.join(', ')}`);
+  await page.waitForTimeout(300);
+  await shot('05-environments.png');
+  await envRow.click();
+  const stagingStatus = page.locator('.statusbar-item', { hasText: /restls: staging · 2 services/ });
+  await stagingStatus.waitFor({ timeout: 30_000 });
+  step(`status bar: ${(await stagingStatus.innerText()).trim()}`);
+  await page.locator('.editor-instance .monaco-editor').first().click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('var s = api.rest.v1.get("', { delay: 30 });
+  try {
+    await suggest.locator('.monaco-list-row', { hasText: 'staging-orders' }).first().waitFor({ timeout: 20_000 });
+  } catch {
+    await page.keyboard.press('Control+Space');
+    await suggest.locator('.monaco-list-row', { hasText: 'staging-orders' }).first().waitFor({ timeout: 20_000 });
+  }
+  const stagingLabels = (await suggest.locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+  step(`suggest widget in staging: ${stagingLabels.join(', ')}`);
+  if (stagingLabels.includes('crm-customers') || !stagingLabels.includes('staging-customers')) {
+    throw new Error(`staging should offer its own serviceIds only: ${stagingLabels.join(', ')}`);
+  }
+  await page.keyboard.press('Escape');
+
+  // The walkthrough for the first start, from the palette.
+  await page.keyboard.press('F1');
+  await palette.waitFor({ state: 'visible' });
+  await palette.fill('>Welcome: Open Walkthrough');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const walk = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with restls' }).first();
+  await walk.waitFor();
+  await walk.click();
+  const stepTitles = page.locator('.getting-started-step .step-title');
+  await page.locator('.getting-started-step', { hasText: 'Point at the configuration' }).first().waitFor();
+  const titles = (await stepTitles.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  step(`walkthrough steps: ${titles.join(' | ')}`);
+  for (const want of ['Point at the configuration', 'Complete a serviceId', 'Dry-run a script']) {
+    if (!titles.includes(want)) {
+      throw new Error(`walkthrough step ${want} missing: ${titles.join(' | ')}`);
+    }
+  }
+  // The step's media: Markdown rendered in a webview beside the steps.
+  await previewFrame('the walkthrough media', 'h1', 'Where restls finds the services');
+  await page.waitForTimeout(300);
+  await shot('06-walkthrough.png');
   step('PASS');
 } catch (e) {
   failed = true;
@@ -354,6 +527,18 @@ try {
   const logs = path.join(userData, 'logs');
   if (fs.existsSync(logs)) {
     fs.cpSync(logs, path.join(outDir, 'vscode-logs'), { recursive: true });
+    // The extension's log says which binary it started: the bundled one.
+    let started = '';
+    try {
+      started = execFileSync('grep', ['-rhoE', 'starting [^ ]+ \\([a-zA-Z]+,', logs], { encoding: 'utf8' }).trim();
+    } catch {
+      // No such line: reported below.
+    }
+    step(`extension log: ${started}`);
+    if (!failed && !/bin\/linux-x64\/restls \(extension,/.test(started)) {
+      failed = true;
+      console.error(`e2e: FAIL: the extension did not start its bundled binary: ${started}`);
+    }
   }
   if (!failed) {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,7 @@
-// Finding the restls binary and checking that it can serve: restls.path,
-// then `restls` on PATH, then bin/restls inside the extension. Every failure
-// is a BinaryProblem with a message that says what to do, shown once.
+// Finding the restls binary and checking that it can serve: the one
+// bundled in a platform .vsix, then restls.path, then `restls` on PATH.
+// Every failure is a BinaryProblem with a message that says what to do,
+// shown once.
 
 import { execFile } from 'child_process';
 import * as fs from 'fs';
@@ -40,7 +41,7 @@ export const realHost: Host = {
 /** Found is a binary and where it came from (for the log). */
 export interface Found {
   path: string;
-  source: 'setting' | 'PATH' | 'extension';
+  source: 'extension' | 'setting' | 'PATH';
 }
 
 /** BinaryProblem is a binary that is missing, not executable or too old; message says what to do. */
@@ -54,6 +55,10 @@ export class BinaryProblem extends Error {
   }
 }
 
+/** INSTALL is what a user without a binary should do. */
+export const INSTALL =
+  'Install the restls extension for your platform (the .vsix named after it, e.g. restls-<version>-linux-x64.vsix, carries the binary), or download the restls archive for your platform, unpack it and put restls on PATH or set restls.path to it.';
+
 function exeNames(host: Host): string[] {
   if (host.platform !== 'win32') {
     return ['restls'];
@@ -62,22 +67,51 @@ function exeNames(host: Host): string[] {
   return exts.map((e) => 'restls' + e.toLowerCase());
 }
 
+/** vsceTarget is VS Code's name of a platform (the `vsce package --target` of a platform .vsix): linux-x64, darwin-arm64, win32-x64... */
+export function vsceTarget(platform: NodeJS.Platform, arch: string): string {
+  return `${platform}-${arch}`;
+}
+
 /**
- * findBinary returns the binary to run. An explicit restls.path is used as
- * given (never silently replaced by another binary); otherwise PATH, then
- * the extension's own bin/ directory.
+ * bundledPaths are where a platform .vsix carries its binary:
+ * bin/<target>/restls (restls.exe on Windows), as `make dist` packs it;
+ * then bin/restls, for a binary copied there by hand.
  */
-export function findBinary(setting: string, workspaceFolder: string | undefined, extensionPath: string, host: Host = realHost): Found {
-  const fix = 'Install restls (`go install github.com/restls/restls/cmd/restls@latest`, or `make build` in the restls source tree) and put it on PATH, or set restls.path to the binary.';
+export function bundledPaths(extensionPath: string, host: Host, arch: string = process.arch): string[] {
+  const exe = host.platform === 'win32' ? 'restls.exe' : 'restls';
+  return [path.join(extensionPath, 'bin', vsceTarget(host.platform, arch), exe), path.join(extensionPath, 'bin', exe)];
+}
+
+/**
+ * Candidates are the binaries to try, in order, and why an explicit
+ * restls.path cannot be used (it then ends the list: PATH never silently
+ * replaces a binary the user chose).
+ */
+export interface Candidates {
+  found: Found[];
+  settingProblem?: string;
+}
+
+/**
+ * findCandidates lists the binaries to try: the one bundled in the
+ * extension first, then restls.path, then `restls` on PATH.
+ */
+export function findCandidates(setting: string, workspaceFolder: string | undefined, extensionPath: string, host: Host = realHost, arch: string = process.arch): Candidates {
+  const found: Found[] = [];
+  const bundled = bundledPaths(extensionPath, host, arch).find((p) => host.isExecutable(p));
+  if (bundled) {
+    found.push({ path: bundled, source: 'extension' });
+  }
   if (setting) {
     const p = resolvePath(setting, workspaceFolder, host.env.HOME ?? host.env.USERPROFILE);
     if (host.isExecutable(p)) {
-      return { path: p, source: 'setting' };
+      found.push({ path: p, source: 'setting' });
+    } else if (host.platform === 'win32' && host.isExecutable(p + '.exe')) {
+      found.push({ path: p + '.exe', source: 'setting' });
+    } else {
+      return { found, settingProblem: `restls.path is "${setting}", but ${p} is not an executable file. Fix restls.path, or clear it to use restls from PATH.` };
     }
-    if (host.platform === 'win32' && host.isExecutable(p + '.exe')) {
-      return { path: p + '.exe', source: 'setting' };
-    }
-    throw new BinaryProblem(`restls.path is "${setting}", but ${p} is not an executable file. Fix restls.path, or clear it to use restls from PATH.`, 'missing');
+    return { found };
   }
   const sep = host.platform === 'win32' ? ';' : ':';
   const pathVar = host.env.PATH ?? host.env.Path ?? '';
@@ -88,17 +122,51 @@ export function findBinary(setting: string, workspaceFolder: string | undefined,
     for (const name of exeNames(host)) {
       const p = path.join(dir, name);
       if (host.isExecutable(p)) {
-        return { path: p, source: 'PATH' };
+        found.push({ path: p, source: 'PATH' });
+        return { found };
       }
     }
   }
-  for (const name of exeNames(host)) {
-    const p = path.join(extensionPath, 'bin', name);
-    if (host.isExecutable(p)) {
-      return { path: p, source: 'extension' };
+  return { found };
+}
+
+/**
+ * findBinary returns the first binary to try: the bundled one, then
+ * restls.path, then PATH. It throws when there is none.
+ */
+export function findBinary(setting: string, workspaceFolder: string | undefined, extensionPath: string, host: Host = realHost, arch: string = process.arch): Found {
+  const c = findCandidates(setting, workspaceFolder, extensionPath, host, arch);
+  if (c.found.length > 0) {
+    return c.found[0];
+  }
+  throw new BinaryProblem(c.settingProblem ?? `The restls binary was not found in the extension or on PATH. ${INSTALL}`, 'missing');
+}
+
+/**
+ * chooseBinary checks the candidates in order and returns the first that
+ * can serve, with its version. A bundled binary that cannot run (a .vsix
+ * for another platform) gives way to restls.path and PATH. When none can,
+ * it throws one BinaryProblem that names each and what to do.
+ */
+export async function chooseBinary(c: Candidates, run: Runner = realRunner): Promise<{ found: Found; version: string; skipped: string[] }> {
+  const skipped: string[] = [];
+  for (const f of c.found) {
+    try {
+      return { found: f, version: await checkBinary(f, run), skipped };
+    } catch (e) {
+      if (!(e instanceof BinaryProblem)) {
+        throw e;
+      }
+      skipped.push(e.message);
     }
   }
-  throw new BinaryProblem(`The restls binary was not found on PATH or in the extension. ${fix}`, 'missing');
+  if (c.settingProblem) {
+    throw new BinaryProblem([...skipped, c.settingProblem].join(' '), 'missing');
+  }
+  if (skipped.length > 0) {
+    throw new BinaryProblem(skipped.join(' '), 'version');
+  }
+  throw new BinaryProblem(`The restls binary was not found in the extension or on PATH. ${INSTALL}`, 'missing');
 }
 
 /** parseVersion reads `restls v0.3.1 (go1.26.0)` and returns "0.3.1", "dev", or undefined when the output is not restls's. */
@@ -162,7 +230,7 @@ export const realRunner: Runner = (file, args) =>
  * restls at all, older than MIN_VERSION, or without a `serve` command.
  */
 export async function checkBinary(found: Found, run: Runner = realRunner): Promise<string> {
-  const upgrade = 'Install a newer restls (`make build` in the restls source tree, or `go install github.com/restls/restls/cmd/restls@latest`) or point restls.path at one.';
+  const upgrade = 'Install a newer restls (the extension for your platform, or the restls archive of a newer release) or point restls.path at one.';
   const v = await run(found.path, ['version']);
   const version = v.code === 0 ? parseVersion(v.stdout) : undefined;
   if (version === undefined) {

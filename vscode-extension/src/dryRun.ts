@@ -107,3 +107,26 @@ export function modeLabel(mode: unknown, file: string | undefined): string | und
       return undefined;
   }
 }
+
+/**
+ * progressMessage is what the dry-run notification adds to its title
+ * ("restls: dry run of orders.js") from a $/progress report, or undefined
+ * when the report only restates which script runs ("running
+ * /path/to/orders.js", which restls serve sends first): the title says
+ * that already, and the same words twice read like two indicators.
+ */
+export function progressMessage(message: string | undefined, script: string | undefined, uri: string): string | undefined {
+  const m = message?.trim();
+  if (!m) {
+    return undefined;
+  }
+  const restated = /^running\s+(.+)$/i.exec(m);
+  if (restated) {
+    const what = restated[1].trim();
+    const names = [uri, script, script ? path.basename(script) : undefined].filter((x): x is string => !!x);
+    if (names.includes(what)) {
+      return undefined;
+    }
+  }
+  return m;
+}

@@ -19,8 +19,8 @@ import {
   TransportKind,
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
-import { BinaryProblem, checkBinary, findBinary } from './binary';
-import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, readDefaultMode, runArgsFor } from './dryRun';
+import { BinaryProblem, chooseBinary, findCandidates } from './binary';
+import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
 import { RunResult, Service, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
@@ -34,8 +34,17 @@ import {
   scriptKind,
   serverArgs,
   serverConfig,
+  serverEnv,
 } from './settings';
+import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
+import { Location } from './servicesTree';
 import { StatusBar } from './status';
+
+/** ENV_KEY is the workspaceState key of the active environment's name. */
+export const ENV_KEY = 'restls.environment';
+
+/** DEFAULT_ENV names, in the status bar and the pick, the sources of the plain restls.* settings when restls.environments has entries. */
+export const DEFAULT_ENV = 'default';
 
 /** Commands are the VS Code command ids this extension contributes. They differ from the server's own command ids (restls.runScript, restls.services, restls.reload), which the language client registers by itself. */
 export const Commands = {
@@ -47,12 +56,16 @@ export const Commands = {
   reload: 'restls.reloadConfiguration',
   restart: 'restls.restartServer',
   showLog: 'restls.showLog',
+  selectEnvironment: 'restls.selectEnvironment',
+  refreshServices: 'restls.refreshServices',
+  revealInConfiguration: REVEAL,
 } as const;
 
 /** ServerCommands are the workspace/executeCommand ids of restls serve. */
 export const ServerCommands = {
   runScript: 'restls.runScript',
   services: 'restls.services',
+  serviceTree: 'restls.serviceTree',
   reload: 'restls.reload',
 } as const;
 
@@ -77,6 +90,8 @@ export class Restls implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
   readonly status: StatusBar;
   readonly preview: PreviewPanel;
+  /** services is the Services view in the Explorer. */
+  readonly services: ServicesView;
   private readonly statusItem: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly notified = new Set<string>();
@@ -95,7 +110,26 @@ export class Restls implements vscode.Disposable {
     this.status = new StatusBar(this.statusItem);
     this.preview = new PreviewPanel((uri, line, column) => this.reveal(uri, line, column));
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
-    this.disposables.push(this.output, this.statusItem, this.preview);
+    this.services = new ServicesView(() => this.fetchServiceTree());
+    this.disposables.push(this.output, this.statusItem, this.preview, this.services);
+  }
+
+  /** environment is the active environment's name, undefined for the plain settings (or a remembered name no longer in restls.environments). */
+  environment(): string | undefined {
+    const name = this.ctx.workspaceState.get<string>(ENV_KEY);
+    return name !== undefined && Object.prototype.hasOwnProperty.call(this.settings.environments, name) ? name : undefined;
+  }
+
+  /** environmentLabel is what the status bar names: nothing without restls.environments. */
+  private environmentLabel(): string | undefined {
+    return Object.keys(this.settings.environments).length === 0 ? undefined : (this.environment() ?? DEFAULT_ENV);
+  }
+
+  private async fetchServiceTree(): Promise<unknown> {
+    if (!this.running() || !this.client) {
+      return undefined;
+    }
+    return this.client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.serviceTree, arguments: [] });
   }
 
   /** workspaceFolder is the folder settings are resolved against. */
@@ -108,7 +142,7 @@ export class Restls implements vscode.Disposable {
   serverConfigFor(uri?: vscode.Uri): ServerConfig {
     const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
     const s = readSettings(vscode.workspace.getConfiguration(SECTION, folder?.uri));
-    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri));
+    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri), this.environment());
   }
 
   activate(): void {
@@ -127,6 +161,13 @@ export class Restls implements vscode.Disposable {
     reg(Commands.reload, () => this.reload());
     reg(Commands.restart, () => this.restart(true));
     reg(Commands.showLog, () => this.output.show(true));
+    reg(Commands.selectEnvironment, () => this.selectEnvironment());
+    reg(Commands.refreshServices, () => this.services.refresh());
+    this.disposables.push(
+      vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
+      vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.services, showCollapseAll: true }),
+    );
+    this.status.setEnvironment(this.environmentLabel());
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SECTION)) {
@@ -207,6 +248,7 @@ export class Restls implements vscode.Disposable {
     const before = this.settings;
     const after = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.settings = after;
+    this.status.setEnvironment(this.environmentLabel());
     this.updateActive();
     const change = classifyChange(before, after);
     this.log(`settings changed: ${change}`);
@@ -228,6 +270,7 @@ export class Restls implements vscode.Disposable {
   /** restart stops the client (if any) and starts a new one; calls are serialised. */
   restart(manual: boolean): Promise<void> {
     this.started = true;
+    void vscode.commands.executeCommand('setContext', 'restls.started', true);
     this.queue = this.queue.then(async () => {
       if (manual) {
         this.notified.clear();
@@ -262,8 +305,15 @@ export class Restls implements vscode.Disposable {
     let found;
     let version;
     try {
-      found = findBinary(this.settings.path, ws, this.ctx.extensionPath);
-      version = await checkBinary(found);
+      const chosen = await chooseBinary(findCandidates(this.settings.path, ws, this.ctx.extensionPath));
+      found = chosen.found;
+      version = chosen.version;
+      for (const why of chosen.skipped) {
+        this.log(`skipped: ${why}`);
+      }
+      if (found.source === 'extension' && this.settings.path) {
+        this.log(`restls.path (${this.settings.path}) is not used: the binary bundled in the extension comes first`);
+      }
     } catch (e) {
       const msg = e instanceof BinaryProblem ? e.message : `restls could not be started: ${String(e)}`;
       this.fail(msg, true);
@@ -276,7 +326,7 @@ export class Restls implements vscode.Disposable {
       command: found.path,
       args: serverArgs(this.settings),
       transport: TransportKind.stdio,
-      options: ws ? { cwd: ws } : undefined,
+      options: { cwd: ws, env: serverEnv(this.settings) },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(this.settings.include),
@@ -313,7 +363,11 @@ export class Restls implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
-    client.onNotification('restls/status', (params: unknown) => this.status.update(params));
+    client.onNotification('restls/status', (params: unknown) => {
+      this.status.update(params);
+      // A status follows every load: the view shows the new registry.
+      void this.services.refresh();
+    });
     this.client = client;
     try {
       await client.start();
@@ -420,8 +474,9 @@ export class Restls implements vscode.Disposable {
         async (progress, token) => {
           const wd = `restls-run-${crypto.randomUUID()}`;
           const sub = client.onProgress(WorkDoneProgress.type, wd, (v) => {
-            if (v.kind !== 'end' && v.message) {
-              progress.report({ message: v.message });
+            const message = v.kind === 'end' ? undefined : progressMessage(v.message, script, doc.uri.toString());
+            if (message) {
+              progress.report({ message });
             }
           });
           try {
@@ -555,6 +610,47 @@ export class Restls implements vscode.Disposable {
       void vscode.window.showInformationMessage(`restls: copied serviceId ${pick.label}`);
     }
     return pick.label;
+  }
+
+  /**
+   * selectEnvironment offers the environments of restls.environments (and
+   * the plain settings as "default") and makes the pick active: remembered
+   * in this workspace, sent to the running server, which reloads.
+   */
+  async selectEnvironment(): Promise<string | undefined> {
+    const envs = this.settings.environments;
+    const names = Object.keys(envs);
+    if (names.length === 0) {
+      const pick = await vscode.window.showInformationMessage(
+        'restls: no environments are defined. Add them to the restls.environments setting: a name and its configRoot, properties, serviceXml, handlerXml and platformConfig.',
+        'Open Setting',
+      );
+      if (pick === 'Open Setting') {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'restls.environments');
+      }
+      return undefined;
+    }
+    const active = this.environment();
+    const where = (e: { configRoot: string; properties: string[]; serviceXml: string }) =>
+      [e.configRoot, ...e.properties, e.serviceXml].filter(Boolean).join(', ') || 'the workspace folder';
+    type Item = vscode.QuickPickItem & { env: string | undefined };
+    const s = this.settings;
+    const items: Item[] = [
+      { env: undefined, label: `${active === undefined ? '$(check) ' : ''}${DEFAULT_ENV}`, description: 'the restls.configRoot and file settings', detail: where(s) },
+      ...names.map((n) => ({ env: n, label: `${active === n ? '$(check) ' : ''}${n}`, detail: where(envs[n]) })),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: 'restls: environment', placeHolder: 'The configuration completion, diagnostics and dry runs use' });
+    if (!pick) {
+      return undefined;
+    }
+    await this.ctx.workspaceState.update(ENV_KEY, pick.env);
+    this.log(`environment: ${pick.env ?? DEFAULT_ENV}`);
+    this.status.setEnvironment(this.environmentLabel());
+    if (pick.env !== active && this.running() && this.client) {
+      this.status.reset();
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
+    }
+    return pick.env ?? DEFAULT_ENV;
   }
 
   /** reload asks the server to read the configuration again. */

@@ -35,6 +35,21 @@ export interface Settings {
   include: string[];
   logLevel: string;
   traceServer: string;
+  /** serverArgs are added to `restls serve`'s arguments. */
+  serverArgs: string[];
+  /** serverEnv are added to the server process's environment. */
+  serverEnv: Record<string, string>;
+  /** environments are named sets of configuration sources (restls.environments). */
+  environments: Record<string, Sources>;
+}
+
+/** Sources are the five settings that choose the configuration; an environment holds one set. */
+export interface Sources {
+  configRoot: string;
+  properties: string[];
+  serviceXml: string;
+  handlerXml: string;
+  platformConfig: string;
 }
 
 /** ServerConfig is what the server receives as initializationOptions and as the `restls` configuration section: absolute paths, no editor-only keys. */
@@ -66,12 +81,12 @@ function strList(v: unknown, def: readonly string[] = []): string[] {
   return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
 }
 
-function strMap(v: unknown): Record<string, string> {
+function strMap(v: unknown, trim = true): Record<string, string> {
   const out: Record<string, string> = {};
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
       if (typeof val === 'string' && k.trim() !== '') {
-        out[k.trim()] = val.trim();
+        out[k.trim()] = trim ? val.trim() : val;
       }
     }
   }
@@ -92,7 +107,44 @@ export function readSettings(cfg: ConfigurationLike): Settings {
     include: include.length > 0 ? include : [...DEFAULT_INCLUDE],
     logLevel: str(cfg.get('logLevel'), 'info') || 'info',
     traceServer: str(cfg.get('trace.server'), 'off') || 'off',
+    serverArgs: strList(cfg.get('serverArgs')),
+    serverEnv: strMap(cfg.get('serverEnv'), false),
+    environments: readEnvironments(cfg.get('environments')),
   };
+}
+
+/** readEnvironments reads restls.environments; an entry that is not an object is left out. */
+export function readEnvironments(v: unknown): Record<string, Sources> {
+  const out: Record<string, Sources> = {};
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    return out;
+  }
+  for (const [name, e] of Object.entries(v as Record<string, unknown>)) {
+    if (!name.trim() || !e || typeof e !== 'object' || Array.isArray(e)) {
+      continue;
+    }
+    const o = e as Record<string, unknown>;
+    out[name.trim()] = {
+      configRoot: str(o.configRoot),
+      properties: strList(o.properties),
+      serviceXml: str(o.serviceXml),
+      handlerXml: str(o.handlerXml),
+      platformConfig: str(o.platformConfig),
+    };
+  }
+  return out;
+}
+
+/**
+ * activeSources are the sources in use: the environment named active when
+ * restls.environments has it (as a whole: a field it does not set is
+ * unset, never taken from the plain settings), else the plain settings.
+ */
+export function activeSources(s: Settings, active: string | undefined): { name: string | undefined; sources: Sources } {
+  if (active !== undefined && Object.prototype.hasOwnProperty.call(s.environments, active)) {
+    return { name: active, sources: s.environments[active] };
+  }
+  return { name: undefined, sources: { configRoot: s.configRoot, properties: s.properties, serviceXml: s.serviceXml, handlerXml: s.handlerXml, platformConfig: s.platformConfig } };
 }
 
 /**
@@ -125,19 +177,20 @@ export function resolvePath(p: string, workspaceFolder: string | undefined, home
  * set at all, the workspace folder is the config root, the way
  * `restls services` defaults to the current directory.
  */
-export function serverConfig(s: Settings, workspaceFolder: string | undefined): ServerConfig {
+export function serverConfig(s: Settings, workspaceFolder: string | undefined, environment?: string): ServerConfig {
   const r = (p: string) => resolvePath(p, workspaceFolder);
-  let configRoot = r(s.configRoot);
-  const anyFile = s.properties.length > 0 || s.serviceXml || s.handlerXml || s.platformConfig;
+  const src = activeSources(s, environment).sources;
+  let configRoot = r(src.configRoot);
+  const anyFile = src.properties.length > 0 || src.serviceXml || src.handlerXml || src.platformConfig;
   if (!configRoot && !anyFile && workspaceFolder) {
     configRoot = workspaceFolder;
   }
   return {
     configRoot,
-    properties: s.properties.map(r),
-    serviceXml: r(s.serviceXml),
-    handlerXml: r(s.handlerXml),
-    platformConfig: r(s.platformConfig),
+    properties: src.properties.map(r),
+    serviceXml: r(src.serviceXml),
+    handlerXml: r(src.handlerXml),
+    platformConfig: r(src.platformConfig),
     scriptKinds: { ...s.scriptKinds },
   };
 }
@@ -155,11 +208,13 @@ export function classifyChange(before: Settings, after: Settings): Change {
   if (
     before.path !== after.path ||
     before.logLevel !== after.logLevel ||
-    JSON.stringify(before.include) !== JSON.stringify(after.include)
+    JSON.stringify(before.include) !== JSON.stringify(after.include) ||
+    JSON.stringify(before.serverArgs) !== JSON.stringify(after.serverArgs) ||
+    JSON.stringify(before.serverEnv) !== JSON.stringify(after.serverEnv)
   ) {
     return 'restart';
   }
-  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds'];
+  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds', 'environments'];
   for (const k of keys) {
     if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
       return 'reconfigure';
@@ -168,9 +223,27 @@ export function classifyChange(before: Settings, after: Settings): Change {
   return 'none';
 }
 
-/** serverArgs are the arguments of `restls serve` (the client adds --stdio). */
+/** serverArgs are the arguments of `restls serve` (the client adds --stdio): the log level, then restls.serverArgs. */
 export function serverArgs(s: Settings): string[] {
-  return ['serve', '--log-level', s.logLevel];
+  return ['serve', '--log-level', s.logLevel, ...s.serverArgs];
+}
+
+/** serverEnv is the server process's environment: the extension host's, with restls.serverEnv added (an empty value removes a variable). */
+export function serverEnv(s: Settings, base: Record<string, string | undefined> = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  for (const [k, v] of Object.entries(s.serverEnv)) {
+    if (v === '') {
+      delete out[k];
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
 }
 
 /** documentSelector builds the selector from restls.include: only matching JavaScript files on disk, never every JavaScript file. */

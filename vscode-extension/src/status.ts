@@ -30,7 +30,21 @@ const KIND_LABEL: Record<string, string> = {
  * statusView decides the text for a kind. problem is set when the server is
  * not running (missing binary and the like); it wins over any stale status.
  */
-export function statusView(kind: string, status: KindStatus | undefined, problem: string | undefined): View {
+export function statusView(kind: string, status: KindStatus | undefined, problem: string | undefined, environment?: string): View {
+  const v = statusViewOf(kind, status, problem);
+  if (environment === undefined || problem) {
+    return v;
+  }
+  // With restls.environments the item names the active one, and a click
+  // chooses another.
+  return {
+    text: v.text.replace(/^(\$\([^)]+\) restls)(: )?/, (_, head: string, colon: string | undefined) => `${head}: ${environment}${colon ? ' · ' : ''}`),
+    tooltip: `Environment ${environment}. ${v.tooltip} Click to choose another environment.`,
+    command: 'restls.selectEnvironment',
+  };
+}
+
+function statusViewOf(kind: string, status: KindStatus | undefined, problem: string | undefined): View {
   if (problem) {
     return { text: '$(error) restls', tooltip: problem, command: 'restls.showLog' };
   }
@@ -58,6 +72,7 @@ export class StatusBar {
   private kinds = new Map<string, KindStatus>();
   private problem: string | undefined;
   private kind: string | undefined;
+  private environment: string | undefined;
 
   constructor(private readonly item: ItemLike) {}
 
@@ -88,6 +103,12 @@ export class StatusBar {
     this.render();
   }
 
+  /** setEnvironment names the active environment in the item (undefined: restls.environments is empty). */
+  setEnvironment(name: string | undefined): void {
+    this.environment = name;
+    this.render();
+  }
+
   /** statusOf returns the last status for a kind. */
   statusOf(kind: string): KindStatus | undefined {
     return this.kinds.get(kind);
@@ -98,7 +119,7 @@ export class StatusBar {
       this.item.hide();
       return;
     }
-    const v = statusView(this.kind, this.kinds.get(this.kind), this.problem);
+    const v = statusView(this.kind, this.kinds.get(this.kind), this.problem, this.environment);
     this.item.text = v.text;
     this.item.tooltip = v.tooltip;
     this.item.command = v.command;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { BinaryProblem, Host, Runner, checkBinary, findBinary, parseVersion, realRunner, versionOK } from '../src/binary';
+import { BinaryProblem, Host, Runner, checkBinary, chooseBinary, findBinary, findCandidates, parseVersion, realRunner, versionOK } from '../src/binary';
 
 const host = (files: string[], env: Record<string, string> = {}, platform: NodeJS.Platform = 'linux'): Host => ({
   platform,
@@ -11,7 +11,7 @@ const host = (files: string[], env: Record<string, string> = {}, platform: NodeJ
   isExecutable: (f) => files.includes(f),
 });
 
-test('findBinary: restls.path wins, resolved against the workspace', () => {
+test('findBinary: restls.path wins over PATH, resolved against the workspace', () => {
   const h = host(['/ws/tools/restls', '/usr/bin/restls'], { PATH: '/usr/bin' });
   assert.deepEqual(findBinary('tools/restls', '/ws', '/ext', h), { path: '/ws/tools/restls', source: 'setting' });
   assert.deepEqual(findBinary('~/restls', '/ws', '/ext', host(['/home/u/restls'])), { path: '/home/u/restls', source: 'setting' });
@@ -25,22 +25,53 @@ test('findBinary: a wrong restls.path is an error, never silently replaced by PA
   );
 });
 
-test('findBinary: PATH in order, then the extension bin/', () => {
-  const h = host(['/b/restls', '/c/restls', '/ext/bin/restls'], { PATH: '/a::/b:/c' });
-  assert.deepEqual(findBinary('', '/ws', '/ext', h), { path: '/b/restls', source: 'PATH' });
-  assert.deepEqual(findBinary('', '/ws', '/ext', host(['/ext/bin/restls'], { PATH: '/a' })), { path: '/ext/bin/restls', source: 'extension' });
+test('findBinary: the binary bundled in a platform .vsix comes first, then restls.path, then PATH', () => {
+  const bundled = '/ext/bin/linux-x64/restls';
+  const all = host([bundled, '/ext/bin/restls', '/ws/tools/restls', '/b/restls'], { PATH: '/a::/b' });
+  assert.deepEqual(findBinary('tools/restls', '/ws', '/ext', all, 'x64'), { path: bundled, source: 'extension' });
+  assert.deepEqual(
+    findCandidates('tools/restls', '/ws', '/ext', all, 'x64').found.map((f) => f.source),
+    ['extension', 'setting'],
+    'restls.path is the fallback of a bundled binary that cannot run; PATH is not tried after an explicit setting',
+  );
+  assert.deepEqual(findCandidates('', '/ws', '/ext', all, 'x64').found, [
+    { path: bundled, source: 'extension' },
+    { path: '/b/restls', source: 'PATH' },
+  ]);
+  // The binary of another platform is never picked: arm64 looks in bin/linux-arm64, then bin/restls.
+  assert.deepEqual(findBinary('', '/ws', '/ext', all, 'arm64'), { path: '/ext/bin/restls', source: 'extension' });
+  // Without a bundled binary (the universal .vsix): restls.path, else PATH in order.
+  assert.deepEqual(findBinary('tools/restls', '/ws', '/ext', host(['/ws/tools/restls', '/b/restls'], { PATH: '/b' }), 'x64'), { path: '/ws/tools/restls', source: 'setting' });
+  assert.deepEqual(findBinary('', '/ws', '/ext', host(['/b/restls', '/c/restls'], { PATH: '/a::/b:/c' }), 'x64'), { path: '/b/restls', source: 'PATH' });
 });
 
-test('findBinary: Windows uses PATHEXT and ;', () => {
+test('findBinary: Windows uses PATHEXT and ;, and bin/win32-x64/restls.exe in the extension', () => {
   const h = host([path.join('C:\\tools', 'restls.exe')], { PATH: 'C:\\x;C:\\tools', PATHEXT: '.COM;.EXE' }, 'win32');
   assert.equal(findBinary('', undefined, '/ext', h).path, path.join('C:\\tools', 'restls.exe'));
+  const b = path.join('/ext', 'bin', 'win32-x64', 'restls.exe');
+  assert.deepEqual(findBinary('', undefined, '/ext', host([b, path.join('C:\\tools', 'restls.exe')], { PATH: 'C:\\tools' }, 'win32'), 'x64'), { path: b, source: 'extension' });
 });
 
-test('findBinary: missing everywhere says how to install and which setting to use', () => {
+test('findBinary: missing everywhere says how to install, without go install', () => {
   assert.throws(
     () => findBinary('', '/ws', '/ext', host([], { PATH: '/usr/bin' })),
-    (e: unknown) => e instanceof BinaryProblem && e.kind === 'missing' && /go install/.test(e.message) && /restls\.path/.test(e.message),
+    (e: unknown) =>
+      e instanceof BinaryProblem && e.kind === 'missing' && /extension for your platform/.test(e.message) && /archive/.test(e.message) && /restls\.path/.test(e.message) && !/go install/.test(e.message),
   );
+});
+
+test('chooseBinary: a bundled binary that cannot run gives way to the next; none usable is one problem naming each', async () => {
+  const ok = { version: { code: 0, stdout: 'restls v0.2.0 (go)\n' }, help: { code: 0, stdout: '  serve  x\n' } };
+  const run: Runner = async (f, args) => (f === '/b/restls' ? { stderr: '', ...ok[args[0] as 'version' | 'help'] } : { code: 1, stdout: '', stderr: 'exec format error' });
+  const c = { found: [{ path: '/ext/bin/linux-x64/restls', source: 'extension' as const }, { path: '/b/restls', source: 'PATH' as const }] };
+  const got = await chooseBinary(c, run);
+  assert.deepEqual(got.found, { path: '/b/restls', source: 'PATH' });
+  assert.equal(got.version, '0.2.0');
+  assert.match(got.skipped[0], /\/ext\/bin\/linux-x64\/restls \(from extension\) does not look like restls: .*exec format error/);
+  await assert.rejects(chooseBinary({ found: [c.found[0]], settingProblem: 'restls.path is "x", but /ws/x is not an executable file. Fix restls.path.' }, run), (e: unknown) =>
+    e instanceof BinaryProblem && /exec format error/.test(e.message) && /restls\.path is "x"/.test(e.message),
+  );
+  await assert.rejects(chooseBinary({ found: [] }, run), (e: unknown) => e instanceof BinaryProblem && e.kind === 'missing' && /extension for your platform/.test(e.message));
 });
 
 test('parseVersion', () => {

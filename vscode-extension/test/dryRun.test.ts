@@ -2,7 +2,7 @@
 // arguments of each mode and the CodeLens titles: pure functions.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MissingMocks, lensesFor, mockCandidates, mockFileFor, modeLabel, readDefaultMode, runArgsFor } from '../src/dryRun';
+import { MissingMocks, lensesFor, mockCandidates, mockFileFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from '../src/dryRun';
 
 const U = 'file:///ws/scripts/orders.js';
 const S = '/ws/scripts/orders.js';
@@ -56,4 +56,14 @@ test('modeLabel: what the Response Preview says ran', () => {
   assert.equal(modeLabel('record', '/ws/orders.mock.yaml'), 'live, recorded to orders.mock.yaml');
   assert.equal(modeLabel(undefined, '/ws/orders.mock.yaml'), undefined, 'an older server says nothing');
   assert.equal(modeLabel('<b>', undefined), undefined);
+});
+
+test('progressMessage: a report that only restates the script is dropped (the title says it); others are shown', () => {
+  assert.equal(progressMessage(`running ${S}`, S, U), undefined, 'restls serve names the path');
+  assert.equal(progressMessage(`running ${U}`, undefined, U), undefined, 'or the URI of an unsaved document');
+  assert.equal(progressMessage('running orders.js', S, U), undefined);
+  assert.equal(progressMessage('  ', S, U), undefined);
+  assert.equal(progressMessage(undefined, S, U), undefined);
+  assert.equal(progressMessage('calling crm (1 of 2)', S, U), 'calling crm (1 of 2)');
+  assert.equal(progressMessage('running /ws/scripts/other.js', S, U), 'running /ws/scripts/other.js');
 });

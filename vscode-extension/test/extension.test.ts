@@ -356,3 +356,133 @@ test('package.json associates the fixture schema, which the build copies from ru
   );
   assert.match(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!dist\/mock\.schema\.json$/m, 'the schema is packaged');
 });
+
+test('restls.serverArgs and restls.serverEnv reach the server process', async () => {
+  const e = await startWithFake({ 'restls.serverArgs': ['--run-timeout', '2m'], 'restls.serverEnv': { FAKE_RESTLS_ECHO: 'from-settings', HOME: '' } });
+  const st = await fakeState(e);
+  assert.deepEqual(st.argv, ['serve', '--log-level', 'info', '--run-timeout', '2m', '--stdio']);
+  assert.deepEqual(st.env, { FAKE_RESTLS_ECHO: 'from-settings' }, 'added, and HOME removed by its empty value');
+  const client = e.client;
+  setSetting('restls.serverEnv', { FAKE_RESTLS_ECHO: 'changed' });
+  await waitFor(() => e.client !== client && e.running(), 'a restart for the new environment');
+  assert.equal((await fakeState(e)).env.FAKE_RESTLS_ECHO, 'changed');
+});
+
+test('the binary bundled in the extension (bin/<platform>-<arch>/restls) comes before restls.path and PATH', async () => {
+  const extDir = path.join(ws, 'ext');
+  const bundled = path.join(extDir, 'bin', `${process.platform}-${process.arch}`, 'restls');
+  fs.mkdirSync(path.dirname(bundled), { recursive: true });
+  fs.copyFileSync(FAKE, bundled);
+  fs.chmodSync(bundled, 0o755);
+  settings.set('restls.path', '/nonexistent/restls');
+  settings.set('restls.configRoot', 'testdata/config');
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  ext = activate(fakeContext(extDir));
+  await waitFor(() => ext!.running(), 'the bundled server');
+  const log = recorded.outputs.find((o) => o.name === 'restls')!.lines.join('\n');
+  assert.ok(log.includes(`starting ${bundled} (extension, restls 0.9.0)`), log);
+  assert.match(log, /restls\.path \(\/nonexistent\/restls\) is not used: the binary bundled in the extension comes first/);
+  assert.equal(recorded.messages.filter((m) => m.level === 'error').length, 0);
+});
+
+test('environments: the pick is remembered per workspace, sent to the server, named in the status bar', async () => {
+  const envs = { test: { configRoot: 'envs/test' }, production: { configRoot: 'envs/prod', properties: ['prod.yml'] } };
+  // Without environments the command says how to define them.
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  let e = await startWithFake();
+  await waitFor(() => statusItem().text === '$(check) restls: 3 services', 'the services count');
+  answers.message = () => 'Open Setting';
+  assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), undefined);
+  await waitFor(() => recorded.executed.find((x) => x.command === 'workbench.action.openSettings' && x.args[0] === 'restls.environments'), 'the environments setting');
+  assert.equal(statusItem().command, Commands.showServices, 'no environments: the item lists the services');
+
+  setSetting('restls.environments', envs);
+  await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `the default environment named: ${statusItem().text}`);
+  answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'production');
+  assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), 'production');
+  const pick = recorded.quickPicks.at(-1)!;
+  assert.deepEqual(pick.items.map((i: { label: string; detail: string }) => [i.label, i.detail]), [
+    ['$(check) default', path.join('testdata', 'config')],
+    ['test', 'envs/test'],
+    ['production', 'envs/prod, prod.yml'],
+  ]);
+  const sent = await waitForAsync(async () => {
+    const c = (await fakeState(e)).configurations;
+    return c.find((x: any) => x.restls.configRoot === path.join(ws, 'envs/prod'));
+  }, 'the production sources sent to the server');
+  assert.deepEqual(sent.restls.properties, [path.join(ws, 'prod.yml')]);
+  assert.equal(statusItem().command, Commands.selectEnvironment);
+  assert.equal(e.environment(), 'production');
+
+  // Another window on the same workspace (the same workspaceState) starts with it.
+  const ctx = (e as any).ctx;
+  await deactivate();
+  reset();
+  setWorkspaceFolder(ws);
+  settings.set('restls.path', '${workspaceFolder}/bin/restls');
+  settings.set('restls.configRoot', 'testdata/config');
+  settings.set('restls.environments', envs);
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  ext = e = activate(ctx);
+  await waitFor(() => e.running(), 'the server in the second window');
+  assert.equal((await fakeState(e)).initializationOptions.configRoot, path.join(ws, 'envs/prod'));
+  await waitFor(() => statusItem().text === '$(check) restls: production · 3 services', `the status bar: ${statusItem().text}`);
+  // An environment removed from the settings falls back to default.
+  setSetting('restls.environments', { test: envs.test });
+  await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `default again: ${statusItem().text}`);
+});
+
+test('the Services view: registered in the Explorer, filled from restls.serviceTree after each status, a row reveals its definition', async () => {
+  const e = await startWithFake();
+  assert.deepEqual(recorded.treeViews.map((v) => v.id), ['restls.services']);
+  assert.equal(recorded.contexts.get('restls.started'), true, 'the view shows once the server was started');
+  const provider = recorded.treeViews[0].options.treeDataProvider;
+  await waitFor(() => provider.getChildren().length === 4, 'the tree from the first status');
+  assert.deepEqual(
+    provider.getChildren()[0].children.map((n: { label: string; description: string }) => [n.label, n.description]),
+    [
+      ['crm-customers', 'https://crm.example.com/api/v2/customers'],
+      ['geo', 'https://geo.example.com/v1'],
+      ['weather', 'https://weather.example.com/v2'],
+    ],
+  );
+  const item = provider.getTreeItem(provider.getChildren()[0]);
+  assert.equal(item.label, 'Scripts (scriptService)');
+  assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+  // Refresh asks the server again.
+  setSetting('restls.configRoot', 'other/config');
+  await waitForAsync(async () => (await fakeState(e)).configurations.length > 0, 'the new configRoot');
+  await recorded.commands.get(Commands.refreshServices)!();
+  assert.equal(provider.getChildren().at(-1).children[0].tooltip, path.join(ws, 'other/config') + '/application.yml');
+  // A row with a location runs the reveal command, which opens the file at the range.
+  const cfgFile = path.join(ws, 'app.yml');
+  fs.writeFileSync(cfgFile, 'a\nb\n  - serviceId: geo\n');
+  await recorded.commands.get(Commands.revealInConfiguration)!({ uri: vscode.Uri.file(cfgFile).toString(), range: { start: { line: 2, character: 4 }, end: { line: 2, character: 18 } } });
+  const shown = recorded.shown.at(-1)!;
+  assert.equal(shown.uri, vscode.Uri.file(cfgFile).toString());
+  assert.deepEqual([shown.options.selection.start.line, shown.options.selection.start.character, shown.options.selection.end.character], [2, 4, 18]);
+});
+
+test('package.json: every contributed command has a handler; settings, views and the walkthrough are complete and packaged', async () => {
+  const root = path.join(__dirname, '..', '..');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  await startWithFake();
+  for (const c of pkg.contributes.commands) {
+    assert.ok(recorded.commands.has(c.command), `no handler for ${c.command}`);
+  }
+  const props = pkg.contributes.configuration.properties;
+  for (const key of ['restls.environments', 'restls.serverArgs', 'restls.serverEnv']) {
+    assert.ok(props[key]?.markdownDescription, `${key} is documented in package.json`);
+  }
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['restls.path', 'restls.serverArgs', 'restls.serverEnv']);
+  assert.deepEqual(pkg.contributes.views.explorer.map((v: { id: string }) => v.id), ['restls.services']);
+  const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+  const media = [pkg.icon, ...pkg.contributes.walkthroughs[0].steps.map((s: any) => s.media.image ?? s.media.markdown)];
+  for (const m of media) {
+    assert.ok(fs.existsSync(path.join(root, m)), `${m} exists`);
+    assert.ok(ignore.split('\n').some((l) => l === `!${m}` || (l.endsWith('/**') && m.startsWith(l.slice(1, -2)))), `${m} is packaged (.vscodeignore)`);
+  }
+  const icon = fs.readFileSync(path.join(root, pkg.icon));
+  assert.equal(icon.subarray(1, 4).toString('ascii'), 'PNG');
+  assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128], 'the icon is 128x128');
+});

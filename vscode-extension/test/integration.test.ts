@@ -188,3 +188,62 @@ test('dry run through the real server against a loopback service; the preview es
   assert.match(recorded.clipboard.at(-1)!, /^curl /);
   assert.ok(recorded.clipboard.at(-1)!.includes(`http://127.0.0.1:${port}/api/items/7`), recorded.clipboard.at(-1));
 });
+
+test('environments: the status bar pick switches the real server to another configuration; the Services view follows', async () => {
+  const e = ext();
+  const { Commands } = bundled;
+  const { answers } = await import('./vscode-mock');
+  const broken = path.join(repo, 'testdata', 'config-broken');
+  const idsOf = (root: string) => Object.keys(JSON.parse(execFileSync(restls, ['services', '--config-root', root, '--json'], { encoding: 'utf8' })).services).sort();
+  setSetting('restls.environments', { test: { configRoot }, broken: { configRoot: broken } });
+  // Any .js under scripts/ is a script: the status bar shows for it.
+  const file = path.join(ws, 'scripts', 'env.js');
+  const line = 'var r = api.rest.v1.get("';
+  fs.writeFileSync(file, `// env\n${line}\n`);
+  const doc = openDocument(file, 'javascript', true, new Position(1, line.length));
+  const pos = new Position(1, line.length);
+
+  for (const [name, root] of [
+    ['test', configRoot],
+    ['broken', broken],
+  ] as const) {
+    answers.quickPick = (items) => items.find((i: { label: string }) => i.label.replace('$(check) ', '') === name);
+    assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), name);
+    const want = idsOf(root);
+    const got = await waitForAsync(async () => {
+      const l = e.running() ? await labelsAt(doc, pos).catch(() => []) : [];
+      return JSON.stringify(l) === JSON.stringify(want) && l;
+    }, `completions from the ${name} environment`);
+    assert.deepEqual(got, want);
+    await waitFor(() => recorded.statusItems[0]?.text === `$(check) restls: ${name} · ${want.length} services`, `the status bar to name ${name}: ${recorded.statusItems[0]?.text}`);
+    assert.equal(recorded.statusItems[0].command, Commands.selectEnvironment);
+    // The Services view: the same ids under scriptService.
+    const roots = await e.services.refresh();
+    const kind = roots.find((n: { id: string }) => n.id === 'scriptService');
+    assert.deepEqual(kind.children.map((c: { label: string }) => c.label).sort(), want);
+  }
+  assert.equal(e.environment(), 'broken', 'remembered in the workspace state');
+  const pick = recorded.quickPicks.at(-1)!;
+  assert.deepEqual(
+    pick.items.map((i: { label: string }) => i.label),
+    ['default', '$(check) test', 'broken'],
+    'the pick marks the active environment',
+  );
+
+  // The broken configuration's problems sit under their file, and a
+  // click reveals the service's definition.
+  const roots = await e.services.refresh();
+  const files = roots.find((n: { id: string }) => n.id === 'files');
+  const yml = files.children.find((n: { label: string }) => n.label === 'application.yml');
+  assert.ok(yml.children.length > 0, 'application.yml has problems');
+  assert.ok(yml.children.some((p: { label: string }) => /plain http/.test(p.label)));
+  const crm = roots.find((n: { id: string }) => n.id === 'scriptService').children.find((n: { label: string }) => n.label === 'crm');
+  assert.equal(crm.location.uri, vscode.Uri.file(path.join(broken, 'application.yml')).toString());
+  const item = e.services.getTreeItem(crm);
+  await recorded.commands.get(item.command.command)!(...item.command.arguments);
+  const shown = recorded.shown.at(-1)!;
+  assert.equal(shown.uri, crm.location.uri);
+  assert.ok(shown.options.selection.start.line > 0, 'the definition line is selected');
+  // Never a credential: config-broken's plain-text password.
+  assert.ok(!JSON.stringify(e.services.answer).includes('plain-Pa55word'));
+});

@@ -10,8 +10,11 @@ import {
   readsInput,
   resolvePath,
   scriptKind,
+  activeSources,
+  readEnvironments,
   serverArgs,
   serverConfig,
+  serverEnv,
 } from '../src/settings';
 
 const cfg = (values: Record<string, unknown>) => ({ get: <T>(k: string) => values[k] as T | undefined });
@@ -134,4 +137,67 @@ test('readsInput', () => {
   assert.ok(!readsInput('var i = context.inputs;'));
   assert.ok(!readsInput('var i = mycontext.input;'));
   assert.ok(!readsInput("api.rest.v1.get('crm', {}, {})"));
+});
+
+test('restls.environments: read tolerantly; the active one replaces the five source settings as a whole', () => {
+  const s = readSettings(
+    cfg({
+      configRoot: 'webforms',
+      properties: ['base.yml'],
+      scriptKinds: { '**/h/*.js': 'scriptTask' },
+      environments: {
+        test: { configRoot: 'envs/test', properties: 'test.yml' },
+        production: { serviceXml: '/etc/prod/script-service-api.xml', platformConfig: 7 },
+        junk: 'x',
+        ' ': {},
+        list: [1],
+      },
+    }),
+  );
+  assert.deepEqual(Object.keys(s.environments), ['test', 'production']);
+  assert.deepEqual(s.environments.test, { configRoot: 'envs/test', properties: ['test.yml'], serviceXml: '', handlerXml: '', platformConfig: '' });
+  assert.equal(activeSources(s, 'nope').name, undefined, 'a remembered name no longer defined falls back to the settings');
+  assert.equal(activeSources(s, 'toString').name, undefined, 'not an inherited property');
+  assert.deepEqual(serverConfig(s, '/ws'), {
+    configRoot: '/ws/webforms',
+    properties: ['/ws/base.yml'],
+    serviceXml: '',
+    handlerXml: '',
+    platformConfig: '',
+    scriptKinds: { '**/h/*.js': 'scriptTask' },
+  });
+  assert.deepEqual(serverConfig(s, '/ws', 'test'), {
+    configRoot: '/ws/envs/test',
+    properties: ['/ws/test.yml'],
+    serviceXml: '',
+    handlerXml: '',
+    platformConfig: '',
+    scriptKinds: { '**/h/*.js': 'scriptTask' },
+  });
+  // Only a file: no configRoot, not even the workspace folder.
+  assert.deepEqual(serverConfig(s, '/ws', 'production'), {
+    configRoot: '',
+    properties: [],
+    serviceXml: '/etc/prod/script-service-api.xml',
+    handlerXml: '',
+    platformConfig: '',
+    scriptKinds: { '**/h/*.js': 'scriptTask' },
+  });
+  assert.deepEqual(readEnvironments({ empty: {} }), { empty: { configRoot: '', properties: [], serviceXml: '', handlerXml: '', platformConfig: '' } });
+  assert.equal(serverConfig(readSettings(cfg({ environments: { empty: {} } })), '/ws', 'empty').configRoot, '/ws', 'an empty environment reads the workspace folder');
+  assert.deepEqual(readEnvironments(null), {});
+});
+
+test('restls.serverArgs and restls.serverEnv: after the log level; env added, an empty value removes', () => {
+  const s = readSettings(cfg({ logLevel: 'debug', serverArgs: ['--run-timeout', '2m', 3], serverEnv: { GOMEMLIMIT: '256MiB', HOME: '', X: ' spaced ', N: 1 } }));
+  assert.deepEqual(serverArgs(s), ['serve', '--log-level', 'debug', '--run-timeout', '2m']);
+  assert.deepEqual(serverEnv(s, { PATH: '/bin', HOME: '/home/u', UNSET: undefined }), { PATH: '/bin', GOMEMLIMIT: '256MiB', X: ' spaced ' });
+  assert.deepEqual(serverEnv(readSettings(cfg({})), { PATH: '/bin' }), { PATH: '/bin' });
+});
+
+test('classifyChange: serverArgs and serverEnv restart, environments reconfigure', () => {
+  const base = readSettings(cfg({}));
+  assert.equal(classifyChange(base, readSettings(cfg({ serverArgs: ['--max-runs', '1'] }))), 'restart');
+  assert.equal(classifyChange(base, readSettings(cfg({ serverEnv: { A: 'b' } }))), 'restart');
+  assert.equal(classifyChange(base, readSettings(cfg({ environments: { t: { configRoot: 'x' } } }))), 'reconfigure');
 });

@@ -73,3 +73,16 @@ test('servicesFor: the map of one kind, or one kind out of all', () => {
   assert.deepEqual(servicesFor(null, 'scriptService'), {});
   assert.deepEqual(servicesFor({}, 'scriptService'), {});
 });
+
+test('statusView: the active environment before the count; a click chooses another', () => {
+  const m = parseStatus(serverStatus);
+  const v = statusView('scriptService', m.get('scriptService'), undefined, 'production');
+  assert.equal(v.text, '$(check) restls: production · 12 services');
+  assert.equal(v.command, 'restls.selectEnvironment');
+  assert.match(v.tooltip, /^Environment production\. .*Click to choose another environment\.$/);
+  assert.equal(statusView('scriptTask', m.get('scriptTask'), undefined, 'test').text, '$(warning) restls: test · no serviceId hints');
+  assert.equal(statusView('scriptService', undefined, undefined, 'test').text, '$(sync~spin) restls: test');
+  // A server problem wins, and says nothing of the environment.
+  assert.equal(statusView('scriptService', m.get('scriptService'), 'restls is missing', 'test').text, '$(error) restls');
+  assert.equal(statusView('scriptService', m.get('scriptService'), undefined, undefined).text, '$(check) restls: 12 services');
+});

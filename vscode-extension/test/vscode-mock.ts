@@ -336,6 +336,8 @@ export const recorded = {
   contexts: new Map<string, any>(),
   quickPicks: [] as { items: any[]; options: any }[],
   clipboard: [] as string[],
+  treeViews: [] as { id: string; options: any }[],
+  shown: [] as { uri: string; options: any }[],
 };
 
 /** answers decides what the UI answers: message buttons, quick picks, open dialogs. */
@@ -475,6 +477,8 @@ export function reset(): void {
   recorded.contexts.clear();
   recorded.quickPicks.length = 0;
   recorded.clipboard.length = 0;
+  recorded.treeViews.length = 0;
+  recorded.shown.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -541,6 +545,10 @@ const commands = namespace('commands', {
 });
 
 const window = namespace('window', {
+  createTreeView(id: string, options: any) {
+    recorded.treeViews.push({ id, options });
+    return { dispose() {}, reveal: () => Promise.resolve(), visible: true, onDidChangeVisibility: new EventEmitter<any>().event };
+  },
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
@@ -625,6 +633,7 @@ const window = namespace('window', {
     return Promise.resolve(task({ report() {} }, cts.token));
   },
   showTextDocument(doc: any, options?: any) {
+    recorded.shown.push({ uri: doc.uri.toString(), options });
     activeEditor = makeEditor(doc, options?.selection?.start);
     return Promise.resolve(activeEditor);
   },
@@ -731,6 +740,17 @@ const known: Record<string, any> = {
   env: namespace('env', { appName: 'Visual Studio Code (mock)', language: 'en', machineId: 'mock', sessionId: 'mock', uriScheme: 'vscode', clipboard: { writeText: (t: string) => (recorded.clipboard.push(t), Promise.resolve()), readText: () => Promise.resolve(recorded.clipboard.at(-1) ?? '') }, openExternal: () => Promise.resolve(true) }),
   extensions: namespace('extensions', { all: [], getExtension: () => undefined, onDidChange: new EventEmitter<any>().event }),
   StatusBarAlignment: { Left: 1, Right: 2 },
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  TreeItem: class TreeItem {
+    [k: string]: any;
+    constructor(
+      public label: any,
+      public collapsibleState?: number,
+    ) {}
+  },
+  ThemeIcon: class ThemeIcon {
+    constructor(public id: string) {}
+  },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2, Three: 3 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   CompletionItemKind: new Proxy({}, { get: (_t, p) => (typeof p === 'string' ? p.length : undefined) }),
