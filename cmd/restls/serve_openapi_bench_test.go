@@ -95,6 +95,7 @@ func BenchmarkServeStdioOpenAPI(b *testing.B) {
 				b.Fatal(err)
 			}
 			ds = append(ds, time.Since(start))
+			b.ReportMetric(float64(len(raw)), "bytes")
 		}
 		lsptest.ReportPercentiles(b, "", ds)
 	}
