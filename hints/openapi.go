@@ -100,7 +100,13 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 			it.InsertText = quoted(n.Segment, quote)
 		}
 		for _, o := range ops {
-			doc.WriteString("- `" + o.Method + " " + o.Path + "`")
+			// Piece by piece: a concatenation here was a third of the
+			// allocations of a path completion (BenchmarkOpenAPICompletionServerSide).
+			doc.WriteString("- `")
+			doc.WriteString(o.Method)
+			doc.WriteByte(' ')
+			doc.WriteString(o.Path)
+			doc.WriteByte('`')
 			if o.Summary != "" {
 				doc.WriteString(": ")
 				writeText(&doc, o.Summary)
