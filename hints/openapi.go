@@ -411,19 +411,7 @@ func assignedCall(text, name string) (call, open int, ok bool) {
 		if j < len(name) || text[j-len(name):j] != name || j > len(name) && isIdentPart(text[j-len(name)-1]) {
 			continue
 		}
-		k := i + len("api.rest.v1.")
-		ns := k
-		for k < len(text) && isIdentPart(text[k]) {
-			k++
-		}
-		c := callIndex(text[ns:k])
-		for k < len(text) && isBlank(text[k]) {
-			k++
-		}
-		if c < 0 || k >= len(text) || text[k] != '(' {
-			return 0, 0, false
-		}
-		return c, k, true
+		return callAt(text, i)
 	}
 	return 0, 0, false
 }
@@ -675,6 +663,12 @@ func lastCall(text string) (call, open int, ok bool) {
 	if i < 0 {
 		return 0, 0, false
 	}
+	return callAt(text, i)
+}
+
+// callAt reads the `api.rest.v1.<call>(` that starts at i: the call and
+// the offset of its '('.
+func callAt(text string, i int) (call, open int, ok bool) {
 	k := i + len("api.rest.v1.")
 	ns := k
 	for k < len(text) && isIdentPart(text[k]) {
