@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,12 +51,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
-	maxMemory := int64(scriptrt.DefaultMaxMemory)
-	fs.Func("max-memory", "stop the script when the process has grown by this `size` (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
-		n, err := scriptrt.ParseSize(v)
-		maxMemory = n
-		return err
-	})
+	maxMemoryFlag := memoryFlag(fs, "stop the script when the process has grown by this `size`")
 	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
 	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
@@ -76,6 +72,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 			return rc
 		}
 	}
+	maxMemory := *maxMemoryFlag
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "restls run: "+format+"\n", a...)
 		return 2
@@ -265,4 +262,16 @@ func superviseRun(env *cliEnv, args []string, maxMemory int64, out runOutput) in
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// memoryFlag registers --max-memory (run and serve): bytes, or a number
+// with a unit (512MiB, 1GiB); the default is scriptrt.DefaultMaxMemory.
+func memoryFlag(fs *flag.FlagSet, what string) *int64 {
+	n := int64(scriptrt.DefaultMaxMemory)
+	fs.Func("max-memory", what+" (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
+		m, err := scriptrt.ParseSize(v)
+		n = m
+		return err
+	})
+	return &n
 }

@@ -53,12 +53,7 @@ ended without shutdown, 2 for usage errors.`)
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	logFormat := fs.String("log-format", "console", "log `format`: console (one readable line per entry) or json (one JSON object per line, for log collectors)")
-	maxMemory := int64(scriptrt.DefaultMaxMemory)
-	fs.Func("max-memory", "stop a dry run whose process has grown by this `size` (bytes, or with a unit: 512MiB, 1GiB) (default "+scriptrt.FormatSize(scriptrt.DefaultMaxMemory)+")", func(v string) error {
-		n, err := scriptrt.ParseSize(v)
-		maxMemory = n
-		return err
-	})
+	maxMemory := memoryFlag(fs, "stop a dry run whose process has grown by this `size`")
 	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
 	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
 	var openAPI lsp.OpenAPIFlags
@@ -120,7 +115,7 @@ ended without shutdown, 2 for usage errors.`)
 	defer endRuns()
 	// The one runner of this process: the language server's sessions and
 	// POST /v1/run share it (and its --max-runs slots).
-	iso := isolate.New(isolate.Options{MaxMemory: maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
+	iso := isolate.New(isolate.Options{MaxMemory: *maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
 	runner := scriptRunner(runsCtx, iso)
 	if httpMode && !hf.allowRun {
 		// The one place dry runs are switched off: over HTTP they run code
