@@ -15,9 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/VictoriaMetrics/metrics"
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
@@ -38,20 +36,20 @@ type Ops struct {
 	loaded  atomic.Bool
 	wrapped atomic.Bool
 
-	reg *prometheus.Registry // nil without metrics
+	reg *metricSet // nil without metrics
 
-	sessions       prometheus.Gauge
-	lspStarted     *prometheus.CounterVec
-	lspCompleted   *prometheus.CounterVec
-	lspLatency     *prometheus.HistogramVec
-	httpRequests   *prometheus.CounterVec
-	httpLatency    *prometheus.HistogramVec
-	dryRuns        *prometheus.CounterVec
-	loads          prometheus.Counter
-	loadFailures   *prometheus.CounterVec
-	loadLatency    prometheus.Histogram
-	services       *prometheus.GaugeVec
-	configProblems prometheus.Gauge
+	sessions       *metrics.Gauge
+	lspStarted     family
+	lspCompleted   family
+	lspLatency     family
+	httpRequests   family
+	httpLatency    family
+	dryRuns        family
+	loads          *metrics.Counter
+	loadFailures   family
+	loadLatency    *metrics.PrometheusHistogram
+	services       family
+	configProblems *metrics.Gauge
 }
 
 // OpsOptions configure Ops.
@@ -68,45 +66,42 @@ func NewOps(o OpsOptions) *Ops {
 	if !o.Metrics {
 		return ops
 	}
-	reg := prometheus.NewRegistry()
-	f := func(c prometheus.Collector) { reg.MustRegister(c) }
-	latency := []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
-	ops.sessions = prometheus.NewGauge(prometheus.GaugeOpts{Name: "restls_lsp_sessions_open", Help: "Language-server sessions open over /lsp WebSockets."})
-	ops.lspStarted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_lsp_requests_total",
-		Help: "JSON-RPC requests received over /lsp, by LSP method (\"other\" for a method restls does not serve)."}, []string{"method"})
-	ops.lspCompleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_lsp_requests_completed_total",
-		Help: "JSON-RPC requests answered over /lsp, by LSP method and outcome (ok, error, cancelled)."}, []string{"method", "outcome"})
-	ops.lspLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "restls_lsp_request_duration_seconds",
-		Help: "Time from receiving a JSON-RPC request over /lsp to queueing its answer, by LSP method.", Buckets: latency}, []string{"method"})
-	ops.httpRequests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_http_requests_total",
-		Help: "HTTP requests by route (the endpoint's pattern, never the address asked for) and status code."}, []string{"route", "code"})
-	ops.httpLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "restls_http_request_duration_seconds",
-		Help: "HTTP request duration by route (not /lsp, whose socket lives on).", Buckets: latency}, []string{"route"})
-	ops.dryRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_dry_runs_total",
-		Help: "Dry runs (restls.runScript over /lsp and POST /v1/run) by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, canceled; and POST /v1/run bodies refused before running: bad-request, refused (no --allow-run)."}, []string{"outcome"})
-	ops.loads = prometheus.NewCounter(prometheus.CounterOpts{Name: "restls_registry_loads_total", Help: "Registry loads (start, file changes, reloads, SIGHUP)."})
-	ops.loadFailures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "restls_registry_load_failures_total",
-		Help: "Registry loads after which a script kind offers no serviceId hints, by kind."}, []string{"kind"})
-	ops.loadLatency = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "restls_registry_load_duration_seconds", Help: "Registry load time.", Buckets: latency})
-	ops.services = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "restls_registry_services", Help: "Usable serviceIds in the last loaded registry, by script kind."}, []string{"kind"})
-	ops.configProblems = prometheus.NewGauge(prometheus.GaugeOpts{Name: "restls_registry_diagnostics", Help: "Configuration diagnostics of the last loaded registry."})
-	build := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "restls_build_info", Help: "restls's version and the Go version it was built with; always 1.",
-		ConstLabels: prometheus.Labels{"version": o.Version, "goversion": goVersion()}}, func() float64 { return 1 })
-	for _, c := range []prometheus.Collector{ops.sessions, ops.lspStarted, ops.lspCompleted, ops.lspLatency, ops.httpRequests, ops.httpLatency,
-		ops.dryRuns, ops.loads, ops.loadFailures, ops.loadLatency, ops.services, ops.configProblems, build,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
-		f(c)
-	}
+	reg := newMetricSet()
+	ops.sessions = reg.family("restls_lsp_sessions_open", "Language-server sessions open over /lsp WebSockets.").gauge()
+	ops.lspStarted = reg.family("restls_lsp_requests_total",
+		"JSON-RPC requests received over /lsp, by LSP method (\"other\" for a method restls does not serve).", "method")
+	ops.lspCompleted = reg.family("restls_lsp_requests_completed_total",
+		"JSON-RPC requests answered over /lsp, by LSP method and outcome (ok, error, cancelled).", "method", "outcome")
+	ops.lspLatency = reg.family("restls_lsp_request_duration_seconds",
+		"Time from receiving a JSON-RPC request over /lsp to queueing its answer, by LSP method.", "method")
+	ops.httpRequests = reg.family("restls_http_requests_total",
+		"HTTP requests by route (the endpoint's pattern, never the address asked for) and status code.", "route", "code")
+	ops.httpLatency = reg.family("restls_http_request_duration_seconds",
+		"HTTP request duration by route (not /lsp, whose socket lives on).", "route")
+	ops.dryRuns = reg.family("restls_dry_runs_total",
+		"Dry runs (restls.runScript over /lsp and POST /v1/run) by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, canceled; and POST /v1/run bodies refused before running: bad-request, refused (no --allow-run).", "outcome")
+	ops.loads = reg.family("restls_registry_loads_total", "Registry loads (start, file changes, reloads, SIGHUP).").counter()
+	ops.loadFailures = reg.family("restls_registry_load_failures_total",
+		"Registry loads after which a script kind offers no serviceId hints, by kind.", "kind")
+	ops.loadLatency = reg.family("restls_registry_load_duration_seconds", "Registry load time.").histogram(latencyBuckets)
+	ops.services = reg.family("restls_registry_services", "Usable serviceIds in the last loaded registry, by script kind.", "kind")
+	ops.configProblems = reg.family("restls_registry_diagnostics", "Configuration diagnostics of the last loaded registry.").gauge()
+	build := reg.family("restls_build_info", "restls's version and the Go version it was built with; always 1.", "version", "goversion")
+	build.gauge(o.Version, goVersion()).Set(1)
 	// Outcomes and kinds appear at zero before the first event.
 	for _, out := range []string{"returned", "threw", "busy", "failed", "canceled", "bad-request", "refused"} {
-		ops.dryRuns.WithLabelValues(out)
+		ops.dryRuns.counter(out)
 	}
 	for _, k := range config.Kinds {
-		ops.loadFailures.WithLabelValues(string(k))
+		ops.loadFailures.counter(string(k))
 	}
 	ops.reg = reg
 	return ops
 }
+
+// latencyBuckets are the upper bounds, in seconds, of every latency
+// histogram.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 
 func goVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -121,7 +116,7 @@ func (o *Ops) Metrics() bool { return o != nil && o.reg != nil }
 // MetricsHandler serves the metrics in Prometheus' text format; for
 // --metrics-addr, or mounted on /metrics by New.
 func (o *Ops) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(o.reg, promhttp.HandlerOpts{})
+	return o.reg
 }
 
 // WrapLoad wraps the language server's registry loader: readiness and the
@@ -137,12 +132,12 @@ func (o *Ops) WrapLoad(load func(config.Sources) *config.Snapshot) func(config.S
 		o.loaded.Store(true)
 		if o.reg != nil {
 			o.loads.Inc()
-			o.loadLatency.Observe(time.Since(start).Seconds())
+			o.loadLatency.UpdateDuration(start)
 			for _, k := range config.Kinds {
 				reg := snap.For(k)
-				o.services.WithLabelValues(string(k)).Set(float64(reg.Len()))
+				o.services.gauge(string(k)).Set(float64(reg.Len()))
 				if !reg.HintState().Offered {
-					o.loadFailures.WithLabelValues(string(k)).Inc()
+					o.loadFailures.counter(string(k)).Inc()
 				}
 			}
 			o.configProblems.Set(float64(len(snap.Diagnostics())))
@@ -217,7 +212,7 @@ func (w *rpcWatch) read(msg jsonrpc2.Message) {
 		return
 	}
 	m := methodLabel(call.Method())
-	w.ops.lspStarted.WithLabelValues(m).Inc()
+	w.ops.lspStarted.counter(m).Inc()
 	w.mu.Lock()
 	if len(w.pending) < 4096 { // a client that never reads its answers cannot grow this
 		w.pending[idKey(call.ID())] = pendingCall{method: m, start: time.Now()}
@@ -267,8 +262,8 @@ func (w *rpcWatch) wrote(frame []byte) {
 	default:
 		outcome = "error"
 	}
-	w.ops.lspCompleted.WithLabelValues(p.method, outcome).Inc()
-	w.ops.lspLatency.WithLabelValues(p.method).Observe(time.Since(p.start).Seconds())
+	w.ops.lspCompleted.counter(p.method, outcome).Inc()
+	w.ops.lspLatency.histogram(latencyBuckets, p.method).UpdateDuration(p.start)
 }
 
 func (o *Ops) sessionOpened() {
@@ -287,9 +282,9 @@ func (o *Ops) request(route string, code int, took time.Duration) {
 	if !o.Metrics() {
 		return
 	}
-	o.httpRequests.WithLabelValues(route, strconv.Itoa(code)).Inc()
+	o.httpRequests.counter(route, strconv.Itoa(code)).Inc()
 	if route != "/lsp" {
-		o.httpLatency.WithLabelValues(route).Observe(took.Seconds())
+		o.httpLatency.histogram(latencyBuckets, route).Update(took.Seconds())
 	}
 }
 
@@ -317,7 +312,7 @@ func (o *Ops) WrapRunner(runner func(context.Context, lsp.RunRequest) (any, erro
 
 func (o *Ops) dryRun(outcome string) {
 	if o.Metrics() {
-		o.dryRuns.WithLabelValues(outcome).Inc()
+		o.dryRuns.counter(outcome).Inc()
 	}
 }
 

@@ -100,6 +100,28 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("GET /metrics without the token = %d, want 401", res.StatusCode)
 	}
 	fams, body := scrape(t, base+"/metrics", auth)
+	// Each family says what it is and what it counts; the runtime's and
+	// the process's metrics come along.
+	for name, want := range map[string]dto.MetricType{
+		"restls_dry_runs_total":                dto.MetricType_COUNTER,
+		"restls_lsp_sessions_open":             dto.MetricType_GAUGE,
+		"restls_lsp_request_duration_seconds":  dto.MetricType_HISTOGRAM,
+		"restls_http_request_duration_seconds": dto.MetricType_HISTOGRAM,
+		"go_goroutines":                        dto.MetricType_GAUGE,
+		"process_resident_memory_bytes":        dto.MetricType_GAUGE,
+		"process_cpu_seconds_total":            dto.MetricType_COUNTER,
+	} {
+		f := fams[name]
+		if f.GetType() != want {
+			t.Errorf("%s is a %v, want a %v", name, f.GetType(), want)
+		}
+		if strings.HasPrefix(name, "restls_") && f.GetHelp() == "" {
+			t.Errorf("%s has no help text", name)
+		}
+	}
+	if h := fams["restls_lsp_requests_total"].GetHelp(); h != `JSON-RPC requests received over /lsp, by LSP method ("other" for a method restls does not serve).` {
+		t.Errorf("help of restls_lsp_requests_total = %q", h)
+	}
 	for name, want := range map[string][]string{
 		"restls_build_info":                   {"goversion=" + goVersion() + ",version=v9.9.9-test"},
 		"restls_lsp_sessions_open":            {""},
@@ -286,8 +308,10 @@ func TestRPCWatchIDs(t *testing.T) {
 	if n := len(w.pending); n != 0 {
 		t.Errorf("%d requests never matched their answer", n)
 	}
-	var m dto.Metric
-	if err := ops.lspCompleted.WithLabelValues("textDocument/hover", "cancelled").Write(&m); err != nil || m.Counter.GetValue() != 1 {
-		t.Errorf("cancelled = %v (%v)", m.Counter.GetValue(), err)
+	if n := ops.lspCompleted.counter("textDocument/hover", "cancelled").Get(); n != 1 {
+		t.Errorf("cancelled = %d, want 1", n)
+	}
+	if n := ops.lspCompleted.counter("textDocument/hover", "ok").Get(); n != 2 {
+		t.Errorf("ok = %d, want 2", n)
 	}
 }
