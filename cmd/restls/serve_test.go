@@ -73,7 +73,13 @@ type serverProcess struct {
 
 func startServe(t testing.TB, handler jsonrpc2.Handler, args ...string) *serverProcess {
 	t.Helper()
-	p := &serverProcess{cmd: restlsCommand(t, append([]string{"serve", "--stdio"}, args...)...)}
+	return startServeCommand(t, restlsCommand(t, append([]string{"serve", "--stdio"}, args...)...), handler)
+}
+
+// startServeCommand starts cmd, a restls serve --stdio, and connects to it.
+func startServeCommand(t testing.TB, cmd *exec.Cmd, handler jsonrpc2.Handler) *serverProcess {
+	t.Helper()
+	p := &serverProcess{cmd: cmd}
 	p.cmd.Stderr = &p.stderr
 	in, err := p.cmd.StdinPipe()
 	if err != nil {
