@@ -12,7 +12,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -474,9 +473,9 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	g := guard(ctx, lim, &s.wd)
 	pr := newProbe() // timing and wire headers for the trace
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(g.reqCtx, &pr.trace), method, target, rd)
+	g := guard(ctx, lim, &s.wd, pr)
+	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
 	if err != nil {
 		g.finish()
 		return nil, &Error{Code: CodeConnectFailed, ServiceID: serviceID, Message: fmt.Sprintf("cannot build the request for %s: %v", serviceID, err), Err: err}
@@ -517,7 +516,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, &Error{Code: CodeResponseTooLarge, ServiceID: serviceID,
 			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
 	}
-	call.Timing, call.ResponseBytes = pr.timing(time.Now(), req.URL.Scheme == "https"), int64(len(data))
+	call.Timing, call.ResponseBytes = pr.timing(&call.timing, time.Now(), req.URL.Scheme == "https"), int64(len(data))
 	if len(data) == 0 {
 		data = nil
 	}

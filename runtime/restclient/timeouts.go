@@ -70,6 +70,7 @@ type dialer struct {
 }
 
 func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	ctx = withDialTrace(ctx)
 	l := limitsFrom(ctx)
 	dctx, cancel := context.WithTimeout(ctx, l.connect)
 	defer cancel()
@@ -81,6 +82,7 @@ func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Con
 }
 
 func (d *dialer) dialTLSContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	ctx = withDialTrace(ctx)
 	l := limitsFrom(ctx)
 	dctx, cancel := context.WithTimeout(ctx, l.connect)
 	defer cancel()
@@ -124,7 +126,7 @@ type timeoutTransport struct {
 }
 
 func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	g := guard(req.Context(), limitsFrom(req.Context()), nil)
+	g := guard(req.Context(), limitsFrom(req.Context()), nil, nil)
 	return g.roundTrip(t.base, req.WithContext(g.reqCtx))
 }
 
@@ -143,6 +145,7 @@ type readGuard struct {
 	own      watchdog
 	finished bool
 	trace    httptrace.ClientTrace
+	probe    *probe
 	body     idleReader
 	// reqCtx is the guard with the trace hook: pass it with the request.
 	reqCtx context.Context
@@ -195,10 +198,16 @@ func sameContext(a, b context.Context) (same bool) {
 	return a == b
 }
 
-// Value answers the request's limits without boxing them.
+// Value answers the request's limits without boxing them, and its probe
+// (nil if none) for the dialer.
 func (g *readGuard) Value(key any) any {
-	if _, ok := key.(limitsKey); ok {
+	switch key.(type) {
+	case limitsKey:
 		return &g.lim
+	case probeKey:
+		if g.probe != nil {
+			return g.probe
+		}
 	}
 	return g.Context.Value(key)
 }
@@ -206,9 +215,11 @@ func (g *readGuard) Value(key any) any {
 // guard derives the context a request must be sent with (g.reqCtx) so
 // its limits are known to the dialer and its read timeout can be
 // enforced; pass the request to g.roundTrip. shared, when not nil and not
-// in use by another request, watches this one.
-func guard(parent context.Context, l limits, shared *sharedWatchdog) *readGuard {
-	g := &readGuard{lim: l}
+// in use by another request, watches this one. pr, when not nil, records
+// the exchange's timing and header fields: its hooks share the guard's
+// trace, one context layer for both.
+func guard(parent context.Context, l limits, shared *sharedWatchdog, pr *probe) *readGuard {
+	g := &readGuard{lim: l, probe: pr}
 	if shared != nil && shared.busy.CompareAndSwap(false, true) {
 		g.wd, g.shared = &shared.w, shared
 		g.Context, g.cancel = shared.context(parent)
@@ -218,6 +229,9 @@ func guard(parent context.Context, l limits, shared *sharedWatchdog) *readGuard 
 	}
 	g.wd.begin(g, l.read, g.cancel)
 	g.trace.WroteRequest = g.wroteRequest
+	if pr != nil {
+		pr.requestHooks(&g.trace)
+	}
 	g.reqCtx = httptrace.WithClientTrace(g, &g.trace)
 	return g
 }

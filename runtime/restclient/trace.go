@@ -2,6 +2,7 @@ package restclient
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -110,9 +111,11 @@ type Call struct {
 	ErrorMessage string  `json:"errorMessage,omitempty"`
 	Events       []Event `json:"events"`
 
-	// status is where Status points once the service answered: the Call
-	// and its Status in one allocation.
+	// status and timing are where Status and Timing point once the
+	// service answered: the Call, its Status and its Timing in one
+	// allocation.
 	status Status
+	timing Timing
 	// Curl and Wire are built only when asked for (most runs are never
 	// shown): these hold what they are built from.
 	curl *curlRequest
@@ -396,7 +399,6 @@ type Wire struct {
 // probe collects the httptrace events of one exchange, and what its
 // Wire blocks are built from.
 type probe struct {
-	trace                                 httptrace.ClientTrace
 	mu                                    sync.Mutex
 	start, dnsStart, dns, connStart, conn time.Time
 	got, first                            time.Time
@@ -417,40 +419,72 @@ type wroteField struct {
 	values []string
 }
 
-// newProbe returns a probe whose trace hooks record into it; wire asks
-// for the header fields as written.
+// newProbe returns a probe for an exchange starting now.
 func newProbe() *probe {
 	p := &probe{start: time.Now()}
 	p.wrote = p.wroteBuf[:0]
-	// A dial the request did not wait for may report after the exchange
-	// ended, from its own goroutine: every hook takes the lock.
-	at := func(t *time.Time) {
-		p.mu.Lock()
-		*t = time.Now()
-		p.mu.Unlock()
-	}
-	p.trace = httptrace.ClientTrace{
-		DNSStart:     func(httptrace.DNSStartInfo) { at(&p.dnsStart) },
-		DNSDone:      func(httptrace.DNSDoneInfo) { at(&p.dns) },
-		ConnectStart: func(string, string) { at(&p.connStart) },
+	return p
+}
+
+// The probe's hooks. A dial the request did not wait for may report after
+// the exchange ended, from its own goroutine: every hook takes the lock.
+
+func (p *probe) at(t *time.Time) {
+	p.mu.Lock()
+	*t = time.Now()
+	p.mu.Unlock()
+}
+
+func (p *probe) gotConn(i httptrace.GotConnInfo) {
+	p.mu.Lock()
+	p.got, p.reused = time.Now(), i.Reused
+	p.mu.Unlock()
+}
+
+func (p *probe) gotFirstResponseByte() { p.at(&p.first) }
+
+func (p *probe) wroteHeaderField(k string, vs []string) {
+	p.mu.Lock()
+	p.wrote = append(p.wrote, wroteField{k, vs})
+	p.mu.Unlock()
+}
+
+// requestHooks sets in t the hooks every exchange fires. The DNS and
+// connect hooks are set by the dialer, on the dial's context only
+// (dialTrace): given to the request, they would make net/http build a
+// second trace for the net package on every call, connection reused or
+// not.
+func (p *probe) requestHooks(t *httptrace.ClientTrace) {
+	t.GotConn = p.gotConn
+	t.GotFirstResponseByte = p.gotFirstResponseByte
+	t.WroteHeaderField = p.wroteHeaderField
+}
+
+// dialTrace is the trace of a dial made for the probe's exchange.
+func (p *probe) dialTrace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		DNSStart:     func(httptrace.DNSStartInfo) { p.at(&p.dnsStart) },
+		DNSDone:      func(httptrace.DNSDoneInfo) { p.at(&p.dns) },
+		ConnectStart: func(string, string) { p.at(&p.connStart) },
 		ConnectDone: func(_, _ string, err error) {
 			if err == nil {
-				at(&p.conn)
+				p.at(&p.conn)
 			}
 		},
-		GotConn: func(i httptrace.GotConnInfo) {
-			p.mu.Lock()
-			p.got, p.reused = time.Now(), i.Reused
-			p.mu.Unlock()
-		},
-		GotFirstResponseByte: func() { at(&p.first) },
-		WroteHeaderField: func(k string, vs []string) {
-			p.mu.Lock()
-			p.wrote = append(p.wrote, wroteField{k, vs})
-			p.mu.Unlock()
-		},
 	}
-	return p
+}
+
+// probeKey finds the probe of the exchange a dial is made for, in the
+// dial's context (readGuard.Value answers it).
+type probeKey struct{}
+
+// withDialTrace adds the DNS and connect hooks of the exchange the dial
+// is for, if it has a probe, to the dial's context.
+func withDialTrace(ctx context.Context) context.Context {
+	if p, ok := ctx.Value(probeKey{}).(*probe); ok && p != nil {
+		return httptrace.WithClientTrace(ctx, p.dialTrace())
+	}
+	return ctx
 }
 
 func msBetween(a, b time.Time) float64 {
@@ -460,14 +494,14 @@ func msBetween(a, b time.Time) float64 {
 	return float64(b.Sub(a).Microseconds()) / 1000
 }
 
-// timing returns the phases; tls says whether the connection was made
-// with TLS. Our dialer does the handshake itself, right after the TCP
-// connect and before the transport gets the connection, so the TLS phase
-// is connect done to got connection.
-func (p *probe) timing(end time.Time, tls bool) *Timing {
+// timing fills in t with the phases and returns it; tls says whether the
+// connection was made with TLS. Our dialer does the handshake itself,
+// right after the TCP connect and before the transport gets the
+// connection, so the TLS phase is connect done to got connection.
+func (p *probe) timing(t *Timing, end time.Time, tls bool) *Timing {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	t := &Timing{TotalMs: msBetween(p.start, end)}
+	*t = Timing{TotalMs: msBetween(p.start, end)}
 	if p.got.IsZero() {
 		return t // answered without a connection (a Mock)
 	}
