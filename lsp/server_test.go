@@ -404,6 +404,38 @@ func TestClientWatchesFiles(t *testing.T) {
 	c.waitFor("status with the new services", func() bool { return c.statuses[len(c.statuses)-1].Kinds[0].Services == 1 })
 }
 
+// TestEmptyListSettingsKeepInitializationOptions: Neovim answers
+// workspace/configuration with [] for an empty Lua table; that is "nothing
+// configured in the editor", not a bad setting that drops the
+// initializationOptions.
+func TestEmptyListSettingsKeepInitializationOptions(t *testing.T) {
+	initDir, editorDir := t.TempDir(), t.TempDir()
+	writeFiles(t, initDir, map[string]string{"application.yml": twoServices})
+	writeFiles(t, editorDir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: only\n      url: https://only.example.com\n"})
+	srv := newTestServer(t, Options{})
+	yes := true
+	caps := defaultCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{Configuration: &yes}
+	c := connect(t, srv, clientOptions{caps: caps, settings: json.RawMessage(`[]`),
+		initOptions: map[string]any{"restls": map[string]any{"configRoot": initDir}}})
+	c.waitFor("the initializationOptions' two services", func() bool {
+		return len(c.statuses) > 0 && c.statuses[len(c.statuses)-1].Kinds[0].Services == 2
+	})
+	// Pulls are applied one at a time: once the next one is, the first is.
+	c.mu.Lock()
+	c.settings, _ = json.Marshal(map[string]any{"configRoot": editorDir})
+	c.mu.Unlock()
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, &protocol.DidChangeConfigurationParams{Settings: []byte("null")})
+	c.waitFor("the editor's one service", func() bool { return c.statuses[len(c.statuses)-1].Kinds[0].Services == 1 })
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.messages {
+		if strings.Contains(m.Message, "settings") {
+			t.Errorf("[] settings gave a message: %s", m.Message)
+		}
+	}
+}
+
 // TestSettingsPullAndMultipleSessions: workspace/configuration overrides the
 // flags for one session; Server.Reload re-publishes in every session.
 func TestSettingsPullAndMultipleSessions(t *testing.T) {
@@ -457,6 +489,13 @@ func TestParseSettings(t *testing.T) {
 	}
 	if s, p := parseSettings([]byte(`[1]`)); len(p) != 1 || s.ConfigRoot != "" {
 		t.Errorf("non-object settings: %+v %q", s, p)
+	}
+	// An empty Lua table is encoded as [] by Neovim (init_options = {},
+	// settings = { restls = {} }): no settings, not a problem.
+	for _, empty := range []string{`[]`, ` [ ] `, `{"restls":[]}`, `{}`} {
+		if s, p := parseSettings([]byte(empty)); len(p) != 0 || s.ConfigRoot != "" {
+			t.Errorf("parseSettings(%s) = %+v %q, want no settings and no problem", empty, s, p)
+		}
 	}
 }
 

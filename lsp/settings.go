@@ -46,7 +46,7 @@ type rawSettings struct {
 // problems it returns are worth a warning; the settings are still usable.
 func parseSettings(raw []byte) (settings, []string) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+	if len(raw) == 0 || string(raw) == "null" || isEmptyArray(raw) {
 		return settings{}, nil
 	}
 	var wrapper map[string]json.RawMessage
@@ -145,4 +145,10 @@ func (s settings) sources(root string) config.Sources {
 		out.Properties = append(out.Properties, abs(p))
 	}
 	return out
+}
+
+// isEmptyArray reports whether raw is [] (spaces allowed): Neovim encodes
+// an empty Lua table ({}) so, where an editor would send {} or null.
+func isEmptyArray(raw []byte) bool {
+	return len(raw) >= 2 && raw[0] == '[' && raw[len(raw)-1] == ']' && len(bytes.TrimSpace(raw[1:len(raw)-1])) == 0
 }

@@ -71,7 +71,7 @@ func (s *session) pullSettings(ctx context.Context) {
 		s.log.Info("workspace/configuration failed; keeping initializationOptions", zap.Error(err))
 		return
 	}
-	if len(res) == 0 || string(res[0]) == "null" || string(res[0]) == "{}" {
+	if len(res) == 0 || string(res[0]) == "null" || string(res[0]) == "{}" || isEmptyArray(res[0]) {
 		return // nothing configured in the editor: keep initializationOptions
 	}
 	set, problems := parseSettings(res[0])
