@@ -234,7 +234,8 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 			return Completion{Items: items}, true
 		}
 	case f.open == '[':
-		if items := pathSegmentItems(s, used, rng, 0, o.Display); items != nil {
+		if items := pathSegmentItems(o.dst, s, used, rng, 0, o.Display); items != nil {
+			o.appended = true
 			return Completion{Items: items}, true
 		}
 	}
@@ -459,7 +460,8 @@ func completeString(s *scanResult, reg *config.Registry, o *completeArgs) (Compl
 			return Completion{Items: items}, true
 		}
 	case f.open == '[':
-		if items := pathSegmentItems(s, 0, rng, s.quote, o.Display); items != nil {
+		if items := pathSegmentItems(o.dst, s, 0, rng, s.quote, o.Display); items != nil {
+			o.appended = true
 			return Completion{Items: items}, true
 		}
 	}

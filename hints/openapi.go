@@ -2,6 +2,7 @@ package hints
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,9 +45,12 @@ func (s *scanResult) pathParamsCall() (open, call int, ok bool) {
 	return c.pos, c.call, true
 }
 
-// pathSegmentItems offers the next path segment inside pathParams: first
-// those under which an operation for the call's method exists.
-func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Display) []CompletionItem {
+// pathSegmentItems appends to dst the next path segments inside
+// pathParams, first those under which an operation for the call's method
+// exists; nil when it is not the place for them. The items'
+// text comes from segmentTexts, built once per candidate list of the
+// description (openapi.Memo) when the list is shared.
+func pathSegmentItems(dst []CompletionItem, s *scanResult, back int, rng Range, quote byte, disp Display) []CompletionItem {
 	open, call, ok := s.pathParamsCall()
 	if !ok || !s.prevIs(back, "[,") {
 		return nil
@@ -62,67 +66,113 @@ func pathSegmentItems(s *scanResult, back int, rng Range, quote byte, disp Displ
 	}
 	elems, _ := elements(s.text[:cut], s.top().pos+1)
 	method := calls[call].Method
-	next := api.Next(method, segsOf(s.text, elems))
-	items := make([]CompletionItem, 0, len(next))
+	next := api.NextShared(method, segsOf(s.text, elems))
+	items := slices.Grow(dst, len(next))
+	if items == nil {
+		items = []CompletionItem{} // no candidates: still the answer
+	}
 	for _, n := range next {
-		it := CompletionItem{Label: n.Segment, Kind: ItemValue, Replace: rng, SortText: "0" + n.Segment}
-		ops, total := n.Ops, n.NOps
-		if total == 0 {
-			ops, total = n.Other, n.NOther
-			it.SortText = "1" + n.Segment
-			it.Detail = "no " + method + " below: " + strings.Join(n.OtherMethods, ", ")
-		} else {
-			it.Detail = method
-			if n.NOther > 0 {
-				it.Detail += "; also " + strings.Join(n.OtherMethods, ", ")
-			}
-		}
-		var doc strings.Builder
-		doc.Grow(320)
-		if n.Param != nil {
-			name := strings.Trim(n.Segment, "{}")
-			it.InsertText = "${1:" + snippetEscape(name) + "}"
-			if quote == 0 {
-				it.InsertText = `"` + it.InsertText + `"`
-			}
-			it.Snippet = true
-			it.FilterText = name
-			doc.WriteString("Path parameter `" + name + "`")
-			if n.Param.Type != "" {
-				doc.WriteString(" (" + n.Param.Type + ")")
-			}
-			if n.Param.Description != "" {
-				doc.WriteString(": ")
-				writeText(&doc, n.Param.Description)
-			}
-			doc.WriteString("\n\n")
-		} else {
-			it.InsertText = quoted(n.Segment, quote)
-		}
-		for _, o := range ops {
-			// Piece by piece: a concatenation here was a third of the
-			// allocations of a path completion (BenchmarkOpenAPICompletionServerSide).
-			doc.WriteString("- `")
-			doc.WriteString(o.Method)
-			doc.WriteByte(' ')
-			doc.WriteString(o.Path)
-			doc.WriteByte('`')
-			if o.Summary != "" {
-				doc.WriteString(": ")
-				writeText(&doc, o.Summary)
-			}
-			if o.Deprecated {
-				doc.WriteString(" (deprecated)")
-			}
-			doc.WriteString("\n")
-		}
-		if total > len(ops) {
-			fmt.Fprintf(&doc, "- and %d more\n", total-len(ops))
-		}
-		it.Documentation = doc.String()
-		items = append(items, it)
+		t := segmentTextOf(n, method)
+		items = append(items, CompletionItem{Label: n.Segment, Kind: ItemValue, Detail: t.detail,
+			Documentation: t.doc, InsertText: t.insertText(n.Segment, quote), Snippet: t.snippet,
+			Replace: rng, FilterText: t.filter, SortText: t.sort})
 	}
 	return items
+}
+
+// segmentText is the text of the completion item of one path-segment
+// candidate for the call's method. A candidate the description's index
+// keeps (openapi.NextShared) keeps its text in its openapi.Memo: the index
+// is immutable, so the text is built once per trie node and method
+// instead of once a keystroke (90 items and their documentation after
+// ["repos", o, r, in GitHub's description).
+type segmentText struct {
+	sort, detail, doc, filter string
+	// insert is the insert text outside a string, inside "..." and
+	// inside '...'; see insertText.
+	insert  [3]string
+	snippet bool
+}
+
+// segmentTextOf returns the text of candidate n for method, from n's Memo
+// when it has one.
+func segmentTextOf(n *openapi.Next, method string) *segmentText {
+	m := n.Memo()
+	if m == nil {
+		return buildSegmentText(n, method)
+	}
+	if t, ok := m.Load().(*segmentText); ok {
+		return t
+	}
+	return m.Keep(buildSegmentText(n, method)).(*segmentText)
+}
+
+// insertText returns the insert text for the quote the cursor is in.
+func (t *segmentText) insertText(seg string, quote byte) string {
+	switch quote {
+	case 0:
+		return t.insert[0]
+	case '"':
+		return t.insert[1]
+	case '\'':
+		return t.insert[2]
+	}
+	if t.snippet {
+		return t.insert[1] // the snippet is the same inside any quote
+	}
+	return quoted(seg, quote)
+}
+
+// buildSegmentText builds the item text of candidate n for method.
+func buildSegmentText(n *openapi.Next, method string) *segmentText {
+	t := &segmentText{sort: "0" + n.Segment}
+	ops, total := n.Ops, n.NOps
+	if total == 0 {
+		ops, total = n.Other, n.NOther
+		t.sort = "1" + n.Segment
+		t.detail = "no " + method + " below: " + strings.Join(n.OtherMethods, ", ")
+	} else {
+		t.detail = method
+		if n.NOther > 0 {
+			t.detail += "; also " + strings.Join(n.OtherMethods, ", ")
+		}
+	}
+	var doc strings.Builder
+	doc.Grow(320)
+	if n.Param != nil {
+		name := strings.Trim(n.Segment, "{}")
+		snip := "${1:" + snippetEscape(name) + "}"
+		t.insert = [3]string{`"` + snip + `"`, snip, snip}
+		t.snippet = true
+		t.filter = name
+		doc.WriteString("Path parameter `" + name + "`")
+		if n.Param.Type != "" {
+			doc.WriteString(" (" + n.Param.Type + ")")
+		}
+		if n.Param.Description != "" {
+			doc.WriteString(": ")
+			writeText(&doc, n.Param.Description)
+		}
+		doc.WriteString("\n\n")
+	} else {
+		t.insert = [3]string{quoted(n.Segment, 0), quoted(n.Segment, '"'), quoted(n.Segment, '\'')}
+	}
+	for _, o := range ops {
+		doc.WriteString("- `" + o.Method + " " + o.Path + "`")
+		if o.Summary != "" {
+			doc.WriteString(": ")
+			writeText(&doc, o.Summary)
+		}
+		if o.Deprecated {
+			doc.WriteString(" (deprecated)")
+		}
+		doc.WriteString("\n")
+	}
+	if total > len(ops) {
+		fmt.Fprintf(&doc, "- and %d more\n", total-len(ops))
+	}
+	t.doc = doc.String()
+	return t
 }
 
 func methodList(ops []*openapi.Operation) string {

@@ -30,7 +30,6 @@ func BenchmarkOpenAPICompletionServerSide(b *testing.B) {
 	ses := newSession(srv, 1, func() {})
 	ses.answers = &answerRecycler{}
 	ses.state = stateInitialized
-	ses.caps = clientCaps{snippets: true}
 	// Load the description before measuring.
 	loaded := make(chan struct{})
 	srv.apis.onLoaded = func() { close(loaded) }
@@ -40,12 +39,22 @@ func BenchmarkOpenAPICompletionServerSide(b *testing.B) {
 	if set := ses.apiCache.set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
 		b.Fatal("no description")
 	}
-	for _, bc := range []struct{ name, src string }{
-		{"pathParams", `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, |]}, {});`},
-		{"queryParams", `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, "issues"], queryParams: {|}}, {});`},
-		{"body", "var o = \"o\", r = \"r\";\nvar x = api.rest.v1.get(\"github\", {pathParams: [\"repos\", o, r]}, {});\nx.body.owner.|"},
+	plain := clientCaps{snippets: true}
+	// The capabilities of BenchmarkServeStdioOpenAPI's client (cmd/restls),
+	// an editor that resolves documentation (completionItem/resolve).
+	lazy := clientCaps{snippets: true, lazyDocs: true, editRange: true, dataDefault: true}
+	const path = `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, |]}, {});`
+	for _, bc := range []struct {
+		name, src string
+		caps      clientCaps
+	}{
+		{"pathParams", path, plain},
+		{"queryParams", `var o = "o", r = "r"; api.rest.v1.get("github", {pathParams: ["repos", o, r, "issues"], queryParams: {|}}, {});`, plain},
+		{"body", "var o = \"o\", r = \"r\";\nvar x = api.rest.v1.get(\"github\", {pathParams: [\"repos\", o, r]}, {});\nx.body.owner.|", plain},
+		{"pathParamsLazyDocs", path, lazy},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			ses.caps = bc.caps
 			text, off := cursortest.Split(b, bc.src)
 			u := uri.File("/ws/" + bc.name + ".js")
 			ses.docs[u] = newDocument(u, 1, text)

@@ -140,7 +140,7 @@ var ErrNotOpenAPI = errors.New("not an OpenAPI description (no \"openapi\" or \"
 
 // methods are the operation keys of a path item, in the order operations
 // are listed.
-var methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+var methods = [...]string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 // maxSchemaDepth bounds how deep a schema is followed; $ref cycles end at
 // the component already being built, this bounds inline nesting.

@@ -3,10 +3,13 @@ package openapi
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -77,5 +80,47 @@ func TestLoaderFile(t *testing.T) {
 	}
 	if again, _ := l.Load(context.Background(), "testdata/things31.json"); again != idx {
 		t.Errorf("an unchanged file was read again")
+	}
+}
+
+// TestLoaderReleasesLargeReads: loading a large description (file or
+// URL) collects the garbage its reading left at once (a forced
+// collection, debug.FreeOSMemory); a small one does not.
+func TestLoaderReleasesLargeReads(t *testing.T) {
+	var b strings.Builder
+	long := strings.Repeat("A long description. ", 200)
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "Large", "version": "1"}, "paths": {`)
+	for i := 0; b.Len() < releaseAbove; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/things/t%d/{id}": {"get": {"summary": "Get thing %d", "description": "%s", "responses": {"200": {"description": "the thing"}}}}`, i, i, long)
+	}
+	b.WriteString("}}")
+	large := filepath.Join(t.TempDir(), "large.json")
+	if err := os.WriteFile(large, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, b.String())
+	}))
+	defer srv.Close()
+	forced := func() uint32 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.NumForcedGC
+	}
+	for _, tc := range []struct {
+		location string
+		release  bool
+	}{{"testdata/shop.yaml", false}, {large, true}, {srv.URL + "/large.json", true}} {
+		var l Loader
+		before := forced()
+		if _, err := l.Load(context.Background(), tc.location); err != nil {
+			t.Fatal(err)
+		}
+		if got := forced() > before; got != tc.release {
+			t.Errorf("%s: released %v, want %v", tc.location, got, tc.release)
+		}
 	}
 }

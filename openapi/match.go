@@ -1,6 +1,9 @@
 package openapi
 
-import "strings"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // Seg is one path segment of a call as the script writes it: a literal
 // string, or a computed value (a variable, an expression) that may be
@@ -61,12 +64,16 @@ func segmentEqual(t, s string) bool {
 	return false
 }
 
-// full returns the call's segments after the API's prefix.
-func (a API) full(segs []Seg) []Seg {
+// full returns the API's prefix and then the call's segments, in buf's
+// room when it has enough.
+func (a API) full(segs, buf []Seg) []Seg {
 	if len(a.Prefix) == 0 {
 		return segs
 	}
-	out := make([]Seg, 0, len(a.Prefix)+len(segs))
+	out := buf[:0]
+	if cap(out) < len(a.Prefix)+len(segs) {
+		out = make([]Seg, 0, len(a.Prefix)+len(segs))
+	}
 	for _, p := range a.Prefix {
 		out = append(out, Seg{Text: p})
 	}
@@ -80,7 +87,7 @@ func (a API) Match(method string, segs []Seg) (op *Operation, others []*Operatio
 	if a.Index == nil || a.Index.paths == nil {
 		return nil, nil
 	}
-	full := a.full(segs)
+	full := a.full(segs, nil)
 	best := -1
 	var bestNode *trie
 	for _, n := range a.Index.paths.walk(full, nil) {
@@ -115,27 +122,135 @@ type Next struct {
 	Ops, Other   []*Operation
 	NOps, NOther int
 	OtherMethods []string
+
+	memo *Memo // see Memo()
 }
+
+// Memo returns the slot that comes with a candidate kept on the index
+// (NextShared), or nil for one built for the call.
+func (n *Next) Memo() *Memo { return n.memo }
 
 // MaxNextOps is how many operations a Next lists of each kind.
 const MaxNextOps = 3
 
-// Next returns the candidates for the segment after segs, sorted.
+// Next returns the candidates for the segment after segs, sorted, built
+// for this call (see NextShared).
 func (a API) Next(method string, segs []Seg) []Next {
 	if a.Index == nil || a.Index.paths == nil {
 		return nil
 	}
-	full := a.full(segs)
+	return candidates(a.Index.paths.walk(a.full(segs, nil), nil), method)
+}
+
+// NextShared returns what Next does, for a caller that derives something
+// from the candidates on every keystroke (package hints: completion
+// items). A candidate that comes from one node of the path trie, for a
+// method that is one of the upper-case HTTP methods (GET ...), is the one
+// kept on that node for that method, built on first use, and carries a
+// Memo for the caller's derived value; one merged from several nodes (a
+// computed segment reaches every kid: /repos/{owner}/{repo} and
+// /repos/{template_owner}/{template_repo}) or for another method is built
+// for the call, without a Memo. No candidate may be modified.
+func (a API) NextShared(method string, segs []Seg) []*Next {
+	if a.Index == nil || a.Index.paths == nil {
+		return nil
+	}
+	var fb [16]Seg
+	var nb [4]*trie
+	nodes := a.Index.paths.walk(a.full(segs, fb[:0]), nb[:0])
 	rank := methodRank(method)
-	nodes := a.Index.paths.walk(full, nil)
+	share := rank < len(upperMethods) && method == upperMethods[rank]
+	kids := 0
+	for _, n := range nodes {
+		kids += len(n.kids)
+	}
+	out := make([]*Next, 0, kids)
+	for i, n := range nodes {
+		for _, k := range n.kids {
+			if anyFind(nodes[:i], k.seg) {
+				continue // merged into the first node's
+			}
+			if share && !anyFind(nodes[i+1:], k.seg) {
+				out = append(out, k.shared(rank, method))
+				continue
+			}
+			nx := newNext(k.seg)
+			for _, m := range nodes[i:] {
+				if mk := m.find(k.seg); mk != nil {
+					nx.add(mk, rank, method)
+				}
+			}
+			out = append(out, nx)
+		}
+	}
+	return out
+}
+
+// anyFind reports whether one of nodes has a kid for seg.
+func anyFind(nodes []*trie, seg string) bool {
+	for _, n := range nodes {
+		if n.find(seg) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Memo is a slot for one value derived from a candidate kept on the index
+// (NextShared), kept as long as the index: what a caller builds from the
+// candidate is built once per trie node and method, not once a keystroke,
+// and its size is bounded by the index. Safe for concurrent use.
+type Memo struct{ v atomic.Value }
+
+// Load returns the value kept, or nil.
+func (m *Memo) Load() any { return m.v.Load() }
+
+// Keep keeps v unless a value is already kept (built concurrently from the
+// same candidate), and returns the one kept. Every value kept in a Memo
+// must have the same concrete type.
+func (m *Memo) Keep(v any) any {
+	if m.v.CompareAndSwap(nil, v) {
+		return v
+	}
+	return m.v.Load()
+}
+
+// upperMethods are methods as Operation.Method spells them.
+var upperMethods = func() []string {
+	out := make([]string, len(methods))
+	for i, m := range methods {
+		out[i] = strings.ToUpper(m)
+	}
+	return out
+}()
+
+// shared returns the candidate of kid k for method (of rank rank, one of
+// upperMethods), built on first use.
+func (k *trie) shared(rank int, method string) *Next {
+	if c := k.next[rank].Load(); c != nil {
+		return c
+	}
+	c := newNext(k.seg)
+	c.add(k, rank, method)
+	c.memo = new(Memo)
+	if k.next[rank].CompareAndSwap(nil, c) {
+		return c
+	}
+	return k.next[rank].Load()
+}
+
+// candidates builds the candidates after nodes for method; the kids of
+// several nodes (a computed segment reaches every kid) are merged by
+// segment, in the order the segments first come.
+func candidates(nodes []*trie, method string) []Next {
+	rank := methodRank(method)
 	kids := 0
 	for _, n := range nodes {
 		kids += len(n.kids)
 	}
 	out := make([]Next, 0, kids)
-	// One array holds every candidate's operations: a keystroke after
-	// ["repos", o, r in GitHub's description has 90 candidates.
-	pool := make([]*Operation, 0, 2*MaxNextOps*kids)
+	// One array holds every candidate's operations.
+	pool := make([]*Operation, 2*MaxNextOps*kids)
 	var at map[string]int // the kids of several nodes may share segments
 	if len(nodes) > 1 {
 		at = map[string]int{}
@@ -151,53 +266,59 @@ func (a API) Next(method string, segs []Seg) []Next {
 				}
 			}
 			if !seen {
-				out = append(out, Next{Segment: k.seg})
-				if len(pool)+2*MaxNextOps <= cap(pool) {
-					out[i].Ops = pool[len(pool) : len(pool) : len(pool)+MaxNextOps]
-					out[i].Other = pool[len(pool)+MaxNextOps : len(pool)+MaxNextOps : len(pool)+2*MaxNextOps]
-					pool = pool[:len(pool)+2*MaxNextOps]
-				}
+				p := pool[2*MaxNextOps*i:]
+				out = append(out, Next{Segment: k.seg, Ops: p[:0:MaxNextOps], Other: p[MaxNextOps : MaxNextOps : 2*MaxNextOps]})
 			}
-			nx := &out[i]
-			for r, c := range k.counts {
-				if r == rank {
-					nx.NOps += int(c)
-				} else if c > 0 {
-					nx.NOther += int(c)
-					if m := methodName(r); !containsStr(nx.OtherMethods, m) {
-						nx.OtherMethods = append(nx.OtherMethods, m)
-					}
-				}
-			}
-			for _, o := range k.below {
-				if len(nx.Ops) >= MaxNextOps && len(nx.Other) >= MaxNextOps {
-					break
-				}
-				if o.Method == method {
-					if len(nx.Ops) < MaxNextOps {
-						nx.Ops = append(nx.Ops, o)
-					}
-				} else if len(nx.Other) < MaxNextOps {
-					nx.Other = append(nx.Other, o)
-				}
-			}
-			if nx.Param == nil && IsParam(k.seg) && len(k.below) > 0 {
-				o := k.below[0]
-				name := k.seg[1 : len(k.seg)-1]
-				for j := range o.PathParams {
-					if o.PathParams[j].Name == name {
-						nx.Param = &o.PathParams[j]
-					}
-				}
-			}
+			out[i].add(k, rank, method)
 		}
 	}
 	return out
 }
 
+// newNext returns an empty candidate with room for its operations.
+func newNext(seg string) *Next {
+	pool := make([]*Operation, 2*MaxNextOps)
+	return &Next{Segment: seg, Ops: pool[:0:MaxNextOps], Other: pool[MaxNextOps : MaxNextOps : 2*MaxNextOps]}
+}
+
+// add merges kid k, whose segment is nx's, into nx.
+func (nx *Next) add(k *trie, rank int, method string) {
+	for r, c := range k.counts {
+		if r == rank {
+			nx.NOps += int(c)
+		} else if c > 0 {
+			nx.NOther += int(c)
+			if m := methodName(r); !containsStr(nx.OtherMethods, m) {
+				nx.OtherMethods = append(nx.OtherMethods, m)
+			}
+		}
+	}
+	for _, o := range k.below {
+		if len(nx.Ops) >= MaxNextOps && len(nx.Other) >= MaxNextOps {
+			break
+		}
+		if o.Method == method {
+			if len(nx.Ops) < MaxNextOps {
+				nx.Ops = append(nx.Ops, o)
+			}
+		} else if len(nx.Other) < MaxNextOps {
+			nx.Other = append(nx.Other, o)
+		}
+	}
+	if nx.Param == nil && IsParam(k.seg) && len(k.below) > 0 {
+		o := k.below[0]
+		name := k.seg[1 : len(k.seg)-1]
+		for j := range o.PathParams {
+			if o.PathParams[j].Name == name {
+				nx.Param = &o.PathParams[j]
+			}
+		}
+	}
+}
+
 func methodName(rank int) string {
-	if rank < len(methods) {
-		return strings.ToUpper(methods[rank])
+	if rank < len(upperMethods) {
+		return upperMethods[rank]
 	}
 	return "OTHER"
 }
@@ -217,7 +338,7 @@ func (a API) Nearest(segs []Seg) string {
 	if a.Index == nil {
 		return ""
 	}
-	full := a.full(segs)
+	full := a.full(segs, nil)
 	best, bestScore := "", -1
 	for _, o := range a.Index.Ops {
 		score := 0

@@ -3,6 +3,7 @@ package openapi
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // trie is the path templates by segment, so that a lookup walks the
@@ -15,6 +16,11 @@ type trie struct {
 	below []*Operation // at or below it, in Ops order
 	// counts counts below by method (methodRank).
 	counts [9]int32
+	// next is this node as a candidate for the next segment, by method
+	// (methodRank), built on first use (shared): the index is immutable,
+	// so they are too, and a keystroke reads them instead of building
+	// them (NextShared).
+	next [len(methods)]atomic.Pointer[Next]
 }
 
 func buildTrie(ops []*Operation) *trie {
