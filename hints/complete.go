@@ -204,7 +204,8 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
-	if items, ok := bodyItems(s, used, rng, o.Display); ok {
+	if items, ok := bodyItems(o.dst, s, used, rng, o.Display); ok {
+		o.appended = items != nil
 		return Completion{Items: items}, true
 	}
 	if chain := s.memberChain(used); chain != nil {

@@ -466,8 +466,10 @@ func assignedCall(text, name string) (call, open int, ok bool) {
 	return 0, 0, false
 }
 
-// bodyItems offers the response schema's properties after `r.body.`.
-func bodyItems(s *scanResult, used int, rng Range, disp Display) ([]CompletionItem, bool) {
+// bodyItems appends to dst the response schema's properties after
+// `r.body.`. Their text is built once per schema and answer and kept on
+// the index (bodyText), not once a keystroke.
+func bodyItems(dst []CompletionItem, s *scanResult, used int, rng Range, disp Display) ([]CompletionItem, bool) {
 	if disp.APIs == nil {
 		return nil, false
 	}
@@ -501,21 +503,52 @@ func bodyItems(s *scanResult, used int, rng Range, disp Display) ([]CompletionIt
 	if schema == nil {
 		return nil, true
 	}
-	items := make([]CompletionItem, 0, len(schema.Props))
 	from := "From the `" + op.Method + " " + op.Path + "` answer in the service's API description."
 	if idx.Recorded {
 		src := disp.path(idx.Source)
 		from = fmt.Sprintf("From recorded answers: `%s:%d` (no API description).", src, op.Line)
 	}
-	for _, p := range schema.Props {
+	t := bodyTextOf(idx, schema, from)
+	items := slices.Grow(dst, len(schema.Props))
+	if items == nil {
+		items = []CompletionItem{} // no properties: still the answer
+	}
+	for i, p := range schema.Props {
+		items = append(items, CompletionItem{Label: p.Name, Kind: ItemField, Detail: t.detail[i],
+			Documentation: t.doc[i], InsertText: p.Name, Replace: rng})
+	}
+	return items, true
+}
+
+// bodyText is the text of the items of one schema's properties after
+// `r.body.`, for one answer (from says which), in property order.
+type bodyText struct{ detail, doc []string }
+
+type bodyKey struct {
+	schema *openapi.Schema
+	from   string
+}
+
+// bodyTextOf returns the text of schema's property items, kept on idx.
+func bodyTextOf(idx *openapi.Index, schema *openapi.Schema, from string) *bodyText {
+	m := idx.MemoFor(bodyKey{schema, from})
+	if m != nil {
+		if t, ok := m.Load().(*bodyText); ok {
+			return t
+		}
+	}
+	t := &bodyText{detail: make([]string, len(schema.Props)), doc: make([]string, len(schema.Props))}
+	for i, p := range schema.Props {
 		doc := schemaDoc(p.Schema, "")
 		if doc != "" {
 			doc += "\n\n"
 		}
-		items = append(items, CompletionItem{Label: p.Name, Kind: ItemField, Detail: p.Schema.TypeText(),
-			Documentation: doc + from, InsertText: p.Name, Replace: rng})
+		t.detail[i], t.doc[i] = p.Schema.TypeText(), doc+from
 	}
-	return items, true
+	if m == nil {
+		return t
+	}
+	return m.Keep(t).(*bodyText)
 }
 
 // operationMarkdown describes an operation for hover.

@@ -239,3 +239,45 @@ func TestPathSegmentTextKept(t *testing.T) {
 		t.Errorf("generate (merged) = %p then %p: want built for each call", first["generate"], second["generate"])
 	}
 }
+
+// TestBodyTextKept: a second completion after `r.body.` reuses the text
+// built by the first; the same schema reached from another operation's
+// answer gets its own (its documentation names that answer), equal apart
+// from that.
+func TestBodyTextKept(t *testing.T) {
+	reg := testRegistry(t)
+	disp := apiDisplay(t)
+	docs := func(src string) map[string]string {
+		text, off := cursor(t, src)
+		out := map[string]string{}
+		for _, it := range AppendCompletion(nil, NewDocument(text), off, reg, CompleteOptions{Display: disp}).Items {
+			out[it.Label] = it.Documentation
+		}
+		if len(out) == 0 {
+			t.Fatalf("no items for %s", src)
+		}
+		return out
+	}
+	one := "var r = api.rest.v1.get(\"crm\", {pathParams: [\"orders\", id]}, {});\nr.body.customer.|"
+	first, second := docs(one), docs(one)
+	for label, doc := range first {
+		if unsafe.StringData(doc) != unsafe.StringData(second[label]) {
+			t.Errorf("the documentation of %s was built again", label)
+		}
+	}
+	other := docs("var r = api.rest.v1.get(\"crm\", {pathParams: [\"customers\", id]}, {});\nr.body.|")
+	shared := 0
+	for label, doc := range other {
+		want, ok := first[label]
+		if !ok {
+			continue
+		}
+		shared++
+		if !strings.Contains(doc, "`GET /customers/{id}`") || strings.Replace(want, "/orders/{orderId}", "/customers/{id}", 1) != doc {
+			t.Errorf("%s from another answer: %q (first was %q)", label, doc, want)
+		}
+	}
+	if shared == 0 {
+		t.Errorf("the two answers share no field: %v, %v", first, other)
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Index is what the hints need of one description: its operations and
 // the shapes of their parameters, bodies and answers. It is immutable once
-// built and safe for concurrent use.
+// built (but for the Memos callers keep on it) and safe for concurrent
+// use.
 type Index struct {
 	// Source is the file or URL the description was read from.
 	Source  string
@@ -29,6 +32,7 @@ type Index struct {
 	Problems []Problem
 
 	paths *trie
+	memos *lru.Cache[any, *Memo] // MemoFor
 }
 
 // Problem is a part of a description the index left out.
@@ -165,11 +169,19 @@ type builder struct {
 	problems map[string]bool
 }
 
+func newMemos() *lru.Cache[any, *Memo] {
+	c, err := lru.New[any, *Memo](MaxMemos)
+	if err != nil {
+		panic(err) // only for a size under 1
+	}
+	return c
+}
+
 func buildIndex(source string, root *node) (*Index, error) {
 	if root == nil || root.kind != kObject {
 		return nil, ErrNotOpenAPI
 	}
-	idx := &Index{Source: source}
+	idx := &Index{Source: source, memos: newMemos()}
 	b := &builder{root: root, idx: idx, refs: map[string]*Schema{}, building: map[*node]*Schema{}, problems: map[string]bool{}}
 	switch {
 	case root.get("openapi") != nil:

@@ -177,3 +177,37 @@ func TestSwagger2(t *testing.T) {
 		t.Fatalf("post = %+v", post)
 	}
 }
+
+// TestMemoForIsBounded: MemoFor hands out one slot per key, keeps the
+// MaxMemos used last, and builds a slot again for a key it dropped.
+func TestMemoForIsBounded(t *testing.T) {
+	idx, err := Build("a.yaml", []byte("openapi: 3.0.0\ninfo: {title: a, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := idx.MemoFor("k0")
+	first.Keep("v")
+	if idx.MemoFor("k0") != first {
+		t.Fatal("a second MemoFor gave another slot")
+	}
+	recent := idx.MemoFor("recent")
+	for i := 1; i <= MaxMemos; i++ {
+		idx.MemoFor(i)
+		if i%16 == 0 {
+			idx.MemoFor("recent") // used again: kept
+		}
+	}
+	if m := idx.MemoFor("k0"); m == first || m.Load() != nil {
+		t.Error("the slot used least recently was kept beyond MaxMemos")
+	}
+	if idx.MemoFor("recent") != recent {
+		t.Error("a slot in use was dropped")
+	}
+	if n := idx.memos.Len(); n > MaxMemos {
+		t.Errorf("%d slots kept, want at most %d", n, MaxMemos)
+	}
+	var none *Index
+	if none.MemoFor("x") != nil {
+		t.Error("a nil index gave a slot")
+	}
+}

@@ -215,6 +215,30 @@ func (m *Memo) Keep(v any) any {
 	return m.v.Load()
 }
 
+// MaxMemos is how many Memos MemoFor keeps on one index.
+const MaxMemos = 256
+
+// MemoFor returns a Memo kept on the index for key, a comparable value
+// naming what the caller derives (package hints: the items of one schema
+// reached from one operation's answer). Unlike the Memos of NextShared,
+// whose number the index bounds, these are for values keyed by
+// combinations a client could walk without end, so the index keeps the
+// MaxMemos used last; a slot dropped is built again when asked for. Nil
+// for an index that was not built by this package.
+func (idx *Index) MemoFor(key any) *Memo {
+	if idx == nil || idx.memos == nil {
+		return nil
+	}
+	if m, ok := idx.memos.Get(key); ok {
+		return m
+	}
+	m := new(Memo)
+	if prev, ok, _ := idx.memos.PeekOrAdd(key, m); ok {
+		return prev
+	}
+	return m
+}
+
 // upperMethods are methods as Operation.Method spells them.
 var upperMethods = func() []string {
 	out := make([]string, len(methods))

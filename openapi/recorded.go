@@ -29,7 +29,7 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 	if list == nil || list.kind != kArray {
 		return nil, errors.New(`not a fixture file: want a list of fixtures or {"fixtures": [...]}`)
 	}
-	idx := &Index{Source: source, Recorded: true}
+	idx := &Index{Source: source, Recorded: true, memos: newMemos()}
 	seen := map[string]*Operation{}
 	for _, f := range list.vals {
 		id := f.text("serviceId")
