@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/internal/goldentest"
+	"github.com/restls/restls/internal/oauthtest"
 )
 
 // previewHosts names the loopback servers of a test in the preview, so
@@ -70,7 +71,7 @@ func checkPreviewWith(t *testing.T, name string, res *Result, hosts previewHosts
 // internal/goldentest).
 func TestPreviewGolden(t *testing.T) {
 	bin := httpbinServer(t)
-	tok := newTokenServer(t, "forms", "cl1ent-S3cret-Value", "svc", "us3r-Passw0rd-Value", "")
+	tok := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: "cl1ent-S3cret-Value", Users: map[string]string{"svc": "us3r-Passw0rd-Value"}})
 	hosts := previewHosts{bin: "httpbin.test", tok.Server: "token.test"}
 	reg := registryXML(t, fmt.Sprintf(`<scriptservice>
   <api serviceId="bin" url="%[1]s"/>

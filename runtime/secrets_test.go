@@ -9,72 +9,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/go-oauth2/oauth2/v4/manage"
-	"github.com/go-oauth2/oauth2/v4/models"
-	"github.com/go-oauth2/oauth2/v4/server"
-	"github.com/go-oauth2/oauth2/v4/store"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/oauthtest"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
-
-// tokenServer is a go-oauth2 authorization server that remembers every
-// token it issues.
-type tokenServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	issued []string
-}
-
-func newTokenServer(t *testing.T, clientID, secret, user, password, gateway string) *tokenServer {
-	m := manage.NewDefaultManager()
-	m.SetClientTokenCfg(&manage.Config{AccessTokenExp: time.Hour})
-	m.SetPasswordTokenCfg(&manage.Config{AccessTokenExp: time.Hour, IsGenerateRefresh: true})
-	m.MustTokenStorage(store.NewMemoryTokenStore())
-	cs := store.NewClientStore()
-	_ = cs.Set(clientID, &models.Client{ID: clientID, Secret: secret})
-	m.MapClientStorage(cs)
-	srv := server.NewDefaultServer(m)
-	srv.SetClientInfoHandler(server.ClientFormHandler)
-	srv.SetPasswordAuthorizationHandler(func(ctx context.Context, cid, u, p string) (string, error) {
-		if u == user && p == password {
-			return "u1", nil
-		}
-		return "", fmt.Errorf("bad user")
-	})
-	ts := &tokenServer{}
-	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if gateway != "" && r.Header.Get("Authorization") != "Basic "+gateway {
-			http.Error(w, "gateway", http.StatusForbidden)
-			return
-		}
-		rec := httptest.NewRecorder()
-		_ = srv.HandleTokenRequest(rec, r)
-		var tok map[string]any
-		if json.Unmarshal(rec.Body.Bytes(), &tok) == nil {
-			ts.mu.Lock()
-			for _, k := range []string{"access_token", "refresh_token"} {
-				if s, ok := tok[k].(string); ok && s != "" {
-					ts.issued = append(ts.issued, s)
-				}
-			}
-			ts.mu.Unlock()
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	}))
-	t.Cleanup(ts.Close)
-	return ts
-}
 
 // secretSetup starts echo services and OAuth servers that do their best
 // to hand credentials back, and returns the registry, the configured
@@ -97,8 +40,9 @@ func secretSetup(t *testing.T) (reg *config.Registry, secrets []string, tokens f
 	})
 	echo := httptest.NewServer(mux)
 	t.Cleanup(echo.Close)
-	cc := newTokenServer(t, "forms", clientSecret, "svc", password, gateway)
-	pw := newTokenServer(t, "forms", clientSecret, "svc", password, "")
+	users := map[string]string{"svc": password}
+	cc := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: clientSecret, Users: users, Gateway: gateway})
+	pw := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: clientSecret, Users: users})
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(400)
 		fmt.Fprintf(w, `{"error":"invalid_client","error_description":"expected %s, got %s"}`, clientSecret, r.FormValue("client_secret"))
@@ -121,11 +65,7 @@ func secretSetup(t *testing.T) (reg *config.Registry, secrets []string, tokens f
 </scriptservice>`, echo.URL, basicCreds, cc.URL, clientSecret, pw.URL, gateway, password, broken.URL))
 
 	tokens = func() []string {
-		cc.mu.Lock()
-		pw.mu.Lock()
-		defer cc.mu.Unlock()
-		defer pw.mu.Unlock()
-		return append(append([]string{}, cc.issued...), pw.issued...)
+		return append(cc.Issued(), pw.Issued()...)
 	}
 	return reg, secrets, tokens
 }

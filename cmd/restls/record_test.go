@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -15,73 +14,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/go-oauth2/oauth2/v4/manage"
-	"github.com/go-oauth2/oauth2/v4/models"
-	"github.com/go-oauth2/oauth2/v4/server"
-	"github.com/go-oauth2/oauth2/v4/store"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/restls/restls/internal/oauthtest"
 	"github.com/restls/restls/runtime/restclient"
 )
-
-// oauthServer is a go-oauth2 authorization server that remembers the
-// tokens it issues.
-type oauthServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	issued []string
-}
-
-func newOAuthServer(t *testing.T, clientID, secret, user, password string) *oauthServer {
-	t.Helper()
-	m := manage.NewDefaultManager()
-	m.SetClientTokenCfg(&manage.Config{AccessTokenExp: time.Hour})
-	m.SetPasswordTokenCfg(&manage.Config{AccessTokenExp: time.Hour, IsGenerateRefresh: true})
-	m.MustTokenStorage(store.NewMemoryTokenStore())
-	cs := store.NewClientStore()
-	_ = cs.Set(clientID, &models.Client{ID: clientID, Secret: secret})
-	m.MapClientStorage(cs)
-	srv := server.NewDefaultServer(m)
-	srv.SetClientInfoHandler(server.ClientFormHandler)
-	srv.SetPasswordAuthorizationHandler(func(ctx context.Context, cid, u, p string) (string, error) {
-		if u == user && p == password {
-			return "u1", nil
-		}
-		return "", fmt.Errorf("bad user")
-	})
-	o := &oauthServer{}
-	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		_ = srv.HandleTokenRequest(rec, r)
-		var tok map[string]any
-		if json.Unmarshal(rec.Body.Bytes(), &tok) == nil {
-			o.mu.Lock()
-			for _, k := range []string{"access_token", "refresh_token"} {
-				if s, ok := tok[k].(string); ok && s != "" {
-					o.issued = append(o.issued, s)
-				}
-			}
-			o.mu.Unlock()
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	}))
-	t.Cleanup(o.Close)
-	return o
-}
-
-func (o *oauthServer) tokens() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return append([]string(nil), o.issued...)
-}
 
 const (
 	recBasicCreds   = "dXNlcjpiMW4tUGFzc3dvcmQ=" // user:b1n-Password
@@ -147,8 +87,8 @@ func acceptanceServers(t *testing.T) (servicesXML string, servers []*httptest.Se
 		bin.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(flaky.Close)
-	cc := newOAuthServer(t, "forms", recClientSecret, "svc", recPassword)
-	pw := newOAuthServer(t, "forms", recClientSecret, "svc", recPassword)
+	opts := oauthtest.Options{ClientID: "forms", Secret: recClientSecret, Users: map[string]string{"svc": recPassword}}
+	cc, pw := oauthtest.New(t, opts), oauthtest.New(t, opts)
 	xml := fmt.Sprintf(`<scriptservice>
   <api serviceId="basic" url="%[1]s/anything"><authorization type="basic"><encodedCredentials>%[2]s</encodedCredentials></authorization></api>
   <api serviceId="status" url="%[1]s/status"/>
@@ -162,8 +102,8 @@ func acceptanceServers(t *testing.T) (servicesXML string, servers []*httptest.Se
 	secrets = func() []string {
 		s := []string{recBasicCreds, "user:b1n-Password", "b1n-Password", recClientSecret, recPassword,
 			base64.StdEncoding.EncodeToString([]byte("forms:" + recClientSecret))}
-		s = append(s, cc.tokens()...)
-		return append(s, pw.tokens()...)
+		s = append(s, cc.Issued()...)
+		return append(s, pw.Issued()...)
 	}
 	return xml, []*httptest.Server{bin, flaky, cc.Server, pw.Server}, secrets
 }

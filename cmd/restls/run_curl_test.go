@@ -4,21 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/go-oauth2/oauth2/v4/manage"
-	"github.com/go-oauth2/oauth2/v4/models"
-	"github.com/go-oauth2/oauth2/v4/server"
-	"github.com/go-oauth2/oauth2/v4/store"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/restls/restls/internal/oauthtest"
 )
 
 // TestRunJSONCurlWithRealCurl runs a script through `restls run --json`
@@ -39,33 +34,7 @@ func TestRunJSONCurlWithRealCurl(t *testing.T) {
 	)
 	bin := httptest.NewServer(httpbin.New().Handler())
 	defer bin.Close()
-	m := manage.NewDefaultManager()
-	m.SetClientTokenCfg(&manage.Config{AccessTokenExp: time.Hour})
-	m.MustTokenStorage(store.NewMemoryTokenStore())
-	cs := store.NewClientStore()
-	_ = cs.Set("forms", &models.Client{ID: "forms", Secret: secret})
-	m.MapClientStorage(cs)
-	osrv := server.NewDefaultServer(m)
-	osrv.SetClientInfoHandler(server.ClientFormHandler)
-	var mu sync.Mutex
-	var token string
-	tok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		_ = osrv.HandleTokenRequest(rec, r)
-		var got struct {
-			AccessToken string `json:"access_token"`
-		}
-		_ = json.Unmarshal(rec.Body.Bytes(), &got)
-		mu.Lock()
-		token = got.AccessToken
-		mu.Unlock()
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	}))
-	defer tok.Close()
+	tok := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: secret})
 
 	dir := t.TempDir()
 	xml := writeFile(t, dir, "services.xml", fmt.Sprintf(`<scriptservice>
@@ -92,9 +61,11 @@ return [a.status.code, b.status.code, c.status.code];`)
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Calls) != 3 {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	mu.Lock()
+	token := ""
+	if issued := tok.Issued(); len(issued) > 0 {
+		token = issued[len(issued)-1]
+	}
 	env := []string{"RESTLS_BASIC_CRM=" + basicCreds, "RESTLS_TOKEN_DOCS_V2=" + token}
-	mu.Unlock()
 	for i, c := range res.Calls {
 		if strings.Contains(c.Curl, basicCreds) || strings.Contains(c.Curl, token) || strings.Contains(c.Curl, secret) {
 			t.Errorf("call %d: a credential in the command:\n%s", i, c.Curl)

@@ -66,6 +66,7 @@ var table = map[string]rule{
 	"internal/goldentest":  {leaf: true, testOnly: true},
 	"internal/layering":    {leaf: true, testOnly: true},
 	"internal/lsptest":     {leaf: true, testOnly: true},
+	"internal/oauthtest":   {leaf: true, testOnly: true},
 	"internal/openapitest": {leaf: true, testOnly: true},
 }
 

@@ -75,9 +75,8 @@ func TestCurlReproducesTheRequest(t *testing.T) {
 		{name: "bearer token, JSON body",
 			req: Request{ServiceID: "docs", Method: "POST", Body: json.RawMessage(`{"note":` + mustJSON(hostile+"\nsecond line\n'") + `,"n":1.50,"big":12345678901234567890,"list":[1,"two",null]}`)},
 			env: func() map[string]string {
-				a.mu.Lock()
-				defer a.mu.Unlock()
-				return map[string]string{"RESTLS_TOKEN_DOCS": a.issued[len(a.issued)-1]}
+				issued := a.token.Issued()
+				return map[string]string{"RESTLS_TOKEN_DOCS": issued[len(issued)-1]}
 			},
 			vars: []string{"RESTLS_TOKEN_DOCS"}},
 		{name: "multipart",

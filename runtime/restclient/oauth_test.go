@@ -1,26 +1,19 @@
 package restclient
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	oerrors "github.com/go-oauth2/oauth2/v4/errors"
-	"github.com/go-oauth2/oauth2/v4/manage"
-	"github.com/go-oauth2/oauth2/v4/models"
-	"github.com/go-oauth2/oauth2/v4/server"
-	"github.com/go-oauth2/oauth2/v4/store"
-
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/oauthtest"
 )
 
 const (
@@ -31,19 +24,16 @@ const (
 	testGateway      = "Z2F0ZXdheTpnNHRld2F5LXBhc3M=" // gateway:g4teway-pass
 )
 
-// authServer is a real OAuth2 authorization server (go-oauth2) plus a
-// resource server that accepts only its tokens.
+// authServer is a real OAuth2 authorization server (internal/oauthtest)
+// plus a resource server that accepts only its tokens.
 type authServer struct {
-	token, resource *httptest.Server
-	srv             *server.Server
-	manager         *manage.Manager
+	token    *oauthtest.Server
+	resource *httptest.Server
+	requests atomic.Int32
 
-	fetches, requests atomic.Int32
-	mu                sync.Mutex
-	forms             []url.Values
-	authHeaders       []string
-	issued            []string
-
+	// clientAuth is where the token endpoint reads the client credentials
+	// (config.ClientSecretBasic or config.ClientSecretPost).
+	clientAuth string
 	// revokeAfterUse makes the resource server revoke each token it
 	// accepts, so the next call with it gets a 401.
 	revokeAfterUse bool
@@ -59,108 +49,36 @@ type authServer struct {
 
 func newAuthServer(t testing.TB, clientAuth string, setup func(*authServer)) *authServer {
 	t.Helper()
-	a := &authServer{}
+	a := &authServer{clientAuth: clientAuth}
 	if setup != nil {
 		setup(a)
 	}
-	a.manager = manage.NewDefaultManager()
-	a.manager.SetClientTokenCfg(&manage.Config{AccessTokenExp: time.Hour})
-	a.manager.SetPasswordTokenCfg(&manage.Config{AccessTokenExp: time.Hour, IsGenerateRefresh: true, RefreshTokenExp: 2 * time.Hour})
-	a.manager.MustTokenStorage(store.NewMemoryTokenStore())
-	cs := store.NewClientStore()
-	_ = cs.Set(testClientID, &models.Client{ID: testClientID, Secret: testClientSecret})
-	a.manager.MapClientStorage(cs)
-	a.srv = server.NewDefaultServer(a.manager)
-	a.srv.SetAllowGetAccessRequest(false)
-	if clientAuth == config.ClientSecretBasic {
-		a.srv.SetClientInfoHandler(server.ClientBasicHandler)
-	} else {
-		a.srv.SetClientInfoHandler(server.ClientFormHandler)
-	}
-	a.srv.SetPasswordAuthorizationHandler(func(ctx context.Context, clientID, username, password string) (string, error) {
-		if username == testUser && password == testPassword {
-			return "user-1", nil
-		}
-		return "", oerrors.ErrInvalidGrant
+	a.token = oauthtest.New(t, oauthtest.Options{
+		ClientID:   testClientID,
+		Secret:     testClientSecret,
+		BasicAuth:  a.clientAuth == config.ClientSecretBasic,
+		Users:      map[string]string{testUser: testPassword},
+		Gateway:    a.gateway,
+		FailStatus: a.failStatus,
+		FailBody:   a.failBody,
 	})
-	a.token = httptest.NewServer(http.HandlerFunc(a.handleToken))
-	t.Cleanup(a.token.Close)
 	a.resource = httptest.NewServer(http.HandlerFunc(a.handleResource))
 	t.Cleanup(a.resource.Close)
 	return a
 }
 
-func (a *authServer) handleToken(w http.ResponseWriter, r *http.Request) {
-	a.fetches.Add(1)
-	_ = r.ParseForm()
-	a.mu.Lock()
-	a.forms = append(a.forms, r.PostForm)
-	a.authHeaders = append(a.authHeaders, r.Header.Get("Authorization"))
-	a.mu.Unlock()
-	if a.failStatus != 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(a.failStatus)
-		_, _ = w.Write([]byte(a.failBody))
-		return
-	}
-	if a.gateway != "" {
-		if r.Header.Get("Authorization") != "Basic "+a.gateway {
-			http.Error(w, "gateway: who are you", http.StatusForbidden)
-			return
-		}
-		r.Header.Del("Authorization") // the gateway consumes it
-	}
-	rec := httptest.NewRecorder()
-	if err := a.srv.HandleTokenRequest(rec, r); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	var tok struct {
-		AccessToken, RefreshToken string
-	}
-	var raw map[string]any
-	if json.Unmarshal(rec.Body.Bytes(), &raw) == nil {
-		tok.AccessToken, _ = raw["access_token"].(string)
-		tok.RefreshToken, _ = raw["refresh_token"].(string)
-		a.mu.Lock()
-		for _, s := range []string{tok.AccessToken, tok.RefreshToken} {
-			if s != "" {
-				a.issued = append(a.issued, s)
-			}
-		}
-		a.mu.Unlock()
-	}
-	for k, v := range rec.Header() {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(rec.Code)
-	_, _ = w.Write(rec.Body.Bytes())
-}
-
 func (a *authServer) handleResource(w http.ResponseWriter, r *http.Request) {
 	a.requests.Add(1)
-	ti, err := a.srv.ValidationBearerToken(r)
+	ti, err := a.token.Validate(r)
 	if err != nil || a.always401 {
 		http.Error(w, `{"error":"unauthorized"}`, http.StatusUnauthorized)
 		return
 	}
 	if a.revokeAfterUse {
-		_ = a.manager.RemoveAccessToken(r.Context(), ti.GetAccess())
+		_ = a.token.Revoke(r.Context(), ti.GetAccess())
 	}
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"client":%q,"user":%q}`, ti.GetClientID(), ti.GetUserID())
-}
-
-func (a *authServer) lastForm() url.Values {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.forms[len(a.forms)-1]
-}
-
-func (a *authServer) lastAuth() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.authHeaders[len(a.authHeaders)-1]
 }
 
 func oauthDef(a *authServer, grant, method string, nested bool) string {
@@ -191,13 +109,11 @@ func TestOAuthGrantsAndClientAuthMethods(t *testing.T) {
 					a := newAuthServer(t, method, func(a *authServer) {
 						if nested {
 							a.gateway = testGateway
+							// Client credentials move to the body (decision):
+							// the server must accept them there.
+							a.clientAuth = config.ClientSecretPost
 						}
 					})
-					if nested && method == config.ClientSecretBasic {
-						// Client credentials move to the body (decision):
-						// the server must accept them there.
-						a.srv.SetClientInfoHandler(server.ClientFormHandler)
-					}
 					s := New(Options{}).Session(oauthRegistry(t, a, grant, method, nested))
 					resp, call, err := do(t, s, &Request{ServiceID: "res"})
 					if err != nil {
@@ -213,31 +129,32 @@ func TestOAuthGrantsAndClientAuthMethods(t *testing.T) {
 					if want := fmt.Sprintf(`{"client":%q,"user":%q}`, testClientID, wantUser); string(resp.Body) != want {
 						t.Errorf("body %s, want %s", resp.Body, want)
 					}
-					f := a.lastForm()
+					last := a.token.LastRequest(t)
+					f := last.Form
 					if f.Get("grant_type") != grant || f.Get("scope") != "documents" || f.Get("audience") != "docs-api" {
 						t.Errorf("token form %v: want grant_type and both additional params", f)
 					}
 					inBody := f.Get("client_secret") == testClientSecret
-					basicHdr := a.lastAuth() == "Basic "+base64.StdEncoding.EncodeToString([]byte(testClientID+":"+testClientSecret))
+					basicHdr := last.Authorization == "Basic "+base64.StdEncoding.EncodeToString([]byte(testClientID+":"+testClientSecret))
 					switch {
 					case nested:
-						if !inBody || a.lastAuth() != "Basic "+testGateway {
-							t.Errorf("nested: client secret in body %v, Authorization %q", inBody, a.lastAuth())
+						if !inBody || last.Authorization != "Basic "+testGateway {
+							t.Errorf("nested: client secret in body %v, Authorization %q", inBody, last.Authorization)
 						}
 					case method == config.ClientSecretPost:
-						if !inBody || a.lastAuth() != "" {
-							t.Errorf("client_secret_post: secret in body %v, Authorization %q", inBody, a.lastAuth())
+						if !inBody || last.Authorization != "" {
+							t.Errorf("client_secret_post: secret in body %v, Authorization %q", inBody, last.Authorization)
 						}
 					default:
 						if inBody || !basicHdr {
-							t.Errorf("client_secret_basic: secret in body %v, Authorization %q", inBody, a.lastAuth())
+							t.Errorf("client_secret_basic: secret in body %v, Authorization %q", inBody, last.Authorization)
 						}
 					}
 					if !hasEvent(call, EventToken, `token of oAuth "o" fetched`) {
 						t.Errorf("events %+v", call.Events)
 					}
-					if a.fetches.Load() != 1 {
-						t.Errorf("%d token fetches", a.fetches.Load())
+					if a.token.TokenRequests() != 1 {
+						t.Errorf("%d token fetches", a.token.TokenRequests())
 					}
 				})
 			}
@@ -264,23 +181,23 @@ func TestOAuthTokenCacheExpiryAndConcurrency(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := a.fetches.Load(); n != 1 {
+	if n := a.token.TokenRequests(); n != 1 {
 		t.Fatalf("8 concurrent calls made %d token fetches, want 1", n)
 	}
 	// A new session of the same client reuses the cached token.
 	_, call, err := do(t, c.Session(reg), &Request{ServiceID: "res"})
-	if err != nil || a.fetches.Load() != 1 || !hasEvent(call, EventToken, "cached token") {
-		t.Fatalf("second session: %v, %d fetches, %+v", err, a.fetches.Load(), call.Events)
+	if err != nil || a.token.TokenRequests() != 1 || !hasEvent(call, EventToken, "cached token") {
+		t.Fatalf("second session: %v, %d fetches, %+v", err, a.token.TokenRequests(), call.Events)
 	}
 	// 59 minutes later the hour-long token is still good...
 	now.Add(int64(59 * time.Minute))
-	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.fetches.Load() != 1 {
-		t.Fatalf("at 59 min: %v, %d fetches", err, a.fetches.Load())
+	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.token.TokenRequests() != 1 {
+		t.Fatalf("at 59 min: %v, %d fetches", err, a.token.TokenRequests())
 	}
 	// ...but within TokenEarlyExpiry of its end it is replaced.
 	now.Add(int64(time.Minute - TokenEarlyExpiry + time.Second))
-	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.fetches.Load() != 2 {
-		t.Fatalf("near expiry: %v, %d fetches, want 2", err, a.fetches.Load())
+	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || a.token.TokenRequests() != 2 {
+		t.Fatalf("near expiry: %v, %d fetches, want 2", err, a.token.TokenRequests())
 	}
 }
 
@@ -294,7 +211,7 @@ func TestOAuth401InvalidatesAndRetriesOnce(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("after revocation: %v %v", err, resp)
 	}
-	if f, r := a.fetches.Load(), a.requests.Load(); f != 2 || r != 3 {
+	if f, r := a.token.TokenRequests(), a.requests.Load(); f != 2 || r != 3 {
 		t.Errorf("fetches %d (want 2), resource requests %d (want 3: ok, 401, retry)", f, r)
 	}
 	if !hasEvent(call, EventRetry, "401") {
@@ -307,7 +224,7 @@ func TestOAuth401InvalidatesAndRetriesOnce(t *testing.T) {
 	if err != nil || resp.StatusCode != 401 {
 		t.Fatalf("second 401 must come back as the response: %v %v", err, resp)
 	}
-	if f, r := b.fetches.Load(), b.requests.Load(); f != 2 || r != 2 {
+	if f, r := b.token.TokenRequests(), b.requests.Load(); f != 2 || r != 2 {
 		t.Errorf("fetches %d, requests %d: want exactly one retry with a new token", f, r)
 	}
 }
