@@ -319,8 +319,9 @@ func (b *runBody) mockText() ([]byte, error) {
 	return doc, nil
 }
 
-// mockName names the inline fixture document in parse errors.
-const mockName = "mock"
+// mockName names the inline fixture document in parse errors as the run
+// names it in answers ("pasted mocks:3"), so both point into the same text.
+const mockName = restclient.PastedMocks
 
 const maxRunBody = 4 << 20
 

@@ -21,7 +21,7 @@ import (
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -51,6 +51,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
+	mockName := fs.String("mock-name", "", "the `name` shown for the --mock file in answers and messages (X-Restls-Mock, no-fixture, NAME:LINE) (default its path)")
 	maxMemoryFlag := memoryFlag(fs, "stop the script when the process has grown by this `size`")
 	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
 	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
@@ -98,7 +99,10 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if *asJSON && *asCurl {
 		return usageErr("--json and --curl are two outputs; pick one (--json holds each call's curl command too)")
 	}
-	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: *mockFile,
+	if *mockName != "" && *mockFile == "" {
+		return usageErr("--mock-name needs --mock FILE")
+	}
+	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: restclient.MockName(*mockFile, *mockName),
 		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}}
 	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
 		return superviseRun(env, args, maxMemory, out)
@@ -125,7 +129,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	}
 	var mock *restclient.Mock
 	if *mockFile != "" {
-		if mock, err = restclient.LoadMock(*mockFile); err != nil {
+		if mock, err = restclient.LoadMockAs(*mockFile, *mockName); err != nil {
 			return usageErr("--mock: %v", err)
 		}
 	}
@@ -201,7 +205,7 @@ type runOutput struct {
 	preview        scriptrt.PreviewOptions
 	script         string
 	kind           config.Kind
-	mockFile       string
+	mockFile       string // as shown: --mock-name or the --mock path
 }
 
 // writeRunResult prints a run's result and returns the exit status.

@@ -27,6 +27,7 @@ func TestRunPreviewGolden(t *testing.T) {
 	syntax := writeFile(t, dir, "syntax.js", "var x = foo(;\n\tif (x {\n  return 1;\n}\n")
 	text := writeFile(t, dir, "text.js", "var r = api.rest.v1.get(\"crm-customers\", {pathParams: [\"42\"]}, {});\nreturn r.body;\n")
 	textMock := writeFile(t, dir, "text.mock.yaml", "fixtures:\n  - serviceId: crm-customers\n    headers: {Content-Type: text/plain}\n    bodyText: '{\"id\":42,\"name\":\"Ann\"}'\n")
+	unmatched := writeFile(t, dir, "unmatched.js", "var r = api.rest.v1.get(\"crm-customers\", {pathParams: [\"42\"]}, {});\nreturn api.rest.v1.post(\"crm-customers\", {pathParams: [\"42\"]}, {}, {});\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -40,6 +41,8 @@ func TestRunPreviewGolden(t *testing.T) {
 		{"curl-uncaught", []string{"run", "--curl", "--config-root", cfg, throws}, 1},
 		{"syntax-errors", []string{"run", "--config-root", cfg, syntax}, 1},
 		{"text-body", []string{"run", "--config-root", cfg, "--mock", textMock, text}, 0},
+		// --mock-name: the fixtures are shown by that name, never by their path.
+		{"mock-name", []string{"run", "--config-root", cfg, "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"), "--mock-name", "shared mocks", unmatched}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, rc := runBinary(t, tc.args...)

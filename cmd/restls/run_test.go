@@ -251,3 +251,30 @@ func TestRunColorCurlAndVerboseFlags(t *testing.T) {
 		t.Errorf("-v: rc %d\n%s", rc, out)
 	}
 }
+
+// TestRunMockNameFlagErrors: --mock-name needs --mock, and a fixtures
+// file that cannot be loaded is named by --mock-name, never by its path.
+func TestRunMockNameFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	svcXML := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="x" url="http://127.0.0.1:1"/></scriptservice>`)
+	script := writeFile(t, dir, "s.js", `return 1;`)
+	broken := writeFile(t, dir, "designer.mock.yaml", "- serviceId: x\n  status: nope\n")
+	var out strings.Builder
+	for _, args := range [][]string{
+		{"run", "--mock-name", "pasted mocks", "--service-xml", svcXML, script},
+		{"run", "--mock", broken, "--mock-name", "pasted mocks", "--service-xml", svcXML, script},
+		{"run", "--mock", filepath.Join(dir, "gone.yaml"), "--mock-name", "pasted mocks", "--service-xml", svcXML, script},
+	} {
+		_, errs, rc := run(t, nil, args...)
+		if rc != 2 {
+			t.Errorf("%v: rc %d", args, rc)
+		}
+		out.WriteString(strings.ReplaceAll(errs, dir, "$DIR"))
+	}
+	want := "restls run: --mock-name needs --mock FILE\n" +
+		"restls run: --mock: pasted mocks:1: fixture 1: yaml: construct errors: line 2: cannot construct !!str `nope` into int\n" +
+		"restls run: --mock: read mock fixtures: open pasted mocks: no such file or directory\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // TestMockAndRecordFlags: the fixture files go to the child as --mock and
@@ -38,6 +40,29 @@ func TestMockAndRecordFlags(t *testing.T) {
 		if got := strings.Join(res.Result.Args, " "); got != want || res.Mode != tc.wantMode {
 			t.Errorf("%+v: child args %q mode %q, want %q mode %q", tc.req, got, res.Mode, want, tc.wantMode)
 		}
+	}
+}
+
+// TestPastedMocksFlags: a fixture document goes to the child as a
+// temporary --mock file shown as restclient.PastedMocks (--mock-name), so
+// no answer names the server's temporary directory; the mode is mock.
+func TestPastedMocksFlags(t *testing.T) {
+	r := newTestRunner(t, "echo", Options{MaxMemory: 64 << 20, Timeout: 3 * time.Second})
+	raw, err := r.Run(context.Background(), Request{Text: "1", Mock: []byte("[]")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Result struct{ Args []string }
+		Mode   string
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, raw)
+	}
+	args := strings.Join(res.Result.Args, " ")
+	i := strings.Index(args, " --mock ")
+	if i < 0 || !strings.HasSuffix(args, " --mock-name "+restclient.PastedMocks+" -") || res.Mode != ModeMock {
+		t.Errorf("child args %q mode %q, want --mock FILE --mock-name %q last and mode %q", args, res.Mode, restclient.PastedMocks, ModeMock)
 	}
 }
 

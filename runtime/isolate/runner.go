@@ -17,6 +17,7 @@ import (
 
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // ErrBusy is returned by Runner.Run when MaxRuns runs are already going.
@@ -71,6 +72,8 @@ type Request struct {
 	Input []byte
 	// Mock is a fixture document (the --mock format, YAML or JSON) that
 	// answers the calls instead of the network, or nil for a live run.
+	// Answers and messages call it restclient.PastedMocks, with the
+	// lines of this text, never by the server's temporary copy.
 	Mock []byte
 	// Sources is where the child reads the configuration: the sources the
 	// caller's snapshot was loaded from.
@@ -93,12 +96,12 @@ const (
 
 // Mode is how req's calls are answered: record when it writes a fixture
 // file (whether or not fixtures answer some calls first), mock when
-// fixtures answer them, live otherwise.
+// fixtures (a file or a document) answer them, live otherwise.
 func (req Request) Mode() string {
 	switch {
 	case req.RecordFile != "":
 		return ModeRecord
-	case req.MockFile != "":
+	case req.MockFile != "" || req.Mock != nil:
 		return ModeMock
 	}
 	return ModeLive
@@ -197,7 +200,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 		if err := os.WriteFile(file, req.Mock, 0o600); err != nil {
 			return nil, fmt.Errorf("start the dry run: write the fixtures: %w", err)
 		}
-		args = append(args, "--mock", file)
+		args = append(args, "--mock", file, "--mock-name", restclient.PastedMocks)
 	}
 	cmd.Args = append([]string{exe}, append(args, "-")...)
 

@@ -205,19 +205,54 @@ type Mock struct {
 	used map[*Fixture]int
 }
 
+// PastedMocks is the name of a fixture document that arrived as text (the
+// designer page's Mocks tab, POST /v1/run's "mock") in answers and
+// messages: "pasted mocks fixture 2", "pasted mocks:12". Its lines are
+// those of the text as sent, so a user finds them in the editor they
+// pasted into; the server's temporary copy is never named.
+const PastedMocks = "pasted mocks"
+
 // LoadMock reads a fixtures file (YAML or JSON): a regular file of at
 // most config.MaxFileSize bytes, as every configuration file.
-func LoadMock(file string) (*Mock, error) {
+func LoadMock(file string) (*Mock, error) { return LoadMockAs(file, "") }
+
+// LoadMockAs is LoadMock for a file that answers and messages call name
+// (Mock.File, X-Restls-Mock, no-fixture, parse and read errors) instead
+// of its path: a temporary copy of fixtures that came from elsewhere.
+// An empty name is the path.
+func LoadMockAs(file, name string) (*Mock, error) {
+	name = MockName(file, name)
 	data, err := config.ReadFile(file)
+	if err != nil && name != file {
+		err = renamed{err: err, file: file, name: name}
+	}
 	var fe *config.FileError
 	if errors.As(err, &fe) {
-		return nil, fmt.Errorf("read mock fixtures %s: %w", file, err)
+		return nil, fmt.Errorf("read mock fixtures %s: %w", name, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read mock fixtures: %w", err)
 	}
-	return ParseMock(file, data)
+	return ParseMock(name, data)
 }
+
+// MockName is how a fixtures file is shown: name, or its path when name
+// is empty.
+func MockName(file, name string) string {
+	if name == "" {
+		return file
+	}
+	return name
+}
+
+// renamed is err with every mention of file replaced by name.
+type renamed struct {
+	err        error
+	file, name string
+}
+
+func (e renamed) Error() string { return strings.ReplaceAll(e.err.Error(), e.file, e.name) }
+func (e renamed) Unwrap() error { return e.err }
 
 // errNotFixtureList is the message for a document of another shape.
 const errNotFixtureList = `expected a list of fixtures, or an object with a "fixtures" list`
