@@ -170,7 +170,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 // runCase runs one case with its own runtime and fixtures and compares.
 func runCase(ctx context.Context, c *Case, out *Outcome, opts Options) {
 	f := c.file
-	mock := &restclient.Mock{File: f.mockFile, Fixtures: append(append([]*restclient.Fixture(nil), c.fixtures...), f.fixtures...)}
+	mock := &restclient.Mock{File: f.mockFile, Fixtures: append(append([]*restclient.Fixture(nil), c.fixtures...), f.fixtures...),
+		Advice: " to the case's or the file's fixtures, or run restls test with --live to call the services"}
 	if len(c.fixtures) > 0 || mock.File == "" {
 		mock.File = f.Path
 	}

@@ -200,6 +200,12 @@ type Mock struct {
 	// File names the fixtures file in messages.
 	File     string
 	Fixtures []*Fixture
+	// Advice ends a no-fixture message, after "add a fixture with
+	// serviceId X, method M and a matching path and query": where to add
+	// it and what else the user can do. Empty: restls run's advice (",
+	// record one with --record, or run without --mock"), or for
+	// PastedMocks the designer page's.
+	Advice string
 
 	mu   sync.Mutex
 	used map[*Fixture]int
@@ -561,7 +567,15 @@ func (m *Mock) noFixture(c mockCall, closest *Fixture, why int) *Error {
 		}
 		msg += fmt.Sprintf("; the closest, %s, %s", where, reason)
 	}
-	msg += fmt.Sprintf(": add a fixture with serviceId %q, method %s and a matching path and query, record one with --record, or run without --mock", c.serviceID, c.method)
+	msg += fmt.Sprintf(": add a fixture with serviceId %q, method %s and a matching path and query", c.serviceID, c.method)
+	switch {
+	case m.Advice != "":
+		msg += m.Advice
+	case m.File == PastedMocks:
+		msg += " to the Mocks tab, or empty the Mocks tab to call the services"
+	default:
+		msg += ", record one with --record, or run without --mock"
+	}
 	return &Error{Code: CodeNoFixture, ServiceID: c.serviceID, Message: msg}
 }
 
