@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -44,8 +43,7 @@ return { name: c.name, orders: o.length, audit: p.body.id };
 		write(fmt.Sprintf("t%03d.test.yaml", f), t.String())
 	}
 	snap := config.Load(config.Sources{Properties: []string{filepath.Join(root, "application.yml")}})
-	var before, after syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	before, okBefore := processCPU()
 	n := 0
 	for b.Loop() {
 		n++
@@ -61,7 +59,8 @@ return { name: c.name, orders: o.length, audit: p.body.id };
 			}
 		}
 	}
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / time.Duration(n)
-	b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+	after, okAfter := processCPU()
+	if okBefore && okAfter {
+		b.ReportMetric(((after - before) / time.Duration(n)).Seconds(), "cpu-s/op")
+	}
 }

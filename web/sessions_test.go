@@ -84,7 +84,7 @@ func smallBufferClient() *http.Client {
 	d := &net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
 		var serr error
 		err := c.Control(func(fd uintptr) {
-			serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+			serr = setRecvBuffer(fd, 4096)
 		})
 		if err != nil {
 			return err

@@ -58,11 +58,11 @@ type runResult struct {
 // maxRSS is the peak resident memory of an ended command and of every
 // descendant it waited for, in bytes.
 func maxRSS(t *testing.T, st *os.ProcessState) int64 {
-	ru, ok := st.SysUsage().(*syscall.Rusage)
+	rss, ok := peakRSS(st)
 	if !ok {
 		t.Skip("no rusage on this platform")
 	}
-	return ru.Maxrss << 10 // kilobytes on Linux
+	return rss
 }
 
 // TestRunMaxMemory: through the real binary, each bomb ends within a few

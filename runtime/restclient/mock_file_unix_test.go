@@ -1,3 +1,7 @@
+//go:build unix
+
+// Unix only: a FIFO and /dev/zero as fixture files.
+
 package restclient
 
 import (
