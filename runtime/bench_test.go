@@ -56,9 +56,16 @@ func plainGETs(b *testing.B, client *http.Client, url string) time.Duration {
 // allocations per call of each.
 //
 //	go test -run '^$' -bench ScriptVsPlainGET -benchtime 10x ./runtime/
-func BenchmarkScriptVsPlainGET(b *testing.B) {
+func BenchmarkScriptVsPlainGET(b *testing.B) { scriptVsPlainGET(b, false) }
+
+// BenchmarkScriptVsPlainGETTraced is BenchmarkScriptVsPlainGET with the
+// client's Trace on, as restls run --json and -v have it: what recording
+// each call's timing phases and header blocks costs.
+func BenchmarkScriptVsPlainGETTraced(b *testing.B) { scriptVsPlainGET(b, true) }
+
+func scriptVsPlainGET(b *testing.B, trace bool) {
 	reg, url := benchService(b)
-	client := restclient.New(restclient.Options{})
+	client := restclient.New(restclient.Options{Trace: trace})
 	src := `var n = 0;
 for (var i = 0; i < 2000; i++) {
   var r = api.rest.v1.get("svc", {pathParams: ["42"]}, {});

@@ -181,7 +181,7 @@ func TestPreviewGolden(t *testing.T) {
 			`var a = api.rest.v1.post("bin-basic", {pathParams: ["orders"]}, {"X-Request-ID": "r-1"}, {id: 7});`,
 			`var b = api.rest.v1.get("bin-basic", {queryParams: {q: "a b"}}, {});`,
 			`return [a.status.code, b.status.code];`,
-		))
+		), func(o *Options) { o.Trace = true })
 		mustReturn(t, res)
 		checkPreviewWith(t, "verbose", res, hosts, PreviewOptions{Verbose: true})
 	})
@@ -194,7 +194,7 @@ func TestPreviewGolden(t *testing.T) {
 			`try { api.rest.v1.get("bin", {pathParams: ["missing"]}, {}); } catch (e) { console.warn("missing:", e.status.code); }`,
 			`try { api.rest.v1.get("bim", {}, {}); } catch (e) { console.error(e.code); }`,
 			`api.rest.v1.get("bin", {pathParams: ["broken"]}, {});`,
-		), func(o *Options) { o.Mock = m })
+		), func(o *Options) { o.Mock, o.Trace = m, true })
 		checkPreviewWith(t, "color", res, hosts, PreviewOptions{Color: true, Verbose: true})
 	})
 	t.Run("thrown error", func(t *testing.T) {

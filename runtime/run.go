@@ -54,9 +54,12 @@ type Options struct {
 	// and Mock. A long-lived caller (the language server) passes one so
 	// connections and OAuth tokens are reused across runs.
 	Client *restclient.Client
-	// MaxResponseBytes and Mock are used only when Client is nil.
+	// MaxResponseBytes, Mock and Trace are used only when Client is nil.
 	MaxResponseBytes int64
 	Mock             *restclient.Mock
+	// Trace records each call's timing phases and header blocks as sent
+	// (restclient.Options.Trace): for output that shows them.
+	Trace bool
 	// Record, when set, keeps the answer of every call sent to the
 	// network (with Mock: only the calls no fixture answers go there);
 	// the caller writes the file with Record.Save after Run, whatever
@@ -159,7 +162,7 @@ func Run(ctx context.Context, opts Options) *Result {
 	client := opts.Client
 	if client == nil {
 		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock,
-			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log})
+			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log, Trace: opts.Trace})
 	}
 	if opts.Filename == "" {
 		opts.Filename = "script.js"

@@ -183,6 +183,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		Registry:         reg,
 		MaxResponseBytes: *maxBytes,
 		Mock:             mock,
+		Trace:            *asJSON || *verbose, // what shows timing phases and wire blocks
 		Record:           rec,
 		Input:            input,
 		Timeout:          *timeout,

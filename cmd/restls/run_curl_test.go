@@ -56,6 +56,12 @@ return [a.status.code, b.status.code, c.status.code];`)
 			ServiceID    string          `json:"serviceId"`
 			Curl         string          `json:"curl"`
 			ResponseBody json.RawMessage `json:"responseBody"`
+			Timing       *struct {
+				TotalMs float64 `json:"totalMs"`
+			} `json:"timing"`
+			Wire *struct {
+				Request []string `json:"request"`
+			} `json:"wire"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Calls) != 3 {
@@ -67,6 +73,10 @@ return [a.status.code, b.status.code, c.status.code];`)
 	}
 	env := []string{"RESTLS_BASIC_CRM=" + basicCreds, "RESTLS_TOKEN_DOCS_V2=" + token}
 	for i, c := range res.Calls {
+		// --json traces the calls: the phases and the header blocks as sent.
+		if c.Timing == nil || c.Timing.TotalMs <= 0 || c.Wire == nil || len(c.Wire.Request) < 2 {
+			t.Errorf("call %d: timing %+v, wire %+v", i, c.Timing, c.Wire)
+		}
 		if strings.Contains(c.Curl, basicCreds) || strings.Contains(c.Curl, token) || strings.Contains(c.Curl, secret) {
 			t.Errorf("call %d: a credential in the command:\n%s", i, c.Curl)
 		}

@@ -48,6 +48,13 @@ type Options struct {
 	Logger *zap.Logger
 	// Now is the clock for token expiry; nil means time.Now.
 	Now func() time.Time
+	// Trace records each exchange's phases (Call.Timing) and its header
+	// blocks as sent and received (Call.Wire) through net/http/httptrace.
+	// It costs every call about 5% against a plain net/http request
+	// (docs/decisions.md), so it is on only for output that shows them:
+	// restls run --json and -v. Without it a Call has DurationMs and
+	// ResponseBytes, no Timing and no Wire.
+	Trace bool
 }
 
 // Client sends api.rest.v1 calls. It owns the connection pool and the OAuth
@@ -473,7 +480,10 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	pr := newProbe() // timing and wire headers for the trace
+	var pr *probe // timing and wire headers for the trace
+	if s.c.opts.Trace {
+		pr = newProbe()
+	}
 	g := guard(ctx, lim, &s.wd, pr)
 	req, err := http.NewRequestWithContext(g.reqCtx, method, target, rd)
 	if err != nil {
@@ -493,7 +503,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, s.classify(ctx, serviceID, req.URL.Host, lim, err)
 	}
 	defer hr.Body.Close()
-	if pr.answered(req, hr, s.red) {
+	if pr != nil && pr.answered(req, hr, s.red) {
 		call.wire = pr
 	}
 	var rc io.Reader = hr.Body
@@ -516,7 +526,10 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 		return nil, &Error{Code: CodeResponseTooLarge, ServiceID: serviceID,
 			Message: fmt.Sprintf("the response of %s is larger than %d bytes (after decompression): ask the service for less data, or raise --max-response-bytes", serviceID, max)}
 	}
-	call.Timing, call.ResponseBytes = pr.timing(&call.timing, time.Now(), req.URL.Scheme == "https"), int64(len(data))
+	call.ResponseBytes = int64(len(data))
+	if pr != nil {
+		call.Timing = pr.timing(&call.timing, time.Now(), req.URL.Scheme == "https")
+	}
 	if len(data) == 0 {
 		data = nil
 	}

@@ -30,7 +30,7 @@ func TestTimingPhasesAndSize(t *testing.T) {
 		api("name", byName, ""),
 		api("tls", tlsBin.URL, ""),
 	))
-	s := New(Options{TLSConfig: &tls.Config{RootCAs: pool}}).Session(reg)
+	s := New(Options{TLSConfig: &tls.Config{RootCAs: pool}, Trace: true}).Session(reg)
 	defer s.Close()
 
 	_, first, err := do(t, s, &Request{ServiceID: "ip", PathParams: []string{"get"}})
@@ -90,7 +90,7 @@ func TestTimingPhasesAndSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := New(Options{Mock: m}).Session(reg)
+	ms := New(Options{Mock: m, Trace: true}).Session(reg)
 	defer ms.Close()
 	_, mc, err := do(t, ms, &Request{ServiceID: "ip"})
 	if err != nil {
@@ -104,5 +104,14 @@ func TestTimingPhasesAndSize(t *testing.T) {
 	_, nc, err := do(t, s, &Request{ServiceID: "nope"})
 	if err == nil || nc.Timing != nil || nc.CurlCommand() != "" || nc.WireBlocks() != nil {
 		t.Errorf("unsent call: %v %+v", err, nc)
+	}
+
+	// Without Trace: the size and the duration, no phases and no wire
+	// blocks; the curl command does not need the trace.
+	plain := New(Options{TLSConfig: &tls.Config{RootCAs: pool}}).Session(reg)
+	defer plain.Close()
+	_, pc, err := do(t, plain, &Request{ServiceID: "ip", PathParams: []string{"get"}})
+	if err != nil || pc.Timing != nil || pc.WireBlocks() != nil || pc.ResponseBytes == 0 || pc.DurationMs <= 0 || pc.CurlCommand() == "" {
+		t.Errorf("without Trace: %v timing %+v, wire %v, %d bytes, %v ms, curl %q", err, pc.Timing, pc.WireBlocks(), pc.ResponseBytes, pc.DurationMs, pc.CurlCommand())
 	}
 }
