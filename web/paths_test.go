@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,6 +33,24 @@ func TestRelativeTo(t *testing.T) {
 	}
 	if got := relativeTo("")("/etc/restls/application.yml"); got != "application.yml" {
 		t.Errorf("without a root: %q", got)
+	}
+	// Relative paths (a root given as --config-root cfg) are read against
+	// the working directory, as the files are opened.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := relativeTo("cfg")
+	for in, want := range map[string]string{
+		"cfg/application.yml":                       "application.yml",
+		"./cfg/sub/x.xml":                           "sub/x.xml",
+		filepath.Join(wd, "cfg", "application.yml"): "application.yml",
+		"other/application.yml":                     "application.yml",
+		"cfg/../cfg2/a.yml":                         "a.yml",
+	} {
+		if got := rel(in); got != want {
+			t.Errorf("relativeTo(cfg)(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
