@@ -167,13 +167,19 @@ func BenchmarkServeStdio(b *testing.B) {
 // completion in a 10,000-line script with 10,000 services: the registry
 // load, the 1 MB didOpen and the completion are inside this window.
 func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
-	root := benchConfig(b, 10000)
+	initializeToFirstCompletion(b, "--config-root", benchConfig(b, 10000))
+}
+
+// initializeToFirstCompletion is the loop of the initialize-to-first-
+// completion benchmarks: restls serve started with args (--log-level warn
+// added) for each iteration.
+func initializeToFirstCompletion(b *testing.B, args ...string) {
 	text, pos := lsptest.BigScript(10000)
 	u := uri.File("/ws/big.js")
 	var ds []time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		p := startServe(b, nil, "--config-root", root, "--log-level", "warn")
+		p := startServe(b, nil, append([]string{"--log-level", "warn"}, args...)...)
 		// Wait until the process is up (a request before initialize is
 		// answered with ServerNotInitialized), so process start-up is not
 		// counted; the registry is loaded only from initialize on.
@@ -199,11 +205,10 @@ func BenchmarkServeInitializeToFirstCompletion(b *testing.B) {
 
 // BenchmarkServeMemory50Scripts reports the resident memory of the server
 // process with 50 open 1,000-line scripts, each diagnosed, and 10,000
-// services.
-// BenchmarkServeMemory50Scripts measures the resident memory of restls as
-// users get it: the binary go build makes, as make dist does, not this
-// test binary, which carries the tests' own dependencies (JSON Schema
-// validation, an OAuth2 server, archive readers: 4 MB more resident here).
+// services. It measures restls as users get it, the binary go build makes
+// as make dist does, not this test binary, which carries the tests' own
+// dependencies (JSON Schema validation, an OAuth2 server, archive readers:
+// 4 MB more resident here).
 func BenchmarkServeMemory50Scripts(b *testing.B) {
 	root := benchConfig(b, 10000)
 	text, pos := lsptest.BigScript(1000)
