@@ -23,8 +23,15 @@ const exampleRoot = "../testdata/config"
 // newTestServer serves a web.Server on a loopback httptest server.
 func newTestServer(t *testing.T, src config.Sources, mod func(*Options)) (*Server, *httptest.Server) {
 	t.Helper()
+	return newTestServerLoad(t, src, nil, mod)
+}
+
+// newTestServerLoad is newTestServer with the language server's loader
+// (nil: config.Load).
+func newTestServerLoad(t *testing.T, src config.Sources, load func(config.Sources) *config.Snapshot, mod func(*Options)) (*Server, *httptest.Server) {
+	t.Helper()
 	log := zaptest.NewLogger(t)
-	ls := lsp.NewServer(lsp.Options{Sources: src, Logger: log.Named("lsp"), PollInterval: -1})
+	ls := lsp.NewServer(lsp.Options{Sources: src, Logger: log.Named("lsp"), PollInterval: -1, Load: load})
 	opts := Options{LSP: ls, Logger: log.Named("web"), Version: "test"}
 	if mod != nil {
 		mod(&opts)

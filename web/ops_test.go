@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"go.lsp.dev/jsonrpc2"
-	"go.uber.org/zap/zaptest"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
@@ -263,27 +262,6 @@ func TestReadyz(t *testing.T) {
 	if res, body := get(t, base+"/readyz", nil); res.StatusCode != 200 || !strings.Contains(body, `"ready"`) {
 		t.Errorf("/readyz after a failed load = %d %s", res.StatusCode, body)
 	}
-}
-
-// newTestServerLoad is newTestServer with the language server's loader.
-func newTestServerLoad(t *testing.T, src config.Sources, load func(config.Sources) *config.Snapshot, mod func(*Options)) (*Server, *httptest.Server) {
-	t.Helper()
-	log := zaptest.NewLogger(t)
-	ls := lsp.NewServer(lsp.Options{Sources: src, Logger: log.Named("lsp"), PollInterval: -1, Load: load})
-	opts := Options{LSP: ls, Logger: log.Named("web"), Version: "test"}
-	if mod != nil {
-		mod(&opts)
-	}
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s)
-	t.Cleanup(func() {
-		s.Close()
-		hs.Close()
-	})
-	return s, hs
 }
 
 // TestRPCWatchIDs: a response is matched to its request by id, numeric or
