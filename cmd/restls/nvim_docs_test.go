@@ -12,30 +12,6 @@ import (
 	"time"
 )
 
-// docsNeovimSnippet returns the Lua block of the "Neovim" section of
-// docs/lsp.md, so the test runs what users copy.
-func docsNeovimSnippet(t *testing.T) string {
-	t.Helper()
-	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs/lsp.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(doc), "\n### Neovim")
-	if !ok {
-		t.Fatal("docs/lsp.md has no ### Neovim section")
-	}
-	sec, _, _ = strings.Cut(sec, "\n### ")
-	_, code, ok := strings.Cut(sec, "\n```lua\n")
-	if !ok {
-		t.Fatal("the Neovim section of docs/lsp.md has no ```lua block")
-	}
-	code, _, ok = strings.Cut(code, "\n```\n")
-	if !ok {
-		t.Fatal("the ```lua block of docs/lsp.md's Neovim section does not end")
-	}
-	return code + "\n"
-}
-
 type nvimDocsResult struct {
 	AClient, BClient int
 	Omnifunc         string
@@ -60,7 +36,7 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 	}
 	dir := t.TempDir()
 	snippet := filepath.Join(dir, "restls.lua")
-	if err := os.WriteFile(snippet, []byte(docsNeovimSnippet(t)), 0o644); err != nil {
+	if err := os.WriteFile(snippet, []byte(docsBlock(t, "### Neovim", "lua")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The workspace: the example configuration at its root (what restls
