@@ -60,3 +60,16 @@ func TestMemoryLimitInterruptsTheScript(t *testing.T) {
 	}
 	t.Logf("stopped after %v", time.Since(start))
 }
+
+// TestStoppedErrorNames: a run stopped while converting its result is
+// named as a run stopped inside the script is: the memory limit is a
+// MemoryLimitError there too, not a TimeoutError.
+func TestStoppedErrorNames(t *testing.T) {
+	for code, want := range map[string]string{CodeMemoryLimit: "MemoryLimitError", CodeCanceled: "CanceledError", CodeScriptTimeout: "TimeoutError"} {
+		r := &runner{}
+		r.stopped.Store(&interruptReason{code, "m"})
+		if se := r.stoppedError(); se.Name != want || se.Code != code {
+			t.Errorf("%s: %+v, want name %s", code, se, want)
+		}
+	}
+}

@@ -397,9 +397,17 @@ func (r *runner) stoppedError() *ScriptError {
 	if p := r.stopped.Load(); p != nil {
 		reason = *p
 	}
+	return reason.scriptError()
+}
+
+// scriptError is the error a script sees when it is stopped for reason.
+func (reason interruptReason) scriptError() *ScriptError {
 	se := &ScriptError{Name: "TimeoutError", Code: reason.code, Message: reason.msg}
-	if reason.code == CodeCanceled {
+	switch reason.code {
+	case CodeCanceled:
 		se.Name = "CanceledError"
+	case CodeMemoryLimit:
+		se.Name = "MemoryLimitError"
 	}
 	return se
 }
@@ -516,16 +524,11 @@ func (r *runner) position(stack []goja.StackFrame) (int, int) {
 func (r *runner) scriptError(err error) *ScriptError {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		se := &ScriptError{Name: "TimeoutError", Code: CodeScriptTimeout, Message: "the script was interrupted"}
-		if reason, ok := ie.Value().(interruptReason); ok {
-			se.Code, se.Message = reason.code, reason.msg
-			switch reason.code {
-			case CodeCanceled:
-				se.Name = "CanceledError"
-			case CodeMemoryLimit:
-				se.Name = "MemoryLimitError"
-			}
+		reason, ok := ie.Value().(interruptReason)
+		if !ok {
+			reason = interruptReason{CodeScriptTimeout, "the script was interrupted"}
 		}
+		se := reason.scriptError()
 		se.Line, se.Column = r.position(ie.Stack())
 		return se
 	}
