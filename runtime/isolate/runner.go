@@ -255,7 +255,7 @@ func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessa
 // (how, when not empty) was ended by a signal.
 func (r *Runner) resultFor(out Outcome, code int, how string, stdout []byte, stderr string) json.RawMessage {
 	switch {
-	case out.MemoryKilled || strings.Contains(stderr, "fatal error: out of memory") || strings.Contains(stderr, "runtime: out of memory"):
+	case out.MemoryKilled || outOfMemory([]byte(stderr)):
 		return encode(scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory)))
 	case out.TimeKilled:
 		return encode(crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", r.opts.Timeout)))

@@ -161,11 +161,16 @@ type oomWriter struct {
 	tail []byte
 }
 
-const oomMessage = "out of memory"
+// outOfMemory reports whether a process's stderr holds the Go runtime's
+// out-of-memory report ("runtime: out of memory: cannot allocate ..." then
+// "fatal error: out of memory", or "fatal error: runtime: out of memory").
+func outOfMemory(stderr []byte) bool {
+	return bytes.Contains(stderr, []byte("fatal error: out of memory")) || bytes.Contains(stderr, []byte("runtime: out of memory"))
+}
 
 func (w *oomWriter) Write(p []byte) (int, error) {
 	buf := append(w.tail, p...)
-	if bytes.Contains(buf, []byte("fatal error: runtime: "+oomMessage)) || bytes.Contains(buf, []byte("fatal error: "+oomMessage)) {
+	if outOfMemory(buf) {
 		w.seen = true
 	}
 	if n := 64; len(buf) > n {
