@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
 )
 
 // RecordOptions configure a Recorder.
@@ -66,7 +68,7 @@ type recordedCall struct {
 // updated (not a fixtures file, unreadable).
 func NewRecorder(opts RecordOptions) (*Recorder, error) {
 	r := &Recorder{opts: opts}
-	old, err := os.ReadFile(opts.File)
+	old, err := config.ReadFile(opts.File) // regular files, size-limited, as --mock reads them
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}
@@ -270,7 +272,7 @@ func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool
 // when nothing was recorded, so the file exists after a run.
 func (r *Recorder) Save() error {
 	file := r.opts.File
-	old, err := os.ReadFile(file)
+	old, err := config.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record: %w", err)
 	}
