@@ -10,12 +10,6 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// listFlag is a repeatable string flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-
 // kindMapFlag is the repeatable --kind-map GLOB=KIND.
 type kindMapFlag struct{ m config.KindMap }
 
@@ -50,7 +44,7 @@ warning); 2 for usage errors and unreadable paths, scripts or configuration
 files.`)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
-	var include, exclude listFlag
+	var include, exclude stringList
 	fs.Var(&include, "include", "check the files matching this `glob` below each directory (repeatable; default "+check.DefaultInclude+")")
 	fs.Var(&exclude, "exclude", "skip the files matching this `glob` (repeatable)")
 	var kinds kindMapFlag

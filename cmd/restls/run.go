@@ -62,16 +62,10 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
 	cf.f.Register(fs)
-	if rc := parseFlags(env, fs, args); rc >= 0 {
-		return rc
-	}
 	// Flags may also follow SCRIPT.
-	var positional []string
-	for fs.NArg() > 0 {
-		positional = append(positional, fs.Arg(0))
-		if rc := parseFlags(env, fs, fs.Args()[1:]); rc >= 0 {
-			return rc
-		}
+	positional, rc := parseInterleaved(env, fs, args)
+	if rc >= 0 {
+		return rc
 	}
 	maxMemory := *maxMemoryFlag
 	usageErr := func(format string, a ...any) int {

@@ -38,6 +38,7 @@ type httpFlags struct {
 	ops *web.Ops
 }
 
+// stringList is a repeatable string flag.
 type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
