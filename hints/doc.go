@@ -25,7 +25,6 @@
 // operation, and checks literal arguments against it (openapi.go,
 // diagnose_openapi.go); it reads no description itself.
 //
-// hints imports config, openapi, jsdepth and the goja parser only: never LSP types,
-
-// never the runtime. The lsp package adapts these results to the protocol.
+// hints imports config, openapi, jsdepth and the goja parser only: never
+// LSP types, never the runtime. The lsp package adapts these results to the protocol.
 package hints
