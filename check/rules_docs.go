@@ -61,6 +61,7 @@ var rules = []Rule{
 	{Code: "openapi-missing-query", Severity: "warning", Markdown: "a query parameter the operation requires is not in a literal `queryParams`"},
 	{Code: "openapi-unknown-query", Severity: "information", Markdown: "a `queryParams` key the operation does not describe (services often take more than they document)"},
 	{Code: "openapi-missing-field", Severity: "warning", Markdown: "a property the request body schema requires is not in the literal PAYLOAD (top level)"},
+	{Code: "openapi-deprecated", Severity: "warning", Markdown: "the operation is marked deprecated in the description; the diagnostic is tagged Deprecated (editors show the call struck through)"},
 	{Code: "openapi-broken", Severity: "error", Markdown: "the file does not load: not JSON or YAML (the line where reading stopped), not an OpenAPI or Swagger document, nested deeper than 256 levels, more than 48 MB or 4 million values"},
 	{Code: "openapi-problem", Severity: "warning", Markdown: "a part the hints cannot use, such as a `$ref` that does not resolve within the file (references to other files are not followed); the rest is used"},
 	{Code: "check-unreadable", Severity: "error", Markdown: "a script found by the walk (or named on the command line) cannot be read: permissions, or it vanished meanwhile; `restls check` exits 2"},

@@ -36,6 +36,9 @@ func TestRulesMatchDocs(t *testing.T) {
 	if rows := strings.Count(string(data), "\n| `"); rows > 0 {
 		t.Errorf("docs/diagnostics.md has %d code rows without an anchor", rows)
 	}
+	if rows := strings.Count(string(data), "\n| <a id="); rows != n {
+		t.Errorf("docs/diagnostics.md has %d anchored rows, %d read: a row's severity cell must be one word (error, warning, information, hint)", rows, n)
+	}
 	if n < 50 {
 		t.Fatalf("found %d rules in docs/diagnostics.md; the table format changed?", n)
 	}
