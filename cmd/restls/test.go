@@ -28,7 +28,8 @@ plain run then passes.
 
 Exit status: 0 when every test passes; 1 when one fails (a malformed test
 file is a failing test); 2 for usage errors, a PATH that does not exist,
-no test file found, or a --junit file that cannot be written.`)
+no test file found, no service configuration found, or a --junit file
+that cannot be written.`)
 	runRE := fs.String("run", "", "run only the tests whose FILE/NAME matches this `regexp`")
 	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests")
 	live := fs.Bool("live", false, "send the calls no fixture answers to the network instead of failing them")
