@@ -120,12 +120,15 @@ func Run(opts Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// Paths in findings and messages: the working directory is asked once.
+	wd, _ := os.Getwd()
+	show := func(p string) string { return displayPath(wd, p) }
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(workers, max(len(files), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = checkScript(files[i], opts)
+				results[i] = checkScript(files[i], opts, show)
 			}
 		})
 	}
@@ -142,7 +145,7 @@ func Run(opts Options) (*Report, error) {
 		}
 		rep.Findings = append(rep.Findings, r...)
 	}
-	for _, f := range configFindings(opts.Snapshot) {
+	for _, f := range configFindings(opts.Snapshot, show) {
 		if unreadableConfig[f.Code] {
 			rep.Unreadable++
 		}
@@ -162,7 +165,7 @@ func Run(opts Options) (*Report, error) {
 }
 
 // checkScript diagnoses one script.
-func checkScript(file string, opts Options) []Finding {
+func checkScript(file string, opts Options, show func(string) string) []Finding {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
@@ -180,7 +183,7 @@ func checkScript(file string, opts Options) []Finding {
 		// that offers no hints (config.HintState).
 		reg = nil
 	}
-	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: displayPath})
+	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: show})
 	if len(diags) == 0 {
 		return nil
 	}
@@ -235,16 +238,25 @@ var unreadableConfig = map[string]bool{
 
 // configFindings are the snapshot's diagnostics, with paths shown as the
 // scripts' are.
-func configFindings(snap *config.Snapshot) []Finding {
+func configFindings(snap *config.Snapshot, show func(string) string) []Finding {
 	var out []Finding
+	// A broken file can have thousands of diagnostics: whether a path is a
+	// directory is asked once.
+	isDir := map[string]bool{}
 	for _, d := range snap.Diagnostics() {
 		msg := d.Message
 		if d.ServiceID != "" && !strings.Contains(msg, d.ServiceID) {
 			msg = "serviceId " + d.ServiceID + ": " + msg
 		}
-		f := Finding{File: displayPath(d.File), Line: d.Line, Column: d.Column,
+		f := Finding{File: show(d.File), Line: d.Line, Column: d.Column,
 			Severity: configSeverity(d.Severity), Code: d.Code, Message: msg}
-		if fi, err := os.Stat(d.File); err == nil && fi.IsDir() {
+		dir, seen := isDir[d.File]
+		if !seen {
+			fi, err := os.Stat(d.File)
+			dir = err == nil && fi.IsDir()
+			isDir[d.File] = dir
+		}
+		if dir {
 			// About a directory ("no configuration found in ."): no line.
 			f.Line, f.Column = 0, 0
 		}
@@ -255,12 +267,8 @@ func configFindings(snap *config.Snapshot) []Finding {
 
 // displayPath shows an absolute path below the working directory relative
 // to it, as the scripts' paths are, so findings about one file group.
-func displayPath(p string) string {
-	if !filepath.IsAbs(p) {
-		return p
-	}
-	wd, err := os.Getwd()
-	if err != nil {
+func displayPath(wd, p string) string {
+	if !filepath.IsAbs(p) || wd == "" {
 		return p
 	}
 	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
