@@ -254,7 +254,7 @@ func sourcesKey(src []OpenAPISource) string {
 }
 
 // recordedFiles finds the mock fixture files beside the scripts
-// (*.mock.yaml, *.mock.yml, *.mock.json), once per directory until the
+// (*.mock.yaml, *.mock.json: MockSuffixes), once per directory until the
 // next reload.
 type recordedFiles struct {
 	allowed bool // SessionOptions.MayAttachAPIs; set before the session starts
@@ -274,8 +274,8 @@ func (r *recordedFiles) beside(script string) []OpenAPISource {
 		return src
 	}
 	src = []OpenAPISource{}
-	for _, pat := range []string{"*.mock.yaml", "*.mock.yml", "*.mock.json"} {
-		files, _ := filepath.Glob(filepath.Join(dir, pat))
+	for _, suffix := range MockSuffixes { // the fixture files dry runs find
+		files, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
 		for _, f := range files {
 			src = append(src, OpenAPISource{Location: f, Recorded: true})
 		}
