@@ -97,8 +97,8 @@ func parseOpenAPISetting(raw json.RawMessage) ([]OpenAPISource, error) {
 func resolveOpenAPI(src []OpenAPISource, root string) []OpenAPISource {
 	out := make([]OpenAPISource, len(src))
 	for i, s := range src {
-		if !openapi.IsURL(s.Location) && !filepath.IsAbs(s.Location) && root != "" {
-			s.Location = filepath.Join(root, s.Location)
+		if !openapi.IsURL(s.Location) {
+			s.Location = hostPaths.resolve(root, s.Location) // as every path setting
 		}
 		out[i] = s
 	}
