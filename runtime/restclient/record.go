@@ -504,17 +504,18 @@ func (f *recordedFixture) yamlNode() (*yaml.Node, error) {
 
 func mergeJSON(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
 	var items []json.RawMessage
-	wrapped := false
+	var wrapper jsonObject // the file's object around "fixtures", kept as it is
 	if len(bytes.TrimSpace(old)) > 0 {
 		raw := bytes.TrimSpace(old)
 		if raw[0] == '{' {
-			var w struct {
-				Fixtures []json.RawMessage `json:"fixtures"`
-			}
-			if err := json.Unmarshal(raw, &w); err != nil || w.Fixtures == nil {
+			var err error
+			if wrapper, err = readJSONObject(raw); err != nil {
 				return nil, errors.New(errNotFixtureList)
 			}
-			items, wrapped = w.Fixtures, true
+			list := wrapper.get("fixtures")
+			if list == nil || json.Unmarshal(list, &items) != nil || items == nil {
+				return nil, errors.New(errNotFixtureList)
+			}
 		} else if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, errors.New(errNotFixtureList)
 		}
@@ -544,10 +545,18 @@ func mergeJSON(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, er
 		}
 	}
 	var doc any = out
-	if wrapped {
-		doc = struct {
-			Fixtures []json.RawMessage `json:"fixtures"`
-		}{out}
+	if wrapper != nil {
+		// Joined, not marshalled: json.Marshal would escape <, > and & in
+		// the fixtures as they stand, which the encoder below does not.
+		list := []byte{'['}
+		for i, it := range out {
+			if i > 0 {
+				list = append(list, ',')
+			}
+			list = append(list, it...)
+		}
+		wrapper.set("fixtures", append(list, ']'))
+		doc = wrapper
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -556,6 +565,78 @@ func mergeJSON(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, er
 	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
+	return b.Bytes(), nil
+}
+
+// jsonObject is a JSON object's members in document order: a --record
+// JSON file's wrapper object keeps its other members ("$schema") and
+// their order when its fixtures are rewritten.
+type jsonObject []jsonMember
+
+type jsonMember struct {
+	name  string
+	value json.RawMessage
+}
+
+// readJSONObject reads the members of the object raw.
+func readJSONObject(raw []byte) (jsonObject, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not an object")
+	}
+	obj := jsonObject{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		obj.set(tok.(string), v)
+	}
+	return obj, nil
+}
+
+// get is the value of member name (the last one, as encoding/json reads
+// it), or nil.
+func (o jsonObject) get(name string) json.RawMessage {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].name == name {
+			return o[i].value
+		}
+	}
+	return nil
+}
+
+// set replaces the value of member name where it stands, or adds it.
+func (o *jsonObject) set(name string, v json.RawMessage) {
+	for i := range *o {
+		if (*o)[i].name == name {
+			(*o)[i].value = v
+			return
+		}
+	}
+	*o = append(*o, jsonMember{name, v})
+}
+
+func (o jsonObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(m.name)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(m.value)
+	}
+	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 

@@ -544,3 +544,29 @@ func TestRecordedHeaders(t *testing.T) {
 		t.Errorf("--record-headers: %s", got)
 	}
 }
+
+// TestRecordKeepsTheJSONWrapper: a JSON fixtures file that is an object
+// keeps its other members ("$schema", editors' link to the schema) and
+// their order when its fixtures are rewritten, and text such as <a&b> as
+// it was written.
+func TestRecordKeepsTheJSONWrapper(t *testing.T) {
+	srv := stableServer(t)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api", "")))
+	file := filepath.Join(t.TempDir(), "orders.mock.json")
+	if err := os.WriteFile(file, []byte(`{"$schema": "https://example.test/mock.json", "fixtures": [{"serviceId": "other", "bodyText": "<a&b>"}], "note": "kept"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recordCalls(t, reg, Options{}, file, []*Request{{ServiceID: "svc", PathParams: []string{"text"}}})
+	data, _ := os.ReadFile(file)
+	text := string(data)
+	s, f, n := strings.Index(text, `"$schema": "https://example.test/mock.json"`), strings.Index(text, `"fixtures": [`), strings.Index(text, `"note": "kept"`)
+	if s < 0 || f < 0 || n < 0 || !(s < f && f < n) {
+		t.Errorf("the wrapper's members were not kept in order:\n%s", text)
+	}
+	if !strings.Contains(text, `"bodyText": "<a&b>"`) || !strings.Contains(text, `"serviceId": "svc"`) {
+		t.Errorf("fixtures not as written and recorded:\n%s", text)
+	}
+	if _, err := LoadMock(file); err != nil {
+		t.Errorf("the file does not load: %v", err)
+	}
+}
