@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -239,10 +238,12 @@ func writeCaret(b *bytes.Buffer, line, col int, src string) {
 	num := strconv.Itoa(line)
 	fmt.Fprintf(b, "  %4s | %s\n", num, src)
 	var pad strings.Builder
-	for i, r := range src {
-		if i >= 0 && utf8.RuneCountInString(src[:i]) >= col-1 {
+	n := 0 // runes before r
+	for _, r := range src {
+		if n >= col-1 {
 			break
 		}
+		n++
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {

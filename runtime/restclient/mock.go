@@ -662,8 +662,9 @@ func parseMockJSON(file string, data []byte) (*Mock, error) {
 		return nil, bad
 	}
 	m := &Mock{File: file}
+	var lines lineCounter
 	for i := 0; dec.More(); i++ {
-		line := lineAt(data, dec.InputOffset())
+		line := lines.at(data, dec.InputOffset())
 		var item json.RawMessage
 		if err := dec.Decode(&item); err != nil {
 			return nil, bad
@@ -683,12 +684,22 @@ func parseMockJSON(file string, data []byte) (*Mock, error) {
 	return m, nil
 }
 
-// lineAt returns the line of the first value at or after off, skipping
-// white space and a comma.
-func lineAt(data []byte, off int64) int {
+// lineCounter finds the lines of values at increasing offsets, counting
+// each newline once (a file of thousands of fixtures is not read again
+// from its start for each).
+type lineCounter struct {
+	off, line int // newlines before off: line-1
+}
+
+// at returns the line of the first value at or after off (not before the
+// last offset asked for), skipping white space and a comma.
+func (c *lineCounter) at(data []byte, off int64) int {
 	i := int(off)
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n' || data[i] == ',') {
 		i++
 	}
-	return 1 + bytes.Count(data[:min(i, len(data))], []byte("\n"))
+	i = min(i, len(data))
+	c.line += bytes.Count(data[c.off:i], []byte("\n"))
+	c.off = i
+	return 1 + c.line
 }
