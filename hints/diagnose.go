@@ -392,30 +392,10 @@ func (d *diagnoser) checkQuery(e ast.Expression) {
 	if !d.checkObjectArg(e, "PATH.queryParams", "no query") {
 		return
 	}
-	obj := objectLit(e)
-	for _, p := range obj.Value {
-		pk, ok := p.(*ast.PropertyKeyed)
-		if !ok || pk == nil || isNil(pk.Value) {
-			continue
+	for _, p := range objectLit(e).Value {
+		if pk, ok := p.(*ast.PropertyKeyed); ok && pk != nil && !isNil(pk.Value) {
+			d.notString(pk.Value, CodeQueryValueNotString, "query parameter values are always strings (spec 2.3), not %s: pass a string, for example String(value)", true)
 		}
-		var lit string
-		switch v := pk.Value.(type) {
-		case *ast.NumberLiteral:
-			lit = v.Literal
-		case *ast.BooleanLiteral:
-			lit = v.Literal
-		case *ast.NullLiteral, *ast.ObjectLiteral, *ast.ArrayLiteral:
-		default:
-			continue
-		}
-		r := d.rng(pk.Value)
-		diag := Diagnostic{Range: r, Severity: SeverityError, Code: CodeQueryValueNotString,
-			Message: "query parameter values are always strings (spec 2.3): pass a string, for example String(value)"}
-		if lit != "" {
-			diag.Fixes = []Fix{{Title: fmt.Sprintf("Quote as \"%s\"", lit), Preferred: true,
-				Edits: []Edit{{Range: r, NewText: `"` + lit + `"`}}}}
-		}
-		d.add(diag)
 	}
 }
 
