@@ -206,8 +206,9 @@ func (a *apiStore) reload() {
 }
 
 // apiCache is a session's attachment of its descriptions to the services
-// of the registries it reads, rebuilt when a load completes or the
-// registry changes.
+// of the registries it reads (Server.apiSets: the HTTP backend's, of
+// Options.OpenAPI), rebuilt when a load completes or the registry
+// changes.
 type apiCache struct {
 	mu   sync.Mutex
 	gen  int64
@@ -221,8 +222,14 @@ type apiKey struct {
 
 // set returns the descriptions of reg's services for src.
 func (c *apiCache) set(store *apiStore, src []OpenAPISource, reg *config.Registry) *openapi.Set {
+	set, _ := c.setGen(store, src, reg)
+	return set
+}
+
+// setGen is set with the store's generation the answer is of.
+func (c *apiCache) setGen(store *apiStore, src []OpenAPISource, reg *config.Registry) (*openapi.Set, int64) {
 	if len(src) == 0 {
-		return nil
+		return nil, 0
 	}
 	docs, gen := store.docs(src)
 	key := apiKey{sourcesKey(src), reg}
@@ -232,14 +239,14 @@ func (c *apiCache) set(store *apiStore, src []OpenAPISource, reg *config.Registr
 		c.gen, c.sets = gen, map[apiKey]*openapi.Set{}
 	}
 	if s, ok := c.sets[key]; ok {
-		return s
+		return s, gen
 	}
 	s := openapi.Attach(reg, docs)
 	if len(c.sets) > 16 {
 		clear(c.sets) // registries replaced by reloads, directories left
 	}
 	c.sets[key] = s
-	return s
+	return s, gen
 }
 
 func sourcesKey(src []OpenAPISource) string {
@@ -472,21 +479,21 @@ const (
 
 // APIServices returns the serviceIds of reg whose API description (from
 // Options.OpenAPI) is loaded, for the HTTP backend's /v1/services
-// ("api": true); nil when none is. It starts the loads not started yet
-// and never waits for them.
-func (s *Server) APIServices(reg *config.Registry) map[string]bool {
+// ("api": true), nil when none is, and the number of description loads
+// completed so far: the answer changes only when reg or that number does.
+// It starts the loads not started yet and never waits for them.
+func (s *Server) APIServices(reg *config.Registry) (ids map[string]bool, gen int64) {
 	if len(s.opts.OpenAPI) == 0 || reg == nil {
-		return nil
+		return nil, 0
 	}
-	docs, _ := s.apis.docs(s.opts.OpenAPI)
-	set := openapi.Attach(reg, docs)
-	ids := set.IDs()
-	if len(ids) == 0 {
-		return nil
+	set, gen := s.apiSets.setGen(s.apis, s.opts.OpenAPI, reg)
+	list := set.IDs()
+	if len(list) == 0 {
+		return nil, gen
 	}
-	out := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		out[id] = true
+	ids = make(map[string]bool, len(list))
+	for _, id := range list {
+		ids[id] = true
 	}
-	return out
+	return ids, gen
 }

@@ -156,13 +156,20 @@ func TestAPIServices(t *testing.T) {
 	loaded := make(chan struct{})
 	srv.apis.onLoaded = func() { close(loaded) }
 	reg := srv.Snapshot().For(config.ScriptService)
-	if got := srv.APIServices(reg); got != nil {
+	got, before := srv.APIServices(reg)
+	if got != nil {
 		t.Fatalf("before the load: %v", got)
 	}
 	<-loaded
-	got := srv.APIServices(reg)
+	got, after := srv.APIServices(reg)
 	if len(got) != 2 || !got["shop"] || !got["shop-orders"] {
 		t.Errorf("APIServices = %v", got)
+	}
+	if after == before {
+		t.Errorf("the generation stayed %d across a load: /v1/services would keep its answer", after)
+	}
+	if again, gen := srv.APIServices(reg); gen != after || len(again) != 2 {
+		t.Errorf("asked again: %v, generation %d (was %d)", again, gen, after)
 	}
 }
 

@@ -90,6 +90,8 @@ type Server struct {
 	slog   *slog.Logger
 	shared *registry
 	apis   *apiStore
+	// apiSets attaches Options.OpenAPI for APIServices.
+	apiSets apiCache
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}

@@ -28,11 +28,13 @@ const cacheControl = "no-cache"
 // because the runner is busy: a run against real services takes seconds.
 const retryAfterBusy = "2"
 
-// etagCache remembers the encoded hints map per (snapshot, kind), so polling
+// etagCache remembers the encoded hints map per (snapshot, kind) and
+// generation of the API descriptions (lsp.Server.APIServices), so polling
 // an unchanged registry costs a map lookup, not an encoding.
 type etagCache struct {
 	mu   sync.Mutex
 	snap *config.Snapshot
+	gen  int64
 	byK  map[config.Kind]encoded
 }
 
@@ -41,11 +43,11 @@ type encoded struct {
 	etag string
 }
 
-func (c *etagCache) get(snap *config.Snapshot, kind config.Kind, build func() any) (encoded, error) {
+func (c *etagCache) get(snap *config.Snapshot, gen int64, kind config.Kind, build func() any) (encoded, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.snap != snap {
-		c.snap, c.byK = snap, map[config.Kind]encoded{}
+	if c.snap != snap || c.gen != gen {
+		c.snap, c.gen, c.byK = snap, gen, map[config.Kind]encoded{}
 	}
 	if e, ok := c.byK[kind]; ok {
 		return e, nil
@@ -139,29 +141,29 @@ func (s *Server) handleServices(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap := s.opts.Snapshot()
+	// Services with a loaded API description say so ("api": true);
+	// descriptions load in the background, so the answer is cached by
+	// their generation too.
+	apis, gen := s.opts.LSP.APIServices(snap.For(kind))
 	build := func() any {
 		reg := snap.For(kind)
 		if reg == nil {
 			return map[string]config.HintsEntry{}
 		}
-		return reg.HintsMap()
-	}
-	var e encoded
-	if apis := s.opts.LSP.APIServices(snap.For(kind)); apis != nil {
-		// Services with an API description say so; descriptions load in
-		// the background, so this answer is not cached by snapshot.
+		if apis == nil {
+			return reg.HintsMap()
+		}
 		type entry struct {
 			config.HintsEntry
 			API bool `json:"api,omitempty"`
 		}
 		m := map[string]entry{}
-		for id, h := range build().(map[string]config.HintsEntry) {
+		for id, h := range reg.HintsMap() {
 			m[id] = entry{h, apis[id]}
 		}
-		e, err = encode(m)
-	} else {
-		e, err = s.services.get(snap, kind, build)
+		return m
 	}
+	e, err := s.services.get(snap, gen, kind, build)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "could not encode the hints map: "+err.Error())
 		return
