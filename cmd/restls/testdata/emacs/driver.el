@@ -26,4 +26,10 @@
     (error (setq ok nil) (push (cons 'error (format "%S" err)) out)))
   (with-temp-file (getenv "RESTLS_OUT")
     (insert (json-encode out)))
+  ;; Stop restls's process first: a request it sends while Emacs exits
+  ;; (workspace/configuration after eglot's didChangeConfiguration) would
+  ;; be answered into a closed pipe, an error that makes the exit 255.
+  (dolist (p (process-list))
+    (set-process-filter p #'ignore)
+    (delete-process p))
   (kill-emacs 0))
