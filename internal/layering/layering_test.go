@@ -60,6 +60,7 @@ var table = map[string]rule{
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web"}},
 
 	"jsdepth": {leaf: true},
+	"input":   {leaf: true},
 
 	"internal/cursortest":  {leaf: true, testOnly: true},
 	"internal/deepgentest": {leaf: true, testOnly: true},
