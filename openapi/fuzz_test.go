@@ -83,3 +83,109 @@ func walkSchema(s *Schema, depth int) {
 	}
 	walkSchema(s.Items, depth+1)
 }
+
+// refWalkDoc is a description made from a program: each byte of prog is
+// a component, C<i>, whose kind comes from the byte's low 3 bits and
+// whose target, C<j>, from the rest (j may be i: a cycle, or before i: a
+// loop through several); the answer is C0, and then a chain of links
+// $refs: #/c/1 -> ... -> #/c/links.
+func refWalkDoc(prog []byte, links int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.1.0","info":{"title":"walk","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/C0"}}}}}}},"/b":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/c/1"}}}}}}}},"components":{"schemas":{`)
+	n := max(len(prog), 1)
+	for i := range n {
+		var c byte
+		if i < len(prog) {
+			c = prog[i]
+		}
+		j := int(c>>3) % n
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		ref := fmt.Sprintf(`{"$ref":"#/components/schemas/C%d"}`, j)
+		fmt.Fprintf(&b, `"C%d":`, i)
+		switch c & 7 {
+		case 0:
+			b.WriteString(ref)
+		case 1:
+			fmt.Fprintf(&b, `{"allOf":[%s,{"properties":{"p%d":{"type":"string"}}}]}`, ref, i)
+		case 2:
+			fmt.Fprintf(&b, `{"properties":{"x":%s,"p%d":{"type":"integer"}},"required":["x"]}`, ref, i)
+		case 3:
+			fmt.Fprintf(&b, `{"type":"array","items":%s}`, ref)
+		case 4:
+			fmt.Fprintf(&b, `{"oneOf":[%s,%s],"anyOf":[{"$ref":"#/components/schemas/C%d"}]}`, ref, ref, i)
+		case 5:
+			// Inline nesting below the parser's limit, a $ref at the bottom.
+			for range 40 {
+				b.WriteString(`{"properties":{"n":`)
+			}
+			b.WriteString(ref)
+			b.WriteString(strings.Repeat("}}", 40))
+		case 6:
+			fmt.Fprintf(&b, `{"$ref":"#/components/schemas/C%d/properties/x"}`, j)
+		default:
+			fmt.Fprintf(&b, `{"$ref":"#/nowhere/C%d"}`, j)
+		}
+	}
+	b.WriteString(`}},"c":{`)
+	for i := 1; i < links; i++ {
+		fmt.Fprintf(&b, `"%d":{"$ref":"#/c/%d"},`, i, i+1)
+	}
+	fmt.Fprintf(&b, `"%d":{"$ref":"#/components/schemas/C0"}}}`, max(links, 1))
+	return []byte(b.String())
+}
+
+// FuzzRefWalk (issue 23, finding 1): $refs that chain, loop and nest,
+// made from a program so that every input is a valid description. The
+// builder must end (within maxSchemaNest and maxSchemaWork), report at
+// most 100 problems, and leave every object's properties sorted by
+// unique name (Schema.Prop searches them).
+func FuzzRefWalk(f *testing.F) {
+	f.Add([]byte{}, uint16(0))
+	f.Add([]byte{0}, uint16(1))                          // C0 -> C0
+	f.Add([]byte{8, 0}, uint16(2))                       // C0 -> C1 -> C0
+	f.Add([]byte{1, 9, 2, 10, 3, 11, 4, 12}, uint16(10)) // allOf, properties, items, oneOf in a loop
+	f.Add([]byte{5, 13, 5, 13, 5, 13, 5, 5}, uint16(3))  // inline nesting through $refs
+	f.Add([]byte{6, 2, 7, 14}, uint16(5))                // a $ref into a component, one that does not resolve
+	chain := make([]byte, 255)
+	for i := range chain {
+		chain[i] = byte((i+1)%len(chain)) << 3 // C_i -> C_{i+1}: a loop of 255 $refs
+	}
+	f.Add(chain, uint16(600)) // and a chain longer than maxSchemaNest
+	wide := make([]byte, 200)
+	for i := range wide {
+		wide[i] = byte(i%31)<<3 | 1 // allOf of each other
+	}
+	f.Add(wide, uint16(2999))
+	f.Fuzz(func(t *testing.T, prog []byte, links uint16) {
+		if len(prog) > 1024 {
+			prog = prog[:1024]
+		}
+		idx, err := Build("walk.json", refWalkDoc(prog, int(links%3000)))
+		if err != nil {
+			t.Fatalf("a valid description failed: %v", err)
+		}
+		if len(idx.Problems) > 100 {
+			t.Errorf("%d problems", len(idx.Problems))
+		}
+		seen := map[*Schema]bool{}
+		var check func(s *Schema)
+		check = func(s *Schema) {
+			if s == nil || seen[s] {
+				return
+			}
+			seen[s] = true
+			for i, p := range s.Props {
+				if i > 0 && s.Props[i-1].Name >= p.Name {
+					t.Fatalf("properties not sorted by unique name: %q then %q", s.Props[i-1].Name, p.Name)
+				}
+				check(p.Schema)
+			}
+			check(s.Items)
+		}
+		for _, o := range idx.Ops {
+			check(o.Response)
+		}
+	})
+}

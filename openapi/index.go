@@ -146,9 +146,25 @@ var ErrNotOpenAPI = errors.New("not an OpenAPI description (no \"openapi\" or \"
 // are listed.
 var methods = [...]string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
-// maxSchemaDepth bounds how deep a schema is followed; $ref cycles end at
-// the component already being built, this bounds inline nesting.
+// maxSchemaDepth bounds how deep a schema is followed inline (a deeper
+// one is an object of unknown properties); $ref cycles end at the
+// component already being built.
 const maxSchemaDepth = 32
+
+// Budgets of the schema walk (docs/decisions.md, "OpenAPI descriptions
+// (issue 23)"): what a description of MaxSize bytes can make the builder
+// do, whatever its $refs. Past one, the builder leaves the rest out and
+// says so in a Problem naming the $ref; it never fails the description.
+const (
+	// maxSchemaNest bounds the schemas being built at once, inline or
+	// through a $ref: the depth of the walk's stack. A chain of $refs
+	// (#/c/1 -> #/c/2 -> ...) used to restart the depth at each link.
+	maxSchemaNest = 256
+	// maxSchemaWork bounds the $refs resolved plus the properties built
+	// or merged (allOf, oneOf, anyOf) in one description: what the index
+	// may hold, and the builder's time.
+	maxSchemaWork = 2 << 20
+)
 
 // Build reads a description (JSON or YAML) into an Index. source names it
 // in positions and messages.
@@ -165,8 +181,14 @@ type builder struct {
 	idx      *Index
 	swagger  bool
 	refs     map[string]*Schema // built components, by $ref
+	targets  map[string]*node   // resolved $refs (nil: does not resolve)
 	building map[*node]*Schema  // inline schemas being built (cycles)
 	problems map[string]bool
+
+	nest  int    // schemas being built now (maxSchemaNest)
+	work  int    // $refs resolved, properties built or merged (maxSchemaWork)
+	ref   string // the innermost $ref being built, for messages
+	spent bool   // the work budget is spent: no more schemas
 }
 
 func newMemos() *lru.Cache[any, *Memo] {
@@ -182,7 +204,8 @@ func buildIndex(source string, root *node) (*Index, error) {
 		return nil, ErrNotOpenAPI
 	}
 	idx := &Index{Source: source, memos: newMemos()}
-	b := &builder{root: root, idx: idx, refs: map[string]*Schema{}, building: map[*node]*Schema{}, problems: map[string]bool{}}
+	b := &builder{root: root, idx: idx, refs: map[string]*Schema{}, targets: map[string]*node{},
+		building: map[*node]*Schema{}, problems: map[string]bool{}}
 	switch {
 	case root.get("openapi") != nil:
 		idx.Version = root.get("openapi").scalar()
@@ -275,9 +298,8 @@ func (b *builder) deref(n *node) *node {
 		if ref == "" {
 			return n
 		}
-		t := b.pointer(ref)
+		t := b.resolve(ref, n.line)
 		if t == nil {
-			b.problem(n.line, "$ref %q does not resolve within the description", ref)
 			return nil
 		}
 		n = t
@@ -287,6 +309,44 @@ func (b *builder) deref(n *node) *node {
 		return nil
 	}
 	return n
+}
+
+// resolve returns the node a $ref (at line) points to, or nil (a
+// Problem says why). Each $ref is resolved once and counted against the
+// work budget.
+func (b *builder) resolve(ref string, line int32) *node {
+	t, ok := b.targets[ref]
+	if !ok {
+		if !b.charge(1, line) {
+			return nil
+		}
+		t = b.pointer(ref)
+		b.targets[ref] = t
+	}
+	if t == nil {
+		b.problem(line, "$ref %q does not resolve within the description", ref)
+	}
+	return t
+}
+
+// charge counts n units of work against maxSchemaWork, and reports
+// whether the budget allows them; the first time it does not, a Problem
+// says where the walk stopped.
+func (b *builder) charge(n int, line int32) bool {
+	if b.spent {
+		return false
+	}
+	b.work += n
+	if b.work <= maxSchemaWork {
+		return true
+	}
+	b.spent = true
+	where := ""
+	if b.ref != "" {
+		where = fmt.Sprintf(" (building $ref %q)", b.ref)
+	}
+	b.problem(line, "the schemas are too large to index: more than %d properties and $refs%s; the rest of the schemas are left out", maxSchemaWork, where)
+	return false
 }
 
 // pointer resolves a local JSON pointer ("#/components/schemas/x").
@@ -354,6 +414,7 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 		op.DocsURL = d.text("url")
 	}
 	seen := map[string]bool{}
+	form := false // formData parameters added: sort them once, after
 	for _, list := range []*node{n.get("parameters"), common} {
 		if list == nil || list.kind != kArray {
 			continue
@@ -388,10 +449,13 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 					p := b.param(pn)
 					op.Body.Props = append(op.Body.Props, Prop{Name: p.Name, Required: p.Required,
 						Schema: &Schema{Type: p.Type, Description: p.Description, Enum: p.Enum}})
-					sortProps(op.Body.Props)
+					form = true
 				}
 			}
 		}
+	}
+	if form && op.BodyMedia == "multipart/form-data" {
+		sortProps(op.Body.Props)
 	}
 	sort.SliceStable(op.Query, func(i, j int) bool { return op.Query[i].Name < op.Query[j].Name })
 	if rb := b.deref(n.get("requestBody")); rb != nil {
@@ -468,23 +532,37 @@ func (b *builder) param(pn *node) Param {
 }
 
 // schema builds the Schema of n; components reached through $ref are
-// built once and shared, so cycles end at the one being built.
+// built once and shared, so cycles end at the one being built. The walk
+// is bounded by maxSchemaNest and maxSchemaWork across $refs.
 func (b *builder) schema(n *node, depth int) *Schema {
-	if n == nil || n.kind != kObject {
+	if n == nil || n.kind != kObject || b.spent {
 		return nil
 	}
+	if b.nest >= maxSchemaNest {
+		ref := n.text("$ref")
+		if ref == "" {
+			ref = b.ref
+		}
+		b.problem(n.line, "$ref %q: schemas nested deeper than %d (a chain of $refs?); what is deeper is left out", ref, maxSchemaNest)
+		return nil
+	}
+	b.nest++
+	defer func() { b.nest-- }()
 	if ref := n.text("$ref"); ref != "" {
 		if s, ok := b.refs[ref]; ok {
 			return s
 		}
-		t := b.pointer(ref)
+		t := b.resolve(ref, n.line)
 		if t == nil {
-			b.problem(n.line, "$ref %q does not resolve within the description", ref)
 			return nil
 		}
 		s := &Schema{Ref: ref[strings.LastIndexByte(ref, '/')+1:], Line: int(t.line)}
 		b.refs[ref] = s
-		if built := b.schema(t, 0); built != nil {
+		outer := b.ref
+		b.ref = ref
+		built := b.schema(t, 0)
+		b.ref = outer
+		if built != nil {
 			name, line := s.Ref, s.Line
 			*s = *built
 			s.Ref, s.Line = name, line
@@ -519,13 +597,20 @@ func (b *builder) schema(n *node, depth int) *Schema {
 			}
 		}
 	}
-	required := map[string]bool{}
-	if r := n.get("required"); r != nil && r.kind == kArray {
-		for _, v := range r.vals {
-			required[v.scalar()] = true
-		}
-	}
 	if ps := n.get("properties"); ps != nil && ps.kind == kObject {
+		var required map[string]bool
+		if r := n.get("required"); r != nil && r.kind == kArray {
+			required = make(map[string]bool, len(r.vals))
+			for _, v := range r.vals {
+				required[v.scalar()] = true
+			}
+		}
+		if !b.charge(len(ps.keys), ps.line) {
+			return s
+		}
+		if len(ps.keys) > 0 {
+			s.Props = make([]Prop, 0, len(ps.keys))
+		}
 		for i, name := range ps.keys {
 			s.Props = append(s.Props, Prop{Name: name, Required: required[name], Schema: b.schema(ps.vals[i], depth+1)})
 		}
@@ -540,6 +625,7 @@ func (b *builder) schema(n *node, depth int) *Schema {
 		}
 	}
 	// allOf merges; oneOf and anyOf offer the properties of every choice.
+	var at map[string]int
 	for _, key := range []string{"allOf", "oneOf", "anyOf"} {
 		list := n.get(key)
 		if list == nil || list.kind != kArray {
@@ -547,10 +633,10 @@ func (b *builder) schema(n *node, depth int) *Schema {
 		}
 		for _, part := range list.vals {
 			ps := b.schema(part, depth+1)
-			if ps == nil {
+			if ps == nil || !b.charge(len(ps.Props), part.line) {
 				continue
 			}
-			s.merge(ps, key == "allOf")
+			at = s.merge(ps, key == "allOf", at)
 		}
 	}
 	sortProps(s.Props)
@@ -558,8 +644,11 @@ func (b *builder) schema(n *node, depth int) *Schema {
 }
 
 // merge adds the properties of o to s (o may still be being built: a
-// cycle through allOf merges what is there).
-func (s *Schema) merge(o *Schema, all bool) {
+// cycle through allOf merges what is there). at indexes s.Props by name:
+// nil while s has few, made here when it has more, and returned for the
+// caller's next merge into s (until it sorts s.Props). With a search of
+// the list instead, two allOf parts of 20,000 properties took seconds.
+func (s *Schema) merge(o *Schema, all bool, at map[string]int) map[string]int {
 	if s.Type == "" {
 		s.Type = o.Type
 	}
@@ -572,25 +661,41 @@ func (s *Schema) merge(o *Schema, all bool) {
 	if s.Ref == "" && all && len(o.Props) > 0 {
 		s.Ref = o.Ref
 	}
+	if at == nil && len(s.Props)+len(o.Props) > 16 {
+		at = make(map[string]int, len(s.Props)+len(o.Props))
+		for i, p := range s.Props {
+			if _, dup := at[p.Name]; !dup {
+				at[p.Name] = i
+			}
+		}
+	}
 	for _, p := range o.Props {
 		if !all {
 			p.Required = false
 		}
-		if q := s.findProp(p.Name); q != nil {
-			q.Required = q.Required || p.Required
+		i := -1
+		if at != nil {
+			if j, ok := at[p.Name]; ok {
+				i = j
+			}
+		} else {
+			for j := range s.Props {
+				if s.Props[j].Name == p.Name {
+					i = j
+					break
+				}
+			}
+		}
+		if i >= 0 {
+			s.Props[i].Required = s.Props[i].Required || p.Required
 			continue
+		}
+		if at != nil {
+			at[p.Name] = len(s.Props)
 		}
 		s.Props = append(s.Props, p)
 	}
-}
-
-func (s *Schema) findProp(name string) *Prop {
-	for i := range s.Props {
-		if s.Props[i].Name == name {
-			return &s.Props[i]
-		}
-	}
-	return nil
+	return at
 }
 
 func sortProps(ps []Prop) {

@@ -31,6 +31,9 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 	}
 	idx := &Index{Source: source, Recorded: true, memos: newMemos()}
 	seen := map[string]*Operation{}
+	// merged are the answers merged from several fixtures, each with
+	// its index of properties by name; sorted once all are in.
+	merged := map[*Schema]map[string]int{}
 	for _, f := range list.vals {
 		id := f.text("serviceId")
 		p := f.get("path")
@@ -69,11 +72,14 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 			if op.Response == nil {
 				op.Response = body
 			} else if body != nil {
-				op.Response.merge(body, false)
+				merged[op.Response] = op.Response.merge(body, false, merged[op.Response])
 			}
 		} else {
 			op.Errors = append(op.Errors, Answer{Status: strconv.Itoa(status), Schema: body})
 		}
+	}
+	for s := range merged {
+		sortProps(s.Props)
 	}
 	sort.SliceStable(idx.Ops, func(i, j int) bool {
 		return strings.Join(idx.Ops[i].Segments, "/") < strings.Join(idx.Ops[j].Segments, "/")
@@ -98,6 +104,7 @@ func inferSchema(n *node, depth int) *Schema {
 		sortProps(s.Props)
 	case kArray:
 		s.Type = "array"
+		var at map[string]int
 		for i, v := range n.vals {
 			if i == 100 {
 				break
@@ -106,9 +113,11 @@ func inferSchema(n *node, depth int) *Schema {
 			if s.Items == nil {
 				s.Items = e
 			} else if e != nil {
-				s.Items.merge(e, false)
-				sortProps(s.Items.Props)
+				at = s.Items.merge(e, false, at)
 			}
+		}
+		if s.Items != nil {
+			sortProps(s.Items.Props)
 		}
 	case kString:
 		s.Type = "string"

@@ -11,7 +11,8 @@ import (
 // has 1,223).
 type trie struct {
 	seg   string
-	kids  []*trie
+	kids  []*trie      // sorted by seg
+	tmpl  []*trie      // the kids whose seg has a parameter ({id}, file.{ext})
 	ops   []*Operation // at exactly this path
 	below []*Operation // at or below it, in Ops order
 	// counts counts below by method (methodRank).
@@ -23,15 +24,30 @@ type trie struct {
 	next [len(methods)]atomic.Pointer[Next]
 }
 
+// kidKey names a node's kid while the trie is built.
+type kidKey struct {
+	parent *trie
+	seg    string
+}
+
 func buildTrie(ops []*Operation) *trie {
 	root := &trie{}
+	// A map finds a kid while building: 200,000 paths under one node
+	// made a search of the list quadratic.
+	kids := map[kidKey]*trie{}
 	for _, o := range ops {
 		n := root
 		r := methodRank(o.Method)
 		n.below = append(n.below, o)
 		n.counts[r]++
 		for _, s := range o.Segments {
-			n = n.kid(s)
+			k := kids[kidKey{n, s}]
+			if k == nil {
+				k = &trie{seg: s}
+				kids[kidKey{n, s}] = k
+				n.kids = append(n.kids, k)
+			}
+			n = k
 			n.below = append(n.below, o)
 			n.counts[r]++
 		}
@@ -41,20 +57,12 @@ func buildTrie(ops []*Operation) *trie {
 	return root
 }
 
-func (n *trie) kid(seg string) *trie {
-	for _, k := range n.kids {
-		if k.seg == seg {
-			return k
-		}
-	}
-	k := &trie{seg: seg}
-	n.kids = append(n.kids, k)
-	return k
-}
-
 func (n *trie) sort() {
 	sort.Slice(n.kids, func(i, j int) bool { return n.kids[i].seg < n.kids[j].seg })
 	for _, k := range n.kids {
+		if strings.IndexByte(k.seg, '{') >= 0 {
+			n.tmpl = append(n.tmpl, k)
+		}
 		k.sort()
 	}
 }
@@ -71,16 +79,32 @@ func (n *trie) find(seg string) *trie {
 	return nil
 }
 
-// walk returns the nodes the segments reach.
+// walk returns the nodes the segments reach, in the order of their
+// segments at each level. A literal segment is looked up, and only the
+// kids with a parameter are compared: a node may have many kids.
 func (n *trie) walk(segs []Seg, out []*trie) []*trie {
 	if len(segs) == 0 {
 		return append(out, n)
 	}
 	s := segs[0]
-	for _, k := range n.kids {
-		if s.Computed || k.seg == s.Text || strings.IndexByte(k.seg, '{') >= 0 && segmentEqual(k.seg, s.Text) {
+	if s.Computed {
+		for _, k := range n.kids {
 			out = k.walk(segs[1:], out)
 		}
+		return out
+	}
+	lit := n.find(s.Text)
+	for _, k := range n.tmpl {
+		if lit != nil && lit.seg < k.seg {
+			out = lit.walk(segs[1:], out)
+			lit = nil
+		}
+		if k != lit && segmentEqual(k.seg, s.Text) {
+			out = k.walk(segs[1:], out)
+		}
+	}
+	if lit != nil {
+		out = lit.walk(segs[1:], out)
 	}
 	return out
 }
