@@ -204,9 +204,9 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
-	if items, ok := bodyItems(o.dst, s, used, rng, o.Display); ok {
+	if items, incomplete, ok := bodyItems(o.dst, s, used, rng, o.Display); ok {
 		o.appended = items != nil
-		return Completion{Items: items}, true
+		return Completion{Items: items, Incomplete: incomplete}, true
 	}
 	if chain := s.memberChain(used); chain != nil {
 		items := memberItems(s, chain, rng)
@@ -231,8 +231,8 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 		// Before the string: insert a quoted id.
 		return serviceItems(reg, typed, rng, 0, o), true
 	case f.open == '{':
-		if items := objectItems(s, f, used, rng, 0, reg, o.Display); items != nil {
-			return Completion{Items: items}, true
+		if items, incomplete := objectItems(s, f, used, rng, 0, reg, o.Display); items != nil {
+			return Completion{Items: items, Incomplete: incomplete}, true
 		}
 	case f.open == '[':
 		if items := pathSegmentItems(o.dst, s, used, rng, 0, o.Display); items != nil {
@@ -316,23 +316,25 @@ func (s *scanResult) objectParam(f *frame) (int, string) {
 //
 // back is the ring index of the token before the one being completed: a
 // key is offered only after '{' or ',', a value only right after ':'.
-func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *config.Registry, disp Display) []CompletionItem {
+// objectItems offers the keys (or values) of the object the cursor is in;
+// incomplete marks a capped list of a payload's keys (payloadItems).
+func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *config.Registry, disp Display) (items []CompletionItem, incomplete bool) {
 	_, kind := s.objectParam(f)
 	if disp.APIs != nil {
 		switch {
 		case kind == keyQueryParams:
 			if items := queryItems(s, f, back, rng, quote, disp); items != nil {
-				return items
+				return items, false
 			}
 		case !f.afterColon && (kind == "payload" || kind == "" && f.parentCall < 0):
-			if items := payloadItems(s, back, rng, quote, disp); items != nil {
-				return items
+			if items, incomplete := payloadItems(s, back, rng, quote, disp); items != nil {
+				return items, incomplete
 			}
 		}
 	}
 	if f.afterColon {
 		if !s.prevIs(back, ":") {
-			return nil
+			return nil, false
 		}
 		if kind == "header" && strings.EqualFold(f.lastKey, "Content-Type") {
 			items := make([]CompletionItem, len(contentTypes))
@@ -340,12 +342,12 @@ func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *
 				items[i] = CompletionItem{Label: ct.value, Kind: ItemValue, Detail: "Content-Type",
 					Documentation: ct.doc, InsertText: quoted(ct.value, quote), Replace: rng}
 			}
-			return items
+			return items, false
 		}
-		return nil
+		return nil, false
 	}
 	if !s.prevIs(back, "{,") {
-		return nil
+		return nil, false
 	}
 	switch kind {
 	case "path":
@@ -356,13 +358,13 @@ func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *
 			{Label: keyQueryParams, Kind: ItemField, Detail: "Map<String, String>",
 				Documentation: "Query parameters, added as `?key=value`; values are always strings.",
 				InsertText:    keyInsert(keyQueryParams, quote, "{$1}"), Snippet: quote == 0, Replace: rng},
-		}
+		}, false
 	case "timeouts":
 		t := timeoutsOf(reg)
 		return []CompletionItem{
 			timeoutItem(keyConnectionTimeout, t.Connection, quote, rng),
 			timeoutItem(keyReadTimeout, t.Read, quote, rng),
-		}
+		}, false
 	case "header":
 		items := make([]CompletionItem, len(commonHeaders))
 		for i, h := range commonHeaders {
@@ -373,9 +375,9 @@ func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *
 			items[i] = CompletionItem{Label: h.name, Kind: ItemProperty, Detail: "request header",
 				Documentation: h.doc, InsertText: ins, Replace: rng}
 		}
-		return items
+		return items, false
 	}
-	return nil
+	return nil, false
 }
 
 func keyInsert(key string, quote byte, value string) string {
@@ -457,8 +459,8 @@ func completeString(s *scanResult, reg *config.Registry, o *completeArgs) (Compl
 	case f.open == '(' && f.call >= 0 && f.arg == argServiceID:
 		return serviceItems(reg, typed, rng, s.quote, o), true
 	case f.open == '{':
-		if items := objectItems(s, f, 0, rng, s.quote, reg, o.Display); items != nil {
-			return Completion{Items: items}, true
+		if items, incomplete := objectItems(s, f, 0, rng, s.quote, reg, o.Display); items != nil {
+			return Completion{Items: items, Incomplete: incomplete}, true
 		}
 	case f.open == '[':
 		if items := pathSegmentItems(o.dst, s, 0, rng, s.quote, o.Display); items != nil {

@@ -308,10 +308,11 @@ func paramDoc(p openapi.Param, op *openapi.Operation) string {
 }
 
 // payloadItems offers the request body's property keys at the payload
-// object (or an object nested in it) the cursor is in.
-func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) []CompletionItem {
+// object (or an object nested in it) the cursor is in, at most
+// maxFieldItems (incomplete true when some were left out).
+func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) (items []CompletionItem, incomplete bool) {
 	if !s.prevIs(back, "{,") {
-		return nil
+		return nil, false
 	}
 	n := len(s.stack)
 	base := -1
@@ -324,16 +325,16 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 			break
 		}
 		if fr.open != '{' && fr.open != '[' {
-			return nil
+			return nil, false
 		}
 	}
 	if base < 0 {
-		return nil
+		return nil, false
 	}
 	c := &s.stack[base-1]
 	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
 	if op == nil || op.Body == nil {
-		return nil
+		return nil, false
 	}
 	schema := op.Body
 	for i := base + 1; i < n && schema != nil; i++ {
@@ -343,15 +344,24 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 		}
 		p := schema.Prop(s.stack[i].key)
 		if p == nil {
-			return nil
+			return nil, false
 		}
 		schema = p.Schema
 	}
 	if schema == nil || s.stack[n-1].open != '{' {
-		return nil
+		return nil, false
 	}
-	items := make([]CompletionItem, 0, len(schema.Props))
-	for _, p := range schema.Props {
+	pick, capped := pickProps(schema.Props, s.text[rng.Start:s.offset])
+	count := len(schema.Props)
+	if capped {
+		count = len(pick)
+	}
+	items = make([]CompletionItem, 0, count)
+	for k := range count {
+		p := schema.Props[k]
+		if capped {
+			p = schema.Props[pick[k]]
+		}
 		it := CompletionItem{Label: p.Name, Kind: ItemField, Replace: rng, Detail: p.Schema.TypeText(), SortText: "1" + p.Name}
 		if p.Required {
 			it.Detail += ", required"
@@ -365,7 +375,7 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 		}
 		items = append(items, it)
 	}
-	return items
+	return items, capped
 }
 
 func schemaDoc(s *openapi.Schema, media string) string {
@@ -467,28 +477,29 @@ func assignedCall(text, name string) (call, open int, ok bool) {
 }
 
 // bodyItems appends to dst the response schema's properties after
-// `r.body.`. Their text is built once per schema and answer and kept on
-// the index (bodyText), not once a keystroke.
-func bodyItems(dst []CompletionItem, s *scanResult, used int, rng Range, disp Display) ([]CompletionItem, bool) {
+// `r.body.`, at most maxFieldItems (incomplete true when some were left
+// out). Their text is built once per schema and answer and kept on the
+// index (bodyText), not once a keystroke.
+func bodyItems(dst []CompletionItem, s *scanResult, used int, rng Range, disp Display) (items []CompletionItem, incomplete, ok bool) {
 	if disp.APIs == nil {
-		return nil, false
+		return nil, false, false
 	}
 	name, steps, ok := s.bodyPath(used)
 	if !ok || s.valueOf(name) != "response" {
-		return nil, false
+		return nil, false, false
 	}
 	call, open, ok := assignedCall(s.text[:rng.Start], name)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	op, idx := operationOf(s.text, call, open, disp, true)
 	if op == nil || op.Response == nil {
-		return nil, false
+		return nil, false, false
 	}
 	schema := op.Response
 	for _, st := range steps {
 		if schema == nil {
-			return nil, true
+			return nil, false, true
 		}
 		if st == "[]" {
 			schema = schema.Items
@@ -496,12 +507,12 @@ func bodyItems(dst []CompletionItem, s *scanResult, used int, rng Range, disp Di
 		}
 		p := schema.Prop(st)
 		if p == nil {
-			return nil, true
+			return nil, false, true
 		}
 		schema = p.Schema
 	}
 	if schema == nil {
-		return nil, true
+		return nil, false, true
 	}
 	from := "From the `" + op.Method + " " + op.Path + "` answer in the service's API description."
 	if idx.Recorded {
@@ -509,15 +520,24 @@ func bodyItems(dst []CompletionItem, s *scanResult, used int, rng Range, disp Di
 		from = fmt.Sprintf("From recorded answers: `%s:%d` (no API description).", src, op.Line)
 	}
 	t := bodyTextOf(idx, schema, from)
-	items := slices.Grow(dst, len(schema.Props))
+	pick, capped := pickProps(schema.Props, s.text[rng.Start:s.offset])
+	n := len(schema.Props)
+	if capped {
+		n = len(pick)
+	}
+	items = slices.Grow(dst, n)
 	if items == nil {
 		items = []CompletionItem{} // no properties: still the answer
 	}
-	for i, p := range schema.Props {
-		items = append(items, CompletionItem{Label: p.Name, Kind: ItemField, Detail: t.detail[i],
-			Documentation: t.doc[i], InsertText: p.Name, Replace: rng})
+	for k := range n {
+		i := k
+		if capped {
+			i = pick[k]
+		}
+		items = append(items, CompletionItem{Label: schema.Props[i].Name, Kind: ItemField, Detail: t.detail[i],
+			Documentation: t.doc[i], InsertText: schema.Props[i].Name, Replace: rng})
 	}
-	return items, true
+	return items, capped, true
 }
 
 // bodyText is the text of the items of one schema's properties after
