@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -119,9 +120,13 @@ func (c *cached) index() *Index {
 }
 
 func (l *Loader) get(ctx context.Context, url string, prev *cached) (*Index, string, error) {
-	client := l.Client
-	if client == nil {
-		client = &http.Client{Timeout: FetchTimeout}
+	client := &http.Client{Timeout: FetchTimeout}
+	if l.Client != nil {
+		c := *l.Client
+		client = &c
+	}
+	if client.CheckRedirect == nil {
+		client.CheckRedirect = checkRedirect
 	}
 	ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
 	defer cancel()
@@ -161,6 +166,54 @@ func (l *Loader) get(ctx context.Context, url string, prev *cached) (*Index, str
 	}
 	release(len(data))
 	return idx, resp.Header.Get("ETag"), nil
+}
+
+// maxRedirects bounds the redirects followed for one description.
+const maxRedirects = 5
+
+// ErrRedirect is returned for a redirect the loader does not follow.
+var ErrRedirect = errors.New("redirect not followed")
+
+// checkRedirect follows a redirect within the origin (scheme, host and
+// port) of the first request, and one to another origin only when the
+// URL carries no credentials (user information, sent as Authorization):
+// with them, the redirect is refused with an error naming its target, so
+// that the user writes that URL, with its own credentials if it needs
+// any (issue 23, finding 15). Go's client already leaves out the
+// Authorization it makes from user information, but it forwards one set
+// as a header to another port of the same host or to a subdomain: the
+// rule here does not depend on how the credential is sent. A downgrade
+// from https to http is refused.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("%w: more than %d redirects", ErrRedirect, maxRedirects)
+	}
+	first := via[0]
+	target := Redact(req.URL.String())
+	if strings.EqualFold(first.URL.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https") {
+		return fmt.Errorf("%w: redirected from https to %s", ErrRedirect, target)
+	}
+	if sameOrigin(first.URL, req.URL) {
+		return nil
+	}
+	if first.URL.User != nil || first.Header.Get("Authorization") != "" || first.Header.Get("Cookie") != "" {
+		return fmt.Errorf("%w: redirected to %s, another origin, where the URL's credentials are not sent; use that URL instead", ErrRedirect, target)
+	}
+	return nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // releaseAbove is the size of a description from which loading it
