@@ -63,6 +63,6 @@ var rules = []Rule{
 	{Code: "openapi-missing-field", Severity: "warning", Markdown: "a property the request body schema requires is not in the literal PAYLOAD (top level)"},
 	{Code: "openapi-deprecated", Severity: "warning", Markdown: "the operation is marked deprecated in the description; the diagnostic is tagged Deprecated (editors show the call struck through)"},
 	{Code: "openapi-broken", Severity: "error", Markdown: "the file does not load: not JSON or YAML (the line where reading stopped), not an OpenAPI or Swagger document, nested deeper than 256 levels, more than 48 MB or 4 million values"},
-	{Code: "openapi-problem", Severity: "warning", Markdown: "a part the hints cannot use, such as a `$ref` that does not resolve within the file (references to other files are not followed); the rest is used"},
+	{Code: "openapi-problem", Severity: "warning", Markdown: "a part the hints cannot use, such as a `$ref` that does not resolve within the file (references to other files are not followed), schemas nested deeper than 256 through `$ref`s (a chain of `$ref`s), or schemas too large to index (more than 2,097,152 properties and `$ref`s); the message names the `$ref`, and the rest is used"},
 	{Code: "check-unreadable", Severity: "error", Markdown: "a script found by the walk (or named on the command line) cannot be read: permissions, or it vanished meanwhile; `restls check` exits 2"},
 }
