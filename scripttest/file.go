@@ -444,8 +444,11 @@ func Find(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, root := range paths {
 		fi, err := os.Stat(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s does not exist: name test files (*%s) or directories that hold them", root, Suffix)
+		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cannot read %s: %v", root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
 			if p := filepath.Clean(root); !seen[p] {
