@@ -71,6 +71,12 @@ type Expect struct {
 	HasLogs         bool        `yaml:"-"`
 }
 
+// none reports whether e checks nothing: no result, resultMatch, error,
+// calls or logs.
+func (e *Expect) none() bool {
+	return !e.HasResult && !e.HasMatch && e.Error == nil && !e.HasCalls && !e.HasLogs
+}
+
 // ExpectError is the error a case expects the script to throw.
 type ExpectError struct {
 	Code    string `yaml:"code,omitempty"`

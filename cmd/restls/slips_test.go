@@ -86,3 +86,67 @@ func TestTestMissingPath(t *testing.T) {
 		t.Errorf("a directory without test files: exit %d\n%s", rc, got)
 	}
 }
+
+// TestTestUpdateAdopts is docs/ci.md's adoption workflow: a test file
+// whose cases give only their input (they expect nothing, so they pass)
+// gets the actual result and calls written by --update; a case that
+// expects something and passes stays as written, comments stay; a plain
+// run then passes, and a second --update changes nothing.
+func TestTestUpdateAdopts(t *testing.T) {
+	dir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "scripttest", "summary.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "summary.js"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	adopt := filepath.Join(dir, "adopt.test.yaml")
+	if err := os.WriteFile(adopt, []byte(`# Adopted with restls test --update.
+script: summary.js
+fixtures:
+  - serviceId: crm-customers
+    path: "1"
+    body: { id: 1, name: Ann, tags: [a, b] }
+  - serviceId: crm-customers
+    path: "2"
+    status: 404
+    body: { error: no customer 2 }
+cases:
+  - name: known customer   # expects nothing yet
+    input: { id: "1" }
+  - name: checked already
+    input: { id: "1" }
+    resultMatch: { name: Ann }
+  - name: unknown customer
+    input: { id: "2" }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(dir, "single.test.yaml")
+	if err := os.WriteFile(single, []byte("script: summary.js\ninput: { id: \"1\" }\nfixtures:\n  - { serviceId: crm-customers, body: { id: 1, name: Bo } }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config, _ := filepath.Abs("../../testdata/config")
+	stdout, _, rc := runBinary(t, "test", "--config-root", config, "--update", dir)
+	if rc != 0 || !strings.Contains(stdout, "3 updated") {
+		t.Errorf("--update: exit %d, want 0 and 3 updated (two cases that expect nothing, one that fails)\n%s", rc, stdout)
+	}
+	got, err := os.ReadFile(adopt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "test", "adopted.test.yaml"), string(got))
+	gotSingle, err := os.ReadFile(single)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "test", "adopted-single.test.yaml"), string(gotSingle))
+	if stdout, _, rc := runBinary(t, "test", "--config-root", config, dir); rc != 0 {
+		t.Errorf("a plain run after --update: exit %d, want 0\n%s", rc, stdout)
+	}
+	stdout, _, rc = runBinary(t, "test", "--config-root", config, "--update", dir)
+	if again, _ := os.ReadFile(adopt); rc != 0 || strings.Contains(stdout, "updated") || string(again) != string(got) {
+		t.Errorf("a second --update: exit %d, want 0 with nothing updated and the file unchanged\n%s", rc, stdout)
+	}
+}

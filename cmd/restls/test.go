@@ -31,7 +31,7 @@ file is a failing test); 2 for usage errors, a PATH that does not exist,
 no test file found, no service configuration found, or a --junit file
 that cannot be written.`)
 	runRE := fs.String("run", "", "run only the tests whose FILE/NAME matches this `regexp`")
-	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests")
+	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests and of tests that expect nothing yet")
 	live := fs.Bool("live", false, "send the calls no fixture answers to the network instead of failing them")
 	junit := fs.String("junit", "", "also write JUnit XML to this `file` (a testsuite per test file)")
 	asJSON := fs.Bool("json", false, "print one JSON object: tests, passed, failed")
