@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,4 +152,86 @@ cases:
 	if again, _ := os.ReadFile(adopt); rc != 0 || strings.Contains(stdout, "updated") || string(again) != string(got) {
 		t.Errorf("a second --update: exit %d, want 0 with nothing updated and the file unchanged\n%s", rc, stdout)
 	}
+}
+
+// TestRunPointsWhereCheckDoes: for an unknown or unusable serviceId,
+// `restls run --json` gives the line and column restls check gives (the
+// serviceId literal, in characters), not the call's bracket; the preview's
+// caret stands under it.
+func TestRunPointsWhereCheckDoes(t *testing.T) {
+	dir := t.TempDir()
+	props := writeFile(t, dir, "application.yml", "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com/api\n    - serviceId: broken\n      url: nowhere/x\n")
+	for _, src := range []string{
+		"var r = api.rest.v1.get(\"crn\", {}, {});\n",
+		"api.rest.v1.get (\"crn\", {}, {});\n",
+		"var a = 1;\napi.rest.v1.get(\n  \"crn\", {}, {});\n",
+		"var é = \"é\"; api.rest.v1.get('crn', {}, {});\n",
+		"api.rest.v1.post(/* id */ \"broken\", {}, {}, {});\n",
+	} {
+		script := writeFile(t, dir, "s.js", src)
+		out, _, rc := runBinary(t, "check", "--format", "json", "--properties", props, script)
+		var checked struct {
+			Diagnostics []struct {
+				File, Code   string
+				Line, Column int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &checked); err != nil || rc != 1 {
+			t.Fatalf("%q: check: exit %d, %v\n%s", src, rc, err, out)
+		}
+		checked.Diagnostics = slices.DeleteFunc(checked.Diagnostics, func(d struct {
+			File, Code   string
+			Line, Column int
+		}) bool {
+			return d.File != script // the configuration's own diagnostics
+		})
+		if len(checked.Diagnostics) != 1 {
+			t.Fatalf("%q: check found %d diagnostics in the script, want 1\n%s", src, len(checked.Diagnostics), out)
+		}
+		want := checked.Diagnostics[0]
+		out, _, rc = runBinary(t, "run", "--json", "--properties", props, script)
+		var ran struct {
+			Error *struct {
+				Code, SourceLine string
+				Line, Column     int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &ran); err != nil || rc != 1 || ran.Error == nil {
+			t.Fatalf("%q: run: exit %d, %v\n%s", src, rc, err, out)
+		}
+		if e := ran.Error; e.Line != want.Line || e.Column != want.Column {
+			t.Errorf("%q: run says %s at %d:%d, check says %s at %d:%d", src, e.Code, e.Line, e.Column, want.Code, want.Line, want.Column)
+		}
+		out, _, _ = runBinary(t, "run", "--color", "never", "--properties", props, script)
+		caret := fmt.Sprintf("%d:%d: RestClientError", want.Line, want.Column)
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if strings.Contains(l, caret) && i+2 < len(lines) {
+				under := []rune(lines[i+2])
+				prefix := len([]rune("       | "))
+				if len(under) != prefix+want.Column || under[len(under)-1] != '^' {
+					t.Errorf("%q: the caret is not under column %d (%d runes):\n%q\n%q", src, want.Column, len(under), lines[i+1], lines[i+2])
+				}
+				caret = ""
+				break
+			}
+		}
+		if caret != "" {
+			t.Errorf("%q: the preview does not name %s\n%s", src, caret, out)
+		}
+	}
+}
+
+// TestRunEndsEarly: `return 1+` is an expression the script's end cut
+// short, not a block left open; the preview says so (golden).
+func TestRunEndsEarly(t *testing.T) {
+	dir := t.TempDir()
+	script := writeFile(t, dir, "early.js", "var total = 1;\nreturn total +\n")
+	out, errs, rc := runBinary(t, "run", "--color", "never", "--config-root", filepath.Join(repoRoot(t), "testdata/config"), script)
+	if rc != 1 || errs != "" {
+		t.Fatalf("exit %d, stderr %q, want 1 and nothing\n%s", rc, errs, out)
+	}
+	out = strings.ReplaceAll(out, dir, "$TMP")
+	out = runTook.ReplaceAllString(out, "${1}DURATION)")
+	goldentest.Check(t, filepath.Join("testdata", "golden", "run", "ends-early.txt"), out)
 }
