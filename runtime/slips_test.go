@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestEndOfInputSaysWhatEnded: a script cut short inside an expression or
 // statement (return 1+) is told so; one that leaves a block, bracket,
@@ -57,5 +60,16 @@ func TestFirstArgument(t *testing.T) {
 	}
 	if c := charColumn("x\nvar é = \"é\"; f()", 2, 17); c != 15 {
 		t.Errorf("charColumn = %d, want 15", c)
+	}
+}
+
+// TestCaretUnderEscapedText: a control character before the column is
+// shown escaped, and the caret stays under the column's character.
+func TestCaretUnderEscapedText(t *testing.T) {
+	var b bytes.Buffer
+	writeCaret(&b, 3, 6, "\tx\x1b=é(y")
+	want := "     3 | \tx\\x1b=é(y\n       | \t       ^\n"
+	if b.String() != want {
+		t.Errorf("writeCaret:\n%q\nwant\n%q", b.String(), want)
 	}
 }

@@ -235,3 +235,65 @@ func TestRunEndsEarly(t *testing.T) {
 	out = runTook.ReplaceAllString(out, "${1}DURATION)")
 	goldentest.Check(t, filepath.Join("testdata", "golden", "run", "ends-early.txt"), out)
 }
+
+// TestUntrustedTextIsEscaped: file names, case names, console output and
+// response bodies that carry terminal control sequences (clear the
+// screen, set the window title, a bidirectional override) reach the text
+// outputs of check, test and run escaped: the only control characters
+// printed are line ends, tabs and, with --color always, restls's own
+// colours.
+func TestUntrustedTextIsEscaped(t *testing.T) {
+	const evil = "\x1b[2J\x1b]0;pwned\x07\u202e"
+	const shown = `\x1b[2J\x1b]0;pwned\x07\u202e`
+	cfg := filepath.Join(repoRoot(t), "testdata/config")
+	dir := t.TempDir()
+	script := writeFile(t, dir, "s"+evil+".js", "console.log(\"log "+"\\u001b[2J\\u001b]0;pwned\\u0007\\u202e"+"\");\n"+
+		"var r = api.rest.v1.get(\"crm-customers\", {pathParams: [\"1\"]}, {});\n"+
+		"return api.rest.v1.get(\"crn\", {}, {});\n")
+	mock := writeFile(t, dir, "m.mock.yaml", "fixtures:\n  - serviceId: crm-customers\n    headers: {Content-Type: text/plain}\n    bodyText: \"body \\e[2J\\e]0;pwned\\a\\u202e\"\n")
+	writeFile(t, dir, "t"+evil+".test.yaml", "script: \"s\\e[2J\\e]0;pwned\\a\\u202e.js\"\nfixtures: m.mock.yaml\ncases:\n  - name: \"case \\e[2J\\e]0;pwned\\a\\u202e\"\n    result: 1\n")
+	clean := func(name, out string, colours bool) {
+		t.Helper()
+		if colours {
+			for _, code := range []string{"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[3", "\x1b[32m"} {
+				out = strings.ReplaceAll(out, code, "")
+			}
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r == 0x202e {
+				t.Errorf("%s: prints %U raw:\n%q", name, r, out)
+				return
+			}
+		}
+		if !strings.Contains(out, shown) {
+			t.Errorf("%s: does not show the escaped text %s:\n%s", name, shown, out)
+		}
+	}
+	for _, format := range []string{"text", "github"} {
+		out, _, rc := runBinary(t, "check", "--format", format, "--config-root", cfg, dir)
+		if rc != 1 {
+			t.Errorf("check --format %s: exit %d, want 1\n%s", format, rc, out)
+		}
+		clean("check --format "+format, out, false)
+	}
+	out, _, rc := runBinary(t, "test", "-v", "--config-root", cfg, dir)
+	if rc != 1 {
+		t.Errorf("test: exit %d, want 1\n%s", rc, out)
+	}
+	clean("test", out, false)
+	if !strings.Contains(out, "case "+shown) {
+		t.Errorf("test: the case name is not shown escaped:\n%s", out)
+	}
+	for _, colour := range []string{"never", "always"} {
+		out, _, rc = runBinary(t, "run", "--color", colour, "--config-root", cfg, "--mock", mock, script)
+		if rc != 1 {
+			t.Errorf("run --color %s: exit %d, want 1\n%s", colour, rc, out)
+		}
+		clean("run --color "+colour, out, colour == "always")
+		for _, want := range []string{"log " + shown, "body " + shown, "run " + filepath.Join(dir, "s"+shown+".js")} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run --color %s: %q is not shown escaped:\n%s", colour, want, out)
+			}
+		}
+	}
+}
