@@ -6,6 +6,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/restls/restls/input"
 )
 
 // Formats are the output formats of Write, the first the default.
@@ -35,7 +37,7 @@ func writeText(w io.Writer, rep *Report) error {
 		if i > 0 && rep.Findings[i-1].File != f.File {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", location(f), f.Severity, f.Message, f.Code)
+		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", location(f), f.Severity, input.Printable(f.Message), f.Code)
 	}
 	if len(rep.Findings) > 0 {
 		b.WriteByte('\n')
@@ -46,11 +48,13 @@ func writeText(w io.Writer, rep *Report) error {
 	return err
 }
 
+// location is where f is, for a terminal: a file name is the
+// repository's to choose, control characters included.
 func location(f Finding) string {
 	if f.Line == 0 {
-		return f.File
+		return input.Printable(f.File)
 	}
-	return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+	return fmt.Sprintf("%s:%d:%d", input.Printable(f.File), f.Line, f.Column)
 }
 
 // Summary is the one line that ends the text output: how many scripts
@@ -107,7 +111,9 @@ func writeGitHub(w io.Writer, rep *Report) error {
 		case SeverityWarning:
 			cmd = "warning"
 		}
-		props := []string{"file=" + ghProperty(filepath.ToSlash(f.File))}
+		// Escaped too: the Actions log is a terminal that acts on ANSI
+		// sequences.
+		props := []string{"file=" + ghProperty(input.Printable(filepath.ToSlash(f.File)))}
 		if f.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Line), fmt.Sprintf("col=%d", f.Column))
 			if f.EndLine > 0 {
@@ -118,12 +124,22 @@ func writeGitHub(w io.Writer, rep *Report) error {
 			}
 		}
 		props = append(props, "title="+ghProperty(f.Code))
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(f.Message+" ["+f.Code+"]"))
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(ghText(f.Message)+" ["+f.Code+"]"))
 	}
 	b.WriteString(Summary(rep))
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ghText is a message with its control characters escaped, but line
+// ends, which ghData encodes and GitHub shows as line breaks.
+func ghText(s string) string {
+	parts := strings.Split(s, "\r")
+	for i, p := range parts {
+		parts[i] = input.PrintableLines(p)
+	}
+	return strings.Join(parts, "\r")
 }
 
 // ghData escapes a workflow command's message.

@@ -44,3 +44,44 @@ func TestRulesMatchDocs(t *testing.T) {
 	}
 	goldentest.Check(t, "rules_docs.go", b.String())
 }
+
+// TestSARIFShortDescriptions: every rule's shortDescription is a whole
+// sentence (GitHub code scanning shows it as the alert's title): no
+// parenthesis or code span cut open, a capital first, a full stop last.
+func TestSARIFShortDescriptions(t *testing.T) {
+	for _, r := range rules {
+		s := shortDescription(r.Markdown)
+		depth := 0
+		if strings.Contains(r.Markdown, "`(`") {
+			// A bracket quoted as code is text, not a parenthesis.
+			s = strings.ReplaceAll(s, "( ", "")
+		}
+		for _, c := range s {
+			switch c {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth < 0 {
+				break
+			}
+		}
+		if s == "" || depth != 0 || strings.Contains(s, "`") || !strings.HasSuffix(s, ".") ||
+			strings.ToUpper(s[:1]) != s[:1] && !strings.HasPrefix(r.Markdown, "`") || strings.Contains(s, "; ") {
+			t.Errorf("%s: shortDescription %q is not a whole sentence", r.Code, s)
+		}
+	}
+	for md, want := range map[string]string{
+		"the script does not parse (only the first error is shown; a closing bracket that closes nothing is named as the cause)": "The script does not parse.",
+		"plain `http://` (spec 5.1 recommends HTTPS)":                   "Plain http:// (spec 5.1 recommends HTTPS).",
+		"a file exists but cannot be read (permissions)":                "A file exists but cannot be read (permissions).",
+		"an X (long aside, which is left to the full description) or Y": "An X or Y.",
+		"brackets `(` `[` nest deep. It is the only one":                "Brackets ( [ nest deep.",
+		"a: b": "A.",
+	} {
+		if got := shortDescription(md); got != want {
+			t.Errorf("shortDescription(%q) = %q, want %q", md, got, want)
+		}
+	}
+}

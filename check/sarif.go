@@ -5,6 +5,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // SARIF 2.1.0, the subset restls writes: one run, a rule per code found,
@@ -144,7 +146,7 @@ func writeSARIF(w io.Writer, rep *Report, version string) error {
 			text := r.Text()
 			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 				ID:                   f.Code,
-				ShortDescription:     sarifText{Text: firstClause(text)},
+				ShortDescription:     sarifText{Text: shortDescription(r.Markdown)},
 				FullDescription:      sarifText{Text: text, Markdown: r.Markdown},
 				HelpURI:              HelpURI(f.Code),
 				Help:                 sarifText{Text: text + "\nSee " + HelpURI(f.Code), Markdown: r.Markdown + "\n\n[docs/diagnostics.md](" + HelpURI(f.Code) + ")"},
@@ -166,13 +168,59 @@ func writeSARIF(w io.Writer, rep *Report, version string) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
-// firstClause is a description up to its first "; " or ": ", for
-// SARIF's one-line shortDescription.
-func firstClause(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if (s[i] == ';' || s[i] == ':') && s[i+1] == ' ' {
-			return s[:i]
+// shortDescription is a rule's Markdown made SARIF's one-line
+// shortDescription, a whole sentence: up to the first "; ", ": " or ". "
+// outside parentheses and code, without a parenthetical that is long or
+// holds clauses of its own, capitalised (unless it starts with code) and
+// ended with a full stop. Code spans lose their backticks, as in Text.
+func shortDescription(md string) string {
+	const maxAside = 40 // a longer parenthetical is left to fullDescription
+	var out, aside strings.Builder
+	depth, code := 0, false
+	keep := func(s string) bool {
+		return len(s) <= maxAside && !strings.Contains(s, "; ") && !strings.Contains(s, ": ")
+	}
+loop:
+	for i := 0; i < len(md); i++ {
+		c := md[i]
+		switch {
+		case c == '`':
+			code = !code
+			continue
+		case code:
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+			if depth == 0 {
+				aside.WriteByte(c)
+				if keep(aside.String()) {
+					out.WriteString(aside.String())
+				}
+				aside.Reset()
+				continue
+			}
+		case depth == 0 && (c == ';' || c == ':' || c == '.') && (i+1 == len(md) || md[i+1] == ' '):
+			break loop
 		}
+		if depth > 0 {
+			aside.WriteByte(c)
+		} else {
+			out.WriteByte(c)
+		}
+	}
+	s := strings.Join(strings.Fields(out.String()), " ")
+	s = strings.TrimRight(strings.ReplaceAll(s, " ,", ","), " ,")
+	if s == "" {
+		return s
+	}
+	// A sentence starts with a capital, unless it starts with code
+	// (pathParams, get) whose case is its meaning.
+	if r, n := utf8.DecodeRuneInString(s); unicode.IsLower(r) && !strings.HasPrefix(strings.TrimSpace(md), "`") {
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
 	}
 	return s
 }

@@ -449,8 +449,17 @@ func (d *diagnoser) propertyRemoval(obj *ast.ObjectLiteral, i int) Range {
 	if j < len(d.text) && d.text[j] == ',' {
 		end = j + 1
 	}
+	// Nothing else between the braces (no comment to keep): empty them,
+	// so "{ a: 1 }" becomes "{}", not "{  }".
+	open, close := offsetOf(d.text, obj.LeftBrace)+1, offsetOf(d.text, obj.RightBrace)
+	if open <= r.Start && end <= close && blank(d.text[open:r.Start]) && blank(d.text[end:close]) {
+		return Range{open, close}
+	}
 	return Range{r.Start, end}
 }
+
+// blank reports whether s is only white space and line ends.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 func (d *diagnoser) checkTimeouts(e ast.Expression) {
 	if k := literalKind(e); k == "null" || k == "undefined" {

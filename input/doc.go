@@ -13,6 +13,9 @@
 //     .gitignore-style patterns.
 //   - yaml.go: the one YAML decode, with a budget on alias expansion and
 //     nesting, for configuration, fixtures, mocks and test files.
+//   - text.go: the way back out: untrusted text (file names, serviceIds,
+//     messages, response bodies) made safe to print on a terminal, every
+//     control character escaped.
 //
 // input imports no package of restls: every package may import it.
 package input

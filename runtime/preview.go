@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -52,6 +53,10 @@ func ColorFor(mode string, terminal bool, noColor string) (bool, error) {
 // happened, then the result or the uncaught error with its position, as
 // o chooses.
 func WritePreview(w io.Writer, res *Result, filename string, o PreviewOptions) error {
+	// Every text shown comes from the script, its file name or a service:
+	// paint, writeText and writeCaret escape control characters, and what
+	// is written around them is escaped here.
+	filename = input.Printable(filename)
 	pv := &previewer{o: o, p: plainPalette}
 	if o.Color {
 		pv.p = ansiPalette
@@ -100,12 +105,12 @@ func WritePreview(w io.Writer, res *Result, filename string, o PreviewOptions) e
 			}
 			fmt.Fprintf(b, "  %s (the later ones often follow from the first):\n", more)
 			for _, x := range e.Errors[1:] {
-				fmt.Fprintf(b, "  %s:%d:%d: %s\n", filename, x.Line, x.Column, x.Message)
+				fmt.Fprintf(b, "  %s:%d:%d: %s\n", filename, x.Line, x.Column, input.Printable(x.Message))
 				writeCaret(b, x.Line, x.Column, x.SourceLine)
 			}
 		}
 		if e.Status != nil {
-			fmt.Fprintf(b, "  status: %d %s\n", e.Status.Code, e.Status.Message)
+			fmt.Fprintf(b, "  status: %d %s\n", e.Status.Code, input.Printable(e.Status.Message))
 		}
 		if e.Body != nil && *e.Body != "" {
 			fmt.Fprintf(b, "  body:\n")
@@ -171,7 +176,7 @@ func (pv *previewer) writeCall(n int, c *restclient.Call) {
 				// Shown as sent: pretty-printing would make a text body
 				// that happens to parse look like the JSON api.rest.v1
 				// expects.
-				fmt.Fprintf(b, "    (Content-Type %s, not JSON: the body as sent)\n", ct)
+				fmt.Fprintf(b, "    (Content-Type %s, not JSON: the body as sent)\n", input.Printable(ct))
 				text := string(c.ResponseBody)
 				var s string
 				if json.Unmarshal(c.ResponseBody, &s) == nil {
@@ -236,14 +241,19 @@ func writeCaret(b *bytes.Buffer, line, col int, src string) {
 		return
 	}
 	num := strconv.Itoa(line)
-	fmt.Fprintf(b, "  %4s | %s\n", num, src)
-	var pad strings.Builder
-	n := 0 // runes before r
-	for _, r := range src {
-		if n >= col-1 {
+	fmt.Fprintf(b, "  %4s | %s\n", num, input.PrintableLines(src))
+	// The caret stands under the column's character as shown: escapes
+	// widen what comes before it.
+	before, n := src, 0
+	for i := range src {
+		if n == col-1 {
+			before = src[:i]
 			break
 		}
 		n++
+	}
+	var pad strings.Builder
+	for _, r := range input.PrintableLines(before) {
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {
@@ -310,7 +320,7 @@ func (pv *previewer) writeText(indent, text string) {
 	}
 	for _, l := range lines {
 		b.WriteString(indent)
-		b.WriteString(l)
+		b.WriteString(input.PrintableLines(l))
 		b.WriteByte('\n')
 	}
 	switch {
@@ -345,7 +355,10 @@ var (
 )
 
 // paint wraps s in code; plain text when code (or the palette) is empty.
+// Control characters in s are escaped: only the palette's own codes reach
+// the terminal.
 func (p palette) paint(code, s string) string {
+	s = input.PrintableLines(s)
 	if code == "" {
 		return s
 	}
@@ -375,7 +388,7 @@ func (p palette) log(level, s string) string {
 	case "debug":
 		return p.paint(p.dim, s)
 	}
-	return s
+	return p.paint("", s)
 }
 
 // WriteCurls prints the curl command of every call of a run (see

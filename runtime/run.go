@@ -257,8 +257,11 @@ func (r *runner) run(parent context.Context) {
 	type compiled struct {
 		prg      *goja.Program
 		parseErr error
-		err      error
-		panicked any
+		// endsEarly: the script's end cut an expression or statement
+		// short, with every bracket closed (see endsEarly).
+		endsEarly bool
+		err       error
+		panicked  any
 	}
 	done := make(chan compiled, 1)
 	go func() {
@@ -272,6 +275,7 @@ func (r *runner) run(parent context.Context) {
 		ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
 		if err != nil {
 			c.parseErr = err
+			c.endsEarly = endsEarly(err, src)
 			return
 		}
 		c.prg, c.err = goja.CompileAST(ast, false)
@@ -294,11 +298,11 @@ func (r *runner) run(parent context.Context) {
 		panic(c.panicked) // to Run's recover, on this goroutine
 	}
 	if c.parseErr != nil {
-		r.res.Error = syntaxError(c.parseErr, src)
+		r.res.Error = syntaxError(c.parseErr, src, c.endsEarly)
 		return
 	}
 	if c.err != nil {
-		r.res.Error = syntaxError(c.err, src)
+		r.res.Error = syntaxError(c.err, src, false)
 		return
 	}
 	prg := c.prg
@@ -432,7 +436,28 @@ func (r *runner) tryJS(f func()) (err error) {
 	return nil
 }
 
-func syntaxError(err error, src string) *ScriptError {
+// Messages for an error the parser finds on the wrapper's closing line,
+// past the script.
+const (
+	msgNotClosed = "Unexpected end of input: a block, bracket or string is not closed"
+	msgEndsEarly = "Unexpected end of input: the script ends before its last expression or statement is complete"
+)
+
+// endsEarly reports whether err is the parser stopping at the wrapper's
+// closing line because the script ended inside an expression or statement
+// (return 1+, var x =) rather than inside a block, bracket, string or
+// comment: then the script parses once an operand ends it. It parses a
+// second time only for an error past the script.
+func endsEarly(err error, src string) bool {
+	var list parser.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 || list[0].Position.Line <= strings.Count(src, "\n")+1 {
+		return false
+	}
+	_, err = parser.ParseFile(nil, "", prefix+src+"\n_;\n})", 0, parser.WithDisableSourceMaps)
+	return err == nil
+}
+
+func syntaxError(err error, src string, endsEarly bool) *ScriptError {
 	se := &ScriptError{Name: "SyntaxError", Message: err.Error()}
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
@@ -445,7 +470,10 @@ func syntaxError(err error, src string) *ScriptError {
 				// closing line; what the parser says of our "})" means
 				// nothing to the author. placeInSource moves it to the end
 				// of the script.
-				msg = "Unexpected end of input: a block, bracket or string is not closed"
+				msg = msgNotClosed
+				if endsEarly {
+					msg = msgEndsEarly
+				}
 			}
 			if n := len(se.Errors); n > 0 && (se.Errors[n-1].Line > last && line > last ||
 				se.Errors[n-1].Line == line && se.Errors[n-1].Column == col && se.Errors[n-1].Message == msg) {
@@ -510,7 +538,8 @@ func fixPos(line, col int) (int, int) {
 	return line, col
 }
 
-// position finds the innermost frame of the script in a stack.
+// position finds the innermost frame of the script in a stack (a byte
+// column).
 func (r *runner) position(stack []goja.StackFrame) (int, int) {
 	for _, f := range stack {
 		p := f.Position()
@@ -521,6 +550,22 @@ func (r *runner) position(stack []goja.StackFrame) (int, int) {
 	return 0, 0
 }
 
+// errorPlace is where an uncaught error is shown: its innermost frame in
+// the script, as a line and a column in characters (as restls check
+// counts them); an error about the serviceId (code) is placed at the
+// call's first argument, where check places its diagnostic.
+func (r *runner) errorPlace(stack []goja.StackFrame, code string) (int, int) {
+	line, col := r.position(stack)
+	if line == 0 {
+		return 0, 0
+	}
+	src := strings.TrimPrefix(r.opts.Source, "\uFEFF")
+	if aboutServiceID(code) {
+		line, col = firstArgument(src, line, col)
+	}
+	return line, charColumn(src, line, col)
+}
+
 func (r *runner) scriptError(err error) *ScriptError {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
@@ -529,7 +574,7 @@ func (r *runner) scriptError(err error) *ScriptError {
 			reason = interruptReason{CodeScriptTimeout, "the script was interrupted"}
 		}
 		se := reason.scriptError()
-		se.Line, se.Column = r.position(ie.Stack())
+		se.Line, se.Column = r.errorPlace(ie.Stack(), se.Code)
 		return se
 	}
 	var ex *goja.Exception
@@ -537,7 +582,7 @@ func (r *runner) scriptError(err error) *ScriptError {
 		return &ScriptError{Name: "Error", Message: err.Error()}
 	}
 	se := r.describeThrown(ex.Value())
-	se.Line, se.Column = r.position(ex.Stack())
+	se.Line, se.Column = r.errorPlace(ex.Stack(), se.Code)
 	return se
 }
 

@@ -71,6 +71,12 @@ type Expect struct {
 	HasLogs         bool        `yaml:"-"`
 }
 
+// none reports whether e checks nothing: no result, resultMatch, error,
+// calls or logs.
+func (e *Expect) none() bool {
+	return !e.HasResult && !e.HasMatch && e.Error == nil && !e.HasCalls && !e.HasLogs
+}
+
 // ExpectError is the error a case expects the script to throw.
 type ExpectError struct {
 	Code    string `yaml:"code,omitempty"`
@@ -444,8 +450,11 @@ func Find(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, root := range paths {
 		fi, err := os.Stat(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s does not exist: name test files (*%s) or directories that hold them", root, Suffix)
+		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cannot read %s: %v", root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
 			if p := filepath.Clean(root); !seen[p] {

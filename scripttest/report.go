@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/restls/restls/input"
 )
 
 // WriteText writes a block per failing test (and with verbose a line per
@@ -13,15 +15,19 @@ import (
 func WriteText(w io.Writer, rep *Report, verbose bool) error {
 	var b strings.Builder
 	for _, o := range rep.Outcomes {
+		// File names, case names and failures (results, logs, messages
+		// of the script and its services) are the repository's text:
+		// escaped for the terminal.
+		file, name := input.Printable(o.File), input.Printable(o.Name)
 		switch {
 		case o.Updated:
-			fmt.Fprintf(&b, "UPDATE %s:%d: %s\n", o.File, o.Line, o.Name)
+			fmt.Fprintf(&b, "UPDATE %s:%d: %s\n", file, o.Line, name)
 		case o.Passed && verbose:
-			fmt.Fprintf(&b, "PASS %s:%d: %s (%s)\n", o.File, o.Line, o.Name, ms(o.DurationMs))
+			fmt.Fprintf(&b, "PASS %s:%d: %s (%s)\n", file, o.Line, name, ms(o.DurationMs))
 		case !o.Passed:
-			fmt.Fprintf(&b, "FAIL %s:%d: %s\n", o.File, o.Line, o.Name)
+			fmt.Fprintf(&b, "FAIL %s:%d: %s\n", file, o.Line, name)
 			for _, f := range o.Failures {
-				b.WriteString(indent(f))
+				b.WriteString(indent(input.PrintableLines(f)))
 				b.WriteByte('\n')
 			}
 		}

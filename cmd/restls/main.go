@@ -81,6 +81,10 @@ func runMain(env *cliEnv, args []string) int {
 		}
 		usage(env.stdout)
 		return 0
+	case "--version", "-version":
+		// What most tools answer to; -v stays unclaimed: it is the
+		// verbose flag of run and test.
+		return runVersion(env, args[1:])
 	}
 	c, ok := lookup(name)
 	if !ok {
@@ -94,7 +98,9 @@ func runMain(env *cliEnv, args []string) int {
 // short usage line rather than the whole list.
 func unknownCommand(w io.Writer, name string) {
 	msg := fmt.Sprintf("restls: unknown command %q", name)
-	if near := config.Nearest(name, commandNames(), 1); len(near) > 0 {
+	if name == "-v" || name == "-V" {
+		msg += "; did you mean \"--version\"? (-v is the verbose flag of run and test, after the command)"
+	} else if near := config.Nearest(name, commandNames(), 1); len(near) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", near[0])
 	}
 	fmt.Fprintln(w, msg)

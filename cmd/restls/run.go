@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/runtime/restclient"
@@ -218,9 +219,9 @@ func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 			return 1
 		}
 	} else {
-		header := fmt.Sprintf("restls run %s (%s", script, out.kind)
+		header := fmt.Sprintf("restls run %s (%s", input.Printable(script), out.kind)
 		if out.mockFile != "" {
-			header += ", answers from " + out.mockFile
+			header += ", answers from " + input.Printable(out.mockFile)
 		}
 		fmt.Fprintf(env.stdout, "%s, %s)\n\n", header, time.Duration(res.DurationMs*float64(time.Millisecond)).Round(time.Millisecond))
 		if err := scriptrt.WritePreview(env.stdout, res, script, out.preview); err != nil {

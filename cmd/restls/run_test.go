@@ -107,7 +107,7 @@ func TestRunErrorsAndExitCodes(t *testing.T) {
 		t.Fatalf("rc %d, %s", rc, out)
 	}
 	out, _, rc = run(t, nil, "run", "--config-root", cfg, throws)
-	if rc != 1 || !strings.Contains(out, "uncaught error at "+throws+":2:16: RestClientError [unknown-service]") || !strings.Contains(out, `did you mean "crm-customers"`) {
+	if rc != 1 || !strings.Contains(out, "uncaught error at "+throws+":2:18: RestClientError [unknown-service]") || !strings.Contains(out, `did you mean "crm-customers"`) {
 		t.Fatalf("rc %d:\n%s", rc, out)
 	}
 	// Flags may follow the script.

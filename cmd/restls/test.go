@@ -31,7 +31,7 @@ file is a failing test); 2 for usage errors, a PATH that does not exist,
 no test file found, no service configuration found, or a --junit file
 that cannot be written.`)
 	runRE := fs.String("run", "", "run only the tests whose FILE/NAME matches this `regexp`")
-	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests")
+	upd := fs.Bool("update", false, "write the actual result, error and calls into the expectations of failing tests and of tests that expect nothing yet")
 	live := fs.Bool("live", false, "send the calls no fixture answers to the network instead of failing them")
 	junit := fs.String("junit", "", "also write JUnit XML to this `file` (a testsuite per test file)")
 	asJSON := fs.Bool("json", false, "print one JSON object: tests, passed, failed")
@@ -57,6 +57,15 @@ that cannot be written.`)
 	if *timeout <= 0 {
 		return usageErr("--timeout must be positive, got %v", *timeout)
 	}
+	// The paths first: a typo in one is the problem to report, not the
+	// configuration that would have been used.
+	files, err := scripttest.Find(paths)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(files) == 0 {
+		return usageErr("no test files (*%s) found", scripttest.Suffix)
+	}
 	if cf.rootMissing("test") {
 		return 2
 	}
@@ -66,12 +75,9 @@ that cannot be written.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: paths, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout})
+	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout})
 	if err != nil {
 		return usageErr("%v", err)
-	}
-	if rep.Files == 0 {
-		return usageErr("no test files (*%s) found", scripttest.Suffix)
 	}
 	if *junit != "" {
 		f, err := os.Create(*junit)
