@@ -85,7 +85,7 @@ func TestYAMLBudgetAcceptsReuse(t *testing.T) {
 		// A short file reusing a body within the floor.
 		"short file": bomb(3, 9),
 		// Expansion 9 times the document: under the multiple.
-		"ninefold": "a: &a [" + strings.Repeat("x,", 3000) + "x]\nb: [" + strings.Repeat("*a,", 8) + "*a]\n",
+		"ninefold":        "a: &a [" + strings.Repeat("x,", 3000) + "x]\nb: [" + strings.Repeat("*a,", 8) + "*a]\n",
 		"deep as written": strings.Repeat("[", MaxYAMLDepth-1) + strings.Repeat("]", MaxYAMLDepth-1),
 		"empty":           "",
 	} {
