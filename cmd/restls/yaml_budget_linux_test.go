@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // aliasBomb is a YAML alias bomb of levels lists of 9 under indent: the
@@ -111,4 +116,58 @@ func peakRSSOf(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmHWM in /proc/pid/status")
 	return 0
+}
+
+// TestServeRecordedAliasBombs (issue 23, finding 8, the YAML part): nine
+// 530-byte alias-bomb *.mock.yaml files beside a script, loaded at once
+// by the language server as recorded answers, each fail with the budget
+// error, and the server stays small; it reached 2.5 GiB.
+func TestServeRecordedAliasBombs(t *testing.T) {
+	dir := t.TempDir()
+	svcXML := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="a" url="http://127.0.0.1:1"/></scriptservice>`)
+	script := writeFile(t, dir, "orders.js", `return api.rest.v1.get("a", {}, {});`)
+	for i := range 9 {
+		writeFile(t, dir, fmt.Sprintf("b%d.mock.yaml", i), "- serviceId: a\n  path: x\n  body:\n"+aliasBomb("    ", 9))
+	}
+	statuses := make(chan []byte, 64)
+	p := startServe(t, func(_ context.Context, r *jsonrpc2.Request) (any, error) {
+		if r.Method() == "restls/status" {
+			select {
+			case statuses <- append([]byte(nil), r.Params()...):
+			default:
+			}
+		}
+		return nil, nil
+	}, "--service-xml", svcXML)
+	if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+	_ = p.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: uri.File(script), LanguageID: "javascript", Version: 1, Text: `return api.rest.v1.get("a", {}, {});`},
+	})
+	deadline := time.After(60 * time.Second)
+	for failed := 0; failed < 9; {
+		select {
+		case raw := <-statuses:
+			var st struct {
+				OpenAPI []struct {
+					State, Error string
+					Recorded     bool
+				} `json:"openapi"`
+			}
+			_ = json.Unmarshal(raw, &st)
+			failed = 0
+			for _, a := range st.OpenAPI {
+				if a.Recorded && a.State == "failed" && strings.Contains(a.Error, "its aliases expand the document") {
+					failed++
+				}
+			}
+		case <-deadline:
+			t.Fatalf("the nine recorded files did not all fail with the budget error in 60 s\n%s", p.stderr.String())
+		}
+	}
+	if hwm := peakRSSOf(t, p.cmd.Process.Pid); hwm > budgetRSS {
+		t.Errorf("the language server's peak RSS is %d MiB, want under %d MiB", hwm>>20, budgetRSS>>20)
+	}
 }
