@@ -93,22 +93,12 @@ func YAMLNode(data []byte) (*yaml.Node, error) {
 	return doc, nil
 }
 
-// DecodeYAML decodes the first document of data into v strictly: a key
-// that is not a field of v's structs is an error (a *yaml.LoadErrors,
-// each with its line and column), as are values of the wrong type. The
-// document fits the budget before anything is decoded. An empty document
-// leaves v as it is.
-func DecodeYAML(data []byte, v any) error {
-	doc, err := YAMLNode(data)
-	if err != nil {
-		return err
-	}
-	return DecodeYAMLNode(doc, v)
-}
-
 // DecodeYAMLNode decodes a node that YAMLNode or a YAMLDecoder returned
-// (or a part of one) into v, strictly, as DecodeYAML does. A zero node
-// leaves v as it is.
+// (or a part of one) into v strictly: a key that is not a field of v's
+// structs is an error (a *yaml.LoadErrors, each with its line and
+// column), as are values of the wrong type. The budget that the node
+// passed bounds the decode. A zero node (an empty document) leaves v as
+// it is.
 func DecodeYAMLNode(n *yaml.Node, v any) error {
 	if n.Kind == 0 {
 		return nil

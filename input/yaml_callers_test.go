@@ -41,7 +41,7 @@ func TestYAMLDecodesGoThroughInput(t *testing.T) {
 		}
 		for i, line := range strings.Split(string(src), "\n") {
 			if yamlDecodes.MatchString(line) {
-				t.Errorf("%s:%d: decodes YAML text without the budget: use input.YAMLNode, DecodeYAML or NewYAMLDecoder\n\t%s", rel, i+1, strings.TrimSpace(line))
+				t.Errorf("%s:%d: decodes YAML text without the budget: use input.YAMLNode (then DecodeYAMLNode) or NewYAMLDecoder\n\t%s", rel, i+1, strings.TrimSpace(line))
 			}
 		}
 		return nil
