@@ -147,6 +147,9 @@ func FuzzParse(f *testing.F) {
 		many.WriteString("  - name: c" + strings.Repeat("x", i%50) + string(rune('a'+i%26)) + "\n    resultMatch: {a: [1, {b: c}]}\n")
 	}
 	f.Add(many.String())
+	// Alias bombs in the fixtures and in a result: refused by the budget.
+	f.Add("script: s.js\nfixtures:\n  - serviceId: a\n    body:\n" + bombLines("      ", 9))
+	f.Add("script: s.js\nresult:\n" + bombLines("  ", 9))
 	f.Fuzz(func(t *testing.T, text string) {
 		_, err := Parse(filepath.Join(dir, "x.test.yaml"), []byte(text))
 		var e *Error
