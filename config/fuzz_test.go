@@ -70,6 +70,12 @@ func FuzzYAML(f *testing.F) {
 	f.Add("scriptservice:\n  api:\n    - serviceId: a\n      url: https://a.example.com\n    - serviceId: b\n      url: a/b\n      authorization: {type: oAuth, id: o}\n  oAuth:\n    - id: o\n      additionalParams: {scope: x}\n")
 	f.Add("scriptservice.api:\n  - {serviceId: x, url: y}\n---\nscriptservice: 5\n")
 	f.Add("a: &x [*x]\n")
+	// An alias bomb: refused by the YAML budget, a diagnostic.
+	bomb := "l0: &l0 [x,x,x,x,x,x,x,x,x]\n"
+	for i := 1; i < 9; i++ {
+		bomb += fmt.Sprintf("l%d: &l%d [%s*l%d]\n", i, i, strings.Repeat(fmt.Sprintf("*l%d,", i-1), 8), i-1)
+	}
+	f.Add(bomb)
 	f.Add("scriptservice:\n  api:\n    - serviceId: a\n   url: x\n")
 	f.Fuzz(func(t *testing.T, data string) {
 		p := parseYAML("f.yml", []byte(data))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/restls/restls/input"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -26,10 +27,16 @@ func parseYAML(file string, data []byte) *parsed {
 		return p
 	}
 	p = &parsed{file: file}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	// The budgeted decode (the fast path above reads no aliases); a
+	// document past the budget is a YAMLBudgetError, placed as yaml/v4's
+	// syntax errors are.
+	dec, err := input.NewYAMLDecoder(data)
+	if err != nil {
+		p.add(Position{File: file, Line: 1, Column: 1}, SeverityError, CodeSyntax, "YAML syntax error: "+err.Error())
+		return p
+	}
 	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
+		doc, err := dec.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -49,7 +56,7 @@ func parseYAML(file string, data []byte) *parsed {
 			p.add(pos, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")
 			return p
 		}
-		yamlDoc(p, &doc)
+		yamlDoc(p, doc)
 	}
 	return p
 }

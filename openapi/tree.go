@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/restls/restls/input"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -235,15 +236,15 @@ func (r *jsonReader) value(depth int) (*node, error) {
 }
 
 func parseYAML(data []byte) (*node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	doc, err := input.YAMLNode(data)
+	if err != nil {
 		return nil, err
 	}
 	if doc.Kind == 0 {
 		return nil, errors.New("empty document")
 	}
 	c := &yamlConv{}
-	return c.conv(&doc, 0)
+	return c.conv(doc, 0)
 }
 
 type yamlConv struct{ nodes int }

@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -110,13 +110,13 @@ func (l *ExpectLog) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	type plain ExpectLog
-	return n.Load((*plain)(l), yaml.WithKnownFields())
+	return input.DecodeYAMLNode(n, (*plain)(l))
 }
 
 // UnmarshalYAML notes whether body was given (null is a body).
 func (c *ExpectCall) UnmarshalYAML(n *yaml.Node) error {
 	type plain ExpectCall
-	if err := n.Load((*plain)(c), yaml.WithKnownFields()); err != nil {
+	if err := input.DecodeYAMLNode(n, (*plain)(c)); err != nil {
 		return err
 	}
 	c.HasBody = hasKey(n, "body")
@@ -150,16 +150,21 @@ type rawCaseFields struct {
 	Logs            []ExpectLog  `yaml:"logs"`
 }
 
-// Error is a problem with a test file, at file:line.
+// Error is a problem with a test file, at file:line, or file:line:col
+// where the column is known.
 type Error struct {
-	File string
-	Line int
-	Msg  string
+	File   string
+	Line   int
+	Column int
+	Msg    string
 }
 
 func (e *Error) Error() string {
-	if e.Line == 0 {
+	switch {
+	case e.Line == 0:
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	case e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
@@ -179,8 +184,10 @@ func Parse(path string, data []byte) (*File, error) {
 	bad := func(line int, format string, a ...any) error {
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	// The budgeted decode: the expectations, input and fixtures are
+	// walked and decoded from this node, aliases expanded.
+	doc, err := input.YAMLNode(data)
+	if err != nil {
 		return nil, yamlError(path, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
@@ -188,13 +195,13 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	root := doc.Content[0]
 	var raw rawFile
-	if err := root.Load(&raw, yaml.WithKnownFields()); err != nil {
+	if err := input.DecodeYAMLNode(root, &raw); err != nil {
 		return nil, yamlError(path, err)
 	}
 	if raw.Script == "" {
 		return nil, bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
 	}
-	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: &doc, data: data}
+	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data}
 	src, err := config.ReadFile(f.Script)
 	if err != nil {
 		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v; the path is relative to the test file", f.Script, unwrapPath(err))
@@ -341,25 +348,24 @@ func fixtures(path string, data []byte, n *yaml.Node, top bool) ([]*restclient.F
 	return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: a fixtures file name or a list of fixtures (the --mock format, docs/runtime.md)"}
 }
 
-// mockLine is the position restclient.ParseMock puts before a message.
-var mockLine = regexp.MustCompile(`^.*?:(\d+): (.*)$`)
-
-// mockError is a fixtures error at the line ParseMock names.
+// mockError is a fixtures error at the line and column ParseMock names.
 func mockError(path string, n *yaml.Node, err error) error {
-	line, msg := n.Line, err.Error()
-	if m := mockLine.FindStringSubmatch(msg); m != nil {
-		if l, e := strconv.Atoi(m[1]); e == nil {
-			line, msg = l, m[2]
-		}
+	var me *restclient.MockError
+	if !errors.As(err, &me) || me.Line == 0 {
+		return &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
 	}
-	return &Error{File: path, Line: line, Msg: "fixtures: " + msg}
+	msg := me.Msg
+	if me.Fixture > 0 {
+		msg = fmt.Sprintf("fixture %d: %s", me.Fixture, msg)
+	}
+	return &Error{File: path, Line: me.Line, Column: me.Column, Msg: "fixtures: " + msg}
 }
 
 // yamlError turns a YAML error into an *Error at the problem's line.
 func yamlError(path string, err error) error {
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
-		return &Error{File: path, Line: max(le.Mark.Line, 1), Msg: knownFieldMessage(le.Message)}
+		return &Error{File: path, Line: max(le.Mark.Line, 1), Column: le.Mark.Column, Msg: knownFieldMessage(le.Message)}
 	}
 	return &Error{File: path, Line: 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 }
@@ -379,7 +385,7 @@ func jsonOf(n *yaml.Node) (json.RawMessage, error) {
 // valueOfNode decodes a YAML value into JSON's types (normalize).
 func valueOfNode(n *yaml.Node) (any, error) {
 	var v any
-	if err := n.Load(&v); err != nil {
+	if err := input.DecodeYAMLNode(n, &v); err != nil {
 		return nil, err
 	}
 	return normalize(v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,7 +97,10 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"script: s.js\nresult: 1\nresultMatch: 1\n", 3, "give one"},
 		{"script: nope.js\n", 1, "cannot read the script"},
 		{"script: s.js\nfixtures: nope.yaml\n", 2, "fixtures:"},
-		{"script: s.js\nfixtures:\n  - serviceId: a\n  - serviceId: b\n    tims: 1\n", 4, "fixtures: fixture 2:"},
+		{"script: s.js\nfixtures:\n  - serviceId: a\n  - serviceId: b\n    tims: 1\n", 5, `fixtures: fixture 2: unknown key "tims": did you mean "times"?`},
+		// Issue 23, finding 5: an alias bomb in the fixtures, refused at
+		// its alias by the YAML budget.
+		{"script: s.js\nfixtures:\n  - serviceId: a\n    body:\n" + bombLines("      ", 9), 9, "its aliases expand the document"},
 		{"script: s.js\ncases:\n  - name: a\n    fixtures:\n      - method: GET\n", 5, "fixtures: fixture 1: serviceId is required"},
 		{"- a\n", 1, "a test file is a mapping"},
 		{"script: [\n", 2, ""},
@@ -143,6 +147,9 @@ func FuzzParse(f *testing.F) {
 		many.WriteString("  - name: c" + strings.Repeat("x", i%50) + string(rune('a'+i%26)) + "\n    resultMatch: {a: [1, {b: c}]}\n")
 	}
 	f.Add(many.String())
+	// Alias bombs in the fixtures and in a result: refused by the budget.
+	f.Add("script: s.js\nfixtures:\n  - serviceId: a\n    body:\n" + bombLines("      ", 9))
+	f.Add("script: s.js\nresult:\n" + bombLines("  ", 9))
 	f.Fuzz(func(t *testing.T, text string) {
 		_, err := Parse(filepath.Join(dir, "x.test.yaml"), []byte(text))
 		var e *Error
@@ -209,4 +216,14 @@ func TestCaseFixturesFile(t *testing.T) {
 			t.Errorf("%s: %v", o.Name, o.Failures)
 		}
 	}
+}
+
+// bombLines is an alias bomb of levels lists of 9, each line indented.
+func bombLines(indent string, levels int) string {
+	var b strings.Builder
+	b.WriteString(indent + "l0: &l0 [x,x,x,x,x,x,x,x,x]\n")
+	for i := 1; i < levels; i++ {
+		fmt.Fprintf(&b, "%sl%d: &l%d [%s*l%d]\n", indent, i, i, strings.Repeat(fmt.Sprintf("*l%d,", i-1), 8), i-1)
+	}
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/restls/restls/input"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -101,8 +102,8 @@ func jsonNode(raw json.RawMessage) *yaml.Node {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("null")
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil || len(doc.Content) != 1 {
+	doc, err := input.YAMLNode(raw)
+	if err != nil || len(doc.Content) != 1 {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(raw)}
 	}
 	n := doc.Content[0]

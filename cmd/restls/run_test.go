@@ -272,7 +272,7 @@ func TestRunMockNameFlagErrors(t *testing.T) {
 		out.WriteString(strings.ReplaceAll(errs, dir, "$DIR"))
 	}
 	want := "restls run: --mock-name needs --mock FILE\n" +
-		"restls run: --mock: pasted mocks:1: fixture 1: yaml: construct errors: line 2: cannot construct !!str `nope` into int\n" +
+		"restls run: --mock: pasted mocks:2:11: fixture 1: cannot construct !!str `nope` into int\n" +
 		"restls run: --mock: read mock fixtures: open pasted mocks: no such file or directory\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)

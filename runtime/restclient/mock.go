@@ -10,12 +10,15 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"path"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -178,9 +181,15 @@ func (b *FixtureBody) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// UnmarshalJSON keeps the JSON as it is written.
+// UnmarshalJSON keeps the JSON compact, as a YAML body is sent: body is
+// a value (the file's indentation is not part of it); bodyText is the
+// exact text.
 func (b *FixtureBody) UnmarshalJSON(data []byte) error {
-	b.JSON = append(json.RawMessage(nil), bytes.TrimSpace(data)...)
+	var c bytes.Buffer
+	if err := json.Compact(&c, data); err != nil {
+		return err
+	}
+	b.JSON = c.Bytes()
 	return nil
 }
 
@@ -264,33 +273,110 @@ func (e renamed) Unwrap() error { return e.err }
 const errNotFixtureList = `expected a list of fixtures, or an object with a "fixtures" list`
 
 // ParseMock parses fixtures: either a list of fixtures or an object with a
-// "fixtures" list.
+// "fixtures" list. A YAML document goes through input's budgeted decode:
+// aliases cost at most a small multiple of the document. Its errors are
+// *MockError, at the file, line and column of the problem.
 func ParseMock(file string, data []byte) (*Mock, error) {
 	if json.Valid(data) {
 		// JSON proper: YAML would reject characters JSON allows.
 		return parseMockJSON(file, data)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	root, err := fixtureList(&doc)
+	doc, err := input.YAMLNode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, yamlMockError(file, 0, err, 1, 1)
+	}
+	root, err := fixtureList(doc)
+	if err != nil {
+		return nil, &MockError{File: file, Msg: err.Error()}
 	}
 	m := &Mock{File: file}
 	for i, n := range root.Content {
 		var f Fixture
-		if err := decodeStrict(n, &f); err != nil {
-			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, n.Line, i+1, err)
+		if err := input.DecodeYAMLNode(n, &f); err != nil {
+			return nil, yamlMockError(file, i+1, err, n.Line, n.Column)
 		}
 		if err := f.prepare(); err != nil {
-			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, n.Line, i+1, err)
+			return nil, &MockError{File: file, Line: n.Line, Column: n.Column, Fixture: i + 1, Msg: err.Error()}
 		}
 		f.index, f.line = i+1, n.Line
 		m.Fixtures = append(m.Fixtures, &f)
 	}
 	return m, nil
+}
+
+// MockError is a problem in a fixtures document: File, and where known
+// the Line and Column of the problem (1-based) and the Fixture it is in
+// (1-based). Its text is "file:line:col: fixture n: message".
+type MockError struct {
+	File         string
+	Line, Column int
+	Fixture      int
+	Msg          string
+	// Err is the error Msg says, where there is one (a YAML error).
+	Err error
+}
+
+func (e *MockError) Unwrap() error { return e.Err }
+
+func (e *MockError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
+	}
+	if e.Fixture > 0 {
+		fmt.Fprintf(&b, ": fixture %d", e.Fixture)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// yamlMockError places a YAML error of fixture (0: the document) at its
+// own mark, else at line:col: an unknown key says which it may have
+// meant.
+func yamlMockError(file string, fixture int, err error, line, col int) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		msg = le.Message
+		if le.Mark.Line > 0 {
+			line, col = le.Mark.Line, le.Mark.Column
+		}
+	}
+	return &MockError{File: file, Line: line, Column: col, Fixture: fixture, Msg: unknownKeyMessage(msg), Err: err}
+}
+
+// unknownField is yaml/v4's message for a key no field takes.
+var unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+
+// fixtureKeys are the keys of a fixture, from Fixture's yaml tags.
+var fixtureKeys = func() []string {
+	t := reflect.TypeFor[Fixture]()
+	var keys []string
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}()
+
+// unknownKeyMessage is msg, said as configuration and test files say it
+// when it is about an unknown key: the key, and the nearest known one.
+func unknownKeyMessage(msg string) string {
+	m := unknownField.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	out := fmt.Sprintf("unknown key %q", m[1])
+	if near := config.Nearest(m[1], fixtureKeys, 1); len(near) > 0 {
+		out += fmt.Sprintf(": did you mean %q?", near[0])
+	}
+	return out + " (docs/runtime.md lists the keys)"
 }
 
 // fixtureList finds the list of fixtures in a YAML document.
@@ -315,10 +401,6 @@ func fixtureList(doc *yaml.Node) (*yaml.Node, error) {
 		return nil, errors.New(errNotFixtureList)
 	}
 	return root, nil
-}
-
-func decodeStrict(n *yaml.Node, v any) error {
-	return n.Load(v, yaml.WithKnownFields())
 }
 
 func (f *Fixture) prepare() error {
@@ -615,6 +697,11 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 			h.Set("Content-Type", "application/json")
 		}
 	}
+	if h.Get("Content-Length") != "" {
+		// A recorded length may be that of another text of the body
+		// (or of a compressed one): the body sent is this one.
+		h.Set("Content-Length", strconv.Itoa(len(f.body)))
+	}
 	h.Set("X-Restls-Mock", m.File+" fixture "+strconv.Itoa(f.index))
 	return &http.Response{
 		StatusCode:    f.Status,
@@ -673,10 +760,16 @@ func parseMockJSON(file string, data []byte) (*Mock, error) {
 		d := json.NewDecoder(bytes.NewReader(item))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, line, i+1, err)
+			msg := err.Error()
+			if k, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+				if k, err := strconv.Unquote(k); err == nil {
+					msg = unknownKeyMessage("field " + k + " not found in type Fixture")
+				}
+			}
+			return nil, &MockError{File: file, Line: line, Fixture: i + 1, Msg: msg}
 		}
 		if err := f.prepare(); err != nil {
-			return nil, fmt.Errorf("%s:%d: fixture %d: %w", file, line, i+1, err)
+			return nil, &MockError{File: file, Line: line, Fixture: i + 1, Msg: err.Error()}
 		}
 		f.index, f.line = i+1, line
 		m.Fixtures = append(m.Fixtures, &f)

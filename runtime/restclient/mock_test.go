@@ -79,12 +79,21 @@ func FuzzParseMock(f *testing.F) {
 	f.Add([]byte(`[{"serviceId":"a","query":{"p":[1,true]},"headers":{"X":2},"times":1,"body":{"z":1.0,"a":[1e400]}}]`))
 	f.Add([]byte("- serviceId: a\n  body:\n" + strings.Repeat("  ", 1) + strings.Repeat("- ", 500) + "x\n"))
 	f.Add([]byte("fixtures:\n" + strings.Repeat("- {serviceId: s, method: GET, path: \"a/*\", body: {k: [1, 2, {x: y}]}}\n", 2000)))
+	// Alias bombs: refused by the YAML budget, or small enough to expand.
+	f.Add([]byte(aliasBody(9)))
+	f.Add([]byte(aliasBody(4)))
+	f.Add([]byte("- serviceId: a\n  body:\n    s: &s " + strings.Repeat("x", 4000) + "\n    l: [" + strings.Repeat("*s,", 300) + "*s]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseMock("f", data)
 		if err != nil {
 			return
 		}
 		for _, fx := range m.Fixtures {
+			// The budget bounds a body: 10 times the document's text and
+			// values and a floor, each byte escaped to at most 6.
+			if len(fx.body) > 200*len(data)+8<<20 {
+				t.Fatalf("a %d-byte document made a %d-byte body", len(data), len(fx.body))
+			}
 			_ = fx.matches(fx.ServiceID, "GET", []string{"a", "b"})
 			_, _, _ = m.find(mockCall{serviceID: fx.ServiceID, method: "GET", params: []string{"a/b"}, query: []QueryParam{{"p", "1"}}}, true)
 			if fx.BodyText == nil && fx.Body != nil && !json.Valid(fx.body) {

@@ -17,6 +17,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // RecordOptions configure a Recorder.
@@ -246,16 +247,18 @@ func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool
 	switch {
 	case len(body) == 0:
 	case json.Valid(body) && string(bytes.TrimSpace(body)) != "null":
+		// As a JSON value (readable, editable) where the file gives the
+		// same bytes back on replay; else as the text received, so a
+		// script that logs or compares the text sees what the service
+		// sent (white space, escapes). A masked credential changes the
+		// bytes either way.
 		j := redactJSON(body, red)
-		if !asJSON {
-			// Compact for the comparison of repeated answers; the YAML
-			// node is built from it when written.
-			var b bytes.Buffer
-			if json.Compact(&b, j) == nil {
-				j = b.Bytes()
-			}
+		if replaysAsBody(j, asJSON) {
+			f.Body = j
+		} else {
+			s := string(j)
+			f.BodyText = &s
 		}
-		f.Body = j
 	case utf8.Valid(body):
 		s := red.String(string(body))
 		f.BodyText = &s
@@ -263,6 +266,31 @@ func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool
 		s := base64.StdEncoding.EncodeToString([]byte(red.String(string(body))))
 		f.BodyBase64 = &s
 	}
+}
+
+// replaysAsBody reports whether the JSON body j, written as a fixture's
+// body (a YAML value, or JSON when asJSON) and read back, is j again.
+func replaysAsBody(j []byte, asJSON bool) bool {
+	if asJSON {
+		// Written by json.Marshal, read back compact (FixtureBody).
+		b, err := json.Marshal(json.RawMessage(j))
+		return err == nil && bytes.Equal(b, j)
+	}
+	n, err := jsonToYAML(j)
+	if err != nil {
+		return false
+	}
+	var text bytes.Buffer
+	d, err := yaml.NewDumper(&text, yaml.WithIndent(2))
+	if err != nil || d.Dump(n) != nil || d.Close() != nil {
+		return false
+	}
+	back, err := input.YAMLNode(text.Bytes())
+	if err != nil {
+		return false
+	}
+	b, err := yamlToJSON(back)
+	return err == nil && bytes.Equal(b, j)
 }
 
 // Save writes the recorded fixtures to the file: fixtures for the calls
@@ -382,23 +410,25 @@ func merge(oldKeys []string, fixtures []*recordedFixture, fillIn bool) []any {
 const recordedHeadComment = "Fixtures recorded by restls run --record: replay with restls run --mock.\nThe format is described in docs/runtime.md (schema: mock.schema.json)."
 
 func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
-	var doc yaml.Node
+	doc := &yaml.Node{}
 	var list *yaml.Node
 	if len(bytes.TrimSpace(old)) > 0 {
 		if json.Valid(old) {
 			return nil, errors.New("it holds JSON: record to a .json file to update it")
 		}
-		if err := yaml.Unmarshal(old, &doc); err != nil {
+		d, err := input.YAMLNode(old)
+		if err != nil {
 			return nil, err
 		}
-		l, err := fixtureList(&doc)
+		doc = d
+		l, err := fixtureList(doc)
 		if err != nil {
 			return nil, err
 		}
 		list = l
 	} else {
 		list = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{
+		doc = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{
 			Kind: yaml.MappingNode, Tag: "!!map", HeadComment: recordedHeadComment,
 			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "fixtures"}, list},
 		}}}
@@ -435,7 +465,7 @@ func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	if err := d.Dump(&doc); err != nil {
+	if err := d.Dump(doc); err != nil {
 		return nil, err
 	}
 	if err := d.Close(); err != nil {

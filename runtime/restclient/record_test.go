@@ -570,3 +570,51 @@ func TestRecordKeepsTheJSONWrapper(t *testing.T) {
 		t.Errorf("the file does not load: %v", err)
 	}
 }
+
+// TestRecordReplayKeepsTheBytes (issue 24): an answer replays byte for
+// byte, white space and all, and its content-length is the replayed
+// body's, against a real server on loopback.
+func TestRecordReplayKeepsTheBytes(t *testing.T) {
+	bodies := map[string]string{
+		"missing": `{"error": "no product 999"}`,
+		"compact": `{"id":1,"name":"a"}`,
+		"pretty":  "{\n  \"id\": 1,\n  \"tags\": [\"a\", \"b\"]\n}\n",
+		"escaped": `{"html":"\u003cb\u003e","slash":"a\/b"}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
+		w.Header().Set("Content-Type", "application/json")
+		if name == "missing" {
+			w.WriteHeader(404)
+		}
+		fmt.Fprint(w, bodies[name])
+	}))
+	t.Cleanup(srv.Close)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api", "")))
+	var calls []*Request
+	for name := range bodies {
+		calls = append(calls, &Request{ServiceID: "svc", PathParams: []string{name}})
+	}
+	for _, file := range []string{"r.mock.yaml", "r.mock.json"} {
+		file = filepath.Join(t.TempDir(), file)
+		recordCalls(t, reg, Options{}, file, calls)
+		m, err := LoadMock(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replay := New(Options{Mock: m}).Session(reg)
+		for _, r := range calls {
+			got, _, err := do(t, replay, r)
+			if err != nil && !strings.Contains(err.Error(), "not JSON") {
+				t.Fatal(err)
+			}
+			want := bodies[r.PathParams[0]]
+			if string(got.Body) != want {
+				t.Errorf("%s %s: replayed %q, want %q", filepath.Base(file), r.PathParams[0], got.Body, want)
+			}
+			if cl := got.Header.Get("Content-Length"); cl != fmt.Sprint(len(got.Body)) {
+				t.Errorf("%s %s: content-length %q for a replayed body of %d bytes", filepath.Base(file), r.PathParams[0], cl, len(got.Body))
+			}
+		}
+	}
+}
