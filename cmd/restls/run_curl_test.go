@@ -114,3 +114,59 @@ func echoOf(t *testing.T, body []byte) map[string]any {
 	}
 	return e
 }
+
+// TestRunCurlExportHoldsNoControlCharacter is issue 23's finding 10 through
+// the binary: a form field holding newlines and a terminal escape, and
+// a header holding a tab, reached the export raw (inside quotes, but raw). The
+// curl field of restls run --json now holds no control character except
+// its line breaks, and the script, run by a real shell in a directory of
+// its own with the real curl, sends both byte for byte and runs nothing
+// else.
+func TestRunCurlExportHoldsNoControlCharacter(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("curl is not installed (.ci/run installs it)")
+		}
+		t.Skip("curl is not installed")
+	}
+	bin := httptest.NewServer(httpbin.New().Handler())
+	defer bin.Close()
+	dir := t.TempDir()
+	xml := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="echo" url="`+bin.URL+`/anything"/></scriptservice>`)
+	const (
+		field  = "a\n; touch PWNED\n\x1b[31mred\x1b[0m\tok\n"
+		header = "tab\there" // net/http refuses other control characters in headers
+	)
+	script := writeFile(t, dir, "s.js", `return api.rest.v1.post("echo", {}, {"Content-Type": "multipart/form-data", "X-Note": "tab\there"}, {note: "a\n; touch PWNED\n\u001b[31mred\u001b[0m\tok\n"}).status.code;`)
+	out, err := restlsCommand(t, "run", "--json", "--service-xml", xml, script).Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var res struct{ Calls []struct{ Curl string } }
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Calls) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	curl := res.Calls[0].Curl
+	for i, l := range strings.Split(curl, "\n") {
+		if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Errorf("line %d holds a control character: %q", i+1, l)
+		}
+	}
+	work := t.TempDir()
+	sh := exec.Command("sh", "-c", curl)
+	sh.Dir = work
+	got, err := sh.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, curl)
+	}
+	if _, err := os.Stat(work + "/PWNED"); err == nil {
+		t.Fatalf("running the export ran a command from a form field:\n%s", curl)
+	}
+	echo := echoOf(t, got)
+	if f := fmt.Sprint(echo["form"].(map[string]any)["note"]); f != "["+field+"]" {
+		t.Errorf("curl sent the field %q, want %q\n%s", f, field, curl)
+	}
+	if h := fmt.Sprint(echo["headers"].(map[string]any)["X-Note"]); h != "["+header+"]" {
+		t.Errorf("curl sent X-Note %q, want %q\n%s", h, header, curl)
+	}
+}
