@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -329,7 +330,7 @@ func (m *merger) api(a *rawAPI) {
 			return
 		}
 		svc.URL = raw
-		if scheme == "http" {
+		if scheme == "http" && !loopbackURL(raw) {
 			m.add(a.url.pos, SeverityWarning, CodeInsecureURL, id,
 				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (spec 5.1)", id))
 		}
@@ -682,4 +683,21 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// loopbackURL reports whether an absolute url names this machine: localhost
+// or a loopback address (127.0.0.0/8, ::1). Plain http there never
+// crosses a network, so it gets no "HTTPS recommended" warning, and
+// check --strict passes on local development configurations.
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(u.Hostname(), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

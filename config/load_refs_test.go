@@ -143,3 +143,31 @@ func TestControlCharacterIDsAreRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestPlainHTTPOnLoopbackIsNoWarning (issue 24): plain http to this
+// machine crosses no network, so local development configurations pass
+// check --strict; any other host still gets the warning.
+func TestPlainHTTPOnLoopbackIsNoWarning(t *testing.T) {
+	for _, c := range []struct {
+		url  string
+		warn bool
+	}{
+		{"http://127.0.0.1:8080/api", false},
+		{"http://127.1.2.3/", false},
+		{"http://localhost:3000", false},
+		{"http://LOCALHOST./x", false},
+		{"http://[::1]:8080/", false},
+		{"http://[::ffff:127.0.0.1]/", false},
+		{"http://localhost.example.com/", true},
+		{"http://128.0.0.1/", true},
+		{"http://10.0.0.1/", true},
+		{"http://[::2]/", true},
+		{"http://crm.example.com/", true},
+	} {
+		r := loadRoot(t, memFiles{svc: xmlDoc(`<api serviceId="s" url="` + c.url + `"/>`)}).For(ScriptService)
+		mustService(t, r, "s")
+		if got := len(findDiag(r, CodeInsecureURL)) > 0; got != c.warn {
+			t.Errorf("%s: warning %v, want %v", c.url, got, c.warn)
+		}
+	}
+}
