@@ -18,7 +18,7 @@ var rules = []Rule{
 	{Code: "service-bad-id", Severity: "error", Markdown: "a serviceId holding a control character (a newline, a tab, an escape...); restls writes serviceIds into shell commands (Copy as cURL) and terminals, so the entry is ignored: remove the character"},
 	{Code: "service-missing-url", Severity: "error", Markdown: "a service without url; unusable"},
 	{Code: "service-bad-url", Severity: "error", Markdown: "a url that is neither an http(s) address nor `<serviceId>/<suffix>`, or that carries credentials; unusable"},
-	{Code: "service-insecure-url", Severity: "warning", Markdown: "plain `http://` (spec 5.1 recommends HTTPS)"},
+	{Code: "service-insecure-url", Severity: "warning", Markdown: "plain `http://` to another machine (spec 5.1 recommends HTTPS); `localhost` and loopback addresses (127.0.0.0/8, `[::1]`) get none"},
 	{Code: "service-duplicate", Severity: "warning", Markdown: "a serviceId defined again; the last one read wins; both places are named"},
 	{Code: "service-unknown-reference", Severity: "error", Markdown: "a reference to a serviceId not read before it (or defined only later); unusable"},
 	{Code: "service-reference-chain", Severity: "error", Markdown: "a reference to an entry that is itself a reference (`A -> B -> C`), resolved or not: the platform resolves one level only; the message names the entry to give an address; unusable"},
