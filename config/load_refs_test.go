@@ -98,7 +98,6 @@ func BenchmarkReferenceChain(b *testing.B) {
 // a serviceId or oAuth id holding a newline reached curl export's shell
 // comments. Each source format reports it where the id is written.
 func TestControlCharacterIDsAreRefused(t *testing.T) {
-	const evil = "ev\nil; touch /tmp/PWNED #"
 	for _, c := range []struct {
 		name  string
 		files memFiles
@@ -125,7 +124,7 @@ func TestControlCharacterIDsAreRefused(t *testing.T) {
 			}
 			d := ds[0]
 			if d.Severity != SeverityError || d.Line != c.line || d.Column == 0 || strings.ContainsRune(d.Message, '\n') ||
-				!strings.Contains(d.Message, `serviceId "ev\nil; touch /tmp/PWNED #" contains the control character U+000A at byte 2`) ||
+				!strings.Contains(d.Message, fmt.Sprintf("serviceId %q contains the control character U+000A at byte 2", "ev\nil; touch /tmp/PWNED #")) ||
 				!strings.Contains(d.Message, "remove the character") {
 				t.Errorf("got %s", d)
 			}
