@@ -2,17 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // TestReferenceChainBounded is issue 23's finding 3 through the binary: an
 // application.yml where service r_i refers to r_{i-1}, 5,000 links
-// (208 KB), took restls services and check past 2.5 GiB within seconds,
+// (208 KB), took restls services, check and serve past 2.5 GiB within seconds,
 // each "refers to X, which is unusable (...)" message quoting the one
 // before. Now each message names its own link, and memory stays small.
 func TestReferenceChainBounded(t *testing.T) {
@@ -26,6 +30,34 @@ func TestReferenceChainBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, dir, "s.js", "return 1;\n")
+	t.Run("serve", func(t *testing.T) {
+		// Opening the repository is enough: the server loads the
+		// configuration and answers restls.services from it.
+		p := startServe(t, nil, "--config-root", dir)
+		var init protocol.InitializeResult
+		if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, &init); err != nil {
+			t.Fatalf("initialize: %v", err)
+		}
+		_ = p.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+		var m map[string]any
+		karg, _ := json.Marshal(map[string]string{"kind": "scriptService"})
+		if err := p.call(t, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "restls.services", Arguments: []protocol.LSPAny{karg}}, &m); err != nil {
+			t.Fatalf("restls.services: %v", err)
+		}
+		if !strings.Contains(fmt.Sprint(m), "r_1") {
+			t.Errorf("restls.services: %.300v", m)
+		}
+		_ = p.call(t, protocol.MethodShutdown, nil, nil)
+		_ = p.conn.Notify(context.Background(), protocol.MethodExit, nil)
+		if rc := p.wait(t); rc != 0 {
+			t.Fatalf("exit %d: %.500s", rc, p.stderr.String())
+		}
+		rss, ok := peakRSS(p.cmd.ProcessState)
+		t.Logf("restls serve: peak RSS %d MiB", rss>>20)
+		if ok && rss > 150<<20 {
+			t.Errorf("peak RSS %d MiB, want at most 150", rss>>20)
+		}
+	})
 	for _, args := range [][]string{
 		{"services", "--config-root", dir},
 		{"check", "--config-root", dir, dir},
