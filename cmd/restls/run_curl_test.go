@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
@@ -168,5 +169,27 @@ func TestRunCurlExportHoldsNoControlCharacter(t *testing.T) {
 	}
 	if h := fmt.Sprint(echo["headers"].(map[string]any)["X-Note"]); h != "["+header+"]" {
 		t.Errorf("curl sent X-Note %q, want %q\n%s", h, header, curl)
+	}
+
+	// restls run --curl, saved and run as a script: the comment lines
+	// carry the call and an uncaught error whose message the script wrote.
+	script = writeFile(t, dir, "throws.js", `api.rest.v1.post("echo", {}, {"Content-Type": "multipart/form-data"}, {note: "a\nb"});
+throw new Error("x\n; touch PWNED\r\u001b[31m\u0085end");`)
+	text, _ := restlsCommand(t, "run", "--curl", "--service-xml", xml, script).Output()
+	for i, l := range strings.Split(string(text), "\n") {
+		if strings.ContainsFunc(l, unicode.IsControl) {
+			t.Errorf("--curl line %d holds a control character: %q", i+1, l)
+		}
+	}
+	if !strings.Contains(string(text), `# ; touch PWNED\r\x1b[31m\u0085end`) {
+		t.Errorf("the error's lines are not comments with escapes:\n%s", text)
+	}
+	sh = exec.Command("sh", "-c", string(text))
+	sh.Dir = work
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s\n%s", err, out, text)
+	}
+	if _, err := os.Stat(work + "/PWNED"); err == nil {
+		t.Fatalf("running the --curl output ran a command from the error:\n%s", text)
 	}
 }

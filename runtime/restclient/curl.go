@@ -250,3 +250,31 @@ func commentText(s string) string {
 	}
 	return strconv.QuoteToGraphic(s)
 }
+
+// EscapeControl returns s with each control character (C0 but the line
+// break, DEL, C1) and each byte that is not UTF-8 written as a Go escape
+// (\r, \x1b, \u0085, \xff), for comment lines of a shell script that a
+// terminal may also show: free text there (an error message, a file name)
+// must not act on the terminal or the shell.
+func EscapeControl(s string) string {
+	if !hasControl(strings.ReplaceAll(s, "\n", "")) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\n':
+			b.WriteByte('\n')
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

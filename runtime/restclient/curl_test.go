@@ -351,3 +351,18 @@ func TestCurlExportRunsNothingInjected(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeControl(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é 漢":              "plain é 漢",
+		"two\nlines":             "two\nlines",
+		"cr\rand\x1b[31mred\x07": `cr\rand\x1b[31mred\a`,
+		"c1\u0085\u009b":         `c1\u0085\u009b`,
+		"bad\xff":                `bad\xff`,
+		"del\x7f":                `del\x7f`,
+	} {
+		if got := EscapeControl(in); got != want {
+			t.Errorf("EscapeControl(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
