@@ -362,15 +362,19 @@ func (m *merger) api(a *rawAPI) {
 		// referring to it is a chain whatever became of it.
 		if ts.ref != "" {
 			e.refRef = true
-			fix := fmt.Sprintf("give %q an address or refer to %q directly", ref, ts.ref)
+			// ts.ref is written in the target's url, not in this entry:
+			// clipped, so that many entries referring to one target do not
+			// each repeat a long id (the messages stay linear in the file).
+			next := clip(ts.ref, 64)
+			fix := fmt.Sprintf("give %q an address or refer to %q directly", ref, next)
 			if ts.refRef {
 				// ts.ref is a reference too: referring to it would be
 				// the same mistake one level down.
-				fix = fmt.Sprintf("give %q an http(s) address (%q is a reference as well)", ref, ts.ref)
+				fix = fmt.Sprintf("give %q an http(s) address (%q is a reference as well)", ref, next)
 			}
 			fail(a.url.pos, CodeReferenceChain, fmt.Sprintf("it refers to %q, which is a reference itself", ref),
 				fmt.Sprintf("service %q refers to %q, which itself refers to %q (%s -> %s -> %s); only one level of reference works: %s (the service is unusable)",
-					id, ref, ts.ref, id, ref, ts.ref, fix))
+					id, ref, next, id, ref, next, fix))
 			return
 		}
 		if !ts.usable {
