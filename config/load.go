@@ -197,7 +197,9 @@ func (m *merger) firstDefinition(id string) (Position, bool) {
 		m.defined = map[string]Position{}
 		for _, s := range m.sources {
 			for i := range s.apis {
-				if v := s.apis[i].serviceID.value; v != "" {
+				// An id with a control character is refused where it
+				// is defined, so it is not "defined later" either.
+				if v := s.apis[i].serviceID.value; v != "" && !hasControlChar(v) {
 					if _, ok := m.defined[v]; !ok {
 						m.defined[v] = s.apis[i].pos
 					}
@@ -677,6 +679,8 @@ func controlChar(s string) (rune, int, bool) {
 	}
 	return 0, 0, false
 }
+
+func hasControlChar(s string) bool { _, _, ok := controlChar(s); return ok }
 
 // clip shortens s to at most n bytes (on a rune boundary), marking the cut.
 func clip(s string, n int) string {

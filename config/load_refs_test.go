@@ -170,3 +170,13 @@ func TestPlainHTTPOnLoopbackIsNoWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceToRefusedIDIsNotDefined: an entry refused for a control
+// character in its id does not count as "defined later" either.
+func TestReferenceToRefusedIDIsNotDefined(t *testing.T) {
+	r := loadRoot(t, memFiles{svc: xmlDoc(`<api serviceId="a&#10;b" url="https://x.example.com"/><api serviceId="c" url="a&#10;b/x"/>`)}).For(ScriptService)
+	d, ok := r.Unusable("c")
+	if !ok || d.Code != CodeUnknownReference || strings.Contains(d.Message, "defined only later") {
+		t.Errorf("c: %v %s", ok, d)
+	}
+}
