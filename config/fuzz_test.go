@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/beevik/etree"
 )
@@ -36,10 +37,22 @@ func checkParsed(t *testing.T, data string, p *parsed) {
 
 // checkMerged runs the merge on the parsed source: every usable service
 // has an absolute http(s) url, and nothing panics.
-func checkMerged(t *testing.T, p *parsed) {
+func checkMerged(t *testing.T, data string, p *parsed) {
 	t.Helper()
 	r := merge(ScriptService, []*parsed{p})
+	// Messages never quote one another (issue 23, finding 3): their
+	// size is linear in the file, whatever references it holds.
+	total := 0
+	for _, d := range r.Diagnostics {
+		total += len(d.Message)
+	}
+	if limit := 40*len(data) + 1024*len(r.Diagnostics); total > limit {
+		t.Fatalf("%d diagnostics of %d bytes in all for a file of %d bytes", len(r.Diagnostics), total, len(data))
+	}
 	for _, id := range r.IDs() {
+		if strings.IndexFunc(id, unicode.IsControl) >= 0 {
+			t.Fatalf("usable serviceId %q holds a control character", id)
+		}
 		s, _ := r.Service(id)
 		if !isAbsolute(s.URL) {
 			t.Fatalf("usable service %q has url %q", id, s.URL)
@@ -58,7 +71,7 @@ func FuzzXML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		p := parseServiceXML("f.xml", []byte(data))
 		checkParsed(t, data, p)
-		checkMerged(t, p)
+		checkMerged(t, data, p)
 		to, diags := parsePlatform("c.xml", []byte(data))
 		if to.Connection.Default > to.Connection.Maximum || to.Read.Default > to.Read.Maximum || to.Read.Default <= 0 || to.Connection.Default <= 0 {
 			t.Fatalf("invalid timeouts accepted: %+v (%v)", to, diags)
@@ -77,10 +90,20 @@ func FuzzYAML(f *testing.F) {
 	}
 	f.Add(bomb)
 	f.Add("scriptservice:\n  api:\n    - serviceId: a\n   url: x\n")
+	// Deep: a chain of 200 references; each used to quote the last.
+	f.Add(chainYAML(200))
+	// Many entries referring to one reference to a long id.
+	long := strings.Repeat("x", 2000)
+	many := "scriptservice:\n  api:\n    - serviceId: " + long + "\n      url: https://x.example.com\n    - serviceId: b\n      url: " + long + "/y\n"
+	for i := range 200 {
+		many += fmt.Sprintf("    - serviceId: c%d\n      url: b/z\n", i)
+	}
+	f.Add(many)
+	f.Add("scriptservice:\n  api:\n    - serviceId: \"a\\nb\\u0085\"\n      url: https://a.example.com\n  oAuth:\n    - id: \"o\\to\"\n")
 	f.Fuzz(func(t *testing.T, data string) {
 		p := parseYAML("f.yml", []byte(data))
 		checkParsed(t, data, p)
-		checkMerged(t, p)
+		checkMerged(t, data, p)
 	})
 }
 
@@ -91,7 +114,7 @@ func FuzzProperties(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		p := parseProperties("f.properties", data)
 		checkParsed(t, data, p)
-		checkMerged(t, p)
+		checkMerged(t, data, p)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ReadFunc reads a file; Load uses ReadFile.
@@ -179,26 +182,66 @@ type merger struct {
 	// sources are searched, only when a reference names an id not read
 	// yet, to tell a reference to a later entry from one to a missing entry.
 	sources []*parsed
+	// defined is the index of firstDefinition, built on first use.
+	defined map[string]Position
+	// suggestions counts the "did you mean" searches made.
+	suggestions int
 }
 
-// firstDefinition returns where id is first defined in any source. It
-// scans the sources: it runs only for a reference that does not resolve,
-// and building an index of every id for that cost more than the scans.
+// firstDefinition returns where id is first defined in any source. The
+// index is built at the first reference that does not resolve: most
+// configurations have none, and one scan per such reference made a file of
+// many of them quadratic.
 func (m *merger) firstDefinition(id string) (Position, bool) {
-	for _, s := range m.sources {
-		for i := range s.apis {
-			if s.apis[i].serviceID.value == id {
-				return s.apis[i].pos, true
+	if m.defined == nil {
+		m.defined = map[string]Position{}
+		for _, s := range m.sources {
+			for i := range s.apis {
+				// An id with a control character is refused where it
+				// is defined, so it is not "defined later" either.
+				if v := s.apis[i].serviceID.value; v != "" && !hasControlChar(v) {
+					if _, ok := m.defined[v]; !ok {
+						m.defined[v] = s.apis[i].pos
+					}
+				}
 			}
 		}
 	}
-	return Position{}, false
+	p, ok := m.defined[id]
+	return p, ok
+}
+
+// maxSuggestions bounds the "did you mean" searches of one merge: each
+// compares with every usable serviceId, so a file of many unknown
+// references would cost their number times the number of services. Past
+// it, the messages still name the unknown serviceId and what to do.
+const maxSuggestions = 100
+
+// suggest returns the usable serviceId nearest to ref, or "".
+func (m *merger) suggest(ref string) string {
+	if m.suggestions >= maxSuggestions {
+		return ""
+	}
+	m.suggestions++
+	if near := nearest(ref, m.usableIDs(), 1); len(near) > 0 {
+		return near[0]
+	}
+	return ""
 }
 
 // entryState is what the merge knows of an entry beyond its Service.
 type entryState struct {
 	usable bool
+	// whyNot is a short reason, without any value of the entry, for the
+	// messages of the entries that refer to this one: it never quotes
+	// another entry's message, so messages do not nest and their size does
+	// not grow with the length of a chain (issue 23, finding 3).
 	whyNot string
+	// ref is the serviceId the url refers to when it has the reference
+	// form <serviceId>/<suffix>, resolved or not; refRef is set when that
+	// serviceId was itself such a reference.
+	ref    string
+	refRef bool
 }
 
 func (m *merger) add(pos Position, sev Severity, code, id, msg string) {
@@ -248,6 +291,11 @@ func (m *merger) api(a *rawAPI) {
 			"api entry has no serviceId: add serviceId so that scripts can name it (the entry is ignored)")
 		return
 	}
+	if r, at, ok := controlChar(id); ok {
+		m.add(a.serviceID.pos, SeverityError, CodeBadServiceID, "",
+			fmt.Sprintf("serviceId %q contains the control character %U at byte %d: a serviceId is a name scripts write between quotes, and restls writes it into shell commands (Copy as cURL); remove the character (the entry is ignored)", id, r, at))
+		return
+	}
 	if prev, ok := m.latest[id]; ok {
 		m.add(a.pos, SeverityWarning, CodeDuplicateService, id,
 			fmt.Sprintf("serviceId %q is defined again here; this definition replaces the one at %s (the last one read wins); remove one of them", id, m.arena[prev].Defined))
@@ -261,8 +309,8 @@ func (m *merger) api(a *rawAPI) {
 	// A reference resolves against what was read before this entry, so
 	// the entry becomes visible only once it is resolved.
 	defer func() { m.latest[id] = i }()
-	fail := func(pos Position, code, msg string) {
-		e.usable, e.whyNot = false, msg
+	fail := func(pos Position, code, why, msg string) {
+		e.usable, e.whyNot = false, why+", at "+pos.String()
 		d := Diagnostic{Position: pos, Severity: SeverityError, Code: code, ServiceID: id, Message: msg}
 		m.diags = append(m.diags, d)
 		m.reg.unusable[id] = d
@@ -271,20 +319,20 @@ func (m *merger) api(a *rawAPI) {
 	raw := a.url.value
 	switch {
 	case raw == "":
-		fail(a.url.pos, CodeMissingURL, fmt.Sprintf("service %q has no url: add url with an http(s) address or <serviceId>/<suffix> (the service is unusable)", id))
+		fail(a.url.pos, CodeMissingURL, "it has no url", fmt.Sprintf("service %q has no url: add url with an http(s) address or <serviceId>/<suffix> (the service is unusable)", id))
 		return
 	case isAbsolute(raw):
 		scheme, ok, hasUser := checkAbsolute(raw)
 		if !ok {
-			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has url %q, which is not a valid address: write it as https://host/path (the service is unusable)", id, raw))
+			fail(a.url.pos, CodeBadURL, "its url is not a valid address", fmt.Sprintf("service %q has url %q, which is not a valid address: write it as https://host/path (the service is unusable)", id, raw))
 			return
 		}
 		if hasUser {
-			fail(a.url.pos, CodeBadURL, fmt.Sprintf("service %q has credentials inside its url: move them to an authorization of type basic (the service is unusable)", id))
+			fail(a.url.pos, CodeBadURL, "its url holds credentials", fmt.Sprintf("service %q has credentials inside its url: move them to an authorization of type basic (the service is unusable)", id))
 			return
 		}
 		svc.URL = raw
-		if scheme == "http" {
+		if scheme == "http" && !loopbackURL(raw) {
 			m.add(a.url.pos, SeverityWarning, CodeInsecureURL, id,
 				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (spec 5.1)", id))
 		}
@@ -296,27 +344,44 @@ func (m *merger) api(a *rawAPI) {
 			if ok && !hasSlash {
 				msg += fmt.Sprintf("; to reuse %q write %q", ref, ref+"/<suffix>")
 			}
-			fail(a.url.pos, CodeBadURL, msg+" (the service is unusable)")
+			fail(a.url.pos, CodeBadURL, "its url is neither an http(s) address nor <serviceId>/<suffix>", msg+" (the service is unusable)")
 			return
 		}
+		e.ref = ref
 		if !ok {
 			msg := fmt.Sprintf("service %q refers to %q, which is not defined", id, ref)
 			if later, ok := m.firstDefinition(ref); ok {
 				msg = fmt.Sprintf("service %q refers to %q, which is defined only later, at %s; move %q before it (properties are read before the XML file, each top to bottom)", id, ref, later, ref)
-			} else if near := nearest(ref, m.usableIDs(), 1); len(near) > 0 {
-				msg += fmt.Sprintf(": did you mean %q?", near[0])
+			} else if near := m.suggest(ref); near != "" {
+				msg += fmt.Sprintf(": did you mean %q?", near)
 			}
-			fail(a.url.pos, CodeUnknownReference, msg+" (the service is unusable)")
+			fail(a.url.pos, CodeUnknownReference, fmt.Sprintf("it refers to %q, which is not defined before it", ref), msg+" (the service is unusable)")
 			return
 		}
 		target, ts := &m.arena[ti], m.state[ti]
-		if target.RefersTo != "" {
-			fail(a.url.pos, CodeReferenceChain, fmt.Sprintf("service %q refers to %q, which itself refers to %q (%s -> %s -> %s); only one level of reference works: give %q an address or refer to %q directly (the service is unusable)",
-				id, ref, target.RefersTo, id, ref, target.RefersTo, ref, target.RefersTo))
+		// Any entry whose url has the reference form is a reference,
+		// resolved or not: the platform resolves one level only, so
+		// referring to it is a chain whatever became of it.
+		if ts.ref != "" {
+			e.refRef = true
+			// ts.ref is written in the target's url, not in this entry:
+			// clipped, so that many entries referring to one target do not
+			// each repeat a long id (the messages stay linear in the file).
+			next := clip(ts.ref, 64)
+			fix := fmt.Sprintf("give %q an address or refer to %q directly", ref, next)
+			if ts.refRef {
+				// ts.ref is a reference too: referring to it would be
+				// the same mistake one level down.
+				fix = fmt.Sprintf("give %q an http(s) address (%q is a reference as well)", ref, next)
+			}
+			fail(a.url.pos, CodeReferenceChain, fmt.Sprintf("it refers to %q, which is a reference itself", ref),
+				fmt.Sprintf("service %q refers to %q, which itself refers to %q (%s -> %s -> %s); only one level of reference works: %s (the service is unusable)",
+					id, ref, next, id, ref, next, fix))
 			return
 		}
 		if !ts.usable {
-			fail(a.url.pos, CodeBrokenReference, fmt.Sprintf("service %q refers to %q, which is unusable (%s); fix %q first (the service is unusable)", id, ref, ts.whyNot, ref))
+			fail(a.url.pos, CodeBrokenReference, fmt.Sprintf("it refers to %q, which is unusable", ref),
+				fmt.Sprintf("service %q refers to %q, which is unusable (%s); fix %q first (the service is unusable)", id, ref, ts.whyNot, ref))
 			return
 		}
 		svc.URL = joinURL(target.URL, suffix)
@@ -326,7 +391,7 @@ func (m *merger) api(a *rawAPI) {
 	if a.auth != nil {
 		auth, pos, code, msg := m.auth(id, a.auth)
 		if msg != "" {
-			fail(pos, code, msg)
+			fail(pos, code, "its authorization is not usable", msg)
 			return
 		}
 		svc.Auth = auth
@@ -405,6 +470,12 @@ func (m *merger) oauth(o *rawOAuth) {
 		m.addOAuth(o.pos, SeverityError, CodeOAuthMissingField, "", "oAuth definition has no id: add id so that services can refer to it (the definition is ignored)")
 		return
 	}
+	if r, at, ok := controlChar(id); ok {
+		m.addOAuth(o.get("id").pos, SeverityError, CodeBadOAuthID, "",
+			fmt.Sprintf("oAuth id %q contains the control character %U at byte %d: remove the character here and in the services that name it (the definition is unusable)", id, r, at))
+		m.oauthBroken[id] = "its id contains a control character"
+		return
+	}
 	if prev, ok := m.oauthSeen[id]; ok {
 		m.addOAuth(o.pos, SeverityWarning, CodeOAuthDuplicate, id,
 			fmt.Sprintf("oAuth %q is defined again here; this definition replaces the one at %s; remove one of them", id, prev))
@@ -437,7 +508,9 @@ func (m *merger) oauth(o *rawOAuth) {
 				msg += ": use " + strings.Join(allowed, " or ")
 			}
 			m.addOAuth(o.get(name).pos, SeverityError, CodeOAuthBadValue, id, msg+" (the definition is unusable)")
-			reason(fmt.Sprintf("its %s %q is not valid", name, v))
+			// The reason is repeated on every service using this
+			// definition: keep it short whatever the value's length.
+			reason(fmt.Sprintf("its %s %q is not valid", name, clip(v, 40)))
 		}
 		return v
 	}
@@ -592,4 +665,47 @@ func plainHost(h string) bool {
 		}
 	}
 	return true
+}
+
+// controlChar returns the first control character of s (C0, DEL or C1)
+// and its byte offset. Identifiers reach generated shell text (curl
+// export) and terminals, where such a character ends a comment or a
+// line (issue 23, finding 10).
+func controlChar(s string) (rune, int, bool) {
+	for i, r := range s {
+		if unicode.IsControl(r) {
+			return r, i, true
+		}
+	}
+	return 0, 0, false
+}
+
+func hasControlChar(s string) bool { _, _, ok := controlChar(s); return ok }
+
+// clip shortens s to at most n bytes (on a rune boundary), marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// loopbackURL reports whether an absolute url names this machine: localhost
+// or a loopback address (127.0.0.0/8, ::1). Plain http there never
+// crosses a network, so it gets no "HTTPS recommended" warning, and
+// check --strict passes on local development configurations.
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(u.Hostname(), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

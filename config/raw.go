@@ -86,6 +86,7 @@ const (
 	CodeBadRoot           = "config-bad-root"
 	CodeUnknownName       = "config-unknown-name"
 	CodeMissingServiceID  = "service-missing-id"
+	CodeBadServiceID      = "service-bad-id"
 	CodeMissingURL        = "service-missing-url"
 	CodeBadURL            = "service-bad-url"
 	CodeInsecureURL       = "service-insecure-url"
@@ -103,6 +104,7 @@ const (
 	CodeOAuthMissingField = "oauth-missing-field"
 	CodeOAuthBadValue     = "oauth-bad-value"
 	CodeOAuthDuplicate    = "oauth-duplicate"
+	CodeBadOAuthID        = "oauth-bad-id"
 	CodeOAuthUnusedField  = "oauth-unused-field"
 	CodeTimeoutBad        = "timeout-bad-value"
 )

@@ -234,6 +234,6 @@ func FuzzDecodeXML(f *testing.F) {
 		}
 		p := parseServiceXML("f.xml", data)
 		checkParsed(t, string(text), p)
-		checkMerged(t, p)
+		checkMerged(t, string(text), p)
 	})
 }

@@ -30,9 +30,11 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"go.uber.org/zap"
 
@@ -93,9 +95,17 @@ func New(rawURL string, opts Options) (*Loader, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 3 * time.Second
 	}
-	if opts.Client == nil {
-		opts.Client = &http.Client{}
+	// The token goes to the address the operator gave and nowhere else: a
+	// redirect is reported, never followed (net/http keeps Authorization
+	// on a redirect to the same host, whatever the port). Issue 23,
+	// finding 15.
+	client := &http.Client{}
+	if opts.Client != nil {
+		c := *opts.Client
+		client = &c
 	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	opts.Client = client
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
@@ -199,6 +209,9 @@ func (l *Loader) fetch(ctx context.Context, kind config.Kind) (map[string]config
 		}
 		return nil, fmt.Errorf("%w: 304 Not Modified to a request without If-None-Match", errBadAnswer)
 	case http.StatusOK:
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return nil, fmt.Errorf("GET /v1/services answered %s, a redirect to %s, which restls does not follow (its token goes only to the address given): if that is the backend, give its address as the registryUrl (--registry-url)",
+			res.Status, location(res))
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return nil, fmt.Errorf("%s: the backend wants a (different) bearer token: set --registry-token", res.Status)
 	default:
@@ -237,8 +250,25 @@ func decodeHints(body []byte) (map[string]config.HintsEntry, error) {
 		if e.URL == "" {
 			return nil, fmt.Errorf("%w: serviceId %q has no url", errBadAnswer, id)
 		}
+		// As the configuration loader does: such an id would reach curl
+		// export and terminals (issue 23, finding 10).
+		if strings.IndexFunc(id, unicode.IsControl) >= 0 {
+			return nil, fmt.Errorf("%w: serviceId %q holds a control character", errBadAnswer, id)
+		}
 	}
 	return ids, nil
+}
+
+// location is the Location of a redirect for a message: resolved against
+// the request, without user information, quoted so that no control
+// character of the backend's choosing reaches a terminal.
+func location(res *http.Response) string {
+	loc, err := res.Location()
+	if err != nil {
+		return "an address that does not parse"
+	}
+	loc.User = nil
+	return strconv.Quote(loc.String())
 }
 
 // redact removes the token from an error text (a URL with credentials in a

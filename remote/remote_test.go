@@ -254,3 +254,52 @@ func TestRefresh(t *testing.T) {
 		t.Fatalf("backend back: loaded %v, %d services", reg.Loaded, reg.Len())
 	}
 }
+
+// TestRedirectKeepsTheToken is issue 23's finding 15: a backend answering
+// 302 to another port of the same host got the operator's token sent
+// there, since net/http keeps Authorization on a same-host redirect. Now
+// the redirect is reported, naming where it pointed and what to do, and
+// the other server hears nothing.
+func TestRedirectKeepsTheToken(t *testing.T) {
+	const token = "operator-t0ken"
+	var heard atomic.Int32
+	var leaked atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		heard.Add(1)
+		leaked.Store(r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(`{"x": {"url": "https://x.example.com"}}`))
+	}))
+	defer other.Close()
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, other.URL+r.URL.RequestURI(), status)
+			}))
+			defer first.Close()
+			l, err := remote.New(first.URL, remote.Options{Token: token})
+			if err != nil {
+				t.Fatal(err)
+			}
+			failing(t, l, remote.CodeUnreachable, "a redirect to \""+other.URL+"/v1/services?kind=", "which restls does not follow", "--registry-url")
+			if n := heard.Load(); n != 0 {
+				t.Fatalf("the redirect target got %d requests (Authorization %q)", n, leaked.Load())
+			}
+			for _, k := range config.Kinds {
+				if m := l.Load(config.Sources{}).For(k).Diagnostics[0].Message; strings.Contains(m, "t0ken") {
+					t.Errorf("message shows the token: %s", m)
+				}
+			}
+		})
+	}
+}
+
+// TestControlCharacterServiceIDIsABadAnswer: a backend's serviceId holding
+// a newline is refused, as the configuration loader refuses it.
+func TestControlCharacterServiceIDIsABadAnswer(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"ev\nil; touch /tmp/PWNED #": {"url": "https://x.example.com"}}`))
+	}))
+	defer hs.Close()
+	l, _ := remote.New(hs.URL, remote.Options{})
+	failing(t, l, remote.CodeBadAnswer, `serviceId "ev\nil; touch /tmp/PWNED #" holds a control character`)
+}

@@ -432,11 +432,14 @@ func WriteCurls(w io.Writer, res *Result, filename string) error {
 	return err
 }
 
-// writeComment writes text as shell comment lines.
+// writeComment writes text as shell comment lines, one a line of text,
+// with every other control character escaped: a script's error message
+// must not end the comment (a CR or escape sequence would not, but would
+// still act on the terminal that shows it). Issue 23, finding 10.
 func writeComment(b *bytes.Buffer, text string) {
 	for _, l := range strings.Split(text, "\n") {
 		b.WriteString("# ")
-		b.WriteString(strings.TrimRight(l, "\r"))
+		b.WriteString(restclient.EscapeControl(strings.TrimRight(l, "\r")))
 		b.WriteByte('\n')
 	}
 }

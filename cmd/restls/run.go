@@ -147,7 +147,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		return usageErr("no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT")
 	}
 	if n := countErrors(reg.Diagnostics); n > 0 {
-		fmt.Fprintf(env.stderr, "restls run: the configuration has %d errors; affected serviceIds are unusable (restls services --kind %s lists them)\n", n, kind)
+		fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
 	}
 
 	level := zapcore.WarnLevel

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
@@ -113,4 +114,82 @@ func echoOf(t *testing.T, body []byte) map[string]any {
 		t.Fatalf("not an echo: %v\n%s", err, body)
 	}
 	return e
+}
+
+// TestRunCurlExportHoldsNoControlCharacter is issue 23's finding 10 through
+// the binary: a form field holding newlines and a terminal escape, and
+// a header holding a tab, reached the export raw (inside quotes, but raw). The
+// curl field of restls run --json now holds no control character except
+// its line breaks, and the script, run by a real shell in a directory of
+// its own with the real curl, sends both byte for byte and runs nothing
+// else.
+func TestRunCurlExportHoldsNoControlCharacter(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("curl is not installed (.ci/run installs it)")
+		}
+		t.Skip("curl is not installed")
+	}
+	bin := httptest.NewServer(httpbin.New().Handler())
+	defer bin.Close()
+	dir := t.TempDir()
+	xml := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="echo" url="`+bin.URL+`/anything"/></scriptservice>`)
+	const (
+		field  = "a\n; touch PWNED\n\x1b[31mred\x1b[0m\tok\n"
+		header = "tab\there" // net/http refuses other control characters in headers
+	)
+	script := writeFile(t, dir, "s.js", `return api.rest.v1.post("echo", {}, {"Content-Type": "multipart/form-data", "X-Note": "tab\there"}, {note: "a\n; touch PWNED\n\u001b[31mred\u001b[0m\tok\n"}).status.code;`)
+	out, err := restlsCommand(t, "run", "--json", "--service-xml", xml, script).Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var res struct{ Calls []struct{ Curl string } }
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Calls) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	curl := res.Calls[0].Curl
+	for i, l := range strings.Split(curl, "\n") {
+		if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			t.Errorf("line %d holds a control character: %q", i+1, l)
+		}
+	}
+	work := t.TempDir()
+	sh := exec.Command("sh", "-c", curl)
+	sh.Dir = work
+	got, err := sh.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, curl)
+	}
+	if _, err := os.Stat(work + "/PWNED"); err == nil {
+		t.Fatalf("running the export ran a command from a form field:\n%s", curl)
+	}
+	echo := echoOf(t, got)
+	if f := fmt.Sprint(echo["form"].(map[string]any)["note"]); f != "["+field+"]" {
+		t.Errorf("curl sent the field %q, want %q\n%s", f, field, curl)
+	}
+	if h := fmt.Sprint(echo["headers"].(map[string]any)["X-Note"]); h != "["+header+"]" {
+		t.Errorf("curl sent X-Note %q, want %q\n%s", h, header, curl)
+	}
+
+	// restls run --curl, saved and run as a script: the comment lines
+	// carry the call and an uncaught error whose message the script wrote.
+	script = writeFile(t, dir, "throws.js", `api.rest.v1.post("echo", {}, {"Content-Type": "multipart/form-data"}, {note: "a\nb"});
+throw new Error("x\n; touch PWNED\r\u001b[31m\u0085end");`)
+	text, _ := restlsCommand(t, "run", "--curl", "--service-xml", xml, script).Output()
+	for i, l := range strings.Split(string(text), "\n") {
+		if strings.ContainsFunc(l, unicode.IsControl) {
+			t.Errorf("--curl line %d holds a control character: %q", i+1, l)
+		}
+	}
+	if !strings.Contains(string(text), `# ; touch PWNED\r\x1b[31m\u0085end`) {
+		t.Errorf("the error's lines are not comments with escapes:\n%s", text)
+	}
+	sh = exec.Command("sh", "-c", string(text))
+	sh.Dir = work
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s\n%s", err, out, text)
+	}
+	if _, err := os.Stat(work + "/PWNED"); err == nil {
+		t.Fatalf("running the --curl output ran a command from the error:\n%s", text)
+	}
 }

@@ -93,8 +93,8 @@ usage errors, and when a named config root is not a directory.`)
 
 func printServices(env *cliEnv, reg *config.Registry) {
 	w := env.stdout
-	fmt.Fprintf(w, "%d services for %s (connection timeout %d ms, max %d; read timeout %d ms, max %d)\n\n",
-		reg.Len(), reg.Kind, reg.Timeouts.Connection.Default, reg.Timeouts.Connection.Maximum,
+	fmt.Fprintf(w, "%s for %s (connection timeout %d ms, max %d; read timeout %d ms, max %d)\n\n",
+		count(reg.Len(), "service", "services"), reg.Kind, reg.Timeouts.Connection.Default, reg.Timeouts.Connection.Maximum,
 		reg.Timeouts.Read.Default, reg.Timeouts.Read.Maximum)
 	if reg.Len() > 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -106,9 +106,17 @@ func printServices(env *cliEnv, reg *config.Registry) {
 		_ = tw.Flush()
 	}
 	if len(reg.Diagnostics) > 0 {
-		fmt.Fprintf(w, "\n%d diagnostics:\n", len(reg.Diagnostics))
+		fmt.Fprintf(w, "\n%s:\n", count(len(reg.Diagnostics), "diagnostic", "diagnostics"))
 		for _, d := range reg.Diagnostics {
 			fmt.Fprintln(w, d.String())
 		}
 	}
+}
+
+// count is n and the noun for it: "1 diagnostic", "2 diagnostics".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -428,6 +428,8 @@ func (s *Session) service(id string) (*config.Service, error) {
 	msg := fmt.Sprintf("serviceId %q is not configured for %s scripts", id, kind)
 	if near := s.reg.Nearest(id, 3); len(near) > 0 {
 		msg += "; did you mean " + quoteList(near) + "?"
+	} else {
+		msg += "."
 	}
 	if s.reg == nil || !s.reg.Loaded {
 		msg += " No service configuration was loaded: set --config-root (or RESTLS_CONFIG_ROOT)."

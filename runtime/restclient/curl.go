@@ -1,9 +1,13 @@
 package restclient
 
 import (
+	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/restls/restls/config"
 )
@@ -63,12 +67,22 @@ func (c *curlRequest) command() (string, bool) {
 	red := c.red
 	var vars []string // "NAME (what it holds)"
 	var args []string // each a shell word (or words), already quoted
+	// texts assign the literals that hold control characters to shell
+	// variables, before the curl line: no control character is ever
+	// written raw, not even inside quotes (issue 23, finding 10).
+	var texts []string
 	masked := false
 	lit := func(s string) string {
 		r := red.String(s)
 		masked = masked || r != s
-		return ShellQuote(r)
+		if !hasControl(r) {
+			return ShellQuote(r)
+		}
+		name := fmt.Sprintf("restls_text_%d", len(texts)+1)
+		texts = append(texts, assignEscaped(name, r))
+		return `"$` + name + `"`
 	}
+	id := commentText(c.serviceID)
 
 	args = append(args, "curl", "--globoff", "--path-as-is")
 	if strings.HasPrefix(c.url, "https:") {
@@ -101,16 +115,16 @@ func (c *curlRequest) command() (string, bool) {
 			switch {
 			case strings.EqualFold(k, "Authorization") && c.auth == config.AuthBasic && strings.HasPrefix(v, "Basic "):
 				n := EnvName("BASIC", c.serviceID)
-				vars = append(vars, n+" (the encodedCredentials of "+c.serviceID+")")
+				vars = append(vars, n+" (the encodedCredentials of "+id+")")
 				args = append(args, `-H "Authorization: Basic $`+n+`"`)
 			case strings.EqualFold(k, "Authorization") && c.auth == config.AuthOAuth && strings.HasPrefix(v, "Bearer "):
 				n := EnvName("TOKEN", c.serviceID)
-				vars = append(vars, n+" (an OAuth access token for "+c.serviceID+")")
+				vars = append(vars, n+" (an OAuth access token for "+id+")")
 				args = append(args, `-H "Authorization: Bearer $`+n+`"`)
 			case sensitiveHeader(k):
 				n := EnvName(k, c.serviceID)
-				vars = append(vars, n+" (the "+k+" header of "+c.serviceID+")")
-				args = append(args, "-H "+ShellQuote(k+": ")+`"$`+n+`"`)
+				vars = append(vars, n+" (the "+commentText(k)+" header of "+id+")")
+				args = append(args, "-H "+lit(k+": ")+`"$`+n+`"`)
 			default:
 				args = append(args, "-H "+lit(k+": "+v))
 			}
@@ -155,6 +169,10 @@ func (c *curlRequest) command() (string, bool) {
 	if masked {
 		b.WriteString("# *** stands for a credential restls hides: put it back by hand\n")
 	}
+	for _, t := range texts {
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
 	// Method and URL on the first line, then one option a line.
 	b.WriteString(strings.Join(args[:first], " "))
 	for _, a := range args[first:] {
@@ -174,4 +192,89 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hasControl reports whether s holds a control character (C0, DEL, C1) or
+// a byte that is not UTF-8, which a terminal could take for one.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsControl(r) || r == utf8.RuneError && size == 1 {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// assignEscaped returns a POSIX shell line setting variable name to s
+// exactly, written with printf escapes so that the line holds no control
+// character: every byte of a control character or of invalid UTF-8 as an
+// octal escape. Command substitution drops trailing newlines, so a text
+// ending in one is printed with a sentinel that is then removed.
+func assignEscaped(name, s string) string {
+	var b strings.Builder
+	b.WriteString(name + "=$(printf '")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsControl(r) || r == utf8.RuneError && size == 1:
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, "\\%03o", c)
+			}
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '%':
+			b.WriteString("%%")
+		case r == '\'':
+			b.WriteString(`'\''`)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	if strings.HasSuffix(s, "\n") {
+		b.WriteString("x'); " + name + "=${" + name + "%x}")
+	} else {
+		b.WriteString("')")
+	}
+	return b.String()
+}
+
+// commentText is s for a shell comment: as it is when it holds no control
+// character, otherwise Go-quoted with every such character escaped, so a
+// newline in a serviceId cannot end the comment and start a command.
+func commentText(s string) string {
+	if !hasControl(s) {
+		return s
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
+// EscapeControl returns s with each control character (C0 but the line
+// break, DEL, C1) and each byte that is not UTF-8 written as a Go escape
+// (\r, \x1b, \u0085, \xff), for comment lines of a shell script that a
+// terminal may also show: free text there (an error message, a file name)
+// must not act on the terminal or the shell.
+func EscapeControl(s string) string {
+	if !hasControl(strings.ReplaceAll(s, "\n", "")) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\n':
+			b.WriteByte('\n')
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -238,6 +240,7 @@ func checkCurlArgs(t testing.TB, value, body string) {
 		if !ok {
 			t.Fatalf("no command for %q %q", value, body)
 		}
+		checkNoRawControl(t, cmd)
 		args := curlArgs(t, cmd, "RESTLS_X_API_KEY_S="+value)
 		u := "http://x/" + url.PathEscape(value)
 		want := []string{"-H", "X-Note: " + value, "-H", "X-Api-Key: " + value}
@@ -284,4 +287,82 @@ func FuzzCurlCommand(f *testing.F) {
 	f.Fuzz(func(t *testing.T, value, body string) {
 		checkCurlArgs(t, value, body)
 	})
+}
+
+// checkNoRawControl fails unless every line of a curl command is one of
+// its known kinds and no line holds a control character or invalid UTF-8:
+// a newline inside a quoted literal or a comment would make another line.
+func checkNoRawControl(t testing.TB, cmd string) {
+	t.Helper()
+	for i, l := range strings.Split(cmd, "\n") {
+		if !utf8.ValidString(l) || strings.IndexFunc(l, unicode.IsControl) >= 0 {
+			t.Fatalf("line %d holds a raw control character or invalid UTF-8: %q", i+1, l)
+		}
+		if !strings.HasPrefix(l, "# ") && !strings.HasPrefix(l, "restls_text_") && !strings.HasPrefix(l, "curl ") && !strings.HasPrefix(l, "  -") {
+			t.Fatalf("line %d is not part of the command: %q\n%s", i+1, l, cmd)
+		}
+	}
+}
+
+// TestCurlExportRunsNothingInjected is issue 23's finding 10: the
+// serviceId "ev\nil; touch /tmp/PWNED #" reached the comment lines of the
+// export raw, so running the script ran touch. Whatever a serviceId,
+// header name or value holds, the script run by a real shell runs curl
+// only, with the arguments of the request.
+func TestCurlExportRunsNothingInjected(t *testing.T) {
+	dir := t.TempDir()
+	pwned := dir + "/PWNED"
+	evil := "ev\nil; touch " + pwned + " #"
+	red := NewRedactor()
+	for _, c := range []*curlRequest{
+		{serviceID: evil, auth: config.AuthBasic, method: "GET", url: "https://x.example.com/", header: http.Header{"Authorization": {"Basic dTpw"}}},
+		{serviceID: evil, auth: config.AuthOAuth, method: "GET", url: "https://x.example.com/", header: http.Header{"Authorization": {"Bearer t"}}},
+		{serviceID: evil, method: "POST", url: "https://x.example.com/", header: http.Header{"X-Api-Key": {"k"}, "X-Note": {"a\nb; touch " + pwned}},
+			body: []byte("{\n  \"a\": \"\x1b]0;title\x07\"\n}\n")},
+		{serviceID: "s\r\u0085\u009b", method: "POST", url: "https://x.example.com/", header: http.Header{"X-Api-Key\ntouch " + pwned: {"k"}}},
+	} {
+		c.red = red
+		cmd, ok := c.command()
+		if !ok {
+			t.Fatalf("no command for %+v", c)
+		}
+		// A real shell in a directory of its own, curl replaced by a
+		// function printing its arguments.
+		sh := exec.Command("sh", "-c", `curl() { for a in "$@"; do printf '%s\0' "$a"; done; }`+"\n"+cmd)
+		sh.Dir = dir
+		sh.Env = []string{"PATH=" + os.Getenv("PATH")}
+		out, err := sh.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %q\n%s", err, out, cmd)
+		}
+		if _, err := os.Stat(pwned); err == nil {
+			t.Fatalf("running the export ran the injected command:\n%s", cmd)
+		}
+		checkNoRawControl(t, cmd)
+		if !strings.Contains(cmd, `"ev\nil; touch `) && c.serviceID == evil {
+			t.Errorf("the comment does not show the serviceId escaped:\n%s", cmd)
+		}
+		args := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if c.body != nil && !hasPair(args, "--data-raw", string(c.body)) {
+			t.Errorf("curl does not get the body exactly: %q", args)
+		}
+		if v := c.header.Get("X-Note"); v != "" && !hasPair(args, "-H", "X-Note: "+v) {
+			t.Errorf("curl does not get X-Note exactly: %q", args)
+		}
+	}
+}
+
+func TestEscapeControl(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é 漢":              "plain é 漢",
+		"two\nlines":             "two\nlines",
+		"cr\rand\x1b[31mred\x07": `cr\rand\x1b[31mred\a`,
+		"c1\u0085\u009b":         `c1\u0085\u009b`,
+		"bad\xff":                `bad\xff`,
+		"del\x7f":                `del\x7f`,
+	} {
+		if got := EscapeControl(in); got != want {
+			t.Errorf("EscapeControl(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
