@@ -17,6 +17,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // RecordOptions configure a Recorder.
@@ -325,7 +326,7 @@ func existingKey(f *Fixture) string {
 	if q == nil {
 		q = FixtureQuery{}
 	}
-	return callKey(f.ServiceID, f.Method, strings.Join(splitPattern(*f.Path), "/"), q)
+	return callKey(f.ServiceID, f.Method, strings.Join(input.SplitPathGlob(*f.Path), "/"), q)
 }
 
 // merge places the new items among the old ones (each with its key, ""
