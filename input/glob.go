@@ -20,8 +20,9 @@ import (
 // each position of s once, leftmost match only, no backtracking between
 // stars). A whole match is therefore O((len(pattern)+1)*(len(path)+1))
 // time and O(pattern segments) memory, whatever the number of "**":
-// 10 "**" among 60 segments against a 1,000-segment path is 61,000
-// segment comparisons, not 60^10.
+// a 60-segment glob holding 10 "**" against a 1,000-segment path makes
+// at most 60,000 segment comparisons, where a backtracking search tries
+// every way of splitting the path among the "**" (about 1,000^10).
 
 // Glob is a compiled glob pattern. Its methods are safe for concurrent
 // use; a nil *Glob matches nothing.
@@ -460,7 +461,7 @@ func bangClass(seg string) string {
 			if i+1 < len(b) && b[i+1] == '!' {
 				b[i+1] = '^'
 			}
-			if i+1 < len(b) && (b[i+1] == '^') {
+			if i+1 < len(b) && b[i+1] == '^' {
 				i++
 			}
 			// A "]" right after "[" (or "[^") is refused by path.Match
