@@ -29,7 +29,7 @@ type Options struct {
 	// Paths are files and directories; none means ".". A file named here is
 	// checked whatever the globs and .gitignore say.
 	Paths []string
-	// Include and Exclude are globs (config.MatchGlob) over a script's path
+	// Include and Exclude are globs (input.FileGlob) over a script's path
 	// relative to the directory walked; Include defaults to DefaultInclude.
 	Include, Exclude []string
 	// Kinds maps globs to kinds after the "// restls-kind:" directive, as

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -121,7 +122,11 @@ func TestRunKinds(t *testing.T) {
 		"handler/api.xml": `<scriptservice><api serviceId="task-svc" url="https://t.example.com"/></scriptservice>`,
 	})
 	snap := config.Load(config.Sources{HandlerXML: filepath.Join(root, "handler/api.xml"), Properties: []string{filepath.Join(root, "props.yml")}})
-	rep, err := Run(Options{Paths: []string{root}, Kinds: config.KindMap{{Glob: "tasks/**", Kind: config.ScriptTask}}, Snapshot: snap, Workers: 3})
+	tasks, err := input.FileGlob("tasks/**")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(Options{Paths: []string{root}, Kinds: config.KindMap{{Glob: tasks, Kind: config.ScriptTask}}, Snapshot: snap, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
-	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // skipDirs are never walked: git's own directory and installed packages.
@@ -29,6 +27,14 @@ func Find(paths, include, exclude []string) ([]string, error) {
 	}
 	if len(include) == 0 {
 		include = []string{DefaultInclude}
+	}
+	inc, err := compileGlobs("--include", include)
+	if err != nil {
+		return nil, err
+	}
+	exc, err := compileGlobs("--exclude", exclude)
+	if err != nil {
+		return nil, err
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -47,7 +53,7 @@ func Find(paths, include, exclude []string) ([]string, error) {
 			add(filepath.Clean(root))
 			continue
 		}
-		if err := walk(root, include, exclude, add); err != nil {
+		if err := walk(root, inc, exc, add); err != nil {
 			return nil, err
 		}
 	}
@@ -56,7 +62,7 @@ func Find(paths, include, exclude []string) ([]string, error) {
 }
 
 // walk adds the scripts below the directory root.
-func walk(root string, include, exclude []string, add func(string)) error {
+func walk(root string, include, exclude []*input.Glob, add func(string)) error {
 	ig, err := newIgnorer(root)
 	if err != nil {
 		return err
@@ -89,9 +95,22 @@ func walk(root string, include, exclude []string, add func(string)) error {
 	})
 }
 
-func matchAny(globs []string, rel string) bool {
+// compileGlobs compiles the --include or --exclude globs (input.FileGlob).
+func compileGlobs(flag string, globs []string) ([]*input.Glob, error) {
+	out := make([]*input.Glob, len(globs))
+	for i, glob := range globs {
+		g, err := input.FileGlob(glob)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %v: %s", flag, glob, err, input.GlobSyntax)
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+func matchAny(globs []*input.Glob, rel string) bool {
 	for _, g := range globs {
-		if config.MatchGlob(g, rel) {
+		if g.MatchPath(rel) {
 			return true
 		}
 	}
@@ -100,12 +119,20 @@ func matchAny(globs []string, rel string) bool {
 
 // ignorer holds the .gitignore patterns of a repository read so far: the
 // files between the repository's top and the directory walked, then each
-// directory's as the walk enters it. A pattern applies below its own
-// directory only (its domain), so one list serves the whole walk.
+// directory's as the walk enters it, kept by directory: a path is matched
+// against its own ancestors' patterns only, the deepest first, as git
+// gives a deeper .gitignore the last word.
 type ignorer struct {
-	top      string // the repository's top directory, absolute
-	patterns []gitignore.Pattern
-	matcher  gitignore.Matcher
+	top string // the repository's top directory, absolute
+	// byDir: the patterns of each directory's .gitignore, by the
+	// directory's path relative to top, slash-separated ("" for top).
+	byDir map[string][]input.IgnorePattern
+	// exclude: .git/info/exclude, below every .gitignore.
+	exclude []input.IgnorePattern
+	// all: the directory walked is inside an ignored one, so everything
+	// in it is ignored (git cannot take a file back from an ignored
+	// directory).
+	all bool
 }
 
 // newIgnorer reads the .gitignore files above root, up to the top of the
@@ -125,13 +152,13 @@ func newIgnorer(root string) (*ignorer, error) {
 			break
 		}
 	}
-	ig := &ignorer{top: top}
+	ig := &ignorer{top: top, byDir: map[string][]input.IgnorePattern{}}
 	if top == "" {
 		ig.top = abs
 		return ig, nil
 	}
 	// In a linked worktree .git is a file; the exclude file is optional.
-	_ = ig.readFile(filepath.Join(top, ".git", "info", "exclude"), nil)
+	ig.exclude, _ = ig.readFile(filepath.Join(top, ".git", "info", "exclude"))
 	rel, _ := filepath.Rel(top, abs)
 	dir := top
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
@@ -142,6 +169,9 @@ func newIgnorer(root string) (*ignorer, error) {
 			return nil, err
 		}
 		dir = filepath.Join(dir, part)
+		if ig.ignored(dir, true) {
+			ig.all = true
+		}
 	}
 	return ig, nil
 }
@@ -152,32 +182,32 @@ func (ig *ignorer) read(dir string) error {
 	if err != nil {
 		return err
 	}
-	return ig.readFile(filepath.Join(abs, ".gitignore"), ig.components(abs))
+	patterns, err := ig.readFile(filepath.Join(abs, ".gitignore"))
+	if len(patterns) > 0 {
+		ig.byDir[strings.Join(ig.components(abs), "/")] = patterns
+	}
+	return err
 }
 
-func (ig *ignorer) readFile(file string, domain []string) error {
+// readFile returns the patterns of a .gitignore-style file, none when
+// there is no such file.
+func (ig *ignorer) readFile(file string) ([]input.IgnorePattern, error) {
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("%w %s: %v", ErrPath, file, unwrapPath(err))
+		return nil, fmt.Errorf("%w %s: %v", ErrPath, file, unwrapPath(err))
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, len(data)+1)
-	added := false
+	var patterns []input.IgnorePattern
 	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
+		if p, ok := input.ParseIgnorePattern(strings.TrimSuffix(sc.Text(), "\r")); ok {
+			patterns = append(patterns, p)
 		}
-		ig.patterns = append(ig.patterns, gitignore.ParsePattern(line, domain))
-		added = true
 	}
-	if added {
-		ig.matcher = gitignore.NewMatcher(ig.patterns)
-	}
-	return nil
+	return patterns, nil
 }
 
 // components is p relative to the repository's top, split at "/".
@@ -191,7 +221,10 @@ func (ig *ignorer) components(abs string) []string {
 
 // ignored reports whether .gitignore ignores p.
 func (ig *ignorer) ignored(p string, isDir bool) bool {
-	if ig.matcher == nil {
+	if ig.all {
+		return true
+	}
+	if len(ig.byDir) == 0 && len(ig.exclude) == 0 {
 		return false
 	}
 	abs, err := filepath.Abs(p)
@@ -202,5 +235,27 @@ func (ig *ignorer) ignored(p string, isDir bool) bool {
 	if len(parts) == 0 || parts[0] == ".." {
 		return false
 	}
-	return ig.matcher.Match(parts, isDir)
+	// The ancestors of p, deepest first: each one's key is a prefix of
+	// rel, so none is built.
+	rel := strings.Join(parts, "/")
+	end := len(rel)
+	for d := len(parts) - 1; d >= 0; d-- {
+		end -= len(parts[d])
+		key := rel[:max(end-1, 0)]
+		if v := lastMatch(ig.byDir[key], parts[d:], isDir); v != input.NotMatched {
+			return v == input.Ignored
+		}
+		end--
+	}
+	return lastMatch(ig.exclude, parts, isDir) == input.Ignored
+}
+
+// lastMatch is what the last of patterns that speaks of rel says.
+func lastMatch(patterns []input.IgnorePattern, rel []string, isDir bool) input.IgnoreVerdict {
+	for i := len(patterns) - 1; i >= 0; i-- {
+		if v := patterns[i].Match(rel, isDir); v != input.NotMatched {
+			return v
+		}
+	}
+	return input.NotMatched
 }

@@ -1,9 +1,9 @@
 package config
 
 import (
-	"path"
-	"path/filepath"
 	"strings"
+
+	"github.com/restls/restls/input"
 )
 
 // The script kind rule: which kind a script is, from its own text and the
@@ -37,9 +37,9 @@ func DetectKind(text string) (Kind, bool) {
 	return k, true
 }
 
-// KindGlob maps the files a glob matches (MatchGlob) to a kind.
+// KindGlob maps the files a glob matches (input.FileGlob) to a kind.
 type KindGlob struct {
-	Glob string
+	Glob *input.Glob
 	Kind Kind
 }
 
@@ -55,59 +55,9 @@ func (m KindMap) KindOf(file, text string) Kind {
 		return k
 	}
 	for _, kg := range m {
-		if MatchGlob(kg.Glob, file) {
+		if kg.Glob.MatchPath(file) {
 			return kg.Kind
 		}
 	}
 	return ScriptService
-}
-
-// MatchGlob matches a slash-separated file path against a glob with "*",
-// "?", "[...]" and "**" (any number of directories). A glob without "/"
-// matches the base name, as editors' file associations do; a relative
-// glob may match anywhere below the root, an absolute one ("/w/*.js")
-// only from the root.
-func MatchGlob(glob, file string) bool {
-	if glob == "" || file == "" {
-		return false
-	}
-	file = filepath.ToSlash(file)
-	glob = filepath.ToSlash(glob)
-	if !strings.Contains(glob, "/") {
-		ok, _ := path.Match(glob, path.Base(file))
-		return ok
-	}
-	return matchSegments(strings.Split(glob, "/"), strings.Split(strings.TrimPrefix(file, "/"), "/"), strings.HasPrefix(glob, "/"))
-}
-
-func matchSegments(g, f []string, anchored bool) bool {
-	if len(g) > 0 && g[0] == "" {
-		g = g[1:]
-	}
-	if !anchored && (len(g) == 0 || g[0] != "**") {
-		g = append([]string{"**"}, g...)
-	}
-	var rec func(gi, fi int) bool
-	rec = func(gi, fi int) bool {
-		for gi < len(g) {
-			if g[gi] == "**" {
-				for k := fi; k <= len(f); k++ {
-					if rec(gi+1, k) {
-						return true
-					}
-				}
-				return false
-			}
-			if fi >= len(f) {
-				return false
-			}
-			if ok, _ := path.Match(g[gi], f[fi]); !ok {
-				return false
-			}
-			gi++
-			fi++
-		}
-		return fi == len(f)
-	}
-	return rec(0, 0)
 }

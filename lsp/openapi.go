@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -281,10 +282,15 @@ func (r *recordedFiles) beside(script string) []OpenAPISource {
 		return src
 	}
 	src = []OpenAPISource{}
+	// Listed, not globbed: the directory's own name may hold "*" or "["
+	// (filepath.Glob would expand them, through every directory they
+	// match, or fail on them).
+	ents, _ := os.ReadDir(dir)
 	for _, suffix := range MockSuffixes { // the fixture files dry runs find
-		files, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
-		for _, f := range files {
-			src = append(src, OpenAPISource{Location: f, Recorded: true})
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), suffix) {
+				src = append(src, OpenAPISource{Location: filepath.Join(dir, e.Name()), Recorded: true})
+			}
 		}
 	}
 	r.mu.Lock()

@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 
 	"strings"
 	"testing"
@@ -130,7 +130,8 @@ func TestPathStyleSame(t *testing.T) {
 // the slash form (settings.go stores globs so, session.kindOf passes the
 // path so) through config's one glob rule.
 func (ps pathStyle) matchGlob(glob, file string) bool {
-	return config.MatchGlob(ps.slash(glob), ps.slash(file))
+	g, err := input.FileGlob(ps.slash(glob))
+	return err == nil && g.MatchPath(ps.slash(file))
 }
 
 func TestPathStyleMatchGlob(t *testing.T) {

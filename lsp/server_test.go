@@ -481,11 +481,18 @@ func TestParseSettings(t *testing.T) {
 	if set.ConfigRoot != "c" || len(set.Properties) != 1 || set.Properties[0] != "p.yml" {
 		t.Errorf("settings = %+v", set)
 	}
-	if len(set.ScriptKinds) != 2 || set.ScriptKinds[0].Glob != "b/**" || set.ScriptKinds[1].Kind != config.ValidationScript {
+	if len(set.ScriptKinds) != 2 || set.ScriptKinds[0].Glob.String() != "b/**" || set.ScriptKinds[1].Kind != config.ValidationScript {
 		t.Errorf("scriptKinds lost their order: %+v", set.ScriptKinds)
 	}
 	if len(problems) != 1 || !strings.Contains(problems[0], `"x"`) {
 		t.Errorf("problems = %q", problems)
+	}
+	// A glob that cannot compile is a problem, not a glob that silently
+	// never matches.
+	set, problems = parseSettings([]byte(`{"restls":{"scriptKinds":{"tasks/[x/*.js":"scriptTask","*.js":"validationScript"}}}`))
+	if len(set.ScriptKinds) != 1 || set.ScriptKinds[0].Glob.String() != "*.js" ||
+		len(problems) != 1 || !strings.Contains(problems[0], `"tasks/[x/*.js": bad pattern "[x"`) {
+		t.Errorf("bad glob: scriptKinds %+v, problems %q", set.ScriptKinds, problems)
 	}
 	if s, p := parseSettings([]byte(`[1]`)); len(p) != 1 || s.ConfigRoot != "" {
 		t.Errorf("non-object settings: %+v %q", s, p)

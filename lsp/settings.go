@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // settings are the editor's "restls" settings, from initializationOptions,
@@ -122,7 +123,12 @@ func orderedKinds(raw []byte) (config.KindMap, error) {
 		}
 		// Matched against slash-separated paths (session.kindOf): a
 		// Windows glob may be written with backslashes.
-		out = append(out, config.KindGlob{Glob: hostPaths.slash(glob), Kind: k})
+		g, err := input.FileGlob(hostPaths.slash(glob))
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%q: %v: %s", glob, err, input.GlobSyntax))
+			continue
+		}
+		out = append(out, config.KindGlob{Glob: g, Kind: k})
 	}
 	if len(bad) > 0 {
 		return out, fmt.Errorf("%s", strings.Join(bad, "; "))

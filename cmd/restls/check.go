@@ -8,6 +8,7 @@ import (
 
 	"github.com/restls/restls/check"
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // kindMapFlag is the repeatable --kind-map GLOB=KIND.
@@ -23,7 +24,11 @@ func (k *kindMapFlag) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	k.m = append(k.m, config.KindGlob{Glob: glob, Kind: kind})
+	g, err := input.FileGlob(glob)
+	if err != nil {
+		return fmt.Errorf("%q: %v: %s", glob, err, input.GlobSyntax)
+	}
+	k.m = append(k.m, config.KindGlob{Glob: g, Kind: kind})
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"path"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -28,11 +27,11 @@ type Fixture struct {
 	ServiceID string `yaml:"serviceId" json:"serviceId"`
 	// Method matches the HTTP method, case-insensitively; empty matches any.
 	Method string `yaml:"method" json:"method"`
-	// Path is a pattern over the call's pathParams joined with "/": each
-	// segment is matched with path.Match ("*" within a segment, a backslash
-	// escapes, so `\/` is a "/" inside one segment) and "**" matches any
-	// number of segments. Absent matches any path; "" matches only a call
-	// without pathParams.
+	// Path is a pattern over the call's pathParams joined with "/"
+	// (input.PathGlob): each segment is matched with path.Match ("*"
+	// within a segment, a backslash escapes, so `\/` is a "/" inside one
+	// segment) and "**" matches any number of segments. Absent matches any
+	// path; "" matches only a call without pathParams.
 	Path *string `yaml:"path" json:"path"`
 	// Query, when present, must equal the call's query parameters: the
 	// same names, each with the same values in the same order. Absent
@@ -59,7 +58,7 @@ type Fixture struct {
 
 	delay time.Duration
 	body  []byte
-	segs  []string
+	path  *input.Glob
 	index int
 	line  int
 }
@@ -449,38 +448,13 @@ func (f *Fixture) prepare() error {
 		f.body = f.Body.JSON
 	}
 	if f.Path != nil {
-		f.segs = splitPattern(*f.Path)
-		for _, s := range f.segs {
-			if _, err := path.Match(s, ""); err != nil {
-				return fmt.Errorf("path %q: bad pattern %q", *f.Path, s)
-			}
+		g, err := input.PathGlob(*f.Path)
+		if err != nil {
+			return fmt.Errorf("path %q: %w", *f.Path, err)
 		}
+		f.path = g
 	}
 	return nil
-}
-
-// splitPattern splits a path pattern at every "/" that no backslash
-// escapes, ignoring a leading and a trailing one.
-func splitPattern(p string) []string {
-	segs := []string{}
-	start := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '/':
-			segs = append(segs, p[start:i])
-			start = i + 1
-		}
-	}
-	segs = append(segs, p[start:])
-	if len(segs) > 0 && segs[0] == "" {
-		segs = segs[1:]
-	}
-	if len(segs) > 0 && segs[len(segs)-1] == "" {
-		segs = segs[:len(segs)-1]
-	}
-	return segs
 }
 
 // PathPattern returns the pattern that matches exactly these pathParams:
@@ -526,7 +500,7 @@ func (f *Fixture) mismatch(c mockCall) int {
 		return missService
 	case f.Method != "" && f.Method != c.method:
 		return missMethod
-	case f.segs != nil && !matchSegs(f.segs, c.params):
+	case f.path != nil && !f.path.MatchSegments(c.params):
 		return missPath
 	case f.Query != nil && !f.Query.equal(c.query):
 		return missQuery
@@ -552,27 +526,6 @@ func (q FixtureQuery) equal(query []QueryParam) bool {
 		seen[p.Name] = i + 1
 	}
 	return true
-}
-
-func matchSegs(pat, segs []string) bool {
-	if len(pat) == 0 {
-		return len(segs) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if matchSegs(pat[1:], segs[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(segs) == 0 {
-		return false
-	}
-	if ok, _ := path.Match(pat[0], segs[0]); !ok {
-		return false
-	}
-	return matchSegs(pat[1:], segs[1:])
 }
 
 // find returns the fixture that answers c and counts it when take is

@@ -353,7 +353,7 @@ func existingKey(f *Fixture) string {
 	if q == nil {
 		q = FixtureQuery{}
 	}
-	return callKey(f.ServiceID, f.Method, strings.Join(splitPattern(*f.Path), "/"), q)
+	return callKey(f.ServiceID, f.Method, strings.Join(input.SplitPathGlob(*f.Path), "/"), q)
 }
 
 // merge places the new items among the old ones (each with its key, ""

@@ -1,0 +1,100 @@
+package check
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFindAgreesWithGit: the scripts Find takes are the .js files git
+// itself does not ignore (git ls-files --others --exclude-standard), on
+// patterns where the go-git matcher restls used before issue 23 differed
+// from git: a "**/" that must try more than the first directory it
+// matches, "dir/**" with a file taken back, "[!...]", escaped trailing
+// spaces, nested .gitignore files that take back and ignore again, and
+// .git/info/exclude below them all.
+func TestFindAgreesWithGit(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git to compare with: " + err.Error())
+	}
+	files := map[string]string{
+		".gitignore": strings.Join([]string{
+			"**/b/c.js",
+			"lib/**",
+			"!lib/keep.js",
+			"[!a]x.js",
+			"sp.js\\ ",
+			"deep/**/z/*.js",
+			"/anchored.js",
+			"out/",
+			"# comment.js",
+		}, "\n") + "\n",
+		"sub/.gitignore":       "!anchored.js\n*.gen.js\n!keep.gen.js\n",
+		"sub/inner/.gitignore": "keep.gen.js\n",
+		"b/x/b/c.js":           "", "b/c.js": "", "x/b/c.js": "", "b/x/c.js": "",
+		"lib/a.js": "", "lib/keep.js": "", "lib/sub/d.js": "",
+		"ax.js": "", "bx.js": "", "sp.js ": "", "sp.js": "",
+		"deep/z/1.js": "", "deep/q/r/z/2.js": "", "deep/q/z/n/3.js": "",
+		"anchored.js": "", "sub/anchored.js": "", "sub/out/o.js": "", "out.js": "",
+		"sub/a.gen.js": "", "sub/keep.gen.js": "", "sub/inner/keep.gen.js": "", "sub/inner/x.gen.js": "",
+		"excluded.js": "", "sub/excluded.js": "", "plain.js": "",
+	}
+	root := writeTree(t, files)
+	git := func(args ...string) string {
+		cmd := exec.Command(gitBin, args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	if err := os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte("excluded.js\n!sub/excluded.js\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range strings.Split(strings.TrimSpace(git("-c", "core.quotePath=false", "ls-files", "--others", "--exclude-standard", "-z")), "\x00") {
+		if strings.HasSuffix(f, ".js") {
+			want = append(want, f)
+		}
+	}
+	sort.Strings(want)
+	got, err := Find([]string{root}, []string{"**/*.js", "*.js "}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, rel(t, root, got)); d != "" {
+		t.Errorf("Find and git ls-files differ (-git +Find):\n%s", d)
+	}
+	// Walked from inside an ignored directory: git takes nothing there.
+	got, err = Find([]string{filepath.Join(root, "sub", "out")}, nil, nil)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Find in an ignored directory = %q, %v; want nothing", got, err)
+	}
+}
+
+// TestFindBadGlob: an --include or --exclude glob that cannot compile is
+// an error naming the flag and the glob, not a glob that never matches.
+func TestFindBadGlob(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.js": ""})
+	for _, tc := range []struct {
+		include, exclude []string
+		want             string
+	}{
+		{[]string{"src/[a.js"}, nil, `--include "src/[a.js": bad pattern "[a.js"`},
+		{nil, []string{`x\`}, `--exclude "x\\": bad pattern "x\\"`},
+	} {
+		_, err := Find([]string{root}, tc.include, tc.exclude)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Find(%q, %q) = %v, want %s", tc.include, tc.exclude, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestRecordedBesideLiteralDirectory: the fixture files beside a script
+// are found by listing its directory, whose name is no glob: "[" in it
+// found nothing, and "*" in it took fixtures from every directory it
+// matched (filepath.Glob).
+func TestRecordedBesideLiteralDirectory(t *testing.T) {
+	root := t.TempDir()
+	files := []string{"[x/a.mock.yaml", "*/b.mock.json", "other/c.mock.yaml", "*/d.txt"}
+	dirs := map[string]string{"[x": "[x/a.mock.yaml", "*": "*/b.mock.json"}
+	if runtime.GOOS == "windows" { // no "*" in a Windows file name
+		files, dirs = files[:1], map[string]string{"[x": "[x/a.mock.yaml"}
+	}
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("[]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &recordedFiles{allowed: true}
+	for dir, want := range dirs {
+		got := r.beside(filepath.Join(root, dir, "s.js"))
+		if len(got) != 1 || got[0].Location != filepath.Join(root, filepath.FromSlash(want)) || !got[0].Recorded {
+			t.Errorf("beside a script in %q: %+v, want %s only", dir, got, want)
+		}
+	}
+}
