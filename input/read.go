@@ -35,7 +35,9 @@ const (
 	// Ignore: a .gitignore or .git/info/exclude that restls check walks
 	// past. 1 MiB.
 	Ignore
-	// Input: the JSON of restls run --input. 16 MiB.
+	// Input: the JSON of restls run --input. 16 MiB. A pipe is read too
+	// (to its end or the limit): a dry run's child gets context.input on
+	// /dev/fd/3, a shell user from <(...).
 	Input
 )
 
@@ -213,7 +215,7 @@ func read(path string, k Kind, limit int64, extra int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() && !(k == Input && fi.Mode()&fs.ModeNamedPipe != 0) {
 		return nil, &FileError{Path: path, Kind: k, What: fileKind(fi.Mode()), Err: ErrNotRegular}
 	}
 	if fi.Size() > limit {
@@ -223,6 +225,21 @@ func read(path string, k Kind, limit int64, extra int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkText(path, k, data)
+}
+
+// ReadFrom reads a stream of kind k whose size is not known beforehand
+// (restls run's script on standard input) to its end, up to k's limit,
+// and checks a script is text, as ReadFile does; path names it in errors.
+func ReadFrom(r io.Reader, path string, k Kind) ([]byte, error) {
+	data, err := readAtMost(path, k, r, 4096, k.Limit())
+	if err != nil {
+		return nil, err
+	}
+	return checkText(path, k, data)
+}
+
+func checkText(path string, k Kind, data []byte) ([]byte, error) {
 	if k == Script {
 		if off := notText(data); off >= 0 {
 			return nil, &FileError{Path: path, Kind: k, Offset: int64(off), Err: ErrNotText}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,5 +57,37 @@ func TestNotRegular(t *testing.T) {
 				t.Fatalf("%s (in root: %v): still reading after 5 s", what, in)
 			}
 		}
+	}
+}
+
+// TestInputPipe: restls run --input reads a pipe (a dry run's child gets
+// context.input on /dev/fd/3), bounded by the limit; other kinds refuse
+// it.
+func TestInputPipe(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	go func() { _, _ = pw.Write([]byte(`{"n":1}`)); pw.Close() }()
+	path := "/dev/fd/" + strconv.Itoa(int(pr.Fd()))
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no /dev/fd here:", err)
+	}
+	data, err := ReadFile(path, Input)
+	if err != nil || string(data) != `{"n":1}` {
+		t.Errorf("--input from a pipe: %q, %v", data, err)
+	}
+	pr2, pw2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr2.Close()
+	defer pw2.Close()
+	if _, err := ReadFile("/dev/fd/"+strconv.Itoa(int(pr2.Fd())), Script); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a script from a pipe: %v", err)
+	}
+	if _, err := ReadFile("/dev/zero", Input); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("--input /dev/zero: %v", err)
 	}
 }
