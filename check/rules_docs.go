@@ -64,5 +64,6 @@ var rules = []Rule{
 	{Code: "openapi-deprecated", Severity: "warning", Markdown: "the operation is marked deprecated in the description; the diagnostic is tagged Deprecated (editors show the call struck through)"},
 	{Code: "openapi-broken", Severity: "error", Markdown: "the file does not load: not JSON or YAML (the line where reading stopped), not an OpenAPI or Swagger document, nested deeper than 256 levels, more than 48 MB or 4 million values"},
 	{Code: "openapi-problem", Severity: "warning", Markdown: "a part the hints cannot use, such as a `$ref` that does not resolve within the file (references to other files are not followed); the rest is used"},
-	{Code: "check-unreadable", Severity: "error", Markdown: "a script found by the walk (or named on the command line) cannot be read: permissions, or it vanished meanwhile; `restls check` exits 2"},
+	{Code: "check-unreadable", Severity: "error", Markdown: "a script found by the walk (or named on the command line) cannot be read: permissions, or it vanished meanwhile; or it is refused unread: not a regular file, above the 16 MiB limit for scripts, or not text (its content is never shown); `restls check` exits 2, after checking the other scripts"},
+	{Code: "check-ignore-unreadable", Severity: "warning", Markdown: "a `.gitignore` (or `.git/info/exclude`) on the walk is not a regular file (a directory, a FIFO, a link to a device) or is above 1 MiB: it is not read, its patterns are not applied (the files it would ignore are checked), and the walk goes on"},
 }

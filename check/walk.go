@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // skipDirs are never walked: git's own directory and installed packages.
@@ -22,8 +24,10 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 // Find returns the scripts under paths (none: "."), sorted and without
 // duplicates: every file named, and below every directory the files
 // whose path relative to it matches an include glob and no exclude glob
-// and that .gitignore does not ignore.
-func Find(paths, include, exclude []string) ([]string, error) {
+// and that .gitignore does not ignore. A .gitignore that cannot be read
+// (a directory, a FIFO, a link to a device, above input.Ignore's limit)
+// is a warning, and the walk goes on without its patterns.
+func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -32,6 +36,7 @@ func Find(paths, include, exclude []string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var out []string
+	var warnings []Finding
 	add := func(p string) {
 		if !seen[p] {
 			seen[p] = true
@@ -41,27 +46,30 @@ func Find(paths, include, exclude []string) ([]string, error) {
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if err != nil {
-			return nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
+			return nil, nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
 			add(filepath.Clean(root))
 			continue
 		}
-		if err := walk(root, include, exclude, add); err != nil {
-			return nil, err
+		w, err := walk(root, include, exclude, add)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, warnings, nil
 }
 
-// walk adds the scripts below the directory root.
-func walk(root string, include, exclude []string, add func(string)) error {
+// walk adds the scripts below the directory root and returns the
+// warnings about the ignore files it could not read.
+func walk(root string, include, exclude []string, add func(string)) ([]Finding, error) {
 	ig, err := newIgnorer(root)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%w %s: %v", ErrPath, p, unwrapPath(err))
 		}
@@ -71,7 +79,8 @@ func walk(root string, include, exclude []string, add func(string)) error {
 			if p != root && (skipDirs[d.Name()] || ig.ignored(p, true)) {
 				return filepath.SkipDir
 			}
-			return ig.read(p)
+			ig.read(p)
+			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// A link to a directory is not walked (no cycles); a link to
@@ -87,6 +96,7 @@ func walk(root string, include, exclude []string, add func(string)) error {
 		}
 		return nil
 	})
+	return ig.warnings, err
 }
 
 func matchAny(globs []string, rel string) bool {
@@ -106,6 +116,8 @@ type ignorer struct {
 	top      string // the repository's top directory, absolute
 	patterns []gitignore.Pattern
 	matcher  gitignore.Matcher
+	// warnings are the ignore files that could not be read.
+	warnings []Finding
 }
 
 // newIgnorer reads the .gitignore files above root, up to the top of the
@@ -131,37 +143,39 @@ func newIgnorer(root string) (*ignorer, error) {
 		return ig, nil
 	}
 	// In a linked worktree .git is a file; the exclude file is optional.
-	_ = ig.readFile(filepath.Join(top, ".git", "info", "exclude"), nil)
+	ig.readFile(filepath.Join(top, ".git", "info", "exclude"), nil)
 	rel, _ := filepath.Rel(top, abs)
 	dir := top
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 		if part == "." || part == "" {
 			break
 		}
-		if err := ig.read(dir); err != nil {
-			return nil, err
-		}
+		ig.read(dir)
 		dir = filepath.Join(dir, part)
 	}
 	return ig, nil
 }
 
 // read adds the patterns of dir's .gitignore, if it has one.
-func (ig *ignorer) read(dir string) error {
+func (ig *ignorer) read(dir string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return
 	}
-	return ig.readFile(filepath.Join(abs, ".gitignore"), ig.components(abs))
+	ig.readFile(filepath.Join(abs, ".gitignore"), ig.components(abs))
 }
 
-func (ig *ignorer) readFile(file string, domain []string) error {
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// readFile adds the patterns of an ignore file. One that cannot be read
+// is a warning: the walk goes on without its patterns.
+func (ig *ignorer) readFile(file string, domain []string) {
+	data, err := input.ReadFile(file, input.Ignore)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return
 	}
 	if err != nil {
-		return fmt.Errorf("%w %s: %v", ErrPath, file, unwrapPath(err))
+		ig.warnings = append(ig.warnings, Finding{File: file, Severity: SeverityWarning, Code: CodeIgnoreUnreadable,
+			Message: fmt.Sprintf("ignore file not read: %v; its patterns are not applied, so the files it would ignore are checked (make it a regular file)", unwrapPath(err))})
+		return
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, len(data)+1)
@@ -177,7 +191,6 @@ func (ig *ignorer) readFile(file string, domain []string) error {
 	if added {
 		ig.matcher = gitignore.NewMatcher(ig.patterns)
 	}
-	return nil
 }
 
 // components is p relative to the repository's top, split at "/".

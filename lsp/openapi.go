@@ -30,6 +30,9 @@ type OpenAPISource struct {
 	// answers, which give r.body's shape to services without a
 	// description.
 	Recorded bool `json:"recorded,omitempty"`
+	// Root is the directory a recorded file must stay in, its links
+	// followed: the script's repository (fixtureRoot).
+	Root string `json:"-"`
 }
 
 // key identifies the source's index in the apiStore.
@@ -177,7 +180,7 @@ func (a *apiStore) load(st *apiState) {
 	var idx *openapi.Index
 	var err error
 	if st.src.Recorded {
-		idx, err = a.loader.LoadRecorded(st.src.Location)
+		idx, err = a.loader.LoadRecorded(st.src.Root, st.src.Location)
 	} else {
 		idx, err = a.loader.Load(context.Background(), st.src.Location)
 	}
@@ -281,10 +284,11 @@ func (r *recordedFiles) beside(script string) []OpenAPISource {
 		return src
 	}
 	src = []OpenAPISource{}
+	root := fixtureRoot(script)
 	for _, suffix := range MockSuffixes { // the fixture files dry runs find
 		files, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
 		for _, f := range files {
-			src = append(src, OpenAPISource{Location: f, Recorded: true})
+			src = append(src, OpenAPISource{Location: f, Recorded: true, Root: root})
 		}
 	}
 	r.mu.Lock()
