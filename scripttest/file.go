@@ -162,9 +162,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
 
-// Load reads and parses a test file and its script and fixtures.
+// Load reads and parses a test file and its script and fixtures. The test
+// file too must stay inside its repository (input.RootOf), links followed:
+// one found by the walk may be a link elsewhere.
 func Load(path string) (*File, error) {
-	data, err := input.ReadFile(path, input.TestFile)
+	data, err := input.ReadFileIn(input.RootOf(path), path, input.TestFile)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
