@@ -99,7 +99,7 @@ func (e *FileError) Error() string {
 	case errors.Is(e.Err, ErrTooLarge):
 		return fmt.Sprintf("the file is %s, above the %s limit for %s", sizeText(e.Size), sizeText(e.Limit), e.Kind)
 	case errors.Is(e.Err, ErrOutside):
-		return fmt.Sprintf("the path leads to %s, outside the repository root %s; keep the files a repository names inside it", e.Target, e.Root)
+		return fmt.Sprintf("the path leads to %s, outside the repository root %s", e.Target, e.Root)
 	case errors.Is(e.Err, ErrNotText):
 		return fmt.Sprintf("the file is not text (a NUL byte or a byte that is not UTF-8 at offset %d); its content is not shown", e.Offset)
 	}

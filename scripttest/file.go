@@ -200,7 +200,14 @@ func Parse(path string, data []byte) (*File, error) {
 	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: &doc, data: data, root: input.RootOf(path)}
 	src, err := input.ReadFileIn(f.root, f.Script, input.Script)
 	if err != nil {
-		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v; the path is relative to the test file", f.Script, unwrapPath(err))
+		hint := "; the path is relative to the test file"
+		switch {
+		case errors.Is(err, input.ErrOutside):
+			hint = "; the path is relative to the test file and must stay inside its repository"
+		case errors.Is(err, input.ErrNotText):
+			hint = ""
+		}
+		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v%s", f.Script, unwrapPath(err), hint)
 	}
 	f.Source = string(src)
 	if raw.Kind != "" {

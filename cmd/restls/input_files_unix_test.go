@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/lsp"
 )
 
@@ -128,6 +130,10 @@ func TestTestScriptOutsideRepository(t *testing.T) {
 				t.Errorf("%v: no %q in:\n%s", format, want, out)
 			}
 		}
+		if format == nil {
+			text := regexp.MustCompile(`/proc/[0-9]+/`).ReplaceAllString(strings.ReplaceAll(stdout, repo, "$REPO"), "/proc/PID/")
+			goldentest.Check(t, filepath.Join("testdata", "golden", "input", "test-outside.txt"), text)
+		}
 	}
 }
 
@@ -212,6 +218,27 @@ func TestCheckIgnoreNotRegular(t *testing.T) {
 			}
 		})
 	}
+	t.Run("text", func(t *testing.T) {
+		repo, _ := gitRepo(t)
+		if err := os.Mkdir(filepath.Join(repo, ".gitignore"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Create(filepath.Join(repo, "big.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(3 << 30); err != nil {
+			t.Skip("no sparse files here:", err)
+		}
+		f.Close()
+		writeFile(t, repo, "bin.js", "return 1;\x00SECRET\n")
+		writeFile(t, repo, "ok.js", "return 1;\n")
+		stdout, _, rc := runBounded(t, repo, nil, 20*time.Second, "check", "--config-root", mustAbs(t, "../../testdata/config"))
+		if rc != 2 {
+			t.Errorf("exit %d, want 2", rc)
+		}
+		goldentest.Check(t, filepath.Join("testdata", "golden", "input", "check-unreadable.txt"), stdout)
+	})
 	t.Run("sparse", func(t *testing.T) {
 		repo, _ := gitRepo(t)
 		f, err := os.Create(filepath.Join(repo, "big.js"))
