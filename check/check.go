@@ -14,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/input"
 )
 
 // DefaultInclude is the glob a script's path must match when no --include
@@ -23,6 +24,11 @@ const DefaultInclude = "**/*.js"
 // CodeUnreadable is the code of a finding about a script that could not
 // be read; restls check then exits 2.
 const CodeUnreadable = "check-unreadable"
+
+// CodeIgnoreUnreadable is the code of the warning about a .gitignore (or
+// .git/info/exclude) that could not be read: a directory, a FIFO, a link
+// to a device, a file above 1 MiB. The walk goes on without its patterns.
+const CodeIgnoreUnreadable = "check-ignore-unreadable"
 
 // Options say what to check.
 type Options struct {
@@ -110,7 +116,7 @@ var ErrPath = errors.New("cannot read path")
 // when a path given does not exist or cannot be listed; a script that
 // cannot be read is a finding.
 func Run(opts Options) (*Report, error) {
-	files, err := Find(opts.Paths, opts.Include, opts.Exclude)
+	files, warnings, err := Find(opts.Paths, opts.Include, opts.Exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +151,10 @@ func Run(opts Options) (*Report, error) {
 		}
 		rep.Findings = append(rep.Findings, r...)
 	}
+	for _, f := range warnings {
+		f.File = show(f.File)
+		rep.Findings = append(rep.Findings, f)
+	}
 	for _, f := range configFindings(opts.Snapshot, show) {
 		if unreadableConfig[f.Code] {
 			rep.Unreadable++
@@ -166,7 +176,14 @@ func Run(opts Options) (*Report, error) {
 
 // checkScript diagnoses one script.
 func checkScript(file string, opts Options, show func(string) string) []Finding {
-	data, err := os.ReadFile(file)
+	data, err := input.ReadFile(file, input.Script)
+	var fe *input.FileError
+	if errors.As(err, &fe) {
+		// Not a regular file, too large, not text: the file is named,
+		// its content never shown.
+		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
+			Message: fmt.Sprintf("script not checked: %v", err)}}
+	}
 	if err != nil {
 		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
 			Message: fmt.Sprintf("cannot read the script: %v; check the path and its permissions", unwrapPath(err))}}

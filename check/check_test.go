@@ -61,7 +61,7 @@ func TestFindGitignore(t *testing.T) {
 		"node_modules/m/index.js": "",
 		"app/notes.txt":           "",
 	})
-	got, err := Find([]string{root}, nil, nil)
+	got, _, err := Find([]string{root}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestFindGitignore(t *testing.T) {
 		t.Errorf("Find (-want +got):\n%s", d)
 	}
 	// Walking app alone still honours the repository's top .gitignore.
-	got, err = Find([]string{filepath.Join(root, "app")}, nil, nil)
+	got, _, err = Find([]string{filepath.Join(root, "app")}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFindGlobs(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"s/a.js": "", "s/b.mjs": "", "s/vendor/v.js": "", "t/c.js": "", "x.txt": "",
 	})
-	got, err := Find([]string{root, filepath.Join(root, "x.txt")}, []string{"**/*.js", "*.mjs"}, []string{"vendor/**", "t/*"})
+	got, _, err := Find([]string{root, filepath.Join(root, "x.txt")}, []string{"**/*.js", "*.mjs"}, []string{"vendor/**", "t/*"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,14 +99,14 @@ func TestFindGlobs(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "s", "a.js"), filepath.Join(root, "u.js")); err != nil {
 		t.Fatal(err)
 	}
-	got, err = Find([]string{root}, nil, nil)
+	got, _, err = Find([]string{root}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]string{"s/a.js", "s/vendor/v.js", "t/c.js", "u.js"}, rel(t, root, got)); d != "" {
 		t.Errorf("Find with links (-want +got):\n%s", d)
 	}
-	if _, err := Find([]string{filepath.Join(root, "nope")}, nil, nil); err == nil {
+	if _, _, err := Find([]string{filepath.Join(root, "nope")}, nil, nil); err == nil {
 		t.Error("a missing path is no error")
 	}
 }

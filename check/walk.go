@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/restls/restls/input"
 )
@@ -20,8 +21,10 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 // Find returns the scripts under paths (none: "."), sorted and without
 // duplicates: every file named, and below every directory the files
 // whose path relative to it matches an include glob and no exclude glob
-// and that .gitignore does not ignore.
-func Find(paths, include, exclude []string) ([]string, error) {
+// and that .gitignore does not ignore. A .gitignore that cannot be read
+// (a directory, a FIFO, a link to a device, above input.Ignore's limit)
+// is a warning, and the walk goes on without its patterns.
+func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -30,14 +33,15 @@ func Find(paths, include, exclude []string) ([]string, error) {
 	}
 	inc, err := compileGlobs("--include", include)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	exc, err := compileGlobs("--exclude", exclude)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	var out []string
+	var warnings []Finding
 	add := func(p string) {
 		if !seen[p] {
 			seen[p] = true
@@ -47,27 +51,30 @@ func Find(paths, include, exclude []string) ([]string, error) {
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if err != nil {
-			return nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
+			return nil, nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
 			add(filepath.Clean(root))
 			continue
 		}
-		if err := walk(root, inc, exc, add); err != nil {
-			return nil, err
+		w, err := walk(root, inc, exc, add)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, warnings, nil
 }
 
-// walk adds the scripts below the directory root.
-func walk(root string, include, exclude []*input.Glob, add func(string)) error {
+// walk adds the scripts below the directory root and returns the
+// warnings about the ignore files it could not read.
+func walk(root string, include, exclude []*input.Glob, add func(string)) ([]Finding, error) {
 	ig, err := newIgnorer(root)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%w %s: %v", ErrPath, p, unwrapPath(err))
 		}
@@ -77,7 +84,8 @@ func walk(root string, include, exclude []*input.Glob, add func(string)) error {
 			if p != root && (skipDirs[d.Name()] || ig.ignored(p, true)) {
 				return filepath.SkipDir
 			}
-			return ig.read(p)
+			ig.read(p)
+			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// A link to a directory is not walked (no cycles); a link to
@@ -93,6 +101,7 @@ func walk(root string, include, exclude []*input.Glob, add func(string)) error {
 		}
 		return nil
 	})
+	return ig.warnings, err
 }
 
 // compileGlobs compiles the --include or --exclude globs (input.FileGlob).
@@ -133,6 +142,8 @@ type ignorer struct {
 	// in it is ignored (git cannot take a file back from an ignored
 	// directory).
 	all bool
+	// warnings are the ignore files that could not be read.
+	warnings []Finding
 }
 
 // newIgnorer reads the .gitignore files above root, up to the top of the
@@ -158,16 +169,14 @@ func newIgnorer(root string) (*ignorer, error) {
 		return ig, nil
 	}
 	// In a linked worktree .git is a file; the exclude file is optional.
-	ig.exclude, _ = ig.readFile(filepath.Join(top, ".git", "info", "exclude"))
+	ig.exclude = ig.readFile(filepath.Join(top, ".git", "info", "exclude"))
 	rel, _ := filepath.Rel(top, abs)
 	dir := top
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 		if part == "." || part == "" {
 			break
 		}
-		if err := ig.read(dir); err != nil {
-			return nil, err
-		}
+		ig.read(dir)
 		dir = filepath.Join(dir, part)
 		if ig.ignored(dir, true) {
 			ig.all = true
@@ -177,27 +186,28 @@ func newIgnorer(root string) (*ignorer, error) {
 }
 
 // read adds the patterns of dir's .gitignore, if it has one.
-func (ig *ignorer) read(dir string) error {
+func (ig *ignorer) read(dir string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return
 	}
-	patterns, err := ig.readFile(filepath.Join(abs, ".gitignore"))
-	if len(patterns) > 0 {
+	if patterns := ig.readFile(filepath.Join(abs, ".gitignore")); len(patterns) > 0 {
 		ig.byDir[strings.Join(ig.components(abs), "/")] = patterns
 	}
-	return err
 }
 
 // readFile returns the patterns of a .gitignore-style file, none when
-// there is no such file.
-func (ig *ignorer) readFile(file string) ([]input.IgnorePattern, error) {
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// there is no such file. One that cannot be read is a warning: the walk
+// goes on without its patterns.
+func (ig *ignorer) readFile(file string) []input.IgnorePattern {
+	data, err := input.ReadFile(file, input.Ignore)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrPath, file, unwrapPath(err))
+		ig.warnings = append(ig.warnings, Finding{File: file, Severity: SeverityWarning, Code: CodeIgnoreUnreadable,
+			Message: fmt.Sprintf("ignore file not read: %v; its patterns are not applied, so the files it would ignore are checked (make it a regular file)", unwrapPath(err))})
+		return nil
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, len(data)+1)
@@ -207,7 +217,7 @@ func (ig *ignorer) readFile(file string) ([]input.IgnorePattern, error) {
 			patterns = append(patterns, p)
 		}
 	}
-	return patterns, nil
+	return patterns
 }
 
 // components is p relative to the repository's top, split at "/".

@@ -67,7 +67,7 @@ func TestFindAgreesWithGit(t *testing.T) {
 		}
 	}
 	sort.Strings(want)
-	got, err := Find([]string{root}, []string{"**/*.js", "*.js "}, nil)
+	got, _, err := Find([]string{root}, []string{"**/*.js", "*.js "}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestFindAgreesWithGit(t *testing.T) {
 		t.Errorf("Find and git ls-files differ (-git +Find):\n%s", d)
 	}
 	// Walked from inside an ignored directory: git takes nothing there.
-	got, err = Find([]string{filepath.Join(root, "sub", "out")}, nil, nil)
+	got, _, err = Find([]string{filepath.Join(root, "sub", "out")}, nil, nil)
 	if err != nil || len(got) != 0 {
 		t.Errorf("Find in an ignored directory = %q, %v; want nothing", got, err)
 	}
@@ -92,7 +92,7 @@ func TestFindBadGlob(t *testing.T) {
 		{[]string{"src/[a.js"}, nil, `--include "src/[a.js": bad pattern "[a.js"`},
 		{nil, []string{`x\`}, `--exclude "x\\": bad pattern "x\\"`},
 	} {
-		_, err := Find([]string{root}, tc.include, tc.exclude)
+		_, _, err := Find([]string{root}, tc.include, tc.exclude)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Find(%q, %q) = %v, want %s", tc.include, tc.exclude, err, tc.want)
 		}

@@ -122,7 +122,7 @@ func writeLargeYAML(tb testing.TB, dir string, size int) int {
 }
 
 // BenchmarkLoadLargeYAML loads a 15 MB application.yml, just under
-// MaxFileSize. Besides time and allocations it reports the live heap
+// the 16 MiB limit (input.Config). Besides time and allocations it reports the live heap
 // after the load (the snapshot a server keeps) in heap-MB; the peak
 // resident size of a whole `restls services` on such a file is quoted in
 // docs/configuration.md.

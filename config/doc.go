@@ -4,8 +4,8 @@
 // order, resolves serviceId references, validates authorization and returns
 // an immutable Snapshot with diagnostics.
 //
-// Every file is read through ReadFile: regular files of at most
-// MaxFileSize bytes, so that no path can hang or exhaust a reader. XML is
+// Every file is read through ReadFile (input.ReadFile): regular files of
+// at most 16 MiB, so that no path can hang or exhaust a reader. XML is
 // decoded to UTF-8 from the encoding a Java parser would read it in.
 //
 // Loading never fails as a whole: a broken source yields diagnostics and the
@@ -14,7 +14,8 @@
 // GoString, Format and MarshalJSON all mask them.
 //
 // config must not import the LSP packages, the JavaScript engine or any other
-// restls package; everything else builds on it. jsdepth (the nesting budget
-// of scripts) sits beside it at the bottom: it imports nothing of restls,
-// and hints and runtime import both.
+// restls package but input (the bounded reader, a leaf); everything else
+// builds on it. jsdepth (the nesting budget of scripts) sits beside it at
+// the bottom: it imports nothing of restls, and hints and runtime import
+// both.
 package config

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,52 +69,4 @@ func TestConfigFileTooLarge(t *testing.T) {
 		t.Fatalf("want one %s, got:\n%s", CodeFileTooLarge, diagText(r, dir))
 	}
 	goldentest.Check(t, filepath.Join("testdata", "golden", "files/too-large.golden"), diagText(r, dir))
-}
-
-func TestReadFileLimit(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "f")
-	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, limit := range []int64{10, 11, 1 << 20} {
-		if data, err := readFileLimit(path, limit); err != nil || string(data) != "0123456789" {
-			t.Errorf("limit %d: %q, %v", limit, data, err)
-		}
-	}
-	_, err := readFileLimit(path, 9)
-	var fe *FileError
-	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || fe.Size != 10 || fe.Limit != 9 {
-		t.Errorf("limit 9: %v", err)
-	}
-	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("missing: %v", err)
-	}
-}
-
-// TestReadAtMostGrowing: a file that grows past the limit while it is read
-// is refused once one byte past the limit has been read.
-func TestReadAtMostGrowing(t *testing.T) {
-	grown := strings.NewReader(strings.Repeat("x", 1000))
-	_, err := readAtMost("f", grown, 10, 100)
-	var fe *FileError
-	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || fe.Size != 101 || grown.Len() != 1000-101 {
-		t.Errorf("got %v (read %d bytes)", err, 1000-grown.Len())
-	}
-	data, err := readAtMost("f", strings.NewReader("0123456789ab"), 4, 100)
-	if err != nil || string(data) != "0123456789ab" {
-		t.Errorf("a file that grew within the limit: %q, %v", data, err)
-	}
-}
-
-// TestDevZeroMemory: reading /dev/zero as configuration allocates nothing
-// worth counting (it grew by 0.7 GB/s before).
-func TestDevZeroMemory(t *testing.T) {
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
-	}
-	allocs := testing.AllocsPerRun(5, func() { _, _ = ReadFile("/dev/zero") })
-	if allocs > 20 {
-		t.Errorf("%v allocations per read of /dev/zero", allocs)
-	}
 }

@@ -7,6 +7,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -52,5 +53,46 @@ func TestSettingsNameDevZero(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("/dev/zero diagnostic after %v, want within 1s", d)
+	}
+}
+
+// TestFixtureBesideLinkOut: a fixture file beside a script that is a
+// symbolic link out of the script's repository is not the dry run's
+// mock (it would read a file of the machine as fixtures), and record
+// "auto" refuses to replace it (issue 23).
+func TestFixtureBesideLinkOut(t *testing.T) {
+	base := t.TempDir()
+	repo, outside := filepath.Join(base, "repo"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(repo, ".git"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "x.yaml"), []byte("[]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(repo, "a.js")
+	if err := os.Symlink("../outside/x.yaml", filepath.Join(repo, "a.mock.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if got := MockFileBeside(script); got != "" {
+		t.Errorf("MockFileBeside = %q, want none", got)
+	}
+	_, _, err := fixtureFiles(script, []byte(`"auto"`), []byte(`"auto"`))
+	if err == nil || !strings.Contains(err.Error(), "outside the repository root") {
+		t.Errorf("record auto through a link out: %v", err)
+	}
+	// A link that stays inside is followed.
+	if err := os.WriteFile(filepath.Join(repo, "b.yaml"), []byte("[]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(repo, "a.mock.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b.yaml", filepath.Join(repo, "a.mock.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if got := MockFileBeside(script); got != filepath.Join(repo, "a.mock.yaml") {
+		t.Errorf("MockFileBeside = %q, want the link inside the repository", got)
 	}
 }

@@ -31,6 +31,9 @@ type OpenAPISource struct {
 	// answers, which give r.body's shape to services without a
 	// description.
 	Recorded bool `json:"recorded,omitempty"`
+	// Root is the directory a recorded file must stay in, its links
+	// followed: the script's repository (fixtureRoot).
+	Root string `json:"-"`
 }
 
 // key identifies the source's index in the apiStore.
@@ -178,7 +181,7 @@ func (a *apiStore) load(st *apiState) {
 	var idx *openapi.Index
 	var err error
 	if st.src.Recorded {
-		idx, err = a.loader.LoadRecorded(st.src.Location)
+		idx, err = a.loader.LoadRecorded(st.src.Root, st.src.Location)
 	} else {
 		idx, err = a.loader.Load(context.Background(), st.src.Location)
 	}
@@ -285,11 +288,12 @@ func (r *recordedFiles) beside(script string) []OpenAPISource {
 	// Listed, not globbed: the directory's own name may hold "*" or "["
 	// (filepath.Glob would expand them, through every directory they
 	// match, or fail on them).
+	root := fixtureRoot(script)
 	ents, _ := os.ReadDir(dir)
 	for _, suffix := range MockSuffixes { // the fixture files dry runs find
 		for _, e := range ents {
 			if strings.HasSuffix(e.Name(), suffix) {
-				src = append(src, OpenAPISource{Location: filepath.Join(dir, e.Name()), Recorded: true})
+				src = append(src, OpenAPISource{Location: filepath.Join(dir, e.Name()), Recorded: true, Root: root})
 			}
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/input"
 )
 
 // MockSuffixes are the names of the fixture file beside a script, in the
@@ -24,14 +26,29 @@ const auto = "auto"
 var errFixtureArg = errors.New(`mock is a file path, "auto" or false; record is a file path, "auto" or false`)
 
 // MockFileBeside is the fixture file beside script that exists (the first
-// of MockSuffixes), or "" when there is none.
+// of MockSuffixes), or "" when there is none. A file that is a link out
+// of the script's repository (fixtureRoot) is none: a cloned repository
+// cannot make a dry run read a file of the machine as its fixtures.
 func MockFileBeside(script string) string {
+	root := fixtureRoot(script)
 	for _, c := range mockCandidates(script) {
 		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-			return c
+			if _, err := input.Inside(root, c, input.Fixtures); err == nil {
+				return c
+			}
 		}
 	}
 	return ""
+}
+
+// fixtureRoot is the directory the fixture files beside script must stay
+// in, their links followed: the top of the script's git repository, else
+// the script's own directory.
+func fixtureRoot(script string) string {
+	if r := input.RepoRoot(script); r != "" {
+		return r
+	}
+	return filepath.Dir(script)
 }
 
 func mockCandidates(script string) []string {
@@ -89,6 +106,11 @@ func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, 
 		}
 		if recordFile = MockFileBeside(script); recordFile == "" {
 			recordFile = mockCandidates(script)[0]
+			// A link out of the repository is neither read back nor
+			// replaced by the recording.
+			if _, err := input.Inside(fixtureRoot(script), recordFile, input.Fixtures); errors.Is(err, input.ErrOutside) {
+				return "", "", fmt.Errorf("record %q: %s: %v", auto, recordFile, err)
+			}
 		}
 	} else if r != "" {
 		if recordFile, err = fixturePath(script, r, "record"); err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/restls/restls/input"
 )
 
 // FetchTimeout bounds the fetch of a description from a URL.
@@ -48,13 +50,15 @@ func (l *Loader) Load(ctx context.Context, location string) (*Index, error) {
 	if IsURL(location) {
 		return l.fetch(ctx, location)
 	}
-	return l.file(location, location, Build)
+	return l.file(location, location, func(p string) ([]byte, error) { return input.ReadFile(p, input.Description) }, Build)
 }
 
 // LoadRecorded returns the index of the recorded answers in a fixture
-// file (BuildRecorded), read again only when it changed.
-func (l *Loader) LoadRecorded(path string) (*Index, error) {
-	return l.file("recorded:"+path, path, BuildRecorded)
+// file (BuildRecorded), read again only when it changed. The file is one
+// a repository holds (beside a script): it must stay inside root, its
+// symbolic links followed (input.ReadFileIn).
+func (l *Loader) LoadRecorded(root, path string) (*Index, error) {
+	return l.file("recorded:"+path, path, func(p string) ([]byte, error) { return input.ReadFileIn(root, p, input.Fixtures) }, BuildRecorded)
 }
 
 func (l *Loader) last(location string) *cached {
@@ -72,18 +76,23 @@ func (l *Loader) keep(location string, c *cached) {
 	l.cache[location] = c
 }
 
-func (l *Loader) file(key, path string, build func(string, []byte) (*Index, error)) (*Index, error) {
+// file loads a description, or the recorded answers of a fixture file,
+// read by read (input's bounded reader: a regular file of at most its
+// kind's limit, MaxSize for descriptions), so that /dev/zero or a FIFO
+// named by --openapi, a setting or a fixture file beside a script is an
+// error at once, never a read without end.
+func (l *Loader) file(key, path string, read func(string) ([]byte, error), build func(string, []byte) (*Index, error)) (*Index, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
 	}
-	if c := l.last(key); c != nil && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+	if c := l.last(key); c != nil && st.Mode().IsRegular() && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
 		return c.idx, nil
 	}
-	if st.Size() > MaxSize {
-		return nil, fmt.Errorf("OpenAPI description %s: %w: %d bytes, the limit is %d", path, ErrTooLarge, st.Size(), MaxSize)
+	data, err := read(path)
+	if errors.Is(err, input.ErrTooLarge) {
+		err = fmt.Errorf("%w: %w", ErrTooLarge, err)
 	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("OpenAPI description %s: %w", path, err)
 	}

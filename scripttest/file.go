@@ -36,8 +36,11 @@ type File struct {
 	// Cases are the file's tests, in order.
 	Cases []*Case
 
-	doc      *yaml.Node // the file, for Update
-	data     []byte
+	doc  *yaml.Node // the file, for Update
+	data []byte
+	// root is the directory the files the test file names must stay in,
+	// its links followed (input.RootOf): its repository.
+	root     string
 	fixtures []*restclient.Fixture
 	mockFile string
 }
@@ -169,9 +172,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
 
-// Load reads and parses a test file and its script and fixtures.
+// Load reads and parses a test file and its script and fixtures. The test
+// file too must stay inside its repository (input.RootOf), links followed:
+// one found by the walk may be a link elsewhere.
 func Load(path string) (*File, error) {
-	data, err := config.ReadFile(path)
+	data, err := input.ReadFileIn(input.RootOf(path), path, input.TestFile)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
@@ -179,7 +184,10 @@ func Load(path string) (*File, error) {
 }
 
 // Parse parses a test file's data; the script and a fixtures file it names
-// are read relative to path's directory.
+// are read relative to path's directory, and must stay inside its
+// repository (input.RootOf), links followed: a test file a pull request
+// adds cannot make restls test read, and print, a file of the machine
+// that runs it. A script that is not text is refused unread and unshown.
 func Parse(path string, data []byte) (*File, error) {
 	bad := func(line int, format string, a ...any) error {
 		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
@@ -201,10 +209,17 @@ func Parse(path string, data []byte) (*File, error) {
 	if raw.Script == "" {
 		return nil, bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
 	}
-	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data}
-	src, err := config.ReadFile(f.Script)
+	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data, root: input.RootOf(path)}
+	src, err := input.ReadFileIn(f.root, f.Script, input.Script)
 	if err != nil {
-		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v; the path is relative to the test file", f.Script, unwrapPath(err))
+		hint := "; the path is relative to the test file"
+		switch {
+		case errors.Is(err, input.ErrOutside):
+			hint = "; the path is relative to the test file and must stay inside its repository"
+		case errors.Is(err, input.ErrNotText):
+			hint = ""
+		}
+		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v%s", f.Script, unwrapPath(err), hint)
 	}
 	f.Source = string(src)
 	if raw.Kind != "" {
@@ -216,7 +231,7 @@ func Parse(path string, data []byte) (*File, error) {
 	} else {
 		f.Kind = config.KindMap(nil).KindOf(f.Script, f.Source)
 	}
-	f.fixtures, f.mockFile, err = fixtures(path, data, &raw.Fixtures, true)
+	f.fixtures, f.mockFile, err = fixtures(f.root, path, data, &raw.Fixtures, true)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +275,7 @@ func Parse(path string, data []byte) (*File, error) {
 			return nil, err
 		}
 		if rc.Fixtures.Kind != 0 {
-			if c.fixtures, _, err = fixtures(path, data, &rc.Fixtures, false); err != nil {
+			if c.fixtures, _, err = fixtures(f.root, path, data, &rc.Fixtures, false); err != nil {
 				return nil, err
 			}
 		}
@@ -312,14 +327,17 @@ func newCase(f *File, node *yaml.Node, name string, input json.RawMessage, raw r
 }
 
 // fixtures reads the fixtures node: a file name (relative to the test
-// file) or an inline list. top is set for the file's own fixtures, whose
-// lines are the test file's.
-func fixtures(path string, data []byte, n *yaml.Node, top bool) ([]*restclient.Fixture, string, error) {
+// file, inside root) or an inline list. top is set for the file's own
+// fixtures, whose lines are the test file's.
+func fixtures(root, path string, data []byte, n *yaml.Node, top bool) ([]*restclient.Fixture, string, error) {
 	switch {
 	case n.Kind == 0:
 		return nil, "", nil
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
 		file := filepath.Join(filepath.Dir(path), filepath.FromSlash(n.Value))
+		if _, err := input.Inside(root, file, input.Fixtures); err != nil {
+			return nil, "", &Error{File: path, Line: n.Line, Msg: fmt.Sprintf("fixtures: cannot read %s: %v", file, unwrapPath(err))}
+		}
 		m, err := restclient.LoadMock(file)
 		if err != nil {
 			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}

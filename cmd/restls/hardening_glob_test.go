@@ -67,9 +67,9 @@ func TestServeHTTPGlobBacktracking(t *testing.T) {
 	}
 }
 
-// runBounded runs restls and kills it after limit (the backtracking
+// runKilledAfter runs restls and kills it after limit (the backtracking
 // matcher did not end in hours); it reports whether it ended by itself.
-func runBounded(t *testing.T, limit time.Duration, args ...string) (stdout string, rc int, took time.Duration, ended bool) {
+func runKilledAfter(t *testing.T, limit time.Duration, args ...string) (stdout string, rc int, took time.Duration, ended bool) {
 	t.Helper()
 	cmd := restlsCommand(t, args...)
 	var out strings.Builder
@@ -106,7 +106,7 @@ func TestFixtureGlobBacktracking(t *testing.T) {
 	writeFile(t, dir, "deep.test.yaml", "script: deep.js\nfixtures:\n"+fixtures+"result: { fixture: 2 }\n")
 
 	const limit = 30 * time.Second // generous: both take well under a second
-	out, rc, took, ended := runBounded(t, limit, "run", "--json", "--timeout", "5s", "--config-root", cfg, "--mock", mock, script)
+	out, rc, took, ended := runKilledAfter(t, limit, "run", "--json", "--timeout", "5s", "--config-root", cfg, "--mock", mock, script)
 	t.Logf("restls run --timeout 5s took %v", took)
 	if !ended || rc != 0 || took > 5*time.Second {
 		t.Fatalf("restls run --timeout 5s: ended %v after %v, exit %d, stdout %.300s", ended, took, rc, out)
@@ -117,7 +117,7 @@ func TestFixtureGlobBacktracking(t *testing.T) {
 		t.Errorf("result %s, want the second fixture's body", res)
 	}
 
-	out, rc, took, ended = runBounded(t, limit, "test", "--timeout", "5s", "--config-root", cfg, dir)
+	out, rc, took, ended = runKilledAfter(t, limit, "test", "--timeout", "5s", "--config-root", cfg, dir)
 	t.Logf("restls test --timeout 5s took %v", took)
 	if !ended || rc != 0 || took > 5*time.Second {
 		t.Fatalf("restls test --timeout 5s: ended %v after %v, exit %d, stdout %.500s", ended, took, rc, out)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -104,23 +105,23 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	}
 	var src []byte
 	if script == "-" {
-		src, err = io.ReadAll(env.stdin)
+		src, err = input.ReadFrom(env.stdin, "standard input", input.Script)
 	} else {
-		src, err = os.ReadFile(script)
+		src, err = input.ReadFile(script, input.Script)
 	}
 	if err != nil {
-		return usageErr("cannot read the script: %v", err)
+		return usageErr("cannot read the script: %s", readErr(script, err))
 	}
-	var input json.RawMessage
+	var inputJSON json.RawMessage
 	if *inputFile != "" {
-		data, err := os.ReadFile(*inputFile)
+		data, err := input.ReadFile(*inputFile, input.Input)
 		if err != nil {
-			return usageErr("cannot read --input: %v", err)
+			return usageErr("cannot read --input: %s", readErr(*inputFile, err))
 		}
 		if !json.Valid(data) {
 			return usageErr("--input %s is not valid JSON", *inputFile)
 		}
-		input = data
+		inputJSON = data
 	}
 	var mock *restclient.Mock
 	if *mockFile != "" {
@@ -180,7 +181,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		Mock:             mock,
 		Trace:            *asJSON || *verbose, // what shows timing phases and wire blocks
 		Record:           rec,
-		Input:            input,
+		Input:            inputJSON,
 		Timeout:          *timeout,
 		Logger:           logger,
 		MaxMemory:        maxMemory,
@@ -193,6 +194,16 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		}
 	}
 	return writeRunResult(env, res, out)
+}
+
+// readErr is why a file named on the command line was not read, naming
+// it: input's refusals leave the path out, the system's errors hold it.
+func readErr(path string, err error) string {
+	var fe *input.FileError
+	if errors.As(err, &fe) {
+		return path + ": " + err.Error()
+	}
+	return err.Error()
 }
 
 // runOutput is how restls run shows its result.

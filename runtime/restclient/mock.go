@@ -226,8 +226,8 @@ type Mock struct {
 // pasted into; the server's temporary copy is never named.
 const PastedMocks = "pasted mocks"
 
-// LoadMock reads a fixtures file (YAML or JSON): a regular file of at
-// most config.MaxFileSize bytes, as every configuration file.
+// LoadMock reads a fixtures file (YAML or JSON) through input.ReadFile: a
+// regular file of at most 16 MiB (input.Fixtures).
 func LoadMock(file string) (*Mock, error) { return LoadMockAs(file, "") }
 
 // LoadMockAs is LoadMock for a file that answers and messages call name
@@ -236,11 +236,11 @@ func LoadMock(file string) (*Mock, error) { return LoadMockAs(file, "") }
 // An empty name is the path.
 func LoadMockAs(file, name string) (*Mock, error) {
 	name = MockName(file, name)
-	data, err := config.ReadFile(file)
+	data, err := input.ReadFile(file, input.Fixtures)
 	if err != nil && name != file {
 		err = renamed{err: err, file: file, name: name}
 	}
-	var fe *config.FileError
+	var fe *input.FileError
 	if errors.As(err, &fe) {
 		return nil, fmt.Errorf("read mock fixtures %s: %w", name, err)
 	}

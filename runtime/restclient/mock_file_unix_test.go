@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
 )
 
@@ -35,8 +35,8 @@ func TestLoadMockRegularFilesOnly(t *testing.T) {
 		go func() { _, err := LoadMock(file); done <- err }()
 		select {
 		case err := <-done:
-			if !errors.Is(err, config.ErrNotRegular) {
-				t.Errorf("LoadMock(%s): %v, want config.ErrNotRegular", file, err)
+			if !errors.Is(err, input.ErrNotRegular) {
+				t.Errorf("LoadMock(%s): %v, want input.ErrNotRegular", file, err)
 			}
 			if want := "read mock fixtures " + file + ": "; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 				t.Errorf("LoadMock(%s): %v, want it to name the file", file, err)

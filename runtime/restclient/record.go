@@ -16,7 +16,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 )
 
@@ -65,11 +64,15 @@ type recordedCall struct {
 }
 
 // NewRecorder returns a Recorder that writes to opts.File on Save. It
-// fails, before any call is made, when the file exists but cannot be
-// updated (not a fixtures file, unreadable).
+// fails, before any call is made, when the file cannot be written (its
+// directory does not exist) or exists but cannot be updated (not a
+// fixtures file, unreadable).
 func NewRecorder(opts RecordOptions) (*Recorder, error) {
 	r := &Recorder{opts: opts}
-	old, err := config.ReadFile(opts.File) // regular files, size-limited, as --mock reads them
+	if err := input.CheckWriteTarget(opts.File); err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", opts.File, err)
+	}
+	old, err := input.ReadFile(opts.File, input.Fixtures) // regular files, size-limited, as --mock reads them
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}
@@ -300,7 +303,7 @@ func replaysAsBody(j []byte, asJSON bool) bool {
 // when nothing was recorded, so the file exists after a run.
 func (r *Recorder) Save() error {
 	file := r.opts.File
-	old, err := config.ReadFile(file)
+	old, err := input.ReadFile(file, input.Fixtures)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record: %w", err)
 	}

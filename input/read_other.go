@@ -1,0 +1,10 @@
+//go:build !unix
+
+package input
+
+// openFlags: only Unix has FIFOs that block on open.
+const openFlags = 0
+
+// noFollow: Windows opens the link's target; the path was resolved just
+// before.
+const noFollow = 0

@@ -1,0 +1,93 @@
+//go:build unix
+
+// Unix only: FIFOs and Unix sockets.
+
+package input
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNotRegular: a FIFO without a writer, a socket and a directory are
+// refused at once, saying what they are, by ReadFile and ReadFileIn.
+func TestNotRegular(t *testing.T) {
+	dir, err := os.MkdirTemp("", "in") // short: a socket path is limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	fifo, sock, sub := filepath.Join(dir, "f"), filepath.Join(dir, "s"), filepath.Join(dir, "d")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skip("no Unix sockets here:", err)
+	}
+	defer l.Close()
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, what := range map[string]string{fifo: "a FIFO (named pipe)", sock: "a socket", sub: "a directory"} {
+		for _, in := range []bool{false, true} {
+			done := make(chan error, 1)
+			go func() {
+				var err error
+				if in {
+					_, err = ReadFileIn(dir, path, Ignore)
+				} else {
+					_, err = ReadFile(path, Ignore)
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), what) {
+					t.Errorf("%s (in root: %v): %v", what, in, err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s (in root: %v): still reading after 5 s", what, in)
+			}
+		}
+	}
+}
+
+// TestInputPipe: restls run --input reads a pipe (a dry run's child gets
+// context.input on /dev/fd/3), bounded by the limit; other kinds refuse
+// it.
+func TestInputPipe(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	go func() { _, _ = pw.Write([]byte(`{"n":1}`)); pw.Close() }()
+	path := "/dev/fd/" + strconv.Itoa(int(pr.Fd()))
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no /dev/fd here:", err)
+	}
+	data, err := ReadFile(path, Input)
+	if err != nil || string(data) != `{"n":1}` {
+		t.Errorf("--input from a pipe: %q, %v", data, err)
+	}
+	pr2, pw2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr2.Close()
+	defer pw2.Close()
+	if _, err := ReadFile("/dev/fd/"+strconv.Itoa(int(pr2.Fd())), Script); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a script from a pipe: %v", err)
+	}
+	if _, err := ReadFile("/dev/zero", Input); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("--input /dev/zero: %v", err)
+	}
+}
