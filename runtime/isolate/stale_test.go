@@ -32,7 +32,7 @@ func TestNewRemovesStaleRunDirectories(t *testing.T) {
 	}
 	stale := mk("restls-run-" + strconv.Itoa(dead.Process.Pid) + "-123")
 	live := mk("restls-run-" + strconv.Itoa(os.Getppid()) + "-456") // the go command, alive
-	old := mk("restls-run-789")                                      // an older version's: no pid
+	old := mk("restls-run-789")                                     // an older version's: no pid
 	other := mk("restls-runner-" + strconv.Itoa(dead.Process.Pid) + "-1")
 
 	New(Options{})
