@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,47 @@ func TestParseBudgetThroughTheBinary(t *testing.T) {
 		if cpu > bound {
 			t.Errorf("restls run %s spent %v of CPU, want under %v", name, cpu, bound)
 		}
+	}
+}
+
+// restls test: the refused script fails its own test with the budget's
+// message, and the other test files still run (issue 23, finding 12).
+func TestParseBudgetInRestlsTest(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "arrows.js", strings.Repeat("()=>", 50000)+"1\n")
+	writeFile(t, dir, "arrows.test.yaml", "script: arrows.js\ncases:\n  - name: refused\n    result: 1\n")
+	writeFile(t, dir, "one.js", "return 1;\n")
+	writeFile(t, dir, "one.test.yaml", "script: one.js\ncases:\n  - name: runs\n    result: 1\n")
+	cmd := restlsCommand(t, append(testArgs("--json"), dir)...)
+	out, err := cmd.Output()
+	if err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	cpu := cpuOf(cmd.ProcessState)
+	t.Logf("restls test: %v CPU", cpu)
+	var rep struct {
+		Tests []struct {
+			File, Name string
+			Passed     bool
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("--json: %v\n%.1000s", err, out)
+	}
+	got := map[string]bool{}
+	for _, tc := range rep.Tests {
+		got[filepath.Base(tc.File)+" "+tc.Name] = tc.Passed
+	}
+	if pass, ok := got["arrows.test.yaml refused"]; !ok || pass {
+		t.Errorf("the refused script's test: %+v", rep.Tests)
+	}
+	if !got["one.test.yaml runs"] {
+		t.Errorf("the other file's test did not pass: %+v", rep.Tests)
+	}
+	if !strings.Contains(string(out), "script-too-deep") {
+		t.Errorf("no script-too-deep in the report:\n%.1000s", out)
+	}
+	if cpu > 4*time.Second {
+		t.Errorf("restls test spent %v of CPU", cpu)
 	}
 }
