@@ -13,11 +13,13 @@ import (
 func TestDiagnoseTooDeep(t *testing.T) {
 	n := 300000
 	reg := testRegistry(t)
-	deepMsg := "the script nests brackets more than 1000 deep here; restls does not check it " +
+	deepMsg := "the script nests brackets or arrow functions more than 1000 deep here; restls does not check it " +
 		"(and a dry run refuses it): split the expression into variables or build the value in a loop"
 	ambMsg := "restls cannot tell whether this / divides or starts a regular expression, and the two readings " +
 		"disagree about the rest of the script; the script is not checked (and a dry run refuses it): " +
 		"put the expression before or after the / in parentheses"
+	costMsg := "arrow functions without braces or labels nest so much up to here that parsing the script would take too long; " +
+		"restls does not check it (and a dry run refuses it): give the arrow functions block bodies ({ return ... }) or split the expression into variables"
 	for _, tc := range []struct {
 		name, src string
 		at        int
@@ -27,6 +29,9 @@ func TestDiagnoseTooDeep(t *testing.T) {
 		{"objects", "api.rest.v1.get(\"nope\", {}, {});\nreturn " + strings.Repeat("{a:", n), len("api.rest.v1.get(\"nope\", {}, {});\nreturn ") + 3*jsdepth.Max, deepMsg},
 		{"templates", strings.Repeat("`${", 150000), 3*jsdepth.Max + 1, deepMsg},
 		{"ambiguous slash", "x = function(){} / `/` + 1\n" + strings.Repeat("(", n), 17, ambMsg},
+		// Issue 23, finding 12: 50,000 "()=>" took 12.8 s to check.
+		{"arrows", strings.Repeat("()=>", 50000) + "1", 4 * jsdepth.Max, deepMsg},
+		{"labels", strings.Repeat("a:", 100000) + "1", 725, costMsg},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := NewDocument(tc.src)

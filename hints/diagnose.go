@@ -66,9 +66,13 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 
 // tooDeep is the one diagnostic of a script beyond the nesting budget.
 func (d *diagnoser) tooDeep(r jsdepth.Result) Diagnostic {
-	msg := fmt.Sprintf("the script nests brackets more than %d deep here; restls does not check it "+
+	msg := fmt.Sprintf("the script nests brackets or arrow functions more than %d deep here; restls does not check it "+
 		"(and a dry run refuses it): split the expression into variables or build the value in a loop", jsdepth.Max)
-	if r.Reason == jsdepth.Ambiguous {
+	switch r.Reason {
+	case jsdepth.TooCostly:
+		msg = "arrow functions without braces or labels nest so much up to here that parsing the script would take too long; " +
+			"restls does not check it (and a dry run refuses it): give the arrow functions block bodies ({ return ... }) or split the expression into variables"
+	case jsdepth.Ambiguous:
 		msg = "restls cannot tell whether this / divides or starts a regular expression, and the two readings " +
 			"disagree about the rest of the script; the script is not checked (and a dry run refuses it): " +
 			"put the expression before or after the / in parentheses"

@@ -11,6 +11,17 @@ const Max = 1000
 // a PAYLOAD) may nest when the runtime converts it to JSON.
 const MaxValue = 1000
 
+// MaxCost is the parse budget of a script: the steps goja's parser spends
+// beyond one per token. Its parser recomputes where an arrow function
+// without braces ends (x => ...) by walking down its body, once per such
+// arrow, and checks every label against the labels around it; both are
+// linear per arrow or label, so nested ones cost the square of their
+// number (50,000 "()=>" took 12.8 s to check). Check counts those steps
+// as it goes and refuses a script past this many: about 35 ms of parsing
+// on a busy 2-core VM, some 100 times what any real script we measured
+// needs (see docs/decisions.md).
+const MaxCost = 1 << 22
+
 // Reason says why Check stopped.
 type Reason uint8
 
@@ -25,13 +36,17 @@ const (
 	// without parsing. Counted as too deep: valid scripts do not write
 	// this (see docs/decisions.md).
 	Ambiguous
+	// TooCostly: arrow functions without braces and labels nest so that
+	// goja's parser would spend more than MaxCost steps on them.
+	TooCostly
 )
 
 // Result is what Check found.
 type Result struct {
 	Reason Reason
-	// Offset is the byte offset of the bracket that opened level limit+1
-	// (TooDeep) or of the ambiguous '/' (Ambiguous); -1 when Fits.
+	// Offset is the byte offset of the bracket, "=>" or label that opened
+	// level limit+1 (TooDeep), of the ambiguous '/' (Ambiguous), or of the
+	// token where the parse budget ran out (TooCostly); -1 when Fits.
 	Offset int
 	// Depth is the deepest nesting seen: the whole script's when it fits,
 	// limit+1 when it is too deep.
@@ -43,6 +58,14 @@ func (r Result) OK() bool { return r.Reason == Fits }
 
 // Check measures src's nesting in one pass and stops at the first bracket
 // beyond limit. It never fails and never allocates more than O(limit).
+//
+// Nesting the parser recurses through without brackets counts as well: an
+// arrow function whose body is an expression (x => x => ...) opens a level
+// that lasts, as far as the scan can tell, until a ',' or ';' in the same
+// bracket, that bracket's end, or a line that starts a new statement. Each
+// token inside such levels costs one parse step per level, and each label
+// (a: b: ...) one per label still open around it, as goja's parser spends
+// them (see MaxCost); past MaxCost the result is TooCostly.
 //
 // It reads JavaScript tokens as the parser does: strings, template literals
 // (their ${ } substitutions count as nesting), comments and regular
@@ -79,6 +102,18 @@ type scanner struct {
 	src   string
 	limit int
 	stack []byte
+	// implicit[i] counts the arrow bodies without braces open in frame i
+	// (0: outside every bracket) since its last ',' or ';'; implicitAll
+	// is their sum over the open frames. labels and labelsAll count the
+	// same way what may be labels.
+	implicit    []int
+	implicitAll int
+	labels      []int
+	labelsAll   int
+	// cost is the parse steps counted so far (MaxCost).
+	cost int
+	// newline: a line ended since the last token.
+	newline bool
 	// extra counts brackets met in candidate regular expressions read
 	// both ways: they stay counted (never closed) so that a misjudged
 	// '/' can only over-count.
@@ -98,11 +133,13 @@ type scanner struct {
 	noRegexBefore int
 }
 
-func (s *scanner) depth() int { return len(s.stack) + s.extra }
+func (s *scanner) depth() int { return len(s.stack) + s.extra + s.implicitAll }
 
 // open pushes a frame; false when it goes beyond the limit.
 func (s *scanner) open(k byte) bool {
 	s.stack = append(s.stack, k)
+	s.implicit = append(s.implicit, 0)
+	s.labels = append(s.labels, 0)
 	d := s.depth()
 	if d > s.max {
 		s.max = d
@@ -120,9 +157,65 @@ func (s *scanner) top() byte {
 func (s *scanner) pop() byte {
 	k := s.top()
 	if k != 0 {
+		s.endImplicit()
 		s.stack = s.stack[:len(s.stack)-1]
+		s.implicit = s.implicit[:len(s.implicit)-1]
+		s.labels = s.labels[:len(s.labels)-1]
 	}
 	return k
+}
+
+// endImplicit closes the levels opened without a bracket in the current
+// frame: its expression or statement ended.
+func (s *scanner) endImplicit() {
+	top := len(s.implicit) - 1
+	s.implicitAll -= s.implicit[top]
+	s.implicit[top] = 0
+	s.labelsAll -= s.labels[top]
+	s.labels[top] = 0
+}
+
+// openImplicit opens a level without a bracket at offset at; false when it
+// goes beyond the limit.
+func (s *scanner) openImplicit() bool {
+	s.implicit[len(s.implicit)-1]++
+	s.implicitAll++
+	d := s.depth()
+	if d > s.max {
+		s.max = d
+	}
+	return d <= s.limit
+}
+
+// labelCost is what one label costs the parser per label before it in the
+// same bracket: a comparison, and for a repeated name an error message
+// with its position (some 400 ns and 200 bytes), which dominates. Labels
+// in enclosing brackets cost one step each: nested object literals
+// ({a: {a: ...) look the same, and the nesting budget bounds them.
+const labelCost = 64
+
+// charge adds n parse steps; false past MaxCost.
+func (s *scanner) charge(n int) bool {
+	s.cost += n
+	return s.cost <= MaxCost
+}
+
+// blockFollows reports whether the next token after i is '{' (an arrow
+// function's block body), skipping spaces and comments.
+func blockFollows(src string, i int) bool {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || isLineEnd(c):
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = skipLine(src, i)
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = skipBlockComment(src, i)
+		default:
+			return c == '{'
+		}
+	}
+	return false
 }
 
 func (s *scanner) tooDeep(at int) Result {
@@ -153,13 +246,24 @@ var parenKeywords = map[string]bool{"if": true, "while": true, "for": true, "wit
 
 func (s *scanner) run() Result {
 	src := s.src
+	s.implicit = append(s.implicit, 0)
+	s.labels = append(s.labels, 0)
 	i := 0
 	for i < len(src) {
 		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || isLineEnd(c):
+		if c == ' ' || c == '\t' || isLineEnd(c) {
+			s.newline = s.newline || isLineEnd(c)
 			i++
 			continue
+		}
+		// Every token inside levels opened without a bracket lengthens
+		// the walk the parser makes for each of them.
+		if s.implicit[len(s.implicit)-1] > 0 && !s.charge(s.implicit[len(s.implicit)-1]) {
+			return Result{Reason: TooCostly, Offset: i, Depth: s.max}
+		}
+		newline := s.newline
+		s.newline = false
+		switch {
 		case c == '"' || c == '\'':
 			i = skipString(src, i)
 			s.operand()
@@ -241,6 +345,11 @@ func (s *scanner) run() Result {
 			}
 			i = min(i, len(src))
 			word := src[start:i]
+			if newline && s.prev == pOperand && word != "in" && word != "instanceof" {
+				// Two operands with a line between them: the line starts
+				// a new statement (automatic semicolon insertion).
+				s.endImplicit()
+			}
 			dot := s.dotBefore
 			switch {
 			case !dot && regexAfter[word]:
@@ -253,6 +362,29 @@ func (s *scanner) run() Result {
 			if !dot {
 				s.lastWord = word // x.if( is a call, not an if
 			}
+		case c == '=' && i+1 < len(src) && src[i+1] == '>':
+			if !blockFollows(src, i+2) && !s.openImplicit() {
+				return s.tooDeep(i)
+			}
+			i += 2
+			s.operator()
+		case c == ',' || c == ';':
+			s.endImplicit()
+			i++
+			s.operator()
+		case c == ':' && s.prev == pOperand && s.lastWord != "":
+			// A label, an object key, a case or a conditional's
+			// alternative: they cannot be told apart here, so each is
+			// charged as a label, which the parser compares with every
+			// label around it; ',' or ';' ends the others.
+			here := s.labels[len(s.labels)-1]
+			if !s.charge(here*labelCost + s.labelsAll - here) {
+				return Result{Reason: TooCostly, Offset: i, Depth: s.max}
+			}
+			s.labels[len(s.labels)-1]++
+			s.labelsAll++
+			i++
+			s.operator()
 		default:
 			i++
 			s.operator()

@@ -103,6 +103,9 @@ func FuzzCheck(f *testing.F) {
 	f.Add(uint8(3), uint16(Max), true, ";")
 	f.Add(uint8(11), uint16(999), true, "/`/")
 	f.Add(uint8(9), uint16(40000), true, "")
+	f.Add(uint8(0), uint16(10), true, ";"+strings.Repeat("()=>", 1200)+"1")
+	f.Add(uint8(4), uint16(500), false, strings.Repeat("x =>\n", 900)+strings.Repeat("!", 6000))
+	f.Add(uint8(2), uint16(3), true, ";"+strings.Repeat("a:", 2000)+"1")
 	f.Fuzz(func(t *testing.T, shape uint8, depth uint16, closed bool, tail string) {
 		src := deepgentest.Script(int(shape), int(depth), closed, tail)
 		r := Check(src, Max)
@@ -114,6 +117,10 @@ func FuzzCheck(f *testing.F) {
 		case TooDeep:
 			if r.Depth != Max+1 || r.Offset < 0 || r.Offset >= len(src) {
 				t.Fatalf("too deep with %+v", r)
+			}
+		case TooCostly:
+			if r.Offset < 0 || r.Offset >= len(src) || r.Depth > Max {
+				t.Fatalf("too costly with %+v", r)
 			}
 		case Ambiguous:
 			if src[r.Offset] != '/' {
@@ -145,5 +152,45 @@ func BenchmarkCheck(b *testing.B) {
 		if r := Check(src, Max); !r.OK() {
 			b.Fatal(r)
 		}
+	}
+}
+
+// TestCheckParseBudget: goja's parser walks down the body of every arrow
+// function without braces and compares every label with those around it,
+// so chains of them cost the square of their length without one bracket
+// (issue 23, finding 12). They count as nesting and against MaxCost.
+func TestCheckParseBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		src    string
+		reason Reason
+	}{
+		{"arrow chain", strings.Repeat("()=>", 50000) + "1", TooDeep},
+		{"named arrow chain", "return " + strings.Repeat("x => ", 50000) + "x", TooDeep},
+		{"arrows over lines", strings.Repeat("x =>\n", 50000) + "x", TooDeep},
+		{"arrows then a long body", strings.Repeat("()=>", Max-1) + strings.Repeat("!", 200000) + "1", TooCostly},
+		{"label chain", strings.Repeat("a:", 100000) + "1", TooCostly},
+		{"labels and loops", strings.Repeat("a: for (;;) ", 20000) + ";", TooCostly},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := Check(tc.src, Max); r.Reason != tc.reason || r.Offset < 0 || r.Offset >= len(tc.src) {
+				t.Errorf("Check = %+v, want reason %d", r, tc.reason)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, src string }{
+		{"arrows as arguments", strings.Repeat("xs.map(x => x + 1);\n", 20000)},
+		{"arrows without semicolons", strings.Repeat("const f = x => x + 1\n", 20000)},
+		{"arrows in a list", "return [" + strings.Repeat("x => x, ", 20000) + "]"},
+		{"block bodies", strings.Repeat("const f = () => { return 1 }\n", 20000)},
+		{"object keys", "return {" + strings.Repeat("a: 1, ", 50000) + "}"},
+		{"switch without semicolons", "switch (x) {\n" + strings.Repeat("case 1:\n  f()\n", 20000) + "}"},
+		{"curried", "const add = a => b => c => a + b + c;"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := Check(tc.src, Max); !r.OK() {
+				t.Errorf("Check = %+v, want it to fit", r)
+			}
+		})
 	}
 }

@@ -11,7 +11,7 @@ import (
 // didChange applies the changes in order. Incremental changes carry UTF-16
 // ranges; the mapper turns them into byte offsets of the text as it is after
 // the previous change of the same notification.
-func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *session) didChange(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p protocol.DidChangeTextDocumentParams
 	if err := decode(req, &p); err != nil {
 		return nil, err
@@ -44,10 +44,21 @@ func (s *session) didChange(_ context.Context, req *jsonrpc2.Request) (any, erro
 	s.mu.Lock()
 	// Only this goroutine changes texts, but the diagnostics worker may have
 	// swapped in a copy of old without its syntax tree: replace it anyway.
-	if _, open := s.docs[u]; open {
-		s.docs[d.uri] = d
+	_, open := s.docs[u]
+	why := ""
+	if open {
+		if why = s.admitLocked(u, int64(len(text))); why == "" {
+			s.setDocumentLocked(d)
+		}
 	}
 	s.mu.Unlock()
+	if why != "" {
+		// Grown past the session's limit: the document is no longer
+		// checked (forgotten, as if closed) and the client is told why.
+		s.diagnostics.forget(ctx, u, func() { s.dropDocument(u) })
+		s.refuseDocument(ctx, u, why)
+		return nil, nil
+	}
 	s.markDirty(u)
 	return nil, nil
 }

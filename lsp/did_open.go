@@ -12,14 +12,21 @@ import (
 	"go.lsp.dev/uri"
 )
 
-func (s *session) didOpen(_ context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *session) didOpen(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var d *document
 	if err := decodeWith(req, func(raw []byte) (err error) { d, err = decodeDidOpen(raw); return err }); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.docs[d.uri] = d
+	why := s.admitLocked(d.uri, int64(len(d.doc.Text())))
+	if why == "" {
+		s.setDocumentLocked(d)
+	}
 	s.mu.Unlock()
+	if why != "" {
+		s.refuseDocument(ctx, d.uri, why)
+		return nil, nil
+	}
 	s.markDirty(d.uri)
 	return nil, nil
 }

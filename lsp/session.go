@@ -66,6 +66,7 @@ type session struct {
 	state       lifecycle
 	exited      bool
 	docs        map[uri.URI]*document
+	textBytes   int64 // the text of docs, for opts.MaxBytes
 	settings    settings
 	own         *registry // nil: the server's shared registry
 	root        string    // workspace root directory, for relative settings paths
@@ -186,7 +187,7 @@ func (s *session) dropTree(u uri.URI, d *document) *document {
 func (s *session) dropDocument(u uri.URI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.docs, u)
+	s.deleteDocumentLocked(u)
 }
 
 // registryLocked returns the registry this session reads.

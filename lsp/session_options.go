@@ -48,6 +48,14 @@ type SessionOptions struct {
 	// show other paths get no diagnostics published on the configuration
 	// files themselves, since a document URI must be the real path.
 	ShowPath func(path string) string
+
+	// MaxDocuments caps the documents open at once, MaxBytes their text
+	// in all; zero means no cap. A document past either is not kept: it
+	// gets one session-limit diagnostic saying which limit and
+	// RaiseLimits (how to raise them, e.g. the flags).
+	MaxDocuments int
+	MaxBytes     int64
+	RaiseLimits  string
 }
 
 // trusted is what a stdio session may do: its editor started the server.

@@ -356,9 +356,13 @@ func (r *runner) run(parent context.Context) {
 // tooDeepError describes a script refused by the nesting budget.
 func tooDeepError(src string, d jsdepth.Result) *ScriptError {
 	se := &ScriptError{Name: "RangeError", Code: CodeScriptTooDeep,
-		Message: fmt.Sprintf("the script nests brackets more than %d deep and was not run: "+
+		Message: fmt.Sprintf("the script nests brackets or arrow functions more than %d deep and was not run: "+
 			"split the expression into variables or build the value in a loop", jsdepth.Max)}
-	if d.Reason == jsdepth.Ambiguous {
+	switch d.Reason {
+	case jsdepth.TooCostly:
+		se.Message = "arrow functions without braces or labels nest so much that parsing the script would take too long; it was not run: " +
+			"give the arrow functions block bodies ({ return ... }) or split the expression into variables"
+	case jsdepth.Ambiguous:
 		se.Message = "restls cannot tell whether the / here divides or starts a regular expression, and the two readings " +
 			"disagree about the rest of the script; it was not run: put the expression before or after the / in parentheses"
 	}

@@ -341,6 +341,19 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
 		return
 	}
+	// Admission first: the body (up to 4 MiB) and its mock are decoded
+	// only for a run that may go, so concurrent large requests past
+	// --max-runs cost a 429, not their parse (issue 23, finding 4). The
+	// runner's own limit still holds for /lsp runs.
+	select {
+	case s.runSlots <- struct{}{}:
+		defer func() { <-s.runSlots }()
+	default:
+		s.opts.Ops.dryRun("busy")
+		w.Header().Set("Retry-After", retryAfterBusy)
+		writeError(w, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
+		return
+	}
 	var body runBody
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
 	if err := dec.Decode(&body); err != nil {

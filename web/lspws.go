@@ -85,8 +85,12 @@ func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 	if snap := s.opts.Snapshot(); snap != nil {
 		root = snap.Sources.ConfigRoot
 	}
-	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root)}
+	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root),
+		MaxDocuments: s.opts.SessionDocuments, MaxBytes: s.opts.SessionBytes, RaiseLimits: raiseSessionLimits}
 }
+
+// raiseSessionLimits is how an operator raises a session's budgets.
+const raiseSessionLimits = "to allow more, start restls serve --http with --session-documents N or --session-bytes SIZE"
 
 // StdioSession is what the editor on stdio beside the HTTP backend
 // (serve --http --stdio) may do: everything a stdio editor may, but, like

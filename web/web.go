@@ -75,6 +75,15 @@ type Options struct {
 	// MaxMessage caps one incoming WebSocket message in bytes; zero means
 	// 16 MiB.
 	MaxMessage int64
+	// SessionDocuments caps the documents one /lsp session may have open,
+	// SessionBytes their text in all; zero means DefaultSessionDocuments
+	// and DefaultSessionBytes (docs/http.md, "Security model").
+	SessionDocuments int
+	SessionBytes     int64
+	// MaxRuns is how many POST /v1/run may be admitted at once (the
+	// runner's own limit, --max-runs); zero means 2. A request past it is
+	// answered 429 before its body is read.
+	MaxRuns int
 	// Ops serves /readyz and counts metrics; nil means readiness only.
 	// Make it with NewOps before the language server (its WrapLoad).
 	Ops *Ops
@@ -89,6 +98,14 @@ type Options struct {
 	// ReloadOnHangup reloads the configuration on SIGHUP while Serve runs.
 	ReloadOnHangup bool
 }
+
+// DefaultSessionDocuments and DefaultSessionBytes are the budgets of one
+// /lsp session: a designer tab has a handful of scripts open, and 64 MiB
+// is four of the largest message (MaxMessage) a socket may send.
+const (
+	DefaultSessionDocuments = 200
+	DefaultSessionBytes     = 64 << 20
+)
 
 // Server is the HTTP handler of `restls serve --http`. It is safe for
 // concurrent use.
@@ -113,6 +130,8 @@ type Server struct {
 	mu       sync.Mutex // orders sessions.Add before a shutdown's Wait
 	closing  bool
 	slots    chan struct{}
+	// runSlots admits POST /v1/run before its body is read or parsed.
+	runSlots chan struct{}
 
 	endHook  func(error) // tests: called when an /lsp session has ended
 	reloaded func()      // tests: called after a SIGHUP reload
@@ -146,6 +165,15 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxMessage <= 0 {
 		opts.MaxMessage = 16 << 20
 	}
+	if opts.SessionDocuments <= 0 {
+		opts.SessionDocuments = DefaultSessionDocuments
+	}
+	if opts.SessionBytes <= 0 {
+		opts.SessionBytes = DefaultSessionBytes
+	}
+	if opts.MaxRuns <= 0 {
+		opts.MaxRuns = 2
+	}
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
@@ -167,7 +195,8 @@ func New(opts Options) (*Server, error) {
 	if key == "" {
 		key = newSecret()
 	}
-	s := &Server{opts: opts, log: opts.Logger, cors: cors, hosts: hosts, key: key, slots: make(chan struct{}, opts.MaxSessions)}
+	s := &Server{opts: opts, log: opts.Logger, cors: cors, hosts: hosts, key: key, slots: make(chan struct{}, opts.MaxSessions),
+		runSlots: make(chan struct{}, opts.MaxRuns)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)

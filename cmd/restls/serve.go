@@ -75,6 +75,7 @@ ended without shutdown, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls serve: --run-timeout and --max-runs must be positive, got %v and %d\n", *runTimeout, *maxRuns)
 		return 2
 	}
+	hf.maxRuns = *maxRuns
 	if cf.rootMissing("serve") {
 		return 2
 	}

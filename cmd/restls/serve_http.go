@@ -13,6 +13,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/web"
 )
 
@@ -32,6 +33,12 @@ type httpFlags struct {
 	grace       time.Duration
 	metrics     bool
 	metricsAddr string
+	// sessionDocs and sessionBytes are each /lsp session's budgets;
+	// maxRuns is --max-runs, which POST /v1/run admits by before reading
+	// its body.
+	sessionDocs  int
+	sessionBytes int64
+	maxRuns      int
 	// ops watches the server for /metrics and /readyz; runServe makes it
 	// when --http is given, before the language server, so every load is
 	// seen.
@@ -55,6 +62,13 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP requests may take to finish")
 	fs.BoolVar(&h.metrics, "metrics", false, "serve Prometheus metrics at /metrics on the --http address (behind --token like every endpoint)")
+	fs.IntVar(&h.sessionDocs, "session-documents", web.DefaultSessionDocuments, "how many documents one /lsp session may have open (`n`); past it a document gets a session-limit diagnostic and is not checked")
+	h.sessionBytes = web.DefaultSessionBytes
+	fs.Func("session-bytes", "how much text the documents of one /lsp session may hold in all (bytes, or with a unit: 64MiB) (default 64MiB)", func(v string) error {
+		n, err := scriptrt.ParseSize(v)
+		h.sessionBytes = n
+		return err
+	})
 	fs.StringVar(&h.metricsAddr, "metrics-addr", "", "also serve /metrics, /healthz and /readyz, without the token, on this `address` (an internal port for a scraper and probes)")
 }
 
@@ -70,6 +84,9 @@ func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web
 func (h *httpFlags) check() error {
 	if h.readTimeout <= 0 {
 		return fmt.Errorf("--read-timeout must be positive, got %v", h.readTimeout)
+	}
+	if h.sessionDocs <= 0 || h.sessionBytes <= 0 {
+		return fmt.Errorf("--session-documents and --session-bytes must be positive, got %d and %d", h.sessionDocs, h.sessionBytes)
 	}
 	return nil
 }
@@ -118,6 +135,7 @@ func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err erro
 // serve), then shuts down gracefully. It returns the exit status.
 func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv *lsp.Server, runner web.Runner, version string, log *zap.Logger) int {
 	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
+		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
 		Runner: runner, Logger: log.Named("http"), Version: version,
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true})
 	if err != nil {

@@ -3,6 +3,7 @@
 package isolate
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -12,3 +13,15 @@ func inOwnGroup(cmd *exec.Cmd) bool { return cmd.SysProcAttr != nil && cmd.SysPr
 
 // killGroup kills the process group led by pid.
 func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+
+// processGone reports whether no process pid exists (kill(pid, 0) says
+// ESRCH). A process of another user answers EPERM: it exists.
+func processGone(pid int) bool {
+	return pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH
+}
+
+// ownedByMe reports whether a file belongs to this process's user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}

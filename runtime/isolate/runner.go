@@ -46,8 +46,17 @@ const RetryAfter = 2 * time.Second
 // its result and exit) before it is killed.
 const grace = 5 * time.Second
 
-// maxOutput bounds what a child may print: a result, its calls and logs.
-const maxOutput = 256 << 20
+// MaxResult bounds what the server keeps of a child's output (its result,
+// calls and logs as JSON): a run that prints more ends with
+// CodeResultTooLarge instead. The server holds each run's output while it
+// answers, so --max-runs runs hold at most that many times this (a
+// buffer may grow to twice it): two runs returning 100 MB each held
+// 530 MiB before (issue 23). A designer cannot show more usefully anyway.
+const MaxResult = 16 << 20
+
+// CodeResultTooLarge is the error code of a run whose output passed
+// MaxResult.
+const CodeResultTooLarge = "result-too-large"
 
 // Options configure a Runner.
 type Options struct {
@@ -114,7 +123,8 @@ type Runner struct {
 	log  *zap.Logger
 }
 
-// New returns a Runner.
+// New returns a Runner. It removes the run directories that servers
+// killed before cleaning up left in the temporary directory (cleanStale).
 func New(opts Options) *Runner {
 	if opts.MaxMemory <= 0 {
 		opts.MaxMemory = scriptrt.DefaultMaxMemory
@@ -128,6 +138,9 @@ func New(opts Options) *Runner {
 	log := opts.Logger
 	if log == nil {
 		log = zap.NewNop()
+	}
+	if n := cleanStale(os.TempDir()); n > 0 {
+		log.Info("removed the run directories a killed server left behind", zap.Int("count", n), zap.String("dir", os.TempDir()))
 	}
 	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log}
 }
@@ -171,7 +184,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
 	cmd.Stdin = strings.NewReader(req.Text)
-	cmd.Stdout = &capped{b: &stdout, max: maxOutput}
+	outCap := &capped{b: &stdout, max: MaxResult}
+	cmd.Stdout = outCap
 	cmd.Stderr = &capped{b: &stderr, max: 64 << 10}
 	cmd.SysProcAttr = ChildAttr(true)
 	if req.Input != nil {
@@ -191,7 +205,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 	if req.Mock != nil {
 		// restls run reads fixtures only from a regular file (as every
 		// configuration file): a private temporary one, gone with the run.
-		dir, err := os.MkdirTemp("", "restls-run-")
+		dir, err := os.MkdirTemp("", tempPattern())
 		if err != nil {
 			return nil, fmt.Errorf("start the dry run: %w", err)
 		}
@@ -216,6 +230,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 			return nil, err
 		}
 		return nil, context.Canceled
+	}
+	if outCap.over && out.State != nil && out.State.Exited() {
+		return withMode(encode(crashed(CodeResultTooLarge, "RangeError", fmt.Sprintf("the run's result, calls and logs came to more than %s "+
+			"of JSON, more than the server keeps of a run: return a smaller value or log less (restls run on the command line prints it whole)",
+			scriptrt.FormatSize(MaxResult)))), req.Mode()), nil
 	}
 	return withMode(r.result(out, stdout.Bytes(), stderr.String()), req.Mode()), nil
 }
@@ -327,9 +346,14 @@ func tail(s string, n int) string {
 type capped struct {
 	b   *bytes.Buffer
 	max int
+	// over: more than max was written.
+	over bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
+	if len(p) > c.max-c.b.Len() {
+		c.over = true
+	}
 	if room := c.max - c.b.Len(); room > 0 {
 		if len(p) > room {
 			c.b.Write(p[:room])

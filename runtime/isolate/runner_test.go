@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,6 +52,14 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	case "block":
 		select {}
+	case "big": // a 100 MB result
+		chunk := strings.Repeat("x", 1<<20)
+		fmt.Print(`{"result":"`)
+		for range 100 {
+			fmt.Print(chunk)
+		}
+		fmt.Print(`","error":null,"calls":[],"logs":[]}`)
+		os.Exit(0)
 	case "hog": // grow resident memory until killed
 		for {
 			b := make([]byte, 8<<20)
@@ -218,5 +228,59 @@ func TestChildGetsTheMock(t *testing.T) {
 	}
 	if _, err := os.Stat(got.File); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the fixtures file %s outlived the run: %v", got.File, err)
+	}
+}
+
+// Issue 23: two concurrent runs returning 100 MB each held 530 MiB in the
+// server. What the server keeps of a child's output is capped at
+// MaxResult, and a run past it ends with a clear error.
+func TestResultSizeIsBounded(t *testing.T) {
+	r := newTestRunner(t, "big", Options{MaxRuns: 2})
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	runtime.GC()
+	before := heap()
+	stop := make(chan struct{})
+	peak := make(chan uint64, 1)
+	go func() {
+		var p uint64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				peak <- p
+				return
+			case <-tick.C:
+				p = max(p, heap())
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	raws := make([]json.RawMessage, 2)
+	for i := range 2 {
+		wg.Go(func() {
+			raw, err := r.Run(context.Background(), Request{Text: "1"})
+			if err != nil {
+				t.Error(err)
+			}
+			raws[i] = raw
+		})
+	}
+	wg.Wait()
+	close(stop)
+	grew := int64(<-peak) - int64(before)
+	t.Logf("heap peak grew by %d MiB for two 100 MB results", grew>>20)
+	if limit := int64(96 << 20); grew > limit {
+		t.Errorf("heap grew by %d MiB, want under %d MiB", grew>>20, limit>>20)
+	}
+	for _, raw := range raws {
+		res := decode(t, raw)
+		if res.Error == nil || res.Error.Code != CodeResultTooLarge || !strings.Contains(res.Error.Message, "more than 16MiB of JSON") || len(raw) > 4096 {
+			t.Errorf("result %.300s", raw)
+		}
 	}
 }
