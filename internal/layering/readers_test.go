@@ -23,6 +23,20 @@ var readers = map[string][]string{
 	"io/ioutil": {"ReadFile", "ReadAll"},
 }
 
+// matchers are the glob matchers of the standard library: outside package
+// input, whose one matcher is linear (input/glob.go), each use must be on
+// matchersAllowed. path.Match and filepath.Match are linear for one name
+// but not the "**" walks built on them (issue 23, findings 2 and 6), and
+// filepath.Glob reads a directory name as a pattern.
+var matchers = map[string][]string{
+	"path":          {"Match"},
+	"path/filepath": {"Match", "Glob"},
+}
+
+// matchersAllowed are the uses of matchers outside package input, each
+// with why: none today.
+var matchersAllowed = map[string]string{}
+
 // readersAllowed are the uses of readers outside package input, by file
 // and call, each with why it needs no bound from input: a path restls
 // chose itself, or a stream bounded where it is read. Keep it short: a
@@ -44,10 +58,31 @@ var readersAllowed = map[string]string{
 // reads files only through input, or from readersAllowed.
 func TestReaders(t *testing.T) {
 	root, _ := moduleRoot(t)
-	for _, msg := range checkReaders(t, root, "input", readersAllowed) {
+	for _, msg := range checkReaders(t, root, "input", readCalls, readersAllowed) {
 		t.Error(msg)
 	}
 }
+
+// TestMatchers is the same rule for glob matching: one matcher, input's.
+func TestMatchers(t *testing.T) {
+	root, _ := moduleRoot(t)
+	for _, msg := range checkReaders(t, root, "input", matchCalls, matchersAllowed) {
+		t.Error(msg)
+	}
+}
+
+// forbidden is a set of calls that only package input may make, with
+// what to use instead.
+type forbidden struct {
+	calls  map[string][]string // by import path
+	advice string              // what to call instead
+	list   string              // the allow-list's name, for messages
+}
+
+var (
+	readCalls  = forbidden{readers, "read through input.ReadFile (or input.ReadFileIn for a file a repository names)", "readersAllowed"}
+	matchCalls = forbidden{matchers, "match through input.FileGlob, input.PathGlob or input.ParseIgnorePattern", "matchersAllowed"}
+)
 
 // TestCheckReaders runs the checker on a small module, so a broken one
 // cannot pass the real one silently.
@@ -71,7 +106,7 @@ func TestCheckReaders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := checkReaders(t, dir, "input", map[string]string{
+	got := checkReaders(t, dir, "input", readCalls, map[string]string{
 		"d/d.go: os.ReadFile": "the process's own memory",
 		"e/e.go: os.Open":     "a file that went away",
 	})
@@ -87,11 +122,11 @@ func TestCheckReaders(t *testing.T) {
 	}
 }
 
-// checkReaders returns a message for each use of readers in a non-test Go
+// checkReaders returns a message for each use of fb.calls in a non-test Go
 // file under root outside package home (directories left out as check
 // leaves them out) that allowed does not list, and for each entry of
 // allowed that no file uses.
-func checkReaders(t *testing.T, root, home string, allowed map[string]string) []string {
+func checkReaders(t *testing.T, root, home string, fb forbidden, allowed map[string]string) []string {
 	var msgs []string
 	used := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -121,7 +156,7 @@ func checkReaders(t *testing.T, root, home string, allowed map[string]string) []
 		local := map[string]string{} // local name -> import path, for readers' packages
 		for _, spec := range f.Imports {
 			imp, _ := strconv.Unquote(spec.Path.Value)
-			if _, ok := readers[imp]; !ok {
+			if _, ok := fb.calls[imp]; !ok {
 				continue
 			}
 			n := imp[strings.LastIndex(imp, "/")+1:]
@@ -140,7 +175,7 @@ func checkReaders(t *testing.T, root, home string, allowed map[string]string) []
 				return true
 			}
 			imp, ok := local[x.Name]
-			if !ok || !slices.Contains(readers[imp], sel.Sel.Name) {
+			if !ok || !slices.Contains(fb.calls[imp], sel.Sel.Name) {
 				return true
 			}
 			call := filepath.Base(imp) + "." + sel.Sel.Name
@@ -149,8 +184,8 @@ func checkReaders(t *testing.T, root, home string, allowed map[string]string) []
 				used[key] = true
 				return true
 			}
-			msgs = append(msgs, fmt.Sprintf("%s:%d: %s outside package %s: read through input.ReadFile (or input.ReadFileIn for a file a repository names), or add the call to readersAllowed in internal/layering/readers_test.go with the reason it needs no bound",
-				rel, fset.Position(sel.Pos()).Line, call, home))
+			msgs = append(msgs, fmt.Sprintf("%s:%d: %s outside package %s: %s, or add the call to %s in internal/layering/readers_test.go with the reason it needs no bound",
+				rel, fset.Position(sel.Pos()).Line, call, home, fb.advice, fb.list))
 			return true
 		})
 		return nil
@@ -161,9 +196,34 @@ func checkReaders(t *testing.T, root, home string, allowed map[string]string) []
 	var stale []string
 	for key := range allowed {
 		if !used[key] {
-			stale = append(stale, "readersAllowed: "+key+" is not used any more: remove it")
+			stale = append(stale, fb.list+": "+key+" is not used any more: remove it")
 		}
 	}
 	slices.Sort(stale)
 	return append(msgs, stale...)
+}
+
+// TestCheckMatchers runs the checker with the matchers on a small module.
+func TestCheckMatchers(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"input/glob.go": "package input\nimport \"path\"\nvar _, _ = path.Match(\"*\", \"a\")\n",
+		"a/a.go":        "package a\nimport (\n\t\"path\"\n\t\"path/filepath\"\n)\nvar _, _ = path.Match(\"*\", \"a\")\nvar _, _ = filepath.Glob(\"*.js\")\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := checkReaders(t, dir, "input", matchCalls, nil)
+	want := []string{
+		"a/a.go:6: path.Match outside package input: match through input.FileGlob, input.PathGlob or input.ParseIgnorePattern, or add the call to matchersAllowed in internal/layering/readers_test.go with the reason it needs no bound",
+		"a/a.go:7: filepath.Glob outside package input: match through input.FileGlob, input.PathGlob or input.ParseIgnorePattern, or add the call to matchersAllowed in internal/layering/readers_test.go with the reason it needs no bound",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
