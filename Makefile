@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test test skipped-report check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
 
 all: build
 
@@ -148,7 +148,16 @@ dist: vscode-extension/node_modules/.package-lock.json
 	GO=$(GO) scripts/dist.sh
 
 dist-test:
-	RESTLS_DIST_TEST=1 $(GO) test -count=1 -run '^TestDist' ./cmd/restls
+	RESTLS_DIST_TEST=1 TARGETS="$(TARGETS)" $(GO) test -count=1 -run '^TestDist' ./cmd/restls
+
+# make dist and dist-test in a fresh clone of HEAD (no build output, no
+# node_modules), as a release engineer starts: .ci/run runs this rather
+# than make dist in a tree that make test has already built in. Commit
+# first: the clone has only what is committed. TARGETS is passed on.
+dist-fresh-clone:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  echo "git clone $(CURDIR) $$tmp/restls"; git clone -q "$(CURDIR)" "$$tmp/restls"; \
+	  $(MAKE) -C "$$tmp/restls" dist dist-test GO="$(GO)" $(if $(TARGETS),TARGETS="$(TARGETS)")
 
 clean:
 	rm -rf bin dist
