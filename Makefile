@@ -102,7 +102,9 @@ bench:
 vscode-test: build vscode-extension/node_modules/.package-lock.json
 	cd vscode-extension && npm test
 
-# The installable extension: vscode-extension/restls-<version>.vsix.
+# The installable extension: vscode-extension/restls-<version>.vsix, the
+# universal one, named as make dist names it (v0.1.0 for package.json's
+# 0.1.0).
 vscode-package: vscode-extension/node_modules/.package-lock.json
 	cd vscode-extension && npm run package
 
