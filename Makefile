@@ -129,8 +129,11 @@ designer: web/designer/node_modules
 designer-check: web/designer/node_modules
 	cd web/designer && node build.mjs --check
 
+# --ignore-scripts: no dependency here needs its install script (esbuild
+# finds its platform binary without it). Not in web/designer/.npmrc, where
+# it would also skip npm pack's prepack, which builds what is packed.
 web/designer/node_modules: web/designer/package-lock.json
-	cd web/designer && npm ci --no-audit --no-fund
+	cd web/designer && npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 # The designer in a real browser: bin/restls serve --http on loopback,
