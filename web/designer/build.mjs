@@ -53,7 +53,9 @@ await esbuild.build({
 })
 copyFileSync(join(here, "src", "index.d.ts"), join(dist, "index.d.ts"))
 if (moduleOnly) {
-  console.log(`wrote dist/ (${pkg.name} ${pkg.version})`)
+  // On stderr: npm pack --json prints its JSON on stdout, where prepack's
+  // output would land too.
+  console.error(`wrote dist/ (${pkg.name} ${pkg.version})`)
   process.exit(0)
 }
 
