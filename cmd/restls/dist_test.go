@@ -237,6 +237,9 @@ func repoDocs(t *testing.T) []string {
 	return out
 }
 
+// codeSpan is inline code, whose brackets are not links.
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
 // mdLink is a relative Markdown link target: [text](target) with no scheme.
 var mdLink = regexp.MustCompile(`\]\(([^)#\s:]+)(?:#[^)\s]*)?\)`)
 
@@ -249,7 +252,8 @@ func checkArchiveLinks(t *testing.T, files map[string]archived, top string) {
 		if !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		for _, m := range mdLink.FindAllStringSubmatch(string(f.data), -1) {
+		text := codeSpan.ReplaceAllString(string(f.data), "")
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
 			target := path.Join(path.Dir(name), m[1])
 			if !strings.HasPrefix(target, top+"/docs/") {
 				continue // a link to a source file, which only a clone has
