@@ -5,7 +5,7 @@
 import {test, before, after} from "node:test"
 import assert from "node:assert/strict"
 import {spawn, spawnSync, execFileSync} from "node:child_process"
-import {mkdtempSync, mkdirSync, readFileSync, rmSync, readdirSync} from "node:fs"
+import {mkdtempSync, mkdirSync, readFileSync, rmSync, readdirSync, copyFileSync} from "node:fs"
 import {createServer} from "node:http"
 import {tmpdir} from "node:os"
 import {join, dirname, resolve} from "node:path"
@@ -58,9 +58,15 @@ before(async () => {
   mkdirSync(mod, {recursive: true})
   execFileSync("tar", ["-xzf", join(work, packed[0].filename), "-C", mod, "--strip-components=1"])
   // The host's bundle: the module from the tarball; CodeMirror from the
-  // host's own dependencies (here the designer's, on NODE_PATH).
+  // host's own dependencies (here the designer's, on NODE_PATH). The host
+  // page is bundled from a copy outside web/designer: inside it, the name
+  // @restls/designer-editor resolves to the package itself (a
+  // self-reference, to its dist/), not to the tarball.
+  const hostDir = join(work, "host")
+  mkdirSync(hostDir)
+  copyFileSync(join(here, "embed", "main.js"), join(hostDir, "main.js"))
   const built = await esbuild.build({
-    entryPoints: [join(here, "embed", "main.js")], bundle: true, format: "esm", write: false, logLevel: "warning",
+    entryPoints: [join(hostDir, "main.js")], bundle: true, format: "esm", write: false, logLevel: "warning",
     nodePaths: [join(work, "node_modules"), join(pkgDir, "node_modules")],
   })
   const pages = {"/": readFileSync(join(here, "embed", "index.html")), "/embed.js": built.outputFiles[0].contents}
