@@ -38,7 +38,7 @@ func TestMakeBuildStamps(t *testing.T) {
 	if b.Commit != commit && b.Commit != commit+"-dirty" {
 		t.Errorf("make build's binary says commit %q, want %s (with -dirty for uncommitted changes)", b.Commit, commit)
 	}
-	want := distVersion(t) + "-dev+" + commit[:12]
+	want := distVersion(t) + "-dev." + commit[:12]
 	if tag, err := exec.Command("git", "-C", root, "describe", "--tags", "--match", "v*", "--dirty").Output(); err == nil {
 		want = strings.TrimSpace(string(tag)) // a release tag exists
 	}
