@@ -40,7 +40,7 @@ SKIP_LOG ?= $(CURDIR)/out/skipped-tests.txt
 
 skipped-report:
 	@if [ -s "$(SKIP_LOG)" ]; then \
-	  echo "make test passed, but these editor tests were skipped (README.md, \"Tests\"):"; \
+	  echo "make test passed, but these editor tests were skipped (README.md, \"Quick start\"):"; \
 	  sed 's/^/  /' "$(SKIP_LOG)"; \
 	else echo "make test: every editor test ran (none skipped)"; fi
 
