@@ -11,8 +11,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+# The version and the commit restls reports (restls version): .dockerignore
+# keeps .git out of the context, so both come from the build arguments
+# (docs/deploy.md gives the command).
 ARG VERSION=dev
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o bin/restls-static ./cmd/restls
+ARG COMMIT=unknown
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o bin/restls-static ./cmd/restls
 # An empty /tmp for runs with a writable root; with --read-only, mount a tmpfs there.
 RUN mkdir -p /rootfs/tmp && chmod 1777 /rootfs/tmp
 

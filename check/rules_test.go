@@ -74,7 +74,7 @@ func TestSARIFShortDescriptions(t *testing.T) {
 	}
 	for md, want := range map[string]string{
 		"the script does not parse (only the first error is shown; a closing bracket that closes nothing is named as the cause)": "The script does not parse.",
-		"plain `http://` (spec 5.1 recommends HTTPS)":                   "Plain http:// (spec 5.1 recommends HTTPS).",
+		"plain `http://` (HTTPS is recommended)":                        "Plain http:// (HTTPS is recommended).",
 		"a file exists but cannot be read (permissions)":                "A file exists but cannot be read (permissions).",
 		"an X (long aside, which is left to the full description) or Y": "An X or Y.",
 		"brackets `(` `[` nest deep. It is the only one":                "Brackets ( [ nest deep.",

@@ -334,7 +334,7 @@ func (m *merger) api(a *rawAPI) {
 		svc.URL = raw
 		if scheme == "http" && !loopbackURL(raw) {
 			m.add(a.url.pos, SeverityWarning, CodeInsecureURL, id,
-				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (spec 5.1)", id))
+				fmt.Sprintf("service %q uses plain http; HTTPS toward external services is recommended (docs/api.md#service-configuration)", id))
 		}
 	default:
 		ref, suffix, hasSlash := strings.Cut(raw, "/")

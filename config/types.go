@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// Kind is a script kind. Each kind sees its own registry (spec 1 and 5.2).
+// Kind is a script kind. Each kind sees its own registry (docs/api.md#script-kinds).
 type Kind string
 
-// The script kinds of spec 1.
+// The script kinds of docs/api.md#script-kinds.
 const (
 	ScriptService    Kind = "scriptService"
 	ScriptTask       Kind = "scriptTask"
@@ -142,7 +142,7 @@ func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) 
 // AuthType is the kind of authorization configured for a service.
 type AuthType string
 
-// Authorization types (spec 5).
+// Authorization types (docs/api.md#authorization).
 const (
 	AuthNone  AuthType = ""
 	AuthBasic AuthType = "basic"
@@ -172,7 +172,7 @@ type Service struct {
 	Defined  Position
 }
 
-// Grant types and client authentication methods of spec 5.4.
+// Grant types and client authentication methods of docs/api.md#oauth.
 const (
 	GrantClientCredentials = "client_credentials"
 	GrantPassword          = "password"
@@ -186,7 +186,7 @@ type Param struct {
 	Value Secret
 }
 
-// OAuth is a validated OAuth definition (spec 5.4).
+// OAuth is a validated OAuth definition (docs/api.md#oauth).
 type OAuth struct {
 	ID                         string
 	Description                string
@@ -210,13 +210,13 @@ type TimeoutPair struct {
 	Maximum int `json:"maximum"`
 }
 
-// Timeouts are the restclient limits of spec 8.
+// Timeouts are the restclient limits of docs/api.md#timeouts.
 type Timeouts struct {
 	Connection TimeoutPair `json:"connectionTimeout"`
 	Read       TimeoutPair `json:"readTimeout"`
 }
 
-// DefaultTimeouts are the built-in values of spec 8.
+// DefaultTimeouts are the built-in values of docs/api.md#timeouts.
 var DefaultTimeouts = Timeouts{
 	Connection: TimeoutPair{Default: 1000, Maximum: 10000},
 	Read:       TimeoutPair{Default: 10000, Maximum: 30000},
@@ -396,7 +396,7 @@ func (h HintState) Message() string {
 	}
 }
 
-// HintsEntry is one entry of the hints map of spec 2.4.
+// HintsEntry is one entry of the hints map of docs/api.md#editor-hints.
 type HintsEntry struct {
 	URL         string `json:"url"`
 	Description string `json:"description"`

@@ -205,7 +205,7 @@ type Call struct {
 	Name          string // "get"
 	Method        string // "GET"
 	Signature     string // "api.rest.v1.get(serviceId, path, header, timeouts?)"
-	Documentation string // Markdown, from the spec
+	Documentation string // Markdown, from docs/api.md
 	Params        []ParamInfo
 	HasPayload    bool
 }

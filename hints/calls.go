@@ -2,7 +2,7 @@ package hints
 
 import "strings"
 
-// Parameter documentation, from spec 2.3 and 4.
+// Parameter documentation, from docs/api.md#parameters.
 var (
 	paramServiceID = ParamInfo{"serviceId", "SERVICE_ID: the serviceId of a configured service (a string). " +
 		"Scripts never address a URL: the platform configuration maps the serviceId to an address."}
@@ -47,7 +47,7 @@ func newCall(name, method string, payload bool) Call {
 	}
 }
 
-// calls are the five api.rest.v1 calls of spec 4, in spec order.
+// calls are the five api.rest.v1 calls of docs/api.md#the-calls, in its order.
 var calls = []Call{
 	newCall("get", "GET", false),
 	newCall("delete", "DELETE", false),

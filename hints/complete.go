@@ -27,7 +27,7 @@ var (
 )
 
 // commonHeaders are offered inside HEADER. Authorization is left out on
-// purpose: authorization belongs in the service configuration (spec 5.1).
+// purpose: authorization belongs in the service configuration (docs/api.md#authorization).
 var commonHeaders = []struct{ name, doc string }{
 	{"Accept", "Media types the script accepts; the service must answer `application/json`."},
 	{"Accept-Language", "Preferred languages of the answer."},
@@ -388,7 +388,7 @@ func keyInsert(key string, quote byte, value string) string {
 }
 
 // timeoutsOf returns the registry's timeouts, or the built-in ones of
-// spec 8 when the registry failed to load.
+// docs/api.md#timeouts when the registry failed to load.
 func timeoutsOf(reg *config.Registry) config.Timeouts {
 	t := config.DefaultTimeouts
 	if reg == nil {

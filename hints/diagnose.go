@@ -150,7 +150,7 @@ func (d *diagnoser) visit(n ast.Node) {
 	switch {
 	case len(chain) == 2 && chain[0] == "context" && chain[1] == "api":
 		d.add(Diagnostic{Range: d.rng(call.Callee), Severity: SeverityWarning, Code: CodeContextAPI,
-			Message: "context.api() is replaced by api.rest.v1, the only supported way to call REST services (spec 9): " +
+			Message: "context.api() is replaced by api.rest.v1, the only supported way to call REST services (docs/api.md#versions): " +
 				"use api.rest.v1.get/post/put/patch/delete with a configured serviceId"})
 	case len(chain) == 4 && chain[0] == "api" && chain[1] == "rest" && chain[2] == "v1":
 		dot := call.Callee.(*ast.DotExpression)
@@ -196,7 +196,7 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 		// without TIMEOUTS keys, or that is followed by another, is one.
 		if len(args) > required+1 || looksLikePayload(args[required]) {
 			d.add(Diagnostic{Range: d.rng(args[required]), Severity: SeverityError, Code: CodePayloadNotAllowed,
-				Message: fmt.Sprintf("%s sends no payload (spec 4): remove this argument; its last, optional parameter is TIMEOUTS", c.Name),
+				Message: fmt.Sprintf("%s sends no payload (docs/api.md#the-calls): remove this argument; its last, optional parameter is TIMEOUTS", c.Name),
 				Fixes: []Fix{{Title: "Remove the payload", Preferred: true,
 					Edits: []Edit{{Range: Range{offsetOf(d.text, args[required-1].Idx1()), offsetOf(d.text, args[required].Idx1())}}}}}})
 			timeoutsAt = required + 1
@@ -398,7 +398,7 @@ func (d *diagnoser) checkQuery(e ast.Expression) {
 	}
 	for _, p := range objectLit(e).Value {
 		if pk, ok := p.(*ast.PropertyKeyed); ok && pk != nil && !isNil(pk.Value) {
-			d.notString(pk.Value, CodeQueryValueNotString, "query parameter values are always strings (spec 2.3), not %s: pass a string, for example String(value)", true)
+			d.notString(pk.Value, CodeQueryValueNotString, "query parameter values are always strings (docs/api.md#parameters), not %s: pass a string, for example String(value)", true)
 		}
 	}
 }
@@ -419,12 +419,12 @@ func (d *diagnoser) checkHeader(e ast.Expression, svc *config.Service, idArg ast
 		id, _, _, _ := d.stringLit(idArg)
 		switch {
 		case svc != nil && svc.Auth.Type != config.AuthNone:
-			msg = fmt.Sprintf("hard-coded Authorization header: serviceId %q has %s authorization configured, which replaces this header; the platform also logs a warning (spec 5.1)",
+			msg = fmt.Sprintf("hard-coded Authorization header: serviceId %q has %s authorization configured, which replaces this header; the platform also logs a warning (docs/api.md#authorization)",
 				id, d.reg.AuthSummary(svc))
 		case id != "":
-			msg = fmt.Sprintf("hard-coded Authorization header: the platform logs a warning (spec 5.1); configure authorization for serviceId %q instead", id)
+			msg = fmt.Sprintf("hard-coded Authorization header: the platform logs a warning; configure authorization for serviceId %q instead (docs/api.md#authorization)", id)
 		default:
-			msg = "hard-coded Authorization header: the platform logs a warning (spec 5.1); configure authorization for the service instead"
+			msg = "hard-coded Authorization header: the platform logs a warning; configure authorization for the service instead (docs/api.md#authorization)"
 		}
 		d.add(Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeHardcodedAuthorization, Message: msg,
 			Fixes: []Fix{{Title: "Remove the Authorization header", Preferred: true,
@@ -513,7 +513,7 @@ func (d *diagnoser) checkTimeouts(e ast.Expression) {
 			r := d.rng(num)
 			max := strconv.Itoa(pair.Maximum)
 			d.add(Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeTimeoutAboveMaximum,
-				Message: fmt.Sprintf("%s %s ms is above the maximum of %d ms and will be clamped to %d (spec 8)",
+				Message: fmt.Sprintf("%s %s ms is above the maximum of %d ms and will be clamped to %d (docs/api.md#timeouts)",
 					key, num.Literal, pair.Maximum, pair.Maximum),
 				Fixes: []Fix{{Title: "Clamp to " + max, Preferred: true, Edits: []Edit{{Range: r, NewText: max}}}}})
 		}

@@ -91,7 +91,7 @@ func wordHover(s *scanResult, reg *config.Registry, disp Display) (*Hover, bool)
 	return nil, s.settled()
 }
 
-const v1Markdown = "**api.rest.v1**: the script REST client (spec 4). Calls `get`, `delete`, `post`, `put` and `patch` " +
+const v1Markdown = "**api.rest.v1**: the script REST client (docs/api.md#the-calls). Calls `get`, `delete`, `post`, `put` and `patch` " +
 	"reach the service configured for a serviceId, extended by PATH; answers must be `application/json`."
 
 func callMarkdown(c *Call) string {

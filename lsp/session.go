@@ -315,8 +315,9 @@ func (s *session) registryReloaded(fromFiles bool) {
 }
 
 // restartMessage is said once per session when configuration files change
-// (spec 5.2: the platform reads its configuration only at startup).
-const restartMessage = "restls reloaded the service configuration. The platform itself applies a configuration change only after webforms-rest is restarted (spec 5.2); until then scripts on the server still see the old services."
+// (docs/api.md#service-configuration: the platform reads its configuration
+// only at startup).
+const restartMessage = "restls reloaded the service configuration. The platform itself applies a configuration change only after webforms-rest is restarted (docs/api.md#service-configuration); until then scripts on the server still see the old services."
 
 func isConfigFile(path string, files []string) bool {
 	for _, f := range files {

@@ -6,7 +6,7 @@
 // Fetches have a short timeout and are refreshed periodically; when the
 // backend cannot be reached or answers nonsense, the kind's registry is
 // empty and not loaded, with a diagnostic that says why, so editors offer no
-// serviceId hints and everything else keeps working (spec 1).
+// serviceId hints and everything else keeps working (docs/api.md#editor-hints).
 //
 // A Pool owns the registryUrl policy of a serving process: it routes each
 // configuration source set that names a backend to that backend's Loader
@@ -18,7 +18,7 @@
 //
 // remote imports only config. The remote map carries no credentials, no
 // defining file and no timeouts: registries built from it use the default
-// timeouts of spec 8.
+// timeouts of docs/api.md#timeouts.
 package remote
 
 import (
@@ -234,7 +234,7 @@ func (l *Loader) fetch(ctx context.Context, kind config.Kind) (map[string]config
 	return ids, nil
 }
 
-// decodeHints reads a hints map (spec 2.4) and checks it is usable.
+// decodeHints reads a hints map (docs/api.md#editor-hints) and checks it is usable.
 func decodeHints(body []byte) (map[string]config.HintsEntry, error) {
 	var ids map[string]config.HintsEntry
 	if err := json.Unmarshal(body, &ids); err != nil || ids == nil {

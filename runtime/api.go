@@ -263,7 +263,7 @@ func (r *runner) request(m method, args []goja.Value) *restclient.Request {
 				qv := q.Get(qk)
 				s, ok := strValue(qv)
 				if !ok {
-					r.typeError(m, "api.rest.v1.%s: PATH.queryParams.%s is %s; query values must be strings, the platform accepts strings only (spec 2.3: use String(value))", m.name, qk, describe(qv))
+					r.typeError(m, "api.rest.v1.%s: PATH.queryParams.%s is %s; query values must be strings, the platform accepts strings only: use String(value) (docs/api.md#parameters)", m.name, qk, describe(qv))
 				}
 				req.Query = append(req.Query, restclient.QueryParam{Name: qk, Value: s})
 			}

@@ -622,7 +622,7 @@ func (r *runner) describeThrown(v goja.Value) *ScriptError {
 				who = "the service"
 			}
 			return &ScriptError{Name: "ResponseError", ServiceID: r.thrown[obj], Status: status, Body: &body,
-				Message: fmt.Sprintf("%s answered %d %s and the script did not catch it (spec 7: test e.status && e.status.code)", who, status.Code, status.Message)}
+				Message: fmt.Sprintf("%s answered %d %s and the script did not catch it (docs/api.md#errors: test e.status && e.status.code)", who, status.Code, status.Message)}
 		}
 	}
 	msg, defined, err := r.marshal(obj)

@@ -211,7 +211,7 @@ func TestRestClientErrors(t *testing.T) {
 		!strings.Contains(got[6].(string), `did you mean "bin"`) {
 		t.Fatalf("caught %v", got)
 	}
-	// The spec 7 pattern treats it as foreign and rethrows it; the position
+	// The docs/api.md#errors pattern treats it as foreign and rethrows it; the position
 	// stays the call's.
 	res = run(t, reg, lines(
 		`try {`,

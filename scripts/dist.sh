@@ -3,7 +3,8 @@
 #
 # make dist: the downloads of one release, in dist/:
 #   restls-<version>-<target>.tar.gz (.zip for win32-x64): restls, README.md,
-#     LICENSE and restls.spdx (an SPDX document naming the licence);
+#     LICENSE, restls.spdx (an SPDX document naming the licence) and docs/
+#     (README.md's links, and what `restls help` points at);
 #   restls-<version>-<target>.vsix: the VS Code extension with that binary
 #     at bin/<target>/restls[.exe] (docs/vscode.md, "Packaging");
 #   restls-<version>.vsix: the universal extension, no binary (restls.path
@@ -87,8 +88,9 @@ for t in $TARGETS; do
     -ldflags "-s -w -X main.version=$VERSION -X main.commit=$COMMIT" \
     -o "$work/$name/$exe" ./cmd/restls
   cp README.md LICENSE "$work/$name/"
+  git ls-files -z docs | xargs -0 cp --parents -t "$work/$name/"
   spdx "$name" >"$work/$name/restls.spdx"
-  touch -d "@$epoch" "$work/$name" "$work/$name"/*
+  find "$work/$name" -exec touch -d "@$epoch" {} +
   if [ "$goos" = windows ]; then
     (cd "$work" && rm -f "$out/$name.zip" && zip -qX -r "$out/$name.zip" "$name")
   else
@@ -99,7 +101,8 @@ done
 
 # The extension: bundled once, then packaged per target from a staging
 # copy of vscode-extension (so the source tree never holds a binary), with
-# node_modules linked for vscode:prepublish's esbuild.
+# node_modules linked for vscode:prepublish's esbuild, and RESTLS_ROOT
+# telling it where the schemas are.
 ext=$root/vscode-extension
 if [ ! -d "$ext/node_modules" ]; then
   (cd "$ext" && npm ci --no-audit --no-fund)
@@ -110,7 +113,7 @@ tar -C "$ext" --exclude=./node_modules --exclude=./bin --exclude=./out --exclude
 ln -s "$ext/node_modules" "$stage/node_modules"
 cp LICENSE "$stage/LICENSE"
 vsce() {
-  (cd "$stage" && npx --no-install vsce package --no-dependencies \
+  (cd "$stage" && RESTLS_ROOT=$root npx --no-install vsce package --no-dependencies \
     --baseImagesUrl https://github.com/restls/restls/raw/HEAD/vscode-extension/ \
     --baseContentUrl https://github.com/restls/restls/blob/HEAD/vscode-extension/ "$@") >"$work/vsce.log" 2>&1 ||
     { cat "$work/vsce.log" >&2; return 1; }

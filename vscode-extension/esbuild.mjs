@@ -2,6 +2,7 @@
 // so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const ctx = await esbuild.context({
@@ -21,19 +22,41 @@ const ctx = await esbuild.context({
 fs.mkdirSync('dist', { recursive: true });
 fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh', 'dist/terminateProcess.sh');
 fs.chmodSync('dist/terminateProcess.sh', 0o755);
-// The fixture schema (contributes.jsonValidation and yamlValidation) has
-// one source, the one restls itself validates against.
-// A staging copy of the extension outside the repository (a packaging
-// step) has no ../runtime: it keeps the copy its dist/ already holds.
-const schema = '../runtime/restclient/schema/mock.schema.json';
-if (fs.existsSync(schema)) {
-  fs.copyFileSync(schema, 'dist/mock.schema.json');
-} else if (fs.existsSync('dist/mock.schema.json')) {
-  console.log(`esbuild.mjs: no ${schema} here; keeping dist/mock.schema.json`);
-} else {
-  console.error(`esbuild.mjs: ${schema} is missing and dist/ holds no copy: build in the restls source tree first`);
+// The schemas (contributes.jsonValidation and yamlValidation) have one
+// source each, the one restls itself validates against: the fixture schema
+// and the script test schema. RESTLS_ROOT names the restls source tree
+// (scripts/dist.sh sets it for its staging copy of the extension, which
+// lives outside the tree); the default is the parent directory.
+const root = process.env.RESTLS_ROOT || '..';
+const mockSchema = path.join(root, 'runtime', 'restclient', 'schema', 'mock.schema.json');
+const testSchema = path.join(root, 'scripttest', 'schema', 'test.schema.json');
+for (const f of [mockSchema, testSchema]) {
+  if (!fs.existsSync(f)) {
+    console.error(`esbuild.mjs: ${f} is missing: build in the restls source tree, or set RESTLS_ROOT to it`);
+    process.exit(1);
+  }
+}
+fs.copyFileSync(mockSchema, 'dist/mock.schema.json');
+// The test schema refers to the fixture schema by its $id, an address that
+// an editor cannot fetch offline: the packaged copy refers to the file
+// beside it instead, and has no $id that would change the base of that
+// reference.
+const test = JSON.parse(fs.readFileSync(testSchema, 'utf8'));
+const mockID = JSON.parse(fs.readFileSync(mockSchema, 'utf8')).$id;
+delete test.$id;
+const rewrite = (v) => {
+  if (Array.isArray(v)) return v.map(rewrite);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) =>
+    [k, k === '$ref' && typeof x === 'string' && x.startsWith(mockID) ? './mock.schema.json' + x.slice(mockID.length) : rewrite(x)]));
+};
+const packaged = JSON.stringify(rewrite(test), null, 2);
+const remote = packaged.match(/"\$ref": "https?:[^"]*"/);
+if (remote) {
+  console.error(`esbuild.mjs: the packaged ${testSchema} still refers to an address: ${remote[0]}`);
   process.exit(1);
 }
+fs.writeFileSync('dist/test.schema.json', packaged + '\n');
 
 if (watch) {
   await ctx.watch();

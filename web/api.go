@@ -130,7 +130,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.opts.Version})
 }
 
-// handleServices answers the hints map of spec 2.4 for one kind:
+// handleServices answers the hints map of docs/api.md#editor-hints for one kind:
 // serviceId -> {url, description}, never a credential. When the registry
 // failed to load the map is empty ({}): the editor offers no serviceId
 // hints, and /v1/status says why.

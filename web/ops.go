@@ -32,7 +32,7 @@ import (
 // routes and outcomes come from fixed lists.
 type Ops struct {
 	// loaded is set once the first registry load has returned, whatever
-	// its outcome: a failed load serves with no serviceId hints (spec 1).
+	// its outcome: a failed load serves with no serviceId hints (docs/api.md#editor-hints).
 	loaded  atomic.Bool
 	wrapped atomic.Bool
 
@@ -363,7 +363,7 @@ func (s *Server) ServeOps(ctx context.Context, ln net.Listener) error {
 
 // handleReady is /readyz: 200 once the registry has been loaded at least
 // once (a load that failed counts: the server then serves with no
-// serviceId hints, which is spec 1's degraded mode, not an outage), 503
+// serviceId hints, which is the degraded mode of docs/api.md#editor-hints, not an outage), 503
 // before.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if !s.opts.Ops.ready(s.opts.Snapshot) {

@@ -237,7 +237,7 @@ func TestMetricsOffByDefault(t *testing.T) {
 }
 
 // TestReadyz: not ready while the first load runs, ready after it, also
-// when it failed (no serviceId hints is a working server, spec 1);
+// when it failed (no serviceId hints is a working server, docs/api.md#editor-hints);
 // /healthz answers throughout.
 func TestReadyz(t *testing.T) {
 	release := make(chan struct{})

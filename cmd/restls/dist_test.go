@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -33,6 +34,26 @@ var distTargets = []struct {
 	{"darwin-x64", "darwin", "amd64"},
 	{"darwin-arm64", "darwin", "arm64"},
 	{"win32-x64", "windows", "amd64"},
+}
+
+// builtTargets are the targets make dist built: all of them, or those of
+// TARGETS (make dist-test passes it on, as make dist does).
+func builtTargets(t *testing.T) []struct{ target, goos, goarch string } {
+	t.Helper()
+	want := strings.Fields(os.Getenv("TARGETS"))
+	if len(want) == 0 {
+		return distTargets
+	}
+	var out []struct{ target, goos, goarch string }
+	for _, d := range distTargets {
+		if slices.Contains(want, d.target) {
+			out = append(out, d)
+		}
+	}
+	if len(out) != len(want) {
+		t.Fatalf("TARGETS=%q names a target make dist does not know", want)
+	}
+	return out
 }
 
 // distDir returns dist/ when `make dist` has filled it, or skips: the test
@@ -144,8 +165,8 @@ func TestDistSHA256SUMS(t *testing.T) {
 		}
 	}
 	// Five archives, five platform .vsix files and the universal one.
-	if len(listed) != 2*len(distTargets)+1 {
-		t.Errorf("SHA256SUMS lists %d files, want %d", len(listed), 2*len(distTargets)+1)
+	if n := len(builtTargets(t)); len(listed) != 2*n+1 {
+		t.Errorf("SHA256SUMS lists %d files, want %d", len(listed), 2*n+1)
 	}
 }
 
@@ -154,7 +175,7 @@ func TestDistSHA256SUMS(t *testing.T) {
 // SPDX document; the linux-x64 binary runs and says what it is.
 func TestDistArchives(t *testing.T) {
 	dir := distDir(t)
-	for _, d := range distTargets {
+	for _, d := range builtTargets(t) {
 		t.Run(d.target, func(t *testing.T) {
 			ext, exe := ".tar.gz", "restls"
 			if d.goos == "windows" {
@@ -169,6 +190,9 @@ func TestDistArchives(t *testing.T) {
 			}
 			slices.Sort(names)
 			want := []string{top + "/LICENSE", top + "/README.md", top + "/" + exe, top + "/restls.spdx"}
+			for _, d := range repoDocs(t) {
+				want = append(want, top+"/"+d)
+			}
 			slices.Sort(want)
 			if !slices.Equal(names, want) {
 				t.Fatalf("%s holds %q, want %q", filepath.Base(file), names, want)
@@ -184,10 +208,84 @@ func TestDistArchives(t *testing.T) {
 			if !strings.Contains(string(files[top+"/restls.spdx"].data), "PackageLicenseDeclared: Apache-2.0") {
 				t.Errorf("restls.spdx does not declare Apache-2.0:\n%s", files[top+"/restls.spdx"].data)
 			}
+			checkArchiveLinks(t, files, top)
 			if d.target == "linux-x64" && runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
 				runDistBinary(t, files[top+"/"+exe].data)
+				runArchivedHelp(t, files, top, exe)
 			}
 		})
+	}
+}
+
+// repoDocs lists docs/ of the source tree, slash-separated from the
+// repository root: what every archive must carry.
+func repoDocs(t *testing.T) []string {
+	t.Helper()
+	root := repoRoot(t)
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		out = append(out, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		t.Fatalf("docs/ of the source tree: %v (%d files)", err, len(out))
+	}
+	return out
+}
+
+// codeSpan is inline code, whose brackets are not links.
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
+// mdLink is a relative Markdown link target: [text](target) with no scheme.
+var mdLink = regexp.MustCompile(`\]\(([^)#\s:]+)(?:#[^)\s]*)?\)`)
+
+// checkArchiveLinks: every relative link of README.md and docs/*.md that
+// points into docs/ resolves to a file in the archive (README's links were
+// dead in an archive without docs/).
+func checkArchiveLinks(t *testing.T, files map[string]archived, top string) {
+	t.Helper()
+	for name, f := range files {
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		text := codeSpan.ReplaceAllString(string(f.data), "")
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+			target := path.Join(path.Dir(name), m[1])
+			if !strings.HasPrefix(target, top+"/docs/") {
+				continue // a link to a source file, which only a clone has
+			}
+			if _, ok := files[target]; !ok {
+				t.Errorf("%s links to %s, which the archive does not hold", name, m[1])
+			}
+		}
+	}
+}
+
+// runArchivedHelp unpacks the archive's binary and docs/ as a user would
+// and checks that `restls help` points at that docs/ directory.
+func runArchivedHelp(t *testing.T, files map[string]archived, top, exe string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.data, f.mode.Perm()|0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(filepath.Join(dir, top, exe), "help").Output()
+	if err != nil {
+		t.Fatalf("restls help: %v", err)
+	}
+	want := "Documentation: " + filepath.Join(dir, top, "docs") + string(filepath.Separator)
+	if !strings.Contains(string(out), want) {
+		t.Errorf("restls help from the unpacked archive does not point at its docs/ (want %q):\n%s", want, out)
 	}
 }
 
@@ -224,7 +322,7 @@ func runDistBinary(t *testing.T, data []byte) {
 // executable, and declares that target; the universal one has no binary.
 func TestDistVSIX(t *testing.T) {
 	dir := distDir(t)
-	for _, d := range distTargets {
+	for _, d := range builtTargets(t) {
 		t.Run(d.target, func(t *testing.T) {
 			file := distFile(t, dir, "-"+d.target+".vsix")
 			files := readArchive(t, file)
@@ -247,6 +345,7 @@ func TestDistVSIX(t *testing.T) {
 				t.Errorf("%s is not executable in the .vsix (mode %v)", want, files[want].mode)
 			}
 			checkVSIXManifest(t, files, d.target)
+			checkVSIXSchemas(t, files)
 			if d.target == "linux-x64" && runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
 				runDistBinary(t, files[want].data)
 			}
@@ -261,7 +360,43 @@ func TestDistVSIX(t *testing.T) {
 			}
 		}
 		checkVSIXManifest(t, files, "")
+		checkVSIXSchemas(t, files)
 	})
+}
+
+// checkVSIXSchemas: the .vsix carries the fixture and script test schemas
+// and associates them with their files (contributes.yamlValidation).
+func checkVSIXSchemas(t *testing.T, files map[string]archived) {
+	t.Helper()
+	var pkg struct {
+		Contributes struct {
+			YAMLValidation []struct {
+				FileMatch []string `json:"fileMatch"`
+				URL       string   `json:"url"`
+			} `json:"yamlValidation"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(files["extension/package.json"].data, &pkg); err != nil {
+		t.Fatalf("extension/package.json: %v", err)
+	}
+	associated := map[string]string{}
+	for _, v := range pkg.Contributes.YAMLValidation {
+		for _, m := range v.FileMatch {
+			associated[m] = v.URL
+		}
+	}
+	for glob, schema := range map[string]string{"*.mock.yaml": "dist/mock.schema.json", "*.test.yaml": "dist/test.schema.json"} {
+		if associated[glob] != "./"+schema {
+			t.Errorf("the .vsix associates %s with %q, want ./%s", glob, associated[glob], schema)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(files["extension/"+schema].data, &doc); err != nil {
+			t.Errorf("the .vsix has no valid extension/%s: %v", schema, err)
+		}
+	}
+	if !bytes.Contains(files["extension/dist/test.schema.json"].data, []byte(`"./mock.schema.json#/$defs/fixtureList"`)) {
+		t.Errorf("extension/dist/test.schema.json does not refer to the fixture schema beside it")
+	}
 }
 
 // checkVSIXManifest checks the package.json and the target the .vsix

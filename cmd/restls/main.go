@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -128,7 +129,29 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "  %-14s %s\n", "help", "show this list, or 'restls help <command>' for one command")
-	fmt.Fprintln(w, "\nEvery command takes -h. Documentation: docs/ in the source tree.")
+	fmt.Fprintf(w, "\nEvery command takes -h. Documentation: %s\n", docsLocation())
+}
+
+// docsOnline is where the documentation is when no copy is at hand.
+const docsOnline = "https://github.com/restls/restls/tree/HEAD/docs"
+
+// docsLocation names the documentation the user has: docs/ beside the
+// binary (a release archive holds restls and docs/ side by side), or
+// beside its directory (bin/restls in a source tree); otherwise online.
+func docsLocation() string {
+	exe, err := os.Executable()
+	if err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		dir := filepath.Dir(exe)
+		for _, d := range []string{filepath.Join(dir, "docs"), filepath.Join(filepath.Dir(dir), "docs")} {
+			if _, err := os.Stat(filepath.Join(d, "api.md")); err == nil {
+				return d + string(filepath.Separator) + " (start with api.md; README.md is beside it)"
+			}
+		}
+	}
+	return docsOnline
 }
 
 // newFlagSet returns a flag set whose -h output goes to stdout with a usage

@@ -29,10 +29,7 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 	t.Helper()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("nvim is not installed but CI=true: .ci/run must install neovim")
-		}
-		t.Skip("nvim is not installed (apt-get install neovim); CI installs it and runs this test")
+		skipMissingTool(t, "nvim", "apt-get install neovim")
 	}
 	dir := t.TempDir()
 	snippet := filepath.Join(dir, "restls.lua")
@@ -136,7 +133,7 @@ func TestNeovimDocsSnippet(t *testing.T) {
 func TestNeovimDocsSnippetMissingBinary(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		t.Skip("nvim is not installed")
+		skipMissingTool(t, "nvim", "apt-get install neovim")
 	}
 	// PATH holds nvim's directory and the tools Neovim may call, not restls.
 	bin := t.TempDir()

@@ -85,6 +85,7 @@ ended without shutdown, 2 for usage errors.`)
 		return 2
 	}
 	defer closeLog()
+	hf.jsonLog = *logFormat == "json"
 	err = rf.check()
 	if err == nil {
 		err = hf.check()

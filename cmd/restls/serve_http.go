@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -39,6 +40,11 @@ type httpFlags struct {
 	sessionDocs  int
 	sessionBytes int64
 	maxRuns      int
+	// pageURLFile receives the page address with the access key made at
+	// start (--page-url-file); jsonLog is --log-format json, where no
+	// plain line and no key may reach stderr.
+	pageURLFile string
+	jsonLog     bool
 	// ops watches the server for /metrics and /readyz; runServe makes it
 	// when --http is given, before the language server, so every load is
 	// seen.
@@ -69,6 +75,8 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 		h.sessionBytes = n
 		return err
 	})
+	fs.StringVar(&h.pageURLFile, "page-url-file", "", "write the designer page address, with the access key made at start, to this `file` (created with mode 0600, removed when serve stops) instead of stderr; "+
+		"the way to get the key with --log-format json, which never logs it (docs/http.md)")
 	fs.StringVar(&h.metricsAddr, "metrics-addr", "", "also serve /metrics, /healthz and /readyz, without the token, on this `address` (an internal port for a scraper and probes)")
 }
 
@@ -97,7 +105,7 @@ func (h *httpFlags) check() error {
 func (h *httpFlags) serve(ctx context.Context, env *cliEnv, srv *lsp.Server, runner web.Runner, withStdio bool, log *zap.Logger) int {
 	addr, err := h.checkHTTP(env.getenv)
 	if err != nil {
-		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		h.fail(env, log, err.Error())
 		return 2
 	}
 	if !withStdio {
@@ -139,12 +147,12 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 		Runner: runner, Logger: log.Named("http"), Version: version,
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true})
 	if err != nil {
-		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		h.fail(env, log, err.Error())
 		return 2
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(env.stderr, "restls serve: cannot listen on %s: %v\n", addr, err)
+		h.fail(env, log, fmt.Sprintf("cannot listen on %s: %v", addr, err))
 		return 1
 	}
 	if !web.IsLoopback(addr) {
@@ -155,13 +163,80 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 	}
 	log.Info("serving HTTP", zap.String("url", "http://"+ln.Addr().String()+"/"), zap.Bool("token", h.token != ""),
 		zap.Strings("allowOrigins", h.origins), zap.Strings("allowHosts", h.hosts), zap.Bool("allowRun", h.allowRun))
-	// Once, on stderr, never in the log: the page address carries the
-	// secret that lets the page run scripts (none when --token is given).
-	fmt.Fprintf(env.stderr, "restls serve: designer and hints API on %s\n", ws.PageURL(ln.Addr()))
+	remove, err := h.announce(env, ws.PageURL(ln.Addr()), "http://"+ln.Addr().String()+"/", log)
+	if err != nil {
+		h.fail(env, log, fmt.Sprintf("--page-url-file: %v", err))
+		_ = ln.Close()
+		return 1
+	}
+	defer remove()
 	if err := ws.Serve(ctx, ln, h.grace); err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+		h.fail(env, log, err.Error())
 		return 1
 	}
 	log.Info("HTTP server stopped")
 	return 0
+}
+
+// announce tells the person who started the server where the page is.
+// The page address (pageURL) carries the secret made at start that lets
+// the page run scripts (none when --token is given, then it is plain), so
+// it never enters the log: with --page-url-file it goes to that file alone
+// (mode 0600); otherwise, in console format, to one plain line on stderr
+// (a person at a terminal); in JSON format, where every line is a log
+// entry a collector stores, nowhere, and the log says how to get it. The
+// returned func removes the file when serve stops.
+func (h *httpFlags) announce(env *cliEnv, pageURL, plain string, log *zap.Logger) (remove func(), err error) {
+	remove = func() {}
+	hasKey := pageURL != plain
+	if h.pageURLFile != "" {
+		if err := writePrivate(h.pageURLFile, pageURL+"\n"); err != nil {
+			return remove, err
+		}
+		remove = func() { _ = os.Remove(h.pageURLFile) }
+		if h.jsonLog {
+			log.Info("designer and hints API", zap.String("url", plain), zap.String("pageURLFile", h.pageURLFile))
+		} else {
+			fmt.Fprintf(env.stderr, "restls serve: designer and hints API on %s (the page address with its access key is in %s)\n", plain, h.pageURLFile)
+		}
+		return remove, nil
+	}
+	switch {
+	case !h.jsonLog:
+		fmt.Fprintf(env.stderr, "restls serve: designer and hints API on %s\n", pageURL)
+	case hasKey:
+		log.Warn("designer and hints API; the page's access key (needed to run scripts and reload) is not logged: give --page-url-file FILE to receive the page address with it, or --token",
+			zap.String("url", plain))
+	default:
+		log.Info("designer and hints API", zap.String("url", plain))
+	}
+	return remove, nil
+}
+
+// writePrivate writes text to a file only its owner may read, whatever
+// mode an existing file had.
+func writePrivate(name, text string) error {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.WriteString(text)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// fail reports an error that ends serve: a log entry in JSON format
+// (every line on stderr is JSON there), the usual "restls serve:" line
+// otherwise.
+func (h *httpFlags) fail(env *cliEnv, log *zap.Logger, msg string) {
+	if h.jsonLog {
+		log.Error(msg)
+		return
+	}
+	fmt.Fprintf(env.stderr, "restls serve: %s\n", msg)
 }

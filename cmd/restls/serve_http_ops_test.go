@@ -88,27 +88,28 @@ func TestServeHTTPOps(t *testing.T) {
 	yml("one")
 	p := startServeLines(t, "--config-root", root, "--token", "ops-test-token", "--log-format", "json", "--metrics-addr", "127.0.0.1:0")
 
-	// Every log line is JSON with zap's production keys; the page address
-	// line is not a log line.
+	// Every line on stderr is JSON with zap's production keys, the page
+	// address included (an entry of its own, without any key).
 	opsLine := p.waitLine(t, "the operators' port", func(l string) bool {
 		m := jsonLog(l)
 		return m != nil && m["msg"] == "serving /metrics, /healthz and /readyz"
 	})
 	ops := "http://" + jsonLog(opsLine)["addr"].(string)
-	listen := ""
+	isPage := func(l string) bool {
+		m := jsonLog(l)
+		return m != nil && m["msg"] == "designer and hints API"
+	}
+	pageLine := ""
 	for _, l := range p.all {
-		if listenLine.MatchString(l) {
-			listen = l
+		if isPage(l) {
+			pageLine = l
 		}
 	}
-	if listen == "" {
-		listen = p.waitLine(t, "the page address", func(l string) bool { return listenLine.MatchString(l) })
+	if pageLine == "" {
+		pageLine = p.waitLine(t, "the page address", isPage)
 	}
-	base := listenLine.FindStringSubmatch(listen)[1]
+	base := strings.TrimSuffix(jsonLog(pageLine)["url"].(string), "/")
 	for _, l := range p.all {
-		if listenLine.MatchString(l) {
-			continue
-		}
 		m := jsonLog(l)
 		if m == nil {
 			t.Errorf("not a JSON log line: %s", l)

@@ -44,7 +44,7 @@ type Options struct {
 	// Gateway, when set, is the basic credentials (base64) a gateway in
 	// front of the token endpoint requires in the Authorization header:
 	// any other request gets 403, and the gateway removes the header before
-	// the server sees the request (the nested authorization of spec 5.4).
+	// the server sees the request (the nested authorization of docs/api.md#oauth).
 	Gateway string
 	// FailStatus, when set, answers every token request with this status
 	// and FailBody as application/json, issuing nothing.

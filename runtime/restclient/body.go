@@ -51,7 +51,7 @@ func validHeaderName(s string) bool {
 }
 
 // IsMultipart reports whether a Content-Type value asks for a multipart
-// form (spec 4 rule 5), whatever parameters the script added.
+// form (docs/api.md#multipart-forms), whatever parameters the script added.
 func IsMultipart(contentType string) bool {
 	mt, _, _ := strings.Cut(contentType, ";")
 	return strings.EqualFold(strings.TrimSpace(mt), "multipart/form-data")

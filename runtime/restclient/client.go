@@ -98,7 +98,7 @@ func New(opts Options) *Client {
 			IdleConnTimeout:       90 * time.Second,
 			ExpectContinueTimeout: time.Second,
 			// Only used through a proxy (CONNECT), where our dialer does
-			// not do the handshake: the spec's largest connection timeout.
+			// not do the handshake: the largest connection timeout (docs/api.md#timeouts).
 			TLSHandshakeTimeout: 10 * time.Second,
 		}
 	}
@@ -494,7 +494,7 @@ func (s *Session) send(ctx context.Context, serviceID, method, target string, h 
 	}
 	req.Header = h
 	// Straight to the transport: no redirect is ever followed (a token must
-	// not travel to another host; spec 7 makes 3XX an exception), so
+	// not travel to another host; docs/api.md#errors makes 3XX an exception), so
 	// http.Client would only add a header copy per call.
 	rt := s.c.rt
 	if lim.mock {

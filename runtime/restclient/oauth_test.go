@@ -40,7 +40,7 @@ type authServer struct {
 	// always401 makes the resource server reject every token.
 	always401 bool
 	// gateway, when set, is the basic authorization the token endpoint
-	// requires (the nested authorization of spec 5.4).
+	// requires (the nested authorization of docs/api.md#oauth).
 	gateway string
 	// fail, when set, answers every token request with this status and body.
 	failStatus int

@@ -11,7 +11,7 @@ console.log("customer", customer.name);
 var orders = api.rest.v1.get("crm-orders", { queryParams: { customerId: id, status: "open" } }, {},
   { readTimeout: 5000 }).body;
 
-// Spec 7: a failed call throws {status, body}; anything else is foreign.
+// docs/api.md#errors: a failed call throws {status, body}; anything else is foreign.
 var address = null;
 try {
   address = api.rest.v1.get("geo", { pathParams: ["addresses"], queryParams: { q: customer.address } }, {}).body;

@@ -60,10 +60,9 @@ fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-e2e-'));
 
-// The linux-x64 platform .vsix: a staging copy of the extension (built
-// dist/ included: outside the repository the build keeps its schema copy)
-// with the binary at bin/linux-x64/restls, packed with vsce --target, as
-// `make dist` does.
+// The linux-x64 platform .vsix: a staging copy of the extension with the
+// binary at bin/linux-x64/restls, packed with vsce --target, as `make dist`
+// does (RESTLS_ROOT tells its build where the schemas are).
 let vsix = process.env.E2E_VSIX ? path.resolve(process.env.E2E_VSIX) : '';
 if (!vsix) {
   const stageRoot = path.join(tmp, 'stage');
@@ -83,12 +82,12 @@ if (!vsix) {
   if (fs.existsSync(license)) {
     fs.copyFileSync(license, path.join(stage, 'LICENSE'));
   }
-  vsix = path.join(tmp, `restls-${version}-linux-x64.vsix`);
+  vsix = path.join(tmp, `restls-v${version}-linux-x64.vsix`);
   step('packing the linux-x64 .vsix with the binary inside');
   execFileSync(
     'npx',
     ['--no-install', 'vsce', 'package', '--no-dependencies', '--target', 'linux-x64', ...(fs.existsSync(license) ? [] : ['--skip-license']), '-o', vsix],
-    { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] },
+    { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, RESTLS_ROOT: repo } },
   );
 }
 const listing = execFileSync('unzip', ['-l', vsix], { encoding: 'utf8' });

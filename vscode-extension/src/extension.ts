@@ -662,7 +662,7 @@ export class Restls implements vscode.Disposable {
     try {
       await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.reload, arguments: [] });
       // The server itself says once that the platform needs a restart of
-      // webforms-rest (spec 5.2); no need to repeat it here.
+      // webforms-rest (docs/api.md#service-configuration); no need to repeat it here.
       void vscode.window.showInformationMessage('restls: configuration reloaded.');
     } catch (e) {
       void vscode.window.showErrorMessage(`restls: reload failed: ${e instanceof Error ? e.message : String(e)}`);

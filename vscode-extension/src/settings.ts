@@ -10,7 +10,7 @@ import * as path from 'path';
 /** SECTION is the settings section, also the workspace/configuration section the server asks for. */
 export const SECTION = 'restls';
 
-/** ScriptKind is one of the platform's script kinds (spec 1). */
+/** ScriptKind is one of the platform's script kinds (docs/api.md#script-kinds). */
 export type ScriptKind = 'scriptService' | 'scriptTask' | 'validationScript';
 
 export const SCRIPT_KINDS: readonly ScriptKind[] = ['scriptService', 'scriptTask', 'validationScript'];

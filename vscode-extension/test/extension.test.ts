@@ -345,16 +345,32 @@ test('Copy as cURL copies the call\'s curl command from the result, never from t
   assert.equal(recorded.clipboard.length, 1, 'no call 9, and the index is a number');
 });
 
-test('package.json associates the fixture schema, which the build copies from runtime/restclient/schema', () => {
+test('package.json associates the fixture and script test schemas, which the build copies from the restls tree', () => {
   const root = path.join(__dirname, '..', '..');
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: ['*.mock.json'], url: './dist/mock.schema.json' }]);
-  assert.deepEqual(pkg.contributes.yamlValidation, [{ fileMatch: ['*.mock.yaml', '*.mock.yml'], url: './dist/mock.schema.json' }]);
+  assert.deepEqual(pkg.contributes.yamlValidation, [
+    { fileMatch: ['*.mock.yaml', '*.mock.yml'], url: './dist/mock.schema.json' },
+    { fileMatch: ['*.test.yaml'], url: './dist/test.schema.json' },
+  ]);
   assert.equal(
     fs.readFileSync(path.join(root, 'dist', 'mock.schema.json'), 'utf8'),
     fs.readFileSync(path.join(root, '..', 'runtime', 'restclient', 'schema', 'mock.schema.json'), 'utf8'),
   );
-  assert.match(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!dist\/mock\.schema\.json$/m, 'the schema is packaged');
+  // The packaged test schema is restls's, with its reference to the fixture
+  // schema pointing at the file beside it (no address to fetch).
+  const source = JSON.parse(fs.readFileSync(path.join(root, '..', 'scripttest', 'schema', 'test.schema.json'), 'utf8'));
+  const packaged = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'test.schema.json'), 'utf8'));
+  assert.equal(packaged.$id, undefined);
+  const text = JSON.stringify(packaged);
+  assert.match(text, /"\$ref":"\.\/mock\.schema\.json#\/\$defs\/fixtureList"/);
+  assert.doesNotMatch(text, /"\$ref":"https?:/);
+  const mockID = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'mock.schema.json'), 'utf8')).$id;
+  delete source.$id;
+  assert.equal(text, JSON.stringify(source).split(JSON.stringify(mockID).slice(0, -1)).join('"./mock.schema.json'));
+  const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+  assert.match(ignore, /^!dist\/mock\.schema\.json$/m, 'the fixture schema is packaged');
+  assert.match(ignore, /^!dist\/test\.schema\.json$/m, 'the script test schema is packaged');
 });
 
 test('restls.serverArgs and restls.serverEnv reach the server process', async () => {

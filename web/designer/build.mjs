@@ -10,7 +10,6 @@
 // --check rebuilds the page in memory and fails when the committed bundle
 // differs, so a source or dependency change without a rebuild is caught.
 // --module-only builds dist/ alone (npm pack runs it).
-import * as esbuild from "esbuild"
 import {readFileSync, writeFileSync, mkdirSync, copyFileSync} from "node:fs"
 import {fileURLToPath} from "node:url"
 import {dirname, join} from "node:path"
@@ -21,6 +20,17 @@ const out = join(here, "..", "static", "designer.js")
 const check = process.argv.includes("--check")
 const moduleOnly = process.argv.includes("--module-only")
 const pkg = JSON.parse(readFileSync(join(here, "package.json"), "utf8"))
+
+// Without node_modules (a fresh clone) there is nothing to build with: say
+// so, rather than let npm pack go on to pack a package without its code.
+let esbuild
+try {
+  esbuild = await import("esbuild")
+} catch (e) {
+  console.error(`web/designer: esbuild is not installed (${e.code || e.message}): run 'npm ci' in web/designer first; ` +
+    `npm pack builds dist/ (the module and its types) with it and must not pack without them`)
+  process.exit(1)
+}
 
 // The version in the code is the package's.
 const src = readFileSync(join(here, "src", "index.js"), "utf8")
@@ -43,7 +53,9 @@ await esbuild.build({
 })
 copyFileSync(join(here, "src", "index.d.ts"), join(dist, "index.d.ts"))
 if (moduleOnly) {
-  console.log(`wrote dist/ (${pkg.name} ${pkg.version})`)
+  // On stderr: npm pack --json prints its JSON on stdout, where prepack's
+  // output would land too.
+  console.error(`wrote dist/ (${pkg.name} ${pkg.version})`)
   process.exit(0)
 }
 

@@ -4,8 +4,8 @@
 // another origin than the backend (--allow-origin), with the access key.
 import {test, before, after} from "node:test"
 import assert from "node:assert/strict"
-import {spawn, execFileSync} from "node:child_process"
-import {mkdtempSync, mkdirSync, readFileSync, rmSync, readdirSync} from "node:fs"
+import {spawn, spawnSync, execFileSync} from "node:child_process"
+import {mkdtempSync, mkdirSync, readFileSync, rmSync, readdirSync, copyFileSync} from "node:fs"
 import {createServer} from "node:http"
 import {tmpdir} from "node:os"
 import {join, dirname, resolve} from "node:path"
@@ -20,7 +20,7 @@ const bin = process.env.RESTLS_BIN || join(repo, "bin", "restls")
 const shots = join(repo, "out", "e2e-web")
 const WAIT = 15000
 
-let work, host, backend, browser, files
+let work, host, backend, browser, files, unbuilt
 
 function listen(server) {
   return new Promise(res => server.listen(0, "127.0.0.1", () => res(server.address().port)))
@@ -43,17 +43,30 @@ function startBackend(args) {
 before(async () => {
   mkdirSync(shots, {recursive: true})
   work = mkdtempSync(join(tmpdir(), "restls-embed-"))
-  // npm pack runs prepack, which builds dist/.
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], {cwd: pkgDir, encoding: "utf8",
+  // The tarball as the platform team makes it: a fresh clone (nothing
+  // built, no node_modules), npm ci, npm pack (whose prepack builds dist/).
+  // Without npm ci, npm pack must fail rather than pack no code.
+  execFileSync("git", ["clone", "-q", repo, join(work, "clone")], {stdio: "inherit"})
+  const cloned = join(work, "clone", "web", "designer")
+  unbuilt = spawnSync("npm", ["pack", "--pack-destination", work], {cwd: cloned, encoding: "utf8"})
+  unbuilt.tarballs = readdirSync(work).filter(f => f.endsWith(".tgz"))
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], {cwd: cloned, stdio: ["ignore", "ignore", "inherit"]})
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], {cwd: cloned, encoding: "utf8",
     stdio: ["ignore", "pipe", "ignore"]}))
   files = packed[0].files.map(f => f.path).sort()
   const mod = join(work, "node_modules", "@restls", "designer-editor")
   mkdirSync(mod, {recursive: true})
   execFileSync("tar", ["-xzf", join(work, packed[0].filename), "-C", mod, "--strip-components=1"])
   // The host's bundle: the module from the tarball; CodeMirror from the
-  // host's own dependencies (here the designer's, on NODE_PATH).
+  // host's own dependencies (here the designer's, on NODE_PATH). The host
+  // page is bundled from a copy outside web/designer: inside it, the name
+  // @restls/designer-editor resolves to the package itself (a
+  // self-reference, to its dist/), not to the tarball.
+  const hostDir = join(work, "host")
+  mkdirSync(hostDir)
+  copyFileSync(join(here, "embed", "main.js"), join(hostDir, "main.js"))
   const built = await esbuild.build({
-    entryPoints: [join(here, "embed", "main.js")], bundle: true, format: "esm", write: false, logLevel: "warning",
+    entryPoints: [join(hostDir, "main.js")], bundle: true, format: "esm", write: false, logLevel: "warning",
     nodePaths: [join(work, "node_modules"), join(pkgDir, "node_modules")],
   })
   const pages = {"/": readFileSync(join(here, "embed", "index.html")), "/embed.js": built.outputFiles[0].contents}
@@ -76,6 +89,12 @@ after(async () => {
   }
   host?.close()
   if (work) rmSync(work, {recursive: true, force: true})
+})
+
+test("npm pack in a fresh clone without npm ci fails loudly instead of packing no code", () => {
+  assert.notEqual(unbuilt.status, 0, `npm pack succeeded without node_modules:\n${unbuilt.stdout}`)
+  assert.match(unbuilt.stderr, /run 'npm ci' in web\/designer first/)
+  assert.deepEqual(unbuilt.tarballs, [], "no tarball was written")
 })
 
 test("npm pack ships the module, its types and README, nothing else", () => {

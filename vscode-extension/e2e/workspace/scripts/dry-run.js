@@ -1,5 +1,5 @@
 // Reads an order from the loopback mock the end-to-end test starts, then
-// asks for one that does not exist (spec 7: a status outside 2XX throws).
+// asks for one that does not exist (docs/api.md#errors: a status outside 2XX throws).
 var res = api.rest.v1.get("mock-orders", { pathParams: ["42"] }, { Accept: "application/json" });
 console.log("order", res.body.id, "for", res.body.customer.name);
 

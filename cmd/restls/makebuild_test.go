@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMakeBuildStamps: `make build` (what README's quick start and
+// `make demo` run) gives a binary that names its commit and a version like
+// git describe's, not "dev (commit unknown)".
+func TestMakeBuildStamps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds restls with make")
+	}
+	root := repoRoot(t)
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD: %v (the test needs the git checkout make build stamps from)", err)
+	}
+	bin := filepath.Join(t.TempDir(), "restls")
+	mk := exec.Command("make", "-s", "--no-print-directory", "build", "BIN="+bin)
+	mk.Dir = root
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version", "--json").Output()
+	if err != nil {
+		t.Fatalf("restls version --json: %v", err)
+	}
+	var b buildInfo
+	if err := json.Unmarshal(out, &b); err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.TrimSpace(string(head))
+	if b.Commit != commit && b.Commit != commit+"-dirty" {
+		t.Errorf("make build's binary says commit %q, want %s (with -dirty for uncommitted changes)", b.Commit, commit)
+	}
+	want := distVersion(t) + "-dev." + commit[:12]
+	if tag, err := exec.Command("git", "-C", root, "describe", "--tags", "--match", "v*", "--dirty").Output(); err == nil {
+		want = strings.TrimSpace(string(tag)) // a release tag exists
+	}
+	if b.Version != want {
+		t.Errorf("make build's binary says version %q, want %q", b.Version, want)
+	}
+}
