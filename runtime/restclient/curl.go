@@ -218,6 +218,10 @@ func assignEscaped(name, s string) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case i == 0 && r == '-':
+			// printf would read a format starting with "-" as an option
+			// (dash: "Illegal option"), and print nothing.
+			b.WriteString(`\055`)
 		case unicode.IsControl(r) || r == utf8.RuneError && size == 1:
 			for _, c := range []byte(s[i : i+size]) {
 				fmt.Fprintf(&b, "\\%03o", c)
