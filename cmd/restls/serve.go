@@ -59,7 +59,7 @@ ended without shutdown, 2 for usage errors.`)
 	var openAPI lsp.OpenAPIFlags
 	fs.Var(&openAPI, "openapi", lsp.OpenAPIFlagHelp)
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	var rf registryFlags
 	rf.register(fs)
 	var hf httpFlags
@@ -79,6 +79,7 @@ ended without shutdown, 2 for usage errors.`)
 	if cf.rootMissing("serve") {
 		return 2
 	}
+	openAPI = cf.openAPI(openAPI)
 	log, closeLog, err := serveLogger(env, *logFile, *logLevel, *logFormat)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
