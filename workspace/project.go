@@ -25,8 +25,6 @@ const (
 	// CodeInvalid: a value of the wrong type or form, or a file that is
 	// not YAML.
 	CodeInvalid = "project-invalid"
-	// CodeUnreadable: the file cannot be read (input.ReadFile refused it).
-	CodeUnreadable = "project-unreadable"
 )
 
 // ErrUnknownEnvironment is returned, wrapped, by Project.Sources for an
@@ -134,9 +132,9 @@ func (p *Project) Sources(env string) (config.Sources, error) {
 			msg += fmt.Sprintf("; did you mean %q?", near[0])
 		}
 		if len(p.Environments) == 0 {
-			msg += "; it defines no environments"
+			msg += " (it defines no environments)"
 		} else {
-			msg += "; it defines " + strings.Join(p.EnvironmentNames(), ", ")
+			msg += " (it defines " + strings.Join(p.EnvironmentNames(), ", ") + ")"
 		}
 		return config.Sources{}, fmt.Errorf("%w: %s", ErrUnknownEnvironment, msg)
 	}
@@ -180,11 +178,10 @@ func FindProject(start string) string {
 // every problem of its content is a diagnostic of the Project returned.
 func LoadProject(file string) (*Project, error) {
 	data, err := input.ReadFile(file, input.Config)
-	if err != nil {
-		var fe *input.FileError
-		if errors.As(err, &fe) {
-			return nil, fmt.Errorf("%s: %w: %v", file, err, fe)
-		}
+	var fe *input.FileError
+	if errors.As(err, &fe) {
+		return nil, fmt.Errorf("%s: %w", file, err) // a FileError's message leaves out the path
+	} else if err != nil {
 		return nil, err
 	}
 	return ParseProject(file, data), nil

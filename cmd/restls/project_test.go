@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runProject runs the restls binary (this test binary as restls) in dir with
+// the extra environment, and returns stdout, stderr and the status.
+func runProject(t *testing.T, dir string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := restlsCommand(t, args...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second): // a generous deadline on a hang
+		_ = cmd.Process.Kill()
+		t.Fatalf("restls %s did not finish in 60s", strings.Join(args, " "))
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+// TestProjectFile: restls.yaml through the binary. testdata/project's
+// file names ../config, a kind map (jobs/ holds scriptTask scripts with
+// no directive), check.exclude (skip/ holds a script with an unknown
+// serviceId), and the environment broken (../config-broken, which has no
+// archive-cases for scriptTask). Each command finds it from the script,
+// the PATH or the working directory; --project names another, --env picks
+// an environment, and flags and RESTLS_* override the file key by key.
+func TestProjectFile(t *testing.T) {
+	root := repoRoot(t)
+	proj := filepath.Join(root, "testdata", "project")
+	other := t.TempDir()
+	brokenFile := filepath.Join(other, "restls.yaml")
+	if err := os.WriteFile(brokenFile, []byte("configRoot: "+filepath.Join(root, "testdata", "config-broken")+"\nscriptKinds:\n  \"**/jobs/**\": scriptTask\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	typo := filepath.Join(other, "typo.yaml")
+	if err := os.WriteFile(typo, []byte("configRoot: x\ncheck:\n  exlude: [a]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runJSON := []string{"run", "--json", "--kind", "scriptTask", "--mock", "fixtures/archive.yaml", "--input", "fixtures/input.json", "scripts/jobs/archive-case.js"}
+	for _, tc := range []struct {
+		name      string
+		dir       string
+		env       []string
+		args      []string
+		rc        int
+		out, errs string // substrings
+	}{
+		// check: found from the PATH, from another working directory.
+		{"check finds the file from its PATH", root, nil, []string{"check", "testdata/project/scripts"}, 0, "1 script checked: no problems", ""},
+		{"check in the project", proj, nil, []string{"check", "scripts"}, 0, "1 script checked: no problems", ""},
+		{"check --exclude replaces check.exclude", proj, nil, []string{"check", "--exclude", "**/none/**", "scripts"}, 1, `unknown serviceId "no-such-service"`, ""},
+		{"check --kind-map comes before scriptKinds", proj, nil, []string{"check", "--kind-map", "**/jobs/**=scriptService", "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
+		{"check --project names another file", proj, nil, []string{"check", "--project", brokenFile, "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
+		{"check --env", proj, nil, []string{"check", "--env", "broken", "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
+		{"check --config-root overrides the file", proj, nil, []string{"check", "--config-root", "../config-broken", "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
+		{"check: an unknown key is an error with its place", proj, nil, []string{"check", "--project", typo, "scripts"}, 2, "",
+			typo + `:3:3: error: unknown key "exlude" in check: did you mean "exclude"?`},
+		// test: found from the test file's directory.
+		{"test", root, nil, []string{"test", "testdata/project/tests"}, 0, "1 passed, 0 failed", ""},
+		{"test --env", root, nil, []string{"test", "--env", "broken", "testdata/project/tests"}, 1, "unknown-service", ""},
+		{"test --handler-xml overrides the file key by key", root, nil, []string{"test", "--handler-xml", filepath.Join(root, "testdata/config-broken/script-handler-config/script-handler-api.xml"), "testdata/project/tests"}, 1, "unknown-service", ""},
+		// run: found from the script.
+		{"run", proj, nil, runJSON, 0, `"result": "archived C-1"`, ""},
+		{"run --env", proj, nil, append([]string{"run", "--env", "broken"}, runJSON[1:]...), 1, `"code": "unknown-service"`, ""},
+		{"run --config-root overrides the file", proj, nil, append([]string{"run", "--config-root", "../config-broken"}, runJSON[1:]...), 1, `"code": "unknown-service"`, ""},
+		{"run --env unknown", proj, nil, append([]string{"run", "--env", "prd"}, runJSON[1:]...), 2, "", `has no environment "prd" (it defines broken, ci)`},
+		// services: found from the working directory.
+		{"services", proj, nil, []string{"services"}, 0, "12 services for scriptService", ""},
+		{"services --env", proj, nil, []string{"services", "--env", "broken"}, 0, "6 services for scriptService", ""},
+		{"services --env with a typo", proj, nil, []string{"services", "--env", "brokn"}, 2, "", `has no environment "brokn"; did you mean "broken"? (it defines broken, ci)`},
+		{"RESTLS_CONFIG_ROOT overrides the file", proj, []string{"RESTLS_CONFIG_ROOT=../config-broken"}, []string{"services"}, 0, "6 services for scriptService", ""},
+		{"services --project", other, nil, []string{"services", "--project", "restls.yaml"}, 0, "6 services for scriptService", ""},
+		{"--env without a project file", other + "/..", nil, []string{"services", "--env", "ci"}, 2, "", "--env ci needs a project file"},
+		{"serve refuses a project file with errors", proj, nil, []string{"serve", "--http", "127.0.0.1:0", "--project", typo}, 2, "", `unknown key "exlude"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, rc := runProject(t, tc.dir, tc.env, tc.args...)
+			if rc != tc.rc || !strings.Contains(out, tc.out) || !strings.Contains(errs, tc.errs) {
+				t.Errorf("restls %s: rc %d (want %d)\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), rc, tc.rc, out, errs)
+			}
+		})
+	}
+}
+
+// TestServeHTTPProject: serve --http reads the project file (here named
+// with --project): its configuration, and its openapi descriptions,
+// attached to their serviceId.
+func TestServeHTTPProject(t *testing.T) {
+	root := repoRoot(t)
+	file := filepath.Join(t.TempDir(), "restls.yaml")
+	if err := os.WriteFile(file, []byte("configRoot: "+filepath.Join(root, "testdata", "config-broken")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startHTTP(t, nil, "--project", file)
+	code, body := httpGet(t, p.base+"/v1/services?kind=scriptService")
+	if code != 200 || strings.Contains(body, `"weather"`) || !strings.Contains(body, `"crm-orders"`) {
+		t.Fatalf("GET /v1/services = %d %.300s", code, body)
+	}
+	code, body = httpGet(t, p.base+"/v1/schema/restls.json")
+	if code != 200 || !strings.Contains(body, `"defaultEnvironment"`) {
+		t.Fatalf("GET /v1/schema/restls.json = %d %.100s", code, body)
+	}
+}
+
+// TestInit: restls init in a repository holding a platform directory
+// writes restls.yaml (its content is workspace's golden files), with
+// which restls check then needs no flag: the config root and the kind of
+// tasks/ come from the file. A second init refuses to overwrite it.
+func TestInit(t *testing.T) {
+	root := repoRoot(t)
+	repo := t.TempDir()
+	copyFile := func(from, to string) {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(root, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to = filepath.Join(repo, filepath.FromSlash(to))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"application.yml", "config.xml", "script-code-config/script-service-api.xml", "script-handler-config/script-handler-api.xml"} {
+		copyFile("testdata/config/"+f, "platform/webforms/"+f)
+	}
+	copyFile("testdata/project/scripts/jobs/archive-case.js", "scripts/tasks/archive-case.js")
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, rc := runProject(t, repo, nil, "init")
+	if rc != 0 || out != "wrote restls.yaml: read it, then run restls check\n" || errs != "" {
+		t.Fatalf("init: rc %d\n%s%s", rc, out, errs)
+	}
+	written, err := os.ReadFile(filepath.Join(repo, "restls.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nconfigRoot: platform/webforms\n", "\nscriptKinds:\n  \"scripts/tasks/**\": scriptTask\n"} {
+		if !strings.Contains(string(written), want) {
+			t.Errorf("restls.yaml lacks %q:\n%s", want, written)
+		}
+	}
+	out, errs, rc = runProject(t, filepath.Join(repo, "scripts"), nil, "check", ".")
+	if rc != 0 || !strings.Contains(out, "1 script checked: no problems") {
+		t.Errorf("check with the file init wrote: rc %d\n%s%s", rc, out, errs)
+	}
+	_, errs, rc = runProject(t, repo, nil, "init", ".")
+	if rc != 2 || !strings.Contains(errs, "restls.yaml is there already") {
+		t.Errorf("second init: rc %d, %s", rc, errs)
+	}
+	if again, _ := os.ReadFile(filepath.Join(repo, "restls.yaml")); !bytes.Equal(again, written) {
+		t.Error("the second init changed the file")
+	}
+	if _, errs, rc = runProject(t, repo, nil, "init", "a", "b"); rc != 2 || !strings.Contains(errs, "at most one DIR") {
+		t.Errorf("init a b: rc %d, %s", rc, errs)
+	}
+}
