@@ -291,7 +291,6 @@ func (p *Project) parse(data []byte) {
 			}
 		}
 	}
-	return
 }
 
 type diagFunc func(line, col int, code, format string, a ...any)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 
 	"github.com/restls/restls/check"
@@ -125,4 +126,23 @@ func (c *configFlags) openAPI(flags lsp.OpenAPIFlags) lsp.OpenAPIFlags {
 		}
 	}
 	return append(out, flags...)
+}
+
+// projectFile is the path of the project file in force, "" for none.
+func (c *configFlags) projectFile() string {
+	if c.project == nil {
+		return ""
+	}
+	if abs, err := filepath.Abs(c.project.File); err == nil {
+		return abs
+	}
+	return c.project.File
+}
+
+// projectKinds is the file's scriptKinds, the language server's default.
+func (c *configFlags) projectKinds() config.KindMap {
+	if c.project == nil {
+		return nil
+	}
+	return c.project.ScriptKinds
 }

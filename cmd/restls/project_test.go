@@ -2,13 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // runProject runs the restls binary (this test binary as restls) in dir with
@@ -178,5 +186,87 @@ func TestInit(t *testing.T) {
 	}
 	if _, errs, rc = runProject(t, repo, nil, "init", "a", "b"); rc != 2 || !strings.Contains(errs, "at most one DIR") {
 		t.Errorf("init a b: rc %d, %s", rc, errs)
+	}
+}
+
+// TestServeProject: the language server started in a project (as an
+// editor starts it, in the workspace folder) takes restls.yaml's sources
+// and scriptKinds as its defaults and names the file in restls/status:
+// archive-case.js, with no kind directive, is a scriptTask by the file's
+// kind map, so its handler serviceId is known, while skip/unknown.js is
+// still checked (hints are on).
+func TestServeProject(t *testing.T) {
+	proj := filepath.Join(repoRoot(t), "testdata", "project")
+	status := make(chan map[string]any, 8)
+	type published struct {
+		URI         uri.URI `json:"uri"`
+		Diagnostics []struct {
+			Code    any    `json:"code"`
+			Message string `json:"message"`
+		} `json:"diagnostics"`
+	}
+	diags := make(chan published, 16)
+	handler := func(_ context.Context, req *jsonrpc2.Request) (any, error) {
+		switch req.Method() {
+		case "restls/status":
+			var m map[string]any
+			_ = json.Unmarshal(req.Params(), &m)
+			status <- m
+		case protocol.MethodTextDocumentPublishDiagnostics:
+			var d published
+			_ = json.Unmarshal(req.Params(), &d)
+			diags <- d
+		}
+		return nil, nil
+	}
+	cmd := restlsCommand(t, "serve", "--stdio")
+	cmd.Dir = proj
+	p := startServeCommand(t, cmd, handler)
+	var init protocol.InitializeResult
+	if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, &init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	_ = p.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+	select {
+	case st := <-status:
+		if st["project"] != filepath.Join(proj, "restls.yaml") {
+			t.Errorf("restls/status project = %v, want %s", st["project"], filepath.Join(proj, "restls.yaml"))
+		}
+		if src, _ := st["sources"].(map[string]any); src["configRoot"] != filepath.Join("..", "config") {
+			t.Errorf("restls/status sources = %v", st["sources"])
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no restls/status; stderr:\n%s", p.stderr.String())
+	}
+	open := func(rel string) uri.URI {
+		path := filepath.Join(proj, filepath.FromSlash(rel))
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := uri.File(path)
+		_ = p.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
+			TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "javascript", Version: 1, Text: string(text)}})
+		return u
+	}
+	task, unknown := open("scripts/jobs/archive-case.js"), open("scripts/skip/unknown.js")
+	got := map[uri.URI][]string{}
+	for len(got) < 2 {
+		select {
+		case d := <-diags:
+			codes := []string{}
+			for _, x := range d.Diagnostics {
+				codes = append(codes, fmt.Sprint(x.Code))
+			}
+			got[d.URI] = codes
+		case <-time.After(30 * time.Second):
+			t.Fatalf("diagnostics of %d documents only: %v", len(got), got)
+		}
+	}
+	if len(got[task]) != 0 {
+		t.Errorf("archive-case.js: %v, want none (a scriptTask by restls.yaml's scriptKinds)", got[task])
+	}
+	if !slices.Contains(got[unknown], "unknown-service") {
+		t.Errorf("unknown.js: %v, want unknown-service", got[unknown])
 	}
 }

@@ -131,12 +131,14 @@ ended without shutdown, 2 for usage errors.`)
 		load, runner = hf.watch(load, runner)
 	}
 	srv := lsp.NewServer(lsp.Options{
-		Sources: sources,
-		Logger:  log,
-		Runner:  runner,
-		Load:    load,
-		Version: versionString(),
-		OpenAPI: openAPI,
+		Sources:     sources,
+		Logger:      log,
+		Runner:      runner,
+		Load:        load,
+		Version:     versionString(),
+		OpenAPI:     openAPI,
+		Project:     cf.projectFile(),
+		ScriptKinds: cf.projectKinds(),
 	})
 
 	// Background work ends with ctx and is waited for, so nothing of this
