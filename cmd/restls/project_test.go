@@ -270,3 +270,39 @@ func TestServeProject(t *testing.T) {
 		t.Errorf("unknown.js: %v, want unknown-service", got[unknown])
 	}
 }
+
+// TestCheckProjectSettings: check.strict is --strict's default, which
+// --strict=false overrides, and check.disable drops a code's findings.
+func TestCheckProjectSettings(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	config := "configRoot: " + filepath.Join(root, "testdata", "config") + "\n"
+	strict := write("strict.yaml", config+"check:\n  strict: true\n")
+	disable := write("disable.yaml", config+"check:\n  strict: true\n  disable: [hardcoded-authorization]\n")
+	write("scripts/a.js", "return api.rest.v1.get(\"crm-orders\", {}, { Authorization: \"Basic x\" });\n")
+	for _, tc := range []struct {
+		args []string
+		rc   int
+		out  string
+	}{
+		{[]string{"check", "--project", strict, "scripts"}, 1, "[hardcoded-authorization]"},
+		{[]string{"check", "--project", strict, "--strict=false", "scripts"}, 0, "[hardcoded-authorization]"},
+		{[]string{"check", "--project", disable, "scripts"}, 0, "1 script checked: no problems"},
+	} {
+		out, errs, rc := runProject(t, dir, nil, tc.args...)
+		if rc != tc.rc || !strings.Contains(out, tc.out) {
+			t.Errorf("restls %s: rc %d (want %d)\n%s%s", strings.Join(tc.args, " "), rc, tc.rc, out, errs)
+		}
+	}
+}
