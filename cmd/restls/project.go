@@ -65,6 +65,13 @@ func (c *configFlags) loadProject(cmd string) bool {
 		fmt.Fprintf(c.env.stderr, "%s [%s]\n", d, d.Code)
 	}
 	if p.HasErrors() {
+		if cmd == "serve" && c.file == "" && c.envName == "" {
+			// The language server an editor starts in a folder whose
+			// restls.yaml has a typo keeps serving (degrade, never fail),
+			// as it would without the file; one named on purpose stops it.
+			fmt.Fprintf(c.env.stderr, "restls serve: %s has errors (above): serving without it; fix them and restart the server\n", p.File)
+			return true
+		}
 		return fail("%s has errors (above): fix them, or name another file with --project", p.File)
 	}
 	s, err := p.Sources(c.envName)

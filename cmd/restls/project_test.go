@@ -306,3 +306,33 @@ func TestCheckProjectSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestServeFoundProjectWithErrors: the language server an editor starts
+// in a folder whose restls.yaml has a typo still serves (without the
+// file, saying so on stderr), where restls check stops.
+func TestServeFoundProjectWithErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "restls.yaml"), []byte("configRot: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := restlsCommand(t, "serve", "--stdio")
+	cmd.Dir = dir
+	p := startServeCommand(t, cmd, nil)
+	var init protocol.InitializeResult
+	if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, &init); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, p.stderr.String())
+	}
+	if err := p.call(t, protocol.MethodShutdown, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.conn.Notify(context.Background(), protocol.MethodExit, nil)
+	if rc := p.wait(t); rc != 0 {
+		t.Errorf("exit status %d", rc)
+	}
+	if errs := p.stderr.String(); !strings.Contains(errs, `restls.yaml:1:1: error: unknown key "configRot": did you mean "configRoot"?`) || !strings.Contains(errs, "serving without it") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	if _, errs, rc := runProject(t, dir, nil, "check", "."); rc != 2 || !strings.Contains(errs, "has errors") {
+		t.Errorf("check: rc %d\n%s", rc, errs)
+	}
+}
