@@ -50,7 +50,8 @@ func Init(dir string) (string, error) {
 	b.WriteString("# restls project file: every restls command and the editor read it.\n")
 	b.WriteString("# Paths are relative to this file; flags and editor settings override\n")
 	b.WriteString("# its keys one by one. Keys and examples: docs/configuration.md.\n")
-	b.WriteString("# yaml-language-server: $schema=https://github.com/restls/restls/workspace/schema/restls.schema.json\n\n")
+	b.WriteString("# Its schema: restls serve --http serves it at /v1/schema/restls.json;\n")
+	b.WriteString("# the VS Code extension validates this file with it.\n\n")
 	switch {
 	case l.root != "":
 		b.WriteString("# The platform's webforms directory: script-code-config/script-service-api.xml,\n")
