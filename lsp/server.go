@@ -47,6 +47,13 @@ type Options struct {
 	// OpenAPI are the API descriptions used when a session's settings name
 	// none (--openapi). They load in the background.
 	OpenAPI []OpenAPISource
+	// Project is the project file (restls.yaml) whose keys Sources,
+	// OpenAPI and ScriptKinds hold, under the flags; "" when there is
+	// none. restls/status names it.
+	Project string
+	// ScriptKinds is the kind map used when a session's settings give no
+	// scriptKinds (the project file's).
+	ScriptKinds config.KindMap
 }
 
 // RunRequest is what restls.runScript hands to Options.Runner.

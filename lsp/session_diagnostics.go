@@ -261,5 +261,8 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	show := NewPathDisplay(s.opts.ShowPath, snap.Sources)
 	st := statusOf(snap, show)
 	st.OpenAPI = s.openAPIStatus(usable(snap.For(config.ScriptService)), show)
+	if s.srv.opts.Project != "" {
+		st.Project = show.path(s.srv.opts.Project)
+	}
 	s.notify(ctx, MethodStatus, st)
 }

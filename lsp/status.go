@@ -22,6 +22,9 @@ type Status struct {
 	Problems map[string]int `json:"problems"`
 	// OpenAPI are the API descriptions in use and their state.
 	OpenAPI []APIStatus `json:"openapi,omitempty"`
+	// Project is the project file (restls.yaml) in force, under the
+	// editor's settings; absent when there is none.
+	Project string `json:"project,omitempty"`
 }
 
 // KindStatus is the registry state of one script kind.

@@ -14,6 +14,9 @@ const watcherID = "restls-config-files"
 // applySettingsLocked makes set the session's settings: sources equal to the
 // server's use the shared registry, others get the session's own.
 func (s *session) applySettingsLocked(set settings) {
+	if len(set.ScriptKinds) == 0 {
+		set.ScriptKinds = s.srv.opts.ScriptKinds // the project file's, under the editor's
+	}
 	s.settings = set
 	src := s.srv.opts.Sources.Override(set.sources(s.root))
 	switch {

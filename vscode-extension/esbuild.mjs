@@ -23,20 +23,22 @@ fs.mkdirSync('dist', { recursive: true });
 fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh', 'dist/terminateProcess.sh');
 fs.chmodSync('dist/terminateProcess.sh', 0o755);
 // The schemas (contributes.jsonValidation and yamlValidation) have one
-// source each, the one restls itself validates against: the fixture schema
-// and the script test schema. RESTLS_ROOT names the restls source tree
+// source each, the one restls itself validates against: the fixture schema,
+// the script test schema and the project file's (restls.yaml). RESTLS_ROOT names the restls source tree
 // (scripts/dist.sh sets it for its staging copy of the extension, which
 // lives outside the tree); the default is the parent directory.
 const root = process.env.RESTLS_ROOT || '..';
 const mockSchema = path.join(root, 'runtime', 'restclient', 'schema', 'mock.schema.json');
 const testSchema = path.join(root, 'scripttest', 'schema', 'test.schema.json');
-for (const f of [mockSchema, testSchema]) {
+const projectSchema = path.join(root, 'workspace', 'schema', 'restls.schema.json');
+for (const f of [mockSchema, testSchema, projectSchema]) {
   if (!fs.existsSync(f)) {
     console.error(`esbuild.mjs: ${f} is missing: build in the restls source tree, or set RESTLS_ROOT to it`);
     process.exit(1);
   }
 }
 fs.copyFileSync(mockSchema, 'dist/mock.schema.json');
+fs.copyFileSync(projectSchema, 'dist/restls.schema.json');
 // The test schema refers to the fixture schema by its $id, an address that
 // an editor cannot fetch offline: the packaged copy refers to the file
 // beside it instead, and has no $id that would change the base of that

@@ -17,6 +17,7 @@ import (
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 // cacheControl lets an editor keep a response but makes it ask again every
@@ -407,8 +408,22 @@ var mockSchema = sync.OnceValue(func() encoded {
 	return encoded{body: restclient.MockSchema, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 })
 
+// projectSchema is the JSON Schema of restls.yaml (workspace.Schema).
+var projectSchema = sync.OnceValue(func() encoded {
+	sum := sha256.Sum256(workspace.Schema)
+	return encoded{body: workspace.Schema, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+})
+
 func (s *Server) handleMockSchema(w http.ResponseWriter, r *http.Request) {
-	e := mockSchema()
+	serveSchema(w, r, mockSchema())
+}
+
+func (s *Server) handleProjectSchema(w http.ResponseWriter, r *http.Request) {
+	serveSchema(w, r, projectSchema())
+}
+
+// serveSchema answers with a JSON Schema, cached by its ETag.
+func serveSchema(w http.ResponseWriter, r *http.Request, e encoded) {
 	w.Header().Set("ETag", e.etag)
 	w.Header().Set("Cache-Control", cacheControl)
 	if etagMatch(r.Header.Get("If-None-Match"), e.etag) {

@@ -14,6 +14,7 @@ import (
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 // brokenRoot is a config root whose every file fails to parse.
@@ -364,6 +365,20 @@ func TestMockSchema(t *testing.T) {
 		t.Fatalf("GET /v1/schema/mock.json = %d %s %.80s", res.StatusCode, res.Header.Get("Content-Type"), body)
 	}
 	res, _ = get(t, hs.URL+"/v1/schema/mock.json", map[string]string{"If-None-Match": res.Header.Get("ETag")})
+	if res.StatusCode != http.StatusNotModified {
+		t.Errorf("with its ETag: %d, want 304", res.StatusCode)
+	}
+}
+
+// TestProjectSchema: restls.yaml's schema, served as the fixture
+// format's is.
+func TestProjectSchema(t *testing.T) {
+	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
+	res, body := get(t, hs.URL+"/v1/schema/restls.json", nil)
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/schema+json" || body != string(workspace.Schema) {
+		t.Fatalf("GET /v1/schema/restls.json = %d %s %.80s", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+	res, _ = get(t, hs.URL+"/v1/schema/restls.json", map[string]string{"If-None-Match": res.Header.Get("ETag")})
 	if res.StatusCode != http.StatusNotModified {
 		t.Errorf("with its ETag: %d, want 304", res.StatusCode)
 	}

@@ -2,8 +2,8 @@
 // backend a designer editor talks to, and the designer page itself.
 //
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
-// /v1/schema/mock.json, /healthz, /readyz, /metrics, POST /v1/run), the
-// operators' port and its metrics (ops.go), SIGHUP reloads, their security
+// /v1/schema/mock.json, /v1/schema/restls.json, /healthz, /readyz,
+// /metrics, POST /v1/run), the operators' port and its metrics (ops.go), SIGHUP reloads, their security
 // (bearer token, CORS allow-list, loopback-only default), the WebSocket
 // transport that carries the language server to browser editors (/lsp: one
 // LSP session per socket, one JSON-RPC message per text frame, writes
@@ -14,7 +14,7 @@
 //
 // web may import config, hints, lsp and runtime/restclient (only for the
 // fixture format: ParseMock checks a run's inline mock, MockSchema is
-// served). It must not import runtime (dry runs reach it through the
+// served), and workspace (restls.yaml's Schema is served). It must not import runtime (dry runs reach it through the
 // injected Options.Runner) or anything in cmd; it never
 // reads a credential: the hints map and the status carry none.
 package web

@@ -208,6 +208,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /v1/calls", s.handleCalls)
 	s.mux.HandleFunc("GET /v1/status", s.handleStatus)
 	s.mux.HandleFunc("GET /v1/schema/mock.json", s.handleMockSchema)
+	s.mux.HandleFunc("GET /v1/schema/restls.json", s.handleProjectSchema)
 	s.mux.Handle("POST /v1/run", s.mayRun(http.HandlerFunc(s.handleRun)))
 	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)

@@ -55,7 +55,7 @@ files.`)
 	var kinds kindMapFlag
 	fs.Var(&kinds, "kind-map", "`GLOB=KIND`: scripts matching GLOB are of KIND unless their first line names a kind (repeatable; the first match wins)")
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	paths, rc := parseInterleaved(env, fs, args)
 	if rc >= 0 {
 		return rc
@@ -67,14 +67,19 @@ files.`)
 	if !slices.Contains(check.Formats, *format) {
 		return usageErr("unknown --format %q: use one of %s", *format, strings.Join(check.Formats, ", "))
 	}
+	if len(paths) > 0 {
+		cf.start = paths[0]
+	}
 	if cf.rootMissing("check") {
 		return 2
 	}
+	cf.checkDefaults(fs, &include, &exclude, strict, &kinds)
 	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Kinds: kinds.m,
 		Snapshot: config.Load(cf.sources())})
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	cf.disabled(rep)
 	if err := check.Write(env.stdout, rep, *format, versionString()); err != nil {
 		fmt.Fprintf(env.stderr, "restls check: %v\n", err)
 		return 2

@@ -67,7 +67,7 @@ func TestCLISlips(t *testing.T) {
 // names every flag its Flags section lists (the configuration flags as
 // "[config flags]"), so no flag hides at the bottom of the page.
 func TestHelpSynopsesNameEveryFlag(t *testing.T) {
-	configFlags := map[string]bool{"config-root": true, "properties": true, "service-xml": true, "handler-xml": true, "platform-config": true}
+	configFlags := map[string]bool{"config-root": true, "properties": true, "service-xml": true, "handler-xml": true, "platform-config": true, "project": true, "env": true}
 	for _, name := range []string{"run", "services"} {
 		out, _, rc := run(t, nil, "help", name)
 		if rc != 0 {

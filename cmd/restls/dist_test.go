@@ -385,7 +385,7 @@ func checkVSIXSchemas(t *testing.T, files map[string]archived) {
 			associated[m] = v.URL
 		}
 	}
-	for glob, schema := range map[string]string{"*.mock.yaml": "dist/mock.schema.json", "*.test.yaml": "dist/test.schema.json"} {
+	for glob, schema := range map[string]string{"*.mock.yaml": "dist/mock.schema.json", "*.test.yaml": "dist/test.schema.json", "restls.yaml": "dist/restls.schema.json"} {
 		if associated[glob] != "./"+schema {
 			t.Errorf("the .vsix associates %s with %q, want ./%s", glob, associated[glob], schema)
 		}

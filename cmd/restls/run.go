@@ -63,7 +63,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
 	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	// Flags may also follow SCRIPT.
 	positional, rc := parseInterleaved(env, fs, args)
 	if rc >= 0 {
@@ -136,6 +136,9 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		}
 	} else if *recordHeaders != "" {
 		return usageErr("--record-headers needs --record FILE")
+	}
+	if script != "-" {
+		cf.start = script
 	}
 	if cf.rootMissing("run") {
 		return 2

@@ -59,7 +59,7 @@ ended without shutdown, 2 for usage errors.`)
 	var openAPI lsp.OpenAPIFlags
 	fs.Var(&openAPI, "openapi", lsp.OpenAPIFlagHelp)
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	var rf registryFlags
 	rf.register(fs)
 	var hf httpFlags
@@ -79,6 +79,7 @@ ended without shutdown, 2 for usage errors.`)
 	if cf.rootMissing("serve") {
 		return 2
 	}
+	openAPI = cf.openAPI(openAPI)
 	log, closeLog, err := serveLogger(env, *logFile, *logLevel, *logFormat)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
@@ -130,12 +131,14 @@ ended without shutdown, 2 for usage errors.`)
 		load, runner = hf.watch(load, runner)
 	}
 	srv := lsp.NewServer(lsp.Options{
-		Sources: sources,
-		Logger:  log,
-		Runner:  runner,
-		Load:    load,
-		Version: versionString(),
-		OpenAPI: openAPI,
+		Sources:     sources,
+		Logger:      log,
+		Runner:      runner,
+		Load:        load,
+		Version:     versionString(),
+		OpenAPI:     openAPI,
+		Project:     cf.projectFile(),
+		ScriptKinds: cf.projectKinds(),
 	})
 
 	// Background work ends with ctx and is waited for, so nothing of this

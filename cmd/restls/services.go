@@ -8,20 +8,28 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// configFlags binds the registry flags and reads RESTLS_* from env.
+// configFlags binds the registry flags and the project flags
+// (project.go), and reads RESTLS_* from env.
 type configFlags struct {
 	f   config.Flags
 	env *cliEnv
+	projectFlags
 }
 
+// sources are the project file's (its environment's) configuration,
+// overridden key by key by RESTLS_* variables, then by the flags.
 func (c *configFlags) sources() config.Sources {
-	return config.FromEnv(c.env.getenv).Override(c.f.Explicit())
+	return c.fromProject().Override(config.FromEnv(c.env.getenv)).Override(c.f.Explicit())
 }
 
-// rootMissing reports, for command cmd, a config root named by a flag or
-// RESTLS_CONFIG_ROOT that is not a directory: a usage error, since a
-// registry read from nothing would only hide the typo.
+// rootMissing loads the project file (project.go) and reports, for
+// command cmd, its errors, and a config root named by a flag, by
+// RESTLS_CONFIG_ROOT or by the file that is not a directory: a usage
+// error, since a registry read from nothing would only hide the typo.
 func (c *configFlags) rootMissing(cmd string) bool {
+	if !c.loadProject(cmd) {
+		return true
+	}
 	if err := c.sources().CheckRoot(); err != nil {
 		fmt.Fprintf(c.env.stderr, "restls %s: %v\n", cmd, err)
 		return true
@@ -49,7 +57,7 @@ usage errors, and when a named config root is not a directory.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: kind, services, timeouts, diagnostics")
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic exists")
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
 		return rc
 	}

@@ -38,7 +38,7 @@ that cannot be written.`)
 	verbose := fs.Bool("v", false, "list passing tests too")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt each test's script after this `duration`")
 	cf := configFlags{env: env}
-	cf.f.Register(fs)
+	cf.register(fs)
 	paths, rc := parseInterleaved(env, fs, args)
 	if rc >= 0 {
 		return rc
@@ -65,6 +65,9 @@ that cannot be written.`)
 	}
 	if len(files) == 0 {
 		return usageErr("no test files (*%s) found", scripttest.Suffix)
+	}
+	if len(paths) > 0 {
+		cf.start = paths[0]
 	}
 	if cf.rootMissing("test") {
 		return 2

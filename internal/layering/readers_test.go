@@ -51,6 +51,7 @@ var readersAllowed = map[string]string{
 	"runtime/restclient/oauth.go: io.ReadAll":    "the token request's own form body, built by restls",
 	"openapi/load.go: io.ReadAll":                "a description fetched by URL, under io.LimitReader(MaxSize)",
 	"remote/remote.go: io.ReadAll":               "the registry backend's answer, under io.LimitReader(maxBody)",
+	"workspace/init.go: os.OpenFile":             "creates restls.yaml (O_EXCL: never over an existing file), never read",
 	"internal/goldentest/golden.go: os.ReadFile": "the golden files of the module's own tests (a test-only package)",
 }
 

@@ -345,14 +345,19 @@ test('Copy as cURL copies the call\'s curl command from the result, never from t
   assert.equal(recorded.clipboard.length, 1, 'no call 9, and the index is a number');
 });
 
-test('package.json associates the fixture and script test schemas, which the build copies from the restls tree', () => {
+test('package.json associates the fixture, script test and project file schemas, which the build copies from the restls tree', () => {
   const root = path.join(__dirname, '..', '..');
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: ['*.mock.json'], url: './dist/mock.schema.json' }]);
   assert.deepEqual(pkg.contributes.yamlValidation, [
     { fileMatch: ['*.mock.yaml', '*.mock.yml'], url: './dist/mock.schema.json' },
     { fileMatch: ['*.test.yaml'], url: './dist/test.schema.json' },
+    { fileMatch: ['restls.yaml'], url: './dist/restls.schema.json' },
   ]);
+  assert.equal(
+    fs.readFileSync(path.join(root, 'dist', 'restls.schema.json'), 'utf8'),
+    fs.readFileSync(path.join(root, '..', 'workspace', 'schema', 'restls.schema.json'), 'utf8'),
+  );
   assert.equal(
     fs.readFileSync(path.join(root, 'dist', 'mock.schema.json'), 'utf8'),
     fs.readFileSync(path.join(root, '..', 'runtime', 'restclient', 'schema', 'mock.schema.json'), 'utf8'),

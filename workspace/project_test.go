@@ -1,0 +1,158 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// TestDiagnosticsGolden: what a user reads about a broken restls.yaml
+// (unknown keys with the nearest known one, values of the wrong type,
+// YAML syntax), each with file:line:col, against golden files.
+func TestDiagnosticsGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/unknown/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no test files", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			p, err := LoadProject(filepath.ToSlash(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.HasErrors() {
+				t.Fatalf("%s: no error", f)
+			}
+			var b strings.Builder
+			for _, d := range p.Diagnostics {
+				b.WriteString(d.String() + " [" + d.Code + "]\n")
+			}
+			goldentest.Check(t, "testdata/golden/"+strings.TrimSuffix(filepath.Base(f), ".yaml")+".golden", b.String())
+		})
+	}
+}
+
+const fullProject = `configRoot: platform/webforms
+platformConfig: /etc/platform/config.xml
+environments:
+  test:
+    configRoot: envs/test
+  prod:
+    properties: [envs/prod/application.yml, envs/prod/extra.properties]
+    registryUrl: https://restls.example.com
+defaultEnvironment: test
+scriptKinds:
+  "**/tasks/**": scriptTask
+  "**/validation/**": validationScript
+openapi:
+  crm-customers: apis/crm.yaml
+  billing: https://billing.example.com/openapi.json
+check:
+  include: ["scripts/**/*.js"]
+  exclude: ["**/vendor/**"]
+  strict: true
+  disable: [hardcoded-authorization]
+`
+
+// TestProjectResolve: paths are relative to the file, environments
+// replace the keys they set, and the kind map keeps the order written.
+func TestProjectResolve(t *testing.T) {
+	dir := filepath.Join("some", "repo")
+	p := ParseProject(filepath.Join(dir, FileName), []byte(fullProject))
+	if p.HasErrors() {
+		t.Fatal(p.Diagnostics)
+	}
+	j := func(s string) string { return filepath.Join(dir, filepath.FromSlash(s)) }
+	def, err := p.Sources("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (config.Sources{ConfigRoot: j("envs/test"), PlatformConfig: "/etc/platform/config.xml"}); !def.Equal(want) {
+		t.Errorf("default environment: %+v, want %+v", def, want)
+	}
+	prod, err := p.Sources("prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Sources{ConfigRoot: j("platform/webforms"), PlatformConfig: "/etc/platform/config.xml",
+		Properties: []string{j("envs/prod/application.yml"), j("envs/prod/extra.properties")}, RegistryURL: "https://restls.example.com"}
+	if !prod.Equal(want) {
+		t.Errorf("prod: %+v, want %+v", prod, want)
+	}
+	_, err = p.Sources("prd")
+	if !errors.Is(err, ErrUnknownEnvironment) || !strings.Contains(err.Error(), `did you mean "prod"?`) {
+		t.Errorf("unknown environment: %v", err)
+	}
+	if len(p.ScriptKinds) != 2 || p.ScriptKinds.KindOf("a/tasks/x.js", "") != config.ScriptTask ||
+		p.ScriptKinds.KindOf("a/validation/x.js", "") != config.ValidationScript || p.ScriptKinds.KindOf("a/x.js", "") != config.ScriptService {
+		t.Errorf("scriptKinds: %v", p.ScriptKinds)
+	}
+	if p.OpenAPI["crm-customers"] != j("apis/crm.yaml") || p.OpenAPI["billing"] != "https://billing.example.com/openapi.json" {
+		t.Errorf("openapi: %v", p.OpenAPI)
+	}
+	if c := p.Check; !slices.Equal(c.Include, []string{"scripts/**/*.js"}) || !slices.Equal(c.Exclude, []string{"**/vendor/**"}) ||
+		c.Strict == nil || !*c.Strict || !slices.Equal(c.Disable, []string{"hardcoded-authorization"}) {
+		t.Errorf("check: %+v", c)
+	}
+	if empty := ParseProject("restls.yaml", nil); empty.HasErrors() || !empty.Config.IsZero() {
+		t.Errorf("an empty file: %+v", empty)
+	}
+}
+
+// TestFindProject: the nearest restls.yaml from a file or a directory,
+// up to the repository root and no further.
+func TestFindProject(t *testing.T) {
+	top := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		p = filepath.Join(top, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("restls.yaml", "# above the repository: never found\n")
+	write("repo/.git/HEAD", "ref: refs/heads/main\n")
+	write("repo/restls.yaml", "configRoot: a\n")
+	write("repo/sub/restls.yaml", "configRoot: b\n")
+	write("repo/sub/scripts/x.js", "return 1\n")
+	write("repo/other/scripts/y.js", "return 1\n")
+	write("norepo/scripts/z.js", "return 1\n")
+	write("norepo/restls.yaml", "configRoot: c\n")
+	in := func(p string) string { return filepath.Join(top, filepath.FromSlash(p)) }
+	for _, tc := range []struct{ start, want string }{
+		{"repo/sub/scripts/x.js", "repo/sub/restls.yaml"},
+		{"repo/sub/scripts", "repo/sub/restls.yaml"},
+		{"repo/other/scripts/y.js", "repo/restls.yaml"},
+		{"repo", "repo/restls.yaml"},
+		{"norepo/scripts/z.js", ""}, // outside a repository, only the start's own directory
+		{"norepo", "norepo/restls.yaml"},
+	} {
+		want := ""
+		if tc.want != "" {
+			want = in(tc.want)
+		}
+		if got := FindProject(in(tc.start)); got != want {
+			t.Errorf("FindProject(%s) = %q, want %q", tc.start, got, want)
+		}
+	}
+	if err := os.Remove(in("repo/restls.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindProject(in("repo/other/scripts/y.js")); got != "" {
+		t.Errorf("found %q above the repository root", got)
+	}
+	// A relative start gives a relative path.
+	t.Chdir(in("repo/sub/scripts"))
+	if got := FindProject("x.js"); got != filepath.Join("..", FileName) {
+		t.Errorf("relative: %q", got)
+	}
+}
