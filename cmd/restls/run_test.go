@@ -57,12 +57,12 @@ func TestRunJSONIsOneObject(t *testing.T) {
 	if dec.More() {
 		t.Fatal("more than one JSON value on stdout")
 	}
-	for _, k := range []string{"result", "error", "calls", "logs"} {
+	for _, k := range []string{"result", "error", "calls", "logs", "kind"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
 	}
-	if len(got) != 4 || string(got["error"]) != "null" {
+	if len(got) != 5 || string(got["error"]) != "null" || string(got["kind"]) != `"scriptService"` {
 		t.Errorf("object %s", out)
 	}
 	var calls []struct {
