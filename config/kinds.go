@@ -7,8 +7,9 @@ import (
 )
 
 // The script kind rule: which kind a script is, from its own text and the
-// globs the user maps to kinds. The language server (setting scriptKinds)
-// and restls check (--kind-map) both decide with KindMap.KindOf.
+// globs the user maps to kinds. The language server (setting scriptKinds),
+// restls check (--kind-map), restls test and restls run all decide with
+// KindMap.Decide.
 
 // kindMarker is the first-line comment that selects a script kind.
 const kindMarker = "restls-kind:"
@@ -47,17 +48,44 @@ type KindGlob struct {
 // match wins.
 type KindMap []KindGlob
 
-// KindOf decides the kind of the script at file with text: a first-line
+// KindSource says which part of the kind rule decided a script's kind.
+type KindSource string
+
+// The parts of the kind rule, in the order KindMap.Decide tries them.
+const (
+	// KindFromDirective: the script's first-line "// restls-kind: K".
+	KindFromDirective KindSource = "directive"
+	// KindFromMap: a glob of the kind map (scriptKinds, --kind-map).
+	KindFromMap KindSource = "kindMap"
+	// KindFromDefault: neither, so scriptService.
+	KindFromDefault KindSource = "default"
+)
+
+// KindDecision is a script's kind and why: every surface (run, test,
+// check, the language server and, through restls/documentInfo, the
+// editors) decides with KindMap.Decide, so they agree.
+type KindDecision struct {
+	Kind   Kind       `json:"kind"`
+	Source KindSource `json:"source"`
+	// Glob is the kind map glob that matched, as written; set only when
+	// Source is KindFromMap.
+	Glob string `json:"glob,omitempty"`
+}
+
+// Decide decides the kind of the script at file with text: a first-line
 // comment "// restls-kind: K" first (it is in the file itself), then the
 // first glob of m that matches file, then scriptService.
-func (m KindMap) KindOf(file, text string) Kind {
+func (m KindMap) Decide(file, text string) KindDecision {
 	if k, ok := DetectKind(text); ok {
-		return k
+		return KindDecision{Kind: k, Source: KindFromDirective}
 	}
 	for _, kg := range m {
 		if kg.Glob.MatchPath(file) {
-			return kg.Kind
+			return KindDecision{Kind: kg.Kind, Source: KindFromMap, Glob: kg.Glob.String()}
 		}
 	}
-	return ScriptService
+	return KindDecision{Kind: ScriptService, Source: KindFromDefault}
 }
+
+// KindOf is the kind Decide decides.
+func (m KindMap) KindOf(file, text string) Kind { return m.Decide(file, text).Kind }

@@ -39,21 +39,24 @@ func TestDetectKind(t *testing.T) {
 }
 
 // TestKindOf: the directive wins over the globs, the first glob wins, and
-// scriptService is the default.
+// scriptService is the default; Decide says which of them decided.
 func TestKindOf(t *testing.T) {
 	m := KindMap{{Glob: mustGlob(t, "tasks/**"), Kind: ScriptTask}, {Glob: mustGlob(t, "*.js"), Kind: ValidationScript}}
 	tests := []struct {
 		file, text string
-		want       Kind
+		want       KindDecision
 	}{
-		{"/w/tasks/a.js", "return 1;", ScriptTask},
-		{"/w/tasks/a.js", "// restls-kind: scriptService\nreturn 1;", ScriptService},
-		{"/w/other/a.js", "", ValidationScript},
-		{"/w/other/a.ts", "", ScriptService},
+		{"/w/tasks/a.js", "return 1;", KindDecision{ScriptTask, KindFromMap, "tasks/**"}},
+		{"/w/tasks/a.js", "// restls-kind: scriptService\nreturn 1;", KindDecision{ScriptService, KindFromDirective, ""}},
+		{"/w/other/a.js", "", KindDecision{ValidationScript, KindFromMap, "*.js"}},
+		{"/w/other/a.ts", "", KindDecision{ScriptService, KindFromDefault, ""}},
 	}
 	for _, tt := range tests {
-		if got := m.KindOf(tt.file, tt.text); got != tt.want {
-			t.Errorf("KindOf(%q, %q) = %s, want %s", tt.file, tt.text, got, tt.want)
+		if got := m.Decide(tt.file, tt.text); got != tt.want {
+			t.Errorf("Decide(%q, %q) = %+v, want %+v", tt.file, tt.text, got, tt.want)
+		}
+		if got := m.KindOf(tt.file, tt.text); got != tt.want.Kind {
+			t.Errorf("KindOf(%q, %q) = %s, want %s", tt.file, tt.text, got, tt.want.Kind)
 		}
 	}
 }

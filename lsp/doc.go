@@ -6,7 +6,10 @@
 // of each session with incremental text sync, the conversion between LSP
 // positions (UTF-16) and byte offsets (mapper.go, the only place that knows
 // about UTF-16), the service registry shared by all sessions and its reload
-// when configuration files change, and the restls/status notification.
+// when configuration files change, the restls/status notification, and the
+// restls/documentInfo request that tells editors what the server decided
+// about a script (its kind and why, its fixture files, its display path)
+// so that they never decide it again.
 //
 // A Server holds what sessions share: options and the registry snapshot.
 // ServeStream runs one session (one editor connection) on a jsonrpc2.Stream;

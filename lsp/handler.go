@@ -36,6 +36,7 @@ var methods = map[string]method{
 	protocol.MethodWorkspaceExecuteCommand:         (*session).executeCommand,
 	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*session).didChangeWatchedFiles,
 	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
+	MethodDocumentInfo:                             (*session).documentInfo,
 }
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }

@@ -14,6 +14,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"golang.org/x/tools/txtar"
+
+	"github.com/restls/restls/config"
 )
 
 // Marker tests. Each lsp/testdata/*.txt is a txtar archive holding a tiny
@@ -27,6 +29,7 @@ import (
 //	//@diag(pos, code, "message substring"?)    a diagnostic with code starts at pos
 //	//@fix(pos, "title substring", "line")      a quick fix at pos turns the line into "line"
 //	//@definition(pos, "file", line)           go to definition at pos opens file (relative to the archive) at line (1-based); none = no definition
+//	//@kind(pos, kind, source, "glob"?)         restls/documentInfo says the script is of kind, decided by source (directive, kindMap with glob, default)
 //
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
@@ -328,6 +331,24 @@ func checkMarker(t *testing.T, c *testClient, s *script, m marker) {
 		line, _ := strconv.Atoi(rest[1])
 		if locs[0].URI != want || int(locs[0].Range.Start.Line) != line-1 {
 			t.Errorf("%s: definition at %s:%d, want %s:%d", m.where, locs[0].URI, locs[0].Range.Start.Line+1, want, line)
+		}
+	case "kind":
+		var info *DocumentInfo
+		if err := c.call(MethodDocumentInfo, &DocumentInfoParams{TextDocument: td}, &info); err != nil || info == nil {
+			t.Errorf("%s: documentInfo: %v, %v", m.where, info, err)
+			return
+		}
+		want := config.KindDecision{Kind: config.Kind(rest[0]), Source: config.KindSource(rest[1])}
+		if len(rest) > 2 {
+			want.Glob = rest[2]
+		}
+		if info.Kind != want {
+			t.Errorf("%s: documentInfo kind = %+v, want %+v", m.where, info.Kind, want)
+		}
+		// The fixture names are the ones a dry run looks for.
+		base := strings.TrimSuffix(s.u.FsPath(), filepath.Ext(s.u.FsPath()))
+		if wantFix := []string{base + ".mock.yaml", base + ".mock.json"}; !slices.Equal(info.Fixtures, wantFix) {
+			t.Errorf("%s: documentInfo fixtures = %q, want %q", m.where, info.Fixtures, wantFix)
 		}
 	default:
 		t.Errorf("%s: unknown marker %q", m.where, m.name)

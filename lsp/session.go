@@ -258,10 +258,8 @@ func usable(reg *config.Registry) *config.Registry {
 	return reg
 }
 
-// kindOf decides a document's script kind (config.KindMap.KindOf).
-func kindOf(d *document, set settings) config.Kind {
-	return set.ScriptKinds.KindOf(hostPaths.slash(d.path), d.doc.Text())
-}
+// kindOf decides a document's script kind (kindDecision).
+func kindOf(d *document, set settings) config.Kind { return kindDecision(d, set).Kind }
 
 // markDirty queues documents (none: every open one) for diagnostics.
 func (s *session) markDirty(uris ...uri.URI) {

@@ -90,6 +90,9 @@ type Result struct {
 	Calls []*restclient.Call `json:"calls"`
 	// Logs holds console output in order.
 	Logs []LogEntry `json:"logs"`
+	// Kind is the kind the script ran as (config.KindMap.Decide, or the
+	// one named), so a caller sees which registry answered.
+	Kind config.Kind `json:"kind,omitempty"`
 	// DurationMs is the whole run's wall time.
 	DurationMs float64 `json:"-"`
 }
@@ -173,7 +176,7 @@ func Run(ctx context.Context, opts Options) *Result {
 	if opts.Kind == "" && opts.Registry != nil {
 		opts.Kind = opts.Registry.Kind
 	}
-	res := &Result{Result: json.RawMessage("null"), Calls: []*restclient.Call{}, Logs: []LogEntry{}}
+	res := &Result{Result: json.RawMessage("null"), Calls: []*restclient.Call{}, Logs: []LogEntry{}, Kind: opts.Kind}
 	r := &runner{
 		vm:      goja.New(),
 		opts:    opts,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
@@ -328,6 +329,18 @@ const mockName = restclient.PastedMocks
 
 const maxRunBody = 4 << 20
 
+// designerScript is the name of the script of POST /v1/run.
+const designerScript = "script.js"
+
+// anyScript matches every script: "kind" as a kind map.
+var anyScript = func() *input.Glob {
+	g, err := input.FileGlob("**")
+	if err != nil {
+		panic(err) // a constant pattern
+	}
+	return g
+}()
+
 // runShape is POST /v1/run's body, for messages.
 const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text)}`
 
@@ -368,7 +381,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error()+"; fix the fixture (the format is GET /v1/schema/mock.json and docs/runtime.md)")
 		return
 	}
-	kind := config.ScriptService
+	// The kind rule every surface uses decides: a first-line
+	// "// restls-kind: K", else "kind" (the designer's kind selector, which
+	// its /lsp session sees as a scriptKinds glob, so hints and run
+	// agree), else scriptService.
+	var kinds config.KindMap
 	if body.Kind != "" {
 		k, err := config.ParseKind(body.Kind)
 		if err != nil {
@@ -376,13 +393,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
-		kind = k
+		kinds = config.KindMap{{Glob: anyScript, Kind: k}}
 	}
+	kind := kinds.KindOf(designerScript, body.Text)
 	var input []byte
 	if len(body.Input) > 0 && string(body.Input) != "null" {
 		input = body.Input
 	}
-	req := lsp.RunRequest{URI: "designer:script.js", Text: body.Text, Kind: kind, Input: input, MockText: mock,
+	req := lsp.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
 		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
 	res, err := s.opts.Runner(r.Context(), req)
 	if err != nil {

@@ -45,8 +45,8 @@ first-line "// restls-kind: K" comment, else the first --kind-map glob
 that matches it, else scriptService (the scriptKinds setting's rule).
 
 Exit status: 0 when clean; 1 when there is an error (or, with --strict, a
-warning); 2 for usage errors and unreadable paths, scripts or configuration
-files.`)
+warning); 2 for usage errors, unreadable paths, scripts or configuration
+files, and no service configuration found.`)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
 	var include, exclude stringList
@@ -74,8 +74,14 @@ files.`)
 		return 2
 	}
 	cf.checkDefaults(fs, &include, &exclude, strict, &kinds)
-	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Kinds: kinds.m,
-		Snapshot: config.Load(cf.sources())})
+	snap := config.Load(cf.sources())
+	if !snap.For(config.ScriptService).Loaded {
+		// A check that found no configuration would check no serviceId:
+		// a CI job started in the wrong directory must fail, as test does.
+		// An empty but existing configuration still checks.
+		return usageErr("%s", errNoConfiguration)
+	}
+	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Kinds: kinds.m, Snapshot: snap})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -86,6 +92,10 @@ files.`)
 	}
 	return rep.ExitCode(*strict)
 }
+
+// errNoConfiguration is what check, test and run say when no
+// configuration source is found at all.
+const errNoConfiguration = "no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT"
 
 // parseInterleaved parses flags that may come before, between or after
 // the PATHs, and returns the PATHs, or the exit status (as parseFlags).

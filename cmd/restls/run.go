@@ -48,7 +48,7 @@ RESTLS_TOKEN_<SERVICEID>). --json holds the same command in each call's
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout or --max-memory), 2 for usage errors or
 when the script, input, fixtures or configuration cannot be loaded.`)
-	kindName := fs.String("kind", string(config.ScriptService), "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript")
+	kindName := fs.String("kind", "", "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript (default: the script's first-line \"// restls-kind: K\" comment, else scriptService)")
 	inputFile := fs.String("input", "", "JSON `file` whose value becomes context.input (default {})")
 	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
@@ -78,9 +78,15 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		return usageErr("expected exactly one SCRIPT file, got %d arguments; see restls run -h", len(positional))
 	}
 	script := positional[0]
-	kind, err := config.ParseKind(*kindName)
-	if err != nil {
-		return usageErr("%v", err)
+	// --kind overrides; otherwise the kind rule of check, test and the
+	// editor decides (config.KindMap.Decide), once the script is read.
+	kind := config.ScriptService
+	if *kindName != "" {
+		k, err := config.ParseKind(*kindName)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		kind = k
 	}
 	if *timeout <= 0 {
 		return usageErr("--timeout must be positive, got %v", *timeout)
@@ -98,6 +104,13 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if *mockName != "" && *mockFile == "" {
 		return usageErr("--mock-name needs --mock FILE")
 	}
+	if *kindName == "" && script != "-" {
+		// The supervisor names the kind too (the memory-limit header); an
+		// unreadable script is the child's to report.
+		if src, err := input.ReadFile(script, input.Script); err == nil {
+			kind = config.KindMap(nil).KindOf(script, string(src))
+		}
+	}
 	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: restclient.MockName(*mockFile, *mockName),
 		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}}
 	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
@@ -111,6 +124,10 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	}
 	if err != nil {
 		return usageErr("cannot read the script: %s", readErr(script, err))
+	}
+	if *kindName == "" {
+		kind = config.KindMap(nil).KindOf(script, string(src))
+		out.kind = kind
 	}
 	var inputJSON json.RawMessage
 	if *inputFile != "" {
@@ -148,7 +165,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		for _, d := range reg.Diagnostics {
 			fmt.Fprintln(env.stderr, d.String())
 		}
-		return usageErr("no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT")
+		return usageErr("%s", errNoConfiguration)
 	}
 	if n := countErrors(reg.Diagnostics); n > 0 {
 		fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
@@ -221,6 +238,9 @@ type runOutput struct {
 // writeRunResult prints a run's result and returns the exit status.
 func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 	script := out.script
+	if res.Kind == "" {
+		res.Kind = out.kind // a memory-limit result, made without the run
+	}
 	if out.asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")

@@ -57,12 +57,12 @@ func TestRunJSONIsOneObject(t *testing.T) {
 	if dec.More() {
 		t.Fatal("more than one JSON value on stdout")
 	}
-	for _, k := range []string{"result", "error", "calls", "logs"} {
+	for _, k := range []string{"result", "error", "calls", "logs", "kind"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
 	}
-	if len(got) != 4 || string(got["error"]) != "null" {
+	if len(got) != 5 || string(got["error"]) != "null" || string(got["kind"]) != `"scriptService"` {
 		t.Errorf("object %s", out)
 	}
 	var calls []struct {
@@ -276,5 +276,32 @@ func TestRunMockNameFlagErrors(t *testing.T) {
 		"restls run: --mock: read mock fixtures: open pasted mocks: no such file or directory\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestRunKindFromTheScript: without --kind, restls run decides the kind as
+// check, test and the editor do (config.KindMap.Decide), so the task of
+// testdata/ci, whose first line says scriptTask, reaches the handlers'
+// serviceIds; --kind still overrides it. Through the binary, where the
+// supervisor and its child both decide.
+func TestRunKindFromTheScript(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.json", `{"caseId": "c-9", "user": "ann"}`)
+	mock := writeFile(t, dir, "m.json", `[{"serviceId": "archive-cases", "method": "PUT", "path": "*", "status": 200, "body": {}}]`)
+	script := filepath.Join(root, "testdata/ci/scripts/tasks/archive-case.js")
+	args := []string{"run", "--json", "--config-root", filepath.Join(root, "testdata/config"), "--input", in, "--mock", mock}
+	out, errs, rc := runBinary(t, append(args, script)...)
+	if rc != 0 || !strings.Contains(out, `"result": "archived c-9"`) || !strings.Contains(out, `"kind": "scriptTask"`) {
+		t.Fatalf("the directive's scriptTask: rc %d, stderr %q\n%s", rc, errs, out)
+	}
+	out, _, rc = runBinary(t, append(args, "--kind", "scriptService", script)...)
+	if rc != 1 || !strings.Contains(out, `"code": "unknown-service"`) || !strings.Contains(out, `"kind": "scriptService"`) {
+		t.Fatalf("--kind scriptService must override the directive: rc %d\n%s", rc, out)
+	}
+	// The preview's header names the kind decided.
+	text, _, _ := runBinary(t, append(args[:1], append(args[2:], script)...)...)
+	if !strings.Contains(text, "(scriptTask, answers from ") {
+		t.Errorf("header does not name scriptTask:\n%s", text)
 	}
 }

@@ -297,3 +297,29 @@ func TestUntrustedTextIsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNoConfiguration: `restls check` where no configuration is
+// found exits 2 with test's message (a CI job started in the wrong
+// directory would otherwise check no serviceId and pass); a configuration
+// that exists but is empty still checks. Both through the binary.
+func TestCheckNoConfiguration(t *testing.T) {
+	empty := t.TempDir()
+	writeFile(t, empty, "a.js", "return 1;\n")
+	got, rc := runIn(t, empty, "check", ".")
+	if rc != 2 {
+		t.Errorf("check without configuration: exit %d, want 2\n%s", rc, got)
+	}
+	goldentest.Check(t, "testdata/golden/cli/check-no-config.txt", got)
+	// test says the same words in the same case.
+	writeFile(t, empty, "a.test.yaml", "script: a.js\ntests:\n  - name: one\n    result: 1\n")
+	if tgot, rc := runIn(t, empty, "test", "."); rc != 2 || !strings.Contains(tgot, "restls test: "+errNoConfiguration) {
+		t.Errorf("test without configuration: exit %d\n%s", rc, tgot)
+	}
+
+	existing := t.TempDir()
+	writeFile(t, existing, "application.yml", "")
+	writeFile(t, existing, "a.js", "return 1;\n")
+	if got, rc := runIn(t, existing, "check", "--config-root", existing, existing); rc != 0 {
+		t.Errorf("check with an empty application.yml: exit %d, want 0\n%s", rc, got)
+	}
+}

@@ -74,7 +74,7 @@ that cannot be written.`)
 	}
 	snap := config.Load(cf.sources())
 	if !snap.For(config.ScriptService).Loaded {
-		return usageErr("no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT")
+		return usageErr("%s", errNoConfiguration)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -1,12 +1,11 @@
-// Dry-run modes and mock files: which fixture file belongs to a script,
-// the restls.runScript arguments of each mode, and the CodeLens titles
-// above a script. Pure functions (the file system is passed in) so tests
-// need no vscode.
+// Dry-run modes and mock files: the restls.runScript arguments of each
+// mode and the CodeLens titles above a script, from what the server says
+// about the script (restls/documentInfo: its fixture files and the one
+// that exists; the server names them, the extension never does). Pure
+// functions so tests need no vscode.
 
 import * as path from 'path';
-
-/** MOCK_SUFFIXES name the fixture file beside a script, in the order the server looks for them (lsp.MockSuffixes): orders.js has orders.mock.yaml, else orders.mock.json. */
-export const MOCK_SUFFIXES: readonly string[] = ['.mock.yaml', '.mock.json'];
+import { DocumentInfo } from './protocol';
 
 /** DryRunMode is how a dry run answers its calls: live (the real services), mock (the fixture file beside the script), record (live, writing that file) or auto (mock when the file exists, else live). */
 export type DryRunMode = 'auto' | 'live' | 'mock' | 'record';
@@ -17,17 +16,6 @@ export const DEFAULT_MODES: readonly DryRunMode[] = ['auto', 'live', 'mock'];
 /** readDefaultMode reads restls.dryRun.mode; anything else is auto. */
 export function readDefaultMode(v: unknown): DryRunMode {
   return typeof v === 'string' && (DEFAULT_MODES as readonly string[]).includes(v) ? (v as DryRunMode) : 'auto';
-}
-
-/** mockCandidates are the fixture files a script may have, in order. */
-export function mockCandidates(script: string): string[] {
-  const base = script.slice(0, script.length - path.extname(script).length);
-  return MOCK_SUFFIXES.map((s) => base + s);
-}
-
-/** mockFileFor is the fixture file beside script that exists, or undefined. */
-export function mockFileFor(script: string, exists: (file: string) => boolean): string | undefined {
-  return mockCandidates(script).find(exists);
 }
 
 /** RunArgs are restls.runScript's arguments. */
@@ -42,28 +30,28 @@ export interface RunArgs {
 
 /** MissingMocks is the answer of runArgsFor when mock mode has no file to read. */
 export class MissingMocks extends Error {
-  constructor(readonly script: string) {
-    super(`there is no ${path.basename(mockCandidates(script)[0])} (or .mock.json) beside ${path.basename(script)}: record the mocks first ("Record mocks" above the script) or write the file by hand`);
+  constructor(readonly script: string, fixtures: readonly string[]) {
+    const names = fixtures.map((f) => path.basename(f));
+    super(`there is no ${names.length > 0 ? names.join(' or ') : 'fixture file'} beside ${path.basename(script)}: record the mocks first ("Record mocks" above the script) or write the file by hand`);
   }
 }
 
 /**
  * runArgsFor builds restls.runScript's arguments for a run of the script
- * at uri (file system path script, undefined when it is not a file) in
- * mode. mock mode names the file beside the script, so a file deleted
- * since is an error rather than a silent live run; it throws MissingMocks
- * when there is none.
+ * at uri in mode; info is the server's restls/documentInfo for it
+ * (undefined when the server did not say). mock mode names the file the
+ * server found, so a file deleted since is an error rather than a silent
+ * live run; it throws MissingMocks when there is none.
  */
-export function runArgsFor(uri: string, script: string | undefined, mode: DryRunMode, exists: (file: string) => boolean): RunArgs {
+export function runArgsFor(uri: string, info: DocumentInfo | undefined, mode: DryRunMode): RunArgs {
   switch (mode) {
     case 'live':
       return { uri, mock: false };
     case 'mock': {
-      const file = script === undefined ? undefined : mockFileFor(script, exists);
-      if (!file) {
-        throw new MissingMocks(script ?? uri);
+      if (!info?.mockFile) {
+        throw new MissingMocks(info?.displayPath || uri, info?.fixtures ?? []);
       }
-      return { uri, mock: file };
+      return { uri, mock: info.mockFile };
     }
     case 'record':
       return { uri, record: 'auto' };
@@ -79,15 +67,14 @@ export interface Lens {
   mode: DryRunMode;
 }
 
-/** lensesFor are the CodeLenses above a script: "Dry run with mocks" only when its fixture file exists. */
-export function lensesFor(script: string | undefined, exists: (file: string) => boolean): Lens[] {
-  const file = script === undefined ? undefined : mockFileFor(script, exists);
+/** lensesFor are the CodeLenses above a script, from the server's restls/documentInfo: "Dry run with mocks" only when its fixture file exists, "Record mocks" only for a file. */
+export function lensesFor(info: DocumentInfo | undefined): Lens[] {
   const lenses: Lens[] = [{ title: '$(play) Dry run', tooltip: 'Run the script against the configured services (restls: Dry-run Script, live)', mode: 'live' }];
-  if (file) {
-    lenses.push({ title: '$(beaker) Dry run with mocks', tooltip: `Run the script with the answers in ${path.basename(file)}, offline`, mode: 'mock' });
+  if (info?.mockFile) {
+    lenses.push({ title: '$(beaker) Dry run with mocks', tooltip: `Run the script with the answers in ${path.basename(info.mockFile)}, offline`, mode: 'mock' });
   }
-  if (script !== undefined) {
-    const target = file ?? mockCandidates(script)[0];
+  const target = info?.mockFile || info?.fixtures[0];
+  if (target) {
     lenses.push({ title: '$(record) Record mocks', tooltip: `Run the script against the configured services and write their answers to ${path.basename(target)}`, mode: 'record' });
   }
   return lenses;

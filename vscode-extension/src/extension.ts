@@ -3,7 +3,6 @@
 // Response Preview to it.
 
 import * as crypto from 'crypto';
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
@@ -20,8 +19,8 @@ import {
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
-import { DryRunMode, MissingMocks, RunArgs, lensesFor, mockCandidates, mockFileFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { RunResult, Service, servicesFor } from './protocol';
+import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
+import { DOCUMENT_INFO, DocumentInfo, RunResult, Service, documentInfoFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -31,7 +30,6 @@ import {
   documentSelector,
   readSettings,
   readsInput,
-  scriptKind,
   serverArgs,
   serverConfig,
   serverEnv,
@@ -99,9 +97,18 @@ export class Restls implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private lastInput = new Map<string, string>();
   /** lenses are the dry-run CodeLenses above each script. */
-  readonly lenses = new DryRunLenses((doc) => this.isScript(doc));
-  /** mockWatcher refreshes "Dry run with mocks" when a fixture file appears or goes. */
-  private readonly mockWatcher = vscode.workspace.createFileSystemWatcher('**/*.mock.{yaml,json}', false, true, false);
+  readonly lenses = new DryRunLenses(
+    (doc) => this.isScript(doc),
+    (doc) => this.documentInfo(doc),
+  );
+  /**
+   * fileWatcher refreshes "Dry run with mocks" when a fixture file the
+   * server named (restls/documentInfo) appears or goes: the server names
+   * fixture files, so the extension has no pattern of its own for them.
+   */
+  private readonly fileWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+  /** activeSeq orders the status bar's documentInfo answers: only the latest is shown. */
+  private activeSeq = 0;
 
   constructor(private readonly ctx: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('restls');
@@ -177,9 +184,9 @@ export class Restls implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
       vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'javascript' }, this.lenses),
       this.lenses,
-      this.mockWatcher,
-      this.mockWatcher.onDidCreate(() => this.lenses.refresh()),
-      this.mockWatcher.onDidDelete(() => this.lenses.refresh()),
+      this.fileWatcher,
+      this.fileWatcher.onDidCreate((u) => this.lenses.fileChanged(u.fsPath)),
+      this.fileWatcher.onDidDelete((u) => this.lenses.fileChanged(u.fsPath)),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         this.updateActive();
         if (this.isScript(doc)) {
@@ -232,16 +239,44 @@ export class Restls implements vscode.Disposable {
     return vscode.languages.match(documentSelector(this.settings.include), doc) > 0;
   }
 
-  kindOf(doc: vscode.TextDocument): string {
-    const first = doc.lineCount > 0 ? doc.lineAt(0).text : '';
-    return scriptKind(first, doc.uri.fsPath, this.settings.scriptKinds, this.workspaceFolder(doc.uri));
+  /**
+   * documentInfo asks the running server what it decided about doc
+   * (restls/documentInfo: kind and why, fixture files, display path);
+   * undefined while no server runs or when it cannot say (an older
+   * server answers MethodNotFound).
+   */
+  async documentInfo(doc: vscode.TextDocument): Promise<DocumentInfo | undefined> {
+    const client = this.client;
+    if (!client || !this.running()) {
+      return undefined;
+    }
+    try {
+      return documentInfoFrom(await client.sendRequest(DOCUMENT_INFO, { textDocument: { uri: doc.uri.toString() } }));
+    } catch (e) {
+      this.log(`${DOCUMENT_INFO} for ${doc.uri.toString()}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
+  /** kindOf is the script kind the server decided for doc (scriptService until a server answers). */
+  async kindOf(doc: vscode.TextDocument): Promise<string> {
+    return (await this.documentInfo(doc))?.kind.kind ?? 'scriptService';
   }
 
   private updateActive(): void {
     const doc = vscode.window.activeTextEditor?.document;
     const script = this.isScript(doc);
     void vscode.commands.executeCommand('setContext', 'restls.isScript', script);
-    this.status.setActive(script && doc ? this.kindOf(doc) : undefined);
+    const seq = ++this.activeSeq;
+    if (!script || !doc) {
+      this.status.setActive(undefined);
+      return;
+    }
+    void this.kindOf(doc).then((kind) => {
+      if (seq === this.activeSeq) {
+        this.status.setActive(kind);
+      }
+    });
   }
 
   private async onSettingsChanged(): Promise<void> {
@@ -365,6 +400,9 @@ export class Restls implements vscode.Disposable {
     const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
     client.onNotification('restls/status', (params: unknown) => {
       this.status.update(params);
+      // A status follows every load and settings change, which may change
+      // kinds (restls.scriptKinds): ask the server again.
+      this.updateActive();
       // A status follows every load: the view shows the new registry.
       void this.services.refresh();
     });
@@ -372,6 +410,8 @@ export class Restls implements vscode.Disposable {
     try {
       await client.start();
       this.log('server running');
+      // The lenses shown before had no server to name the fixture files.
+      this.lenses.refresh();
     } catch (e) {
       if (this.client === client) {
         this.fail(`restls serve could not be started: ${e instanceof Error ? e.message : String(e)}. See "restls: Show Log".`, false);
@@ -442,19 +482,19 @@ export class Restls implements vscode.Disposable {
     }
     const runMode = mode ?? readDefaultMode(vscode.workspace.getConfiguration(SECTION, doc.uri).get('dryRun.mode'));
     const script = doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
+    const client = await this.requireClient();
+    if (!client) {
+      return undefined;
+    }
     let args: RunArgs;
     try {
-      args = runArgsFor(doc.uri.toString(), script, runMode, fs.existsSync);
+      args = runArgsFor(doc.uri.toString(), await this.documentInfo(doc), runMode);
     } catch (e) {
       if (e instanceof MissingMocks) {
         void vscode.window.showWarningMessage(`restls: ${e.message}.`, 'Record Mocks').then((p) => p && this.dryRun('record', doc.uri));
         return undefined;
       }
       throw e;
-    }
-    const client = await this.requireClient();
-    if (!client) {
-      return undefined;
     }
     if (readsInput(doc.getText())) {
       const input = await this.pickInput(doc);
@@ -505,10 +545,10 @@ export class Restls implements vscode.Disposable {
       return undefined;
     }
     // Which file the run read or wrote: the one it named, else (mock or
-    // record "auto") the one beside the script now.
+    // record "auto") the one the server finds beside the script now.
     const named = typeof args.record === 'string' && args.record !== 'auto' ? args.record : typeof args.mock === 'string' && args.mock !== 'auto' ? args.mock : undefined;
-    const beside = script ? (mockFileFor(script, fs.existsSync) ?? (args.record === 'auto' ? mockCandidates(script)[0] : undefined)) : undefined;
-    const file = named ?? beside;
+    const now = named === undefined ? await this.documentInfo(doc) : undefined;
+    const file = named ?? (now?.mockFile || (args.record === 'auto' ? now?.fixtures[0] : undefined));
     this.preview.show(result, doc.uri, name, modeLabel(result.mode, result.mode === 'live' ? undefined : file));
     if (runMode === 'record') {
       this.lenses.refresh();
@@ -570,7 +610,7 @@ export class Restls implements vscode.Disposable {
     }
     const editor = vscode.window.activeTextEditor;
     const script = editor && this.isScript(editor.document);
-    const kind = script ? this.kindOf(editor.document) : 'scriptService';
+    const kind = script ? await this.kindOf(editor.document) : 'scriptService';
     // With a script the server decides its kind (it knows the same rules).
     const arg = script ? { uri: editor.document.uri.toString() } : { kind };
     let answer: unknown;
@@ -686,26 +726,40 @@ export class Restls implements vscode.Disposable {
 const CANCELLED = Symbol('cancelled');
 
 /**
- * DryRunLenses puts "Dry run", "Dry run with mocks" (when the script's
- * .mock.yaml or .mock.json exists) and "Record mocks" above the first line
- * of every platform script.
+ * DryRunLenses puts "Dry run", "Dry run with mocks" (when the server found
+ * the script's fixture file) and "Record mocks" above the first line of
+ * every platform script. The fixture files are the server's answer
+ * (restls/documentInfo); a file event on one of them asks again.
  */
 export class DryRunLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
+  /** fixtures are the fixture files of the scripts the lenses were given, as the server named them. */
+  private readonly fixtures = new Set<string>();
 
-  constructor(private readonly isScript: (doc: vscode.TextDocument) => boolean) {}
+  constructor(
+    private readonly isScript: (doc: vscode.TextDocument) => boolean,
+    private readonly info: (doc: vscode.TextDocument) => Promise<DocumentInfo | undefined>,
+  ) {}
 
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!this.isScript(doc)) {
       return [];
     }
+    const info = await this.info(doc);
+    for (const f of info?.fixtures ?? []) {
+      this.fixtures.add(f);
+    }
     const top = new vscode.Range(0, 0, 0, 0);
-    const script = doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
     const command = { live: Commands.dryRunLive, mock: Commands.dryRunWithMocks, record: Commands.recordMocks, auto: Commands.dryRun };
-    return lensesFor(script, fs.existsSync).map(
-      (l) => new vscode.CodeLens(top, { title: l.title, tooltip: l.tooltip, command: command[l.mode], arguments: [doc.uri] }),
-    );
+    return lensesFor(info).map((l) => new vscode.CodeLens(top, { title: l.title, tooltip: l.tooltip, command: command[l.mode], arguments: [doc.uri] }));
+  }
+
+  /** fileChanged refreshes the lenses when file is a fixture file the server named. */
+  fileChanged(file: string): void {
+    if (this.fixtures.has(file)) {
+      this.refresh();
+    }
   }
 
   refresh(): void {

@@ -188,3 +188,42 @@ export function statusCode(s: RunError['status'] | null): { code?: number; messa
   }
   return {};
 }
+
+/** DOCUMENT_INFO is the server's request that says what it decided about one script (docs/lsp.md, "Request restls/documentInfo"). */
+export const DOCUMENT_INFO = 'restls/documentInfo';
+
+/** KindDecision is a script's kind and which rule decided it: the first-line directive, a restls.scriptKinds glob (kindMap, with the glob) or the default. */
+export interface KindDecision {
+  kind: string;
+  source: string;
+  glob?: string;
+}
+
+/** DocumentInfo is the answer of restls/documentInfo: the server decides, the extension shows. */
+export interface DocumentInfo {
+  kind: KindDecision;
+  /** fixtures are the fixture files beside the script, in the order a dry run with mock "auto" looks for them; empty for a document that is not a file. */
+  fixtures: string[];
+  /** mockFile is the fixture file a dry run with mocks reads, "" when there is none. */
+  mockFile: string;
+  displayPath: string;
+}
+
+/** documentInfoFrom reads a restls/documentInfo answer; undefined for null or a shape it does not know. */
+export function documentInfoFrom(v: unknown): DocumentInfo | undefined {
+  if (!v || typeof v !== 'object') {
+    return undefined;
+  }
+  const o = v as Record<string, unknown>;
+  const k = o.kind as Record<string, unknown> | undefined;
+  if (!k || typeof k !== 'object' || typeof k.kind !== 'string' || !k.kind) {
+    return undefined;
+  }
+  const fixtures = Array.isArray(o.fixtures) ? o.fixtures.filter((f): f is string => typeof f === 'string' && f !== '') : [];
+  return {
+    kind: { kind: k.kind, source: typeof k.source === 'string' ? k.source : '', ...(typeof k.glob === 'string' && k.glob ? { glob: k.glob } : {}) },
+    fixtures,
+    mockFile: typeof o.mockFile === 'string' ? o.mockFile : '',
+    displayPath: typeof o.displayPath === 'string' ? o.displayPath : '',
+  };
+}

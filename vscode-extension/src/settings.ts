@@ -10,11 +10,6 @@ import * as path from 'path';
 /** SECTION is the settings section, also the workspace/configuration section the server asks for. */
 export const SECTION = 'restls';
 
-/** ScriptKind is one of the platform's script kinds (docs/api.md#script-kinds). */
-export type ScriptKind = 'scriptService' | 'scriptTask' | 'validationScript';
-
-export const SCRIPT_KINDS: readonly ScriptKind[] = ['scriptService', 'scriptTask', 'validationScript'];
-
 /** DEFAULT_INCLUDE mirrors the default of restls.include in package.json. */
 export const DEFAULT_INCLUDE: readonly string[] = [
   '**/script-code/**/*.js',
@@ -249,76 +244,6 @@ export function serverEnv(s: Settings, base: Record<string, string | undefined> 
 /** documentSelector builds the selector from restls.include: only matching JavaScript files on disk, never every JavaScript file. */
 export function documentSelector(include: readonly string[]): { scheme: string; language: string; pattern: string }[] {
   return include.map((pattern) => ({ scheme: 'file', language: 'javascript', pattern }));
-}
-
-const KIND_COMMENT = /^\s*\/\/\s*restls-kind:\s*(scriptService|scriptTask|validationScript)\b/;
-
-/**
- * scriptKind mirrors the server's rule for the kind of a script: a
- * first-line comment `// restls-kind: K`, then the first restls.scriptKinds
- * glob that matches the path (relative to the workspace folder, or
- * absolute), else scriptService. Used for the status bar and the services
- * quick pick; the server decides for hints.
- */
-export function scriptKind(
-  firstLine: string,
-  fsPath: string,
-  scriptKinds: Record<string, string>,
-  workspaceFolder: string | undefined,
-): ScriptKind {
-  const m = KIND_COMMENT.exec(firstLine);
-  if (m) {
-    return m[1] as ScriptKind;
-  }
-  const rel = workspaceFolder ? path.relative(workspaceFolder, fsPath).split(path.sep).join('/') : '';
-  const abs = fsPath.split(path.sep).join('/');
-  for (const [glob, kind] of Object.entries(scriptKinds)) {
-    if (!(SCRIPT_KINDS as readonly string[]).includes(kind)) {
-      continue;
-    }
-    const re = globToRegExp(glob);
-    if ((rel && re.test(rel)) || re.test(abs)) {
-      return kind as ScriptKind;
-    }
-  }
-  return 'scriptService';
-}
-
-/** globToRegExp supports **, *, ? and {a,b}, enough for file globs in settings. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  let inBraces = false;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // "**/" matches zero or more directories; a trailing "**" anything.
-        if (glob[i + 2] === '/') {
-          re += '(?:.*/)?';
-          i += 2;
-        } else {
-          re += '.*';
-          i += 1;
-        }
-      } else {
-        re += '[^/]*';
-      }
-    } else if (c === '?') {
-      re += '[^/]';
-    } else if (c === '{') {
-      inBraces = true;
-      re += '(?:';
-    } else if (c === '}' && inBraces) {
-      inBraces = false;
-      re += ')';
-    } else if (c === ',' && inBraces) {
-      re += '|';
-    } else {
-      re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-    }
-  }
-  // A glob without a leading slash may match at any directory depth of an absolute path.
-  return new RegExp((glob.startsWith('/') || glob.startsWith('**') ? '^' : '(?:^|/)') + re + '$');
 }
 
 /** readsInput tells whether a script reads context.input, so a dry run needs an input file. */

@@ -1,32 +1,43 @@
-// Dry-run modes, the fixture file beside a script, the restls.runScript
-// arguments of each mode and the CodeLens titles: pure functions.
+// Dry-run modes, the restls.runScript arguments of each mode and the
+// CodeLens titles, from the server's restls/documentInfo: pure functions.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MissingMocks, lensesFor, mockCandidates, mockFileFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from '../src/dryRun';
+import { MissingMocks, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from '../src/dryRun';
+import { DocumentInfo, documentInfoFrom } from '../src/protocol';
 
 const U = 'file:///ws/scripts/orders.js';
 const S = '/ws/scripts/orders.js';
-const has = (...files: string[]) => (f: string) => files.includes(f);
+const FIXTURES = ['/ws/scripts/orders.mock.yaml', '/ws/scripts/orders.mock.json'];
+/** info is the server's answer for orders.js, with mockFile the fixture file that exists. */
+const info = (mockFile = ''): DocumentInfo => ({ kind: { kind: 'scriptService', source: 'default' }, fixtures: FIXTURES, mockFile, displayPath: 'scripts/orders.js' });
+const untitled: DocumentInfo = { kind: { kind: 'scriptService', source: 'default' }, fixtures: [], mockFile: '', displayPath: 'untitled:Untitled-1' };
 
-test('mockCandidates: the .mock.yaml then the .mock.json beside the script, whatever its extension', () => {
-  assert.deepEqual(mockCandidates(S), ['/ws/scripts/orders.mock.yaml', '/ws/scripts/orders.mock.json']);
-  assert.deepEqual(mockCandidates('/ws/a.task.js'), ['/ws/a.task.mock.yaml', '/ws/a.task.mock.json']);
-  assert.deepEqual(mockCandidates('/ws/noext'), ['/ws/noext.mock.yaml', '/ws/noext.mock.json']);
-  assert.equal(mockFileFor(S, has()), undefined);
-  assert.equal(mockFileFor(S, has('/ws/scripts/orders.mock.json')), '/ws/scripts/orders.mock.json');
-  assert.equal(mockFileFor(S, has('/ws/scripts/orders.mock.json', '/ws/scripts/orders.mock.yaml')), '/ws/scripts/orders.mock.yaml');
+test('documentInfoFrom: the server\'s answer, tolerant of odd shapes', () => {
+  const answer = { kind: { kind: 'scriptTask', source: 'kindMap', glob: '**/tasks/**' }, fixtures: FIXTURES, mockFile: FIXTURES[1], displayPath: 'tasks/a.js' };
+  assert.deepEqual(documentInfoFrom(answer), answer);
+  assert.deepEqual(documentInfoFrom({ kind: { kind: 'scriptService', source: 'default' }, fixtures: [3, ''], mockFile: null }), {
+    kind: { kind: 'scriptService', source: 'default' },
+    fixtures: [],
+    mockFile: '',
+    displayPath: '',
+  });
+  for (const v of [null, undefined, 'x', {}, { kind: 'scriptTask' }, { kind: { kind: '' } }]) {
+    assert.equal(documentInfoFrom(v), undefined, JSON.stringify(v));
+  }
 });
 
 test('runArgsFor: each mode as restls.runScript arguments', () => {
-  const yaml = has('/ws/scripts/orders.mock.yaml');
-  assert.deepEqual(runArgsFor(U, S, 'auto', yaml), { uri: U, mock: 'auto' });
-  assert.deepEqual(runArgsFor(U, S, 'auto', has()), { uri: U, mock: 'auto' }, 'the server decides and says which');
-  assert.deepEqual(runArgsFor(U, S, 'live', yaml), { uri: U, mock: false });
-  assert.deepEqual(runArgsFor(U, S, 'mock', yaml), { uri: U, mock: '/ws/scripts/orders.mock.yaml' });
-  assert.deepEqual(runArgsFor(U, S, 'record', has()), { uri: U, record: 'auto' });
-  assert.deepEqual(runArgsFor('untitled:Untitled-1', undefined, 'auto', yaml), { uri: 'untitled:Untitled-1', mock: 'auto' });
-  assert.throws(() => runArgsFor(U, S, 'mock', has()), (e: unknown) => e instanceof MissingMocks && /there is no orders\.mock\.yaml \(or \.mock\.json\) beside orders\.js: record the mocks first/.test(e.message));
-  assert.throws(() => runArgsFor('untitled:Untitled-1', undefined, 'mock', yaml), MissingMocks);
+  const yaml = info(FIXTURES[0]);
+  assert.deepEqual(runArgsFor(U, yaml, 'auto'), { uri: U, mock: 'auto' });
+  assert.deepEqual(runArgsFor(U, info(), 'auto'), { uri: U, mock: 'auto' }, 'the server decides and says which');
+  assert.deepEqual(runArgsFor(U, yaml, 'live'), { uri: U, mock: false });
+  assert.deepEqual(runArgsFor(U, yaml, 'mock'), { uri: U, mock: '/ws/scripts/orders.mock.yaml' });
+  assert.deepEqual(runArgsFor(U, info(), 'record'), { uri: U, record: 'auto' });
+  assert.deepEqual(runArgsFor('untitled:Untitled-1', untitled, 'auto'), { uri: 'untitled:Untitled-1', mock: 'auto' });
+  assert.deepEqual(runArgsFor(U, undefined, 'live'), { uri: U, mock: false }, 'a server that did not answer');
+  assert.throws(() => runArgsFor(U, info(), 'mock'), (e: unknown) => e instanceof MissingMocks && /there is no orders\.mock\.yaml or orders\.mock\.json beside orders\.js: record the mocks first/.test(e.message));
+  assert.throws(() => runArgsFor('untitled:Untitled-1', untitled, 'mock'), MissingMocks);
+  assert.throws(() => runArgsFor(U, undefined, 'mock'), MissingMocks);
 });
 
 test('readDefaultMode: auto, live or mock; anything else is auto', () => {
@@ -38,15 +49,16 @@ test('readDefaultMode: auto, live or mock; anything else is auto', () => {
   }
 });
 
-test('lensesFor: "Dry run with mocks" only when the file exists; no recording for a document that is not a file', () => {
+test('lensesFor: "Dry run with mocks" only when the server found the file; no recording for a document that is not a file', () => {
   const titles = (ls: { title: string; mode: string }[]) => ls.map((l) => `${l.title} -> ${l.mode}`);
-  assert.deepEqual(titles(lensesFor(S, has())), ['$(play) Dry run -> live', '$(record) Record mocks -> record']);
-  const both = lensesFor(S, has('/ws/scripts/orders.mock.json'));
+  assert.deepEqual(titles(lensesFor(info())), ['$(play) Dry run -> live', '$(record) Record mocks -> record']);
+  const both = lensesFor(info(FIXTURES[1]));
   assert.deepEqual(titles(both), ['$(play) Dry run -> live', '$(beaker) Dry run with mocks -> mock', '$(record) Record mocks -> record']);
   assert.match(both[1].tooltip, /orders\.mock\.json/);
   assert.match(both[2].tooltip, /orders\.mock\.json/, 'recording updates the file that exists');
-  assert.match(lensesFor(S, has())[1].tooltip, /orders\.mock\.yaml/, 'a new recording is YAML');
-  assert.deepEqual(titles(lensesFor(undefined, has())), ['$(play) Dry run -> live']);
+  assert.match(lensesFor(info())[1].tooltip, /orders\.mock\.yaml/, 'a new recording goes to the first fixture file the server names');
+  assert.deepEqual(titles(lensesFor(untitled)), ['$(play) Dry run -> live']);
+  assert.deepEqual(titles(lensesFor(undefined)), ['$(play) Dry run -> live'], 'no server answer yet');
 });
 
 test('modeLabel: what the Response Preview says ran', () => {

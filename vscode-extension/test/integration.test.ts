@@ -127,6 +127,40 @@ test('Reload Configuration and Show Configured Services against the real server'
   assert.ok(doc.getText().length > 0);
 });
 
+test('the real server decides the kind (restls/documentInfo): directive, scriptKinds glob, default; the status bar shows its answer', async () => {
+  const e = ext();
+  setSetting('restls.scriptKinds', { '**/tasks/**': 'scriptTask' });
+  fs.mkdirSync(path.join(ws, 'scripts', 'tasks'), { recursive: true });
+  const files = {
+    directive: path.join(ws, 'scripts', 'direct.js'),
+    glob: path.join(ws, 'scripts', 'tasks', 'nightly.js'),
+    plain: path.join(ws, 'scripts', 'plain.js'),
+  };
+  fs.writeFileSync(files.directive, '// restls-kind: validationScript\nreturn 1;\n');
+  fs.writeFileSync(files.glob, 'return 1;\n');
+  fs.writeFileSync(files.plain, 'return 1;\n');
+  fs.writeFileSync(path.join(ws, 'scripts', 'tasks', 'nightly.mock.json'), '[]\n');
+  const want = {
+    directive: { kind: 'validationScript', source: 'directive' },
+    glob: { kind: 'scriptTask', source: 'kindMap', glob: '**/tasks/**' },
+    plain: { kind: 'scriptService', source: 'default' },
+  };
+  for (const [name, file] of Object.entries(files) as [keyof typeof files, string][]) {
+    const doc = openDocument(file);
+    // The setting reaches the server in place; ask until it has it.
+    const info = await waitForAsync(async () => {
+      const i = await e.documentInfo(doc);
+      return JSON.stringify(i?.kind) === JSON.stringify(want[name]) && i;
+    }, `the server's kind of ${name}`);
+    const base = file.replace(/\.js$/, '');
+    assert.deepEqual(info.fixtures, [base + '.mock.yaml', base + '.mock.json'], 'the fixture files a dry run looks for');
+    assert.equal(info.mockFile, name === 'glob' ? base + '.mock.json' : '');
+    assert.equal(info.displayPath, path.relative(ws, file).split(path.sep).join('/'));
+    await waitFor(() => String(recorded.statusItems[0]?.tooltip ?? '').includes(want[name].kind), `the status bar to name ${want[name].kind}: ${recorded.statusItems[0]?.tooltip}`);
+  }
+  setSetting('restls.scriptKinds', {});
+});
+
 test('dry run through the real server against a loopback service; the preview escapes the body', async (t) => {
   const hits: string[] = [];
   const srv = http.createServer((req, res) => {
@@ -166,17 +200,17 @@ test('dry run through the real server against a loopback service; the preview es
   const lensesOf = () => {
     const reg = recorded.providers.find((p) => p.kind === 'languages.registerCodeLensProvider')!;
     const doc = vscode.workspace.textDocuments.find((d: { uri: { fsPath: string } }) => d.uri.fsPath === file);
-    return reg.provider.provideCodeLenses(doc) as { command: { title: string; command: string; arguments: unknown[] } }[];
+    return reg.provider.provideCodeLenses(doc) as Promise<{ command: { title: string; command: string; arguments: unknown[] } }[]>;
   };
-  const lens = (title: string) => lensesOf().find((l) => l.command.title.endsWith(title))!.command;
-  assert.equal(lensesOf().length, 2, 'no "Dry run with mocks" before a recording');
-  const rec = lens('Record mocks');
+  const lens = async (title: string) => (await lensesOf()).find((l) => l.command.title.endsWith(title))!.command;
+  assert.equal((await lensesOf()).length, 2, 'no "Dry run with mocks" before a recording');
+  const rec = await lens('Record mocks');
   const recorded1 = await recorded.commands.get(rec.command)!(...rec.arguments);
   assert.equal(recorded1.mode, 'record');
   assert.deepEqual(hits, ['GET /api/items/7', 'GET /api/items/7']);
   assert.ok(fs.existsSync(path.join(ws, 'scripts', 'run.mock.yaml')), 'Record mocks writes run.mock.yaml beside run.js');
   await new Promise<void>((r) => srv.close(() => r()));
-  const mocked = lens('Dry run with mocks');
+  const mocked = await lens('Dry run with mocks');
   const replay = await recorded.commands.get(mocked.command)!(...mocked.arguments);
   assert.equal(replay.mode, 'mock');
   assert.deepEqual(replay.result, { id: 7, status: 200 });

@@ -5,11 +5,9 @@ import {
   DEFAULT_INCLUDE,
   classifyChange,
   documentSelector,
-  globToRegExp,
   readSettings,
   readsInput,
   resolvePath,
-  scriptKind,
   activeSources,
   readEnvironments,
   serverArgs,
@@ -98,36 +96,6 @@ test('serverArgs: serve with the log level (the client adds --stdio)', () => {
 
 test('documentSelector: only included JavaScript files on disk', () => {
   assert.deepEqual(documentSelector(['**/scripts/**/*.js']), [{ scheme: 'file', language: 'javascript', pattern: '**/scripts/**/*.js' }]);
-});
-
-test('globToRegExp', () => {
-  const cases: [string, string, boolean][] = [
-    ['**/scripts/**/*.js', '/ws/scripts/a.js', true],
-    ['**/scripts/**/*.js', '/ws/scripts/sub/a.js', true],
-    ['**/scripts/**/*.js', '/ws/src/a.js', false],
-    ['**/*.script.js', '/ws/x/order.script.js', true],
-    ['**/*.script.js', '/ws/x/order.js', false],
-    ['handlers/*.js', 'handlers/a.js', true],
-    ['handlers/*.js', '/ws/handlers/a.js', true],
-    ['handlers/*.js', 'handlers/sub/a.js', false],
-    ['**/*.{js,mjs}', '/a/b.mjs', true],
-    ['a?.js', 'ab.js', true],
-    ['a?.js', 'a/.js', false],
-    ['**/a.b.js', '/x/aXb.js', false],
-  ];
-  for (const [glob, p, want] of cases) {
-    assert.equal(globToRegExp(glob).test(p), want, `${glob} vs ${p}`);
-  }
-});
-
-test('scriptKind: comment, then globs, then scriptService', () => {
-  const kinds = { 'handlers/**/*.js': 'scriptTask', '**/validators/*.js': 'validationScript', '**/bogus/*.js': 'notAKind' };
-  assert.equal(scriptKind('// restls-kind: scriptTask', '/ws/scripts/a.js', kinds, '/ws'), 'scriptTask');
-  assert.equal(scriptKind('  //restls-kind:   validationScript', '/ws/a.js', {}, '/ws'), 'validationScript');
-  assert.equal(scriptKind('', '/ws/handlers/x/a.js', kinds, '/ws'), 'scriptTask');
-  assert.equal(scriptKind('', '/ws/x/validators/a.js', kinds, '/ws'), 'validationScript');
-  assert.equal(scriptKind('', '/ws/bogus/a.js', kinds, '/ws'), 'scriptService', 'an unknown kind in settings is ignored');
-  assert.equal(scriptKind('// restls-kind: nonsense', '/ws/a.js', kinds, '/ws'), 'scriptService');
 });
 
 test('readsInput', () => {

@@ -9,7 +9,6 @@
 import * as fs from 'fs';
 import Module = require('module');
 import * as path from 'path';
-import { globToRegExp } from '../src/settings';
 
 type Listener<T> = (e: T) => any;
 
@@ -416,6 +415,45 @@ function matchSelector(selector: any, doc: TextDocument): number {
     best = Math.max(best, 10);
   }
   return best;
+}
+
+/**
+ * globToRegExp stands in for VS Code's glob matching of document
+ * selectors (languages.match): **, *, ? and {a,b}. It is the mock's, for
+ * restls.include; the kind rule's globs are the server's (restls/documentInfo).
+ */
+function globToRegExp(glob: string): RegExp {
+  let re = '';
+  let inBraces = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        if (glob[i + 2] === '/') {
+          re += '(?:.*/)?';
+          i += 2;
+        } else {
+          re += '.*';
+          i += 1;
+        }
+      } else {
+        re += '[^/]*';
+      }
+    } else if (c === '?') {
+      re += '[^/]';
+    } else if (c === '{') {
+      inBraces = true;
+      re += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      re += ')';
+    } else if (c === ',' && inBraces) {
+      re += '|';
+    } else {
+      re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp((glob.startsWith('/') || glob.startsWith('**') ? '^' : '(?:^|/)') + re + '$');
 }
 
 const documents: TextDocument[] = [];
