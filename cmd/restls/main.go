@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/isolate"
 )
 
 // command is one subcommand, or a mode of one that help lists on its own
@@ -61,6 +62,11 @@ func lookup(name string) (command, bool) {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == isolate.ChildArg {
+		// A dry run's child, started by serve: one typed request on
+		// stdin, one result on stdout, no command line to parse.
+		os.Exit(isolate.ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	}
 	env := &cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	os.Exit(runMain(env, os.Args[1:]))
 }
