@@ -62,16 +62,16 @@ func lookup(name string) (command, bool) {
 }
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == isolate.ChildArg {
-		// A dry run's child, started by serve: one typed request on
-		// stdin, one result on stdout, no command line to parse.
-		os.Exit(isolate.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
 	env := &cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	os.Exit(runMain(env, os.Args[1:]))
 }
 
 func runMain(env *cliEnv, args []string) int {
+	if len(args) == 1 && args[0] == isolate.ChildArg {
+		// A dry run's child, started by serve (runtime/isolate): one typed
+		// request on stdin, one result on stdout, no command line to parse.
+		return isolate.ChildMain(env.stdin, env.stdout, env.stderr)
+	}
 	if len(args) == 0 {
 		usage(env.stderr)
 		return 2
