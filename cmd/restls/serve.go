@@ -228,10 +228,11 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		}
 		req.Progress("running " + name)
 		var src config.Sources
+		var reg *config.Registry
 		if req.Snapshot != nil {
-			src = req.Snapshot.Sources
+			src, reg = req.Snapshot.Sources, req.Snapshot.For(req.Kind)
 		}
-		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src,
+		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src, Registry: reg,
 			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)

@@ -28,8 +28,10 @@ const ChildArg = "__restls-dry-run-child"
 // Nothing of it is on a command line or on disk.
 type ChildRequest struct {
 	// Sources are the configuration files of the snapshot the script is
-	// run against. A registryUrl snapshot has none (ErrRemoteRegistry).
-	Sources config.Sources `json:"sources"`
+	// run against, which the child loads; or, when they name a
+	// registryUrl, Services are the registry.
+	Sources  config.Sources `json:"sources"`
+	Services []Service      `json:"services,omitempty"`
 	Kind    config.Kind    `json:"kind"`
 	// Text is the script, unsaved edits included.
 	Text string `json:"text"`
@@ -43,6 +45,39 @@ type ChildRequest struct {
 	MockFile   string `json:"mockFile,omitempty"`
 	RecordFile string `json:"recordFile,omitempty"`
 	Limits     Limits `json:"limits"`
+}
+
+// Service is one service of a registry read from a registryUrl, as the
+// registry backend serves it: no credentials.
+type Service struct {
+	ID          string `json:"serviceId"`
+	URL         string `json:"url"`
+	Description string `json:"description,omitempty"`
+}
+
+// remoteServices are reg's usable services as the child's request holds
+// them: serviceId, URL and description, never their credentials.
+func remoteServices(reg *config.Registry) []Service {
+	out := make([]Service, 0, len(reg.IDs()))
+	for _, id := range reg.IDs() {
+		s, _ := reg.Service(id)
+		out = append(out, Service{ID: id, URL: s.URL, Description: s.Description})
+	}
+	return out
+}
+
+// registry is the registry req names: its Services for a registryUrl
+// snapshot (as remote builds one: default timeouts), else its Sources
+// loaded.
+func (req *ChildRequest) registry(kind config.Kind) *config.Registry {
+	if req.Sources.RegistryURL == "" {
+		return config.Load(req.Sources).For(kind)
+	}
+	services := make([]config.Service, len(req.Services))
+	for i, s := range req.Services {
+		services[i] = config.Service{ID: s.ID, URL: s.URL, RawURL: s.URL, Description: s.Description}
+	}
+	return config.NewRegistry(kind, services, config.DefaultTimeouts, nil)
 }
 
 // Limits bound one child's run.
@@ -104,9 +139,6 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 	if err != nil {
 		return failed(err.Error())
 	}
-	if req.Sources.RegistryURL != "" {
-		return failed(ErrRemoteRegistry.Error())
-	}
 	var mock *restclient.Mock
 	switch {
 	case req.Mock != nil:
@@ -124,7 +156,7 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 			return failed("--record: " + err.Error())
 		}
 	}
-	reg := config.Load(req.Sources).For(kind)
+	reg := req.registry(kind)
 	if !reg.Loaded {
 		return failed(noConfiguration)
 	}

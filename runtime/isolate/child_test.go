@@ -148,3 +148,35 @@ func TestChildMainRefusesAnythingElse(t *testing.T) {
 		t.Fatalf("rc %d, stdout %q, stderr %q", rc, out.String(), errs.String())
 	}
 }
+
+// TestChildRemoteRegistry: a registryUrl snapshot's services travel in
+// the request (it has no files to load), serviceId, URL and description
+// only: a credential the parent's registry might hold is not copied.
+func TestChildRemoteRegistry(t *testing.T) {
+	var authz []string
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		authz = append(authz, r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":7}`))
+	}))
+	defer svc.Close()
+	reg := config.NewRegistry(config.ScriptService, []config.Service{{ID: "crm", URL: svc.URL, RawURL: svc.URL,
+		Auth: config.Auth{Type: config.AuthBasic, EncodedCredentials: config.NewSecret("dXNlcjpzM2NyZXQ=")}}}, config.DefaultTimeouts, nil)
+	r := newTestRunner(t, "child", Options{Timeout: 10 * time.Second})
+	res, err := r.Run(context.Background(), Request{Text: `return api.rest.v1.get("crm", {}, {}).body.id;`, Kind: config.ScriptService,
+		Sources: config.Sources{RegistryURL: "http://127.0.0.1:1"}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error != nil || string(res.Result) != "7" || len(authz) != 1 || authz[0] != "" {
+		t.Fatalf("result %s, the service saw Authorization %q", show(res), authz)
+	}
+	r = newTestRunner(t, "echo", Options{})
+	res, err = r.Run(context.Background(), Request{Text: "1", Sources: config.Sources{RegistryURL: "http://127.0.0.1:1"}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := string(res.Result); strings.Contains(raw, "dXNlcjpzM2NyZXQ") || !strings.Contains(raw, `"services":[{"serviceId":"crm","url":"`+svc.URL+`"}]`) {
+		t.Errorf("the child's request: %s", raw)
+	}
+}

@@ -22,9 +22,10 @@ import (
 // Callers answer it as "try again shortly" (HTTP 429 with Retry-After).
 var ErrBusy = errors.New("the server is already running its maximum number of dry runs; try again in a few seconds")
 
-// ErrRemoteRegistry is returned for a snapshot read from a registryUrl: the
-// child reads configuration files, and a remote hints map has none.
-var ErrRemoteRegistry = errors.New("dry runs need the service configuration files, and this configuration comes from registryUrl: run the script on the backend that owns the files (POST /v1/run there)")
+// ErrRemoteRegistry is returned for a snapshot read from a registryUrl that
+// has given no serviceIds (the backend has not answered): there is nothing
+// to run the script against.
+var ErrRemoteRegistry = errors.New("the registry backend (registryUrl) has given no serviceIds yet, so there is nothing to run the script against: check that it answers (restls/status says why not) and run again")
 
 // CodeRunnerCrashed is the error code of a run whose child process ended
 // without a result; CodeRunnerFailed of one whose child could not start
@@ -92,6 +93,12 @@ type Request struct {
 	// writes them as the server's user.
 	MockFile   string
 	RecordFile string
+	// Registry is the registry of req.Kind when Sources name a
+	// registryUrl: such a snapshot has no files for the child to load, so
+	// its services travel in the child's request instead (serviceId, URL
+	// and description only: a registry backend serves no credentials, and
+	// none would be copied). Ignored for file sources.
+	Registry *config.Registry
 }
 
 // Modes of a run, in its result's Mode.
@@ -153,8 +160,12 @@ func New(opts Options) *Runner {
 // when ctx ended (the child is killed and waited for), or a failure to
 // start the child.
 func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
+	var services []Service
 	if req.Sources.RegistryURL != "" {
-		return nil, ErrRemoteRegistry
+		if req.Registry == nil || !req.Registry.Loaded {
+			return nil, ErrRemoteRegistry
+		}
+		services = remoteServices(req.Registry)
 	}
 	select {
 	case r.sem <- struct{}{}:
@@ -170,7 +181,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
 			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
 		}
 	}
-	creq := ChildRequest{Sources: req.Sources, Kind: req.Kind, Text: req.Text, Input: req.Input,
+	creq := ChildRequest{Sources: req.Sources, Services: services, Kind: req.Kind, Text: req.Text, Input: req.Input,
 		MockFile: req.MockFile, RecordFile: req.RecordFile,
 		Limits: Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult}}
 	if req.Mock != nil {

@@ -172,10 +172,15 @@ func TestBusyAndCancel(t *testing.T) {
 	}
 }
 
-func TestRemoteRegistryIsRefused(t *testing.T) {
+// TestRemoteRegistryWithoutServices: a registryUrl snapshot whose backend
+// has not answered has nothing to run against.
+func TestRemoteRegistryWithoutServices(t *testing.T) {
 	r := New(Options{})
-	if _, err := r.Run(context.Background(), Request{Sources: config.Sources{RegistryURL: "http://127.0.0.1:1"}}); !errors.Is(err, ErrRemoteRegistry) {
-		t.Fatalf("err %v", err)
+	remote := config.Sources{RegistryURL: "http://127.0.0.1:1"}
+	for _, reg := range []*config.Registry{nil, config.FailedRegistry(config.ScriptService)} {
+		if _, err := r.Run(context.Background(), Request{Sources: remote, Registry: reg}); !errors.Is(err, ErrRemoteRegistry) {
+			t.Fatalf("registry %v: err %v", reg, err)
+		}
 	}
 }
 
