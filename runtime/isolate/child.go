@@ -32,7 +32,7 @@ type ChildRequest struct {
 	// registryUrl, Services are the registry.
 	Sources  config.Sources `json:"sources"`
 	Services []Service      `json:"services,omitempty"`
-	Kind    config.Kind    `json:"kind"`
+	Kind     config.Kind    `json:"kind"`
 	// Text is the script, unsaved edits included.
 	Text string `json:"text"`
 	// Input is context.input as JSON; empty means {}.
