@@ -102,6 +102,10 @@ func (req *ChildRequest) mode() string {
 // and room for the rest.
 const maxRequest = 3*16<<20 + 1<<20
 
+// Messages of a run that cannot start name the file and the line (the
+// fixtures' own errors do), never a restls run flag: the user is in an
+// editor or on the designer page.
+
 // ChildMain runs the one dry run its ChildRequest on stdin asks for and
 // writes one dryrun.Result to stdout as JSON; it returns the exit status
 // (0 whenever it wrote a result). A run it cannot start (no configuration,
@@ -143,17 +147,17 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 	switch {
 	case req.Mock != nil:
 		if mock, err = restclient.ParseMock(restclient.PastedMocks, []byte(*req.Mock)); err != nil {
-			return failed("--mock: " + err.Error())
+			return failed(err.Error())
 		}
 	case req.MockFile != "":
 		if mock, err = restclient.LoadMock(req.MockFile); err != nil {
-			return failed("--mock: " + err.Error())
+			return failed(err.Error())
 		}
 	}
 	var rec *restclient.Recorder
 	if req.RecordFile != "" {
 		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: req.RecordFile}); err != nil {
-			return failed("--record: " + err.Error())
+			return failed(err.Error())
 		}
 	}
 	reg := req.registry(kind)

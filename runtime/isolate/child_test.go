@@ -93,8 +93,8 @@ func TestChildCannotStart(t *testing.T) {
 		want string
 	}{
 		"no configuration": {Request{Text: "1", Kind: config.ScriptService, Sources: config.Sources{ServiceXML: filepath.Join(t.TempDir(), "gone.xml")}}, noConfiguration},
-		"broken fixtures":  {Request{Text: "1", Kind: config.ScriptService, Sources: good, Mock: []byte("- serviceId: x\n  status: nope\n")}, "--mock: pasted mocks:2:11: fixture 1: cannot construct !!str `nope` into int"},
-		"missing fixtures": {Request{Text: "1", Kind: config.ScriptService, Sources: good, MockFile: filepath.Join(t.TempDir(), "gone.yaml")}, "--mock: read mock fixtures"},
+		"broken fixtures":  {Request{Text: "1", Kind: config.ScriptService, Sources: good, Mock: []byte("- serviceId: x\n  status: nope\n")}, "pasted mocks:2:11: fixture 1: cannot construct !!str `nope` into int"},
+		"missing fixtures": {Request{Text: "1", Kind: config.ScriptService, Sources: good, MockFile: filepath.Join(t.TempDir(), "gone.yaml")}, "read mock fixtures"},
 		"unknown kind":     {Request{Text: "1", Kind: "scriptThing", Sources: good}, "scriptThing"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -178,5 +178,31 @@ func TestChildRemoteRegistry(t *testing.T) {
 	}
 	if raw := string(res.Result); strings.Contains(raw, "dXNlcjpzM2NyZXQ") || !strings.Contains(raw, `"services":[{"serviceId":"crm","url":"`+svc.URL+`"}]`) {
 		t.Errorf("the child's request: %s", raw)
+	}
+}
+
+// TestChildRecordNotSaved: a recording that cannot be written after the
+// run (its directory went away meanwhile) is said in the result's logs;
+// the child used to print it on stderr, which the server dropped.
+func TestChildRecordNotSaved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fixtures")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = os.RemoveAll(dir) // before the child saves what it recorded
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":1}`))
+	}))
+	defer svc.Close()
+	r := newTestRunner(t, "child", Options{Timeout: 10 * time.Second})
+	res, err := r.Run(context.Background(), Request{Text: `return api.rest.v1.get("crm", {}, {}).body.id;`, Kind: config.ScriptService,
+		Sources: services(t, svc.URL), RecordFile: filepath.Join(dir, "orders.mock.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error != nil || string(res.Result) != "1" || res.Mode != ModeRecord || len(res.Logs) != 1 ||
+		res.Logs[0].Level != "error" || !strings.Contains(res.Logs[0].Message, "orders.mock.yaml") {
+		t.Fatalf("result %s", show(res))
 	}
 }
