@@ -36,8 +36,7 @@ const (
 	// past. 1 MiB.
 	Ignore
 	// Input: the JSON of restls run --input. 16 MiB. A pipe is read too
-	// (to its end or the limit): a dry run's child gets context.input on
-	// /dev/fd/3, a shell user from <(...).
+	// (to its end or the limit): a shell user may write --input <(...).
 	Input
 )
 

@@ -60,9 +60,8 @@ func TestNotRegular(t *testing.T) {
 	}
 }
 
-// TestInputPipe: restls run --input reads a pipe (a dry run's child gets
-// context.input on /dev/fd/3), bounded by the limit; other kinds refuse
-// it.
+// TestInputPipe: restls run --input reads a pipe (--input <(...)),
+// bounded by the limit; other kinds refuse it.
 func TestInputPipe(t *testing.T) {
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -20,8 +20,10 @@
 // answers beside scripts) in the background, once per server, and hands
 // them to the hint engine with each request's view.
 //
-// lsp may import config, openapi and hints. It must not import runtime (the script
-// runner is injected through Options.Runner), remote (registryUrl sources
+// lsp may import config, openapi, hints and runtime/dryrun (the type of a
+// run's result, which restls.runScript answers as it is). It must not
+// import runtime (the script runner is injected through Options.Runner),
+// remote (registryUrl sources
 // are read by the Options.Load that cmd/restls injects, remote.Pool.Load)
 // or anything in cmd. What a session may do (run, reload, choose sources)
 // is its SessionOptions, set by whoever serves it (web for designers).

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // ErrNoRunner is what restls.runScript answers when the server was built
@@ -96,9 +97,9 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 }
 
 // runScript runs the open document's current text with the injected runner
-// and returns its result (the `restls run --json` object), reporting
-// $/progress while it runs.
-func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte, token protocol.ProgressToken) (any, error) {
+// and returns its result (a dryrun.Result: the `restls run --json` object
+// and the mode), reporting $/progress while it runs.
+func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte, token protocol.ProgressToken) (*dryrun.Result, error) {
 	var a runArgs
 	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?, mock?, record?} naming an open document")

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/internal/goldentest"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // fileRunner records the fixture files of each run it is handed.
@@ -20,11 +22,11 @@ type fileRunner struct {
 	last RunRequest
 }
 
-func (f *fileRunner) run(_ context.Context, req RunRequest) (any, error) {
+func (f *fileRunner) run(_ context.Context, req RunRequest) (*dryrun.Result, error) {
 	f.mu.Lock()
 	f.last = req
 	f.mu.Unlock()
-	return map[string]any{"result": 1}, nil
+	return &dryrun.Result{Result: json.RawMessage("1")}, nil
 }
 
 func (f *fileRunner) files() (string, string) {

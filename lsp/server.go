@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // Options configure a Server.
@@ -27,7 +28,7 @@ type Options struct {
 	// Runner runs a script for the restls.runScript command. The lsp package
 	// does not import the runtime; cmd/restls injects it. nil makes the
 	// command answer that dry runs are not available.
-	Runner func(ctx context.Context, req RunRequest) (any, error)
+	Runner func(ctx context.Context, req RunRequest) (*dryrun.Result, error)
 	// PollInterval is how often configuration files are checked for changes
 	// when the editor does not watch them for us. Zero means 2s; a negative
 	// value turns our own watching off.

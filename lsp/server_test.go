@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // writeFiles writes name -> content below dir.
@@ -54,8 +55,9 @@ func codeOf(err error) jsonrpc2.Code {
 
 // echoRunner returns what runScript handed it, so tests can see the text the
 // server holds and the kind it chose.
-func echoRunner(_ context.Context, req RunRequest) (any, error) {
-	return map[string]any{"text": req.Text, "kind": req.Kind, "input": string(req.Input)}, nil
+func echoRunner(_ context.Context, req RunRequest) (*dryrun.Result, error) {
+	raw, err := json.Marshal(map[string]any{"text": req.Text, "kind": req.Kind, "input": string(req.Input)})
+	return &dryrun.Result{Result: raw}, err
 }
 
 type echoed struct {
@@ -65,10 +67,12 @@ type echoed struct {
 }
 
 func (c *testClient) run(u uri.URI) (echoed, error) {
-	var res echoed
+	var res struct {
+		Result echoed `json:"result"`
+	}
 	arg, _ := json.Marshal(map[string]string{"uri": string(u)})
 	err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res)
-	return res, err
+	return res.Result, err
 }
 
 func TestLifecycle(t *testing.T) {
@@ -180,7 +184,7 @@ func TestDidChangeOrdering(t *testing.T) {
 
 func TestCancelAnswersRequestCancelled(t *testing.T) {
 	started := make(chan struct{})
-	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ RunRequest) (any, error) {
+	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ RunRequest) (*dryrun.Result, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -205,11 +209,11 @@ func TestCancelAnswersRequestCancelled(t *testing.T) {
 
 func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
 	var calls atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (any, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (*dryrun.Result, error) {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
-		return "ok", nil
+		return &dryrun.Result{Result: json.RawMessage(`"ok"`)}, nil
 	}})
 	c := connect(t, srv, clientOptions{})
 	u := uri.File("/ws/p.js")
@@ -217,10 +221,12 @@ func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
 	if _, err := c.run(u); codeOf(err) != jsonrpc2.InternalError {
 		t.Fatalf("panicking run answered %v, want InternalError", err)
 	}
-	var res string
+	var res struct {
+		Result string `json:"result"`
+	}
 	arg, _ := json.Marshal(map[string]string{"uri": string(u)})
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res); err != nil || res != "ok" {
-		t.Fatalf("second run: %q, %v", res, err)
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res); err != nil || res.Result != "ok" {
+		t.Fatalf("second run: %q, %v", res.Result, err)
 	}
 }
 
@@ -239,7 +245,7 @@ func TestRunScriptWithoutRunner(t *testing.T) {
 }
 
 func TestRunScriptProgressAndKind(t *testing.T) {
-	srv := newTestServer(t, Options{Runner: func(_ context.Context, req RunRequest) (any, error) {
+	srv := newTestServer(t, Options{Runner: func(_ context.Context, req RunRequest) (*dryrun.Result, error) {
 		req.Progress("calling crm")
 		return echoRunner(context.Background(), req)
 	}})
@@ -634,11 +640,13 @@ func TestRunScriptKindAndInputArguments(t *testing.T) {
 	u := uri.File("/ws/a.js")
 	c.open(u, "return context.input.a;")
 	arg, _ := json.Marshal(map[string]any{"uri": string(u), "kind": "scriptTask", "input": map[string]int{"a": 1}})
-	var res echoed
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &res); err != nil {
+	var out struct {
+		Result echoed `json:"result"`
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunScript, Arguments: []protocol.LSPAny{arg}}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if res.Kind != config.ScriptTask || res.Input != `{"a":1}` {
+	if res := out.Result; res.Kind != config.ScriptTask || res.Input != `{"a":1}` {
 		t.Errorf("runner got kind %q input %q", res.Kind, res.Input)
 	}
 	bad, _ := json.Marshal(map[string]any{"uri": string(u), "kind": "nope"})

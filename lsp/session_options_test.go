@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // TestSessionWithoutPermissions: the zero SessionOptions may edit and get
@@ -19,9 +21,9 @@ import (
 // sessions (ServeStream) may do both.
 func TestSessionWithoutPermissions(t *testing.T) {
 	var runs atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (any, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (*dryrun.Result, error) {
 		runs.Add(1)
-		return 1, nil
+		return &dryrun.Result{Result: json.RawMessage("1")}, nil
 	}})
 	const why = "open the page with its key"
 	u := uri.File("/ws/a.js")

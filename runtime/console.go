@@ -22,7 +22,7 @@ func (r *runner) installConsole() error {
 				parts[i] = r.format(a)
 			}
 			line, _ := r.position(r.vm.CaptureCallStack(4, nil))
-			r.res.Logs = append(r.res.Logs, LogEntry{Level: level, Message: strings.Join(parts, " "), Line: line, afterCalls: len(r.res.Calls)})
+			r.res.Logs = append(r.res.Logs, LogEntry{Level: level, Message: strings.Join(parts, " "), Line: line, AfterCalls: len(r.res.Calls)})
 			return goja.Undefined()
 		})
 	}

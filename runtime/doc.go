@@ -7,9 +7,11 @@
 // conversion between script values and restclient requests and results,
 // script kinds, the context object, the time limit, and the conversion of
 // results, console arguments and payloads to JSON within that limit and
-// jsdepth's depth limit. The HTTP work is runtime/restclient's; the nesting
+// jsdepth's depth limit. A run's Result is runtime/dryrun's type, so the
+// packages that carry it need not import this one. The HTTP work is
+// runtime/restclient's; the nesting
 // budget checked before a script is parsed is jsdepth's. It may import
-// config, jsdepth and runtime/restclient of restls; it must not import the
+// config, jsdepth, runtime/dryrun and runtime/restclient of restls; it must not import the
 // LSP packages or cmd; the language server reaches Run through a function
 // injected by cmd/restls.
 //

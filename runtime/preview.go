@@ -65,7 +65,7 @@ func WritePreview(w io.Writer, res *Result, filename string, o PreviewOptions) e
 	p := pv.p
 	logs := res.Logs
 	printLogs := func(upTo int) {
-		for len(logs) > 0 && logs[0].afterCalls <= upTo {
+		for len(logs) > 0 && logs[0].AfterCalls <= upTo {
 			l := logs[0]
 			logs = logs[1:]
 			pos := ""

@@ -17,6 +17,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/jsdepth"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -79,76 +80,22 @@ type Options struct {
 	MemoryHardStop func(msg string)
 }
 
-// Result is the outcome of a run. It marshals to the object that
-// `restls run --json` prints.
-type Result struct {
-	// Result is the returned value as JSON (null for undefined).
-	Result json.RawMessage `json:"result"`
-	// Error is the uncaught error, or nil when the script returned.
-	Error *ScriptError `json:"error"`
-	// Calls lists every api.rest.v1 call in order.
-	Calls []*restclient.Call `json:"calls"`
-	// Logs holds console output in order.
-	Logs []LogEntry `json:"logs"`
-	// Kind is the kind the script ran as (config.KindMap.Decide, or the
-	// one named), so a caller sees which registry answered.
-	Kind config.Kind `json:"kind,omitempty"`
-	// DurationMs is the whole run's wall time.
-	DurationMs float64 `json:"-"`
-}
-
-// ExitCode is 0 when the script returned and 1 when it threw (or could not
-// be compiled, or was interrupted).
-func (r *Result) ExitCode() int {
-	if r.Error != nil {
-		return 1
-	}
-	return 0
-}
+// Result is the outcome of a run (dryrun.Result): the object that
+// `restls run --json` prints and a dry-run child writes to its parent.
+type Result = dryrun.Result
 
 // ScriptError is an uncaught error with its place in the script.
-type ScriptError struct {
-	// Name is the error's name: TypeError, RestClientError, ResponseError
-	// (a non-2XX status), SyntaxError, TimeoutError, Error...
-	Name    string `json:"name"`
-	Message string `json:"message"`
-	// Code is the RestClientError code, or script-timeout / canceled /
-	// script-too-deep / result-too-deep.
-	Code      string             `json:"code,omitempty"`
-	ServiceID string             `json:"serviceId,omitempty"`
-	Status    *restclient.Status `json:"status,omitempty"`
-	// Body is the response body text of a non-2XX status.
-	Body   *string `json:"body,omitempty"`
-	Line   int     `json:"line,omitempty"`
-	Column int     `json:"column,omitempty"`
-	// SourceLine is the text of line Line, for a caret under Column.
-	SourceLine string `json:"sourceLine,omitempty"`
-	// Errors lists every error of a SyntaxError, the first being the one
-	// Message, Line and Column describe, at most MaxSyntaxErrors.
-	Errors []SourceError `json:"errors,omitempty"`
-}
+type ScriptError = dryrun.ScriptError
 
 // SourceError is one error at a place in the script.
-type SourceError struct {
-	Message    string `json:"message"`
-	Line       int    `json:"line"`
-	Column     int    `json:"column"`
-	SourceLine string `json:"sourceLine,omitempty"`
-}
+type SourceError = dryrun.SourceError
 
 // MaxSyntaxErrors is how many syntax errors a SyntaxError lists; the
 // parser's later errors mostly follow from the first ones.
 const MaxSyntaxErrors = 10
 
 // LogEntry is one console call.
-type LogEntry struct {
-	// Level is log, info, warn, error or debug.
-	Level   string `json:"level"`
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
-	// afterCalls is how many calls came before it, for the preview.
-	afterCalls int
-}
+type LogEntry = dryrun.LogEntry
 
 // prefix turns the script into a function body, on its first line so line
 // numbers match the file; columns on line 1 are corrected.
@@ -395,7 +342,7 @@ func (r *runner) toJSON(v goja.Value) (json.RawMessage, *ScriptError) {
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		r.res.Logs = append(r.res.Logs, LogEntry{Level: "warn", Message: msg + "; result shown as null", afterCalls: len(r.res.Calls)})
+		r.res.Logs = append(r.res.Logs, LogEntry{Level: "warn", Message: msg + "; result shown as null", AfterCalls: len(r.res.Calls)})
 		return json.RawMessage("null"), nil
 	}
 	return json.RawMessage(out), nil

@@ -13,6 +13,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
 )
@@ -252,12 +253,12 @@ func TestRunDisabledWithoutAllowRun(t *testing.T) {
 func TestRunWithRunner(t *testing.T) {
 	var got lsp.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			got = req
 			if strings.Contains(req.Text, "fail") {
 				return nil, errors.New("script.js:1:1: ReferenceError: fail is not defined")
 			}
-			return map[string]any{"result": "ok", "kind": req.Kind}, nil
+			return &dryrun.Result{Result: json.RawMessage(`"ok"`), Mode: dryrun.ModeLive}, nil
 		}
 	})
 	key := map[string]string{"Authorization": "Bearer " + s.key}
@@ -311,9 +312,9 @@ func TestUnknownPath(t *testing.T) {
 func TestRunMock(t *testing.T) {
 	var got []lsp.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			got = append(got, req)
-			return map[string]any{"result": "ok"}, nil
+			return &dryrun.Result{Result: json.RawMessage(`"ok"`)}, nil
 		}
 	})
 	key := map[string]string{"Authorization": "Bearer " + s.key}
@@ -388,7 +389,7 @@ func TestProjectSchema(t *testing.T) {
 // answered, and why not, so the button is disabled with the reason.
 func TestStatusRun(t *testing.T) {
 	runner := func(o *Options) {
-		o.Runner = func(context.Context, lsp.RunRequest) (any, error) { return nil, nil }
+		o.Runner = func(context.Context, lsp.RunRequest) (*dryrun.Result, error) { return nil, nil }
 	}
 	_, off := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	s, on := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, runner)

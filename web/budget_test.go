@@ -13,6 +13,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // sessionLimitNote waits for the session-limit diagnostic of uri and
@@ -199,7 +200,7 @@ func TestRunAdmittedBeforeTheMockIsParsed(t *testing.T) {
 		o.MaxRuns = 2
 		// As the isolate runner does: two runs at once, then busy.
 		slots := make(chan struct{}, 2)
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			select {
 			case slots <- struct{}{}:
 			default:
@@ -208,7 +209,7 @@ func TestRunAdmittedBeforeTheMockIsParsed(t *testing.T) {
 			started <- struct{}{}
 			<-release
 			<-slots
-			return json.RawMessage(`{"result":1}`), nil
+			return &dryrun.Result{Result: json.RawMessage(`1`)}, nil
 		}
 	})
 	key := map[string]string{"Authorization": "Bearer " + s.key}

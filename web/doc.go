@@ -12,9 +12,11 @@
 // choose configuration sources, lspws.go), and the designer page embedded
 // with go:embed (GET /).
 //
-// web may import config, hints, lsp and runtime/restclient (only for the
-// fixture format: ParseMock checks a run's inline mock, MockSchema is
-// served), and workspace (restls.yaml's Schema is served). It must not import runtime (dry runs reach it through the
-// injected Options.Runner) or anything in cmd; it never
+// web may import config, hints, lsp, runtime/dryrun (the type of a run's
+// result, which POST /v1/run answers as it is), runtime/restclient (only
+// for the fixture format: ParseMock checks a run's inline mock, MockSchema
+// is served) and workspace (restls.yaml's schema is served). It must not
+// import runtime (dry runs reach it through the injected Options.Runner)
+// or anything in cmd; it never
 // reads a credential: the hints map and the status carry none.
 package web

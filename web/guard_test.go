@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // hostOf is the host:port of an httptest server.
@@ -142,9 +144,9 @@ func TestForeignOrigin(t *testing.T) {
 func TestRunNeedsKey(t *testing.T) {
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			runs.Add(1)
-			return map[string]any{"result": 1}, nil
+			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		}
 	})
 	body := `{"text":"return 1"}`
@@ -198,9 +200,9 @@ func TestSessionWithoutKey(t *testing.T) {
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1,
-			Runner: func(ctx context.Context, req lsp.RunRequest) (any, error) {
+			Runner: func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 				runs.Add(1)
-				return map[string]any{"result": 1}, nil
+				return &dryrun.Result{Result: json.RawMessage("1")}, nil
 			}})
 	})
 	ctx := testCtx(t)
@@ -246,7 +248,9 @@ func TestSessionWithoutKey(t *testing.T) {
 func TestSlowBody(t *testing.T) {
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 300 * time.Millisecond
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) { return 1, nil }
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+			return &dryrun.Result{Result: json.RawMessage("1")}, nil
+		}
 	})
 	host, port := hostOf(t, hs.URL)
 	closed := slowPost(t, net.JoinHostPort(host, port), "")
@@ -297,12 +301,12 @@ func slowPost(t *testing.T, addr, query string) <-chan struct{} {
 func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 200 * time.Millisecond
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			case <-time.After(4 * o.ReadTimeout):
-				return map[string]any{"result": "finished"}, nil
+				return &dryrun.Result{Result: json.RawMessage(`"finished"`)}, nil
 			}
 		}
 	})

@@ -21,6 +21,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // Ops is the operators' side of serve --http: readiness (/readyz) and,
@@ -290,15 +291,17 @@ func (o *Ops) request(route string, code int, took time.Duration) {
 
 // WrapRunner counts the dry runs of runner by outcome: wrap the one runner
 // that /lsp (restls.runScript) and POST /v1/run share, so both count.
-func (o *Ops) WrapRunner(runner func(context.Context, lsp.RunRequest) (any, error)) func(context.Context, lsp.RunRequest) (any, error) {
+func (o *Ops) WrapRunner(runner Runner) Runner {
 	if runner == nil || !o.Metrics() {
 		return runner
 	}
-	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+	return func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 		res, err := runner(ctx, req)
 		switch {
+		case err == nil && res.Threw():
+			o.dryRun("threw")
 		case err == nil:
-			o.dryRun(runOutcome(res))
+			o.dryRun("returned")
 		case errors.Is(err, lsp.ErrRunnerBusy):
 			o.dryRun("busy")
 		case ctx.Err() != nil:
@@ -314,27 +317,6 @@ func (o *Ops) dryRun(outcome string) {
 	if o.Metrics() {
 		o.dryRuns.counter(outcome).Inc()
 	}
-}
-
-// runOutcome tells a returned run from one that threw, from the runner's
-// answer (restls run --json's object).
-func runOutcome(res any) string {
-	var probe struct {
-		Error json.RawMessage `json:"error"`
-	}
-	var raw []byte
-	switch v := res.(type) {
-	case json.RawMessage:
-		raw = v
-	case []byte:
-		raw = v
-	default:
-		raw, _ = json.Marshal(v)
-	}
-	if json.Unmarshal(raw, &probe) == nil && len(probe.Error) > 0 && string(probe.Error) != "null" {
-		return "threw"
-	}
-	return "returned"
 }
 
 // opsHandler serves what an operators' port (--metrics-addr) answers

@@ -17,6 +17,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // metricsServer is a Server with metrics on /metrics, a registry loaded
@@ -27,14 +28,14 @@ func metricsServer(t *testing.T, token string) (*Server, *httptest.Server) {
 	ops := NewOps(OpsOptions{Metrics: true, Version: "v9.9.9-test"})
 	s, hs := newTestServerLoad(t, config.Sources{ConfigRoot: exampleRoot}, ops.WrapLoad(nil), func(o *Options) {
 		o.Ops, o.ServeMetrics, o.Token = ops, true, token
-		o.Runner = ops.WrapRunner(func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = ops.WrapRunner(func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			switch {
 			case strings.Contains(req.Text, "throw"):
-				return json.RawMessage(`{"result":null,"error":{"name":"Error","message":"no"},"calls":[],"logs":[]}`), nil
+				return &dryrun.Result{Result: json.RawMessage("null"), Error: &dryrun.ScriptError{Name: "Error", Message: "no"}}, nil
 			case strings.Contains(req.Text, "busy"):
 				return nil, lsp.ErrRunnerBusy
 			}
-			return json.RawMessage(`{"result":1,"error":null,"calls":[],"logs":[]}`), nil
+			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		})
 	})
 	return s, hs

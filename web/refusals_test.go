@@ -12,6 +12,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // updating reports whether golden files are rewritten: -update (defined
@@ -26,7 +27,9 @@ func updating() bool {
 // it.
 func TestRefusalsGolden(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) { return 1, nil }
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+			return &dryrun.Result{Result: []byte("1")}, nil
+		}
 	})
 	var b strings.Builder
 	show := func(name string, req *http.Request) {

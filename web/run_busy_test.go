@@ -8,13 +8,14 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // TestRunBusyIs429: a runner at its limit makes POST /v1/run answer 429
 // with Retry-After, whatever else its error says.
 func TestRunBusyIs429(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			return nil, fmt.Errorf("%w: two runs already go", lsp.ErrRunnerBusy)
 		}
 	})

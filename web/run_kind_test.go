@@ -8,6 +8,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // TestRunKindFromTheScript: POST /v1/run runs the script as the kind rule
@@ -18,11 +19,11 @@ func TestRunKindFromTheScript(t *testing.T) {
 	var mu sync.Mutex
 	var got config.Kind
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (any, error) {
+		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 			mu.Lock()
 			got = req.Kind
 			mu.Unlock()
-			return map[string]any{"result": 1}, nil
+			return &dryrun.Result{Result: []byte("1")}, nil
 		}
 	})
 	for _, tc := range []struct {

@@ -297,7 +297,7 @@ func TestServeRunScriptBusy(t *testing.T) {
 		t.Fatalf("second run = %v, want RequestFailed saying runs are busy", err)
 	}
 	release()
-	// context.input reached the child (on its pipe, not the command line).
+	// context.input reached the child (in its request, not the command line).
 	if out := <-first; string(out.Result) != "1" {
 		t.Errorf("first run result %s error %+v", out.Result, out.Error)
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/isolate"
 )
 
 // command is one subcommand, or a mode of one that help lists on its own
@@ -67,6 +68,11 @@ func main() {
 }
 
 func runMain(env *cliEnv, args []string) int {
+	if len(args) == 1 && args[0] == isolate.ChildArg {
+		// A dry run's child, started by serve (runtime/isolate): one typed
+		// request on stdin, one result on stdout, no command line to parse.
+		return isolate.ChildMain(env.stdin, env.stdout, env.stderr)
+	}
 	if len(args) == 0 {
 		usage(env.stderr)
 		return 2

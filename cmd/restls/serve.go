@@ -20,6 +20,7 @@ import (
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/isolate"
 )
 
@@ -219,8 +220,8 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, session *lsp.
 // scriptRunner adapts the isolate runner, which runs each dry run in a
 // child process, to the language server's Runner. A run ends when its
 // request does or when serving does (serveCtx).
-func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, lsp.RunRequest) (any, error) {
-	return func(ctx context.Context, req lsp.RunRequest) (any, error) {
+func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, lsp.RunRequest) (*dryrun.Result, error) {
+	return func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(serveCtx, cancel)()
@@ -230,10 +231,11 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		}
 		req.Progress("running " + name)
 		var src config.Sources
+		var reg *config.Registry
 		if req.Snapshot != nil {
-			src = req.Snapshot.Sources
+			src, reg = req.Snapshot.Sources, req.Snapshot.For(req.Kind)
 		}
-		raw, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src,
+		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src, Registry: reg,
 			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
@@ -244,7 +246,7 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		if err != nil {
 			return nil, err
 		}
-		return raw, nil
+		return res, nil
 	}
 }
 

@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient <- runtime/dryrun <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
@@ -50,15 +50,16 @@ var table = map[string]rule{
 	"openapi":            {may: []string{"config"}},
 	"hints":              {may: []string{"config", "openapi"}},
 	"runtime/restclient": {may: []string{"config"}},
-	"runtime":            {may: []string{"config", "runtime/restclient"}},
-	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient"}},
+	"runtime/dryrun":     {may: []string{"config", "runtime/restclient"}}, // the dry-run result's types, which lsp and web carry
+	"runtime":            {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
+	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":             {may: []string{"config"}},
 	"workspace":          {may: []string{"config", "openapi", "hints", "runtime", "runtime/restclient"}}, // the project as every surface sees it: config today, the snapshot next
 	"check":              {may: []string{"config", "hints"}},
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                {may: []string{"config", "openapi", "hints"}},
-	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema
-	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "remote", "lsp", "web", "workspace"}},
+	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/dryrun"}},
+	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema
+	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"input":   {leaf: true},

@@ -1,12 +1,18 @@
-// Package isolate runs dry runs in child processes of the restls binary
-// (`restls run --json`), so that a script that exhausts memory, or a crash
-// of the runtime, ends that child and never the server or the command that
-// started it.
+// Package isolate runs dry runs in child processes of the restls binary,
+// so that a script that exhausts memory, or a crash of the runtime, ends
+// that child and never the server or the command that started it.
 //
-// It owns the child's command line (configuration sources as flags, the
-// script on stdin, context.input on an inherited pipe: nothing secret on a
-// command line or on disk), the limits applied from outside the child (its
-// resident memory, the wall clock, cancellation), the limit on concurrent
-// runs, and turning a child that ended without a result into a result with
-// a clear error code. It must not import the LSP packages, web or cmd.
+// It owns both ends of the child: the parent (Runner) and the child's
+// entry point (ChildMain, which cmd/restls calls for the one argument
+// ChildArg before any command-line parsing). The parent writes one
+// ChildRequest as JSON on the child's stdin (configuration sources, kind,
+// script, context.input, pasted fixtures or fixture files, limits: nothing
+// secret on a command line or on disk) and reads one dryrun.Result from
+// its stdout; a run the child cannot start is a result with a code, never
+// text on stderr to be parsed. The package also owns the limits applied
+// from outside the child (its resident memory, the wall clock,
+// cancellation, the size of its result), the limit on concurrent runs,
+// and turning a child that ended without a result into a result with a
+// clear error code. `restls run` uses Supervise in the same way for
+// itself (RunSupervised). It must not import the LSP packages, web or cmd.
 package isolate

@@ -9,6 +9,7 @@ import (
 
 	"github.com/restls/restls/internal/goldentest"
 	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // TestMessagesGolden: the text a user reads when a run's process ends
@@ -16,8 +17,12 @@ import (
 func TestMessagesGolden(t *testing.T) {
 	r := New(Options{MaxMemory: 256 << 20, Timeout: 30 * time.Second})
 	var b bytes.Buffer
-	show := func(title string, raw json.RawMessage) {
-		var v any
+	show := func(title string, res *dryrun.Result) {
+		raw, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any // members sorted, as the golden file has always had them
 		if err := json.Unmarshal(raw, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -26,12 +31,13 @@ func TestMessagesGolden(t *testing.T) {
 		b.Write(out)
 		b.WriteString("\n")
 	}
-	show("killed at the memory limit", r.result(Outcome{MemoryKilled: true}, nil, ""))
-	show("killed at the time limit", r.result(Outcome{TimeKilled: true}, nil, ""))
-	show("crashed", r.resultFor(Outcome{}, 2, "", nil, "fatal error: concurrent map writes"))
-	show("killed by a signal", r.resultFor(Outcome{}, -1, "signal: segmentation fault", nil, ""))
-	show("out of memory at the OS limit", r.resultFor(Outcome{}, 2, "", nil, "fatal error: out of memory allocating heap arena metadata"))
-	show("usage error", r.resultFor(Outcome{}, 2, "", nil, "restls run: no service configuration found: pass --config-root"))
+	show("killed at the memory limit", r.result(Outcome{MemoryKilled: true}, nil, nil))
+	show("killed at the time limit", r.result(Outcome{TimeKilled: true}, nil, nil))
+	show("crashed", r.resultFor(Outcome{}, 2, "", nil, []byte("fatal error: concurrent map writes")))
+	show("killed by a signal", r.resultFor(Outcome{}, -1, "signal: segmentation fault", nil, nil))
+	show("out of memory at the OS limit", r.resultFor(Outcome{}, 2, "", nil, []byte("fatal error: out of memory allocating heap arena metadata")))
+	show("no configuration", failed(noConfiguration))
+	show("result too large", tooLarge(MaxResult))
 	b.WriteString("-- busy --\n" + ErrBusy.Error() + "\n")
 	b.WriteString("-- remote registry --\n" + ErrRemoteRegistry.Error() + "\n")
 	b.WriteString("-- watchdog --\n" + scriptrt.MemoryLimitMessage(512<<20) + "\n")

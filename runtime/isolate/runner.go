@@ -8,25 +8,24 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
-	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // ErrBusy is returned by Runner.Run when MaxRuns runs are already going.
 // Callers answer it as "try again shortly" (HTTP 429 with Retry-After).
 var ErrBusy = errors.New("the server is already running its maximum number of dry runs; try again in a few seconds")
 
-// ErrRemoteRegistry is returned for a snapshot read from a registryUrl: the
-// child reads configuration files, and a remote hints map has none.
-var ErrRemoteRegistry = errors.New("dry runs need the service configuration files, and this configuration comes from registryUrl: run the script on the backend that owns the files (POST /v1/run there)")
+// ErrRemoteRegistry is returned for a snapshot read from a registryUrl that
+// has given no serviceIds (the backend has not answered): there is nothing
+// to run the script against.
+var ErrRemoteRegistry = errors.New("the registry backend (registryUrl) has given no serviceIds yet, so there is nothing to run the script against: check that it answers (restls/status says why not) and run again")
 
 // CodeRunnerCrashed is the error code of a run whose child process ended
 // without a result; CodeRunnerFailed of one whose child could not start
@@ -94,29 +93,38 @@ type Request struct {
 	// writes them as the server's user.
 	MockFile   string
 	RecordFile string
+	// Registry is the registry of req.Kind when Sources name a
+	// registryUrl: such a snapshot has no files for the child to load, so
+	// its services travel in the child's request instead (serviceId, URL
+	// and description only: a registry backend serves no credentials, and
+	// none would be copied). Ignored for file sources.
+	Registry *config.Registry
 }
 
-// Modes of a run, reported in its result's "mode" field.
+// Modes of a run, in its result's Mode.
 const (
-	ModeLive   = "live"
-	ModeMock   = "mock"
-	ModeRecord = "record"
+	ModeLive   = dryrun.ModeLive
+	ModeMock   = dryrun.ModeMock
+	ModeRecord = dryrun.ModeRecord
 )
 
 // Mode is how req's calls are answered: record when it writes a fixture
 // file (whether or not fixtures answer some calls first), mock when
 // fixtures (a file or a document) answer them, live otherwise.
-func (req Request) Mode() string {
+func (req Request) Mode() string { return modeOf(req.Mock != nil, req.MockFile, req.RecordFile) }
+
+func modeOf(pasted bool, mockFile, recordFile string) string {
 	switch {
-	case req.RecordFile != "":
+	case recordFile != "":
 		return ModeRecord
-	case req.MockFile != "" || req.Mock != nil:
+	case mockFile != "" || pasted:
 		return ModeMock
 	}
 	return ModeLive
 }
 
-// Runner runs each dry run in a child `restls run --json` process.
+// Runner runs each dry run in a child process of the restls binary
+// (ChildArg, ChildMain).
 type Runner struct {
 	opts Options
 	sem  chan struct{}
@@ -145,14 +153,19 @@ func New(opts Options) *Runner {
 	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log}
 }
 
-// Run runs req in a child process and returns what `restls run --json`
-// prints: the child's own object, or one made here when the child ended
-// without one (code memory-limit, script-timeout or runner-crashed). The
-// error is ErrBusy, ErrRemoteRegistry, ctx's error when ctx ended (the
-// child is killed and waited for), or a failure to start the child.
-func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) {
+// Run runs req in a child process and returns its result: the child's
+// own, or one made here when the child ended without one (code
+// memory-limit, script-timeout, result-too-large or runner-crashed); its
+// Mode is req's. The error is ErrBusy, ErrRemoteRegistry, ctx's error
+// when ctx ended (the child is killed and waited for), or a failure to
+// start the child.
+func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
+	var services []Service
 	if req.Sources.RegistryURL != "" {
-		return nil, ErrRemoteRegistry
+		if req.Registry == nil || !req.Registry.Loaded {
+			return nil, ErrRemoteRegistry
+		}
+		services = remoteServices(req.Registry)
 	}
 	select {
 	case r.sem <- struct{}{}:
@@ -168,55 +181,26 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
 		}
 	}
-	args := []string{"run", "--json",
-		"--kind", string(req.Kind),
-		"--timeout", r.opts.Timeout.String(),
-		"--max-memory", strconv.FormatInt(r.opts.MaxMemory, 10),
+	creq := ChildRequest{Sources: req.Sources, Services: services, Kind: req.Kind, Text: req.Text, Input: req.Input,
+		MockFile: req.MockFile, RecordFile: req.RecordFile,
+		Limits: Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult}}
+	if req.Mock != nil {
+		mock := string(req.Mock)
+		creq.Mock = &mock
 	}
-	args = append(args, sourceFlags(req.Sources)...)
-	if req.MockFile != "" {
-		args = append(args, "--mock="+req.MockFile)
-	}
-	if req.RecordFile != "" {
-		args = append(args, "--record="+req.RecordFile)
+	body, err := json.Marshal(&creq)
+	if err != nil {
+		return nil, fmt.Errorf("start the dry run: %w", err)
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
-	cmd.Stdin = strings.NewReader(req.Text)
+	cmd := exec.Command(exe, ChildArg)
+	cmd.Stdin = bytes.NewReader(body)
+	// A child writes at most MaxResult itself; this bound holds for one
+	// that does not (a crash in the middle of printing, a different build).
 	outCap := &capped{b: &stdout, max: MaxResult}
 	cmd.Stdout = outCap
 	cmd.Stderr = &capped{b: &stderr, max: 64 << 10}
 	cmd.SysProcAttr = ChildAttr(true)
-	if req.Input != nil {
-		// context.input goes on a pipe the child sees as /dev/fd/3.
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("start the dry run: %w", err)
-		}
-		defer pr.Close()
-		cmd.ExtraFiles = []*os.File{pr}
-		args = append(args, "--input", "/dev/fd/3")
-		go func() {
-			_, _ = pw.Write(req.Input)
-			_ = pw.Close()
-		}()
-	}
-	if req.Mock != nil {
-		// restls run reads fixtures only from a regular file (as every
-		// configuration file): a private temporary one, gone with the run.
-		dir, err := os.MkdirTemp("", tempPattern())
-		if err != nil {
-			return nil, fmt.Errorf("start the dry run: %w", err)
-		}
-		defer os.RemoveAll(dir)
-		file := filepath.Join(dir, "designer.mock.yaml")
-		if err := os.WriteFile(file, req.Mock, 0o600); err != nil {
-			return nil, fmt.Errorf("start the dry run: write the fixtures: %w", err)
-		}
-		args = append(args, "--mock", file, "--mock-name", restclient.PastedMocks)
-	}
-	cmd.Args = append([]string{exe}, append(args, "-")...)
 
 	start := time.Now()
 	out, err := Supervise(ctx, cmd, r.opts.MaxMemory, r.opts.Timeout+grace)
@@ -231,35 +215,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (json.RawMessage, error) 
 		}
 		return nil, context.Canceled
 	}
+	var res *dryrun.Result
 	if outCap.over && out.State != nil && out.State.Exited() {
-		return withMode(encode(crashed(CodeResultTooLarge, "RangeError", fmt.Sprintf("the run's result, calls and logs came to more than %s "+
-			"of JSON, more than the server keeps of a run: return a smaller value or log less (restls run on the command line prints it whole)",
-			scriptrt.FormatSize(MaxResult)))), req.Mode()), nil
+		res = tooLarge(MaxResult)
+	} else {
+		res = r.result(out, stdout.Bytes(), stderr.Bytes())
 	}
-	return withMode(r.result(out, stdout.Bytes(), stderr.String()), req.Mode()), nil
+	res.Mode = req.Mode()
+	return res, nil
 }
 
-// withMode adds "mode" as the last member of the result object res, which
-// is always an object: the child's own (whose members stay as it wrote
-// them) or one made here.
-func withMode(res json.RawMessage, mode string) json.RawMessage {
-	obj := bytes.TrimSpace(res)
-	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
-		return res
-	}
-	members := bytes.TrimSpace(obj[1 : len(obj)-1])
-	out := make([]byte, 0, len(obj)+24)
-	out = append(out, obj[:len(obj)-1]...)
-	out = bytes.TrimRight(out, " \t\r\n")
-	if len(members) > 0 {
-		out = append(out, ',')
-	}
-	out = append(out, "\n  \"mode\": "...)
-	out = strconv.AppendQuote(out, mode)
-	return append(out, "\n}"...)
-}
-
-func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessage {
+func (r *Runner) result(out Outcome, stdout, stderr []byte) *dryrun.Result {
 	code, how := -1, ""
 	if out.State != nil {
 		code = out.State.ExitCode()
@@ -272,69 +238,35 @@ func (r *Runner) result(out Outcome, stdout []byte, stderr string) json.RawMessa
 
 // resultFor is result for a child that ended with exit status code, or
 // (how, when not empty) was ended by a signal.
-func (r *Runner) resultFor(out Outcome, code int, how string, stdout []byte, stderr string) json.RawMessage {
+func (r *Runner) resultFor(out Outcome, code int, how string, stdout, stderr []byte) *dryrun.Result {
 	switch {
-	case out.MemoryKilled || outOfMemory([]byte(stderr)):
-		return encode(scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory)))
+	case out.MemoryKilled || outOfMemory(stderr):
+		return scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory))
 	case out.TimeKilled:
-		return encode(crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", r.opts.Timeout)))
-	case (code == 0 || code == 1) && json.Valid(stdout):
-		return json.RawMessage(bytes.TrimSpace(stdout))
-	case code == 2 && lastLine(stderr, "restls run: ") != "":
-		// The child could not load what it needs: its own words say what.
-		return encode(crashed(CodeRunnerFailed, "Error", strings.TrimPrefix(lastLine(stderr, "restls run: "), "restls run: ")))
+		return crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", r.opts.Timeout))
+	case code == 0:
+		var res dryrun.Result
+		err := json.Unmarshal(stdout, &res)
+		if err == nil {
+			return &res
+		}
+		r.log.Warn("dry run process wrote a result that does not decode", zap.Error(err), zap.Int("bytes", len(stdout)))
 	}
-	r.log.Warn("dry run process ended without a result", zap.Stringer("state", out.State), zap.String("stderr", tail(stderr, 4<<10)))
+	r.log.Warn("dry run process ended without a result", zap.Stringer("state", out.State), zap.ByteString("stderr", tail(stderr, 4<<10)))
 	what := "exit status " + strconv.Itoa(code)
 	if how != "" {
 		what = how
 	}
-	return encode(crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual"))
+	return crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual")
 }
 
-func crashed(code, name, msg string) *scriptrt.Result {
+func crashed(code, name, msg string) *dryrun.Result {
 	res := scriptrt.MemoryLimitResult("")
 	res.Error = &scriptrt.ScriptError{Name: name, Code: code, Message: msg}
 	return res
 }
 
-func encode(res *scriptrt.Result) json.RawMessage {
-	raw, err := json.Marshal(res)
-	if err != nil { // a Result of plain strings always encodes
-		panic(err)
-	}
-	return raw
-}
-
-// sourceFlags are the config flags that make a child read what src names.
-func sourceFlags(src config.Sources) []string {
-	var a []string
-	add := func(flag, v string) {
-		if v != "" {
-			a = append(a, "--"+flag+"="+v)
-		}
-	}
-	add("config-root", src.ConfigRoot)
-	for _, p := range src.Properties {
-		add("properties", p)
-	}
-	add("service-xml", src.ServiceXML)
-	add("handler-xml", src.HandlerXML)
-	add("platform-config", src.PlatformConfig)
-	return a
-}
-
-func lastLine(s, prefix string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], prefix) {
-			return lines[i]
-		}
-	}
-	return ""
-}
-
-func tail(s string, n int) string {
+func tail(s []byte, n int) []byte {
 	if len(s) > n {
 		return s[len(s)-n:]
 	}

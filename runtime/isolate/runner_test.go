@@ -5,16 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // TestMain makes this test binary a stand-in for restls when
@@ -23,22 +26,16 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("ISOLATE_TEST_CHILD") {
 	case "":
 		os.Exit(m.Run())
-	case "echo": // print what a child is given, as the result
-		script, _ := io.ReadAll(os.Stdin)
-		input, _ := os.ReadFile("/dev/fd/3")
-		out, _ := json.Marshal(map[string]any{"script": string(script), "input": string(input), "args": os.Args[1:], "supervised": os.Getenv(EnvSupervised)})
-		fmt.Printf(`{"result":%s,"error":null,"calls":[],"logs":[]}`, out)
-		os.Exit(0)
-	case "mock": // print the fixtures file the child is given
-		var file string
-		for i, a := range os.Args {
-			if a == "--mock" && i+1 < len(os.Args) {
-				file = os.Args[i+1]
-			}
+	case "child": // the real child, as cmd/restls starts it
+		if len(os.Args) != 2 || os.Args[1] != ChildArg {
+			fmt.Fprintf(os.Stderr, "child started with %q", os.Args[1:])
+			os.Exit(3)
 		}
-		data, err := os.ReadFile(file)
-		st, _ := os.Stat(file)
-		out, _ := json.Marshal(map[string]any{"mock": string(data), "err": fmt.Sprint(err), "regular": st != nil && st.Mode().IsRegular(), "file": file})
+		os.Exit(ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	case "echo": // return the request and command line a child is given
+		var req ChildRequest
+		err := json.NewDecoder(os.Stdin).Decode(&req)
+		out, _ := json.Marshal(map[string]any{"request": req, "err": fmt.Sprint(err), "args": os.Args[1:]})
 		fmt.Printf(`{"result":%s,"error":null,"calls":[],"logs":[]}`, out)
 		os.Exit(0)
 	case "crash":
@@ -47,9 +44,9 @@ func TestMain(m *testing.M) {
 	case "oom":
 		fmt.Fprintln(os.Stderr, "fatal error: runtime: out of memory")
 		os.Exit(2)
-	case "usage":
-		fmt.Fprintln(os.Stderr, "restls run: no service configuration found: pass --config-root")
-		os.Exit(2)
+	case "garbage": // exit 0 with something that is not a result
+		fmt.Print(`{"result":`)
+		os.Exit(0)
 	case "block":
 		select {}
 	case "big": // a 100 MB result
@@ -85,73 +82,64 @@ func newTestRunner(t *testing.T, mode string, opts Options) *Runner {
 	return New(opts)
 }
 
-type result struct {
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Name, Code, Message string
-	} `json:"error"`
-}
-
-func decode(t *testing.T, raw json.RawMessage) result {
-	t.Helper()
-	var r result
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatalf("not a run result: %v\n%s", err, raw)
-	}
-	return r
-}
-
-// TestChildCommandLine: the script goes on stdin and context.input on a
-// pipe; only the configuration sources and limits are on the command line.
-func TestChildCommandLine(t *testing.T) {
+// TestChildRequest: the child is started with ChildArg alone and reads
+// everything else (script, input, sources, limits) as one typed request
+// on stdin; nothing is on its command line.
+func TestChildRequest(t *testing.T) {
 	r := newTestRunner(t, "echo", Options{MaxMemory: 64 << 20, Timeout: 3 * time.Second})
-	raw, err := r.Run(context.Background(), Request{Text: "return secretish;", Kind: config.ScriptTask, Input: []byte(`{"a":1}`),
-		Sources: config.Sources{ConfigRoot: "/cfg", Properties: []string{"a.yml", "b.yml"}}})
+	src := config.Sources{ConfigRoot: "/cfg", Properties: []string{"a.yml", "b.yml"}}
+	res, err := r.Run(context.Background(), Request{Text: "return secretish;", Kind: config.ScriptTask, Input: []byte(`{"a":1}`),
+		Sources: src, MockFile: "/ws/o.mock.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
-		Script, Input, Supervised string
-		Args                      []string
+		Request ChildRequest
+		Err     string
+		Args    []string
 	}
-	if err := json.Unmarshal(decode(t, raw).Result, &got); err != nil {
+	if err := json.Unmarshal(res.Result, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := "run --json --kind scriptTask --timeout 3s --max-memory 67108864 --config-root=/cfg --properties=a.yml --properties=b.yml --input /dev/fd/3 -"
-	if strings.Join(got.Args, " ") != want || got.Script != "return secretish;" || got.Input != `{"a":1}` || got.Supervised != "1" {
-		t.Fatalf("child got %+v\nwant args %s", got, want)
+	want := ChildRequest{Sources: src, Kind: config.ScriptTask, Text: "return secretish;", Input: json.RawMessage(`{"a":1}`),
+		MockFile: "/ws/o.mock.yaml", Limits: Limits{Timeout: 3 * time.Second, MaxMemory: 64 << 20, MaxResult: MaxResult}}
+	if diff := cmp.Diff(want, got.Request); diff != "" || got.Err != "<nil>" || !slices.Equal(got.Args, []string{ChildArg}) {
+		t.Fatalf("child args %q, request (-want +got):\n%s\n%s", got.Args, diff, got.Err)
+	}
+	if res.Mode != ModeMock {
+		t.Errorf("mode %q, want %q", res.Mode, ModeMock)
 	}
 }
 
 func TestChildEndsWithoutResult(t *testing.T) {
-	for mode, code := range map[string]string{"crash": CodeRunnerCrashed, "oom": "memory-limit", "usage": CodeRunnerFailed, "hog": "memory-limit"} {
+	for mode, code := range map[string]string{"crash": CodeRunnerCrashed, "oom": "memory-limit", "garbage": CodeRunnerCrashed, "hog": "memory-limit"} {
 		t.Run(mode, func(t *testing.T) {
 			r := newTestRunner(t, mode, Options{MaxMemory: 32 << 20})
-			raw, err := r.Run(context.Background(), Request{Text: "1"})
+			res, err := r.Run(context.Background(), Request{Text: "1", RecordFile: "/ws/r.mock.yaml"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res := decode(t, raw); res.Error == nil || res.Error.Code != code {
-				t.Fatalf("result %s, want code %s", raw, code)
+			if res.Error == nil || res.Error.Code != code || res.Mode != ModeRecord {
+				t.Fatalf("result %s, want code %s and mode record", show(res), code)
 			}
 		})
 	}
-	r := newTestRunner(t, "usage", Options{})
-	raw, _ := r.Run(context.Background(), Request{Text: "1"})
-	if res := decode(t, raw); !strings.HasPrefix(res.Error.Message, "no service configuration found") {
-		t.Errorf("a child's usage error should say what it said: %s", raw)
-	}
+}
+
+func show(res *dryrun.Result) string {
+	raw, _ := json.Marshal(res)
+	return string(raw)
 }
 
 func TestWallClockKillsTheChild(t *testing.T) {
 	r := newTestRunner(t, "block", Options{Timeout: time.Millisecond})
 	start := time.Now()
-	raw, err := r.Run(context.Background(), Request{Text: "1"})
+	res, err := r.Run(context.Background(), Request{Text: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := decode(t, raw); res.Error == nil || res.Error.Code != "script-timeout" {
-		t.Fatalf("result %s", raw)
+	if res.Error == nil || res.Error.Code != "script-timeout" {
+		t.Fatalf("result %s", show(res))
 	}
 	if took := time.Since(start); took > grace+5*time.Second {
 		t.Errorf("took %v", took)
@@ -184,10 +172,15 @@ func TestBusyAndCancel(t *testing.T) {
 	}
 }
 
-func TestRemoteRegistryIsRefused(t *testing.T) {
+// TestRemoteRegistryWithoutServices: a registryUrl snapshot whose backend
+// has not answered has nothing to run against.
+func TestRemoteRegistryWithoutServices(t *testing.T) {
 	r := New(Options{})
-	if _, err := r.Run(context.Background(), Request{Sources: config.Sources{RegistryURL: "http://127.0.0.1:1"}}); !errors.Is(err, ErrRemoteRegistry) {
-		t.Fatalf("err %v", err)
+	remote := config.Sources{RegistryURL: "http://127.0.0.1:1"}
+	for _, reg := range []*config.Registry{nil, config.FailedRegistry(config.ScriptService)} {
+		if _, err := r.Run(context.Background(), Request{Sources: remote, Registry: reg}); !errors.Is(err, ErrRemoteRegistry) {
+			t.Fatalf("registry %v: err %v", reg, err)
+		}
 	}
 }
 
@@ -203,31 +196,6 @@ func TestSuperviseLeavesNoProcess(t *testing.T) {
 	}
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", cmd.Process.Pid)); err == nil {
 		t.Errorf("process %d still exists (a zombie?)", cmd.Process.Pid)
-	}
-}
-
-// TestChildGetsTheMock: inline fixtures reach the child as a private
-// regular file (restls run --mock reads only regular files), removed when
-// the run ends.
-func TestChildGetsTheMock(t *testing.T) {
-	r := newTestRunner(t, "mock", Options{})
-	doc := "- serviceId: crm\n  method: GET\n  status: 200\n  body: {a: 1}\n"
-	raw, err := r.Run(context.Background(), Request{Text: "1", Mock: []byte(doc)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Mock, Err, File string
-		Regular         bool
-	}
-	if err := json.Unmarshal(decode(t, raw).Result, &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Mock != doc || got.Err != "<nil>" || !got.Regular {
-		t.Fatalf("child got %+v", got)
-	}
-	if _, err := os.Stat(got.File); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the fixtures file %s outlived the run: %v", got.File, err)
 	}
 }
 
@@ -260,14 +228,14 @@ func TestResultSizeIsBounded(t *testing.T) {
 		}
 	}()
 	var wg sync.WaitGroup
-	raws := make([]json.RawMessage, 2)
+	results := make([]*dryrun.Result, 2)
 	for i := range 2 {
 		wg.Go(func() {
-			raw, err := r.Run(context.Background(), Request{Text: "1"})
+			res, err := r.Run(context.Background(), Request{Text: "1"})
 			if err != nil {
 				t.Error(err)
 			}
-			raws[i] = raw
+			results[i] = res
 		})
 	}
 	wg.Wait()
@@ -277,9 +245,8 @@ func TestResultSizeIsBounded(t *testing.T) {
 	if limit := int64(96 << 20); grew > limit {
 		t.Errorf("heap grew by %d MiB, want under %d MiB", grew>>20, limit>>20)
 	}
-	for _, raw := range raws {
-		res := decode(t, raw)
-		if res.Error == nil || res.Error.Code != CodeResultTooLarge || !strings.Contains(res.Error.Message, "more than 16MiB of JSON") || len(raw) > 4096 {
+	for _, res := range results {
+		if raw := show(res); res.Error == nil || res.Error.Code != CodeResultTooLarge || !strings.Contains(res.Error.Message, "more than 16MiB of JSON") || len(raw) > 4096 {
 			t.Errorf("result %.300s", raw)
 		}
 	}

@@ -7,12 +7,11 @@ import (
 	"strings"
 )
 
-// tempPrefix starts the name of each run's private directory (its pasted
+// tempPrefix started the name of each run's private directory (its pasted
 // fixtures), followed by the server's process id: restls-run-<pid>-<random>.
+// Runs make none since pasted fixtures travel in the child's request
+// (issue 25); servers of earlier versions that were killed left some.
 const tempPrefix = "restls-run-"
-
-// tempPattern is os.MkdirTemp's pattern for this process's run directories.
-func tempPattern() string { return tempPrefix + strconv.Itoa(os.Getpid()) + "-" }
 
 // cleanStale removes the run directories under dir that a server killed
 // before it could remove them left behind: only those named with a
