@@ -513,7 +513,7 @@ test("a broken fixture document is refused with its line, before anything runs",
   await page.click("#run")
   const err = page.locator('#preview[data-state="error"]')
   await err.waitFor({timeout: WAIT})
-  assert.match(await err.textContent(), /HTTP 400.*pasted mocks:1: fixture 1/)
+  assert.match(await err.textContent(), /HTTP 400.*pasted mocks:2:11: fixture 1/)
   await page.close()
 })
 
