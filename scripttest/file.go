@@ -31,8 +31,12 @@ type File struct {
 	// Source is the script's text.
 	Source string
 	// Kind is the script's kind: the file's kind, else the script's
-	// "// restls-kind:" line, else scriptService.
+	// "// restls-kind:" line, else scriptService (Run applies
+	// Options.Kinds in place of that default).
 	Kind config.Kind
+	// kindNamed: the file names its kind (kind:), which no kind map
+	// overrides.
+	kindNamed bool
 	// Cases are the file's tests, in order.
 	Cases []*Case
 
@@ -227,7 +231,7 @@ func Parse(path string, data []byte) (*File, error) {
 		if err != nil {
 			return nil, bad(lineOf(root, "kind"), "%v", err)
 		}
-		f.Kind = k
+		f.Kind, f.kindNamed = k, true
 	} else {
 		f.Kind = config.KindMap(nil).KindOf(f.Script, f.Source)
 	}

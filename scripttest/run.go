@@ -3,6 +3,7 @@ package scripttest
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"sync"
@@ -31,6 +32,9 @@ type Options struct {
 	Timeout time.Duration
 	// Workers is how many tests run at once; 0 means one per core.
 	Workers int
+	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
+	// test file names no kind: decided as check and the editor decide.
+	Kinds config.KindMap
 }
 
 // Outcome is one test's result.
@@ -100,6 +104,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				rep.Outcomes = append(rep.Outcomes, o)
 			}
 			continue
+		}
+		if !f.kindNamed && len(opts.Kinds) > 0 {
+			file := f.Script
+			if abs, err := filepath.Abs(file); err == nil {
+				file = abs // check and the editor match kind globs on absolute paths
+			}
+			f.Kind = opts.Kinds.KindOf(file, f.Source)
 		}
 		files[i] = f
 		for _, c := range f.Cases {

@@ -49,6 +49,9 @@ import (
 // test, which decides with the same call (scripttest, KindMap.KindOf) but
 // takes a test file, not a script; the fuzz corpora (they hold protocol
 // frames and YAML, not scripts).
+// project is the project file every surface of TestSurfacesAgree is given.
+var project string
+
 func TestSurfacesAgree(t *testing.T) {
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
@@ -65,9 +68,16 @@ func TestSurfacesAgree(t *testing.T) {
 		texts[f] = string(data)
 	}
 
+	// Every surface is given the same project file, which names the
+	// configuration and no kind map: a script of the corpus inside a
+	// project of its own (testdata/project) would otherwise be decided by
+	// that project's scriptKinds in check and run, found from the script,
+	// while the language server finds one from its working directory only
+	// (per-document project discovery comes with the workspace snapshot).
+	project = writeFile(t, t.TempDir(), "restls.yaml", "configRoot: "+cfg+"\n")
 	checked := checkSurface(t, cfg, corpus, texts)
 	editor := lspSurface(t, "the language server", func(h jsonrpc2.Handler) jsonrpc2.Conn {
-		return startServe(t, h, "--config-root", cfg).conn
+		return startServe(t, h, "--project", project).conn
 	}, corpus, texts)
 	designer := lspSurface(t, "the designer's /lsp", func(h jsonrpc2.Handler) jsonrpc2.Conn {
 		return designerConn(t, cfg, h)
@@ -200,7 +210,7 @@ func differentialCorpus(t *testing.T, root string) (out []string, names map[stri
 // checkSurface runs restls check --format json over the corpus.
 func checkSurface(t *testing.T, cfg string, corpus []string, texts map[string]string) map[string]scriptAnswer {
 	t.Helper()
-	out, errs, rc := runBinary(t, append([]string{"check", "--format", "json", "--config-root", cfg}, corpus...)...)
+	out, errs, rc := runBinary(t, append([]string{"check", "--format", "json", "--project", project}, corpus...)...)
 	if rc == 2 {
 		t.Fatalf("restls check: exit 2\n%s", errs)
 	}
@@ -314,7 +324,7 @@ func lspSurface(t *testing.T, surface string, dial func(h jsonrpc2.Handler) json
 // --http on cfg: one JSON message per WebSocket message.
 func designerConn(t *testing.T, cfg string, h jsonrpc2.Handler) jsonrpc2.Conn {
 	t.Helper()
-	p := startHTTP(t, nil, "--config-root", cfg)
+	p := startHTTP(t, nil, "--project", project)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)
@@ -336,7 +346,7 @@ func designerConn(t *testing.T, cfg string, h jsonrpc2.Handler) jsonrpc2.Conn {
 // script caught the error or not).
 func runSurface(t *testing.T, cfg, mock, script string) (kind string, uncaught string, calls []string) {
 	t.Helper()
-	out, errs, rc := runBinary(t, "run", "--json", "--timeout", "10s", "--config-root", cfg, "--mock", mock, script)
+	out, errs, rc := runBinary(t, "run", "--json", "--timeout", "10s", "--project", project, "--mock", mock, script)
 	if rc == 2 {
 		t.Fatalf("restls run: exit 2\n%s", errs)
 	}

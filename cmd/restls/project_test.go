@@ -66,6 +66,30 @@ func TestProjectFile(t *testing.T) {
 	if err := os.WriteFile(typo, []byte("configRoot: x\ncheck:\n  exlude: [a]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A test file that names no kind: the project's scriptKinds decide.
+	kindlessDir := filepath.Join(other, "kindless")
+	kindless := filepath.Join(kindlessDir, "restls.yaml")
+	if err := os.MkdirAll(filepath.Join(kindlessDir, "jobs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	test, err := os.ReadFile(filepath.Join(proj, "tests", "archive-case.test.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test = []byte(strings.NewReplacer("../scripts/jobs/archive-case.js", "archive-case.js", "kind: scriptTask\n", "").Replace(string(test)))
+	script, err := os.ReadFile(filepath.Join(proj, "scripts", "jobs", "archive-case.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		kindless: []byte("configRoot: " + filepath.Join(root, "testdata", "config") + "\nscriptKinds:\n  \"**/jobs/**\": scriptTask\n"),
+		filepath.Join(kindlessDir, "jobs", "archive-case.js"):        script,
+		filepath.Join(kindlessDir, "jobs", "archive-case.test.yaml"): test,
+	} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	runJSON := []string{"run", "--json", "--kind", "scriptTask", "--mock", "fixtures/archive.yaml", "--input", "fixtures/input.json", "scripts/jobs/archive-case.js"}
 	for _, tc := range []struct {
 		name      string
@@ -91,6 +115,9 @@ func TestProjectFile(t *testing.T) {
 		{"test --handler-xml overrides the file key by key", root, nil, []string{"test", "--handler-xml", filepath.Join(root, "testdata/config-broken/script-handler-config/script-handler-api.xml"), "testdata/project/tests"}, 1, "unknown-service", ""},
 		// run: found from the script.
 		{"run", proj, nil, runJSON, 0, `"result": "archived C-1"`, ""},
+		{"run decides the kind by scriptKinds", proj, nil, append([]string{"run", "--json"}, runJSON[4:]...), 0, `"kind": "scriptTask"`, ""},
+		{"run --kind overrides scriptKinds", proj, nil, append([]string{"run", "--json", "--kind", "scriptService"}, runJSON[4:]...), 1, `"code": "unknown-service"`, ""},
+		{"test decides the kind by scriptKinds", proj, nil, []string{"test", "--project", kindless, kindlessDir}, 0, "1 passed, 0 failed", ""},
 		{"run --env", proj, nil, append([]string{"run", "--env", "broken"}, runJSON[1:]...), 1, `"code": "unknown-service"`, ""},
 		{"run --config-root overrides the file", proj, nil, append([]string{"run", "--config-root", "../config-broken"}, runJSON[1:]...), 1, `"code": "unknown-service"`, ""},
 		{"run --env unknown", proj, nil, append([]string{"run", "--env", "prd"}, runJSON[1:]...), 2, "", `has no environment "prd" (it defines broken, ci)`},

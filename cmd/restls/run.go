@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -159,6 +160,16 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	}
 	if cf.rootMissing("run") {
 		return 2
+	}
+	if *kindName == "" {
+		// restls.yaml's scriptKinds too, as check and the editor decide
+		// (the directive still comes first).
+		file := script
+		if abs, err := filepath.Abs(script); err == nil && script != "-" {
+			file = abs // check and the editor match kind globs on absolute paths
+		}
+		kind = cf.projectKinds().KindOf(file, string(src))
+		out.kind = kind
 	}
 	reg := config.Load(cf.sources()).For(kind)
 	if !reg.Loaded {

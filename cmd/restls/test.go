@@ -78,7 +78,7 @@ that cannot be written.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout})
+	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, Kinds: cf.projectKinds()})
 	if err != nil {
 		return usageErr("%v", err)
 	}
