@@ -116,13 +116,20 @@ func TestStreamCloseGivesAnswersBack(t *testing.T) {
 type rawClient struct {
 	t  *testing.T
 	st jsonrpc2.Stream
+	// wmu: the test goroutine's requests and read's answers to the
+	// server's calls are written from two goroutines; a header stream's
+	// Write is not safe for that (interleaved frames end the session).
+	wmu sync.Mutex
 	// answered receives the id of every response.
 	answered chan int64
 }
 
 func (c *rawClient) send(msg jsonrpc2.Message) {
 	c.t.Helper()
-	if _, err := c.st.Write(context.Background(), msg); err != nil {
+	c.wmu.Lock()
+	_, err := c.st.Write(context.Background(), msg)
+	c.wmu.Unlock()
+	if err != nil {
 		c.t.Fatalf("send: %v", err)
 	}
 }
@@ -156,7 +163,9 @@ func (c *rawClient) read() {
 		}
 		switch m := msg.(type) {
 		case *jsonrpc2.Call:
+			c.wmu.Lock()
 			_, _ = c.st.Write(context.Background(), jsonrpc2.NewResponse(m.ID(), jsonrpc2.RawMessage("null"), nil))
+			c.wmu.Unlock()
 		case *jsonrpc2.Response:
 			if n, ok := m.ID().Number(); ok {
 				c.answered <- n
