@@ -212,7 +212,7 @@ export function previewView(outcome: PreviewOutcome, opts: PreviewOptions = {}):
       : h("section", {class: "restls-result"}, h("h2", null, "Result"), r.result === undefined ? h("p", {class: "restls-muted"}, "undefined") : bodyView(r.result)),
     logs.length ? h("section", {class: "restls-logs"}, h("h2", null, "Console"), h("ul", null, logs.map(logView))) : null,
     h("section", {class: "restls-calls"}, h("h2", null, "Calls"),
-      calls.length ? h("ol", null, calls.map((c, i) => h("li", null, callView(c || {}, i, calls.length === 1))))
+      calls.length ? h("ol", null, calls.map((c, i) => h("li", null, callView(c || {}, i, calls.length <= 3))))
         : h("p", {class: "restls-muted"}, "The script made no REST calls.")))
 }
 
@@ -259,7 +259,9 @@ function headersView(hs: Record<string, unknown> | null | undefined): View {
   return h("dl", {class: "restls-kv"}, entries.map(([k, v]) => [h("dt", null, k), h("dd", null, Array.isArray(v) ? v.map(str).join(", ") : str(v))]))
 }
 
-function callView(c: PreviewCall, i: number, only: boolean): View {
+// A call is open when it failed, or when there are few (a long run shows
+// its calls' summary lines first).
+function callView(c: PreviewCall, i: number, open: boolean): View {
   const st = statusOf(c.status)
   const t = c.timing || {}
   const total = typeof t.totalMs === "number" ? t.totalMs : c.durationMs
@@ -269,7 +271,7 @@ function callView(c: PreviewCall, i: number, only: boolean): View {
   const errText = c.errorMessage || (c.error !== undefined && c.error !== null && c.error !== "" ? str(c.error) : "")
   const body = c.responseBody !== undefined ? c.responseBody : c.body
   const events = Array.isArray(c.events) ? c.events : []
-  return h("details", {class: "restls-call", open: only || st.code === undefined || st.code >= 400, "data-call": i},
+  return h("details", {class: "restls-call", open: open || st.code === undefined || st.code >= 400, "data-call": i},
     h("summary", null,
       h("span", {class: "restls-idx"}, `#${i + 1}`), h("span", {class: "restls-method"}, method), h("span", {class: "restls-sid"}, str(c.serviceId)),
       statusBadge(c), h("span", {class: "restls-muted"}, ms(total)), h("span", {class: "restls-muted"}, size(c.responseBytes))),
