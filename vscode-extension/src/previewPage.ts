@@ -87,6 +87,6 @@ body { padding: 0 16px 24px; }
   --restls-num: var(--vscode-debugTokenExpression-number, #b5cea8);
   --restls-lit: var(--vscode-debugTokenExpression-boolean, #569cd6);
 }
-.restls-preview button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; cursor: pointer; }
+.restls-preview button.restls-tool, .restls-preview button.restls-copy { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; cursor: pointer; }
 `;
 
