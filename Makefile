@@ -132,8 +132,8 @@ designer-check: web/designer/node_modules
 
 # The module's source is type-checked strictly (make check runs this):
 # src/preview/ is TypeScript, the rest JavaScript checked through its JSDoc
-# (tsconfig.src.json); index.d.ts and the embedding example against it
-# (tsconfig.json). page/main.js, the designer page's own glue, is not yet.
+# (tsconfig.src.json); index.d.ts, and the designer page and the embedding
+# example against it (tsconfig.json).
 designer-typecheck: web/designer/node_modules
 	cd web/designer && ./node_modules/.bin/tsc -p tsconfig.src.json && ./node_modules/.bin/tsc -p tsconfig.json
 
