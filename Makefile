@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web designer-typecheck
 
 all: build
 
@@ -50,7 +50,7 @@ skipped-report:
 # nothing. About 1-4 s each with a warm cache (docs/decisions.md).
 CROSS_VET ?= linux/amd64 windows/amd64 darwin/arm64
 
-check:
+check: designer-typecheck
 	@out=$$(git ls-files -co --exclude-standard '*.go' | while read -r f; do [ -f "$$f" ] && echo "$$f"; done | xargs -r gofmt -l); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
@@ -129,6 +129,13 @@ designer: web/designer/node_modules
 
 designer-check: web/designer/node_modules
 	cd web/designer && node build.mjs --check
+
+# The module's source is type-checked strictly (make check runs this):
+# src/preview/ is TypeScript, the rest JavaScript checked through its JSDoc
+# (tsconfig.src.json); index.d.ts, and the designer page and the embedding
+# example against it (tsconfig.json).
+designer-typecheck: web/designer/node_modules
+	cd web/designer && ./node_modules/.bin/tsc -p tsconfig.src.json && ./node_modules/.bin/tsc -p tsconfig.json
 
 # --ignore-scripts: no dependency here needs its install script (esbuild
 # finds its platform binary without it). Not in web/designer/.npmrc, where

@@ -5,6 +5,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
+// RESTLS_ROOT names the restls source tree (scripts/dist.sh sets it for its
+// staging copy of the extension, which lives outside the tree); the default
+// is the parent directory.
+const root = process.env.RESTLS_ROOT || '..';
+// The Response Preview is the designer's preview component
+// (web/designer/src/preview/view.ts, docs/decisions.md "One preview
+// component"): src/ imports it by its path in the tree, resolved here
+// against RESTLS_ROOT so a staging copy builds the same component.
+const previewView = path.resolve(root, 'web', 'designer', 'src', 'preview', 'view.ts');
+if (!fs.existsSync(previewView)) {
+  console.error(`esbuild.mjs: ${previewView} is missing: build in the restls source tree, or set RESTLS_ROOT to it`);
+  process.exit(1);
+}
+const sharedPreview = {
+  name: 'restls-preview',
+  setup(b) {
+    b.onResolve({ filter: /\/web\/designer\/src\/preview\/view$/ }, () => ({ path: previewView }));
+  },
+};
 const ctx = await esbuild.context({
   entryPoints: ['src/extension.ts'],
   bundle: true,
@@ -16,6 +35,7 @@ const ctx = await esbuild.context({
   sourcemap: true,
   minify: !watch,
   logLevel: 'info',
+  plugins: [sharedPreview],
 });
 // vscode-languageclient kills a server that ignores shutdown with
 // terminateProcess.sh from its own directory, which is dist/ once bundled.
@@ -24,10 +44,7 @@ fs.copyFileSync('node_modules/vscode-languageclient/lib/node/terminateProcess.sh
 fs.chmodSync('dist/terminateProcess.sh', 0o755);
 // The schemas (contributes.jsonValidation and yamlValidation) have one
 // source each, the one restls itself validates against: the fixture schema,
-// the script test schema and the project file's (restls.yaml). RESTLS_ROOT names the restls source tree
-// (scripts/dist.sh sets it for its staging copy of the extension, which
-// lives outside the tree); the default is the parent directory.
-const root = process.env.RESTLS_ROOT || '..';
+// the script test schema and the project file's (restls.yaml).
 const mockSchema = path.join(root, 'runtime', 'restclient', 'schema', 'mock.schema.json');
 const testSchema = path.join(root, 'scripttest', 'schema', 'test.schema.json');
 const projectSchema = path.join(root, 'workspace', 'schema', 'restls.schema.json');

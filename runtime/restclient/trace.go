@@ -184,7 +184,8 @@ var lowerNames = func() map[string]string {
 }()
 
 // sensitiveHeader reports whether a header's value is masked in traces
-// whatever it holds.
+// whatever it holds. It is the one rule: the editors and the designer show
+// headers as the server masked them and keep no list of their own.
 func sensitiveHeader(name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {
@@ -197,7 +198,7 @@ func sensitiveHeader(name string) bool {
 			return true
 		}
 	}
-	for _, s := range [...]string{"token", "secret", "password", "api-key", "apikey"} {
+	for _, s := range [...]string{"token", "secret", "password", "passwd", "api-key", "apikey"} {
 		for i := 0; i+len(s) <= len(name); i++ {
 			if asciiEqualFold(name[i:i+len(s)], s) {
 				return true
@@ -228,8 +229,8 @@ func sensitiveHeaderSlow(name string) bool {
 	case "authorization", "proxy-authorization", "cookie", "set-cookie":
 		return true
 	}
-	return strings.Contains(n, "token") || strings.Contains(n, "secret") ||
-		strings.Contains(n, "password") || strings.Contains(n, "api-key") || strings.Contains(n, "apikey")
+	return strings.Contains(n, "token") || strings.Contains(n, "secret") || strings.Contains(n, "password") ||
+		strings.Contains(n, "passwd") || strings.Contains(n, "api-key") || strings.Contains(n, "apikey")
 }
 
 // maskHeader keeps the scheme of an Authorization value and hides the rest.

@@ -9,7 +9,7 @@ import (
 // sensitiveHeader's ASCII fast path must agree with lowering the name.
 func TestSensitiveHeaderMatchesLowering(t *testing.T) {
 	names := []string{"Authorization", "authorization", "AUTHORIZATION", "Proxy-Authorization", "Cookie", "Set-Cookie",
-		"X-Auth-Token", "X-TOKEN", "Client-Secret", "X-Password-Hint", "X-Api-Key", "ApiKey", "Accept", "Content-Type",
+		"X-Auth-Token", "X-TOKEN", "Client-Secret", "X-Password-Hint", "X-Passwd", "PASSWD", "X-Api-Key", "ApiKey", "Accept", "Content-Type",
 		"Authorizatio", "Authorization2", "Cookies", "tok", "", "X-Ünicode-Token", "\u212aeep"}
 	for _, n := range names {
 		if got, want := sensitiveHeader(n), sensitiveHeaderSlow(n); got != want {
@@ -18,6 +18,29 @@ func TestSensitiveHeaderMatchesLowering(t *testing.T) {
 	}
 	if !sensitiveHeader("X-Auth-TOKEN") || sensitiveHeader("Accept") {
 		t.Error("sensitiveHeader: wrong answer for X-Auth-TOKEN or Accept")
+	}
+}
+
+// TestSensitiveHeaderIsTheOneRule: every surface shows headers as this rule
+// masks them (the VS Code extension and the designer keep no list). It
+// covers what the extension's own list used to mask, passwd included; not
+// "credential", which would hide Access-Control-Allow-Credentials (a CORS
+// flag, never a secret) in every trace (docs/decisions.md, "One preview
+// component").
+func TestSensitiveHeaderIsTheOneRule(t *testing.T) {
+	for _, n := range []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "ApiKey",
+		"X-Partner-Api-Key", "X-Auth-Token", "Client-Secret", "X-Password", "X-Passwd", "DB-PASSWD"} {
+		if !sensitiveHeader(n) || !sensitiveHeaderSlow(n) {
+			t.Errorf("%s is not masked", n)
+		}
+		if got := maskHeader(n, "s3cr3t-value"); got != "***" {
+			t.Errorf("maskHeader(%s) = %q, want ***", n, got)
+		}
+	}
+	for _, n := range []string{"Accept", "Content-Type", "Access-Control-Allow-Credentials", "X-Request-Id"} {
+		if sensitiveHeader(n) {
+			t.Errorf("%s is masked", n)
+		}
 	}
 }
 

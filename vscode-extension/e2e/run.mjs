@@ -353,9 +353,9 @@ try {
     }
   };
   let frame = await previewFrame('the Response Preview');
-  await frame.locator('.call .sid', { hasText: 'mock-orders' }).first().waitFor();
-  const statusText = (await frame.locator('.call .status').first().innerText()).trim();
-  const url = (await frame.locator('.call .url').first().innerText()).trim();
+  await frame.locator('.restls-call .restls-sid', { hasText: 'mock-orders' }).first().waitFor();
+  const statusText = (await frame.locator('.restls-call .restls-status').first().innerText()).trim();
+  const url = (await frame.locator('.restls-call .restls-url').first().innerText()).trim();
   step(`preview: call mock-orders ${url} status ${statusText}`);
   if (!statusText.startsWith('200')) {
     throw new Error(`expected status 200 in the preview, got ${statusText}`);
@@ -363,17 +363,23 @@ try {
   if (!url.includes(`127.0.0.1:${mockPort}/orders/42`)) {
     throw new Error(`unexpected URL in the preview: ${url}`);
   }
-  const bodyText = await frame.locator('.call').nth(1).evaluate((e) => e.textContent ?? '');
+  const bodyText = await frame.locator('.restls-call').nth(1).evaluate((e) => e.textContent ?? '');
   if (!bodyText.includes('<script>window.__pwned = true</script>')) {
     throw new Error(`the hostile body of the second call is not shown as text: ${bodyText.slice(0, 400)}`);
   }
-  const statuses = (await frame.locator('.call .status').allInnerTexts()).map((t) => t.trim());
+  const statuses = (await frame.locator('.restls-call .restls-status').allInnerTexts()).map((t) => t.trim());
   if (statuses.length !== 2 || !statuses[1].startsWith('404')) {
     throw new Error(`expected two calls, the second 404: ${statuses.join(', ')}`);
   }
-  const result = await frame.locator('.outcome.ok').innerText();
+  const result = await frame.locator('.restls-result').innerText();
   if (!result.includes('Ada Lovelace') || !result.includes('404')) {
     throw new Error(`unexpected result in the preview: ${result}`);
+  }
+  // The script sends X-Partner-Api-Key: secret by the server's rule, which
+  // masks it before the result reaches the extension (it keeps no list).
+  const firstCall = await frame.locator('.restls-call').first().evaluate((e) => e.textContent ?? '');
+  if (!/X-Partner-Api-Key\s*\*\*\*/.test(firstCall) || firstCall.includes('e2e-partner-secret')) {
+    throw new Error(`the secret request header is not shown masked: ${firstCall.slice(0, 600)}`);
   }
   const pwned = await frame.evaluate(() => window.__pwned === true);
   if (pwned) {
@@ -396,7 +402,7 @@ try {
   }
   await lens('Record mocks').click();
   step('Record mocks clicked');
-  frame = await previewFrame('the preview of the recording', '.mode', 'recorded to dry-run.mock.yaml');
+  frame = await previewFrame('the preview of the recording', '.restls-mode', 'recorded to dry-run.mock.yaml');
   const recordedFile = path.join(ws, 'scripts', 'dry-run.mock.yaml');
   if (!fs.existsSync(recordedFile)) {
     throw new Error(`Record mocks wrote no ${recordedFile}`);
@@ -407,19 +413,19 @@ try {
   await lens('Dry run with mocks').waitFor();
   await lens('Dry run with mocks').click();
   step('Dry run with mocks clicked');
-  frame = await previewFrame('the preview of the dry run with mocks', '.mode', 'mocks from dry-run.mock.yaml');
-  const mockedResult = await frame.locator('.outcome.ok').innerText();
+  frame = await previewFrame('the preview of the dry run with mocks', '.restls-mode', 'mocks from dry-run.mock.yaml');
+  const mockedResult = await frame.locator('.restls-result').innerText();
   if (!mockedResult.includes('Ada Lovelace') || !mockedResult.includes('404')) {
     throw new Error(`unexpected result of the dry run with mocks: ${mockedResult}`);
   }
   if (hits.length !== hitsBefore) {
     throw new Error(`the dry run with mocks called the service: ${hits.slice(hitsBefore).join(', ')}`);
   }
-  const copy = await frame.locator('button.copy-curl').count();
+  const copy = await frame.locator('button.restls-copy').count();
   if (copy !== 2) {
     throw new Error(`expected a Copy as cURL button per call, got ${copy}`);
   }
-  step(`preview: ${(await frame.locator('.summary').innerText()).trim().split('\n')[0]}`);
+  step(`preview: ${(await frame.locator('.restls-summary').innerText()).trim().split('\n')[0]}`);
   await page.waitForTimeout(300);
   await shot('03-dry-run-with-mocks.png');
 

@@ -1,10 +1,10 @@
 // The Response Preview webview panel: one panel, reused for every dry run,
-// beside the script. The HTML comes from preview.ts.
+// beside the script. The page comes from previewPage.ts.
 
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { RunResult } from './protocol';
-import { renderPreview } from './preview';
+import { previewPage } from './previewPage';
 
 export type Reveal = (uri: vscode.Uri, line: number, column: number) => unknown;
 
@@ -36,12 +36,13 @@ export class PreviewPanel implements vscode.Disposable {
         if (msg && msg.type === 'reveal' && typeof msg.line === 'number' && this.script) {
           void this.reveal(this.script, msg.line, typeof msg.column === 'number' ? msg.column : 1);
         } else if (msg && msg.type === 'copyCurl' && typeof msg.call === 'number') {
-          void this.copyCurl(msg.call);
+          const call = msg.call;
+          void this.copyCurl(call).then((curl) => this.panel?.webview.postMessage({ type: 'copied', call, ok: curl !== undefined }));
         }
       });
     }
     this.panel.title = `Response Preview: ${name}`;
-    this.html = renderPreview(run, {
+    this.html = previewPage(run, {
       nonce: crypto.randomBytes(18).toString('base64'),
       cspSource: this.panel.webview.cspSource,
       scriptName: name,

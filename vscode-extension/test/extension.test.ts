@@ -8,7 +8,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { Position, answers, fakeContext, openDocument, recorded, reset, setSetting, setWorkspaceFolder, settings, waitFor, waitForAsync, vscode } from './vscode-mock';
 import { Commands, Restls, activate, deactivate } from '../src/extension';
 
-const FAKE = path.join(__dirname, '..', '..', 'test', 'fixtures', 'fake-restls.js');
+const FAKE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fake-restls.js');
 
 let ws: string;
 let ext: Restls | undefined;
@@ -138,7 +138,7 @@ test('dry run: runScript with the document uri, then a Response Preview with esc
   assert.equal(panel.options.enableScripts, true);
   assert.deepEqual(panel.options.localResourceRoots, []);
   const html: string = panel.webview.html;
-  assert.match(html, /<span class="sid">crm-customers<\/span>/);
+  assert.match(html, /<span class="restls-sid">crm-customers<\/span>/);
   assert.ok(!html.includes('<script>window.hacked'), 'response bodies are escaped');
   assert.ok(html.includes('&lt;script&gt;window.hacked = 2&lt;/script&gt;'));
   assert.equal((html.match(/<script\b/g) ?? []).length, 1);
@@ -290,7 +290,7 @@ test('CodeLenses above a script: Dry run and Record mocks; Dry run with mocks on
   await recorded.commands.get(rec.command)!(...rec.arguments);
   assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), record: 'auto' });
   assert.equal(refreshed, 1, 'the lenses are asked again after a recording');
-  assert.match(recorded.webviews[0].webview.html, /<span class="mode">live, recorded to order\.mock\.yaml<\/span>/);
+  assert.match(recorded.webviews[0].webview.html, /<span class="restls-mode">live, recorded to order\.mock\.yaml<\/span>/);
   fs.writeFileSync(path.join(ws, 'scripts', 'order.mock.yaml'), 'fixtures: []\n');
   const withMocks = await lenses();
   assert.deepEqual(
@@ -301,10 +301,10 @@ test('CodeLenses above a script: Dry run and Record mocks; Dry run with mocks on
   openDocument(path.join(ws, 'lib', 'util.js')); // the lens names its script, whatever is active
   await recorded.commands.get(withMocks[1].command.command)!(...withMocks[1].command.arguments);
   assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), mock: path.join(ws, 'scripts', 'order.mock.yaml') });
-  assert.match(recorded.webviews[0].webview.html, /<span class="mode">mocks from order\.mock\.yaml<\/span>/);
+  assert.match(recorded.webviews[0].webview.html, /<span class="restls-mode">mocks from order\.mock\.yaml<\/span>/);
   await recorded.commands.get(withMocks[0].command.command)!(...withMocks[0].command.arguments);
   assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), mock: false });
-  assert.match(recorded.webviews[0].webview.html, /<span class="mode">live services<\/span>/);
+  assert.match(recorded.webviews[0].webview.html, /<span class="restls-mode">live services<\/span>/);
 });
 
 test('the default mode: restls.dryRun.mode for the title button and the keybinding; mock without a file offers to record', async () => {
@@ -324,7 +324,7 @@ test('the default mode: restls.dryRun.mode for the title button and the keybindi
   assert.equal(warn.message, 'restls: there is no order.mock.yaml or order.mock.json beside order.js: record the mocks first ("Record mocks" above the script) or write the file by hand.');
   await waitForAsync(async () => (await fakeState(e)).runArgs.length === 3, 'Record Mocks to record');
   assert.deepEqual((await fakeState(e)).runArgs.at(-1), { uri: doc.uri.toString(), record: 'auto' });
-  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.keybindings, [{ command: Commands.dryRun, key: 'ctrl+alt+r', mac: 'cmd+alt+r', when: 'editorTextFocus && restls.isScript' }]);
   assert.deepEqual(pkg.contributes.configuration.properties['restls.dryRun.mode'].enum, ['auto', 'live', 'mock']);
   assert.deepEqual(pkg.contributes.menus['editor/title/run'], [{ command: Commands.dryRun, when: 'restls.isScript' }], 'the title button keeps its place');
@@ -336,7 +336,7 @@ test('Copy as cURL copies the call\'s curl command from the result, never from t
   const result = await recorded.commands.get(Commands.dryRun)!();
   const panel = recorded.webviews[0];
   const html: string = panel.webview.html;
-  assert.match(html, /<button type="button" class="copy-curl" data-call="1"/);
+  assert.match(html, /<button type="button" class="restls-copy" data-action="copy" data-call="0"/);
   assert.ok(html.includes('X-Note: &lt;img src=x onerror=alert(3)&gt;'), 'the command is escaped');
   assert.ok(!html.includes('<img'), 'no markup from the command');
   panel.receive({ type: 'copyCurl', call: 1 });
@@ -348,7 +348,7 @@ test('Copy as cURL copies the call\'s curl command from the result, never from t
 });
 
 test('package.json associates the fixture, script test and project file schemas, which the build copies from the restls tree', () => {
-  const root = path.join(__dirname, '..', '..');
+  const root = path.join(__dirname, '..', '..', '..');
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: ['*.mock.json'], url: './dist/mock.schema.json' }]);
   assert.deepEqual(pkg.contributes.yamlValidation, [
@@ -487,7 +487,7 @@ test('the Services view: registered in the Explorer, filled from restls.serviceT
 });
 
 test('package.json: every contributed command has a handler; settings, views and the walkthrough are complete and packaged', async () => {
-  const root = path.join(__dirname, '..', '..');
+  const root = path.join(__dirname, '..', '..', '..');
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   await startWithFake();
   for (const c of pkg.contributes.commands) {

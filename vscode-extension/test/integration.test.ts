@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import * as http from 'node:http';
 import { CancellationTokenSource, Position, fakeContext, openDocument, recorded, setSetting, settings, setWorkspaceFolder, vscode, waitFor, waitForAsync } from './vscode-mock';
 
-const extRoot = path.join(__dirname, '..', '..');
+const extRoot = path.join(__dirname, '..', '..', '..');
 const repo = path.join(extRoot, '..');
 const restls = process.env.RESTLS_BIN ?? path.join(repo, 'bin', 'restls');
 const configRoot = path.join(repo, 'testdata', 'config');
@@ -161,11 +161,19 @@ test('the real server decides the kind (restls/documentInfo): directive, scriptK
   setSetting('restls.scriptKinds', {});
 });
 
-test('dry run through the real server against a loopback service; the preview escapes the body', async (t) => {
+// Secret headers are the server's to mask (runtime/restclient maskHeader):
+// the extension keeps no list. X-Partner-Api-Key is secret by the Go rule
+// (a name holding "api-key"), and was not by the list the extension had.
+const PARTNER_KEY_SENT = 'req-partner-secret-7';
+const PARTNER_KEY_ANSWERED = 'resp-partner-secret-9';
+
+test('dry run through the real server against a loopback service; the preview escapes the body and shows secret headers masked by the server', async (t) => {
   const hits: string[] = [];
+  const keys: unknown[] = [];
   const srv = http.createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { 'Content-Type': 'application/json' });
+    keys.push(req.headers['x-partner-api-key']);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Partner-Api-Key': PARTNER_KEY_ANSWERED });
     res.end(JSON.stringify({ id: 7, html: '<script>alert(1)</script>' }));
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -180,7 +188,7 @@ test('dry run through the real server against a loopback service; the preview es
   setSetting('restls.configRoot', root);
   await waitFor(() => recorded.statusItems[0]?.text === '$(check) restls: 1 service', 'the loopback configuration');
   const file = path.join(ws, 'scripts', 'run.js');
-  fs.writeFileSync(file, 'var r = api.rest.v1.get("loop", { pathParams: ["items", "7"] }, {});\nreturn { id: r.body.id, status: r.status.code };\n');
+  fs.writeFileSync(file, `var r = api.rest.v1.get("loop", { pathParams: ["items", "7"] }, { "X-Partner-Api-Key": "${PARTNER_KEY_SENT}" });\nreturn { id: r.body.id, status: r.status.code };\n`);
   openDocument(file);
   const { Commands } = bundled;
   const result = await recorded.commands.get(Commands.dryRun)!();
@@ -190,10 +198,15 @@ test('dry run through the real server against a loopback service; the preview es
   assert.deepEqual(hits, ['GET /api/items/7']);
   assert.equal(result.calls.length, 1);
   const html: string = recorded.webviews.at(-1).webview.html;
-  assert.match(html, /<span class="sid">loop<\/span>/);
+  assert.match(html, /<span class="restls-sid">loop<\/span>/);
   assert.match(html, new RegExp(`127\\.0\\.0\\.1:${port}/api/items/7`));
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
   assert.equal((html.match(/<script\b/g) ?? []).length, 1);
+  assert.deepEqual(keys, [PARTNER_KEY_SENT], 'the service gets the real header');
+  assert.ok(!JSON.stringify(result).includes(PARTNER_KEY_SENT) && !JSON.stringify(result).includes(PARTNER_KEY_ANSWERED), 'the run result the server sends is masked');
+  assert.ok(!html.includes(PARTNER_KEY_SENT) && !html.includes(PARTNER_KEY_ANSWERED), 'the preview shows no secret header value');
+  assert.match(html, /<dt>X-Partner-Api-Key<\/dt><dd>\*\*\*<\/dd>/, 'the request header, masked');
+  assert.match(html, /<dt>x-partner-api-key<\/dt><dd>\*\*\*<\/dd>/, 'the response header, masked');
 
   // Record mocks, then Dry run with mocks with the service gone: the
   // CodeLenses through the real server and its child runs.
@@ -215,11 +228,13 @@ test('dry run through the real server against a loopback service; the preview es
   assert.equal(replay.mode, 'mock');
   assert.deepEqual(replay.result, { id: 7, status: 200 });
   assert.equal(hits.length, 2, 'the replay needs no service');
-  assert.match(recorded.webviews.at(-1).webview.html, /<span class="mode">mocks from run\.mock\.yaml<\/span>/);
+  assert.match(recorded.webviews.at(-1).webview.html, /<span class="restls-mode">mocks from run\.mock\.yaml<\/span>/);
   // Copy as cURL: the command restls made for the call.
   recorded.webviews.at(-1).receive({ type: 'copyCurl', call: 1 });
   await waitFor(() => recorded.clipboard.length > 0, 'the clipboard');
-  assert.match(recorded.clipboard.at(-1)!, /^curl /);
+  // The secret header is a shell variable, named in a comment above the command.
+  assert.match(recorded.clipboard.at(-1)!, /^# set RESTLS_X_PARTNER_API_KEY_LOOP .*\ncurl /);
+  assert.ok(!recorded.clipboard.at(-1)!.includes(PARTNER_KEY_SENT), recorded.clipboard.at(-1));
   assert.ok(recorded.clipboard.at(-1)!.includes(`http://127.0.0.1:${port}/api/items/7`), recorded.clipboard.at(-1));
 });
 

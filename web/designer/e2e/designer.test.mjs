@@ -461,13 +461,14 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
   const page = await openDesigner(good.url)
   await typeFresh(page, "")
   await page.keyboard.insertText([
-    'var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {});',
+    'var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {"X-Partner-Api-Key": "partner-secret-1234"});',
     'console.log("customer " + c.body.name);',
     'return {name: c.body.name, status: c.status.code};', ""].join("\n"))
   await openTab(page, "mocks")
   await page.locator("#mocks").fill([
     "- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
-    "  headers: {X-Source: pasted}", "  body:", "    name: Pasted Person", "    tags: [a, b]", ""].join("\n"))
+    "  headers: {X-Source: pasted, X-Evil: '\"><img src=x onerror=\"window.pwned=1\">'}", "  body:", "    name: Pasted Person", "    tags: [a, b]",
+    "    bio: '<script>window.pwned=2</script>'", ""].join("\n"))
   assert.match(await page.locator("#tab-mocks").textContent(), /Mocks \(on\)/)
   await page.locator("#mocks").press("Control+Enter")
   const preview = page.locator('#preview[data-state="done"]')
@@ -480,6 +481,13 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
   assert.match(await call.locator(":scope > summary").textContent(), /GET\s*crm-customers\s*200 OK/)
   assert.match(await call.textContent(), /https:\/\/crm\.example\.com\/api\/v2\/customers\/42/)
   assert.match(await call.textContent(), /x-source\s*pasted/)
+  // Hostile values are text; the secret header arrives masked by the server.
+  assert.match(await call.textContent(), /x-evil\s*"><img src=x onerror="window\.pwned=1">/)
+  assert.match(await call.textContent(), /"bio": "<script>window\.pwned=2<\/script>"/)
+  assert.equal(await page.locator("#preview img, #preview script").count(), 0, "markup from a run reached the DOM")
+  assert.equal(await page.evaluate(() => window.pwned), undefined, "markup from a run ran")
+  assert.match(await call.textContent(), /X-Partner-Api-Key\s*\*\*\*/)
+  assert.doesNotMatch(text, /partner-secret-1234/)
   // Folding: the body's object folds.
   const fold = call.locator(".restls-json details").first()
   assert.equal(await fold.getAttribute("open"), "")
@@ -487,7 +495,9 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
   await call.locator("button.restls-copy").click()
   await call.locator(".restls-copy-status", {hasText: "Copied"}).waitFor({timeout: WAIT})
   const copied = await page.evaluate(() => navigator.clipboard.readText())
-  assert.match(copied, /^curl .*https:\/\/crm\.example\.com\/api\/v2\/customers\/42/)
+  // The secret header is a shell variable, named in a comment above the command.
+  assert.match(copied, /^# set RESTLS_X_PARTNER_API_KEY_CRM_CUSTOMERS .*\ncurl .*https:\/\/crm\.example\.com\/api\/v2\/customers\/42/)
+  assert.doesNotMatch(copied, /partner-secret-1234/)
   await axeCheck(page, "the preview of a run with calls")
 
   // An uncaught error: its position in the preview, and marked in the editor.

@@ -77,7 +77,7 @@ before(async () => {
   })
   const port = await listen(host)
   host.origin = `http://127.0.0.1:${port}`
-  backend = await startBackend(["--config-root", join(repo, "testdata", "config"), "--token", "embed-test-token", "--allow-origin", host.origin])
+  backend = await startBackend(["--config-root", join(repo, "testdata", "config"), "--token", "embed-test-token", "--allow-origin", host.origin, "--allow-run"])
   browser = await chromium.launch({executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]})
 })
@@ -113,6 +113,38 @@ test("a host page's own EditorView gets serviceId completion from the packed mod
   await page.waitForFunction(() => [...document.querySelectorAll(".cm-tooltip-autocomplete li .cm-completionLabel")]
     .some(e => e.textContent === "crm-customers"), null, {timeout: WAIT})
   await page.screenshot({path: join(shots, "20-embedded.png")})
+  assert.deepEqual(errors, [])
+  await page.close()
+})
+
+test("the packed module's preview shows a run: hostile values as text, a secret header masked by the server", async () => {
+  const page = await browser.newPage({viewport: {width: 900, height: 900}})
+  const errors = []
+  page.on("pageerror", e => errors.push(String(e)))
+  await page.goto(`${host.origin}/?backend=${encodeURIComponent(backend.base)}&token=embed-test-token`)
+  await page.locator('#host-state[data-connection="connected"]').waitFor({timeout: WAIT})
+  await page.evaluate(() => {
+    const v = window.host.view
+    v.dispatch({changes: {from: 0, to: v.state.doc.length, insert:
+      'var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {"X-Partner-Api-Key": "embed-partner-secret"});\nreturn {name: c.body.name};\n'}})
+    document.querySelector("#host-mocks").value = [
+      "- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
+      "  headers: {X-Evil: '\"><img src=x onerror=\"window.pwned=1\">'}",
+      "  body: {name: '<script>window.pwned=2</script>'}", ""].join("\n")
+  })
+  await page.click("#host-run")
+  const preview = page.locator("#host-preview[data-state]:not([data-state='running'])")
+  await preview.waitFor({timeout: WAIT})
+  const text = await preview.textContent()
+  assert.equal(await preview.getAttribute("data-state"), "done", text)
+  assert.match(text, /Ran with mocks/)
+  assert.match(text, /x-evil\s*"><img src=x onerror="window\.pwned=1">/)
+  assert.match(text, /"name": "<script>window\.pwned=2<\/script>"/)
+  assert.match(text, /X-Partner-Api-Key\s*\*\*\*/)
+  assert.doesNotMatch(text, /embed-partner-secret/)
+  assert.equal(await page.locator("#host-preview img, #host-preview script").count(), 0)
+  assert.equal(await page.evaluate(() => window.pwned), undefined)
+  await page.screenshot({path: join(shots, "21-embedded-preview.png"), fullPage: true})
   assert.deepEqual(errors, [])
   await page.close()
 })

@@ -6,7 +6,29 @@
 import {EditorView} from "@codemirror/view"
 import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
 
-const $ = id => document.getElementById(id)
+/**
+ * $ is the page's element with this id: the page has every one, so a
+ * missing one is a bug in the page, said as such.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const e = document.getElementById(id)
+  if (!e) throw new Error(`designer page: no element #${id}`)
+  return e
+}
+const inputBox = /** @type {HTMLTextAreaElement} */ ($("input"))
+const mocksBox = /** @type {HTMLTextAreaElement} */ ($("mocks"))
+const kindSelect = /** @type {HTMLSelectElement} */ ($("kind"))
+const runButton = /** @type {HTMLButtonElement} */ ($("run"))
+
+/**
+ * @typedef {import("@restls/designer-editor").ScriptKind} ScriptKind
+ * @typedef {import("@restls/designer-editor").RestlsState} RestlsState
+ * @typedef {import("@restls/designer-editor").ServerStatus} ServerStatus
+ * @typedef {import("@restls/designer-editor").ConfigDiagnostic} ConfigDiagnostic
+ * @typedef {{script: string, input: string, mocks: string}} Saved
+ */
 
 // The access key comes in the page's address (?access_token=...): the
 // --token, or the secret restls serve --http made at start and printed
@@ -28,6 +50,7 @@ function accessKey() {
   return key
 }
 
+/** @type {Record<ScriptKind, string>} */
 const samples = {
   scriptService: `// A scriptService script: type api.rest.v1. to see the calls,
 // and a quote inside get( to see the configured serviceIds.
@@ -42,6 +65,7 @@ return response.status.code;
 return true;
 `,
 }
+/** @type {Record<ScriptKind, string>} */
 const sampleInput = {scriptService: `{"id": 42}\n`, scriptTask: "", validationScript: ""}
 const sampleMocks = `# Fixtures in the restls run --mock format (YAML or JSON): each call is
 # answered by the first fixture matching its serviceId, method and path.
@@ -55,27 +79,40 @@ const sampleMocks = `# Fixtures in the restls run --mock format (YAML or JSON): 
 `
 
 // Storage: one entry per kind, and the last kind.
-const storeKey = kind => `restls.designer.v1.${kind}`
+const storeKey = (/** @type {ScriptKind} */ kind) => `restls.designer.v1.${kind}`
+/**
+ * @param {ScriptKind} kind
+ * @returns {Saved}
+ */
 function load(kind) {
   let saved = null
   try { saved = JSON.parse(localStorage.getItem(storeKey(kind)) || "null") } catch {}
   return {script: samples[kind], input: sampleInput[kind], mocks: "", ...(saved || {})}
 }
+/**
+ * @param {ScriptKind} kind
+ * @param {Saved} data
+ */
 function save(kind, data) {
   try { localStorage.setItem(storeKey(kind), JSON.stringify(data)); localStorage.setItem("restls.designer.v1.kind", kind) } catch {}
 }
 let kind = scriptKinds[0]
-try { const k = localStorage.getItem("restls.designer.v1.kind"); if (scriptKinds.includes(k)) kind = k } catch {}
+try {
+  const k = localStorage.getItem("restls.designer.v1.kind")
+  const known = scriptKinds.find(s => s === k)
+  if (known) kind = known
+} catch {}
 let current = load(kind)
 
-let saveTimer = 0
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let saveTimer
 function saveSoon() {
   clearTimeout(saveTimer)
   saveTimer = setTimeout(saveNow, 250)
 }
 function saveNow() {
   clearTimeout(saveTimer)
-  save(kind, {script: editor.view.state.doc.toString(), input: $("input").value, mocks: $("mocks").value})
+  save(kind, {script: editor.view.state.doc.toString(), input: inputBox.value, mocks: mocksBox.value})
 }
 addEventListener("pagehide", saveNow)
 
@@ -91,16 +128,16 @@ const editor = attachRestls({
   extensions: [EditorView.updateListener.of(u => { if (u.docChanged) saveSoon() })],
 })
 
-$("kind").value = kind
-$("input").value = current.input
-$("mocks").value = current.mocks
+kindSelect.value = kind
+inputBox.value = current.input
+mocksBox.value = current.mocks
 
-$("kind").addEventListener("change", e => {
+kindSelect.addEventListener("change", () => {
   saveNow()
-  kind = e.target.value
+  kind = /** @type {ScriptKind} */ (kindSelect.value)
   current = load(kind)
-  $("input").value = current.input
-  $("mocks").value = current.mocks
+  inputBox.value = current.input
+  mocksBox.value = current.mocks
   editor.setKind(kind, current.script)
   checkInput()
   saveNow()
@@ -108,13 +145,17 @@ $("kind").addEventListener("change", e => {
 
 // Tabs (WAI-ARIA tabs pattern: arrows move between tabs, the selected tab
 // is the one in the tab order).
-const tabs = [...document.querySelectorAll('[role="tab"]')]
+const tabs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[role="tab"]')])
+/**
+ * @param {HTMLElement} tab
+ * @param {boolean} [focus]
+ */
 function selectTab(tab, focus = true) {
   for (const t of tabs) {
     const on = t === tab
     t.setAttribute("aria-selected", String(on))
     t.tabIndex = on ? 0 : -1
-    $(t.getAttribute("aria-controls")).hidden = !on
+    $(t.getAttribute("aria-controls") || "").hidden = !on
   }
   if (focus) tab.focus()
 }
@@ -122,55 +163,58 @@ for (const t of tabs) {
   t.addEventListener("click", () => selectTab(t))
   t.addEventListener("keydown", e => {
     const i = tabs.indexOf(t)
-    const to = {ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1}[e.key]
+    /** @type {Record<string, number>} */
+    const moves = {ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1}
+    const to = moves[e.key]
     if (to === undefined) return
     e.preventDefault()
     selectTab(tabs[(to + tabs.length) % tabs.length])
   })
 }
-const tab = name => $("tab-" + name)
+const tab = (/** @type {string} */ name) => $("tab-" + name)
 
 // Input: context.input as JSON, checked as it is typed.
+/** @returns {{ok: true, value: unknown, error?: undefined} | {ok: false, value?: undefined, error: string}} */
 function parseInput() {
-  const text = $("input").value.trim()
+  const text = inputBox.value.trim()
   if (!text) return {ok: true, value: undefined}
-  try { return {ok: true, value: JSON.parse(text)} } catch (e) { return {ok: false, error: e.message} }
+  try { return {ok: true, value: JSON.parse(text)} } catch (e) { return {ok: false, error: e instanceof Error ? e.message : String(e)} }
 }
 function checkInput() {
   const p = parseInput()
-  const box = $("input")
-  box.setAttribute("aria-invalid", String(!p.ok))
+  inputBox.setAttribute("aria-invalid", String(!p.ok))
   $("input-state").textContent = p.ok ? (p.value === undefined ? "No input: context.input is undefined." : "✓ Valid JSON.") : "✗ Not valid JSON: " + p.error
   $("input-state").dataset.state = p.ok ? "ok" : "error"
   return p
 }
-$("input").addEventListener("input", () => { checkInput(); saveSoon() })
-$("mocks").addEventListener("input", () => { showMocksState(); saveSoon() })
+inputBox.addEventListener("input", () => { checkInput(); saveSoon() })
+mocksBox.addEventListener("input", () => { showMocksState(); saveSoon() })
 function showMocksState() {
-  const on = $("mocks").value.trim() !== ""
+  const on = mocksBox.value.trim() !== ""
   $("mocks-state").textContent = on ? "Dry runs answer calls from these fixtures; no request leaves the server." : "Empty: dry runs call the configured services."
   tab("mocks").textContent = on ? "Mocks (on)" : "Mocks"
 }
 $("mocks-example").addEventListener("click", () => {
-  $("mocks").value = sampleMocks
+  mocksBox.value = sampleMocks
   showMocksState()
   saveSoon()
-  $("mocks").focus()
+  mocksBox.focus()
 })
 checkInput()
 showMocksState()
 
 // Dry Run: disabled with the reason when the server would refuse.
 let running = false
+/** @param {RestlsState} s */
 function showRunState(s) {
   const run = s.run
   const allowed = !!(run && run.allowed)
-  $("run").disabled = !allowed || running
+  runButton.disabled = !allowed || running
   $("run-reason").textContent = run && !run.allowed ? "Dry Run is off: " + run.reason : ""
 }
 
 async function run() {
-  if ($("run").disabled) return
+  if (runButton.disabled) return
   const input = checkInput()
   if (!input.ok) {
     selectTab(tab("input"))
@@ -178,21 +222,21 @@ async function run() {
   }
   running = true
   showRunState(editor.state)
-  $("run").setAttribute("aria-busy", "true")
+  runButton.setAttribute("aria-busy", "true")
   selectTab(tab("preview"), false)
   const preview = $("preview")
   editor.renderPreview(preview, {state: "running"})
   saveNow()
   try {
-    const outcome = await editor.run({input: input.value, mock: $("mocks").value})
+    const outcome = await editor.run({input: input.value, mock: mocksBox.value})
     editor.renderPreview(preview, outcome)
   } finally {
     running = false
-    $("run").removeAttribute("aria-busy")
+    runButton.removeAttribute("aria-busy")
     showRunState(editor.state)
   }
 }
-$("run").addEventListener("click", () => run())
+runButton.addEventListener("click", () => run())
 // Ctrl+Enter runs from anywhere on the page (the editor has its own key).
 document.addEventListener("keydown", e => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !editor.view.hasFocus) {
@@ -202,20 +246,29 @@ document.addEventListener("keydown", e => {
 })
 
 // Problems: every configuration diagnostic of every kind, once.
+/**
+ * @typedef {ConfigDiagnostic & {kinds: ScriptKind[]}} Problem
+ * @param {ServerStatus | null} server
+ * @returns {Problem[]}
+ */
 function problemsOf(server) {
+  /** @type {Map<string, Problem>} */
   const seen = new Map()
   for (const k of (server && server.kinds) || []) {
     for (const d of k.diagnostics || []) {
       const key = [d.file, d.line, d.column, d.code, d.message].join("\u0000")
       if (!seen.has(key)) seen.set(key, {...d, kinds: []})
-      seen.get(key).kinds.push(k.kind)
+      seen.get(key)?.kinds.push(k.kind)
     }
   }
   return [...seen.values()]
 }
-const where = d => d.file ? `${d.file}${d.line ? ":" + d.line : ""}${d.column ? ":" + d.column : ""}` : "(no file)"
-const severityWord = s => ({error: "Error", warning: "Warning", information: "Info", info: "Info", hint: "Hint"})[String(s).toLowerCase()] || String(s)
+const where = (/** @type {ConfigDiagnostic} */ d) => d.file ? `${d.file}${d.line ? ":" + d.line : ""}${d.column ? ":" + d.column : ""}` : "(no file)"
+/** @type {Record<string, string>} */
+const severityWords = {error: "Error", warning: "Warning", information: "Info", info: "Info", hint: "Hint"}
+const severityWord = (/** @type {unknown} */ s) => severityWords[String(s).toLowerCase()] || String(s)
 let lastProblems = ""
+/** @param {ServerStatus | null} server */
 function showProblems(server) {
   const list = problemsOf(server)
   const sig = JSON.stringify(list)
@@ -237,13 +290,18 @@ function showProblems(server) {
   box.replaceChildren()
   ul.after(box)
 }
+/**
+ * @param {Problem} d
+ * @param {HTMLElement} button
+ */
 function showProblem(d, button) {
   for (const b of document.querySelectorAll("#problems .problem")) { b.removeAttribute("aria-current"); b.setAttribute("aria-expanded", "false") }
   button.setAttribute("aria-current", "true")
   button.setAttribute("aria-expanded", "true")
   // The detail opens under the problem picked.
   const box = $("problem-detail")
-  button.parentElement.append(box)
+  button.parentElement?.append(box)
+  /** @type {Array<[string, string]>} */
   const rows = [["Where", where(d)], ["Severity", severityWord(d.severity)], ["Code", d.code || "—"], ["Script kinds", d.kinds.join(", ")]]
   box.replaceChildren(
     el("h3", null, where(d)),
@@ -262,5 +320,6 @@ editor.subscribe(s => {
 })
 
 // For tests and the curious.
-window.restlsDesigner = {editor, view: editor.view, client: editor.client, setKind: k => { $("kind").value = k; $("kind").dispatchEvent(new Event("change")) },
-  get status() { return editor.state.status }}
+Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client,
+  setKind: (/** @type {ScriptKind} */ k) => { kindSelect.value = k; kindSelect.dispatchEvent(new Event("change")) },
+  get status() { return editor.state.status }}})

@@ -11,18 +11,26 @@
  * el creates an element. attrs are attributes (a function value whose name
  * starts with "on" becomes an event listener; false, null and undefined are
  * left out); children are nodes or strings (text, never parsed).
+ * @param {string} tag
+ * @param {Record<string, unknown> | null} [attrs]
+ * @param {...unknown} children
+ * @returns {HTMLElement}
  */
 export function el(tag, attrs, ...children) {
   const node = document.createElement(tag)
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === false || value == null) continue
-    if (typeof value === "function" && name.startsWith("on")) node.addEventListener(name.slice(2).toLowerCase(), value)
+    if (typeof value === "function" && name.startsWith("on")) node.addEventListener(name.slice(2).toLowerCase(), /** @type {EventListener} */ (value))
     else node.setAttribute(name, value === true ? "" : String(value))
   }
   append(node, children)
   return node
 }
 
+/**
+ * @param {Element} node
+ * @param {unknown[]} children
+ */
 function append(node, children) {
   for (const c of children) {
     if (c == null || c === false) continue
@@ -31,7 +39,12 @@ function append(node, children) {
   }
 }
 
-/** clear empties a node. */
+/**
+ * clear empties a node.
+ * @template {Node} N
+ * @param {N} node
+ * @returns {N}
+ */
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove()
   return node
@@ -44,6 +57,7 @@ const dropElements = "script, style, iframe, object, embed, link, meta, base, fo
  * documentation) and drops active elements, event handler attributes,
  * inline styles and URLs other than http(s) and fragments. A description
  * is whatever an administrator wrote.
+ * @param {string} html
  */
 export function sanitizeHTML(html) {
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html")
@@ -65,6 +79,8 @@ let styled = new WeakSet()
  * ensureStyle adds the module's style sheet to the document once. The
  * editor's own look comes from CodeMirror themes; this covers the preview
  * and the quick-fix menu, which live outside the editor too.
+ * @param {Document} doc
+ * @param {string} css
  */
 export function ensureStyle(doc, css) {
   if (styled.has(doc)) return

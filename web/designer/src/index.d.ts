@@ -152,8 +152,16 @@ export interface RestlsEditor {
 export declare function attachRestls(options: RestlsOptions): RestlsEditor
 
 /** The response preview, for a page that shows runs elsewhere. */
-export declare function renderPreview(container: HTMLElement, outcome: RunOutcome,
-  options?: {onPosition?: (line: number, column: number) => void}): void
+export declare function renderPreview(container: HTMLElement, outcome: RunOutcome, options?: {
+  /** Called when the user picks the error's (or a log line's) script position. */
+  onPosition?: (line: number, column: number) => void
+  /** A heading above the run. */
+  title?: string
+  /** How the calls were answered, instead of what the run's mode says. */
+  modeLabel?: string
+  /** When the run finished, shown in the summary. */
+  when?: Date
+}): void
 /** A JSON value as nested foldable <details>. */
 export declare function jsonTree(value: unknown): HTMLElement
 /** Mark a run's uncaught error in view; null clears it. */

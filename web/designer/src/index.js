@@ -15,27 +15,46 @@ import {el, clear, sanitizeHTML} from "./dom.js"
 import {webSocketTransport, backoff} from "./transport.js"
 import {quickFixes, openQuickFixes} from "./quickfix.js"
 import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
-import {renderPreview, jsonTree} from "./preview.js"
+import {renderPreview, jsonTree} from "./preview/dom.ts"
 
 export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el}
+
+/**
+ * The types are index.d.ts's, which describes the module to its users.
+ * @typedef {import("./index.d.ts").ScriptKind} ScriptKind
+ * @typedef {import("./index.d.ts").RestlsOptions} RestlsOptions
+ * @typedef {import("./index.d.ts").RestlsState} RestlsState
+ * @typedef {import("./index.d.ts").RestlsEditor} RestlsEditor
+ * @typedef {import("./index.d.ts").RunOptions} RunOptions
+ * @typedef {import("./index.d.ts").RunOutcome} RunOutcome
+ */
 
 /** The module's version, as in its package.json. */
 export const version = "0.1.0"
 
-/** The script kinds a restls backend knows. */
+/**
+ * The script kinds a restls backend knows.
+ * @type {readonly ScriptKind[]}
+ */
 export const scriptKinds = ["scriptService", "scriptTask", "validationScript"]
 
-/** The document URI a kind's script is opened under. */
+/**
+ * The document URI a kind's script is opened under.
+ * @param {ScriptKind} kind
+ */
 export function documentURI(kind) { return `file:///designer/${kind}/script.js` }
 
 /**
  * attachRestls connects restls to options.view, or creates an editor in
  * options.parent. See index.d.ts for the options and what it returns.
+ * @param {RestlsOptions} options
+ * @returns {RestlsEditor}
  */
 export function attachRestls(options) {
   const base = new URL(options.url || "./", typeof document !== "undefined" ? document.baseURI : undefined)
   if (!base.pathname.endsWith("/")) base.pathname += "/"
   const token = options.token || ""
+  /** @type {Record<string, string>} */
   const authHeaders = token ? {Authorization: "Bearer " + token} : {}
   const wsURL = new URL("lsp", base)
   wsURL.protocol = base.protocol === "https:" ? "wss:" : "ws:"
@@ -43,10 +62,16 @@ export function attachRestls(options) {
   const retry = {initial: 500, max: 10000, ...(options.reconnect || {})}
 
   const listeners = new Set(options.onChange ? [options.onChange] : [])
+  /** @type {{connection: RestlsState["connection"], kind: ScriptKind, status: RestlsState["status"], server: RestlsState["server"]}} */
   const state = {connection: "connecting", kind: options.kind || scriptKinds[0], status: null, server: null}
-  let destroyed = false, attempt = 0, timer = 0, transport = null
+  let destroyed = false, attempt = 0
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer
+  /** @type {ReturnType<typeof webSocketTransport> | null} */
+  let transport = null
 
   const notice = el("div", {class: "cm-restls-notice", role: "status", "aria-live": "polite"})
+  /** @returns {RestlsState} */
   function snapshot() {
     const kindStatus = (state.status && state.status.kinds || []).find(k => k.kind === state.kind) ||
       (state.server && state.server.kinds || []).find(k => k.kind === state.kind) || null
@@ -75,7 +100,8 @@ export function attachRestls(options) {
     } catch {}
     return state.server
   }
-  let statusTimer = 0
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let statusTimer
   const client = new LSPClient({
     rootUri: "file:///designer",
     timeout: options.timeout || 10000,
@@ -85,7 +111,7 @@ export function attachRestls(options) {
     initializationOptions: {scriptKinds: Object.fromEntries(scriptKinds.map(k => [`**/designer/${k}/**`, k]))},
     notificationHandlers: {
       "restls/status": (_c, params) => {
-        state.status = params
+        state.status = /** @type {RestlsState["status"]} */ (params)
         changed()
         // The problems and the run permission come over HTTP.
         clearTimeout(statusTimer)
@@ -96,6 +122,7 @@ export function attachRestls(options) {
     extensions: [serverCompletion(), hoverTooltips(), signatureHelp(), serverDiagnostics()],
   })
 
+  /** @param {RestlsState["connection"]} c */
   function setConnection(c) { state.connection = c; changed() }
   // connect opens /lsp; when the socket closes (the backend restarted, the
   // network dropped) it tries again after a doubling pause, and the client
@@ -114,9 +141,10 @@ export function attachRestls(options) {
     client.connect(transport)
   }
 
+  const onRun = options.onRun
   const lsp = new Compartment()
   const outer = new Compartment()
-  const definition = view => client.serverCapabilities && client.serverCapabilities.definitionProvider ? jumpToDefinition(view) : false
+  const definition = (/** @type {EditorView} */ view) => client.serverCapabilities && client.serverCapabilities.definitionProvider ? jumpToDefinition(view) : false
   const restlsExtensions = [
     lsp.of(client.plugin(documentURI(state.kind), "javascript")),
     quickFixes(), runErrorMarks(),
@@ -124,7 +152,7 @@ export function attachRestls(options) {
     // Above the default keymap, whose Mod-Enter inserts a blank line.
     Prec.high(keymap.of([
       {key: "F12", run: definition},
-      ...(options.onRun ? [{key: "Mod-Enter", run: () => { options.onRun(); return true }, preventDefault: true}] : []),
+      ...(onRun ? [{key: "Mod-Enter", run: () => { onRun(); return true }, preventDefault: true}] : []),
     ])),
     EditorView.baseTheme({
       ".cm-restls-notice": {padding: "4px 8px", fontSize: "13px"},
@@ -164,6 +192,10 @@ export function attachRestls(options) {
     get kind() { return state.kind },
     get state() { return snapshot() },
     /** setKind switches the document to kind's registry, optionally with new text. */
+    /**
+     * @param {ScriptKind} kind
+     * @param {string} [text]
+     */
     setKind(kind, text) {
       if (!scriptKinds.includes(kind)) throw new Error(`unknown script kind ${kind}: use one of ${scriptKinds.join(", ")}`)
       if (kind === state.kind && text === undefined) return
@@ -174,16 +206,27 @@ export function attachRestls(options) {
       markRunError(view, null)
       changed()
     },
+    /** @param {(state: RestlsState) => void} fn */
     subscribe(fn) { listeners.add(fn); fn(snapshot()); return () => listeners.delete(fn) },
     refreshStatus: fetchServer,
     quickFix() { return openQuickFixes(view) },
+    /**
+     * @param {number} line
+     * @param {number} [column]
+     */
     showPosition(line, column) { showPosition(view, line, column) },
     /** run dry-runs the script; see index.d.ts. */
+    /**
+     * @param {RunOptions} [options]
+     * @returns {Promise<RunOutcome>}
+     */
     async run({input, mock} = {}) {
+      /** @type {{text: string, kind: ScriptKind, input?: unknown, mock?: RunOptions["mock"]}} */
       const body = {text: view.state.doc.toString(), kind: state.kind}
       if (input !== undefined) body.input = input
       const useMock = typeof mock === "string" ? mock.trim() !== "" : mock != null
       if (useMock) body.mock = mock
+      /** @type {RunOutcome} */
       let outcome
       try {
         const res = await fetch(new URL("v1/run", base), {
@@ -193,12 +236,16 @@ export function attachRestls(options) {
         outcome = res.ok ? {state: "done", result: answer, mode: useMock ? "mock" : "live"}
           : {state: "error", httpStatus: res.status, message: answer.error || res.statusText}
       } catch (err) {
-        outcome = {state: "error", message: "the backend did not answer: " + (err && err.message || err)}
+        outcome = {state: "error", message: "the backend did not answer: " + (err instanceof Error ? err.message : String(err))}
       }
       markRunError(view, outcome.state === "done" ? outcome.result.error : null)
       return outcome
     },
     /** renderPreview shows a run in container; the error's position moves this editor's cursor. */
+    /**
+     * @param {HTMLElement} container
+     * @param {RunOutcome} outcome
+     */
     renderPreview(container, outcome) {
       renderPreview(container, outcome, {onPosition: (line, column) => showPosition(view, line, column)})
     },

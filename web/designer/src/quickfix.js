@@ -7,11 +7,25 @@ import {forEachDiagnostic} from "@codemirror/lint"
 import {LSPPlugin} from "@codemirror/lsp-client"
 import {el} from "./dom.js"
 
+/**
+ * The parts of an LSP code action this module reads.
+ * @typedef {{range: {start: {line: number, character: number}, end: {line: number, character: number}}, newText: string}} TextEdit
+ * @typedef {{
+ *   title: string, isPreferred?: boolean, command?: unknown,
+ *   edit?: {changes?: Record<string, TextEdit[]>, documentChanges?: Array<{textDocument?: {uri: string}, edits: TextEdit[]}>}
+ * }} CodeAction
+ * @typedef {{pos: number, line: number, actions: CodeAction[]}} Found
+ * @typedef {import("@codemirror/view").EditorView} View
+ */
+
 // setActions records the actions found at a position: {pos, line, actions}.
+/** @type {import("@codemirror/state").StateEffectType<Found | null>} */
 const setActions = StateEffect.define()
+/** @type {import("@codemirror/state").StateEffectType<boolean>} */
 const setMenu = StateEffect.define()
 
 const actionsField = StateField.define({
+  /** @returns {Found | null} */
   create: () => null,
   update(value, tr) {
     if (tr.docChanged) value = null // computed for another text
@@ -21,6 +35,7 @@ const actionsField = StateField.define({
 })
 
 const menuField = StateField.define({
+  /** @returns {boolean} */
   create: () => false,
   update(open, tr) {
     if (tr.docChanged || tr.selection) open = false
@@ -36,6 +51,7 @@ const menuField = StateField.define({
 
 // diagnosticNear reports whether a lint diagnostic touches the cursor's
 // line: only then is the server asked (quick fixes belong to diagnostics).
+/** @param {import("@codemirror/state").EditorState} state */
 function diagnosticNear(state) {
   const line = state.doc.lineAt(state.selection.main.head)
   let found = false
@@ -44,12 +60,17 @@ function diagnosticNear(state) {
 }
 
 // fetchActions asks the server for the quick fixes at the selection.
+/**
+ * @param {View} view
+ * @returns {Promise<Found | null>}
+ */
 async function fetchActions(view) {
   const plugin = LSPPlugin.get(view)
   if (!plugin || !plugin.client.connected) return null
   const {state} = view
   const sel = state.selection.main
   plugin.client.sync()
+  /** @type {CodeAction[] | null} */
   let actions
   try {
     actions = await plugin.client.request("textDocument/codeAction", {
@@ -69,7 +90,13 @@ async function fetchActions(view) {
 }
 
 const fetcher = ViewPlugin.fromClass(class {
-  constructor(view) { this.view = view; this.timer = 0 }
+  /** @param {View} view */
+  constructor(view) {
+    this.view = view
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined
+  }
+  /** @param {import("@codemirror/view").ViewUpdate} u */
   update(u) {
     if (!u.selectionSet && !u.docChanged && u.transactions.every(tr => tr.effects.length === 0)) return
     clearTimeout(this.timer)
@@ -87,6 +114,7 @@ const fetcher = ViewPlugin.fromClass(class {
 /**
  * openQuickFixes shows the quick fixes at the cursor (fetching them first
  * when needed); the command behind Ctrl+. and the lightbulb.
+ * @param {View} view
  */
 export function openQuickFixes(view) {
   const a = view.state.field(actionsField, false)
@@ -104,6 +132,10 @@ export function openQuickFixes(view) {
 
 // applyAction applies a code action's edit to this document, positions
 // mapped through what changed since the server saw it.
+/**
+ * @param {View} view
+ * @param {CodeAction} action
+ */
 function applyAction(view, action) {
   const plugin = LSPPlugin.get(view)
   if (!plugin) return
@@ -125,6 +157,10 @@ function applyAction(view, action) {
 
 // menu is the quick-fix list: buttons in a menu, arrow keys move, Enter
 // applies, Escape goes back to the editor.
+/**
+ * @param {View} view
+ * @param {CodeAction[]} actions
+ */
 function menu(view, actions) {
   const items = actions.map((a, i) => el("button", {
     type: "button", role: "menuitem", class: "cm-restls-fix", tabindex: i === 0 ? "0" : "-1",
@@ -132,7 +168,7 @@ function menu(view, actions) {
   }, a.isPreferred ? "★ " : "", a.title))
   const dom = el("div", {class: "cm-restls-fixes", role: "menu", "aria-label": "Quick fixes"}, items)
   dom.addEventListener("keydown", e => {
-    const at = items.indexOf(document.activeElement)
+    const at = items.indexOf(/** @type {HTMLElement} */ (document.activeElement))
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault()
       const next = items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]
@@ -155,6 +191,7 @@ function bulbIcon() {
   svg.setAttribute("width", "14")
   svg.setAttribute("height", "14")
   svg.setAttribute("aria-hidden", "true")
+  /** @type {Array<[string, Record<string, string>]>} */
   const shapes = [
     ["path", {d: "M8 1.5a4.5 4.5 0 0 0-2.6 8.2c.5.4.8.9.8 1.5V12h3.6v-.8c0-.6.3-1.1.8-1.5A4.5 4.5 0 0 0 8 1.5z", fill: "#f2c200", stroke: "#7a5c00", "stroke-width": "1"}],
     ["rect", {x: "6.2", y: "12.8", width: "3.6", height: "1.6", rx: ".5", fill: "#7a5c00"}],
@@ -168,12 +205,15 @@ function bulbIcon() {
 }
 
 class Lightbulb extends GutterMarker {
+  /** @param {number} count */
   constructor(count) { super(); this.count = count }
+  /** @param {Lightbulb} other */
   eq(other) { return other.count === this.count }
+  /** @param {View} view */
   toDOM(view) {
     return el("button", {type: "button", class: "cm-restls-lightbulb", title: "Quick fixes (Ctrl+.)",
       "aria-label": `${this.count} quick fix${this.count === 1 ? "" : "es"} available (Ctrl+.)`,
-      onmousedown: e => e.preventDefault(),
+      onmousedown: (/** @type {Event} */ e) => e.preventDefault(),
       onclick: () => openQuickFixes(view)}, bulbIcon())
   }
 }

@@ -6,14 +6,23 @@ import {StateField, StateEffect} from "@codemirror/state"
 import {EditorView, Decoration, WidgetType} from "@codemirror/view"
 import {el} from "./dom.js"
 
+/** @typedef {import("./index.d.ts").RunError} RunError */
+
+/** @type {import("@codemirror/state").StateEffectType<RunError | null>} */
 const setRunError = StateEffect.define()
 
 class Note extends WidgetType {
+  /** @param {string} text */
   constructor(text) { super(); this.text = text }
+  /** @param {Note} o */
   eq(o) { return o.text === this.text }
   toDOM() { return el("span", {class: "cm-restls-run-note", role: "note"}, "⚠ " + this.text) }
 }
 
+/**
+ * @param {import("@codemirror/state").EditorState} state
+ * @param {RunError | null} err
+ */
 function build(state, err) {
   if (!err || !err.line) return Decoration.none
   const line = state.doc.line(Math.min(Math.max(1, err.line), state.doc.lines))
@@ -29,6 +38,7 @@ function build(state, err) {
 }
 
 const runErrorField = StateField.define({
+  /** @returns {import("@codemirror/view").DecorationSet} */
   create: () => Decoration.none,
   update(deco, tr) {
     deco = deco.map(tr.changes)
@@ -50,12 +60,19 @@ export function runErrorMarks() { return [runErrorField, theme] }
 /**
  * markRunError marks a run's uncaught error ({name, message, line,
  * column}, 1-based) in the editor; null clears the mark.
+ * @param {EditorView} view
+ * @param {RunError | null | undefined} error
  */
 export function markRunError(view, error) {
   view.dispatch({effects: setRunError.of(error && error.line ? error : null)})
 }
 
-/** showPosition moves the cursor to a 1-based line and column and focuses the editor. */
+/**
+ * showPosition moves the cursor to a 1-based line and column and focuses the editor.
+ * @param {EditorView} view
+ * @param {number} line
+ * @param {number} [column]
+ */
 export function showPosition(view, line, column) {
   const l = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines))
   const pos = Math.min(l.to, l.from + Math.max(0, (column || 1) - 1))

@@ -1,14 +1,21 @@
 // The LSP transport over /lsp: one JSON-RPC message per WebSocket text
 // frame. Messages sent before the socket opens are queued.
 
+/** @typedef {(value: string) => void} Handler */
+
 /**
  * webSocketTransport opens url. onOpen and onClose report the socket's
  * life; a transport is used for one connection only (the client makes a
  * new one to reconnect).
+ * @param {string} url
+ * @param {{onOpen: () => void, onClose: () => void}} events
  */
 export function webSocketTransport(url, {onOpen, onClose}) {
+  /** @type {Set<Handler>} */
   const handlers = new Set()
-  let queue = [], open = false, closed = false
+  /** @type {string[]} */
+  let queue = []
+  let open = false, closed = false
   const ws = new WebSocket(url)
   ws.onopen = () => {
     open = true
@@ -24,8 +31,11 @@ export function webSocketTransport(url, {onOpen, onClose}) {
     onClose()
   }
   return {
+    /** @param {string} message */
     send(message) { if (open) ws.send(message); else queue.push(message) },
+    /** @param {Handler} handler */
     subscribe(handler) { handlers.add(handler) },
+    /** @param {Handler} handler */
     unsubscribe(handler) { handlers.delete(handler) },
     close() { closed = true; try { ws.close() } catch {} },
   }
@@ -34,6 +44,7 @@ export function webSocketTransport(url, {onOpen, onClose}) {
 /**
  * backoff is the pause before reconnect attempt n (0-based): doubling from
  * initial up to max.
+ * @param {number} n
  */
 export function backoff(n, initial = 500, max = 10000) {
   return Math.min(max, initial * 2 ** Math.min(n, 20))

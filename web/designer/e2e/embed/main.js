@@ -23,4 +23,11 @@ restls.subscribe(s => {
   byId("host-state").textContent = `restls ${version}: ${s.connection}; ${s.hints ? s.hints.message : "…"}`
   byId("host-state").dataset.connection = s.connection
 })
+// A dry run with the host's fixtures, shown with the module's preview.
+const preview = byId("host-preview")
+byId("host-run").addEventListener("click", async () => {
+  restls.renderPreview(preview, {state: "running"})
+  const mocks = /** @type {HTMLTextAreaElement} */ (byId("host-mocks"))
+  restls.renderPreview(preview, await restls.run({mock: mocks.value}))
+})
 Object.assign(window, {host: {view, restls}})
