@@ -116,20 +116,15 @@ func TestStreamCloseGivesAnswersBack(t *testing.T) {
 type rawClient struct {
 	t  *testing.T
 	st jsonrpc2.Stream
-	// wmu: the test goroutine's requests and read's answers to the
-	// server's calls are written from two goroutines; a header stream's
-	// Write is not safe for that (interleaved frames end the session).
-	wmu sync.Mutex
 	// answered receives the id of every response.
 	answered chan int64
+	// readErr is why the stream ended, once answered is closed.
+	readErr error
 }
 
 func (c *rawClient) send(msg jsonrpc2.Message) {
 	c.t.Helper()
-	c.wmu.Lock()
-	_, err := c.st.Write(context.Background(), msg)
-	c.wmu.Unlock()
-	if err != nil {
+	if _, err := c.st.Write(context.Background(), msg); err != nil {
 		c.t.Fatalf("send: %v", err)
 	}
 }
@@ -158,14 +153,13 @@ func (c *rawClient) read() {
 	for {
 		msg, _, err := c.st.Read(context.Background())
 		if err != nil {
+			c.readErr = err
 			close(c.answered)
 			return
 		}
 		switch m := msg.(type) {
 		case *jsonrpc2.Call:
-			c.wmu.Lock()
 			_, _ = c.st.Write(context.Background(), jsonrpc2.NewResponse(m.ID(), jsonrpc2.RawMessage("null"), nil))
-			c.wmu.Unlock()
 		case *jsonrpc2.Response:
 			if n, ok := m.ID().Number(); ok {
 				c.answered <- n
@@ -182,7 +176,7 @@ func (c *rawClient) wait(n int) {
 		select {
 		case _, ok := <-c.answered:
 			if !ok {
-				c.t.Fatal("the stream ended")
+				c.t.Fatalf("the stream ended: %v", c.readErr)
 			}
 		case <-deadline:
 			c.t.Fatal("timed out waiting for responses")
