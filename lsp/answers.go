@@ -23,7 +23,10 @@ import (
 // the answer's buffer is held under its request's (numeric) id and goes
 // back once the stream has written a response with that id, whatever it
 // carries (a request cancelled after its answer was encoded is answered
-// with an error). Closing the stream gives back whatever is still held.
+// with an error). The stream counts the calls it reads by id, so an answer
+// is held, and given back by a response, only while its call is the one
+// awaiting a response with that id. Closing the stream forgets whatever is
+// still held (see close).
 // On other streams (WebSocket) the answer is copied out at its exact size.
 //
 // The zero value recycles but holds nothing; one per stream or session.
@@ -32,11 +35,22 @@ import (
 // resident memory of the same load before); sync.Pool is already kept per
 // CPU, so sharing it costs nothing in contention.
 type answerRecycler struct {
-	holds  bool // the stream calls written after every message it writes
+	holds  bool // the stream calls arrived and written for every call read and message written
 	mu     sync.Mutex
-	held   map[int64]*[]byte // nil: the id came twice, release nothing
+	ids    map[int64]idState // numeric ids of the calls read and not yet answered
 	closed bool
 	taken  int // answers held so far
+}
+
+// idState is what the recycler knows of one numeric request id: how many
+// calls with it are awaiting their response, and the answer held for the
+// only one. A response releases the buffer only while exactly one call has
+// the id, so that response is the holder's: a client may repeat an id still
+// in flight, and the repeat's response (cancelled, or another method) would
+// otherwise give back a buffer the holder's response has still to write.
+type idState struct {
+	inflight int
+	buf      *[]byte
 }
 
 // The completion pools shared by every session's answerRecycler.
@@ -142,10 +156,33 @@ func (r *answerRecycler) putBuf(b *[]byte) {
 	}
 }
 
+// arrived records a call read from the stream. A second call with the id of
+// one awaiting its response leaves the first's buffer, if held, to the
+// garbage collector: which of their responses carries it cannot be told.
+func (r *answerRecycler) arrived(id jsonrpc2.ID) {
+	n, ok := id.Number()
+	if !r.holds || !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	if r.ids == nil {
+		r.ids = map[int64]idState{}
+	}
+	st := r.ids[n]
+	st.inflight++
+	if st.inflight > 1 {
+		st.buf = nil
+	}
+	r.ids[n] = st
+}
+
 // hold reports whether b is now held for the response to id. Only numeric
-// ids are held (editors use them). A second request with the id of one
-// still held is not held, and the first's buffer is left to the garbage
-// collector: which of the two responses carries it cannot be told.
+// ids are held (editors use them), and only while the call is the one read
+// with its id that awaits a response.
 func (r *answerRecycler) hold(id jsonrpc2.ID, b *[]byte) bool {
 	n, ok := id.Number()
 	if !r.holds || !ok {
@@ -153,26 +190,22 @@ func (r *answerRecycler) hold(id jsonrpc2.ID, b *[]byte) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	st := r.ids[n]
+	if r.closed || st.inflight != 1 || st.buf != nil {
 		return false
 	}
-	if r.held == nil {
-		r.held = map[int64]*[]byte{}
-	}
-	if _, dup := r.held[n]; dup {
-		r.held[n] = nil
-		return false
-	}
-	r.held[n] = b
+	st.buf = b
+	r.ids[n] = st
 	r.taken++
 	return true
 }
 
 // written gives back the buffer held for the response in body, which the
-// stream has just written or failed to write (it is not written again).
+// stream has just written or failed to write (it is not written again),
+// and counts that call answered.
 func (r *answerRecycler) written(body []byte) {
 	r.mu.Lock()
-	if len(r.held) == 0 {
+	if len(r.ids) == 0 {
 		r.mu.Unlock()
 		return
 	}
@@ -182,9 +215,13 @@ func (r *answerRecycler) written(body []byte) {
 		return
 	}
 	r.mu.Lock()
-	b, ok := r.held[n]
-	if ok {
-		delete(r.held, n)
+	st := r.ids[n]
+	b := st.buf
+	switch {
+	case st.inflight > 1:
+		r.ids[n] = idState{inflight: st.inflight - 1}
+	case st.inflight == 1:
+		delete(r.ids, n)
 	}
 	r.mu.Unlock()
 	if b != nil {
@@ -192,19 +229,16 @@ func (r *answerRecycler) written(body []byte) {
 	}
 }
 
-// close gives back every buffer still held (responses the connection ended
-// before writing) and holds nothing from then on. The stream calls it
-// with no write in progress.
+// close forgets every id and holds nothing from then on. The buffers still
+// held are left to the garbage collector, not given back: jsonrpc2 closes
+// the stream before its handlers have drained, and a handler may still
+// hand its response, which aliases a held buffer, to Write after the close
+// (the write fails, but reading the buffer while another answer is encoded
+// into it is still a data race).
 func (r *answerRecycler) close() {
 	r.mu.Lock()
-	held := r.held
-	r.held, r.closed = nil, true
+	r.ids, r.closed = nil, true
 	r.mu.Unlock()
-	for _, b := range held {
-		if b != nil {
-			r.putBuf(b)
-		}
-	}
 }
 
 // responsePrefix is how jsonrpc2 starts every response it encodes.

@@ -88,6 +88,9 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			s.writeError(ctx, jsonrpc2.Errorf(code, "malformed JSON-RPC message: %v", err))
 			continue
 		}
+		if c, ok := msg.(*jsonrpc2.Call); ok {
+			s.answers.arrived(c.ID())
+		}
 		return msg, int64(hn + length), nil
 	}
 }
@@ -243,12 +246,10 @@ func (s *stream) writeError(ctx context.Context, e *jsonrpc2.Error) {
 	}
 }
 
-// Close implements jsonrpc2.Stream. Answers still held are given back once
-// no write is in progress: closing unblocks a write stuck on a full pipe.
+// Close implements jsonrpc2.Stream. Answers still held are forgotten, not
+// given back to the pool; see answerRecycler.close.
 func (s *stream) Close() error {
 	err := s.rwc.Close()
-	s.writeMu.Lock()
 	s.answers.close()
-	s.writeMu.Unlock()
 	return err
 }
