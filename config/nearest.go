@@ -1,6 +1,9 @@
 package config
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // nearest returns up to n candidates within a small edit distance of s,
 // closest first, ties broken alphabetically. It allocates nothing per
@@ -128,4 +131,14 @@ func lower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// UnknownKeyMessage is how every file restls reads says a key is unknown:
+// the key, and the nearest of known when one is near enough.
+func UnknownKeyMessage(key string, known []string) string {
+	msg := fmt.Sprintf("unknown key %q", key)
+	if near := nearest(key, known, 1); len(near) > 0 {
+		msg += fmt.Sprintf(": did you mean %q?", near[0])
+	}
+	return msg
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 
 	yaml "go.yaml.in/yaml/v4"
 	"go.yaml.in/yaml/v4/plugin/loaderlimits"
@@ -303,4 +304,19 @@ func (c yamlCost) capped(b *yamlBudget) yamlCost {
 
 func collection(n *yaml.Node) bool {
 	return n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode
+}
+
+// unknownYAMLKey is yaml/v4's message, in a strict decode, for a key no
+// field of the target takes.
+var unknownYAMLKey = regexp.MustCompile(`^field (\S+) not found in type .+$`)
+
+// UnknownYAMLKey returns the key a strict decode's error message msg (a
+// yaml.LoadError's Message) is about, when it is about an unknown key: the
+// one place that knows the decoder's wording.
+func UnknownYAMLKey(msg string) (string, bool) {
+	m := unknownYAMLKey.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }

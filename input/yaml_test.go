@@ -274,3 +274,26 @@ func BenchmarkYAMLBudget(b *testing.B) {
 		}
 	})
 }
+
+// TestUnknownYAMLKey: the key a strict decode names, read from the
+// decoder's own error, and nothing from any other error.
+func TestUnknownYAMLKey(t *testing.T) {
+	n, err := YAMLNode([]byte("status: 1\nstauts: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Status int `yaml:"status"`
+	}
+	err = DecodeYAMLNode(n, &v)
+	var le *yaml.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("strict decode of an unknown key = %v, want a LoadError", err)
+	}
+	if key, ok := UnknownYAMLKey(le.Message); !ok || key != "stauts" {
+		t.Errorf("UnknownYAMLKey(%q) = %q, %v; want stauts", le.Message, key, ok)
+	}
+	if key, ok := UnknownYAMLKey("cannot construct !!str `x` into int"); ok {
+		t.Errorf("UnknownYAMLKey of another error = %q", key)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -515,9 +514,6 @@ func Find(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// unknownField is the YAML decoder's message for a key no field takes.
-var unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
-
 // knownFields are the keys of a test file and of a case.
 var knownFields = []string{"script", "kind", "fixtures", "input", "cases", "name", "result", "resultMatch", "error", "calls", "callsInAnyOrder", "logs",
 	"code", "status", "message", "method", "serviceId", "url", "body", "level"}
@@ -525,15 +521,10 @@ var knownFields = []string{"script", "kind", "fixtures", "input", "cases", "name
 // knownFieldMessage rewrites the decoder's message for an unknown key
 // to name the key and the nearest known one.
 func knownFieldMessage(msg string) string {
-	m := unknownField.FindStringSubmatch(msg)
-	if m == nil {
-		return msg
+	if key, ok := input.UnknownYAMLKey(msg); ok {
+		return config.UnknownKeyMessage(key, knownFields) + " (docs/ci.md lists the keys)"
 	}
-	out := fmt.Sprintf("unknown key %q", m[1])
-	if near := config.Nearest(m[1], knownFields, 1); len(near) > 0 {
-		out += fmt.Sprintf(": did you mean %q?", near[0])
-	}
-	return out + " (docs/ci.md lists the keys)"
+	return msg
 }
 
 func unwrapPath(err error) error {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -349,9 +348,6 @@ func yamlMockError(file string, fixture int, err error, line, col int) error {
 	return &MockError{File: file, Line: line, Column: col, Fixture: fixture, Msg: unknownKeyMessage(msg), Err: err}
 }
 
-// unknownField is yaml/v4's message for a key no field takes.
-var unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
-
 // fixtureKeys are the keys of a fixture, from Fixture's yaml tags.
 var fixtureKeys = func() []string {
 	t := reflect.TypeFor[Fixture]()
@@ -367,15 +363,15 @@ var fixtureKeys = func() []string {
 // unknownKeyMessage is msg, said as configuration and test files say it
 // when it is about an unknown key: the key, and the nearest known one.
 func unknownKeyMessage(msg string) string {
-	m := unknownField.FindStringSubmatch(msg)
-	if m == nil {
-		return msg
+	if key, ok := input.UnknownYAMLKey(msg); ok {
+		return fixtureKeyMessage(key)
 	}
-	out := fmt.Sprintf("unknown key %q", m[1])
-	if near := config.Nearest(m[1], fixtureKeys, 1); len(near) > 0 {
-		out += fmt.Sprintf(": did you mean %q?", near[0])
-	}
-	return out + " (docs/runtime.md lists the keys)"
+	return msg
+}
+
+// fixtureKeyMessage says that key is no key of a fixture.
+func fixtureKeyMessage(key string) string {
+	return config.UnknownKeyMessage(key, fixtureKeys) + " (docs/runtime.md lists the keys)"
 }
 
 // fixtureList finds the list of fixtures in a YAML document.
@@ -716,7 +712,7 @@ func parseMockJSON(file string, data []byte) (*Mock, error) {
 			msg := err.Error()
 			if k, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 				if k, err := strconv.Unquote(k); err == nil {
-					msg = unknownKeyMessage("field " + k + " not found in type Fixture")
+					msg = fixtureKeyMessage(k)
 				}
 			}
 			return nil, &MockError{File: file, Line: line, Fixture: i + 1, Msg: msg}
