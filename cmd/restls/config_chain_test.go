@@ -66,18 +66,7 @@ func TestReferenceChainBounded(t *testing.T) {
 			cmd := restlsCommand(t, args...)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(60 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("restls %s still running after 60s", args[0])
-			}
+			runWithin(t, cmd, 60*time.Second, errb.String)
 			if rc := cmd.ProcessState.ExitCode(); rc != 0 && rc != 1 {
 				t.Fatalf("exit %d: %.500s", rc, errb.String())
 			}

@@ -40,18 +40,7 @@ func TestServicesConfigRootNotRegular(t *testing.T) {
 			var buf bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &buf, &buf
 			start := time.Now()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("restls services still running after 10s:\n%s", buf.String())
-			}
+			runWithin(t, cmd, 10*time.Second, buf.String)
 			took := time.Since(start)
 			out := buf.Bytes()
 			if took > 3*time.Second {

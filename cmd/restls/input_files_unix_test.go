@@ -48,18 +48,7 @@ func runBounded(t *testing.T, dir string, env []string, deadline time.Duration, 
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(deadline):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("restls %s still running after %v:\n%s\n%s", strings.Join(args, " "), deadline, out.String(), errb.String())
-	}
+	runWithin(t, cmd, deadline, func() string { return out.String() + "\n" + errb.String() })
 	if rss, ok := peakRSS(cmd.ProcessState); ok {
 		t.Logf("restls %s: peak RSS %.1f MiB", args[0], float64(rss)/(1<<20))
 		if rss > maxReadRSS {

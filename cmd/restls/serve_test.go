@@ -41,6 +41,25 @@ func restlsCommand(t testing.TB, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// runWithin starts cmd and waits for it at most deadline: a command still
+// running then is killed and fails the test (a hang is the finding these
+// tests guard against), its output so far shown by output.
+func runWithin(t testing.TB, cmd *exec.Cmd, deadline time.Duration, output func() string) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(deadline):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("restls %s still running after %v:\n%s", strings.Join(cmd.Args[1:], " "), deadline, output())
+	}
+}
+
 // recordingReader copies every byte read into a buffer, unless off.
 type recordingReader struct {
 	r   io.Reader
