@@ -379,3 +379,35 @@ func CheckWriteTarget(file string) error {
 	}
 	return nil
 }
+
+// WritePrivate writes data to path, a file the operator names (serve's
+// --page-url-file), readable by its owner only whatever mode an existing
+// file had. Only a regular file is written: a FIFO is neither waited on
+// (opened without blocking, it is refused at once) nor written to, so a
+// mistaken path cannot hang the server at start.
+func WritePrivate(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|openFlags, 0o600)
+	if err != nil {
+		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
+			return &FileError{Path: path, What: fileKind(fi.Mode()), Err: ErrNotRegular}
+		}
+		return err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &FileError{Path: path, What: fileKind(fi.Mode()), Err: ErrNotRegular}
+	}
+	if err == nil {
+		err = f.Chmod(0o600)
+	}
+	if err == nil {
+		err = f.Truncate(0)
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

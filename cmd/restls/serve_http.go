@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/web"
@@ -190,8 +191,8 @@ func (h *httpFlags) announce(env *cliEnv, pageURL, plain string, log *zap.Logger
 	remove = func() {}
 	hasKey := pageURL != plain
 	if h.pageURLFile != "" {
-		if err := writePrivate(h.pageURLFile, pageURL+"\n"); err != nil {
-			return remove, err
+		if err := input.WritePrivate(h.pageURLFile, []byte(pageURL+"\n")); err != nil {
+			return remove, fmt.Errorf("%s: %w; name a regular file, or a path where one can be created", h.pageURLFile, err)
 		}
 		remove = func() { _ = os.Remove(h.pageURLFile) }
 		if h.jsonLog {
@@ -211,23 +212,6 @@ func (h *httpFlags) announce(env *cliEnv, pageURL, plain string, log *zap.Logger
 		log.Info("designer and hints API", zap.String("url", plain))
 	}
 	return remove, nil
-}
-
-// writePrivate writes text to a file only its owner may read, whatever
-// mode an existing file had.
-func writePrivate(name, text string) error {
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	err = f.Chmod(0o600)
-	if err == nil {
-		_, err = f.WriteString(text)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // fail reports an error that ends serve: a log entry in JSON format

@@ -46,7 +46,6 @@ var readersAllowed = map[string]string{
 	"runtime/memory.go: os.ReadFile":             "/proc/self/statm and /proc/self/status, the process's own memory",
 	"runtime/isolate/supervise.go: os.ReadFile":  "/proc/PID/statm of the dry-run child it started",
 	"cmd/restls/serve.go: os.OpenFile":           "the server's own log file (--log-file), opened for appending, never read",
-	"cmd/restls/serve_http.go: os.OpenFile":      "the --page-url-file the operator names, written with mode 0600, never read",
 	"runtime/restclient/client.go: io.ReadAll":   "HTTP response bodies, under io.LimitReader(--max-response-bytes)",
 	"runtime/restclient/oauth.go: io.ReadAll":    "the token request's own form body, built by restls",
 	"openapi/load.go: io.ReadAll":                "a description fetched by URL, under io.LimitReader(MaxSize)",
