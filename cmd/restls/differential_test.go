@@ -49,9 +49,6 @@ import (
 // test, which decides with the same call (scripttest, KindMap.KindOf) but
 // takes a test file, not a script; the fuzz corpora (they hold protocol
 // frames and YAML, not scripts).
-// project is the project file every surface of TestSurfacesAgree is given.
-var project string
-
 func TestSurfacesAgree(t *testing.T) {
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
@@ -74,13 +71,13 @@ func TestSurfacesAgree(t *testing.T) {
 	// that project's scriptKinds in check and run, found from the script,
 	// while the language server finds one from its working directory only
 	// (per-document project discovery comes with the workspace snapshot).
-	project = writeFile(t, t.TempDir(), "restls.yaml", "configRoot: "+cfg+"\n")
-	checked := checkSurface(t, cfg, corpus, texts)
+	project := writeFile(t, t.TempDir(), "restls.yaml", "configRoot: "+cfg+"\n")
+	checked := checkSurface(t, project, corpus, texts)
 	editor := lspSurface(t, "the language server", func(h jsonrpc2.Handler) jsonrpc2.Conn {
 		return startServe(t, h, "--project", project).conn
 	}, corpus, texts)
 	designer := lspSurface(t, "the designer's /lsp", func(h jsonrpc2.Handler) jsonrpc2.Conn {
-		return designerConn(t, cfg, h)
+		return designerConn(t, project, h)
 	}, corpus, texts)
 	empty := writeFile(t, t.TempDir(), "none.json", "[]")
 
@@ -117,7 +114,7 @@ func TestSurfacesAgree(t *testing.T) {
 			if designer[f].kind == "" {
 				t.Errorf("the designer's /lsp did not say the kind")
 			}
-			kind, uncaught, calls := runSurface(t, cfg, empty, f)
+			kind, uncaught, calls := runSurface(t, project, empty, f)
 			if kind != want.kind {
 				t.Errorf("kind: the language server says %s, restls run ran it as %q", want.kind, kind)
 			}
@@ -208,7 +205,7 @@ func differentialCorpus(t *testing.T, root string) (out []string, names map[stri
 }
 
 // checkSurface runs restls check --format json over the corpus.
-func checkSurface(t *testing.T, cfg string, corpus []string, texts map[string]string) map[string]scriptAnswer {
+func checkSurface(t *testing.T, project string, corpus []string, texts map[string]string) map[string]scriptAnswer {
 	t.Helper()
 	out, errs, rc := runBinary(t, append([]string{"check", "--format", "json", "--project", project}, corpus...)...)
 	if rc == 2 {
@@ -321,8 +318,9 @@ func lspSurface(t *testing.T, surface string, dial func(h jsonrpc2.Handler) json
 }
 
 // designerConn is a JSON-RPC connection to the /lsp of a restls serve
-// --http on cfg: one JSON message per WebSocket message.
-func designerConn(t *testing.T, cfg string, h jsonrpc2.Handler) jsonrpc2.Conn {
+// --http with the project file project: one JSON message per WebSocket
+// message.
+func designerConn(t *testing.T, project string, h jsonrpc2.Handler) jsonrpc2.Conn {
 	t.Helper()
 	p := startHTTP(t, nil, "--project", project)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -344,7 +342,7 @@ func designerConn(t *testing.T, cfg string, h jsonrpc2.Handler) jsonrpc2.Conn {
 // ("line:col serviceId", as the diagnostics place them) and the
 // serviceIds of the calls that failed with unknown-service (whether the
 // script caught the error or not).
-func runSurface(t *testing.T, cfg, mock, script string) (kind string, uncaught string, calls []string) {
+func runSurface(t *testing.T, project, mock, script string) (kind string, uncaught string, calls []string) {
 	t.Helper()
 	out, errs, rc := runBinary(t, "run", "--json", "--timeout", "10s", "--project", project, "--mock", mock, script)
 	if rc == 2 {
