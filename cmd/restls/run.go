@@ -126,10 +126,6 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if err != nil {
 		return usageErr("cannot read the script: %s", readErr(script, err))
 	}
-	if *kindName == "" {
-		kind = config.KindMap(nil).KindOf(script, string(src))
-		out.kind = kind
-	}
 	var inputJSON json.RawMessage
 	if *inputFile != "" {
 		data, err := input.ReadFile(*inputFile, input.Input)
