@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // benchTree writes n scripts of 200 lines each, calling services of a
@@ -64,7 +65,7 @@ func BenchmarkCheck(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n++
-		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Snapshot: config.Load(src)})
+		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.New(workspace.Options{Sources: src})})
 		if err != nil {
 			b.Fatal(err)
 		}

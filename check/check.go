@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
 )
 
 // DefaultInclude is the glob a script's path must match when no --include
@@ -38,12 +40,16 @@ type Options struct {
 	// Include and Exclude are globs (input.FileGlob) over a script's path
 	// relative to the directory walked; Include defaults to DefaultInclude.
 	Include, Exclude []string
-	// Kinds maps globs to kinds after the "// restls-kind:" directive, as
-	// the language server's scriptKinds setting does.
-	Kinds config.KindMap
-	// Snapshot is the loaded configuration; its diagnostics are reported
-	// and its registries check the scripts.
-	Snapshot *config.Snapshot
+	// Workspace is the project as the editor sees it: its configuration
+	// checks the scripts and its problems are reported; its kind map
+	// decides each script's kind after the "// restls-kind:" directive;
+	// its API descriptions (and the recorded answers beside the scripts)
+	// give the openapi-* diagnostics, and their files' problems are
+	// reported. Run waits for the descriptions it needs.
+	Workspace *workspace.Workspace
+	// Context bounds the wait for descriptions; nil means no bound but
+	// the loader's own.
+	Context context.Context
 	// Workers is how many scripts are diagnosed at once; 0 means one per
 	// core.
 	Workers int
@@ -121,6 +127,22 @@ func Run(opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Scripts: len(files)}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	abs := make([]string, len(files))
+	for i, f := range files {
+		if abs[i], err = filepath.Abs(f); err != nil {
+			abs[i] = f
+		}
+	}
+	// As an editor once its descriptions have loaded: a command answers
+	// once, so it waits for them.
+	if err := opts.Workspace.WaitDescriptions(ctx, abs); err != nil {
+		return nil, fmt.Errorf("loading the API descriptions: %w", err)
+	}
+	snap := opts.Workspace.Snapshot()
 	results := make([][]Finding, len(files))
 	workers := opts.Workers
 	if workers <= 0 {
@@ -134,7 +156,7 @@ func Run(opts Options) (*Report, error) {
 	for range min(workers, max(len(files), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = checkScript(files[i], opts, show)
+				results[i] = checkScript(files[i], abs[i], snap, show)
 			}
 		})
 	}
@@ -155,7 +177,11 @@ func Run(opts Options) (*Report, error) {
 		f.File = show(f.File)
 		rep.Findings = append(rep.Findings, f)
 	}
-	for _, f := range configFindings(opts.Snapshot, show) {
+	for _, p := range opts.Workspace.DescriptionProblems(snap.APIs) {
+		rep.Findings = append(rep.Findings, Finding{File: show(p.File), Line: max(p.Line, 1), Column: 1,
+			Severity: configSeverity(p.Severity), Code: p.Code, Message: p.Message})
+	}
+	for _, f := range configFindings(snap.Config, show) {
 		if unreadableConfig[f.Code] {
 			rep.Unreadable++
 		}
@@ -175,7 +201,7 @@ func Run(opts Options) (*Report, error) {
 }
 
 // checkScript diagnoses one script.
-func checkScript(file string, opts Options, show func(string) string) []Finding {
+func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string) []Finding {
 	data, err := input.ReadFile(file, input.Script)
 	var fe *input.FileError
 	if errors.As(err, &fe) {
@@ -189,18 +215,11 @@ func checkScript(file string, opts Options, show func(string) string) []Finding 
 			Message: fmt.Sprintf("cannot read the script: %v; check the path and its permissions", unwrapPath(err))}}
 	}
 	text := string(data)
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		abs = file
-	}
-	kind := opts.Kinds.KindOf(abs, text)
-	reg := opts.Snapshot.For(kind)
-	if !reg.HintState().Offered {
-		// As the language server: no serviceId checks against a registry
-		// that offers no hints (config.HintState).
-		reg = nil
-	}
-	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: show})
+	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
+	// As the language server: no serviceId checks against a registry
+	// that offers no hints (config.HintState).
+	reg := snap.Registry(kind)
+	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg)})
 	if len(diags) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -126,7 +127,7 @@ func TestRunKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(Options{Paths: []string{root}, Kinds: config.KindMap{{Glob: tasks, Kind: config.ScriptTask}}, Snapshot: snap, Workers: 3})
+	rep, err := Run(Options{Paths: []string{root}, Workspace: fixedWorkspace(snap, config.KindMap{{Glob: tasks, Kind: config.ScriptTask}}), Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func FuzzPosition(f *testing.F) {
 // line.
 func TestNoConfiguration(t *testing.T) {
 	root := writeTree(t, map[string]string{"a.js": `api.rest.v1.get("anything", {}, {}, {x: 1});`})
-	rep, err := Run(Options{Paths: []string{root}, Snapshot: config.Load(config.Sources{ConfigRoot: root})})
+	rep, err := Run(Options{Paths: []string{root}, Workspace: workspace.New(workspace.Options{Sources: config.Sources{ConfigRoot: root}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,4 +191,9 @@ func TestNoConfiguration(t *testing.T) {
 	if rep.ExitCode(true) != 1 || rep.ExitCode(false) != 1 {
 		t.Errorf("exit %d / %d, want 1", rep.ExitCode(false), rep.ExitCode(true))
 	}
+}
+
+// fixedWorkspace is a workspace whose configuration is snap, with kinds.
+func fixedWorkspace(snap *config.Snapshot, kinds config.KindMap) *workspace.Workspace {
+	return workspace.New(workspace.Options{Kinds: kinds, Load: func(config.Sources) *config.Snapshot { return snap }})
 }

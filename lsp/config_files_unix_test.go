@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // TestSettingsNameDevZero is the repro of issue #13 finding 6 through the
@@ -75,7 +76,7 @@ func TestFixtureBesideLinkOut(t *testing.T) {
 	if err := os.Symlink("../outside/x.yaml", filepath.Join(repo, "a.mock.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	if got := MockFileBeside(script); got != "" {
+	if got := workspace.MockFileBeside(script); got != "" {
 		t.Errorf("MockFileBeside = %q, want none", got)
 	}
 	_, _, err := fixtureFiles(script, []byte(`"auto"`), []byte(`"auto"`))
@@ -92,7 +93,7 @@ func TestFixtureBesideLinkOut(t *testing.T) {
 	if err := os.Symlink("b.yaml", filepath.Join(repo, "a.mock.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	if got := MockFileBeside(script); got != filepath.Join(repo, "a.mock.yaml") {
+	if got := workspace.MockFileBeside(script); got != filepath.Join(repo, "a.mock.yaml") {
 		t.Errorf("MockFileBeside = %q, want the link inside the repository", got)
 	}
 }

@@ -5,8 +5,8 @@
 // It owns the protocol surface (one file per LSP method), the open documents
 // of each session with incremental text sync, the conversion between LSP
 // positions (UTF-16) and byte offsets (mapper.go, the only place that knows
-// about UTF-16), the service registry shared by all sessions and its reload
-// when configuration files change, the restls/status notification, and the
+// about UTF-16), when to reload the registry (file watching and the
+// editor's notifications), the restls/status notification, and the
 // restls/documentInfo request that tells editors what the server decided
 // about a script (its kind and why, its fixture files, its display path)
 // so that they never decide it again.
@@ -15,12 +15,13 @@
 // ServeStream runs one session (one editor connection) on a jsonrpc2.Stream;
 // the stdio command and the HTTP/WebSocket backend both call it.
 //
-// It also loads the API descriptions sessions attach (openapi.go: the
-// "openapi" setting, Options.OpenAPI from --openapi, and the recorded
-// answers beside scripts) in the background, once per server, and hands
-// them to the hint engine with each request's view.
+// The project itself (the registry and its reload, the API descriptions
+// and their attachment, recorded answers, fixture naming, path display)
+// is package workspace's: each request takes a workspace.Snapshot built
+// from the session's settings and asks it for the kind, the registry and
+// the descriptions, as restls check does.
 //
-// lsp may import config, openapi, hints and runtime/dryrun (the type of a
+// lsp may import config, openapi, hints, workspace and runtime/dryrun (the type of a
 // run's result, which restls.runScript answers as it is). It must not
 // import runtime (the script runner is injected through Options.Runner),
 // remote (registryUrl sources

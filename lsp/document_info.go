@@ -10,6 +10,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
 )
 
 // MethodDocumentInfo is the custom request an editor sends to learn what
@@ -30,11 +31,11 @@ type DocumentInfo struct {
 	// default).
 	Kind config.KindDecision `json:"kind"`
 	// Fixtures are the fixture files beside the script, in the order a
-	// dry run with mock "auto" looks for them (MockSuffixes); empty for
+	// dry run with mock "auto" looks for them (workspace.MockSuffixes); empty for
 	// a document that is not a file.
 	Fixtures []string `json:"fixtures"`
 	// MockFile is the first of Fixtures that exists and that a dry run
-	// would read (MockFileBeside), "" when there is none.
+	// would read (workspace.MockFileBeside), "" when there is none.
 	MockFile string `json:"mockFile"`
 	// DisplayPath is how the server names the script: relative to the
 	// workspace root when below it, else as it is (the designer's paths as
@@ -95,8 +96,8 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request) (any,
 func fixturesOf(path string) DocumentInfo {
 	info := DocumentInfo{Fixtures: []string{}}
 	if path != "" {
-		info.Fixtures = mockCandidates(path)
-		info.MockFile = MockFileBeside(path)
+		info.Fixtures = workspace.MockCandidates(path)
+		info.MockFile = workspace.MockFileBeside(path)
 	}
 	return info
 }

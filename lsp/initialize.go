@@ -35,7 +35,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 	s.mu.Unlock()
 	// Load the registry while the editor opens its documents: the first
 	// completion should not wait for it.
-	s.bg.Go(func() { s.safely("preload", func() { reg.get() }) })
+	s.bg.Go(func() { s.safely("preload", func() { reg.Get() }) })
 
 	name := "unknown client"
 	if p.ClientInfo.Name != "" {

@@ -150,3 +150,16 @@ func (m *mapper) fromRange(r protocol.Range) (start, end int) {
 	}
 	return start, end
 }
+
+// lineRange is the range of 1-based line (its first when out of the
+// text), from its start to its end.
+func (m *mapper) lineRange(line int) protocol.Range {
+	if line < 1 || line > len(m.lines) {
+		line = 1
+	}
+	l := line - 1
+	if l >= len(m.lines) {
+		return protocol.Range{}
+	}
+	return protocol.Range{Start: m.position(m.lines[l]), End: m.position(m.lineEnd(l))}
+}

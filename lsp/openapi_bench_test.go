@@ -11,6 +11,7 @@ import (
 	"github.com/restls/restls/internal/cursortest"
 	"github.com/restls/restls/internal/lsptest"
 	"github.com/restls/restls/internal/openapitest"
+	"github.com/restls/restls/workspace"
 )
 
 // BenchmarkOpenAPICompletionServerSide measures pathParams, queryParams
@@ -26,17 +27,17 @@ func BenchmarkOpenAPICompletionServerSide(b *testing.B) {
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: github\n      url: https://api.github.com\n",
 	})
 	srv := NewServer(Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, PollInterval: -1,
-		OpenAPI: []OpenAPISource{{ServiceID: "github", Location: desc}}})
+		OpenAPI: []workspace.APISource{{ServiceID: "github", Location: desc}}})
 	ses := newSession(srv, 1, func() {})
 	ses.answers = &answerRecycler{}
 	ses.state = stateInitialized
 	// Load the description before measuring.
 	loaded := make(chan struct{})
-	srv.apis.onLoaded = func() { close(loaded) }
-	reg := usable(srv.Snapshot().For(config.ScriptService))
-	srv.apis.docs(srv.opts.OpenAPI)
+	srv.apis.OnLoaded(func() { close(loaded) })
+	reg := workspace.Usable(srv.Snapshot().For(config.ScriptService))
+	srv.apis.Docs(srv.opts.OpenAPI)
 	<-loaded
-	if set := ses.apiCache.set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
+	if set := ses.apiCache.Set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
 		b.Fatal("no description")
 	}
 	plain := clientCaps{snippets: true}

@@ -15,25 +15,10 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/internal/cursortest"
 	"github.com/restls/restls/internal/openapitest"
+	"github.com/restls/restls/workspace"
 )
 
-func TestParseOpenAPIFlag(t *testing.T) {
-	for in, want := range map[string]OpenAPISource{
-		"crm=api/crm.yaml":                        {ServiceID: "crm", Location: "api/crm.yaml"},
-		"crm=https://crm.example.test/o.json?a=b": {ServiceID: "crm", Location: "https://crm.example.test/o.json?a=b"},
-		"https://crm.example.test/o.json?a=b":     {Location: "https://crm.example.test/o.json?a=b"},
-		"api/all.yaml":                            {Location: "api/all.yaml"},
-	} {
-		got, err := ParseOpenAPIFlag(in)
-		if err != nil || got != want {
-			t.Errorf("%q: %+v, %v; want %+v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "crm="} {
-		if _, err := ParseOpenAPIFlag(bad); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
-	}
+func TestOpenAPISettingProblem(t *testing.T) {
 	if _, problems := parseSettings([]byte(`{"openapi": 3}`)); len(problems) != 1 || !strings.Contains(problems[0], "restls.openapi") {
 		t.Errorf("problems = %q", problems)
 	}
@@ -66,14 +51,14 @@ func TestBrokenDescription(t *testing.T) {
 		"shop.json":              "{\"openapi\": \"3.0.0\",\n \"paths\": {\"/orders\": {\"get\": {}}},\n \"x\": [1, }\n",
 	})
 	desc := filepath.Join(dir, "shop.json")
-	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: []OpenAPISource{{ServiceID: "shop", Location: desc}}})
+	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: []workspace.APISource{{ServiceID: "shop", Location: desc}}})
 	c := connect(t, srv, clientOptions{root: dir})
 	st := waitAPIs(c)
 	if a := st.OpenAPI[0]; a.State != "failed" || !strings.Contains(a.Error, "shop.json") || a.ServiceID != "shop" {
 		t.Fatalf("status = %+v", a)
 	}
 	diags := c.diagnostics(uri.File(desc), 0, 0)
-	if len(diags) != 1 || diags[0].Code != protocol.String(CodeOpenAPIBroken) || diags[0].Range.Start.Line != 2 {
+	if len(diags) != 1 || diags[0].Code != protocol.String(workspace.CodeOpenAPIBroken) || diags[0].Range.Start.Line != 2 {
 		t.Fatalf("diagnostics on the description = %+v", diags)
 	}
 	text, cur := cursortest.Split(t, `api.rest.v1.get("shop", {pathParams: [|]}, {});`)
@@ -108,7 +93,7 @@ func TestGitHubThroughServer(t *testing.T) {
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: github\n      url: https://api.github.com\n",
 	})
-	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: []OpenAPISource{{Location: desc}}})
+	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: []workspace.APISource{{Location: desc}}})
 	c := connect(t, srv, clientOptions{root: dir})
 	st := waitAPIs(c)
 	if a := st.OpenAPI[0]; a.State != "loaded" || !slices.Contains(a.Services, "github") {
@@ -152,9 +137,9 @@ func TestAPIServices(t *testing.T) {
 		"shop.yaml":              string(shop),
 	})
 	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")},
-		OpenAPI: []OpenAPISource{{Location: filepath.Join(dir, "shop.yaml")}}})
+		OpenAPI: []workspace.APISource{{Location: filepath.Join(dir, "shop.yaml")}}})
 	loaded := make(chan struct{})
-	srv.apis.onLoaded = func() { close(loaded) }
+	srv.apis.OnLoaded(func() { close(loaded) })
 	reg := srv.Snapshot().For(config.ScriptService)
 	got, before := srv.APIServices(reg)
 	if got != nil {

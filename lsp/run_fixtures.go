@@ -11,12 +11,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
 )
-
-// MockSuffixes are the names of the fixture file beside a script, in the
-// order "auto" looks for them: orders.js has orders.mock.yaml, else
-// orders.mock.json.
-var MockSuffixes = []string{".mock.yaml", ".mock.json"}
 
 // auto is the value of runScript's mock and record arguments that means
 // the fixture file beside the script.
@@ -24,41 +20,6 @@ const auto = "auto"
 
 // errFixtureArg says what the mock and record arguments take.
 var errFixtureArg = errors.New(`mock is a file path, "auto" or false; record is a file path, "auto" or false`)
-
-// MockFileBeside is the fixture file beside script that exists (the first
-// of MockSuffixes), or "" when there is none. A file that is a link out
-// of the script's repository (fixtureRoot) is none: a cloned repository
-// cannot make a dry run read a file of the machine as its fixtures.
-func MockFileBeside(script string) string {
-	root := fixtureRoot(script)
-	for _, c := range mockCandidates(script) {
-		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-			if _, err := input.Inside(root, c, input.Fixtures); err == nil {
-				return c
-			}
-		}
-	}
-	return ""
-}
-
-// fixtureRoot is the directory the fixture files beside script must stay
-// in, their links followed: the top of the script's git repository, else
-// the script's own directory.
-func fixtureRoot(script string) string {
-	if r := input.RepoRoot(script); r != "" {
-		return r
-	}
-	return filepath.Dir(script)
-}
-
-func mockCandidates(script string) []string {
-	base := strings.TrimSuffix(script, filepath.Ext(script))
-	out := make([]string, len(MockSuffixes))
-	for i, s := range MockSuffixes {
-		out[i] = base + s
-	}
-	return out
-}
 
 // fixtureArg is a mock or record argument: absent, false and null mean
 // none; a string is "auto" or a path.
@@ -90,7 +51,7 @@ func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, 
 	}
 	if m == auto {
 		if script != "" {
-			mockFile = MockFileBeside(script)
+			mockFile = workspace.MockFileBeside(script)
 		}
 	} else if m != "" {
 		if mockFile, err = fixturePath(script, m, "mock"); err != nil {
@@ -104,11 +65,11 @@ func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, 
 		if script == "" {
 			return "", "", errors.New(`record "auto" writes the fixtures beside the script: save the script to a file first, or give record a file path`)
 		}
-		if recordFile = MockFileBeside(script); recordFile == "" {
-			recordFile = mockCandidates(script)[0]
+		if recordFile = workspace.MockFileBeside(script); recordFile == "" {
+			recordFile = workspace.MockCandidates(script)[0]
 			// A link out of the repository is neither read back nor
 			// replaced by the recording.
-			if _, err := input.Inside(fixtureRoot(script), recordFile, input.Fixtures); errors.Is(err, input.ErrOutside) {
+			if _, err := input.Inside(workspace.FixtureRoot(script), recordFile, input.Fixtures); errors.Is(err, input.ErrOutside) {
 				return "", "", fmt.Errorf("record %q: %s: %v", auto, recordFile, err)
 			}
 		}

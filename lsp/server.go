@@ -14,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // Options configure a Server.
@@ -47,7 +48,7 @@ type Options struct {
 	Load func(config.Sources) *config.Snapshot
 	// OpenAPI are the API descriptions used when a session's settings name
 	// none (--openapi). They load in the background.
-	OpenAPI []OpenAPISource
+	OpenAPI []workspace.APISource
 	// Project is the project file (restls.yaml) whose keys Sources,
 	// OpenAPI and ScriptKinds hold, under the flags; "" when there is
 	// none. restls/status names it.
@@ -96,10 +97,10 @@ type Server struct {
 	opts   Options
 	log    *zap.Logger
 	slog   *slog.Logger
-	shared *registry
-	apis   *apiStore
+	shared *workspace.Registry
+	apis   *workspace.Descriptions
 	// apiSets attaches Options.OpenAPI for APIServices.
-	apiSets apiCache
+	apiSets workspace.Attachments
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -125,20 +126,20 @@ func NewServer(opts Options) *Server {
 		opts:     opts,
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
-		shared:   newRegistry(opts.Sources, opts.Load, opts.Logger),
-		apis:     newAPIStore(opts.Logger),
+		shared:   workspace.NewRegistry(opts.Sources, opts.Load, opts.Logger),
+		apis:     workspace.NewDescriptions(opts.Logger, workspace.FirstLoadDelay),
 		sessions: map[*session]struct{}{},
 	}
-	s.apis.onLoaded = func() {
+	s.apis.OnLoaded(func() {
 		for _, ses := range s.sessionList() {
 			ses.markConfigDirty()
 		}
-	}
+	})
 	return s
 }
 
 // Snapshot returns the current snapshot of the default sources.
-func (s *Server) Snapshot() *config.Snapshot { return s.shared.get() }
+func (s *Server) Snapshot() *config.Snapshot { return s.shared.Get() }
 
 // Reload reads the default sources and every session's own sources again;
 // then every open script in every session is diagnosed again and the
@@ -148,11 +149,11 @@ func (s *Server) Reload() { s.reload(false) }
 // reload reloads; fromFiles says a configuration file change caused it
 // (sessions then tell the user about the platform restart once).
 func (s *Server) reload(fromFiles bool) {
-	s.shared.reload()
-	s.apis.reload()
+	s.shared.Reload()
+	s.apis.Reload()
 	for _, ses := range s.sessionList() {
 		if own := ses.ownRegistry(); own != nil {
-			own.reload()
+			own.Reload()
 		}
 		ses.registryReloaded(fromFiles)
 	}
@@ -161,10 +162,10 @@ func (s *Server) reload(fromFiles bool) {
 // sharedChanged is called by a session's watcher: when the default sources
 // changed on disk, reload once and tell every session that uses them.
 func (s *Server) sharedChanged() {
-	if !s.shared.reloadIfChanged() {
+	if !s.shared.ReloadIfChanged() {
 		return
 	}
-	s.log.Info("configuration files changed; reloaded", zap.Strings("files", s.shared.files()))
+	s.log.Info("configuration files changed; reloaded", zap.Strings("files", s.shared.Files()))
 	s.sharedReloaded()
 }
 
@@ -203,7 +204,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	defer cancel()
 	ses := newSession(s, id, cancel)
 	ses.opts = o
-	ses.recorded.allowed = o.MayAttachAPIs
+	ses.recorded.Allowed = o.MayAttachAPIs
 	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))

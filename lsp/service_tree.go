@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // CommandServiceTree answers what an editor's services view shows: every
@@ -83,7 +84,7 @@ func authName(a config.Auth) string {
 // else the file on disk), as the diagnostics published on those files do.
 func (s *session) serviceTree() ServiceTree {
 	snap := s.snapshot()
-	show := NewPathDisplay(s.opts.ShowPath, snap.Sources)
+	show := workspace.NewPathDisplay(s.opts.ShowPath, snap.Sources)
 	realPaths := s.opts.ShowPath == nil
 	mappers := map[string]*mapper{}
 	locate := func(file string, line, column int) (string, *protocol.Range) {
@@ -112,7 +113,7 @@ func (s *session) serviceTree() ServiceTree {
 			ts := TreeService{ServiceID: id, URL: svc.URL, Description: svc.Description, Auth: authName(svc.Auth), OAuthID: svc.Auth.OAuthID}
 			if svc.Defined.File != "" {
 				u, r := locate(svc.Defined.File, svc.Defined.Line, svc.Defined.Column)
-				ts.Defined = &TreeLocation{File: show.path(svc.Defined.File), URI: u, Range: r}
+				ts.Defined = &TreeLocation{File: show.Path(svc.Defined.File), URI: u, Range: r}
 			}
 			tk.Services = append(tk.Services, ts)
 		}
@@ -124,7 +125,7 @@ func (s *session) serviceTree() ServiceTree {
 			return i
 		}
 		u, _ := locate(f, 0, 0)
-		tree.Files = append(tree.Files, TreeFile{File: show.path(f), URI: u, Problems: []TreeProblem{}})
+		tree.Files = append(tree.Files, TreeFile{File: show.Path(f), URI: u, Problems: []TreeProblem{}})
 		index[f] = len(tree.Files) - 1
 		return index[f]
 	}

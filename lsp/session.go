@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/openapi"
+	"github.com/restls/restls/workspace"
 )
 
 type lifecycle int
@@ -68,8 +68,8 @@ type session struct {
 	docs        map[uri.URI]*document
 	textBytes   int64 // the text of docs, for opts.MaxBytes
 	settings    settings
-	own         *registry // nil: the server's shared registry
-	root        string    // workspace root directory, for relative settings paths
+	own         *workspace.Registry // nil: the server's shared registry
+	root        string              // workspace root directory, for relative settings paths
 	caps        clientCaps
 	watching    bool // the client watches the config files for us
 	toldRestart bool
@@ -78,8 +78,8 @@ type session struct {
 	pullMu  sync.Mutex // serialises workspace/configuration pulls
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
-	apiCache    apiCache
-	recorded    recordedFiles
+	apiCache    workspace.Attachments
+	recorded    workspace.Recorded
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
 	// answers recycles completion answers; with this package's stream it
@@ -191,14 +191,14 @@ func (s *session) dropDocument(u uri.URI) {
 }
 
 // registryLocked returns the registry this session reads.
-func (s *session) registryLocked() *registry {
+func (s *session) registryLocked() *workspace.Registry {
 	if s.own != nil {
 		return s.own
 	}
 	return s.srv.shared
 }
 
-func (s *session) ownRegistry() *registry {
+func (s *session) ownRegistry() *workspace.Registry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.own
@@ -209,7 +209,7 @@ func (s *session) snapshot() *config.Snapshot {
 	s.mu.Lock()
 	r := s.registryLocked()
 	s.mu.Unlock()
-	return r.get()
+	return r.Get()
 }
 
 // view is what a read-only request needs, taken in arrival order.
@@ -235,31 +235,13 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	if d == nil {
 		return view{}, false
 	}
-	snap := r.get()
-	kind := kindOf(d, set)
-	reg := usable(snap.For(kind))
-	var apis *openapi.Set
-	if reg != nil {
-		if rec := s.recorded.beside(d.path); len(rec) > 0 {
-			src = append(slices.Clip(src), rec...)
-		}
-		apis = s.apiCache.set(s.srv.apis, src, reg)
-	}
+	snap := r.Get()
+	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.apis, &s.apiCache, &s.recorded)
+	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
+	reg := ws.Registry(kind)
+	apis := ws.APIsFor(d.path, reg)
 	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
 }
-
-// usable returns reg, or nil when it offers no serviceId hints
-// (config.Registry.HintState): the hint engine then offers none instead of
-// calling every serviceId unknown.
-func usable(reg *config.Registry) *config.Registry {
-	if !reg.HintState().Offered {
-		return nil
-	}
-	return reg
-}
-
-// kindOf decides a document's script kind (kindDecision).
-func kindOf(d *document, set settings) config.Kind { return kindDecision(d, set).Kind }
 
 // markDirty queues documents (none: every open one) for diagnostics.
 func (s *session) markDirty(uris ...uri.URI) {
@@ -308,7 +290,7 @@ func (s *session) registryReloaded(fromFiles bool) {
 	if tell {
 		s.showMessage(s.ctx, protocol.MessageTypeInfo, restartMessage)
 	}
-	s.recorded.forget()
+	s.recorded.Forget()
 	s.markConfigDirty()
 }
 

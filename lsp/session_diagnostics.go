@@ -12,6 +12,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/workspace"
 )
 
 // diagnosticsWorker computes and publishes one session's diagnostics off
@@ -258,11 +259,11 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	for _, u := range clear {
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
-	show := NewPathDisplay(s.opts.ShowPath, snap.Sources)
+	show := workspace.NewPathDisplay(s.opts.ShowPath, snap.Sources)
 	st := statusOf(snap, show)
-	st.OpenAPI = s.openAPIStatus(usable(snap.For(config.ScriptService)), show)
+	st.OpenAPI = s.openAPIStatus(workspace.Usable(snap.For(config.ScriptService)), show)
 	if s.srv.opts.Project != "" {
-		st.Project = show.path(s.srv.opts.Project)
+		st.Project = show.Path(s.srv.opts.Project)
 	}
 	s.notify(ctx, MethodStatus, st)
 }

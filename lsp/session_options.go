@@ -2,9 +2,6 @@ package lsp
 
 import (
 	"context"
-	"slices"
-	"sort"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -87,74 +84,3 @@ func (s *session) refused(command string) error {
 
 // display is how the hint engine shows paths to this session's client.
 func (s *session) display() hints.Display { return hints.Display{Path: s.opts.ShowPath} }
-
-// PathDisplay rewrites the configuration paths in what a client is shown:
-// the file of a diagnostic, the configuration files its message names, and
-// the sources. The zero value changes nothing.
-type PathDisplay struct {
-	// Path is SessionOptions.ShowPath; nil shows paths as they are.
-	Path func(path string) string
-	// Files are the paths a message may name (config.Sources.Files and the
-	// sources themselves), longest first so a file is not half-replaced
-	// by its directory.
-	Files []string
-}
-
-// NewPathDisplay is the display of show for the configuration read from
-// src.
-func NewPathDisplay(show func(string) string, src config.Sources) PathDisplay {
-	if show == nil {
-		return PathDisplay{}
-	}
-	files := append(src.Files(), src.ConfigRoot, src.ServiceXML, src.HandlerXML, src.PlatformConfig)
-	files = append(files, src.Properties...)
-	files = slices.DeleteFunc(files, func(f string) bool { return f == "" })
-	sort.Slice(files, func(i, j int) bool { return len(files[i]) > len(files[j]) })
-	return PathDisplay{Path: show, Files: slices.Compact(files)}
-}
-
-func (p PathDisplay) path(f string) string {
-	if p.Path == nil || f == "" {
-		return f
-	}
-	return p.Path(f)
-}
-
-// Diagnostic is d as the client is shown it.
-func (p PathDisplay) Diagnostic(d config.Diagnostic) config.Diagnostic {
-	if p.Path == nil {
-		return d
-	}
-	d.File = p.path(d.File)
-	d.Message = p.Text(d.Message)
-	return d
-}
-
-// Text is a message as the client is shown it: every configuration file
-// it names (a diagnostic's position included) as Path shows it.
-func (p PathDisplay) Text(s string) string {
-	if p.Path == nil {
-		return s
-	}
-	for _, f := range p.Files {
-		if strings.Contains(s, f) {
-			s = strings.ReplaceAll(s, f, p.path(f))
-		}
-	}
-	return s
-}
-
-// Sources is src as the client is shown it.
-func (p PathDisplay) Sources(src config.Sources) config.Sources {
-	if p.Path == nil {
-		return src
-	}
-	out := src
-	out.ConfigRoot, out.ServiceXML, out.HandlerXML, out.PlatformConfig =
-		p.path(src.ConfigRoot), p.path(src.ServiceXML), p.path(src.HandlerXML), p.path(src.PlatformConfig)
-	out.Properties = nil
-	for _, f := range src.Properties {
-		out.Properties = append(out.Properties, p.path(f))
-	}
-	return out
-}

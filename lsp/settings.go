@@ -8,6 +8,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
 )
 
 // settings are the editor's "restls" settings, from initializationOptions,
@@ -27,7 +28,7 @@ type settings struct {
 	ScriptKinds config.KindMap
 	// OpenAPI attaches API descriptions to services; nil leaves the
 	// server's (--openapi), an empty list attaches none.
-	OpenAPI []OpenAPISource
+	OpenAPI []workspace.APISource
 }
 
 type rawSettings struct {
@@ -89,7 +90,7 @@ func parseSettings(raw []byte) (settings, []string) {
 		}
 		s.OpenAPI = list
 		if s.OpenAPI == nil {
-			s.OpenAPI = []OpenAPISource{}
+			s.OpenAPI = []workspace.APISource{}
 		}
 	}
 	return s, problems

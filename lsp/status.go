@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // MethodStatus is the custom notification that tells editors (status bars)
@@ -40,7 +41,7 @@ type KindStatus struct {
 }
 
 // statusOf is the status of snap, its paths as show displays them.
-func statusOf(snap *config.Snapshot, show PathDisplay) Status {
+func statusOf(snap *config.Snapshot, show workspace.PathDisplay) Status {
 	st := Status{Sources: show.Sources(snap.Sources), Problems: map[string]int{}}
 	for _, d := range snap.Diagnostics() {
 		st.Problems[d.Severity.String()]++

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/restls/restls/workspace"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 )
@@ -22,8 +23,8 @@ func (s *session) applySettingsLocked(set settings) {
 	switch {
 	case src.Equal(s.srv.opts.Sources):
 		s.own = nil
-	case s.own == nil || !s.own.sources.Equal(src):
-		s.own = newRegistry(src, s.load(), s.log)
+	case s.own == nil || !s.own.Sources().Equal(src):
+		s.own = workspace.NewRegistry(src, s.load(), s.log)
 	}
 }
 
@@ -39,7 +40,7 @@ func (s *session) setSettings(ctx context.Context, set settings, problems []stri
 		s.showMessage(ctx, protocol.MessageTypeWarning, msg)
 	}
 	if before != after {
-		s.log.Info("configuration sources changed", zap.Any("sources", after.sources))
+		s.log.Info("configuration sources changed", zap.Any("sources", after.Sources()))
 		// A call to the client: never on the read goroutine, which runs this
 		// for a pushed didChangeConfiguration and must stay free to read the
 		// answer.
@@ -88,7 +89,7 @@ func (s *session) registerWatchers(ctx context.Context) {
 	defer s.watchMu.Unlock()
 	s.mu.Lock()
 	can := s.caps.dynamicWatch && s.state == stateInitialized
-	files := s.registryLocked().files()
+	files := s.registryLocked().Files()
 	had := s.watching
 	s.mu.Unlock()
 	if !can {
@@ -158,8 +159,8 @@ func (s *session) poll() {
 		s.srv.sharedChanged()
 		return
 	}
-	if own.reloadIfChanged() {
-		s.log.Info("configuration files changed; reloaded", zap.Strings("files", own.files()))
+	if own.ReloadIfChanged() {
+		s.log.Info("configuration files changed; reloaded", zap.Strings("files", own.Files()))
 		s.registryReloaded(true)
 	}
 }
@@ -170,8 +171,8 @@ func (s *session) configFilesChanged(paths []string) {
 	own := s.own
 	s.mu.Unlock()
 	shared := s.srv.shared
-	hit := func(r *registry) bool {
-		files := r.files()
+	hit := func(r *workspace.Registry) bool {
+		files := r.Files()
 		for _, p := range paths {
 			if isConfigFile(p, files) {
 				return true
@@ -181,12 +182,12 @@ func (s *session) configFilesChanged(paths []string) {
 	}
 	if own != nil && hit(own) {
 		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
-		own.reload()
+		own.Reload()
 		s.registryReloaded(true)
 	}
 	if hit(shared) {
 		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
-		shared.reload()
+		shared.Reload()
 		s.srv.sharedReloaded()
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // relativeTo shows a configuration path to a web client: relative to the
@@ -49,9 +49,9 @@ func relativeTo(root string) func(string) string {
 }
 
 // pathDisplay is how web clients are shown the paths of snap's sources.
-func pathDisplay(snap *config.Snapshot) lsp.PathDisplay {
+func pathDisplay(snap *config.Snapshot) workspace.PathDisplay {
 	if snap == nil {
-		return lsp.PathDisplay{}
+		return workspace.PathDisplay{}
 	}
-	return lsp.NewPathDisplay(relativeTo(snap.Sources.ConfigRoot), snap.Sources)
+	return workspace.NewPathDisplay(relativeTo(snap.Sources.ConfigRoot), snap.Sources)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // TestServicesSayWhichHaveAnAPI: with --openapi, /v1/services marks the
@@ -30,7 +31,7 @@ func TestServicesSayWhichHaveAnAPI(t *testing.T) {
 	}
 	log := zaptest.NewLogger(t)
 	ls := lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: dir}, Logger: log, PollInterval: -1,
-		OpenAPI: []lsp.OpenAPISource{{Location: desc}}})
+		OpenAPI: []workspace.APISource{{Location: desc}}})
 	s, err := New(Options{LSP: ls, Logger: log, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

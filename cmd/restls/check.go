@@ -1,14 +1,19 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/restls/restls/check"
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/openapi"
+	"github.com/restls/restls/workspace"
 )
 
 // kindMapFlag is the repeatable --kind-map GLOB=KIND.
@@ -33,7 +38,7 @@ func (k *kindMapFlag) Set(v string) error {
 }
 
 func runCheck(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "check", "[--format F] [--strict] [--include GLOB] [--exclude GLOB] [--kind-map GLOB=KIND] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "check", "[--format F] [--strict] [--include GLOB] [--exclude GLOB] [--kind-map GLOB=KIND] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
 Checks every script under the PATHs (default .) as the language server
 would, and the service configuration: each problem with file, line,
 column, severity, message and code (docs/diagnostics.md).
@@ -44,9 +49,14 @@ ignore; a file named as a PATH is always checked. A script's kind is its
 first-line "// restls-kind: K" comment, else the first --kind-map glob
 that matches it, else scriptService (the scriptKinds setting's rule).
 
+--openapi ID=PATH_OR_URL (and the project file's openapi) attaches API
+descriptions: the openapi-* diagnostics the editor shows are reported too,
+once the descriptions have loaded.
+
 Exit status: 0 when clean; 1 when there is an error (or, with --strict, a
 warning); 2 for usage errors, unreadable paths, scripts or configuration
-files, and no service configuration found.`)
+files, no service configuration found, and a description file that does
+not exist.`)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
 	var include, exclude stringList
@@ -54,6 +64,8 @@ files, and no service configuration found.`)
 	fs.Var(&exclude, "exclude", "skip the files matching this `glob` (repeatable)")
 	var kinds kindMapFlag
 	fs.Var(&kinds, "kind-map", "`GLOB=KIND`: scripts matching GLOB are of KIND unless their first line names a kind (repeatable; the first match wins)")
+	var apis openAPIFlags
+	fs.Var(&apis, "openapi", openAPIFlagHelp)
 	cf := configFlags{env: env}
 	cf.register(fs)
 	paths, rc := parseInterleaved(env, fs, args)
@@ -74,14 +86,25 @@ files, and no service configuration found.`)
 		return 2
 	}
 	cf.checkDefaults(fs, &include, &exclude, strict, &kinds)
-	snap := config.Load(cf.sources())
-	if !snap.For(config.ScriptService).Loaded {
+	descs := cf.openAPI(apis)
+	for _, d := range descs {
+		if openapi.IsURL(d.Location) {
+			continue
+		}
+		// A description the check was told to use and cannot find would
+		// silently check nothing of its service's calls.
+		if _, err := os.Stat(d.Location); err != nil {
+			return usageErr("API description %s: %v: fix the path in --openapi or the project file's openapi", d.Location, unwrapPathErr(err))
+		}
+	}
+	ws := workspace.New(workspace.Options{Sources: cf.sources(), Kinds: kinds.m, APIs: descs, Recorded: true})
+	if !ws.Registry().Get().For(config.ScriptService).Loaded {
 		// A check that found no configuration would check no serviceId:
 		// a CI job started in the wrong directory must fail, as test does.
 		// An empty but existing configuration still checks.
 		return usageErr("%s", errNoConfiguration)
 	}
-	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Kinds: kinds.m, Snapshot: snap})
+	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Workspace: ws})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -91,6 +114,16 @@ files, and no service configuration found.`)
 		return 2
 	}
 	return rep.ExitCode(*strict)
+}
+
+// unwrapPathErr drops the path of an *fs.PathError, which the message
+// names already.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // errNoConfiguration is what check, test and run say when no

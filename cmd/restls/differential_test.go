@@ -40,13 +40,11 @@ import (
 // unknown at the same place (run sees only the calls it makes before the
 // script stops, so the other direction cannot hold).
 //
-// Left out for now: openapi-* diagnostics (restls check cannot load API
-// descriptions yet; the comparison drops them, and the corpus attaches no
-// description, so none is published either); each marker archive's own
-// configuration and settings (every script is checked against
-// testdata/config: the surfaces must agree whatever the configuration,
-// and a project file will let check and run read an archive's); restls
-// test, which decides with the same call (scripttest, KindMap.KindOf) but
+// Here every script is checked against testdata/config, with no
+// description: the surfaces must agree whatever the configuration.
+// TestSurfacesAgreeOnArchives runs each marker archive with its own
+// configuration, kind map and API descriptions, openapi-* included. Left
+// out: restls test, which decides with the same call (scripttest, KindMap.KindOf) but
 // takes a test file, not a script; the fuzz corpora (they hold protocol
 // frames and YAML, not scripts).
 func TestSurfacesAgree(t *testing.T) {
@@ -144,9 +142,6 @@ type scriptAnswer struct {
 }
 
 func (a *scriptAnswer) add(line, col, endLine, endCol int, severity, code, serviceID string) {
-	if strings.HasPrefix(code, "openapi-") {
-		return // check cannot load descriptions yet (see TestSurfacesAgree)
-	}
 	a.diags = append(a.diags, fmt.Sprintf("%d:%d-%d:%d %s %s", line, col, endLine, endCol, severity, code))
 	sort.Strings(a.diags)
 	if code == "unknown-service" {
@@ -322,7 +317,13 @@ func lspSurface(t *testing.T, surface string, dial func(h jsonrpc2.Handler) json
 // message.
 func designerConn(t *testing.T, project string, h jsonrpc2.Handler) jsonrpc2.Conn {
 	t.Helper()
-	p := startHTTP(t, nil, "--project", project)
+	return designerConnArgs(t, []string{"--project", project}, h)
+}
+
+// designerConnArgs is designerConn with serve --http's flags.
+func designerConnArgs(t *testing.T, args []string, h jsonrpc2.Handler) jsonrpc2.Conn {
+	t.Helper()
+	p := startHTTP(t, nil, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lsp", nil)

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/restls/restls/check"
-	"github.com/restls/restls/lsp"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/workspace"
@@ -122,14 +121,14 @@ func (c *configFlags) disabled(rep *check.Report) {
 
 // openAPI is --openapi after the file's openapi: a serviceId the flags
 // name keeps only the flags' description.
-func (c *configFlags) openAPI(flags lsp.OpenAPIFlags) lsp.OpenAPIFlags {
+func (c *configFlags) openAPI(flags openAPIFlags) openAPIFlags {
 	if c.project == nil || len(c.project.OpenAPI) == 0 {
 		return flags
 	}
-	var out lsp.OpenAPIFlags
+	var out openAPIFlags
 	for _, id := range slices.Sorted(maps.Keys(c.project.OpenAPI)) {
-		if !slices.ContainsFunc(flags, func(s lsp.OpenAPISource) bool { return s.ServiceID == id }) {
-			out = append(out, lsp.OpenAPISource{ServiceID: id, Location: c.project.OpenAPI[id]})
+		if !slices.ContainsFunc(flags, func(s workspace.APISource) bool { return s.ServiceID == id }) {
+			out = append(out, workspace.APISource{ServiceID: id, Location: c.project.OpenAPI[id]})
 		}
 	}
 	return append(out, flags...)

@@ -57,8 +57,8 @@ ended without shutdown, 2 for usage errors.`)
 	maxMemory := memoryFlag(fs, "stop a dry run whose process has grown by this `size`")
 	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
 	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy (HTTP 429)")
-	var openAPI lsp.OpenAPIFlags
-	fs.Var(&openAPI, "openapi", lsp.OpenAPIFlagHelp)
+	var openAPI openAPIFlags
+	fs.Var(&openAPI, "openapi", openAPIFlagHelp)
 	cf := configFlags{env: env}
 	cf.register(fs)
 	var rf registryFlags

@@ -32,6 +32,11 @@ type rule struct {
 //
 //	input <- config <- openapi <- hints, runtime/restclient <- runtime/dryrun <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
 //
+// workspace is the project every surface shares (registry and reload, API
+// descriptions and their attachment, recorded answers, fixture naming,
+// path display, the project file): lsp, web and check take their
+// snapshots from it.
+//
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
 // restls is a leaf (leaf: true); add testOnly for a test helper, and name
@@ -54,10 +59,10 @@ var table = map[string]rule{
 	"runtime":            {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":             {may: []string{"config"}},
-	"workspace":          {may: []string{"config", "openapi", "hints", "runtime", "runtime/restclient"}}, // the project as every surface sees it: config today, the snapshot next
-	"check":              {may: []string{"config", "hints"}},
+	"workspace":          {may: []string{"config", "openapi"}}, // the project as every surface sees it
+	"check":              {may: []string{"config", "hints", "workspace"}},
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/dryrun"}},
+	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/dryrun", "workspace"}},
 	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "remote", "lsp", "web", "workspace"}},
 

@@ -1,4 +1,4 @@
-package lsp
+package workspace
 
 import (
 	"os"
@@ -11,11 +11,11 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// registry is one set of configuration sources with its current snapshot.
+// Registry is one set of configuration sources with its current snapshot.
 // The snapshot is immutable and swapped atomically on reload, so a request
 // reads it once and never sees a half-built registry. The first load happens
 // on first use, not at construction, so starting the server costs nothing.
-type registry struct {
+type Registry struct {
 	sources config.Sources
 	load    func(config.Sources) *config.Snapshot
 	log     *zap.Logger // never nil
@@ -34,12 +34,24 @@ type fileStamp struct {
 	mtime  time.Time
 }
 
-func newRegistry(src config.Sources, load func(config.Sources) *config.Snapshot, log *zap.Logger) *registry {
-	return &registry{sources: src, load: load, log: log}
+// NewRegistry returns the registry of src, read with load (nil:
+// config.Load) and logged to log (nil: nowhere). Nothing is read until
+// the first Get.
+func NewRegistry(src config.Sources, load func(config.Sources) *config.Snapshot, log *zap.Logger) *Registry {
+	if load == nil {
+		load = config.Load
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Registry{sources: src, load: load, log: log}
 }
 
-// get returns the current snapshot, loading it the first time.
-func (r *registry) get() *config.Snapshot {
+// Sources are the configuration sources the registry reads.
+func (r *Registry) Sources() config.Sources { return r.sources }
+
+// Get returns the current snapshot, loading it the first time.
+func (r *Registry) Get() *config.Snapshot {
 	if s := r.snap.Load(); s != nil {
 		return s
 	}
@@ -51,14 +63,14 @@ func (r *registry) get() *config.Snapshot {
 	return r.reloadLocked()
 }
 
-// reload reads every source again and swaps the snapshot in.
-func (r *registry) reload() *config.Snapshot {
+// Reload reads every source again and swaps the snapshot in.
+func (r *Registry) Reload() *config.Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.reloadLocked()
 }
 
-func (r *registry) reloadLocked() *config.Snapshot {
+func (r *Registry) reloadLocked() *config.Snapshot {
 	// Stamp before loading: a write that lands during the load is seen as a
 	// change on the next poll instead of being lost.
 	r.stamps = stampFiles(r.sources.Files())
@@ -72,10 +84,10 @@ func (r *registry) reloadLocked() *config.Snapshot {
 	return s
 }
 
-// reloadIfChanged reloads when a configuration file differs from when the
+// ReloadIfChanged reloads when a configuration file differs from when the
 // snapshot was loaded, and reports whether it did. Check and reload happen
 // under one lock, so sessions polling the same files reload once.
-func (r *registry) reloadIfChanged() bool {
+func (r *Registry) ReloadIfChanged() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.changedLocked() {
@@ -85,7 +97,7 @@ func (r *registry) reloadIfChanged() bool {
 	return true
 }
 
-func (r *registry) changedLocked() bool {
+func (r *Registry) changedLocked() bool {
 	if r.stamps == nil {
 		return false // never loaded: nothing to compare
 	}
@@ -101,8 +113,8 @@ func (r *registry) changedLocked() bool {
 	return false
 }
 
-// files lists the configuration files this registry reads or looks for.
-func (r *registry) files() []string { return r.sources.Files() }
+// Files lists the configuration files this registry reads or looks for.
+func (r *Registry) Files() []string { return r.sources.Files() }
 
 func stampFiles(files []string) map[string]fileStamp {
 	m := make(map[string]fileStamp, len(files))

@@ -1,4 +1,4 @@
-package lsp
+package workspace
 
 import (
 	"os"
@@ -27,9 +27,9 @@ func TestRecordedBesideLiteralDirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := &recordedFiles{allowed: true}
+	r := &Recorded{Allowed: true}
 	for dir, want := range dirs {
-		got := r.beside(filepath.Join(root, dir, "s.js"))
+		got := r.Beside(filepath.Join(root, dir, "s.js"))
 		if len(got) != 1 || got[0].Location != filepath.Join(root, filepath.FromSlash(want)) || !got[0].Recorded {
 			t.Errorf("beside a script in %q: %+v, want %s only", dir, got, want)
 		}

@@ -1,0 +1,108 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/restls/restls/input"
+)
+
+// MockSuffixes are the names of the fixture file beside a script, in the
+// order a dry run looks for them: orders.js has orders.mock.yaml, else
+// orders.mock.json. This is the one home of fixture naming: the editor's
+// dry runs and restls/documentInfo, recorded answers, and restls check
+// ask here.
+var MockSuffixes = []string{".mock.yaml", ".mock.json"}
+
+// MockCandidates are the fixture files script may have, in MockSuffixes'
+// order, whether or not they exist.
+func MockCandidates(script string) []string {
+	base := strings.TrimSuffix(script, filepath.Ext(script))
+	out := make([]string, len(MockSuffixes))
+	for i, s := range MockSuffixes {
+		out[i] = base + s
+	}
+	return out
+}
+
+// MockFileBeside is the fixture file beside script that exists (the first
+// of MockSuffixes), or "" when there is none. A file that is a link out
+// of the script's repository (FixtureRoot) is none: a cloned repository
+// cannot make a dry run read a file of the machine as its fixtures.
+func MockFileBeside(script string) string {
+	root := FixtureRoot(script)
+	for _, c := range MockCandidates(script) {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			if _, err := input.Inside(root, c, input.Fixtures); err == nil {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// FixtureRoot is the directory the fixture files beside script must stay
+// in, their links followed: the top of the script's git repository, else
+// the script's own directory.
+func FixtureRoot(script string) string {
+	if r := input.RepoRoot(script); r != "" {
+		return r
+	}
+	return filepath.Dir(script)
+}
+
+// Recorded finds the fixture files beside scripts (*.mock.yaml,
+// *.mock.json: MockSuffixes) as recorded answers, once per directory
+// until Forget. The zero value finds none: set Allowed first.
+type Recorded struct {
+	// Allowed says the surface may read files beside its scripts (an
+	// editor session may; a designer session that names no files may
+	// not). Set it before the first Beside.
+	Allowed bool
+
+	mu   sync.Mutex
+	dirs map[string][]APISource
+}
+
+// Beside returns the recorded answers beside the script at path.
+func (r *Recorded) Beside(script string) []APISource {
+	if script == "" || !r.Allowed {
+		return nil
+	}
+	dir := filepath.Dir(script)
+	r.mu.Lock()
+	src, ok := r.dirs[dir]
+	r.mu.Unlock()
+	if ok {
+		return src
+	}
+	src = []APISource{}
+	// Listed, not globbed: the directory's own name may hold "*" or "["
+	// (filepath.Glob would expand them, through every directory they
+	// match, or fail on them).
+	root := FixtureRoot(script)
+	ents, _ := os.ReadDir(dir)
+	for _, suffix := range MockSuffixes {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), suffix) {
+				src = append(src, APISource{Location: filepath.Join(dir, e.Name()), Recorded: true, Root: root})
+			}
+		}
+	}
+	r.mu.Lock()
+	if r.dirs == nil {
+		r.dirs = map[string][]APISource{}
+	}
+	r.dirs[dir] = src
+	r.mu.Unlock()
+	return src
+}
+
+// Forget makes the next Beside look again (after a reload).
+func (r *Recorded) Forget() {
+	r.mu.Lock()
+	r.dirs = nil
+	r.mu.Unlock()
+}
