@@ -15,16 +15,12 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // ErrNoRunner is what restls.runScript answers when the server was built
 // without a script runner.
 var ErrNoRunner = errors.New("dry runs are not available in this restls build: it was started without a script runner")
-
-// ErrRunnerBusy is what a Runner's error wraps when as many runs as it
-// allows are already going; restls.runScript answers RequestFailed and
-// POST /v1/run 429, both saying to try again.
-var ErrRunnerBusy = errors.New("dry runs are busy")
 
 // codeRequestFailed is LSP's RequestFailed: the request was valid but
 // could not be served now.
@@ -137,7 +133,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	defer done()
 
 	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
-	res, err := runner(ctx, RunRequest{
+	res, err := runner(ctx, workspace.RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
 		MockFile: mockFile, RecordFile: recordFile,
 		Snapshot: v.snap, Progress: prog.report,
@@ -150,7 +146,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	if ctx.Err() != nil {
 		return nil, protocol.ErrRequestCancelled
 	}
-	if errors.Is(err, ErrRunnerBusy) {
+	if errors.Is(err, workspace.ErrRunnerBusy) {
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "restls.runScript: %v", err)
 	}
 	if err != nil {

@@ -14,15 +14,16 @@ import (
 
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // fileRunner records the fixture files of each run it is handed.
 type fileRunner struct {
 	mu   sync.Mutex
-	last RunRequest
+	last workspace.RunRequest
 }
 
-func (f *fileRunner) run(_ context.Context, req RunRequest) (*dryrun.Result, error) {
+func (f *fileRunner) run(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 	f.mu.Lock()
 	f.last = req
 	f.mu.Unlock()

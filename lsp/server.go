@@ -29,7 +29,7 @@ type Options struct {
 	// Runner runs a script for the restls.runScript command. The lsp package
 	// does not import the runtime; cmd/restls injects it. nil makes the
 	// command answer that dry runs are not available.
-	Runner func(ctx context.Context, req RunRequest) (*dryrun.Result, error)
+	Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error)
 	// PollInterval is how often configuration files are checked for changes
 	// when the editor does not watch them for us. Zero means 2s; a negative
 	// value turns our own watching off.
@@ -56,32 +56,6 @@ type Options struct {
 	// ScriptKinds is the kind map used when a session's settings give no
 	// scriptKinds (the project file's).
 	ScriptKinds config.KindMap
-}
-
-// RunRequest is what restls.runScript hands to Options.Runner.
-type RunRequest struct {
-	// URI and Path name the document; Path is empty for non-file URIs.
-	URI  string
-	Path string
-	// Text is the document's current text, unsaved edits included.
-	Text string
-	Kind config.Kind
-	// Input is the command's "input" argument as JSON, or nil.
-	Input []byte
-	// MockFile is the fixture file to answer calls from, RecordFile the
-	// one to write the live answers to; empty for none. Both are absolute
-	// paths the session was allowed to name (SessionOptions.MayUseFiles).
-	MockFile   string
-	RecordFile string
-	// MockText is an inline fixture document (the --mock format, YAML or
-	// JSON) answering the calls instead of the network, or nil: the
-	// designer's Mocks tab, through POST /v1/run.
-	MockText []byte
-	// Snapshot is the registry the document sees.
-	Snapshot *config.Snapshot
-	// Progress reports a line of progress to the editor; safe to call from
-	// any goroutine, never nil.
-	Progress func(message string)
 }
 
 // ErrNoShutdown is returned by ServeStream when the client ended the

@@ -20,6 +20,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // writeFiles writes name -> content below dir.
@@ -55,7 +56,7 @@ func codeOf(err error) jsonrpc2.Code {
 
 // echoRunner returns what runScript handed it, so tests can see the text the
 // server holds and the kind it chose.
-func echoRunner(_ context.Context, req RunRequest) (*dryrun.Result, error) {
+func echoRunner(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 	raw, err := json.Marshal(map[string]any{"text": req.Text, "kind": req.Kind, "input": string(req.Input)})
 	return &dryrun.Result{Result: raw}, err
 }
@@ -184,7 +185,7 @@ func TestDidChangeOrdering(t *testing.T) {
 
 func TestCancelAnswersRequestCancelled(t *testing.T) {
 	started := make(chan struct{})
-	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ workspace.RunRequest) (*dryrun.Result, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -209,7 +210,7 @@ func TestCancelAnswersRequestCancelled(t *testing.T) {
 
 func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
 	var calls atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
@@ -245,7 +246,7 @@ func TestRunScriptWithoutRunner(t *testing.T) {
 }
 
 func TestRunScriptProgressAndKind(t *testing.T) {
-	srv := newTestServer(t, Options{Runner: func(_ context.Context, req RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		req.Progress("calling crm")
 		return echoRunner(context.Background(), req)
 	}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // TestSessionWithoutPermissions: the zero SessionOptions may edit and get
@@ -21,7 +22,7 @@ import (
 // sessions (ServeStream) may do both.
 func TestSessionWithoutPermissions(t *testing.T) {
 	var runs atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
 		runs.Add(1)
 		return &dryrun.Result{Result: json.RawMessage("1")}, nil
 	}})

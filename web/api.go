@@ -16,7 +16,6 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
 )
@@ -400,14 +399,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if len(body.Input) > 0 && string(body.Input) != "null" {
 		input = body.Input
 	}
-	req := lsp.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
+	req := workspace.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
 		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
 	res, err := s.opts.Runner(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client went away
 		}
-		if errors.Is(err, lsp.ErrRunnerBusy) {
+		if errors.Is(err, workspace.ErrRunnerBusy) {
 			w.Header().Set("Retry-After", retryAfterBusy)
 			writeError(w, http.StatusTooManyRequests, err.Error())
 			return

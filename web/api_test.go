@@ -12,7 +12,6 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/internal/goldentest"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
@@ -251,9 +250,9 @@ func TestRunDisabledWithoutAllowRun(t *testing.T) {
 }
 
 func TestRunWithRunner(t *testing.T) {
-	var got lsp.RunRequest
+	var got workspace.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			got = req
 			if strings.Contains(req.Text, "fail") {
 				return nil, errors.New("script.js:1:1: ReferenceError: fail is not defined")
@@ -310,9 +309,9 @@ func TestUnknownPath(t *testing.T) {
 // the JSON document itself, reaches the runner; a broken one is a 400 that
 // names its line, before anything runs.
 func TestRunMock(t *testing.T) {
-	var got []lsp.RunRequest
+	var got []workspace.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			got = append(got, req)
 			return &dryrun.Result{Result: json.RawMessage(`"ok"`)}, nil
 		}
@@ -389,7 +388,7 @@ func TestProjectSchema(t *testing.T) {
 // answered, and why not, so the button is disabled with the reason.
 func TestStatusRun(t *testing.T) {
 	runner := func(o *Options) {
-		o.Runner = func(context.Context, lsp.RunRequest) (*dryrun.Result, error) { return nil, nil }
+		o.Runner = func(context.Context, workspace.RunRequest) (*dryrun.Result, error) { return nil, nil }
 	}
 	_, off := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	s, on := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, runner)

@@ -14,6 +14,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // sessionLimitNote waits for the session-limit diagnostic of uri and
@@ -200,11 +201,11 @@ func TestRunAdmittedBeforeTheMockIsParsed(t *testing.T) {
 		o.MaxRuns = 2
 		// As the isolate runner does: two runs at once, then busy.
 		slots := make(chan struct{}, 2)
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			select {
 			case slots <- struct{}{}:
 			default:
-				return nil, lsp.ErrRunnerBusy
+				return nil, workspace.ErrRunnerBusy
 			}
 			started <- struct{}{}
 			<-release

@@ -18,6 +18,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // hostOf is the host:port of an httptest server.
@@ -144,7 +145,7 @@ func TestForeignOrigin(t *testing.T) {
 func TestRunNeedsKey(t *testing.T) {
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			runs.Add(1)
 			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		}
@@ -200,7 +201,7 @@ func TestSessionWithoutKey(t *testing.T) {
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1,
-			Runner: func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+			Runner: func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 				runs.Add(1)
 				return &dryrun.Result{Result: json.RawMessage("1")}, nil
 			}})
@@ -248,7 +249,7 @@ func TestSessionWithoutKey(t *testing.T) {
 func TestSlowBody(t *testing.T) {
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 300 * time.Millisecond
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		}
 	})
@@ -301,7 +302,7 @@ func slowPost(t *testing.T, addr, query string) <-chan struct{} {
 func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 200 * time.Millisecond
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()

@@ -20,8 +20,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // Ops is the operators' side of serve --http: readiness (/readyz) and,
@@ -295,14 +295,14 @@ func (o *Ops) WrapRunner(runner Runner) Runner {
 	if runner == nil || !o.Metrics() {
 		return runner
 	}
-	return func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		res, err := runner(ctx, req)
 		switch {
 		case err == nil && res.Threw():
 			o.dryRun("threw")
 		case err == nil:
 			o.dryRun("returned")
-		case errors.Is(err, lsp.ErrRunnerBusy):
+		case errors.Is(err, workspace.ErrRunnerBusy):
 			o.dryRun("busy")
 		case ctx.Err() != nil:
 			o.dryRun("canceled")

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // updating reports whether golden files are rewritten: -update (defined
@@ -27,7 +27,7 @@ func updating() bool {
 // it.
 func TestRefusalsGolden(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			return &dryrun.Result{Result: []byte("1")}, nil
 		}
 	})

@@ -7,16 +7,16 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // TestRunBusyIs429: a runner at its limit makes POST /v1/run answer 429
 // with Retry-After, whatever else its error says.
 func TestRunBusyIs429(t *testing.T) {
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
-			return nil, fmt.Errorf("%w: two runs already go", lsp.ErrRunnerBusy)
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+			return nil, fmt.Errorf("%w: two runs already go", workspace.ErrRunnerBusy)
 		}
 	})
 	res, body := post(t, hs.URL+"/v1/run", `{"text":"return 1"}`, map[string]string{"Authorization": "Bearer " + s.key})

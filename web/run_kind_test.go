@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // TestRunKindFromTheScript: POST /v1/run runs the script as the kind rule
@@ -19,7 +19,7 @@ func TestRunKindFromTheScript(t *testing.T) {
 	var mu sync.Mutex
 	var got config.Kind
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			mu.Lock()
 			got = req.Kind
 			mu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // DefaultAddr is where `restls serve --http` listens when the address names
@@ -22,7 +23,7 @@ const DefaultAddr = "127.0.0.1:7373"
 
 // Runner runs a script for POST /v1/run; cmd/restls injects the runtime's.
 // It has the shape of lsp.Options.Runner so one function serves both.
-type Runner func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error)
+type Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error)
 
 // Options configure a Server.
 type Options struct {

@@ -22,6 +22,7 @@ import (
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/isolate"
+	"github.com/restls/restls/workspace"
 )
 
 // serveMemoryLimit is the Go runtime's soft memory limit in serve mode
@@ -220,8 +221,8 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, session *lsp.
 // scriptRunner adapts the isolate runner, which runs each dry run in a
 // child process, to the language server's Runner. A run ends when its
 // request does or when serving does (serveCtx).
-func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, lsp.RunRequest) (*dryrun.Result, error) {
-	return func(ctx context.Context, req lsp.RunRequest) (*dryrun.Result, error) {
+func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
+	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(serveCtx, cancel)()
@@ -238,7 +239,7 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src, Registry: reg,
 			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile})
 		if errors.Is(err, isolate.ErrBusy) {
-			return nil, fmt.Errorf("%w: %w", lsp.ErrRunnerBusy, err)
+			return nil, fmt.Errorf("%w: %w", workspace.ErrRunnerBusy, err)
 		}
 		if err != nil && serveCtx.Err() != nil {
 			return nil, errors.New("the server is shutting down; the run was stopped")
