@@ -2,13 +2,11 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // Well-known locations below a config root (the platform's webforms
@@ -118,28 +116,6 @@ func (s Sources) Equal(o Sources) bool {
 	return s.ConfigRoot == o.ConfigRoot && slices.Equal(s.Properties, o.Properties) && s.ServiceXML == o.ServiceXML &&
 		s.HandlerXML == o.HandlerXML && s.PlatformConfig == o.PlatformConfig && s.RegistryURL == o.RegistryURL
 }
-
-// Flags binds the configuration flags shared by every subcommand.
-type Flags struct {
-	s Sources
-}
-
-// Register adds --config-root, --properties (repeatable), --service-xml,
-// --handler-xml and --platform-config to fs.
-func (f *Flags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.s.ConfigRoot, "config-root", "", "platform `dir`ectory (webforms) holding "+ServiceXMLPath+", "+HandlerXMLPath+", "+PlatformConfigPath+" and "+strings.Join(PropertiesNames, "/")+" (env "+EnvConfigRoot+"; default: the current directory when no file flag is given)")
-	fs.Func("properties", "properties `file` with a scriptservice.api list, YAML (.yml, .yaml) or Java .properties; repeatable, read in order (env "+EnvProperties+")", func(v string) error {
-		f.s.Properties = append(f.s.Properties, v)
-		return nil
-	})
-	fs.StringVar(&f.s.ServiceXML, "service-xml", "", "script-service-api.xml `file` for scriptService and validationScript (env "+EnvServiceXML+")")
-	fs.StringVar(&f.s.HandlerXML, "handler-xml", "", "script-handler-api.xml `file` for scriptTask (env "+EnvHandlerXML+")")
-	fs.StringVar(&f.s.PlatformConfig, "platform-config", "", "platform config XML `file` holding <config><VENDOR><restclient> timeouts (env "+EnvPlatformConfig+")")
-}
-
-// Explicit returns only what the flags set; combine it with FromEnv as
-// FromEnv(getenv).Override(f.Explicit()).
-func (f *Flags) Explicit() Sources { return f.s }
 
 // location is one file to read and whether it was named explicitly (a
 // missing explicit file is an error; a missing looked-for file is not).

@@ -29,6 +29,9 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 	s.caps = capsOf(&p.Capabilities)
 	s.root = rootOf(&p)
 	set, problems := parseSettings(p.InitializationOptions)
+	if msg := s.environmentProblem(set); msg != "" {
+		problems = append(problems, msg)
+	}
 	s.applySettingsLocked(set)
 	s.state = stateInitialized
 	reg := s.registryLocked()

@@ -56,6 +56,12 @@ type Options struct {
 	// ScriptKinds is the kind map used when a session's settings give no
 	// scriptKinds (the project file's).
 	ScriptKinds config.KindMap
+	// Environments are the project file's environments, each its complete
+	// sources under the flags; a session's "environment" setting picks one
+	// in place of Sources. Environment names the one Sources is (the file's
+	// default, or --env).
+	Environments map[string]config.Sources
+	Environment  string
 }
 
 // ErrNoShutdown is returned by ServeStream when the client ended the

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -264,6 +266,12 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	st.OpenAPI = s.openAPIStatus(workspace.Usable(snap.For(config.ScriptService)), show)
 	if s.srv.opts.Project != "" {
 		st.Project = show.Path(s.srv.opts.Project)
+	}
+	if len(s.srv.opts.Environments) > 0 {
+		st.Environments = slices.Sorted(maps.Keys(s.srv.opts.Environments))
+		s.mu.Lock()
+		st.Environment = s.environmentLocked()
+		s.mu.Unlock()
 	}
 	s.notify(ctx, MethodStatus, st)
 }

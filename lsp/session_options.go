@@ -68,7 +68,16 @@ func (s *Server) ServeStream(ctx context.Context, stream jsonrpc2.Stream) error 
 func (s *session) load() func(config.Sources) *config.Snapshot {
 	if d := s.opts.SourcesRefused; d != nil {
 		refusal := *d
-		return func(src config.Sources) *config.Snapshot { return config.FailedSnapshot(src, refusal) }
+		return func(src config.Sources) *config.Snapshot {
+			// The project file's environments are the server's own
+			// configuration: choosing one reads nothing a client named.
+			for _, e := range s.srv.opts.Environments {
+				if e.Equal(src) {
+					return s.srv.opts.Load(src)
+				}
+			}
+			return config.FailedSnapshot(src, refusal)
+		}
 	}
 	return s.srv.opts.Load
 }

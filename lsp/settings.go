@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -29,6 +31,10 @@ type settings struct {
 	// OpenAPI attaches API descriptions to services; nil leaves the
 	// server's (--openapi), an empty list attaches none.
 	OpenAPI []workspace.APISource
+	// Environment picks one of the project file's environments
+	// (Options.Environments) as the sources the other settings override;
+	// "" keeps the server's.
+	Environment string
 }
 
 type rawSettings struct {
@@ -40,6 +46,7 @@ type rawSettings struct {
 	RegistryURL    string          `json:"registryUrl"`
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
 	OpenAPI        json.RawMessage `json:"openapi"`
+	Environment    string          `json:"environment"`
 }
 
 // parseSettings reads settings from raw JSON: either the "restls" object
@@ -63,7 +70,7 @@ func parseSettings(raw []byte) (settings, []string) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return settings{}, []string{"restls settings: " + err.Error()}
 	}
-	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig, RegistryURL: r.RegistryURL}
+	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig, RegistryURL: r.RegistryURL, Environment: strings.TrimSpace(r.Environment)}
 	if len(r.Properties) > 0 && string(r.Properties) != "null" {
 		var list []string
 		var one string
@@ -158,4 +165,18 @@ func (s settings) sources(root string) config.Sources {
 // an empty Lua table ({}) so, where an editor would send {} or null.
 func isEmptyArray(raw []byte) bool {
 	return len(raw) >= 2 && raw[0] == '[' && raw[len(raw)-1] == ']' && len(bytes.TrimSpace(raw[1:len(raw)-1])) == 0
+}
+
+// SettingNames are the editor settings the server reads (the keys of
+// initializationOptions and of the "restls" configuration section),
+// sorted: cmd/restls holds them to its table of setting names.
+func SettingNames() []string {
+	var out []string
+	for f := range reflect.TypeFor[rawSettings]().Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -26,6 +26,11 @@ type Status struct {
 	// Project is the project file (restls.yaml) in force, under the
 	// editor's settings; absent when there is none.
 	Project string `json:"project,omitempty"`
+	// Environments are the project file's environments, sorted, and
+	// Environment the one in force for the session (the "environment"
+	// setting, else the file's default or --env); absent without them.
+	Environments []string `json:"environments,omitempty"`
+	Environment  string   `json:"environment,omitempty"`
 }
 
 // KindStatus is the registry state of one script kind.

@@ -3,8 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/workspace"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -19,7 +24,7 @@ func (s *session) applySettingsLocked(set settings) {
 		set.ScriptKinds = s.srv.opts.ScriptKinds // the project file's, under the editor's
 	}
 	s.settings = set
-	src := s.srv.opts.Sources.Override(set.sources(s.root))
+	src := s.baseSourcesLocked().Override(set.sources(s.root))
 	switch {
 	case src.Equal(s.srv.opts.Sources):
 		s.own = nil
@@ -28,8 +33,46 @@ func (s *session) applySettingsLocked(set settings) {
 	}
 }
 
+// baseSourcesLocked are the sources the session's settings override: the
+// project file's environment the "environment" setting names, else the
+// server's.
+func (s *session) baseSourcesLocked() config.Sources {
+	if e, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
+		return e
+	}
+	return s.srv.opts.Sources
+}
+
+// environmentLocked is the project file's environment in force for the
+// session, "" when the file defines none.
+func (s *session) environmentLocked() string {
+	if _, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
+		return s.settings.Environment
+	}
+	return s.srv.opts.Environment
+}
+
+// environmentProblem says what is wrong with the environment setting,
+// "" when nothing is.
+func (s *session) environmentProblem(set settings) string {
+	if set.Environment == "" {
+		return ""
+	}
+	if _, ok := s.srv.opts.Environments[set.Environment]; ok {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(s.srv.opts.Environments))
+	if len(names) == 0 {
+		return fmt.Sprintf("restls.environment %q: there is no project file with environments (restls.yaml's environments); the setting is ignored", set.Environment)
+	}
+	return fmt.Sprintf("restls.environment %q: the project file defines no such environment (it defines %s); using %s", set.Environment, strings.Join(names, ", "), s.srv.opts.Environment)
+}
+
 // setSettings applies new settings and re-publishes everything they affect.
 func (s *session) setSettings(ctx context.Context, set settings, problems []string) {
+	if msg := s.environmentProblem(set); msg != "" {
+		problems = append(problems, msg)
+	}
 	s.mu.Lock()
 	before := s.registryLocked()
 	s.applySettingsLocked(set)

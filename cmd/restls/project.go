@@ -27,7 +27,7 @@ type projectFlags struct {
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
-	c.f.Register(fs)
+	registerSources(fs, &c.flags)
 	fs.StringVar(&c.file, "project", "", "the project `file` (default: the nearest "+workspace.FileName+" from the script, PATH or working directory up to the repository root); its keys are the defaults the other flags override")
 	fs.StringVar(&c.envName, "env", "", "the environment of the project file to use (`name`; default its defaultEnvironment)")
 }
@@ -143,6 +143,34 @@ func (c *configFlags) projectFile() string {
 		return abs
 	}
 	return c.project.File
+}
+
+// environments are the file's environments, each as --env NAME would
+// read it: the file's keys, then RESTLS_* variables, then the flags. nil
+// without a file or environments.
+func (c *configFlags) environments() map[string]config.Sources {
+	if c.project == nil || len(c.project.Environments) == 0 {
+		return nil
+	}
+	out := map[string]config.Sources{}
+	for _, name := range c.project.EnvironmentNames() {
+		if src, err := c.project.Sources(name); err == nil {
+			out[name] = src.Override(config.FromEnv(c.env.getenv)).Override(c.flags)
+		}
+	}
+	return out
+}
+
+// environmentName is the environment in force: --env, else the file's
+// defaultEnvironment; "" without environments.
+func (c *configFlags) environmentName() string {
+	if c.project == nil || len(c.project.Environments) == 0 {
+		return ""
+	}
+	if c.envName != "" {
+		return c.envName
+	}
+	return c.project.DefaultEnvironment
 }
 
 // projectKinds is the file's scriptKinds, the language server's default.

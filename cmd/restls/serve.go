@@ -133,14 +133,16 @@ ended without shutdown, 2 for usage errors.`)
 		load, runner = hf.watch(load, runner)
 	}
 	srv := lsp.NewServer(lsp.Options{
-		Sources:     sources,
-		Logger:      log,
-		Runner:      runner,
-		Load:        load,
-		Version:     versionString(),
-		OpenAPI:     openAPI,
-		Project:     cf.projectFile(),
-		ScriptKinds: cf.projectKinds(),
+		Sources:      sources,
+		Logger:       log,
+		Runner:       runner,
+		Load:         load,
+		Version:      versionString(),
+		OpenAPI:      openAPI,
+		Project:      cf.projectFile(),
+		ScriptKinds:  cf.projectKinds(),
+		Environments: cf.environments(),
+		Environment:  cf.environmentName(),
 	})
 
 	// Background work ends with ctx and is waited for, so nothing of this

@@ -11,15 +11,16 @@ import (
 // configFlags binds the registry flags and the project flags
 // (project.go), and reads RESTLS_* from env.
 type configFlags struct {
-	f   config.Flags
-	env *cliEnv
+	// flags are the configuration flags given (registerSources).
+	flags config.Sources
+	env   *cliEnv
 	projectFlags
 }
 
 // sources are the project file's (its environment's) configuration,
 // overridden key by key by RESTLS_* variables, then by the flags.
 func (c *configFlags) sources() config.Sources {
-	return c.fromProject().Override(config.FromEnv(c.env.getenv)).Override(c.f.Explicit())
+	return c.fromProject().Override(config.FromEnv(c.env.getenv)).Override(c.flags)
 }
 
 // rootMissing loads the project file (project.go) and reports, for

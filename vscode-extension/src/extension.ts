@@ -121,15 +121,32 @@ export class Restls implements vscode.Disposable {
     this.disposables.push(this.output, this.statusItem, this.preview, this.services);
   }
 
-  /** environment is the active environment's name, undefined for the plain settings (or a remembered name no longer in restls.environments). */
+  /** projectEnvironments are the environments of the project file in force (restls.yaml), as the server's restls/status lists them, and the one it uses. */
+  private project: { environments: string[]; environment: string | undefined } = { environments: [], environment: undefined };
+
+  /** environment is the active environment's name, undefined for the plain settings (or a remembered name no longer in restls.environments or the project file). */
   environment(): string | undefined {
     const name = this.ctx.workspaceState.get<string>(ENV_KEY);
-    return name !== undefined && Object.prototype.hasOwnProperty.call(this.settings.environments, name) ? name : undefined;
+    if (name === undefined) {
+      return undefined;
+    }
+    return Object.prototype.hasOwnProperty.call(this.settings.environments, name) || this.project.environments.includes(name) ? name : undefined;
   }
 
-  /** environmentLabel is what the status bar names: nothing without restls.environments. */
+  /** environmentLabel is what the status bar names: nothing without environments. */
   private environmentLabel(): string | undefined {
-    return Object.keys(this.settings.environments).length === 0 ? undefined : (this.environment() ?? DEFAULT_ENV);
+    if (Object.keys(this.settings.environments).length > 0) {
+      return this.environment() ?? DEFAULT_ENV;
+    }
+    return this.project.environments.length > 0 ? (this.environment() ?? this.project.environment) : undefined;
+  }
+
+  /** projectStatus takes the project file's environments from a restls/status. */
+  private projectStatus(params: unknown): void {
+    const p = (params ?? {}) as { environments?: unknown; environment?: unknown };
+    const envs = Array.isArray(p.environments) ? p.environments.filter((e): e is string => typeof e === 'string') : [];
+    this.project = { environments: envs, environment: typeof p.environment === 'string' ? p.environment : undefined };
+    this.status.setEnvironment(this.environmentLabel());
   }
 
   private async fetchServiceTree(): Promise<unknown> {
@@ -149,7 +166,7 @@ export class Restls implements vscode.Disposable {
   serverConfigFor(uri?: vscode.Uri): ServerConfig {
     const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
     const s = readSettings(vscode.workspace.getConfiguration(SECTION, folder?.uri));
-    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri), this.environment());
+    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri), this.environment(), this.workspaceFolder());
   }
 
   activate(): void {
@@ -400,6 +417,7 @@ export class Restls implements vscode.Disposable {
     const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
     client.onNotification('restls/status', (params: unknown) => {
       this.status.update(params);
+      this.projectStatus(params);
       // A status follows every load and settings change, which may change
       // kinds (restls.scriptKinds): ask the server again.
       this.updateActive();
@@ -660,6 +678,9 @@ export class Restls implements vscode.Disposable {
   async selectEnvironment(): Promise<string | undefined> {
     const envs = this.settings.environments;
     const names = Object.keys(envs);
+    if (names.length === 0 && this.project.environments.length > 0) {
+      return this.selectProjectEnvironment();
+    }
     if (names.length === 0) {
       const pick = await vscode.window.showInformationMessage(
         'restls: no environments are defined. Add them to the restls.environments setting: a name and its configRoot, properties, serviceXml, handlerXml and platformConfig.',
@@ -691,6 +712,29 @@ export class Restls implements vscode.Disposable {
       await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
     }
     return pick.env ?? DEFAULT_ENV;
+  }
+
+  /**
+   * selectProjectEnvironment offers the environments of the project file
+   * the server reads (restls.yaml) and sends the pick, which the server
+   * resolves; the pick is remembered in this workspace.
+   */
+  private async selectProjectEnvironment(): Promise<string | undefined> {
+    const active = this.environment() ?? this.project.environment;
+    type Item = vscode.QuickPickItem & { env: string };
+    const items: Item[] = this.project.environments.map((n) => ({ env: n, label: `${active === n ? '$(check) ' : ''}${n}`, description: 'restls.yaml' }));
+    const pick = await vscode.window.showQuickPick(items, { title: 'restls: environment', placeHolder: 'The environment of restls.yaml completion, diagnostics and dry runs use' });
+    if (!pick) {
+      return undefined;
+    }
+    await this.ctx.workspaceState.update(ENV_KEY, pick.env);
+    this.log(`environment: ${pick.env} (restls.yaml)`);
+    this.status.setEnvironment(pick.env);
+    if (pick.env !== active && this.running() && this.client) {
+      this.status.reset();
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
+    }
+    return pick.env;
   }
 
   /** reload asks the server to read the configuration again. */

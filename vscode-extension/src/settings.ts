@@ -27,6 +27,8 @@ export interface Settings {
   handlerXml: string;
   platformConfig: string;
   scriptKinds: Record<string, string>;
+  /** openapi is restls.openapi: a serviceId map or a list of descriptions; undefined when unset. */
+  openapi: Record<string, string> | string[] | undefined;
   include: string[];
   logLevel: string;
   traceServer: string;
@@ -55,6 +57,10 @@ export interface ServerConfig {
   handlerXml: string;
   platformConfig: string;
   scriptKinds: Record<string, string>;
+  /** openapi is sent only when restls.openapi is set: unset leaves the project file's and the server's. */
+  openapi?: Record<string, string> | string[];
+  /** environment names one of the project file's environments (restls.yaml), which the server reads; sent only when one is picked. */
+  environment?: string;
 }
 
 /** ConfigurationLike is the part of vscode.WorkspaceConfiguration used here. */
@@ -99,6 +105,7 @@ export function readSettings(cfg: ConfigurationLike): Settings {
     handlerXml: str(cfg.get('handlerXml')),
     platformConfig: str(cfg.get('platformConfig')),
     scriptKinds: strMap(cfg.get('scriptKinds')),
+    openapi: readOpenAPI(cfg.get('openapi')),
     include: include.length > 0 ? include : [...DEFAULT_INCLUDE],
     logLevel: str(cfg.get('logLevel'), 'info') || 'info',
     traceServer: str(cfg.get('trace.server'), 'off') || 'off',
@@ -106,6 +113,17 @@ export function readSettings(cfg: ConfigurationLike): Settings {
     serverEnv: strMap(cfg.get('serverEnv'), false),
     environments: readEnvironments(cfg.get('environments')),
   };
+}
+
+/** readOpenAPI reads restls.openapi: a map of serviceIds to descriptions or a list of descriptions; anything else is unset. */
+export function readOpenAPI(v: unknown): Record<string, string> | string[] | undefined {
+  if (Array.isArray(v)) {
+    return strList(v);
+  }
+  if (v && typeof v === 'object') {
+    return strMap(v);
+  }
+  return undefined;
 }
 
 /** readEnvironments reads restls.environments; an entry that is not an object is left out. */
@@ -170,17 +188,21 @@ export function resolvePath(p: string, workspaceFolder: string | undefined, home
 /**
  * serverConfig turns settings into what the server gets. When no source is
  * set at all, the workspace folder is the config root, the way
- * `restls services` defaults to the current directory.
+ * `restls services` defaults to the current directory; except for the
+ * folder the server runs in (serverDir), where the server's own default
+ * holds: the project file it finds there (restls.yaml), else that folder.
+ * environment is a restls.environments name, or else one of the project
+ * file's environments, which the server resolves.
  */
-export function serverConfig(s: Settings, workspaceFolder: string | undefined, environment?: string): ServerConfig {
+export function serverConfig(s: Settings, workspaceFolder: string | undefined, environment?: string, serverDir?: string): ServerConfig {
   const r = (p: string) => resolvePath(p, workspaceFolder);
   const src = activeSources(s, environment).sources;
   let configRoot = r(src.configRoot);
   const anyFile = src.properties.length > 0 || src.serviceXml || src.handlerXml || src.platformConfig;
-  if (!configRoot && !anyFile && workspaceFolder) {
+  if (!configRoot && !anyFile && workspaceFolder && workspaceFolder !== serverDir) {
     configRoot = workspaceFolder;
   }
-  return {
+  const out: ServerConfig = {
     configRoot,
     properties: src.properties.map(r),
     serviceXml: r(src.serviceXml),
@@ -188,6 +210,13 @@ export function serverConfig(s: Settings, workspaceFolder: string | undefined, e
     platformConfig: r(src.platformConfig),
     scriptKinds: { ...s.scriptKinds },
   };
+  if (environment !== undefined && !Object.prototype.hasOwnProperty.call(s.environments, environment)) {
+    out.environment = environment;
+  }
+  if (s.openapi !== undefined) {
+    out.openapi = Array.isArray(s.openapi) ? [...s.openapi] : { ...s.openapi };
+  }
+  return out;
 }
 
 /** Change says what a settings change needs. */
@@ -209,7 +238,7 @@ export function classifyChange(before: Settings, after: Settings): Change {
   ) {
     return 'restart';
   }
-  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds', 'environments'];
+  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds', 'openapi', 'environments'];
   for (const k of keys) {
     if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
       return 'reconfigure';

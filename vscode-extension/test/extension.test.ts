@@ -455,6 +455,20 @@ test('environments: the pick is remembered per workspace, sent to the server, na
   await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `default again: ${statusItem().text}`);
 });
 
+test('environments of the project file (restls.yaml): the status lists them, the pick is sent by name and remembered', async () => {
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake({ 'restls.serverEnv': { FAKE_RESTLS_ENVIRONMENTS: 'ci,broken' } });
+  await waitFor(() => statusItem().text === '$(check) restls: ci · 3 services', `the default environment named: ${statusItem().text}`);
+  answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'broken');
+  assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), 'broken');
+  assert.deepEqual(recorded.quickPicks.at(-1)!.items.map((i: { label: string }) => i.label), ['broken', '$(check) ci']);
+  const sent = await waitForAsync(async () => (await fakeState(e)).configurations.find((x: any) => x.restls.environment === 'broken'), 'the environment sent by name');
+  assert.ok(!('environment' in (await fakeState(e)).initializationOptions), 'nothing picked at first: the server\'s default');
+  assert.ok(sent.restls.configRoot, 'the other settings still go with it');
+  await waitFor(() => statusItem().text.includes('restls: broken'), `the pick in the status bar: ${statusItem().text}`);
+  assert.equal(e.environment(), 'broken');
+});
+
 test('the Services view: registered in the Explorer, filled from restls.serviceTree after each status, a row reveals its definition', async () => {
   const e = await startWithFake();
   assert.deepEqual(recorded.treeViews.map((v) => v.id), ['restls.services']);

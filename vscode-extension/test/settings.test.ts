@@ -169,3 +169,22 @@ test('classifyChange: serverArgs and serverEnv restart, environments reconfigure
   assert.equal(classifyChange(base, readSettings(cfg({ serverEnv: { A: 'b' } }))), 'restart');
   assert.equal(classifyChange(base, readSettings(cfg({ environments: { t: { configRoot: 'x' } } }))), 'reconfigure');
 });
+
+test('serverConfig: restls.openapi is sent only when set, in the form written', () => {
+  assert.ok(!('openapi' in serverConfig(readSettings(cfg({})), '/ws')), 'unset: the project file and --openapi stay in force');
+  assert.deepEqual(serverConfig(readSettings(cfg({ openapi: { crm: 'openapi/crm.yaml' } })), '/ws').openapi, { crm: 'openapi/crm.yaml' });
+  assert.deepEqual(serverConfig(readSettings(cfg({ openapi: ['https://crm.example.test/o.json', ''] })), '/ws').openapi, ['https://crm.example.test/o.json']);
+  assert.ok(!('openapi' in serverConfig(readSettings(cfg({ openapi: 'crm.yaml' })), '/ws')), 'a mistyped value is unset');
+  assert.equal(classifyChange(readSettings(cfg({})), readSettings(cfg({ openapi: { crm: 'c.yaml' } }))), 'reconfigure');
+});
+
+test('serverConfig: the folder the server runs in keeps the server\'s default (restls.yaml, else the folder); a project environment is sent by name', () => {
+  const base = readSettings(cfg({}));
+  assert.equal(serverConfig(base, '/ws', undefined, '/ws').configRoot, '', 'the server finds restls.yaml from its working directory');
+  assert.equal(serverConfig(base, '/other', undefined, '/ws').configRoot, '/other', 'another folder of a multi-root workspace is its own root');
+  assert.equal(serverConfig(base, '/ws', 'prod', '/ws').environment, 'prod', 'a name restls.environments lacks is the project file\'s');
+  const withEnvs = readSettings(cfg({ environments: { prod: { configRoot: 'envs/prod' } } }));
+  const c = serverConfig(withEnvs, '/ws', 'prod', '/ws');
+  assert.ok(!('environment' in c), 'restls.environments is resolved here, not by the server');
+  assert.equal(c.configRoot, '/ws/envs/prod');
+});
