@@ -38,7 +38,9 @@ func TestEnvironmentSetting(t *testing.T) {
 	}
 
 	p := connect(t, srv, clientOptions{root: dir, initOptions: map[string]any{"environment": "prod"}})
-	p.waitFor("status of prod", func() bool { return len(p.statuses) > 0 && p.statuses[len(p.statuses)-1].Sources.ConfigRoot == envs["prod"].ConfigRoot })
+	p.waitFor("status of prod", func() bool {
+		return len(p.statuses) > 0 && p.statuses[len(p.statuses)-1].Sources.ConfigRoot == envs["prod"].ConfigRoot
+	})
 	if st := p.lastStatus(); st.Environment != "prod" || services(st) != 1 {
 		t.Errorf("environment prod: status %+v", st)
 	}
@@ -55,7 +57,9 @@ func TestEnvironmentSetting(t *testing.T) {
 
 	refused := &config.Diagnostic{Severity: config.SeverityError, Code: "sources-refused", Message: "refused"}
 	d := connect(t, srv, clientOptions{root: dir, initOptions: map[string]any{"environment": "prod"}, session: &SessionOptions{SourcesRefused: refused}})
-	d.waitFor("status of prod", func() bool { return len(d.statuses) > 0 && d.statuses[len(d.statuses)-1].Sources.ConfigRoot == envs["prod"].ConfigRoot })
+	d.waitFor("status of prod", func() bool {
+		return len(d.statuses) > 0 && d.statuses[len(d.statuses)-1].Sources.ConfigRoot == envs["prod"].ConfigRoot
+	})
 	if st := d.lastStatus(); services(st) != 1 || st.Problems["error"] != 0 {
 		t.Errorf("a designer session choosing an environment: status %+v", st)
 	}
