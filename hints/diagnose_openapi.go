@@ -116,9 +116,16 @@ func (d *diagnoser) checkOpenAPI(c *Call, args []ast.Expression, nameRng Range) 
 	if queryLiteral {
 		d.checkQueryKeys(op, query, args[argPath], path, id)
 	}
-	if c.HasPayload && len(args) > argPayload {
-		if body := objectLit(args[argPayload]); body != nil && op.Body != nil {
-			d.checkFields(op, body, id)
+	var header *ast.ObjectLiteral
+	if len(args) > argHeader {
+		header = objectLit(args[argHeader])
+	}
+	d.checkParamValues(api, op, segNodes, query, header, id)
+	if c.HasPayload && len(args) > argPayload && op.Body != nil {
+		if !d.checkPayloadSchema(api, op, args[argPayload], id) {
+			if body := objectLit(args[argPayload]); body != nil {
+				d.checkFields(op, body, id)
+			}
 		}
 	}
 }

@@ -23,8 +23,11 @@
 // by the caller) it also completes path segments, query parameters,
 // payload keys and response fields, hovers and opens the matched
 // operation, and checks literal arguments against it (openapi.go,
-// diagnose_openapi.go); it reads no description itself.
+// diagnose_openapi.go): literal values against the operation's schemas
+// with santhosh-tekuri/jsonschema, the validators coming compiled from
+// the index (diagnose_schema.go); it reads no description itself.
 //
-// hints imports config, openapi, jsdepth and the goja parser only: never
+// hints imports config, openapi, jsdepth, the goja parser and the JSON
+// Schema validator only: never
 // LSP types, never the runtime. The lsp package adapts these results to the protocol.
 package hints

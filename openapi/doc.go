@@ -10,5 +10,9 @@
 // call to an operation (Match, Next) is pure and is what package hints
 // uses.
 //
+// It keeps the request schemas (bodies and parameters) and hands them to
+// santhosh-tekuri/jsonschema in the description's dialect, compiled once
+// (validate.go): the hints check literal values with them.
+//
 // openapi may import config only: never hints, lsp or the runtime.
 package openapi

@@ -33,6 +33,7 @@ type Index struct {
 
 	paths *trie
 	memos *lru.Cache[any, *Memo] // MemoFor
+	valid *validators            // request schemas kept for validation (validate.go)
 }
 
 // Problem is a part of a description the index left out.
@@ -54,6 +55,9 @@ type Operation struct {
 	Line        int // of the operation's key in Source
 	PathParams  []Param
 	Query       []Param
+	// Headers are the header parameters (but Accept, Content-Type and
+	// Authorization, which OpenAPI leaves out of them), sorted by name.
+	Headers []Param
 	// Body is the request body's schema (JSON, else multipart or a form),
 	// nil when the operation takes none; BodyMedia is its media type.
 	Body         *Schema
@@ -63,6 +67,8 @@ type Operation struct {
 	Response *Schema
 	// Errors are the documented answers of other statuses.
 	Errors []Answer
+
+	bodyRaw rawSchema // the JSON body's schema, for BodyValidator
 }
 
 // Answer is one documented non-2XX answer.
@@ -81,6 +87,8 @@ type Param struct {
 	Required    bool
 	Deprecated  bool
 	Enum        []string
+
+	raw rawSchema // the value's schema, for ParamValidator
 }
 
 // Schema is the shape of a JSON value as far as the hints use it.
@@ -235,7 +243,27 @@ func buildIndex(source string, root *node) (*Index, error) {
 		return methodRank(idx.Ops[i].Method) < methodRank(idx.Ops[j].Method)
 	})
 	idx.paths = buildTrie(idx.Ops)
+	b.reachRefs(requestRoots(idx.Ops))
 	return idx, nil
+}
+
+// requestRoots are the schemas of the operations' request parts.
+func requestRoots(ops []*Operation) []*node {
+	var roots []*node
+	add := func(r rawSchema) {
+		if r.n != nil {
+			roots = append(roots, r.n)
+		}
+	}
+	for _, op := range ops {
+		add(op.bodyRaw)
+		for _, list := range [][]Param{op.PathParams, op.Query, op.Headers} {
+			for _, p := range list {
+				add(p.raw)
+			}
+		}
+	}
+	return roots
 }
 
 func methodRank(m string) int {
@@ -434,11 +462,18 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 				op.PathParams = append(op.PathParams, b.param(pn))
 			case "query":
 				op.Query = append(op.Query, b.param(pn))
+			case "header":
+				switch strings.ToLower(name) {
+				case "accept", "content-type", "authorization":
+				default:
+					op.Headers = append(op.Headers, b.param(pn))
+				}
 			case "body":
 				if b.swagger {
 					op.Body = b.schema(pn.get("schema"), 0)
 					op.BodyMedia = "application/json"
 					op.BodyRequired = pn.flag("required")
+					op.bodyRaw = rawSchema{n: pn.get("schema")}
 				}
 			case "formData":
 				if b.swagger {
@@ -458,9 +493,15 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 		sortProps(op.Body.Props)
 	}
 	sort.SliceStable(op.Query, func(i, j int) bool { return op.Query[i].Name < op.Query[j].Name })
+	sort.SliceStable(op.Headers, func(i, j int) bool { return op.Headers[i].Name < op.Headers[j].Name })
 	if rb := b.deref(n.get("requestBody")); rb != nil {
 		op.BodyRequired = rb.flag("required")
 		op.Body, op.BodyMedia = b.content(rb.get("content"))
+		if strings.Contains(strings.ToLower(op.BodyMedia), "json") {
+			if c := rb.get("content"); c != nil {
+				op.bodyRaw = rawSchema{n: c.get(op.BodyMedia).get("schema")}
+			}
+		}
 	}
 	if rs := n.get("responses"); rs != nil && rs.kind == kObject {
 		for i, status := range rs.keys {
@@ -514,7 +555,9 @@ func (b *builder) param(pn *node) Param {
 	p := Param{Name: pn.text("name"), Description: pn.text("description"), Required: pn.flag("required"),
 		Deprecated: pn.flag("deprecated")}
 	sn := pn
+	p.raw = rawSchema{n: pn, param: true}
 	if !b.swagger || pn.get("schema") != nil {
+		p.raw = rawSchema{n: pn.get("schema")}
 		sn = b.deref(pn.get("schema"))
 	}
 	if sn != nil {
