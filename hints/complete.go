@@ -330,6 +330,10 @@ func objectItems(s *scanResult, f *frame, back int, rng Range, quote byte, reg *
 			if items, incomplete := payloadItems(s, back, rng, quote, disp); items != nil {
 				return items, incomplete
 			}
+		case kind == "payload" || kind == "" && f.parentCall < 0:
+			if items := payloadValueItems(s, f, back, rng, quote, disp); items != nil {
+				return items, false
+			}
 		}
 	}
 	if f.afterColon {

@@ -60,6 +60,7 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 	if p.body != nil {
 		walk(p.body, d.visit)
 	}
+	d.out = append(d.out, runSchemaJobs(d.jobs)...)
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })
 	return d.out
 }
@@ -86,6 +87,7 @@ type diagnoser struct {
 	disp    Display
 	out     []Diagnostic
 	nearest map[string][]string // unknown serviceId -> nearest ids
+	jobs    []schemaJob         // literal values to check against schemas (diagnose_schema.go)
 }
 
 func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }

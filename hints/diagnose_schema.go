@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja/ast"
@@ -49,10 +50,12 @@ const (
 const (
 	maxLiteralDepth = 32
 	maxLiteralNodes = 4096
-	// validateTimeout bounds one validation; a schema of nested anyOf
-	// against a deep value can take exponential time. Past it nothing is
-	// reported (the validation ends on its own, its answer unused).
-	validateTimeout = 200 * time.Millisecond
+	// validateTimeout bounds the validations of one diagnosis: a schema
+	// of nested anyOf against a deep value, or allOf parts that $ref the
+	// same component over and over, can take exponential time. Past it
+	// no finding of the schemas is reported (the validation running ends
+	// on its own, its answer unused).
+	validateTimeout = 250 * time.Millisecond
 	// maxListed is how many allowed values a message lists.
 	maxListed = 12
 )
@@ -222,25 +225,53 @@ func literalString(e ast.Expression) (string, bool) {
 	return "", false
 }
 
-// validate runs s on v within validateTimeout; nil when v is valid or
-// the time ran out.
-func validate(s *jsonschema.Schema, v any) *jsonschema.ValidationError {
-	done := make(chan error, 1)
+// validate runs s on v; nil when v is valid. A panic of the validator
+// is no finding.
+func validate(s *jsonschema.Schema, v any) (verr *jsonschema.ValidationError) {
+	defer func() {
+		if recover() != nil {
+			verr = nil
+		}
+	}()
+	verr, _ = s.Validate(v).(*jsonschema.ValidationError)
+	return verr
+}
+
+// schemaJob is one literal checked against a schema: it returns its
+// diagnostics and touches nothing of the diagnoser but what it reads.
+type schemaJob func() []Diagnostic
+
+// runSchemaJobs runs the checks of one diagnosis on one goroutine within
+// validateTimeout in all, and returns their diagnostics, or none when the
+// time runs out (the goroutine stops at its next check). One goroutine
+// per diagnosis rather than per check: handing each check to its own cost
+// more wall time than the checks on a loaded machine.
+func runSchemaJobs(jobs []schemaJob) []Diagnostic {
+	if len(jobs) == 0 {
+		return nil
+	}
+	var stop atomic.Bool
+	done := make(chan []Diagnostic, 1)
 	go func() {
+		var out []Diagnostic
 		defer func() {
-			if recover() != nil {
-				done <- nil
-			}
+			recover()
+			done <- out
 		}()
-		done <- s.Validate(v)
+		for _, j := range jobs {
+			if stop.Load() {
+				return
+			}
+			out = append(out, j()...)
+		}
 	}()
 	t := time.NewTimer(validateTimeout)
 	defer t.Stop()
 	select {
-	case err := <-done:
-		ve, _ := err.(*jsonschema.ValidationError)
-		return ve
+	case out := <-done:
+		return out
 	case <-t.C:
+		stop.Store(true)
 		return nil
 	}
 }
@@ -468,10 +499,16 @@ func (d *diagnoser) checkPayloadSchema(api openapi.API, op *openapi.Operation, p
 	if v == nil {
 		return false
 	}
+	d.jobs = append(d.jobs, func() []Diagnostic { return d.payloadFindings(v, op, payload, id) })
+	return true
+}
+
+// payloadFindings validates the payload (a schemaJob).
+func (d *diagnoser) payloadFindings(v *jsonschema.Schema, op *openapi.Operation, payload ast.Expression, id string) (out []Diagnostic) {
 	l := newLiteral(d)
 	val := l.value(payload, "", 0)
 	if l.inHole("") {
-		return true
+		return nil
 	}
 	site := schemaSite{op: op, id: id, name: func(loc []string) string { return fieldName("payload", loc) }}
 	for _, f := range l.findings(validate(v, val), nil) {
@@ -487,7 +524,7 @@ func (d *diagnoser) checkPayloadSchema(api openapi.API, op *openapi.Operation, p
 				if len(f.InstanceLocation) > 0 {
 					msg = fmt.Sprintf("%s %s requires the property %q in %s (API description of %q): add it", op.Method, op.Path, name, site.name(f.InstanceLocation), id)
 				}
-				d.add(Diagnostic{Range: d.rng(obj), Severity: SeverityWarning, Code: CodeOpenAPIMissingField,
+				out = append(out, Diagnostic{Range: d.rng(obj), Severity: SeverityWarning, Code: CodeOpenAPIMissingField,
 					Message: msg,
 					Fixes: []Fix{{Title: fmt.Sprintf("Add %s", name), Preferred: true,
 						Edits: []Edit{d.insertKey(obj, jsKey(name)+": "+placeholder(propSchema(op.Body, append(f.InstanceLocation, name))))}}}})
@@ -510,7 +547,7 @@ func (d *diagnoser) checkPayloadSchema(api openapi.API, op *openapi.Operation, p
 					}
 					msg += "; it takes " + strings.Join(names, ", ")
 				}
-				d.add(Diagnostic{Range: d.rng(kn), Severity: SeverityWarning, Code: CodeOpenAPIUnknownField,
+				out = append(out, Diagnostic{Range: d.rng(kn), Severity: SeverityWarning, Code: CodeOpenAPIUnknownField,
 					Message: msg + fmt.Sprintf(" (API description of %q)", id)})
 			}
 		default:
@@ -519,10 +556,10 @@ func (d *diagnoser) checkPayloadSchema(api openapi.API, op *openapi.Operation, p
 				continue
 			}
 			code, msg := describe(f, site.name(f.InstanceLocation))
-			d.add(Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
+			out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
 		}
 	}
-	return true
+	return out
 }
 
 // propSchema follows a pointer into the index's schema of the body (for
@@ -574,7 +611,7 @@ func wireValues(s string) (str string, num any, boolean any) {
 // segment, query value or header) as the service reads it: the text, or
 // the number or boolean it parses as. It is reported when no reading is
 // valid, with the errors of the reading of the parameter's type.
-func (d *diagnoser) checkParamValue(idx *openapi.Index, op *openapi.Operation, p *openapi.Param, e ast.Expression, name, id string) {
+func (d *diagnoser) checkParamValue(idx *openapi.Index, op *openapi.Operation, p *openapi.Param, e ast.Expression, name func() string, id string) {
 	text, ok := literalString(e)
 	if !ok || strings.HasPrefix(p.Type, "array") || strings.HasPrefix(p.Type, "object") {
 		return
@@ -583,6 +620,11 @@ func (d *diagnoser) checkParamValue(idx *openapi.Index, op *openapi.Operation, p
 	if v == nil {
 		return
 	}
+	d.jobs = append(d.jobs, func() []Diagnostic { return d.paramFindings(v, op, p, e, text, name, id) })
+}
+
+// paramFindings validates a parameter's value (a schemaJob).
+func (d *diagnoser) paramFindings(v *jsonschema.Schema, op *openapi.Operation, p *openapi.Param, e ast.Expression, text string, nameOf func() string, id string) (out []Diagnostic) {
 	str, num, boolean := wireValues(text)
 	report := validate(v, str)
 	if report == nil {
@@ -600,15 +642,17 @@ func (d *diagnoser) checkParamValue(idx *openapi.Index, op *openapi.Operation, p
 			report = err
 		}
 	}
-	l := newLiteral(d)
+	l := &literal{d: d} // a scalar: no members, no holes
 	site := schemaSite{op: op, id: id}
+	name := nameOf()
 	for _, f := range l.findings(report, nil) {
 		code, msg := describe(f, name)
 		if k, ok := f.ErrorKind.(*kind.Type); ok && len(f.InstanceLocation) == 0 {
 			msg = fmt.Sprintf("%s: %s is not %s, which the service reads it as", name, valueText(text), typeNames(k.Want))
 		}
-		d.add(Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
+		out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
 	}
+	return out
 }
 
 // checkParamValues checks the literal path segments, query values and
@@ -626,7 +670,7 @@ func (d *diagnoser) checkParamValues(api openapi.API, op *openapi.Operation, seg
 		name := t[1 : len(t)-1]
 		for k := range op.PathParams {
 			if op.PathParams[k].Name == name {
-				d.checkParamValue(api.Index, op, &op.PathParams[k], e, fmt.Sprintf("pathParams[%d] (%s)", i, name), id)
+				d.checkParamValue(api.Index, op, &op.PathParams[k], e, func() string { return fmt.Sprintf("pathParams[%d] (%s)", i, name) }, id)
 				break
 			}
 		}
@@ -649,7 +693,8 @@ func (d *diagnoser) checkParamValues(api openapi.API, op *openapi.Operation, seg
 			for k := range list.params {
 				p := &list.params[k]
 				if p.Name == key || list.fold && strings.EqualFold(p.Name, key) {
-					d.checkParamValue(api.Index, op, p, pk.Value, fieldName(list.what, []string{key}), id)
+					what := list.what
+					d.checkParamValue(api.Index, op, p, pk.Value, func() string { return fieldName(what, []string{key}) }, id)
 					break
 				}
 			}

@@ -88,11 +88,16 @@ func thingsDescription(t testing.TB, style string) []byte {
 		param("ids", "query", map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}),
 		param("X-Request-Id", "header", map[string]any{"type": "string", "format": "uuid"}),
 	}
+	viewParams := []any{
+		param("id", "path", map[string]any{"type": "integer"}),
+		param("view", "path", map[string]any{"type": "string", "enum": []any{"summary", "full"}}),
+	}
 	ok := map[string]any{"200": map[string]any{"description": "ok"}}
 	post := map[string]any{"responses": ok}
 	doc := map[string]any{
-		"info":  map[string]any{"title": "Things", "version": "1"},
-		"paths": map[string]any{"/things/{id}": map[string]any{"get": map[string]any{"parameters": getParams, "responses": ok}}, "/things": map[string]any{"post": post}},
+		"info": map[string]any{"title": "Things", "version": "1"},
+		"paths": map[string]any{"/things/{id}": map[string]any{"get": map[string]any{"parameters": getParams, "responses": ok}}, "/things": map[string]any{"post": post},
+			"/things/{id}/{view}": map[string]any{"get": map[string]any{"parameters": viewParams, "responses": ok}}},
 	}
 	schemas := map[string]any{"NewThing": newThing, "Cat": cat, "Dog": dog}
 	if swagger {
@@ -263,4 +268,44 @@ func fmtCall(tmpl string, parts ...string) string {
 		tmpl = strings.Replace(tmpl, "%s", p, 1)
 	}
 	return tmpl
+}
+
+// TestLiteralValueCompletion: the values of a path segment, query value
+// and payload field come from the same schemas, in each style.
+func TestLiteralValueCompletion(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // label=insert text
+	}{
+		{"segment enum", `api.rest.v1.get("crm", {pathParams: ["things", "1", |]}, {});`,
+			[]string{`summary="summary"`, `full="full"`}},
+		{"segment enum in a string", `api.rest.v1.get("crm", {pathParams: ["things", "1", "|"]}, {});`,
+			[]string{`summary=summary`, `full=full`}},
+		{"query enum", `api.rest.v1.get("crm", {pathParams: ["things", "1"], queryParams: {state: "|"}}, {});`,
+			[]string{"open=open", "closed=closed", "all=all"}},
+		{"query boolean", `api.rest.v1.get("crm", {pathParams: ["things", "1"], queryParams: {flag: |}}, {});`,
+			[]string{`true="true"`, `false="false"`}},
+		{"payload enum", `api.rest.v1.post("crm", {pathParams: ["things"]}, {}, {kind: |});`,
+			[]string{`small="small"`, `big="big"`}},
+		{"payload enum in a string", `api.rest.v1.post("crm", {pathParams: ["things"]}, {}, {name: "ab", kind: '|'});`,
+			[]string{`small=small`, `big=big`}},
+		{"payload without values", `api.rest.v1.post("crm", {pathParams: ["things"]}, {}, {count: |});`, nil},
+	}
+	for _, style := range schemaStyles {
+		disp := thingsDisplay(t, style)
+		for _, tc := range tests {
+			t.Run(style+"/"+tc.name, func(t *testing.T) {
+				text, off := cursor(t, tc.src)
+				var got []string
+				for _, it := range AppendCompletion(nil, NewDocument(text), off, testRegistry(t), CompleteOptions{Display: disp}).Items {
+					if it.Kind == ItemValue && !strings.HasPrefix(it.Label, "{") {
+						got = append(got, it.Label+"="+it.InsertText)
+					}
+				}
+				if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+					t.Errorf("got %q\nwant %q", got, tc.want)
+				}
+			})
+		}
+	}
 }

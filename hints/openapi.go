@@ -76,6 +76,14 @@ func pathSegmentItems(dst []CompletionItem, s *scanResult, back int, rng Range, 
 		items = append(items, CompletionItem{Label: n.Segment, Kind: ItemValue, Detail: t.detail,
 			Documentation: t.doc, InsertText: t.insertText(n.Segment, quote), Snippet: t.snippet,
 			Replace: rng, FilterText: t.filter, SortText: t.sort})
+		if n.Param != nil && len(n.Param.Enum) > 0 {
+			// A parameter with an enum: its values, before the parameter.
+			name := strings.Trim(n.Segment, "{}")
+			for _, v := range valueItems("string", n.Param.Enum, n.Segment, rng, quote) {
+				v.SortText = "0" + name + "\x00" + v.Label
+				items = append(items, v)
+			}
+		}
 	}
 	return items
 }
@@ -231,12 +239,8 @@ func queryItems(s *scanResult, f *frame, back int, rng Range, quote byte, disp D
 			if p.Name != f.lastKey {
 				continue
 			}
-			items := make([]CompletionItem, 0, len(p.Enum))
-			for _, v := range p.Enum {
-				items = append(items, CompletionItem{Label: v, Kind: ItemValue, Detail: p.Name,
-					InsertText: quoted(v, quote), Replace: rng})
-			}
-			return items
+			// A query value is a string, whatever the parameter's type.
+			return valueItems("string", paramValues(p), p.Name, rng, quote)
 		}
 		return nil
 	}
@@ -259,6 +263,15 @@ func queryItems(s *scanResult, f *frame, back int, rng Range, quote byte, disp D
 		items = append(items, it)
 	}
 	return items
+}
+
+// paramValues are the values a parameter's schema lists, or true and
+// false for a boolean.
+func paramValues(p openapi.Param) []string {
+	if len(p.Enum) == 0 && p.Type == "boolean" {
+		return []string{"true", "false"}
+	}
+	return p.Enum
 }
 
 // jsKey writes a key as an identifier when it is one, else quoted.
@@ -314,41 +327,8 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 	if !s.prevIs(back, "{,") {
 		return nil, false
 	}
-	n := len(s.stack)
-	base := -1
-	for i := n - 1; i >= 1; i-- {
-		fr := &s.stack[i]
-		if fr.open == '{' && fr.parentCall >= 0 {
-			if argKind(fr.parentCall, fr.parentArg) == "payload" && s.stack[i-1].open == '(' {
-				base = i
-			}
-			break
-		}
-		if fr.open != '{' && fr.open != '[' {
-			return nil, false
-		}
-	}
-	if base < 0 {
-		return nil, false
-	}
-	c := &s.stack[base-1]
-	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
-	if op == nil || op.Body == nil {
-		return nil, false
-	}
-	schema := op.Body
-	for i := base + 1; i < n && schema != nil; i++ {
-		if s.stack[i-1].open == '[' {
-			schema = schema.Items
-			continue
-		}
-		p := schema.Prop(s.stack[i].key)
-		if p == nil {
-			return nil, false
-		}
-		schema = p.Schema
-	}
-	if schema == nil || s.stack[n-1].open != '{' {
+	schema, op := payloadSchemaAt(s, disp)
+	if schema == nil {
 		return nil, false
 	}
 	pick, capped := pickProps(schema.Props, s.text[rng.Start:s.offset])
@@ -376,6 +356,86 @@ func payloadItems(s *scanResult, back int, rng Range, quote byte, disp Display) 
 		items = append(items, it)
 	}
 	return items, capped
+}
+
+// payloadValueItems offers the values of the payload property being
+// written (after its ':'): its schema's enum, or true and false.
+func payloadValueItems(s *scanResult, f *frame, back int, rng Range, quote byte, disp Display) []CompletionItem {
+	if !s.prevIs(back, ":") {
+		return nil
+	}
+	obj, _ := payloadSchemaAt(s, disp)
+	p := obj.Prop(f.lastKey)
+	if p == nil || p.Schema == nil {
+		return nil
+	}
+	return valueItems(p.Schema.Type, p.Schema.Enum, f.lastKey, rng, quote)
+}
+
+// valueItems are the items of a schema's enum values (or of a boolean's
+// two): strings quoted, numbers and booleans bare; inside a string only
+// the values that are strings.
+func valueItems(typ string, enum []string, detail string, rng Range, quote byte) []CompletionItem {
+	bare := typ == "integer" || typ == "number" || typ == "boolean"
+	if len(enum) == 0 && typ == "boolean" {
+		enum = []string{"true", "false"}
+	}
+	if len(enum) == 0 || bare && quote != 0 {
+		return nil
+	}
+	items := make([]CompletionItem, 0, len(enum))
+	for _, v := range enum {
+		ins := quoted(v, quote)
+		if bare {
+			ins = v
+		}
+		items = append(items, CompletionItem{Label: v, Kind: ItemValue, Detail: detail, InsertText: ins, Replace: rng})
+	}
+	return items
+}
+
+// payloadSchemaAt returns the schema of the payload object (or object
+// nested in it) the cursor is in, and the call's operation; nil when the
+// cursor is not in one or the description does not know it.
+func payloadSchemaAt(s *scanResult, disp Display) (*openapi.Schema, *openapi.Operation) {
+	n := len(s.stack)
+	base := -1
+	for i := n - 1; i >= 1; i-- {
+		fr := &s.stack[i]
+		if fr.open == '{' && fr.parentCall >= 0 {
+			if argKind(fr.parentCall, fr.parentArg) == "payload" && s.stack[i-1].open == '(' {
+				base = i
+			}
+			break
+		}
+		if fr.open != '{' && fr.open != '[' {
+			return nil, nil
+		}
+	}
+	if base < 0 {
+		return nil, nil
+	}
+	c := &s.stack[base-1]
+	op, _ := operationOf(s.text, c.call, c.pos, disp, false)
+	if op == nil || op.Body == nil {
+		return nil, nil
+	}
+	schema := op.Body
+	for i := base + 1; i < n && schema != nil; i++ {
+		if s.stack[i-1].open == '[' {
+			schema = schema.Items
+			continue
+		}
+		p := schema.Prop(s.stack[i].key)
+		if p == nil {
+			return nil, nil
+		}
+		schema = p.Schema
+	}
+	if schema == nil || s.stack[n-1].open != '{' {
+		return nil, nil
+	}
+	return schema, op
 }
 
 func schemaDoc(s *openapi.Schema, media string) string {

@@ -71,6 +71,13 @@ func referenceSegmentItems(next []openapi.Next, method string, rng Range, quote 
 		}
 		it.Documentation = doc.String()
 		items = append(items, it)
+		if n.Param != nil {
+			name := strings.Trim(n.Segment, "{}")
+			for _, v := range n.Param.Enum {
+				items = append(items, CompletionItem{Label: v, Kind: ItemValue, Detail: n.Segment,
+					InsertText: quoted(v, quote), Replace: rng, SortText: "0" + name + "\x00" + v})
+			}
+		}
 	}
 	return items
 }
