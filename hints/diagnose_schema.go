@@ -161,6 +161,9 @@ func (l *literal) value(e ast.Expression, ptr string, depth int) any {
 					return l.hole(ptr)
 				}
 				key, kn = k.Value.String(), k
+				if key == "__proto__" {
+					return l.hole(ptr) // sets the prototype: not a member sent
+				}
 			default:
 				return l.hole(ptr) // a number key: JavaScript's spelling of it is not checked here
 			}
@@ -332,7 +335,9 @@ func (l *literal) findings(err *jsonschema.ValidationError, out []*jsonschema.Va
 			}
 		}
 		if len(typed) == 1 {
-			return l.findings(typed[0], out)
+			if more := l.findings(typed[0], out); len(more) > len(out) {
+				return more
+			}
 		}
 		return append(out, err)
 	case *kind.Not, *kind.Contains, *kind.MinContains, *kind.MaxContains, *kind.Enum, *kind.Const,
@@ -341,7 +346,7 @@ func (l *literal) findings(err *jsonschema.ValidationError, out []*jsonschema.Va
 			return out
 		}
 		return append(out, err)
-	case *kind.RefCycle, *kind.InvalidJsonValue, *kind.FalseSchema:
+	case *kind.RefCycle, *kind.InvalidJsonValue:
 		return out
 	}
 	return append(out, err)
@@ -465,6 +470,8 @@ func describe(err *jsonschema.ValidationError, name string) (code, msg string) {
 		return CodeOpenAPIValue, fmt.Sprintf("%s: %d items, at most %d are expected (maxItems)", name, k.Got, k.Want)
 	case *kind.AnyOf, *kind.OneOf:
 		return CodeOpenAPIValue, fmt.Sprintf("%s: matches none of the %d choices the description allows (anyOf/oneOf)", name, len(err.Causes))
+	case *kind.FalseSchema:
+		return CodeOpenAPIValue, fmt.Sprintf("%s: the description allows no value here", name)
 	}
 	return CodeOpenAPIValue, fmt.Sprintf("%s: %s", name, err.ErrorKind.LocalizedString(printer))
 }
