@@ -69,6 +69,10 @@ type Operation struct {
 	Errors []Answer
 
 	bodyRaw rawSchema // the JSON body's schema, for BodyValidator
+	// Statuses are the documented answers' status keys ("200", "4XX",
+	// "default"), in the description's order.
+	Statuses []string
+	answers  []answerRaw // with BuildAnswers: their JSON schemas
 }
 
 // Answer is one documented non-2XX answer.
@@ -181,7 +185,17 @@ func Build(source string, data []byte) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildIndex(source, root)
+	return buildIndex(source, root, false)
+}
+
+// BuildAnswers is Build that also keeps the schemas of the documented
+// answers, for CheckAnswer.
+func BuildAnswers(source string, data []byte) (*Index, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	return buildIndex(source, root, true)
 }
 
 type builder struct {
@@ -197,6 +211,8 @@ type builder struct {
 	work  int    // $refs resolved, properties built or merged (maxSchemaWork)
 	ref   string // the innermost $ref being built, for messages
 	spent bool   // the work budget is spent: no more schemas
+
+	answers bool // keep the answers' schemas (BuildAnswers)
 }
 
 func newMemos() *lru.Cache[any, *Memo] {
@@ -207,13 +223,13 @@ func newMemos() *lru.Cache[any, *Memo] {
 	return c
 }
 
-func buildIndex(source string, root *node) (*Index, error) {
+func buildIndex(source string, root *node, answers bool) (*Index, error) {
 	if root == nil || root.kind != kObject {
 		return nil, ErrNotOpenAPI
 	}
 	idx := &Index{Source: source, memos: newMemos()}
 	b := &builder{root: root, idx: idx, refs: map[string]*Schema{}, targets: map[string]*node{},
-		building: map[*node]*Schema{}, problems: map[string]bool{}}
+		building: map[*node]*Schema{}, problems: map[string]bool{}, answers: answers}
 	switch {
 	case root.get("openapi") != nil:
 		idx.Version = root.get("openapi").scalar()
@@ -243,12 +259,12 @@ func buildIndex(source string, root *node) (*Index, error) {
 		return methodRank(idx.Ops[i].Method) < methodRank(idx.Ops[j].Method)
 	})
 	idx.paths = buildTrie(idx.Ops)
-	b.reachRefs(requestRoots(idx.Ops))
+	b.reachRefs(requestRoots(idx.Ops, answers))
 	return idx, nil
 }
 
 // requestRoots are the schemas of the operations' request parts.
-func requestRoots(ops []*Operation) []*node {
+func requestRoots(ops []*Operation, answers bool) []*node {
 	var roots []*node
 	add := func(r rawSchema) {
 		if r.n != nil {
@@ -257,6 +273,11 @@ func requestRoots(ops []*Operation) []*node {
 	}
 	for _, op := range ops {
 		add(op.bodyRaw)
+		if answers {
+			for _, a := range op.answers {
+				add(a.raw)
+			}
+		}
 		for _, list := range [][]Param{op.PathParams, op.Query, op.Headers} {
 			for _, p := range list {
 				add(p.raw)
@@ -510,10 +531,24 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 				continue
 			}
 			var s *Schema
+			var media string
 			if b.swagger {
 				s = b.schema(r.get("schema"), 0)
+				media = "application/json"
 			} else {
-				s, _ = b.content(r.get("content"))
+				s, media = b.content(r.get("content"))
+			}
+			op.Statuses = append(op.Statuses, status)
+			if b.answers {
+				a := answerRaw{status: status}
+				if strings.Contains(strings.ToLower(media), "json") {
+					if b.swagger {
+						a.raw = rawSchema{n: r.get("schema")}
+					} else {
+						a.raw = rawSchema{n: r.get("content").get(media).get("schema")}
+					}
+				}
+				op.answers = append(op.answers, a)
 			}
 			if strings.HasPrefix(status, "2") {
 				if op.Response == nil {

@@ -31,6 +31,9 @@ func IsURL(location string) bool {
 type Loader struct {
 	// Client fetches URLs; nil means a client with FetchTimeout.
 	Client *http.Client
+	// Answers keeps the answers' schemas for CheckAnswer (BuildAnswers):
+	// restls run checks answers; the editor does not need them.
+	Answers bool
 
 	mu    sync.Mutex
 	cache map[string]*cached
@@ -50,7 +53,14 @@ func (l *Loader) Load(ctx context.Context, location string) (*Index, error) {
 	if IsURL(location) {
 		return l.fetch(ctx, location)
 	}
-	return l.file(location, location, func(p string) ([]byte, error) { return input.ReadFile(p, input.Description) }, Build)
+	return l.file(location, location, func(p string) ([]byte, error) { return input.ReadFile(p, input.Description) }, l.build)
+}
+
+func (l *Loader) build(source string, data []byte) (*Index, error) {
+	if l.Answers {
+		return BuildAnswers(source, data)
+	}
+	return Build(source, data)
 }
 
 // LoadRecorded returns the index of the recorded answers in a fixture
@@ -169,7 +179,7 @@ func (l *Loader) get(ctx context.Context, url string, prev *cached) (*Index, str
 	if len(data) > MaxSize {
 		return nil, "", fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxSize)
 	}
-	idx, err := Build(Redact(url), data)
+	idx, err := l.build(Redact(url), data)
 	if err != nil {
 		return nil, "", err
 	}

@@ -44,8 +44,9 @@ const (
 // whether it is a Swagger 2.0 parameter that carries its schema's keys
 // itself (type, enum, pattern ...).
 type rawSchema struct {
-	n     *node
-	param bool
+	n      *node
+	param  bool
+	answer bool // an answer's schema: writeOnly, not readOnly, is optional
 }
 
 // validators is the index's kept request schemas and their compiled
@@ -156,7 +157,7 @@ func (noLoader) Load(url string) (any, error) {
 
 // document rewrites r and the components it reaches into one document.
 func (v *validators) document(r rawSchema) (any, error) {
-	c := &rewriter{v: v, names: map[string]string{}, defs: map[string]any{}}
+	c := &rewriter{v: v, names: map[string]string{}, defs: map[string]any{}, answer: r.answer}
 	root := c.schema(r.n, r.param, 0)
 	for len(c.queue) > 0 && !c.bad {
 		ref := c.queue[0]
@@ -177,12 +178,13 @@ func (v *validators) document(r rawSchema) (any, error) {
 }
 
 type rewriter struct {
-	v     *validators
-	names map[string]string // $ref -> its name under the definitions
-	defs  map[string]any
-	queue []string
-	nodes int
-	bad   bool
+	v      *validators
+	names  map[string]string // $ref -> its name under the definitions
+	defs   map[string]any
+	queue  []string
+	nodes  int
+	bad    bool
+	answer bool
 }
 
 func (c *rewriter) defsKey() string {
@@ -419,7 +421,8 @@ func (c *rewriter) exclusive(n *node, out map[string]any) {
 }
 
 // required returns the names of a required list, less those whose
-// property is readOnly: OpenAPI requires them in answers only.
+// property is readOnly (writeOnly in an answer): OpenAPI requires them in
+// the other direction only.
 func (c *rewriter) required(n, val *node) []any {
 	if val.kind != kArray {
 		return nil
@@ -432,7 +435,11 @@ func (c *rewriter) required(n, val *node) []any {
 			continue
 		}
 		seen[e.str] = true
-		if p := c.deref(props.get(e.str)); p != nil && p.flag("readOnly") {
+		optional := "readOnly"
+		if c.answer {
+			optional = "writeOnly"
+		}
+		if p := c.deref(props.get(e.str)); p != nil && p.flag(optional) {
 			continue
 		}
 		out = append(out, e.str)

@@ -198,6 +198,9 @@ func (pv *previewer) writeCall(n int, c *restclient.Call) {
 		}
 		fmt.Fprintf(b, "    %s (%s)\n", p.paint(p.fail, "! "+code+": "+c.ErrorMessage), ms(c.DurationMs))
 	}
+	for _, n := range c.Contract {
+		fmt.Fprintf(b, "    %s\n", p.paint(p.warn, "? contract ("+n.Rule+"): "+n.Message))
+	}
 }
 
 // timingLine names the phases a Timing holds, in the order they happen.

@@ -18,13 +18,14 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/lsp"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/runtime/restclient"
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [--openapi ID=PATH_OR_URL] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -39,6 +40,11 @@ it records only the calls the fixtures did not answer.
 
 SCRIPT - reads the script from stdin. A script that makes the process grow
 by more than --max-memory is stopped with the error code memory-limit.
+
+--openapi (and the project file's openapi) checks each call's answer
+against the operation's documented answers: an undocumented status, a
+JSON body that breaks the schema (with its JSON path), shown beside the
+call ("? contract") and in --json's "contract"; it never fails the run.
 
 --curl prints, instead of the preview, a shell script with one curl
 command per call that sends the same request; credentials are shell
@@ -61,6 +67,8 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
 	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
+	var openAPI lsp.OpenAPIFlags
+	fs.Var(&openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
 	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
 	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
@@ -214,6 +222,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		MaxMemory:        maxMemory,
 		MemoryHardStop:   hardStop,
 	})
+	checkAnswers(ctx, env.stderr, reg, cf.openAPI(openAPI), res.Calls)
 	if rec != nil {
 		if err := rec.Save(); err != nil {
 			fmt.Fprintf(env.stderr, "restls run: %v\n", err)

@@ -110,6 +110,9 @@ type Call struct {
 	ErrorCode    string  `json:"errorCode,omitempty"`
 	ErrorMessage string  `json:"errorMessage,omitempty"`
 	Events       []Event `json:"events"`
+	// Contract lists how the answer breaks the service's API description
+	// (restls run with a description attached); it never fails the run.
+	Contract []ContractNote `json:"contract,omitempty"`
 
 	// status and timing are where Status and Timing point once the
 	// service answered: the Call, its Status and its Timing in one
@@ -120,6 +123,21 @@ type Call struct {
 	// shown): these hold what they are built from.
 	curl *curlRequest
 	wire *probe
+}
+
+// ContractNote is one way a call's answer breaks its operation in the
+// service's API description: an undocumented status, or a body value that
+// breaks the answer's schema.
+type ContractNote struct {
+	// Operation is the matched operation: "GET /orders/{id}".
+	Operation string `json:"operation"`
+	// Path is the JSON pointer of the value in the body, "" for the
+	// status or the whole body.
+	Path string `json:"path"`
+	// Rule is "status" or the schema keyword broken (type, enum,
+	// required ...).
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
 }
 
 // CurlCommand returns Curl, building it from the request as sent.
