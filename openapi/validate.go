@@ -64,9 +64,6 @@ type validators struct {
 // is not a rule we check.
 var assertedFormats = map[string]bool{"date": true, "date-time": true, "uuid": true, "email": true, "uri": true}
 
-// IsAssertedFormat reports whether format is one the validators assert.
-func IsAssertedFormat(format string) bool { return assertedFormats[format] }
-
 // BodyValidator returns the validator of op's request body (its JSON
 // value), or nil when the description gives none that can be checked.
 func (idx *Index) BodyValidator(op *Operation) *jsonschema.Schema {
@@ -124,24 +121,6 @@ func (v *validators) compile(r rawSchema) (*jsonschema.Schema, error) {
 	}
 	c.DefaultDraft(draft)
 	const url = "urn:restls:request-schema"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
-// CompileSchema compiles a JSON Schema the way the request schemas of a
-// description are (formats asserted, nothing loaded), draft 2020-12
-// unless draft4. For tests that hold the validator to a reference.
-func CompileSchema(doc any, draft4 bool) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	c.AssertFormat()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if draft4 {
-		c.DefaultDraft(jsonschema.Draft4)
-	}
-	const url = "urn:restls:reference-schema"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
