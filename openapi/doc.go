@@ -12,7 +12,10 @@
 //
 // It keeps the request schemas (bodies and parameters) and hands them to
 // santhosh-tekuri/jsonschema in the description's dialect, compiled once
-// (validate.go): the hints check literal values with them.
+// (validate.go): the hints check literal values with them. Built with
+// BuildAnswers (or a Loader with Answers), it keeps the documented
+// answers' schemas too, and CheckAnswer holds an answer to them
+// (answer.go, for restls run).
 //
 // openapi may import config only: never hints, lsp or the runtime.
 package openapi
