@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
 )
 
@@ -563,7 +564,8 @@ func (d *diagnoser) payloadFindings(v *jsonschema.Schema, op *openapi.Operation,
 				continue
 			}
 			code, msg := describe(f, site.name(f.InstanceLocation))
-			out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
+			out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix(),
+				Fixes: d.enumFix(f, e)})
 		}
 	}
 	return out
@@ -657,9 +659,36 @@ func (d *diagnoser) paramFindings(v *jsonschema.Schema, op *openapi.Operation, p
 		if k, ok := f.ErrorKind.(*kind.Type); ok && len(f.InstanceLocation) == 0 {
 			msg = fmt.Sprintf("%s: %s is not %s, which the service reads it as", name, valueText(text), typeNames(k.Want))
 		}
-		out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix()})
+		out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix(),
+			Fixes: d.enumFix(f, e)})
 	}
 	return out
+}
+
+// enumFix offers, for a quoted string outside an enum of strings, the
+// allowed value nearest to it.
+func (d *diagnoser) enumFix(f *jsonschema.ValidationError, e ast.Expression) []Fix {
+	k, ok := f.ErrorKind.(*kind.Enum)
+	if !ok {
+		return nil
+	}
+	got, ok := k.Got.(string)
+	_, r, quote, lit := d.stringLit(e)
+	if !ok || !lit {
+		return nil
+	}
+	var allowed []string
+	for _, w := range k.Want {
+		if s, ok := w.(string); ok {
+			allowed = append(allowed, s)
+		}
+	}
+	near := config.Nearest(got, allowed, 1)
+	if len(near) == 0 {
+		return nil
+	}
+	return []Fix{{Title: fmt.Sprintf("Change to %q", near[0]), Preferred: true,
+		Edits: []Edit{{Range: r, NewText: escapeQuote(near[0], quote)}}}}
 }
 
 // checkParamValues checks the literal path segments, query values and

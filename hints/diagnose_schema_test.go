@@ -309,3 +309,30 @@ func TestLiteralValueCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralEnumFix: a quoted string outside an enum is offered the
+// nearest allowed value, in a query value, a segment and the payload.
+func TestLiteralEnumFix(t *testing.T) {
+	disp := thingsDisplay(t, "3.1 json")
+	for _, tc := range []struct{ src, fixed string }{
+		{`api.rest.v1.get("crm", {pathParams: ["things", "1"], queryParams: {state: "opened"}}, {});`,
+			`api.rest.v1.get("crm", {pathParams: ["things", "1"], queryParams: {state: "open"}}, {});`},
+		{`api.rest.v1.get("crm", {pathParams: ["things", "1", 'ful']}, {});`,
+			`api.rest.v1.get("crm", {pathParams: ["things", "1", 'full']}, {});`},
+		{`api.rest.v1.post("crm", {pathParams: ["things"]}, {}, {name: "ab", kind: "smal", size: 1});`,
+			`api.rest.v1.post("crm", {pathParams: ["things"]}, {}, {name: "ab", kind: "small", size: 1});`},
+	} {
+		var fixes []Fix
+		for _, d := range Diagnose(NewDocument(tc.src), testRegistry(t), disp) {
+			if d.Code == CodeOpenAPIEnum {
+				fixes = d.Fixes
+			}
+		}
+		if len(fixes) != 1 {
+			t.Fatalf("%s: fixes %+v", tc.src, fixes)
+		}
+		if got := applyFix(t, tc.src, fixes[0]); got != tc.fixed {
+			t.Errorf("fixed\n%s\nwant\n%s", got, tc.fixed)
+		}
+	}
+}
