@@ -18,7 +18,6 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
-	"github.com/restls/restls/lsp"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/runtime/restclient"
@@ -67,7 +66,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
 	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
-	var openAPI lsp.OpenAPIFlags
+	var openAPI openAPIFlags
 	fs.Var(&openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
 	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
 	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")

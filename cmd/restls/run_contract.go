@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -19,7 +18,7 @@ import (
 // the operation does not document, a JSON body that breaks the answer's
 // schema, as notes on the call (restclient.Call.Contract). It never fails
 // the run; a description that does not load is a line on stderr.
-func checkAnswers(ctx context.Context, stderr io.Writer, reg *config.Registry, sources lsp.OpenAPIFlags, calls []*restclient.Call) {
+func checkAnswers(ctx context.Context, stderr io.Writer, reg *config.Registry, sources openAPIFlags, calls []*restclient.Call) {
 	if len(sources) == 0 || len(calls) == 0 {
 		return
 	}
