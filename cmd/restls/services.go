@@ -46,23 +46,30 @@ type servicesJSON struct {
 }
 
 func runServices(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags]", `
+	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags] [--probe [ID...]]", `
 Loads the service configuration the platform would load at startup and
 prints, for one script kind, each usable serviceId with its resolved url and
 description (never a credential), then every configuration problem as
 file:line:col: severity: message.
 
-Exit status: 0; 1 with --strict when any error diagnostic exists; 2 for
-usage errors, and when a named config root is not a directory.`)
+With --probe it checks instead that each service (or each ID given) can
+be called from here: a fresh OAuth token when it has one, then HEAD (GET
+when HEAD is refused) of its url, with DNS, connect, TLS, token and HTTP
+outcomes and timings.
+
+Exit status: 0; 1 with --strict when any error diagnostic exists, and with
+--probe when any probe fails; 2 for usage errors, and when a named config
+root is not a directory.`)
 	kindName := fs.String("kind", string(config.ScriptService), "script `kind` whose registry to print: scriptService, scriptTask or validationScript")
 	asJSON := fs.Bool("json", false, "print one JSON object: kind, services, timeouts, diagnostics")
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic exists")
+	probe := fs.Bool("probe", false, "check that each service (or each serviceId given as an argument) answers; exit 1 when any fails")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
 		return rc
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !*probe {
 		fmt.Fprintf(env.stderr, "restls services: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
@@ -76,6 +83,9 @@ usage errors, and when a named config root is not a directory.`)
 	}
 	snap := config.Load(cf.sources())
 	reg := snap.For(kind)
+	if *probe {
+		return probeServices(env, reg, fs.Args(), *asJSON)
+	}
 	diags := reg.Diagnostics
 	if diags == nil {
 		diags = []config.Diagnostic{}

@@ -115,7 +115,7 @@ func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, 
 		return e.token, nil
 	}
 	start := time.Now()
-	tok, err := s.fetchToken(withLimits(ctx, lim), o, call)
+	tok, err := s.fetchToken(withLimits(ctx, lim), s.c.base, o, call)
 	if err != nil {
 		// Only the sanitised error: x/oauth2's own text holds the raw body.
 		terr := s.tokenError(ctx, o, serviceID, lim, err)
@@ -140,12 +140,14 @@ func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, 
 	return e.token, nil
 }
 
-func (s *Session) fetchToken(ctx context.Context, o *config.OAuth, call *Call) (*oauth2.Token, error) {
+// fetchToken asks o's token endpoint for a token through base, which
+// applies the read timeout (the connection timeout comes with ctx).
+func (s *Session) fetchToken(ctx context.Context, base http.RoundTripper, o *config.OAuth, call *Call) (*oauth2.Token, error) {
 	style := oauth2.AuthStyleInParams
 	if o.ClientAuthenticationMethod == config.ClientSecretBasic {
 		style = oauth2.AuthStyleInHeader
 	}
-	tt := &tokenTransport{base: s.c.base}
+	tt := &tokenTransport{base: base}
 	if !o.TokenBasicAuth.IsZero() {
 		tt.basic = o.TokenBasicAuth.Reveal()
 		if style == oauth2.AuthStyleInHeader {

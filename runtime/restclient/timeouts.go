@@ -103,7 +103,17 @@ func (d *dialer) dialTLSContext(ctx context.Context, network, addr string) (net.
 	}
 	cfg.NextProtos = []string{"http/1.1"}
 	tc := tls.Client(raw, cfg)
-	if err := tc.HandshakeContext(dctx); err != nil {
+	// net/http reports the handshakes it makes itself; this one is ours,
+	// so the hooks are called here (a service probe times the phase).
+	trace := httptrace.ContextClientTrace(ctx)
+	if trace != nil && trace.TLSHandshakeStart != nil {
+		trace.TLSHandshakeStart()
+	}
+	err = tc.HandshakeContext(dctx)
+	if trace != nil && trace.TLSHandshakeDone != nil {
+		trace.TLSHandshakeDone(tc.ConnectionState(), err)
+	}
+	if err != nil {
 		_ = raw.Close()
 		return nil, d.timeoutErr(ctx, dctx, addr, l.connect, err)
 	}

@@ -1,0 +1,203 @@
+package restclient
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/config"
+)
+
+// stepOf returns the named step of r, failing the test when it is absent.
+func stepOf(t *testing.T, r *ProbeResult, name string) ProbeStep {
+	t.Helper()
+	for _, s := range r.Steps {
+		if s.Step == name {
+			return s
+		}
+	}
+	t.Fatalf("%s: no %s step in %+v", r.ServiceID, name, r.Steps)
+	return ProbeStep{}
+}
+
+func noStep(t *testing.T, r *ProbeResult, name string) {
+	t.Helper()
+	for _, s := range r.Steps {
+		if s.Step == name {
+			t.Errorf("%s: step %s must not be reported, got %+v", r.ServiceID, name, s)
+		}
+	}
+}
+
+// closedPort is the address of a listener that was closed: connecting
+// to it is refused.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
+}
+
+func TestProbeHTTPBinAndHeadRefused(t *testing.T) {
+	bin := httpbinServer(t)
+	noHead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		if r.Header.Get("Authorization") != "Basic "+"dXNlcjpwdw==" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	t.Cleanup(noHead.Close)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(
+		api("bin", bin.URL+"/anything", ""),
+		api("nohead", noHead.URL, basicAuth("dXNlcjpwdw==")),
+		api("wrongbasic", bin.URL+"/basic-auth/user/other", basicAuth("dXNlcjpwdw==")),
+		api("broken", bin.URL+"/status/503", ""),
+		api("missing", bin.URL+"/status/404", ""),
+	))
+	c := New(Options{})
+	ctx := context.Background()
+
+	r := c.Probe(ctx, reg, "bin")
+	if !r.OK || r.Method != "HEAD" || r.Status != 200 || r.FailedStep != "" {
+		t.Fatalf("bin: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepDNS); s.Outcome != ProbeSkipped {
+		t.Errorf("dns of 127.0.0.1: %+v, want skipped", s)
+	}
+	if s := stepOf(t, r, ProbeStepConnect); s.Outcome != ProbeOK || s.Detail != strings.TrimPrefix(bin.URL, "http://") {
+		t.Errorf("connect: %+v", s)
+	}
+	if s := stepOf(t, r, ProbeStepTLS); s.Outcome != ProbeSkipped {
+		t.Errorf("tls of http: %+v", s)
+	}
+	if s := stepOf(t, r, ProbeStepHTTP); s.Outcome != ProbeOK || s.Detail != "HEAD 200 OK" {
+		t.Errorf("http: %+v", s)
+	}
+	noStep(t, r, ProbeStepToken)
+
+	r = c.Probe(ctx, reg, "nohead")
+	if !r.OK || r.Method != "GET" || r.Status != 200 {
+		t.Fatalf("nohead: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepHTTP); s.Detail != "HEAD 405 Method Not Allowed, then GET 200 OK" {
+		t.Errorf("http detail %q", s.Detail)
+	}
+
+	r = c.Probe(ctx, reg, "wrongbasic")
+	if r.OK || r.FailedStep != ProbeStepHTTP || r.Status != 401 || !strings.Contains(r.Message, "rejects the configured basic credentials") {
+		t.Errorf("wrongbasic: %+v", r)
+	}
+	r = c.Probe(ctx, reg, "broken")
+	if r.OK || r.FailedStep != ProbeStepHTTP || r.Status != 503 {
+		t.Errorf("broken: %+v", r)
+	}
+	// A base url need not serve anything: 404 is an answer.
+	if r = c.Probe(ctx, reg, "missing"); !r.OK || r.Status != 404 {
+		t.Errorf("missing: %+v", r)
+	}
+	r = c.Probe(ctx, reg, "nosuch")
+	if r.OK || r.FailedStep != ProbeStepService || r.ErrorCode != CodeUnknownService {
+		t.Errorf("nosuch: %+v", r)
+	}
+}
+
+func TestProbeOAuth(t *testing.T) {
+	a := newAuthServer(t, config.ClientSecretPost, nil)
+	good := oauthDef(a, config.GrantClientCredentials, config.ClientSecretPost, false)
+	wrong := strings.Replace(strings.Replace(good, `id="o"`, `id="w"`, 1), testClientSecret, "not-the-S3cret", 1)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(
+		api("res", a.resource.URL+"/data", oauthRef("o")),
+		api("wrong", a.resource.URL+"/data", oauthRef("w")),
+		good, wrong,
+	))
+	c := New(Options{})
+	r := c.Probe(context.Background(), reg, "res")
+	if !r.OK || r.Status != 200 || a.requests.Load() != 1 {
+		t.Fatalf("res: %+v (resource requests %d)", r, a.requests.Load())
+	}
+	tok := stepOf(t, r, ProbeStepToken)
+	if tok.Outcome != ProbeOK || !strings.Contains(tok.Detail, `oAuth "o", client_credentials grant`) {
+		t.Errorf("token step %+v", tok)
+	}
+	if r.Auth != "oAuth client_credentials" {
+		t.Errorf("auth %q", r.Auth)
+	}
+	// A second probe fetches a token again: it checks the secret, not a
+	// cache.
+	before := a.token.TokenRequests()
+	c.Probe(context.Background(), reg, "res")
+	if a.token.TokenRequests() != before+1 {
+		t.Errorf("token requests %d, want %d", a.token.TokenRequests(), before+1)
+	}
+
+	r = c.Probe(context.Background(), reg, "wrong")
+	if r.OK || r.FailedStep != ProbeStepToken || r.ErrorCode != CodeTokenFailed {
+		t.Fatalf("wrong secret: %+v", r)
+	}
+	// The service is still probed without a token: it answers 401, which
+	// the failed token explains.
+	if s := stepOf(t, r, ProbeStepHTTP); s.Outcome != ProbeOK || r.Status != 401 {
+		t.Errorf("http after a failed token: %+v, status %d", s, r.Status)
+	}
+	b, _ := json.Marshal(r)
+	for _, secret := range append([]string{testClientSecret, "not-the-S3cret"}, a.token.Issued()...) {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("probe result holds a credential %q: %s", secret, b)
+		}
+	}
+}
+
+func TestProbeRefusedAndTLS(t *testing.T) {
+	untrusted := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(untrusted.Close)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(
+		api("refused", "http://"+closedPort(t)+"/api", ""),
+		api("untrusted", untrusted.URL+"/api", ""),
+	))
+	c := New(Options{})
+	r := c.Probe(context.Background(), reg, "refused")
+	if r.OK || r.FailedStep != ProbeStepConnect || r.ErrorCode != CodeConnectionRefused {
+		t.Fatalf("refused: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepConnect); s.Outcome != ProbeFailed {
+		t.Errorf("connect %+v", s)
+	}
+	noStep(t, r, ProbeStepHTTP)
+
+	r = c.Probe(context.Background(), reg, "untrusted")
+	if r.OK || r.FailedStep != ProbeStepTLS || r.ErrorCode != CodeTLS {
+		t.Fatalf("untrusted: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepConnect); s.Outcome != ProbeOK {
+		t.Errorf("connect before the handshake %+v", s)
+	}
+	if s := stepOf(t, r, ProbeStepTLS); s.Outcome != ProbeFailed {
+		t.Errorf("tls %+v", s)
+	}
+
+	// Trusted, the same server passes and the handshake is timed.
+	pool := x509.NewCertPool()
+	pool.AddCert(untrusted.Certificate())
+	r = New(Options{TLSConfig: &tls.Config{RootCAs: pool}}).Probe(context.Background(), reg, "untrusted")
+	if !r.OK {
+		t.Fatalf("trusted: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepTLS); s.Outcome != ProbeOK || !strings.HasPrefix(s.Detail, "TLS 1.") {
+		t.Errorf("tls %+v", s)
+	}
+}
