@@ -21,8 +21,9 @@
 // from the session's settings and asks it for the kind, the registry and
 // the descriptions, as restls check does.
 //
-// lsp may import config, openapi, hints, workspace and runtime/dryrun (the type of a
-// run's result, which restls.runScript answers as it is). It must not
+// lsp may import config, openapi, hints, workspace, runtime/dryrun (the
+// type of a run's result, which restls.runScript answers as it is) and
+// runtime/curlin (restls.pasteCurl, command_curl.go). It must not
 // import runtime (the script runner is injected through Options.Runner),
 // remote (registryUrl sources
 // are read by the Options.Load that cmd/restls injects, remote.Pool.Load)

@@ -87,8 +87,10 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		return s.serviceTree(), nil
 	case CommandRunScript:
 		return s.runScript(ctx, req, arg, p.WorkDoneToken)
+	case CommandPasteCurl:
+		return s.pasteCurl(arg) // command_curl.go
 	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandServiceTree, CommandReload)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s, %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl, CommandReload)
 	}
 }
 

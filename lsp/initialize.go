@@ -70,7 +70,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRunScript, CommandServices, CommandServiceTree, CommandReload},
+				Commands: []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl, CommandReload},
 			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "restls"},

@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient <- runtime/dryrun <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -55,6 +55,7 @@ var table = map[string]rule{
 	"openapi":            {may: []string{"config"}},
 	"hints":              {may: []string{"config", "openapi"}},
 	"runtime/restclient": {may: []string{"config"}},
+	"runtime/curlin":     {may: []string{"config"}},                       // curl command lines into api.rest.v1 calls (restls.pasteCurl)
 	"runtime/dryrun":     {may: []string{"config", "runtime/restclient"}}, // the dry-run result's types, which lsp and web carry
 	"runtime":            {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
@@ -62,7 +63,7 @@ var table = map[string]rule{
 	"workspace":          {may: []string{"config", "openapi"}}, // the project as every surface sees it
 	"check":              {may: []string{"config", "hints", "workspace"}},
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/dryrun", "workspace"}},
+	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "workspace"}},
 	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "remote", "lsp", "web", "workspace"}},
 
