@@ -41,6 +41,8 @@ type File struct {
 
 	doc  *yaml.Node // the file, for Update
 	data []byte
+	// edits are Update's changes, for the edit in place (inplace.go).
+	edits []mapEdit
 	// root is the directory the files the test file names must stay in,
 	// its links followed (input.RootOf): its repository.
 	root     string

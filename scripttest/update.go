@@ -14,14 +14,21 @@ import (
 // lacks, with the actual outcome: the result (or the error), the calls,
 // and the logs when c checks them. A passing part stays as written.
 func update(c *Case, o *Outcome) {
-	e, res, n := c.Expect, o.res, c.node
+	e, res := c.Expect, o.res
 	if res == nil {
 		return
 	}
+	// The changes are made to the case's node (a full rewrite writes
+	// them) and recorded for the file's edit in place (inplace.go).
+	edit := &mapEdit{line: c.node.Line, column: c.node.Column}
+	defer func() {
+		edit.apply(c.node)
+		c.file.edits = append(c.file.edits, *edit)
+	}()
 	if o.failed.result || !e.HasResult && !e.HasMatch && e.Error == nil {
-		deleteKey(n, "result")
-		deleteKey(n, "resultMatch")
-		deleteKey(n, "error")
+		edit.del("result")
+		edit.del("resultMatch")
+		edit.del("error")
 		if res.Error != nil {
 			ee := ExpectError{Code: res.Error.Code, Name: res.Error.Name}
 			if res.Error.Status != nil {
@@ -30,9 +37,9 @@ func update(c *Case, o *Outcome) {
 			if ee.Code != "" || ee.Status != 0 {
 				ee.Name = ""
 			}
-			setKey(n, "error", nodeOf(ee))
+			edit.set("error", nodeOf(ee))
 		} else {
-			setKey(n, "result", jsonNode(res.Result))
+			edit.set("result", jsonNode(res.Result))
 		}
 	}
 	if o.failed.calls || !e.HasCalls {
@@ -53,7 +60,7 @@ func update(c *Case, o *Outcome) {
 			}
 			seq.Content[i] = item
 		}
-		setKey(n, "calls", seq)
+		edit.set("calls", seq)
 	}
 	if o.failed.logs {
 		logs := &yaml.Node{Kind: yaml.SequenceNode}
@@ -63,24 +70,26 @@ func update(c *Case, o *Outcome) {
 			setKey(item, "message", nodeOf(l.Message))
 			logs.Content = append(logs.Content, item)
 		}
-		setKey(n, "logs", logs)
+		edit.set("logs", logs)
 	}
 }
 
-// save writes the file with its updated expectations.
+// save writes the file with its updated expectations: edited in place
+// where it can be (inplace.go), so the rest of the file stays as
+// written; else, or when the edit would not read back as the full
+// rewrite does, rewritten whole.
 func (f *File) save() error {
 	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(f.doc); err != nil {
+	if err := encodeYAML(&b, f.doc); err != nil {
 		return fmt.Errorf("write %s: %w", f.Path, err)
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", f.Path, err)
+	out := b.Bytes()
+	if edited, ok := editInPlace(f.data, f.edits); ok && sameValue(edited, out) {
+		out = edited
 	}
 	// A test file that is a link out of its repository is not written
 	// through: the repository would choose what an outside file holds.
-	if err := input.WriteFileIn(f.root, f.Path, b.Bytes()); err != nil {
+	if err := input.WriteFileIn(f.root, f.Path, out); err != nil {
 		return fmt.Errorf("write %s: %w", f.Path, err)
 	}
 	return nil
