@@ -201,3 +201,30 @@ func TestProbeRefusedAndTLS(t *testing.T) {
 		t.Errorf("tls %+v", s)
 	}
 }
+
+// TestProbeDNS: a host name is resolved and timed; a name that does not
+// resolve fails at the dns step (the resolver's error given by a dialer
+// here: tests reach no name server).
+func TestProbeDNS(t *testing.T) {
+	bin := httpbinServer(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(bin.URL, "http://"))
+	reg := loadRegistry(t, config.ScriptService, servicesXML(
+		api("local", "http://localhost:"+port+"/anything", ""),
+		api("nxdomain", "http://no-such-host.invalid/api", ""),
+	))
+	r := New(Options{}).Probe(context.Background(), reg, "local")
+	if !r.OK {
+		t.Fatalf("localhost: %+v", r)
+	}
+	if s := stepOf(t, r, ProbeStepDNS); s.Outcome != ProbeOK || !strings.HasPrefix(s.Detail, "localhost: ") {
+		t.Errorf("dns %+v", s)
+	}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: "no-such-host.invalid", IsNotFound: true}}
+	}
+	r = New(Options{Dial: dial}).Probe(context.Background(), reg, "nxdomain")
+	if r.OK || r.FailedStep != ProbeStepDNS || r.ErrorCode != CodeDNS {
+		t.Fatalf("nxdomain: %+v", r)
+	}
+	noStep(t, r, ProbeStepConnect)
+}
