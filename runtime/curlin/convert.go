@@ -86,10 +86,15 @@ func Convert(c *Command, reg *config.Registry) (*Call, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the URL %q cannot be read: %v", c.URLs[0], err)
+		// Not the URL itself: it may hold credentials.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("the URL cannot be read: %v", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("the URL %q is not an http or https address", c.URLs[0])
+		return nil, fmt.Errorf("the URL %s is not an http or https address", displayURL(u))
 	}
 
 	// The method, as curl picks it.
@@ -204,11 +209,10 @@ func Convert(c *Command, reg *config.Registry) (*Call, error) {
 		}
 	}
 	if u.User != nil {
-		if configured {
-			authNote("The credentials in the URL are")
-		} else {
-			authNote("The credentials in the URL are")
-			header = append(header, Param{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.String()))})
+		authNote("The credentials in the URL are")
+		if !configured {
+			pw, _ := u.User.Password()
+			header = append(header, Param{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pw))})
 		}
 	}
 	if len(dropped) > 0 {

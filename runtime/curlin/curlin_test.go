@@ -81,6 +81,8 @@ func TestFromCurl(t *testing.T) {
 			`api.rest.v1.get("docs", {pathParams: ["s"], queryParams: {q: "a b", r: "c&d"}}, {});`, []string{"docs-copy"}},
 		{"-u without configured auth", `curl -u ada:pw https://docs.example.com/`,
 			`api.rest.v1.get("docs", {}, {Authorization: "Basic YWRhOnB3"});`, []string{"docs-copy", "hard-coded credential"}},
+		{"credentials in the URL", `curl https://ada:p%40ss@docs.example.com/x`,
+			`api.rest.v1.get("docs", {pathParams: ["x"]}, {Authorization: "Basic YWRhOnBAc3M="});`, []string{"docs-copy", "The credentials in the URL are kept as written"}},
 		{"-u with configured oauth", `curl -u ada:pw http://pay.example.com:8080/api`,
 			`api.rest.v1.get("pay", {}, {});`, []string{`-u credentials are left out: serviceId "pay" has oAuth client_credentials authorization`}},
 		{"trailing slash and variables", `TOKEN=abc; curl -H "X-Key: $KEY" -H "X-Tok: $TOKEN" https://crm.example.com/api/v2/a/`,
@@ -137,6 +139,8 @@ func TestFromCurlErrors(t *testing.T) {
 		{"text body", `curl -H 'Content-Type: text/plain' -d 'hello' https://docs.example.com`, "not JSON"},
 		{"missing value", `curl https://docs.example.com -H`, "needs a value"},
 		{"no url", `curl -s`, "has no URL"},
+		{"ftp", `curl ftp://u:s3cret@docs.example.com/x`, "ftp://u:xxxxx@docs.example.com/x is not an http or https address"},
+		{"unreadable url", `curl 'https://u:s3cret@docs.example.com:port/'`, "the URL cannot be read"},
 		{"dot segment", `curl https://docs.example.com/a/../b`, `segment ".."`},
 		{"too deep", "curl " + strings.Repeat("(", MaxNesting+1), "nests"},
 		{"replacing expansion", `X=aaaa; curl -d "${X//a/$X$X}" https://docs.example.com`, "parameter expansion restls does not evaluate"},
@@ -148,6 +152,9 @@ func TestFromCurlErrors(t *testing.T) {
 			_, err := FromCurl(tc.curl, reg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to hold %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("the error shows the password: %v", err)
 			}
 		})
 	}

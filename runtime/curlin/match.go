@@ -35,7 +35,7 @@ func match(reg *config.Registry, u *url.URL) (*matched, error) {
 		if err != nil || b.Host == "" || !strings.EqualFold(b.Scheme, u.Scheme) || hostPort(b) != hostPort(u) {
 			continue
 		}
-		sameHost = append(sameHost, fmt.Sprintf("%s (%s)", id, svc.URL))
+		sameHost = append(sameHost, fmt.Sprintf("%s (%s)", id, b.Redacted()))
 		rest, ok := pathPrefix(b.EscapedPath(), u.EscapedPath())
 		if !ok {
 			continue
