@@ -30,6 +30,13 @@ type probeJSON struct {
 // as one JSON object. Exit status 1 when any probe fails, or when there
 // is nothing to probe.
 func probeServices(env *cliEnv, reg *config.Registry, ids []string, asJSON bool) int {
+	for _, id := range ids {
+		if strings.HasPrefix(id, "-") {
+			// The flag package stops at the first serviceId.
+			fmt.Fprintf(env.stderr, "restls services: %s comes after a serviceId; put the flags before --probe's serviceIds (restls services --json --probe ID...)\n", id)
+			return 2
+		}
+	}
 	if len(ids) == 0 {
 		ids = reg.IDs()
 	}

@@ -113,6 +113,10 @@ func TestServicesProbe(t *testing.T) {
 	if _, _, rc := run(t, nil, "services", "--service-xml", xmlFile, "--probe", "nosuch"); rc != 1 {
 		t.Errorf("unknown id: rc %d, want 1", rc)
 	}
+	// A flag after the ids is a usage error, not a serviceId.
+	if _, errs, rc := run(t, nil, "services", "--service-xml", xmlFile, "--probe", "bin", "--json"); rc != 2 || !strings.Contains(errs, "--json comes after a serviceId") {
+		t.Errorf("flag after the ids: rc %d, stderr %q", rc, errs)
+	}
 	// Arguments without --probe stay a usage error.
 	if _, _, rc := run(t, nil, "services", "--service-xml", xmlFile, "bin"); rc != 2 {
 		t.Errorf("argument without --probe: rc %d, want 2", rc)
