@@ -265,10 +265,9 @@ func Convert(c *Command, reg *config.Registry) (*Call, error) {
 		call.Payload = json.RawMessage("{}")
 	}
 	call.Header = dedupe(header, "header", "HEADER holds one value per name", note)
-	text := call.Text()
 	for _, v := range c.Vars {
 		// Only those left in the call (not in a header left out).
-		if strings.Contains(text, "$"+v) {
+		if call.mentions("$" + v) {
 			note("$%s is a shell variable the command does not set; it is left in the text: put its value in.", v)
 		}
 	}
@@ -451,4 +450,24 @@ func payload(body, bodyType, contentType string, note func(string, ...any)) (p j
 		return json.RawMessage(buf.Bytes()), true, nil
 	}
 	return nil, false, errors.New("the body is not JSON; api.rest.v1 sends JSON or multipart form fields only")
+}
+
+// mentions reports whether s is in any text of the call.
+func (c *Call) mentions(s string) bool {
+	if strings.Contains(string(c.Payload), s) {
+		return true
+	}
+	for _, p := range c.PathParams {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	for _, list := range [][]Param{c.Query, c.Header} {
+		for _, p := range list {
+			if strings.Contains(p.Name, s) || strings.Contains(p.Value, s) {
+				return true
+			}
+		}
+	}
+	return false
 }

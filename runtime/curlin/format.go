@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // prettyAbove is the length of a payload written on one line above which
@@ -59,8 +61,11 @@ func (c *Call) text(indent string) string {
 	writeObject(&b, c.Header)
 	if c.Payload != nil {
 		b.WriteString(", ")
-		v, err := jsValue(c.Payload, "", false)
-		if err == nil && len(v) > prettyAbove {
+		v, err := "", error(nil)
+		if len(c.Payload) <= 4*prettyAbove {
+			v, err = jsValue(c.Payload, "", false)
+		}
+		if err == nil && (v == "" || len(v) > prettyAbove) {
 			v, err = jsValue(c.Payload, indent, true)
 		}
 		if err != nil {
@@ -88,6 +93,13 @@ func writeObject(b *strings.Builder, ps []Param) {
 // jsString is s as a JavaScript string literal: JSON's, which escapes
 // control characters and U+2028/U+2029 too.
 func jsString(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -112,19 +124,21 @@ func jsKey(s string) string {
 // they can be, in their order; pretty puts one member a line, indented
 // from indent by two spaces a level.
 func jsValue(raw json.RawMessage, indent string, pretty bool) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	type frame struct {
 		obj, wantKey bool
 		n            int
 	}
 	var stack []frame
 	var b strings.Builder
+	b.Grow(len(raw) + len(raw)/4)
 	newline := func() {
 		if pretty {
 			b.WriteByte('\n')
 			b.WriteString(indent)
-			b.WriteString(strings.Repeat("  ", len(stack)))
+			for range stack {
+				b.WriteString("  ")
+			}
 		}
 	}
 	sep := func(n int) {
@@ -137,20 +151,21 @@ func jsValue(raw json.RawMessage, indent string, pretty bool) (string, error) {
 		newline()
 	}
 	for {
-		tok, err := dec.Token()
+		tok, err := dec.ReadToken()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return "", err
 		}
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+		kind := tok.Kind()
+		if kind == '}' || kind == ']' {
 			n := stack[len(stack)-1].n
 			stack = stack[:len(stack)-1]
 			if n > 0 {
 				newline()
 			}
-			b.WriteByte(byte(d))
+			b.WriteByte(byte(kind))
 			continue
 		}
 		if len(stack) > 0 {
@@ -160,7 +175,7 @@ func jsValue(raw json.RawMessage, indent string, pretty bool) (string, error) {
 				sep(top.n)
 				top.n++
 				top.wantKey = false
-				b.WriteString(jsKey(tok.(string)))
+				b.WriteString(jsKey(tok.String()))
 				b.WriteString(": ")
 				continue
 			case top.obj:
@@ -170,22 +185,14 @@ func jsValue(raw json.RawMessage, indent string, pretty bool) (string, error) {
 				top.n++
 			}
 		}
-		switch v := tok.(type) {
-		case json.Delim:
-			b.WriteByte(byte(v))
-			stack = append(stack, frame{obj: v == '{', wantKey: v == '{'})
-		case string:
-			b.WriteString(jsString(v))
-		case json.Number:
-			b.WriteString(v.String())
-		case bool:
-			if v {
-				b.WriteString("true")
-			} else {
-				b.WriteString("false")
-			}
-		case nil:
-			b.WriteString("null")
+		switch kind {
+		case '{', '[':
+			b.WriteByte(byte(kind))
+			stack = append(stack, frame{obj: kind == '{', wantKey: kind == '{'})
+		case '"':
+			b.WriteString(jsString(tok.String()))
+		default: // numbers as written, true, false, null
+			b.WriteString(tok.String())
 		}
 	}
 	return b.String(), nil
