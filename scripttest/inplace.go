@@ -82,14 +82,26 @@ type textEdit struct {
 // lines, comments and the spacing of flow mappings elsewhere stay as
 // written. It declines (false) what it cannot edit by lines: a mapping
 // in flow style, a key that shares its line with another node, a removed
-// value that holds an anchor, carriage returns, a second document. The
+// value that holds an anchor, a carriage return that does not end a line
+// (CRLF files are edited as LF and written back as CRLF), a second
+// document. The
 // result must decode to what a full rewrite would; save checks that too.
 func editInPlace(data []byte, edits []mapEdit) ([]byte, bool) {
 	if len(edits) == 0 {
 		return data, true
 	}
 	if bytes.IndexByte(data, '\r') >= 0 {
-		return nil, false
+		// CRLF throughout: edited as LF, written back as CRLF. Any
+		// other carriage return is left to the full rewrite.
+		lf := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		if bytes.IndexByte(lf, '\r') >= 0 {
+			return nil, false
+		}
+		out, ok := editInPlace(lf, edits)
+		if !ok {
+			return nil, false
+		}
+		return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n")), true
 	}
 	doc, err := input.YAMLNode(data)
 	if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {

@@ -70,7 +70,7 @@ func TestEditInPlaceDeclines(t *testing.T) {
 	for _, tc := range []struct{ name, text string }{
 		{"flow case", "script: s.js\ncases: [{name: a, result: 2}]\n"},
 		{"flow root", "{script: s.js, result: 2}\n"},
-		{"carriage returns", "script: s.js\r\nresult: 2\r\n"},
+		{"lone carriage returns", "script: s.js\rresult: 2\r"},
 		{"second document", "script: s.js\nresult: 2\n---\nx: 1\n"},
 		{"anchor in the value", "script: s.js\nresult: &r 2\nresultMatch: *r\n"},
 	} {
@@ -89,6 +89,19 @@ func TestEditInPlaceDeclines(t *testing.T) {
 				t.Error("edited in place; want it declined")
 			}
 		})
+	}
+}
+
+// TestEditInPlaceCRLF: a CRLF file stays CRLF, edited in place.
+func TestEditInPlaceCRLF(t *testing.T) {
+	text := "# keep\r\nscript: s.js\r\ninput: { id: 1 }\r\n\r\nresult: 2\r\n"
+	e := mapEdit{line: 2, column: 1}
+	e.set("result", &yaml.Node{Kind: yaml.ScalarNode, Value: "3"})
+	e.set("calls", jsonNode([]byte(`[{"method":"GET"}]`)))
+	got, ok := editInPlace([]byte(text), []mapEdit{e})
+	want := "# keep\r\nscript: s.js\r\ninput: { id: 1 }\r\n\r\nresult: 3\r\ncalls:\r\n  - method: GET\r\n"
+	if !ok || string(got) != want {
+		t.Errorf("ok %v, got %q\nwant %q", ok, got, want)
 	}
 }
 
@@ -125,6 +138,7 @@ func FuzzUpdateInPlace(f *testing.F) {
 			}
 			f.Add(string(data), 0, 1, "x")
 			f.Add(string(data), 3, 7, "multi\nline")
+			f.Add(strings.ReplaceAll(string(data), "\n", "\r\n"), 1, 5, "crlf")
 		}
 	}
 	f.Add("a: 1\nb:\n  - c\n  # comment\n\n# foot\n", 1, 2, "")
