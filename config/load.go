@@ -98,6 +98,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		wg.Go(func() { timeouts, platformDiags = parsePlatform(r.platformConfig.path, platformData) })
 	}
 	wg.Wait()
+	snap.entries = loadEntries(props, propData, serviceXML, serviceData, handlerXML, handlerData)
 	props = slices.DeleteFunc(props, func(p *parsed) bool { return p == nil })
 
 	if found == 0 {

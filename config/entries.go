@@ -1,0 +1,322 @@
+package config
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// Entries are every api and oAuth definition as written, for navigation
+// (references, rename, symbols, code lens): the merged Registry keeps only
+// the definition in force of each usable id, while navigation needs all of
+// them (the ones a later source overrides, the broken ones) with the exact
+// byte range of each id where it is written, so that an editor can change
+// it. Loading records them beside the registries; nothing else reads them.
+
+// Span is a byte range in a configuration file's text as read from disk.
+// Found is false when the value could not be located exactly: written
+// with an escape, folded over lines, or in a file decoded from another
+// encoding. Such a value is shown but never edited.
+type Span struct {
+	Start, End int
+	Found      bool
+}
+
+// Entry is one api or oAuth definition of a source.
+type Entry struct {
+	// OAuth is set for an oAuth definition, else the entry is an api.
+	OAuth bool
+	// ID is the serviceId (api) or the oAuth id, as read; "" when missing.
+	ID      string
+	Defined Position // the entry
+	IDAt    Position // where the id is written (a line for .properties)
+	IDSpan  Span
+	// URL is the url as written (api); RefersTo and RefersToSpan are the
+	// serviceId part of a <serviceId>/<suffix> url, when it has that form.
+	URL          string
+	RefersTo     string
+	RefersToSpan Span
+	// AuthType and OAuthRef are the api's authorization type and the
+	// oAuth id it names, with where that id is written.
+	AuthType     string
+	OAuthRef     string
+	OAuthRefSpan Span
+	// Kinds are the script kinds that read the entry's source; InForce
+	// those of them for which it is the definition the merge keeps (no
+	// later source of the kind defines the same id).
+	Kinds   []Kind
+	InForce []Kind
+}
+
+// Entries returns every definition of every source read, in reading
+// order (properties, then the service XML, then the handler XML). The
+// caller must not modify it.
+func (s *Snapshot) Entries() []Entry {
+	if s == nil {
+		return nil
+	}
+	return s.entries
+}
+
+// entrySource is one parsed source with its text, for entries.
+type entrySource struct {
+	p     *parsed
+	data  []byte
+	kinds []Kind
+}
+
+// buildEntries lists the entries of the sources, in reading order.
+func buildEntries(srcs []entrySource) []Entry {
+	var out []Entry
+	for _, src := range srcs {
+		if src.p == nil {
+			continue
+		}
+		loc := newLocator(src.p.file, src.data)
+		for i := range src.p.apis {
+			a := &src.p.apis[i]
+			e := Entry{ID: a.serviceID.value, Defined: a.pos, IDAt: a.serviceID.pos, URL: a.url.value, Kinds: src.kinds}
+			if a.serviceID.set {
+				e.IDSpan = loc.value(a.serviceID.pos, "serviceId", a.serviceID.value)
+			}
+			if ref, _, ok := strings.Cut(a.url.value, "/"); ok && ref != "" && !isAbsolute(a.url.value) && !strings.Contains(ref, ":") {
+				e.RefersTo = ref
+				if sp := loc.value(a.url.pos, "url", a.url.value); sp.Found {
+					e.RefersToSpan = Span{sp.Start, sp.Start + len(ref), true}
+				}
+			}
+			if a.auth != nil {
+				e.AuthType = a.auth.typ.value
+				if a.auth.id.set {
+					e.OAuthRef = a.auth.id.value
+					e.OAuthRefSpan = loc.value(a.auth.id.pos, "id", a.auth.id.value)
+				}
+			}
+			out = append(out, e)
+		}
+		for i := range src.p.oauths {
+			o := &src.p.oauths[i]
+			f := o.get("id")
+			e := Entry{OAuth: true, ID: f.value, Defined: o.pos, IDAt: f.pos, Kinds: src.kinds}
+			if f.set {
+				e.IDSpan = loc.value(f.pos, "id", f.value)
+			}
+			out = append(out, e)
+		}
+	}
+	// InForce: per kind, the last api (or oAuth) definition of each id.
+	for _, k := range Kinds {
+		last := map[[2]string]int{}
+		for i := range out {
+			if out[i].ID != "" && hasKind(out[i].Kinds, k) {
+				last[[2]string{boolKey(out[i].OAuth), out[i].ID}] = i
+			}
+		}
+		for _, i := range last {
+			out[i].InForce = append(out[i].InForce, k)
+		}
+	}
+	return out
+}
+
+func boolKey(b bool) string {
+	if b {
+		return "oAuth"
+	}
+	return "api"
+}
+
+func hasKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// locator finds the exact byte range of a value near a recorded position,
+// by the format of the file: the positions the readers record are those
+// of the key (YAML), the line (.properties) or the element (XML).
+type locator struct {
+	data   []byte
+	starts []int
+	format byte // 'y' YAML, 'p' properties, 'x' XML
+}
+
+func newLocator(file string, data []byte) *locator {
+	l := &locator{data: data, starts: newLineIndex(data).starts, format: 'y'}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".properties":
+		l.format = 'p'
+	case ".xml":
+		l.format = 'x'
+	}
+	return l
+}
+
+// lineEnd returns the offset of the end of the line holding off.
+func (l *locator) lineEnd(off int) int {
+	if i := bytes.IndexByte(l.data[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(l.data)
+}
+
+// value returns the span of value, written for key at pos.
+func (l *locator) value(pos Position, key, value string) Span {
+	if pos.Line < 1 || pos.Line > len(l.starts) || value == "" {
+		return Span{}
+	}
+	lineStart := l.starts[pos.Line-1]
+	off := min(lineStart+max(pos.Column-1, 0), len(l.data))
+	var start int
+	switch l.format {
+	case 'p':
+		start = l.propValue(lineStart)
+	case 'x':
+		start = l.xmlValue(off, key)
+	default:
+		start = l.yamlValue(off)
+	}
+	if start < 0 || start+len(value) > len(l.data) || string(l.data[start:start+len(value)]) != value {
+		return Span{}
+	}
+	end := start + len(value)
+	// The value must be the whole token: what follows ends it.
+	if end < len(l.data) {
+		switch c := l.data[end]; {
+		case l.format == 'y' && (c == '"' || c == '\'' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '}' || c == ']'):
+		case l.format == 'p' && (c == '\r' || c == '\n' || c == ' ' || c == '\t'):
+		case l.format == 'x' && (c == '"' || c == '\'' || c == '<' || c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+		default:
+			return Span{}
+		}
+	}
+	return Span{start, end, true}
+}
+
+// yamlValue: from a key, past the ':' and blanks, and past an opening
+// quote.
+func (l *locator) yamlValue(off int) int {
+	end := l.lineEnd(off)
+	i := bytes.IndexByte(l.data[off:end], ':')
+	if i < 0 {
+		return -1
+	}
+	j := off + i + 1
+	for j < end && (l.data[j] == ' ' || l.data[j] == '\t') {
+		j++
+	}
+	if j < end && (l.data[j] == '"' || l.data[j] == '\'') {
+		j++
+	}
+	return j
+}
+
+// propValue: the value of a .properties line, after the key and its
+// separator (as splitProperties reads them).
+func (l *locator) propValue(lineStart int) int {
+	end := l.lineEnd(lineStart)
+	i := lineStart
+	for i < end && (l.data[i] == ' ' || l.data[i] == '\t' || l.data[i] == '\f') {
+		i++
+	}
+	for i < end {
+		c := l.data[i]
+		if c == '\\' {
+			i += 2
+			continue
+		}
+		if c == '=' || c == ':' || c == ' ' || c == '\t' || c == '\f' {
+			break
+		}
+		i++
+	}
+	for i < end && (l.data[i] == ' ' || l.data[i] == '\t' || l.data[i] == '\f') {
+		i++
+	}
+	if i < end && (l.data[i] == '=' || l.data[i] == ':') {
+		i++
+	}
+	for i < end && (l.data[i] == ' ' || l.data[i] == '\t' || l.data[i] == '\f') {
+		i++
+	}
+	return min(i, end)
+}
+
+// xmlValue: the value of attribute key in the start tag at off, or, when
+// the tag has no such attribute and is the element key itself, its text.
+func (l *locator) xmlValue(off int, key string) int {
+	d := l.data
+	if off >= len(d) || d[off] != '<' {
+		return -1
+	}
+	i := off + 1
+	for i < len(d) && isXMLNameByte(d[i]) {
+		i++
+	}
+	tag := string(d[off+1 : i])
+	for i < len(d) {
+		for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
+			i++
+		}
+		if i >= len(d) || d[i] == '>' || d[i] == '/' {
+			break
+		}
+		ns := i
+		for i < len(d) && isXMLNameByte(d[i]) {
+			i++
+		}
+		name := string(d[ns:i])
+		for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n' || d[i] == '=') {
+			i++
+		}
+		if i >= len(d) || (d[i] != '"' && d[i] != '\'') {
+			return -1
+		}
+		q := d[i]
+		vs := i + 1
+		k := bytes.IndexByte(d[vs:], q)
+		if k < 0 {
+			return -1
+		}
+		if name == key {
+			for vs < len(d) && (d[vs] == ' ' || d[vs] == '\t') {
+				vs++
+			}
+			return vs
+		}
+		i = vs + k + 1
+	}
+	if tag != key || i >= len(d) || d[i] != '>' {
+		return -1
+	}
+	i++
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+func isXMLNameByte(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c == ':' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+// loadEntries lists the entries of the sources LoadWith parsed.
+func loadEntries(props []*parsed, propData [][]byte, serviceXML *parsed, serviceData []byte, handlerXML *parsed, handlerData []byte) []Entry {
+	var service, handler []Kind
+	for _, k := range Kinds {
+		if k.UsesHandlerXML() {
+			handler = append(handler, k)
+		} else {
+			service = append(service, k)
+		}
+	}
+	srcs := make([]entrySource, 0, len(props)+2)
+	for i, p := range props {
+		srcs = append(srcs, entrySource{p, propData[i], Kinds})
+	}
+	srcs = append(srcs, entrySource{serviceXML, serviceData, service}, entrySource{handlerXML, handlerData, handler})
+	return buildEntries(srcs)
+}

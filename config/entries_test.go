@@ -1,0 +1,87 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// spanText is what an entry's span covers in files.
+func spanText(files memFiles, e Entry, sp Span) string {
+	if !sp.Found {
+		return "<not found>"
+	}
+	return files[e.Defined.File][sp.Start:sp.End]
+}
+
+// TestEntries: every definition of every source, overridden ones too, each
+// id, reference and oAuth id located exactly in every format.
+func TestEntries(t *testing.T) {
+	files := memFiles{
+		"root/" + yml: "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com/v1\n" +
+			"    - serviceId: \"quoted\"\n      url: 'crm/orders'\n      authorization:\n        type: oAuth\n        id: o1\n" +
+			"    - {serviceId: flow, url: crm/flow}\n" +
+			"  oAuth:\n    - id: o1\n      url: https://auth.example.com/token\n      grantType: client_credentials\n" +
+			"      clientAuthenticationMethod: client_secret_post\n      clientId: c\n      clientSecret: s\n",
+		"root/application.properties": "# comment\nscriptservice.api[0].serviceId = crm\nscriptservice.api[0].url=https://other.example.com\n" +
+			"scriptservice.api[1].serviceId=esc\\u0061ped\nscriptservice.api[1].url=https://e.example.com\n",
+		"root/" + svc: xmlDoc(`<api description="d" serviceId="crm" url="https://xml.example.com"/>` + "\n" +
+			`<api serviceId='xref' url="crm/x"><authorization type="oAuth"><id> o2 </id></authorization></api>` + "\n" +
+			`<oAuth id="o2" url="https://a.example.com/t" grantType="client_credentials" clientAuthenticationMethod="client_secret_post" clientId="c" clientSecret="s"/>`),
+		"root/" + hdl: xmlDoc(`<api serviceId="task" url="https://task.example.com"/>`),
+	}
+	snap := LoadWith(Sources{ConfigRoot: "root"}, files.read)
+	var got []string
+	for _, e := range snap.Entries() {
+		kind := "api"
+		if e.OAuth {
+			kind = "oAuth"
+		}
+		line := fmt.Sprintf("%s %s %s@%d id=%s", strings.TrimPrefix(e.Defined.File, "root/"), kind, e.ID, e.IDAt.Line, spanText(files, e, e.IDSpan))
+		if e.RefersTo != "" {
+			line += " ref=" + spanText(files, e, e.RefersToSpan)
+		}
+		if e.OAuthRef != "" {
+			line += " oauth=" + spanText(files, e, e.OAuthRefSpan)
+		}
+		line += fmt.Sprintf(" kinds=%d inForce=%v", len(e.Kinds), e.InForce)
+		got = append(got, line)
+	}
+	want := []string{
+		"application.yml api crm@3 id=crm kinds=3 inForce=[]",
+		"application.yml api quoted@5 id=quoted ref=crm oauth=o1 kinds=3 inForce=[scriptService scriptTask validationScript]",
+		"application.yml api flow@10 id=flow ref=crm kinds=3 inForce=[scriptService scriptTask validationScript]",
+		"application.yml oAuth o1@12 id=o1 kinds=3 inForce=[scriptService scriptTask validationScript]",
+		"application.properties api crm@2 id=crm kinds=3 inForce=[scriptTask]",
+		"application.properties api escaped@4 id=<not found> kinds=3 inForce=[scriptService scriptTask validationScript]",
+		"script-code-config/script-service-api.xml api crm@2 id=crm kinds=2 inForce=[scriptService validationScript]",
+		"script-code-config/script-service-api.xml api xref@3 id=xref ref=crm oauth=o2 kinds=2 inForce=[scriptService validationScript]",
+		"script-code-config/script-service-api.xml oAuth o2@4 id=o2 kinds=2 inForce=[scriptService validationScript]",
+		"script-handler-config/script-handler-api.xml api task@2 id=task kinds=1 inForce=[scriptTask]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// FuzzEntries: whatever the text, a span that is found covers exactly
+// the value it names.
+func FuzzEntries(f *testing.F) {
+	f.Add("scriptservice:\n  api:\n    - serviceId: a\n      url: a/b\n", "scriptservice.api[0].serviceId=x\n", `<api serviceId="s" url="s/x"><authorization type="oAuth"><id>o</id></authorization></api>`)
+	f.Add("scriptservice:\n  api:\n    - {serviceId: 'a''b', url: \"a\\\"/b\"}\n", "scriptservice.api[0].serviceId  :  x\\\n  y\n", `<api url='u' serviceId = " s "/>`)
+	f.Fuzz(func(t *testing.T, y, props, x string) {
+		files := memFiles{"root/" + yml: y, "root/application.properties": props, "root/" + svc: xmlDoc(x)}
+		for _, e := range LoadWith(Sources{ConfigRoot: "root"}, files.read).Entries() {
+			text := files[e.Defined.File]
+			check := func(what, want string, sp Span) {
+				if sp.Found && (sp.Start < 0 || sp.End > len(text) || text[sp.Start:sp.End] != want) {
+					t.Fatalf("%s %q: span %v covers %q", what, want, sp, text[max(0, min(sp.Start, len(text))):max(0, min(sp.End, len(text)))])
+				}
+			}
+			check("id", e.ID, e.IDSpan)
+			check("ref", e.RefersTo, e.RefersToSpan)
+			check("oAuth", e.OAuthRef, e.OAuthRefSpan)
+		}
+	})
+}
