@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime, remote <- workspace <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime, remote <- workspace, workspace/index <- check, scripttest <- lsp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -62,6 +62,7 @@ var table = map[string]rule{
 	"remote":             {may: []string{"config"}},
 	"workspace":          {may: []string{"config", "openapi"}}, // the project as every surface sees it
 	"check":              {may: []string{"config", "hints", "workspace"}},
+	"workspace/index":    {may: []string{"config", "hints"}}, // the project index behind navigation: scripts' calls and configuration entries
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "workspace"}},
 	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema

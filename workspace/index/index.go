@@ -1,0 +1,420 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/hints"
+	"github.com/restls/restls/input"
+)
+
+// Defaults of Options.
+const (
+	DefaultGlob        = "**/*.js"
+	DefaultMaxFiles    = 50_000
+	DefaultMaxFileSize = 1 << 20
+)
+
+// Options say which scripts the index holds.
+type Options struct {
+	// Root is the project root; scripts are looked for below it.
+	Root string
+	// Glob selects the scripts (input.FileGlob, relative to Root);
+	// DefaultGlob when empty. Directories whose name starts with "." and
+	// node_modules are never entered.
+	Glob string
+	// Kinds decides each script's kind (config.KindMap.Decide).
+	Kinds config.KindMap
+	// MaxFiles and MaxFileSize bound what is read: past MaxFiles scripts
+	// the index is Truncated; a larger script is left out.
+	MaxFiles    int
+	MaxFileSize int64
+}
+
+// Script is one script of the project.
+type Script struct {
+	Path  string      // absolute
+	Rel   string      // relative to the root, slash-separated
+	Kind  config.Kind // as config.KindMap.Decide decides it
+	Text  string
+	Calls []hints.CallSite
+}
+
+// Ref is one call site: Script.Calls[Call].
+type Ref struct {
+	Script *Script
+	Call   int
+}
+
+// Site returns the call site.
+func (r Ref) Site() hints.CallSite { return r.Script.Calls[r.Call] }
+
+// Index is the project index. It is safe for concurrent use: queries
+// read under a shared lock, Build, Update and SetConfig write under an
+// exclusive one, so a query sees one state.
+type Index struct {
+	opts Options
+	glob *input.Glob
+
+	mu        sync.RWMutex
+	scripts   map[string]*Script             // by Path
+	byID      map[string]map[string]struct{} // serviceId -> paths of scripts with a literal call of it
+	dynamic   map[string]struct{}            // paths of scripts with a call whose id is built at run time
+	truncated bool
+
+	entries   []config.Entry
+	defs      map[string][]int // api serviceId -> indexes into entries
+	refs      map[string][]int // serviceId an id/suffix url names -> entries
+	oauthDefs map[string][]int
+	oauthRefs map[string][]int
+	byFile    map[string][]int // file -> its entries
+}
+
+// New returns an empty index for opts; Build fills it.
+func New(opts Options) (*Index, error) {
+	if opts.Glob == "" {
+		opts.Glob = DefaultGlob
+	}
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Root != "" {
+		opts.Root = filepath.Clean(opts.Root)
+	}
+	g, err := input.FileGlob(opts.Glob)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{opts: opts, glob: g}
+	ix.resetScripts()
+	ix.setEntries(nil)
+	return ix, nil
+}
+
+func (ix *Index) resetScripts() {
+	ix.scripts = map[string]*Script{}
+	ix.byID = map[string]map[string]struct{}{}
+	ix.dynamic = map[string]struct{}{}
+	ix.truncated = false
+}
+
+// Root returns the project root.
+func (ix *Index) Root() string { return ix.opts.Root }
+
+// rel returns path relative to the root, slash-separated, and whether it
+// is below the root and in no skipped directory.
+func (ix *Index) rel(path string) (string, bool) {
+	if ix.opts.Root == "" {
+		return "", false
+	}
+	r, err := filepath.Rel(ix.opts.Root, path)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", false
+	}
+	r = filepath.ToSlash(r)
+	parts := strings.Split(r, "/")
+	for _, p := range parts[:len(parts)-1] {
+		if skipDir(p) {
+			return "", false
+		}
+	}
+	return r, true
+}
+
+func skipDir(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
+
+// wants reports whether path is a script the index holds when it exists.
+func (ix *Index) wants(path string) (string, bool) {
+	rel, ok := ix.rel(path)
+	return rel, ok && ix.glob.MatchPath(rel)
+}
+
+// Build reads every script under the root, replacing what the index
+// held. Reading and parsing run on every core; ctx stops it early (the
+// index then holds what was read).
+func (ix *Index) Build(ctx context.Context) error {
+	var paths []string
+	truncated := false
+	if ix.opts.Root != "" {
+		err := filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == ix.opts.Root {
+					return err
+				}
+				return nil // an unreadable directory is skipped
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				if p != ix.opts.Root && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if _, ok := ix.wants(p); !ok || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+				return nil
+			}
+			if len(paths) >= ix.opts.MaxFiles {
+				truncated = true
+				return filepath.SkipAll
+			}
+			paths = append(paths, p)
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	scripts := make([]*Script, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				scripts[i] = ix.read(paths[i])
+			}
+		})
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.resetScripts()
+	ix.truncated = truncated
+	for _, s := range scripts {
+		if s != nil {
+			ix.addLocked(s)
+		}
+	}
+	return ctx.Err()
+}
+
+// read reads and parses the script at path; nil when it is not one the
+// index holds (gone, too large, not text).
+func (ix *Index) read(path string) *Script {
+	rel, ok := ix.wants(path)
+	if !ok {
+		return nil
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > ix.opts.MaxFileSize {
+		return nil
+	}
+	data, err := input.ReadFile(path, input.Script)
+	if err != nil || int64(len(data)) > ix.opts.MaxFileSize {
+		return nil
+	}
+	text := string(data)
+	return &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
+		Calls: hints.CallSites(hints.NewDocument(text))}
+}
+
+func (ix *Index) addLocked(s *Script) {
+	ix.scripts[s.Path] = s
+	for _, c := range s.Calls {
+		switch {
+		case c.Dynamic:
+			ix.dynamic[s.Path] = struct{}{}
+		case c.IDRange != (hints.Range{}) || c.ServiceID != "":
+			set := ix.byID[c.ServiceID]
+			if set == nil {
+				set = map[string]struct{}{}
+				ix.byID[c.ServiceID] = set
+			}
+			set[s.Path] = struct{}{}
+		}
+	}
+}
+
+func (ix *Index) removeLocked(path string) {
+	s := ix.scripts[path]
+	if s == nil {
+		return
+	}
+	delete(ix.scripts, path)
+	delete(ix.dynamic, path)
+	for _, c := range s.Calls {
+		if set := ix.byID[c.ServiceID]; set != nil {
+			delete(set, path)
+			if len(set) == 0 {
+				delete(ix.byID, c.ServiceID)
+			}
+		}
+	}
+}
+
+// Update brings the index current for path, which was created, changed
+// or deleted: a file is read once; a deleted directory drops every script
+// below it, a created one is walked. It reports whether the index changed.
+func (ix *Index) Update(path string) bool {
+	path = filepath.Clean(path)
+	fi, err := os.Stat(path)
+	if err == nil && fi.IsDir() {
+		changed := false
+		if _, ok := ix.rel(filepath.Join(path, "x")); !ok {
+			return false
+		}
+		_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if p != path && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if _, ok := ix.wants(p); ok && ix.updateFile(p) {
+				changed = true
+			}
+			return nil
+		})
+		return ix.dropGone(path) || changed
+	}
+	// Not a directory (any more): whatever was indexed below it is gone.
+	changed := ix.updateFile(path)
+	return ix.dropGone(path) || changed
+}
+
+// updateFile reads one file and replaces or drops its script.
+func (ix *Index) updateFile(path string) bool {
+	s := ix.read(path) // outside the lock: queries go on meanwhile
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	old := ix.scripts[path]
+	switch {
+	case s == nil && old == nil:
+		return false
+	case s == nil:
+		ix.removeLocked(path)
+		return true
+	case old != nil && old.Text == s.Text && old.Kind == s.Kind:
+		return false
+	case old == nil && len(ix.scripts) >= ix.opts.MaxFiles:
+		ix.truncated = true
+		return false
+	}
+	ix.removeLocked(path)
+	ix.addLocked(s)
+	return true
+}
+
+// dropGone drops the scripts below dir whose file is gone.
+func (ix *Index) dropGone(dir string) bool {
+	prefix := dir + string(filepath.Separator)
+	ix.mu.RLock()
+	var below []string
+	for p := range ix.scripts {
+		if strings.HasPrefix(p, prefix) {
+			below = append(below, p)
+		}
+	}
+	ix.mu.RUnlock()
+	changed := false
+	for _, p := range below {
+		if _, err := os.Lstat(p); err != nil {
+			ix.mu.Lock()
+			if ix.scripts[p] != nil {
+				ix.removeLocked(p)
+				changed = true
+			}
+			ix.mu.Unlock()
+		}
+	}
+	return changed
+}
+
+// SetDocument replaces a script's text with an editor's unsaved buffer,
+// so that the open documents' calls are current. A path the index does
+// not hold (outside the root, not matched) is ignored.
+func (ix *Index) SetDocument(path, text string) bool {
+	rel, ok := ix.wants(path)
+	if !ok || int64(len(text)) > ix.opts.MaxFileSize {
+		return false
+	}
+	s := &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
+		Calls: hints.CallSites(hints.NewDocument(text))}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if old := ix.scripts[path]; old != nil {
+		if old.Text == text && old.Kind == s.Kind {
+			return false
+		}
+		ix.removeLocked(path)
+	} else if len(ix.scripts) >= ix.opts.MaxFiles {
+		return false
+	}
+	ix.addLocked(s)
+	return true
+}
+
+// Script returns the script at path, or nil.
+func (ix *Index) Script(path string) *Script {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.scripts[filepath.Clean(path)]
+}
+
+// Len returns the number of scripts held, and whether MaxFiles cut the
+// walk short.
+func (ix *Index) Len() (scripts int, truncated bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.scripts), ix.truncated
+}
+
+// SetConfig replaces the configuration part with snap's entries.
+func (ix *Index) SetConfig(snap *config.Snapshot) {
+	entries := snap.Entries()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.setEntries(entries)
+}
+
+func (ix *Index) setEntries(entries []config.Entry) {
+	ix.entries = entries
+	ix.defs, ix.refs = map[string][]int{}, map[string][]int{}
+	ix.oauthDefs, ix.oauthRefs = map[string][]int{}, map[string][]int{}
+	ix.byFile = map[string][]int{}
+	for i, e := range entries {
+		ix.byFile[e.Defined.File] = append(ix.byFile[e.Defined.File], i)
+		if e.OAuth {
+			ix.oauthDefs[e.ID] = append(ix.oauthDefs[e.ID], i)
+			continue
+		}
+		ix.defs[e.ID] = append(ix.defs[e.ID], i)
+		if e.RefersTo != "" {
+			ix.refs[e.RefersTo] = append(ix.refs[e.RefersTo], i)
+		}
+		if e.OAuthRef != "" {
+			ix.oauthRefs[e.OAuthRef] = append(ix.oauthRefs[e.OAuthRef], i)
+		}
+	}
+}
+
+// sortedPaths returns the keys of set, sorted.
+func sortedPaths(set map[string]struct{}) []string {
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,187 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/restls/restls/config"
+)
+
+// References are the places a serviceId is named, for the kinds asked.
+type References struct {
+	// Calls are the literal call sites, by script path then offset.
+	Calls []Ref
+	// Definitions are the api entries defining the id, every source,
+	// overridden ones too, in reading order.
+	Definitions []config.Entry
+	// URLRefs are the entries whose url is <id>/<suffix>.
+	URLRefs []config.Entry
+}
+
+// intersects reports whether a and b share a kind.
+func intersects(a, b []config.Kind) bool {
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// References returns where serviceId id is called, defined and referred
+// to, for scripts and sources of kinds.
+func (ix *Index) References(id string, kinds []config.Kind) References {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out References
+	out.Calls = ix.callsLocked(id, kinds)
+	for _, i := range ix.defs[id] {
+		if intersects(ix.entries[i].Kinds, kinds) {
+			out.Definitions = append(out.Definitions, ix.entries[i])
+		}
+	}
+	for _, i := range ix.refs[id] {
+		if intersects(ix.entries[i].Kinds, kinds) {
+			out.URLRefs = append(out.URLRefs, ix.entries[i])
+		}
+	}
+	return out
+}
+
+func (ix *Index) callsLocked(id string, kinds []config.Kind) []Ref {
+	var out []Ref
+	for _, p := range sortedPaths(ix.byID[id]) {
+		s := ix.scripts[p]
+		if !slices.Contains(kinds, s.Kind) {
+			continue
+		}
+		for i, c := range s.Calls {
+			if !c.Dynamic && c.ServiceID == id && c.IDRange.End > 0 {
+				out = append(out, Ref{s, i})
+			}
+		}
+	}
+	return out
+}
+
+// Callers returns how many scripts of kinds call serviceId id.
+func (ix *Index) Callers(id string, kinds []config.Kind) int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n := 0
+	for p := range ix.byID[id] {
+		if slices.Contains(kinds, ix.scripts[p].Kind) {
+			n++
+		}
+	}
+	return n
+}
+
+// OAuthReferences returns the oAuth definitions of id and the api entries
+// whose authorization names it.
+func (ix *Index) OAuthReferences(id string) (defs, uses []config.Entry) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, i := range ix.oauthDefs[id] {
+		defs = append(defs, ix.entries[i])
+	}
+	for _, i := range ix.oauthRefs[id] {
+		uses = append(uses, ix.entries[i])
+	}
+	return defs, uses
+}
+
+// EntriesIn returns the entries written in file, in order.
+func (ix *Index) EntriesIn(file string) []config.Entry {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]config.Entry, 0, len(ix.byFile[file]))
+	for _, i := range ix.byFile[file] {
+		out = append(out, ix.entries[i])
+	}
+	return out
+}
+
+// Symbol is a workspace symbol: one definition of a serviceId or an oAuth
+// id.
+type Symbol struct {
+	Entry config.Entry
+}
+
+// Symbols returns the definitions whose id holds query (ignoring case),
+// at most limit of them, ordered by id then reading order; and whether
+// more matched.
+func (ix *Index) Symbols(query string, limit int) ([]Symbol, bool) {
+	q := strings.ToLower(query)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []Symbol
+	more := false
+	for _, e := range ix.entries {
+		if e.ID == "" || q != "" && !containsFold(e.ID, q) {
+			continue
+		}
+		if len(out) >= limit {
+			more = true
+			break
+		}
+		out = append(out, Symbol{e})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Entry.ID < out[j].Entry.ID })
+	return out, more
+}
+
+// containsFold reports whether s holds the lower-case q, ignoring ASCII
+// case without allocating.
+func containsFold(s, q string) bool {
+	if len(q) > len(s) {
+		return false
+	}
+	for i := 0; i+len(q) <= len(s); i++ {
+		j := 0
+		for ; j < len(q); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != q[j] {
+				break
+			}
+		}
+		if j == len(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// KindsOf returns the kinds of the sources that define id (api entries).
+func (ix *Index) KindsOf(id string) []config.Kind {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []config.Kind
+	for _, i := range ix.defs[id] {
+		for _, k := range ix.entries[i].Kinds {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// LineCol returns the 1-based line and byte column of off in text, for
+// messages.
+func LineCol(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	line := 1 + strings.Count(text[:off], "\n")
+	return line, off - strings.LastIndexByte(text[:off], '\n')
+}
+
+// where names a script position for a message: rel:line:col.
+func where(s *Script, off int) string {
+	l, c := LineCol(s.Text, off)
+	return fmt.Sprintf("%s:%d:%d", s.Rel, l, c)
+}
