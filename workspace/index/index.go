@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
@@ -37,6 +38,9 @@ type Options struct {
 	// the index is Truncated; a larger script is left out.
 	MaxFiles    int
 	MaxFileSize int64
+	// Workers read and parse during Build; GOMAXPROCS when 0. The
+	// language server leaves a core free for the first completion.
+	Workers int
 }
 
 // Script is one script of the project.
@@ -46,6 +50,11 @@ type Script struct {
 	Kind  config.Kind // as config.KindMap.Decide decides it
 	Text  string
 	Calls []hints.CallSite
+
+	// size and mtime are the file's when it was read (Poll compares
+	// them); zero for an editor's buffer.
+	size  int64
+	mtime time.Time
 }
 
 // Ref is one call site: Script.Calls[Call].
@@ -180,7 +189,11 @@ func (ix *Index) Build(ctx context.Context) error {
 	scripts := make([]*Script, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
+	workers := ix.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for range workers {
 		wg.Go(func() {
 			for i := range next {
 				scripts[i] = ix.read(paths[i])
@@ -214,7 +227,8 @@ func (ix *Index) read(path string) *Script {
 	if !ok {
 		return nil
 	}
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > ix.opts.MaxFileSize {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > ix.opts.MaxFileSize {
 		return nil
 	}
 	data, err := input.ReadFile(path, input.Script)
@@ -223,7 +237,7 @@ func (ix *Index) read(path string) *Script {
 	}
 	text := string(data)
 	return &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
-		Calls: hints.CallSites(hints.NewDocument(text))}
+		Calls: hints.CallSites(hints.NewDocument(text)), size: fi.Size(), mtime: fi.ModTime()}
 }
 
 func (ix *Index) addLocked(s *Script) {
@@ -306,6 +320,7 @@ func (ix *Index) updateFile(path string) bool {
 		ix.removeLocked(path)
 		return true
 	case old != nil && old.Text == s.Text && old.Kind == s.Kind:
+		old.size, old.mtime = s.size, s.mtime
 		return false
 	case old == nil && len(ix.scripts) >= ix.opts.MaxFiles:
 		ix.truncated = true
@@ -417,4 +432,56 @@ func sortedPaths(set map[string]struct{}) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Poll brings the index current with the disk when nobody reports
+// changes (a client that does not watch files): one walk that stats every
+// script, reading only those whose size or modification time changed, and
+// dropping those gone. It reports whether the index changed. Scripts that
+// hold an editor's buffer (SetDocument) are left to their editor.
+func (ix *Index) Poll() bool {
+	if ix.opts.Root == "" {
+		return false
+	}
+	seen := map[string]struct{}{}
+	changed := false
+	_ = filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != ix.opts.Root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := ix.wants(p); !ok {
+			return nil
+		}
+		if len(seen) >= ix.opts.MaxFiles {
+			return filepath.SkipAll
+		}
+		seen[p] = struct{}{}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil
+		}
+		ix.mu.RLock()
+		old := ix.scripts[p]
+		same := old != nil && (old.mtime.IsZero() || old.size == fi.Size() && old.mtime.Equal(fi.ModTime()))
+		ix.mu.RUnlock()
+		if !same && ix.updateFile(p) {
+			changed = true
+		}
+		return nil
+	})
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for p := range ix.scripts {
+		if _, ok := seen[p]; !ok && !ix.scripts[p].mtime.IsZero() {
+			ix.removeLocked(p)
+			changed = true
+		}
+	}
+	return changed
 }

@@ -173,3 +173,28 @@ func TestRenameRefused(t *testing.T) {
 		t.Errorf("rename of tasky: %v", err)
 	}
 }
+
+// TestPoll: without reports, one Poll finds a created, a changed and a
+// deleted script.
+func TestPoll(t *testing.T) {
+	root := project(t, testFiles)
+	ix := build(t, root, nil)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("scripts/new.js", "api.rest.v1.get(\"hr\", {}, {});\n")
+	write("scripts/a.js", "api.rest.v1.get(\"crm\", {}, {});\napi.rest.v1.get(\"crm\", {pathParams: [\"x\"]}, {});\n")
+	os.Remove(filepath.Join(root, "scripts/dyn.js"))
+	if !ix.Poll() {
+		t.Fatal("Poll saw no change")
+	}
+	fresh := build(t, root, nil)
+	if got, want := dump(ix), dump(fresh); got != want {
+		t.Errorf("after Poll:\n%s\nfresh:\n%s", got, want)
+	}
+	if ix.Poll() {
+		t.Error("a second Poll saw a change")
+	}
+}

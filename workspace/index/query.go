@@ -104,6 +104,18 @@ func (ix *Index) EntriesIn(file string) []config.Entry {
 	return out
 }
 
+// EntryFiles returns the configuration files that hold entries.
+func (ix *Index) EntryFiles() []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]string, 0, len(ix.byFile))
+	for f := range ix.byFile {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Symbol is a workspace symbol: one definition of a serviceId or an oAuth
 // id.
 type Symbol struct {
