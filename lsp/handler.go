@@ -37,6 +37,15 @@ var methods = map[string]method{
 	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*session).didChangeWatchedFiles,
 	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
 	MethodDocumentInfo:                             (*session).documentInfo,
+
+	// Navigation over the project index (issue 26).
+	protocol.MethodTextDocumentReferences:     (*session).references,
+	protocol.MethodTextDocumentPrepareRename:  (*session).prepareRename,
+	protocol.MethodTextDocumentRename:         (*session).rename,
+	protocol.MethodTextDocumentDocumentSymbol: (*session).documentSymbol,
+	protocol.MethodWorkspaceSymbol:            (*session).workspaceSymbol,
+	protocol.MethodTextDocumentCodeLens:       (*session).codeLens,
+	protocol.MethodTextDocumentInlayHint:      (*session).inlayHint,
 }
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }

@@ -69,6 +69,13 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
 			},
+			// Navigation (issue 26).
+			ReferencesProvider:      protocol.Boolean(true),
+			RenameProvider:          &protocol.RenameOptions{PrepareProvider: &yes},
+			DocumentSymbolProvider:  protocol.Boolean(true),
+			WorkspaceSymbolProvider: protocol.Boolean(true),
+			CodeLensProvider:        &protocol.CodeLensOptions{},
+			InlayHintProvider:       protocol.Boolean(true),
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl, CommandReload},
 			},

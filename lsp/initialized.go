@@ -11,6 +11,7 @@ import (
 // run off the read goroutine.
 func (s *session) initialized(ctx context.Context, _ *jsonrpc2.Request) (any, error) {
 	s.markConfigDirty()
+	s.startProjectIndex() // in the background, after the registry's first load
 	go s.safely("initialized", func() {
 		s.pullSettings(s.ctx)
 		s.registerWatchers(s.ctx)

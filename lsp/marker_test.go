@@ -31,6 +31,11 @@ import (
 //	//@definition(pos, "file", line)           go to definition at pos opens file (relative to the archive) at line (1-based); none = no definition
 //	//@kind(pos, kind, source, "glob"?)         restls/documentInfo says the script is of kind, decided by source (directive, kindMap with glob, default)
 //
+// and the navigation markers of marker_nav_test.go (refs, rename,
+// renamefail, symbols, wsymbols, lens, inlay). Configuration files
+// (.yml, .yaml, .properties) carry markers too, written "#@name(...)";
+// they are opened, and their diagnostics are not checked.
+//
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
 // applies to the line above, for half-typed code where a comment on the same
@@ -71,7 +76,7 @@ func runMarkerFile(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var scripts []*script
+	var scripts, configs []*script
 	var markers []marker
 	reload := map[string]string{}
 	var settingsRaw []byte
@@ -97,6 +102,15 @@ func runMarkerFile(t *testing.T, path string) {
 			}
 			markers = append(markers, ms...)
 		}
+		if isConfigDocument(f.Name) && strings.Contains(string(f.Data), "#@") {
+			text := string(f.Data)
+			configs = append(configs, &script{name: f.Name, u: uri.File(filepath.Join(dir, f.Name)), text: text, m: newMapper(text)})
+			ms, err := parseMarkers(f.Name, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			markers = append(markers, ms...)
+		}
 	}
 	waitAPIs = waitAPIs || strings.Contains(string(settingsRaw), `"openapi"`)
 	opts := Options{PollInterval: 10 * time.Millisecond}
@@ -113,7 +127,7 @@ func runMarkerFile(t *testing.T, path string) {
 	srv := newTestServer(t, opts)
 	c := connect(t, srv, clientOptions{initOptions: initOptions, root: dir})
 	c.waitFor("first status", func() bool { return len(c.statuses) > 0 })
-	for _, s := range scripts {
+	for _, s := range append(slices.Clip(scripts), configs...) {
 		c.open(s.u, s.text)
 	}
 	if waitAPIs {
@@ -143,6 +157,9 @@ func runMarkerFile(t *testing.T, path string) {
 		for _, s := range scripts {
 			byName[s.name] = s
 			published[s.name] = c.diagnostics(s.u, 1, since)
+		}
+		for _, s := range configs {
+			byName[s.name] = s
 		}
 		var diagMarkers = map[string][]marker{}
 		for _, m := range markers {
@@ -351,7 +368,9 @@ func checkMarker(t *testing.T, c *testClient, s *script, m marker) {
 			t.Errorf("%s: documentInfo fixtures = %q, want %q", m.where, info.Fixtures, wantFix)
 		}
 	default:
-		t.Errorf("%s: unknown marker %q", m.where, m.name)
+		if !checkNavMarker(t, c, s, m, pos, off) {
+			t.Errorf("%s: unknown marker %q", m.where, m.name)
+		}
 	}
 }
 
@@ -421,6 +440,9 @@ func codePart(line string) string {
 	if i := strings.Index(line, "//@"); i >= 0 {
 		line = line[:i]
 	}
+	if i := strings.Index(line, "#@"); i >= 0 {
+		line = line[:i]
+	}
 	return strings.TrimRight(line, " \t\r")
 }
 
@@ -459,9 +481,13 @@ func locate(s *script, m marker) (protocol.Position, int, error) {
 // parseMarkers reads every //@name(args) in text.
 func parseMarkers(file, text string) ([]marker, error) {
 	var out []marker
+	prefix := "//@"
+	if isConfigDocument(file) {
+		prefix = "#@"
+	}
 	lines := strings.Split(text, "\n")
 	for n, line := range lines {
-		i := strings.Index(line, "//@")
+		i := strings.Index(line, prefix)
 		if i < 0 {
 			continue
 		}
@@ -472,13 +498,14 @@ func parseMarkers(file, text string) ([]marker, error) {
 				target--
 			}
 		}
-		rest := line[i+2:]
+		rest := line[i+len(prefix)-1:]
 		for {
 			rest = strings.TrimSpace(rest)
 			if rest == "" {
 				break
 			}
 			rest = strings.TrimPrefix(rest, "//")
+			rest = strings.TrimPrefix(rest, "#")
 			rest = strings.TrimPrefix(rest, "@")
 			open := strings.IndexByte(rest, '(')
 			if open < 0 {

@@ -85,6 +85,9 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	nextID   int
+
+	// nav holds the project indexes (project_index.go); issue 26.
+	nav navIndexes
 }
 
 // NewServer returns a Server. It reads no configuration until a session

@@ -187,6 +187,9 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
+	if isConfigDocument(v.d.path) {
+		return // a configuration file: publishConfig diagnoses it
+	}
 	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {

@@ -35,6 +35,9 @@ type settings struct {
 	// (Options.Environments) as the sources the other settings override;
 	// "" keeps the server's.
 	Environment string
+	// InlayHints shows each serviceId's host, path and auth kind after
+	// it (inlay_hints.go); nil is on.
+	InlayHints *bool
 }
 
 type rawSettings struct {
@@ -47,6 +50,7 @@ type rawSettings struct {
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
 	OpenAPI        json.RawMessage `json:"openapi"`
 	Environment    string          `json:"environment"`
+	InlayHints     *bool           `json:"inlayHints"`
 }
 
 // parseSettings reads settings from raw JSON: either the "restls" object
@@ -70,7 +74,8 @@ func parseSettings(raw []byte) (settings, []string) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return settings{}, []string{"restls settings: " + err.Error()}
 	}
-	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig, RegistryURL: r.RegistryURL, Environment: strings.TrimSpace(r.Environment)}
+	s := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig, RegistryURL: r.RegistryURL,
+		Environment: strings.TrimSpace(r.Environment), InlayHints: r.InlayHints}
 	if len(r.Properties) > 0 && string(r.Properties) != "null" {
 		var list []string
 		var one string

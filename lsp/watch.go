@@ -152,6 +152,7 @@ func (s *session) registerWatchers(ctx context.Context) {
 		abs = append(abs, a)
 		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(hostPaths.globPattern(a))})
 	}
+	watchers = append(watchers, scriptWatcher()) // the project index's scripts
 	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers})
 	if err != nil {
 		s.log.Error("cannot encode watcher registration", zap.Error(err))
@@ -198,6 +199,7 @@ func (s *session) poll() {
 	if skip {
 		return
 	}
+	s.pollProjectIndex(s.srv.opts.PollInterval)
 	if own == nil {
 		s.srv.sharedChanged()
 		return

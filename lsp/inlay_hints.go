@@ -1,0 +1,50 @@
+package lsp
+
+import (
+	"context"
+	"net/url"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/hints"
+)
+
+// inlayHint writes after each serviceId literal the service's resolved
+// host and path and its auth kind ("crm.example.com/v1 · basic"), behind
+// the inlayHints setting (on unless set to false).
+func (s *session) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.InlayHintParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	v, ok := s.viewOf(p.TextDocument.URI)
+	s.mu.Lock()
+	off := s.settings.InlayHints != nil && !*s.settings.InlayHints
+	s.mu.Unlock()
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	out := []protocol.InlayHint{}
+	if !ok || off || v.reg == nil || isConfigDocument(v.d.path) {
+		return cancelled(ctx, out, nil)
+	}
+	from, to := v.d.m.fromRange(p.Range)
+	yes := true
+	for _, c := range hints.CallSites(v.d.doc) {
+		if c.Dynamic || c.IDRange.End == 0 || c.IDRange.End < from || c.IDRange.Start > to {
+			continue
+		}
+		svc, ok := v.reg.Service(c.ServiceID)
+		if !ok {
+			continue
+		}
+		where := svc.URL
+		if u, err := url.Parse(svc.URL); err == nil && u.Host != "" {
+			where = u.Host + u.EscapedPath()
+		}
+		label := where + " · " + v.reg.AuthSummary(svc)
+		at := min(c.IDRange.End+1, len(v.d.doc.Text())) // after the closing quote
+		out = append(out, protocol.InlayHint{Position: v.d.m.position(at), Label: protocol.String(label), PaddingLeft: &yes})
+	}
+	return cancelled(ctx, out, nil)
+}

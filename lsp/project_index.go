@@ -1,0 +1,332 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace/index"
+)
+
+// The project index (package workspace/index) behind references, rename,
+// symbols, code lens and inlay hints. The server holds one per project
+// root and registry, shared by the sessions that open that root; it is
+// built in the background once the registry has loaded (the first
+// completion never waits for it), and kept current from
+// workspace/didChangeWatchedFiles, or from the polling watcher when the
+// client does not watch files. Its configuration part follows the
+// registry's snapshot, and open documents replace their file's text, at
+// the start of every request that reads it.
+
+// navIndexes are a server's project indexes.
+type navIndexes struct {
+	mu sync.Mutex
+	m  map[navKey]*navIndex
+}
+
+type navKey struct {
+	root string
+	reg  *registry
+}
+
+// navIndex is one project index and what it was last brought up to.
+type navIndex struct {
+	ix    *index.Index
+	reg   *registry
+	ready chan struct{} // closed once the first build is done
+
+	mu       sync.Mutex
+	snap     *config.Snapshot    // whose entries the index holds
+	buffers  map[string]struct{} // scripts whose text is an editor's buffer
+	lastPoll time.Time
+}
+
+// navIndexBuildTimeout bounds the background build of one index.
+const navIndexBuildTimeout = 2 * time.Minute
+
+// projectIndex returns the session's project index, starting its build on
+// first use; nil when the session has no root, or its client is shown
+// other paths (it could not open the files).
+func (s *session) projectIndex() *navIndex {
+	s.mu.Lock()
+	root, reg, kinds := s.root, s.registryLocked(), s.settings.ScriptKinds
+	s.mu.Unlock()
+	if root == "" || s.opts.ShowPath != nil {
+		return nil
+	}
+	n := &s.srv.nav
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	key := navKey{cleanAbs(root), reg}
+	if ni := n.m[key]; ni != nil {
+		return ni
+	}
+	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1)})
+	if err != nil {
+		s.log.Warn("no project index", zap.Error(err))
+		return nil
+	}
+	ni := &navIndex{ix: ix, reg: reg, ready: make(chan struct{}), buffers: map[string]struct{}{}}
+	if n.m == nil {
+		n.m = map[navKey]*navIndex{}
+	}
+	n.m[key] = ni
+	log := s.log
+	go func() {
+		defer close(ni.ready)
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("recovered from a panic", zap.String("in", "project index"), zap.Any("panic", r))
+			}
+		}()
+		snap := reg.get() // after the registry's first load
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), navIndexBuildTimeout)
+		defer cancel()
+		if err := ix.Build(ctx); err != nil {
+			log.Warn("project index incomplete", zap.String("root", key.root), zap.Error(err))
+		}
+		ni.mu.Lock()
+		ix.SetConfig(snap)
+		ni.snap = snap
+		ni.mu.Unlock()
+		scripts, truncated := ix.Len()
+		log.Info("project index built", zap.String("root", key.root), zap.Int("scripts", scripts),
+			zap.Bool("truncated", truncated), zap.Duration("took", time.Since(start)))
+	}()
+	return ni
+}
+
+// startProjectIndex starts the build of the session's index in the
+// background, so that the first reference does not wait for it.
+func (s *session) startProjectIndex() { s.projectIndex() }
+
+// navIndexFor returns the session's index, built and current: the
+// registry's snapshot and the open documents' texts applied. nil when
+// there is none or ctx ended first.
+func (s *session) navIndexFor(ctx context.Context) *navIndex {
+	ni := s.projectIndex()
+	if ni == nil {
+		return nil
+	}
+	select {
+	case <-ni.ready:
+	case <-ctx.Done():
+		return nil
+	}
+	s.mu.Lock()
+	open := make(map[string]string, len(s.docs))
+	for _, d := range s.docs {
+		if d.path != "" && d.uri.IsFile() {
+			open[filepath.Clean(d.path)] = d.doc.Text()
+		}
+	}
+	s.mu.Unlock()
+	snap := ni.reg.get()
+	ni.mu.Lock()
+	defer ni.mu.Unlock()
+	if snap != ni.snap {
+		ni.ix.SetConfig(snap)
+		ni.snap = snap
+	}
+	for p, text := range open {
+		if ni.ix.SetDocument(p, text) || ni.ix.Script(p) != nil {
+			ni.buffers[p] = struct{}{}
+		}
+	}
+	for p := range ni.buffers {
+		if _, ok := open[p]; !ok {
+			delete(ni.buffers, p)
+			ni.ix.Update(p) // closed: back to the file
+		}
+	}
+	return ni
+}
+
+// filesChanged updates every index holding one of paths (a client's
+// workspace/didChangeWatchedFiles).
+func (srv *Server) filesChanged(paths []string) {
+	srv.nav.mu.Lock()
+	list := make([]*navIndex, 0, len(srv.nav.m))
+	for _, ni := range srv.nav.m {
+		list = append(list, ni)
+	}
+	srv.nav.mu.Unlock()
+	for _, ni := range list {
+		select {
+		case <-ni.ready:
+		default:
+			continue // the build reads the files anyway
+		}
+		root := ni.ix.Root() + string(filepath.Separator)
+		for _, p := range paths {
+			if p = filepath.Clean(p); strings.HasPrefix(p, root) {
+				ni.mu.Lock()
+				if _, open := ni.buffers[p]; !open {
+					ni.ix.Update(p)
+				}
+				ni.mu.Unlock()
+			}
+		}
+	}
+}
+
+// pollProjectIndex brings the session's index current with the disk when
+// the client does not report file changes, at most once per interval.
+func (s *session) pollProjectIndex(every time.Duration) {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root == "" {
+		return
+	}
+	ni := s.projectIndex()
+	if ni == nil {
+		return
+	}
+	select {
+	case <-ni.ready:
+	default:
+		return
+	}
+	ni.mu.Lock()
+	due := time.Since(ni.lastPoll) >= every
+	if due {
+		ni.lastPoll = time.Now()
+	}
+	ni.mu.Unlock()
+	if due && ni.ix.Poll() {
+		s.log.Debug("project index: files changed on disk", zap.String("root", root))
+	}
+}
+
+// scriptWatcher is the watcher of the index's scripts registered with a
+// client that watches files.
+func scriptWatcher() protocol.FileSystemWatcher {
+	return protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(index.DefaultGlob)}
+}
+
+// navLocation is a location in a file for a byte range, mapped with m.
+func navLocation(path string, m *mapper, start, end int) protocol.Location {
+	return protocol.Location{URI: hostPaths.fileURI(cleanAbs(path)), Range: protocol.Range{Start: m.position(start), End: m.position(end)}}
+}
+
+// entryRange is the range of a configuration value: its span when found,
+// else the rest of the line it is on.
+func entryRange(m *mapper, sp config.Span, at config.Position) protocol.Range {
+	if sp.Found {
+		return protocol.Range{Start: m.position(sp.Start), End: m.position(sp.End)}
+	}
+	var r protocol.Range
+	if at.Line > 0 && at.Line-1 < len(m.lines) {
+		l := at.Line - 1
+		start := m.lines[l]
+		if at.Column > 0 {
+			start = min(start+at.Column-1, m.lineEnd(l))
+		}
+		r = protocol.Range{Start: m.position(start), End: m.position(m.lineEnd(l))}
+	}
+	return r
+}
+
+// mappers maps files once per request.
+type mappers struct {
+	s *session
+	m map[string]*mapper
+}
+
+func (s *session) newMappers() *mappers { return &mappers{s: s, m: map[string]*mapper{}} }
+
+// config returns the mapper of a configuration file: its open document,
+// else the file.
+func (ms *mappers) config(path string) *mapper {
+	if m := ms.m[path]; m != nil {
+		return m
+	}
+	m := ms.s.configMapper(hostPaths.fileURI(cleanAbs(path)), path)
+	ms.m[path] = m
+	return m
+}
+
+// script returns the mapper of an indexed script's text.
+func (ms *mappers) script(sc *index.Script) *mapper {
+	if m := ms.m[sc.Path]; m != nil {
+		return m
+	}
+	m := newMapper(sc.Text)
+	ms.m[sc.Path] = m
+	return m
+}
+
+// navTarget is the serviceId (or oAuth id) under the cursor and the kinds
+// whose scripts and sources it is about.
+type navTarget struct {
+	id    string
+	oauth bool
+	kinds []config.Kind
+	// start, end: the id's range in the document.
+	start, end int
+	// entry is set when the cursor is on a configuration entry's id.
+	entry *config.Entry
+}
+
+// targetAt finds what the cursor at off of the document at path is on: a
+// call's serviceId literal in a script, or an id, reference or oAuth id
+// in a configuration file.
+func targetAt(ni *navIndex, path string, off int) (navTarget, bool) {
+	path = filepath.Clean(path)
+	if sc := ni.ix.Script(path); sc != nil {
+		for _, c := range sc.Calls {
+			if !c.Dynamic && c.IDRange.End > 0 && c.IDRange.Start <= off && off <= c.IDRange.End {
+				return navTarget{id: c.ServiceID, kinds: []config.Kind{sc.Kind}, start: c.IDRange.Start, end: c.IDRange.End}, true
+			}
+		}
+		return navTarget{}, false
+	}
+	for _, e := range entriesOf(ni, path) {
+		in := func(sp config.Span) bool { return sp.Found && sp.Start <= off && off <= sp.End }
+		switch {
+		case in(e.IDSpan) && e.ID != "":
+			return navTarget{id: e.ID, oauth: e.OAuth, kinds: e.Kinds, start: e.IDSpan.Start, end: e.IDSpan.End, entry: &e}, true
+		case in(e.RefersToSpan):
+			return navTarget{id: e.RefersTo, kinds: e.Kinds, start: e.RefersToSpan.Start, end: e.RefersToSpan.End}, true
+		case in(e.OAuthRefSpan):
+			return navTarget{id: e.OAuthRef, oauth: true, kinds: e.Kinds, start: e.OAuthRefSpan.Start, end: e.OAuthRefSpan.End}, true
+		}
+	}
+	return navTarget{}, false
+}
+
+// entriesOf returns the entries of the configuration file at path,
+// whatever spelling of the path the registry read it under.
+func entriesOf(ni *navIndex, path string) []config.Entry {
+	if es := ni.ix.EntriesIn(path); len(es) > 0 {
+		return es
+	}
+	for _, f := range ni.ix.EntryFiles() {
+		if sameFile(f, path) {
+			return ni.ix.EntriesIn(f)
+		}
+	}
+	return nil
+}
+
+// navMapper returns the mapper of an open document that names a file, or
+// nil: navigation answers only for files.
+func (s *session) navMapper(u uri.URI) *mapper {
+	if !u.IsFile() || s.opts.ShowPath != nil {
+		return nil
+	}
+	if d := s.document(u); d != nil {
+		return d.m
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// references answers textDocument/references for a serviceId, from a
+// call's literal or from its configuration entry: every literal call in
+// the scripts of the kinds concerned, and, with includeDeclaration, every
+// definition (overridden ones too) and every <id>/<suffix> url naming it.
+// For an oAuth id: its definitions and the services that use it.
+func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.ReferenceParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	m := s.navMapper(p.TextDocument.URI)
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	if m == nil {
+		return nil, nil
+	}
+	ni := s.navIndexFor(ctx)
+	if ni == nil {
+		return cancelled(ctx, nil, nil)
+	}
+	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
+	if !ok {
+		return cancelled(ctx, nil, nil)
+	}
+	ms := s.newMappers()
+	out := []protocol.Location{}
+	if t.oauth {
+		defs, uses := ni.ix.OAuthReferences(t.id)
+		if p.Context.IncludeDeclaration {
+			for _, e := range defs {
+				out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.IDSpan, e.IDAt)})
+			}
+		}
+		for _, e := range uses {
+			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.OAuthRefSpan, e.Defined)})
+		}
+		return cancelled(ctx, out, nil)
+	}
+	refs := ni.ix.References(t.id, t.kinds)
+	if p.Context.IncludeDeclaration {
+		for _, e := range refs.Definitions {
+			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.IDSpan, e.IDAt)})
+		}
+	}
+	for _, e := range refs.URLRefs {
+		out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.RefersToSpan, e.Defined)})
+	}
+	for _, r := range refs.Calls {
+		c := r.Site()
+		out = append(out, navLocation(r.Script.Path, ms.script(r.Script), c.IDRange.Start, c.IDRange.End))
+	}
+	return cancelled(ctx, out, nil)
+}

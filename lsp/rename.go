@@ -1,0 +1,117 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/workspace/index"
+)
+
+// errRequestFailed is LSP's RequestFailed: the request was valid, its
+// answer is a refusal the user reads.
+const errRequestFailed jsonrpc2.Code = -32803
+
+// configAnnotation marks the edits of configuration files: the editor
+// asks before it applies them.
+const configAnnotation protocol.ChangeAnnotationIdentifier = "restls.configuration"
+
+// prepareRename answers with the serviceId under the cursor (a call's
+// literal, an entry's id or an <id>/<suffix> reference), or an error
+// saying what can be renamed.
+func (s *session) prepareRename(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.PrepareRenameParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	m := s.navMapper(p.TextDocument.URI)
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	if m == nil {
+		return nil, nil
+	}
+	ni := s.navIndexFor(ctx)
+	if ni == nil {
+		return cancelled(ctx, nil, nil)
+	}
+	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
+	if !ok || t.oauth {
+		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed,
+			"restls renames serviceIds: place the cursor on a serviceId string in an api.rest.v1 call, or on a serviceId or <serviceId>/<suffix> url in the configuration"))
+	}
+	return cancelled(ctx, &protocol.PrepareRenamePlaceholder{Range: protocol.Range{Start: m.position(t.start), End: m.position(t.end)}, Placeholder: t.id}, nil)
+}
+
+// rename renames a serviceId everywhere it is named for the kinds
+// concerned (index.Index.Rename): one workspace edit, the configuration
+// edits annotated as needing confirmation. A refusal is an error whose
+// message says why and where.
+func (s *session) rename(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.RenameParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	m := s.navMapper(p.TextDocument.URI)
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	if m == nil {
+		return nil, nil
+	}
+	ni := s.navIndexFor(ctx)
+	if ni == nil {
+		return cancelled(ctx, nil, nil)
+	}
+	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
+	if !ok || t.oauth {
+		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed, "restls renames serviceIds only: the cursor is not on one"))
+	}
+	plan, err := ni.ix.Rename(t.id, p.NewName, t.kinds)
+	if err != nil {
+		if errors.Is(err, index.ErrRefused) {
+			return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed, "restls: "+err.Error()))
+		}
+		return cancelled(ctx, nil, err)
+	}
+	return cancelled(ctx, s.workspaceEdit(plan, t.id, p.NewName), nil)
+}
+
+// workspaceEdit converts a rename plan: documentChanges, each
+// configuration edit carrying the annotation that asks for confirmation.
+func (s *session) workspaceEdit(plan *index.Plan, from, to string) *protocol.WorkspaceEdit {
+	ms := s.newMappers()
+	yes := true
+	desc := fmt.Sprintf("The platform reads its configuration only when webforms-rest starts: renaming %q to %q there takes effect after a restart, and every script on the server must be deployed with the new id at the same time.", from, to)
+	we := &protocol.WorkspaceEdit{
+		DocumentChanges: make([]protocol.DocumentChange, 0, len(plan.Files)),
+		ChangeAnnotations: map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{
+			configAnnotation: {Label: "Rename in the service configuration", NeedsConfirmation: &yes, Description: &desc},
+		},
+	}
+	for _, f := range plan.Files {
+		var m *mapper
+		if f.Config {
+			m = ms.config(f.Path)
+		} else {
+			m = ms.script(f.Script)
+		}
+		u := hostPaths.fileURI(cleanAbs(f.Path))
+		td := &protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}}
+		if d := s.document(u); d != nil && !f.Config {
+			v := d.version
+			td.TextDocument.Version = &v
+		}
+		for _, e := range f.Edits {
+			te := protocol.TextEdit{Range: protocol.Range{Start: m.position(e.Start), End: m.position(e.End)}, NewText: e.NewText}
+			if f.Config {
+				td.Edits = append(td.Edits, &protocol.AnnotatedTextEdit{TextEdit: te, AnnotationID: configAnnotation})
+			} else {
+				td.Edits = append(td.Edits, &te)
+			}
+		}
+		we.DocumentChanges = append(we.DocumentChanges, td)
+	}
+	return we
+}
