@@ -54,7 +54,8 @@ type clientOptions struct {
 func defaultCaps() protocol.ClientCapabilities {
 	yes := true
 	return protocol.ClientCapabilities{
-		Window: &protocol.WindowClientCapabilities{WorkDoneProgress: &yes},
+		Window:    &protocol.WindowClientCapabilities{WorkDoneProgress: &yes},
+		Workspace: &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: &yes}},
 		TextDocument: &protocol.TextDocumentClientCapabilities{
 			Completion: &protocol.CompletionClientCapabilities{CompletionItem: &protocol.ClientCompletionItemOptions{SnippetSupport: &yes}},
 		},

@@ -97,6 +97,9 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 		if w.Configuration != nil {
 			cc.configPull = *w.Configuration
 		}
+		if we := w.WorkspaceEdit; we != nil && we.DocumentChanges != nil {
+			cc.documentChanges = *we.DocumentChanges
+		}
 	}
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress

@@ -92,3 +92,33 @@ func TestReferencesFollowPolling(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameWithoutDocumentChanges: a client that does not announce
+// workspaceEdit.documentChanges gets plain changes, configuration ones
+// included (it has no way to be asked).
+func TestRenameWithoutDocumentChanges(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, watchedProject)
+	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})
+	yes := true
+	c := connect(t, srv, clientOptions{root: dir, caps: protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: &yes}}})
+	a := uri.File(filepath.Join(dir, "a.js"))
+	c.open(a, watchedProject["a.js"])
+	var we protocol.WorkspaceEdit
+	if err := c.call(protocol.MethodTextDocumentRename, &protocol.RenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: a}, Position: protocol.Position{Character: 18}},
+		NewName:                    "crm2",
+	}, &we); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for u, edits := range we.Changes {
+		for _, e := range edits {
+			got = append(got, locString(dir, u, e.Range.Start)+" "+e.NewText)
+		}
+	}
+	sort.Strings(got)
+	if want := []string{"a.js:1:18 crm2", "config/application.yml:3:18 crm2"}; !slices.Equal(got, want) || len(we.DocumentChanges) > 0 {
+		t.Errorf("changes %q (documentChanges %d), want %q", got, len(we.DocumentChanges), want)
+	}
+}

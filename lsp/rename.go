@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/workspace/index"
 )
@@ -79,9 +80,29 @@ func (s *session) rename(ctx context.Context, req *jsonrpc2.Request) (any, error
 }
 
 // workspaceEdit converts a rename plan: documentChanges, each
-// configuration edit carrying the annotation that asks for confirmation.
+// configuration edit carrying the annotation that asks for confirmation;
+// plain changes for a client without documentChanges (it cannot be asked).
 func (s *session) workspaceEdit(plan *index.Plan, from, to string) *protocol.WorkspaceEdit {
 	ms := s.newMappers()
+	s.mu.Lock()
+	docChanges := s.caps.documentChanges
+	s.mu.Unlock()
+	if !docChanges {
+		we := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
+		for _, f := range plan.Files {
+			var m *mapper
+			if f.Config {
+				m = ms.config(f.Path)
+			} else {
+				m = ms.script(f.Script)
+			}
+			u := hostPaths.fileURI(cleanAbs(f.Path))
+			for _, e := range f.Edits {
+				we.Changes[u] = append(we.Changes[u], protocol.TextEdit{Range: protocol.Range{Start: m.position(e.Start), End: m.position(e.End)}, NewText: e.NewText})
+			}
+		}
+		return we
+	}
 	yes := true
 	desc := fmt.Sprintf("The platform reads its configuration only when webforms-rest starts: renaming %q to %q there takes effect after a restart, and every script on the server must be deployed with the new id at the same time.", from, to)
 	we := &protocol.WorkspaceEdit{

@@ -33,6 +33,7 @@ type clientCaps struct {
 	lazyDocs         bool // completionItem.resolveSupport has "documentation"
 	editRange        bool // completionList.itemDefaults has "editRange"
 	dataDefault      bool // completionList.itemDefaults has "data"
+	documentChanges  bool // workspace.workspaceEdit.documentChanges (rename.go)
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
