@@ -46,6 +46,9 @@ type servicesJSON struct {
 }
 
 func runServices(env *cliEnv, args []string) int {
+	if wantsDiff(args) {
+		return runServicesDiff(env, args) // services_diff.go
+	}
 	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags] [--probe [ID...]]", `
 Loads the service configuration the platform would load at startup and
 prints, for one script kind, each usable serviceId with its resolved url and
