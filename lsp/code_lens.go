@@ -9,9 +9,11 @@ import (
 )
 
 // CommandShowReferences is the command of a configuration entry's code
-// lens: arguments are the entry's URI and position and the locations of
-// its calls, as VS Code's editor.action.showReferences takes them; the
-// client maps it to its own references view.
+// lens: arguments are the entry's URI and position, as VS Code's
+// editor.action.findReferences takes them; the client maps it to its own
+// references view, which asks textDocument/references there. The calls'
+// locations are not sent: a file of 10,000 entries would carry them all
+// in one answer.
 const CommandShowReferences = "restls.showReferences"
 
 // codeLens puts on each api entry of a configuration file how many
@@ -33,22 +35,13 @@ func (s *session) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, err
 	if ni == nil {
 		return cancelled(ctx, out, nil)
 	}
-	ms := s.newMappers()
 	for _, e := range entriesOf(ni, hostPaths.fsPath(p.TextDocument.URI)) {
 		if e.OAuth || e.ID == "" {
 			continue
 		}
 		r := entryRange(m, e.IDSpan, e.IDAt)
-		refs := ni.ix.References(e.ID, e.Kinds)
-		scripts := map[string]bool{}
-		locs := make([]protocol.Location, 0, len(refs.Calls))
-		for _, ref := range refs.Calls {
-			scripts[ref.Script.Path] = true
-			c := ref.Site()
-			locs = append(locs, navLocation(ref.Script.Path, ms.script(ref.Script), c.IDRange.Start, c.IDRange.End))
-		}
 		lens := protocol.CodeLens{Range: r}
-		switch n := len(scripts); n {
+		switch n := ni.ix.Callers(e.ID, e.Kinds); n {
 		case 0:
 			lens.Command = protocol.Command{Title: "not called by any script"}
 		case 1:
@@ -56,8 +49,8 @@ func (s *session) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, err
 		default:
 			lens.Command = protocol.Command{Title: fmt.Sprintf("%d scripts call this", n), Command: CommandShowReferences}
 		}
-		if len(locs) > 0 {
-			lens.Command.Arguments = lspArgs(p.TextDocument.URI, r.Start, locs)
+		if lens.Command.Command != "" {
+			lens.Command.Arguments = lspArgs(p.TextDocument.URI, r.Start)
 		}
 		out = append(out, lens)
 	}
