@@ -47,6 +47,10 @@ type navIndex struct {
 	snap     *config.Snapshot    // whose entries the index holds
 	buffers  map[string]struct{} // scripts whose text is an editor's buffer
 	lastPoll time.Time
+	// files are the mappers of configuration files read from disk, for
+	// the snapshot in force: an application.yml of 10,000 services is
+	// not read again for every request.
+	files map[string]*mapper
 }
 
 // navIndexBuildTimeout bounds the background build of one index.
@@ -136,6 +140,7 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 	if snap != ni.snap {
 		ni.ix.SetConfig(snap)
 		ni.snap = snap
+		ni.files = nil
 	}
 	for p, text := range open {
 		if ni.ix.SetDocument(p, text) || ni.ix.Script(p) != nil {
@@ -239,19 +244,41 @@ func entryRange(m *mapper, sp config.Span, at config.Position) protocol.Range {
 
 // mappers maps files once per request.
 type mappers struct {
-	s *session
-	m map[string]*mapper
+	s  *session
+	ni *navIndex // nil: no cache of configuration files
+	m  map[string]*mapper
 }
 
-func (s *session) newMappers() *mappers { return &mappers{s: s, m: map[string]*mapper{}} }
+func (s *session) newMappers(ni *navIndex) *mappers {
+	return &mappers{s: s, ni: ni, m: map[string]*mapper{}}
+}
 
 // config returns the mapper of a configuration file: its open document,
-// else the file.
+// else the file as read for the snapshot in force.
 func (ms *mappers) config(path string) *mapper {
 	if m := ms.m[path]; m != nil {
 		return m
 	}
-	m := ms.s.configMapper(hostPaths.fileURI(cleanAbs(path)), path)
+	u := hostPaths.fileURI(cleanAbs(path))
+	var m *mapper
+	if d := ms.s.document(u); d != nil {
+		m = d.m
+	} else if ms.ni != nil {
+		ms.ni.mu.Lock()
+		m = ms.ni.files[path]
+		ms.ni.mu.Unlock()
+		if m == nil {
+			m = ms.s.configMapper(u, path)
+			ms.ni.mu.Lock()
+			if ms.ni.files == nil {
+				ms.ni.files = map[string]*mapper{}
+			}
+			ms.ni.files[path] = m
+			ms.ni.mu.Unlock()
+		}
+	} else {
+		m = ms.s.configMapper(u, path)
+	}
 	ms.m[path] = m
 	return m
 }

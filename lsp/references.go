@@ -31,7 +31,7 @@ func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, e
 	if !ok {
 		return cancelled(ctx, nil, nil)
 	}
-	ms := s.newMappers()
+	ms := s.newMappers(ni)
 	out := []protocol.Location{}
 	if t.oauth {
 		defs, uses := ni.ix.OAuthReferences(t.id)

@@ -76,14 +76,14 @@ func (s *session) rename(ctx context.Context, req *jsonrpc2.Request) (any, error
 		}
 		return cancelled(ctx, nil, err)
 	}
-	return cancelled(ctx, s.workspaceEdit(plan, t.id, p.NewName), nil)
+	return cancelled(ctx, s.workspaceEdit(ni, plan, t.id, p.NewName), nil)
 }
 
 // workspaceEdit converts a rename plan: documentChanges, each
 // configuration edit carrying the annotation that asks for confirmation;
 // plain changes for a client without documentChanges (it cannot be asked).
-func (s *session) workspaceEdit(plan *index.Plan, from, to string) *protocol.WorkspaceEdit {
-	ms := s.newMappers()
+func (s *session) workspaceEdit(ni *navIndex, plan *index.Plan, from, to string) *protocol.WorkspaceEdit {
+	ms := s.newMappers(ni)
 	s.mu.Lock()
 	docChanges := s.caps.documentChanges
 	s.mu.Unlock()

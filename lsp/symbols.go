@@ -119,7 +119,7 @@ func (s *session) workspaceSymbol(ctx context.Context, req *jsonrpc2.Request) (a
 		return cancelled(ctx, out, nil)
 	}
 	syms, _ := ni.ix.Symbols(p.Query, maxWorkspaceSymbols)
-	ms := s.newMappers()
+	ms := s.newMappers(ni)
 	for _, sym := range syms {
 		e := sym.Entry
 		kind := protocol.SymbolKindObject
