@@ -63,7 +63,8 @@ func (s *session) projectIndex() *navIndex {
 	s.mu.Lock()
 	root, reg, kinds := s.root, s.registryLocked(), s.settings.ScriptKinds
 	s.mu.Unlock()
-	if root == "" || s.opts.ShowPath != nil {
+	ctx := s.ctx
+	if root == "" || s.opts.ShowPath != nil || ctx == nil || ctx.Err() != nil {
 		return nil
 	}
 	n := &s.srv.nav
@@ -84,7 +85,9 @@ func (s *session) projectIndex() *navIndex {
 	}
 	n.m[key] = ni
 	log := s.log
-	go func() {
+	// The build is the session's background work: it ends with the
+	// session (which waits for it), and the next session builds again.
+	s.bg.Go(func() {
 		defer close(ni.ready)
 		defer func() {
 			if r := recover(); r != nil {
@@ -93,10 +96,15 @@ func (s *session) projectIndex() *navIndex {
 		}()
 		snap := reg.get() // after the registry's first load
 		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), navIndexBuildTimeout)
+		ctx, cancel := context.WithTimeout(ctx, navIndexBuildTimeout)
 		defer cancel()
 		if err := ix.Build(ctx); err != nil {
 			log.Warn("project index incomplete", zap.String("root", key.root), zap.Error(err))
+			n.mu.Lock()
+			if n.m[key] == ni {
+				delete(n.m, key)
+			}
+			n.mu.Unlock()
 		}
 		ni.mu.Lock()
 		ix.SetConfig(snap)
@@ -105,7 +113,7 @@ func (s *session) projectIndex() *navIndex {
 		scripts, truncated := ix.Len()
 		log.Info("project index built", zap.String("root", key.root), zap.Int("scripts", scripts),
 			zap.Bool("truncated", truncated), zap.Duration("took", time.Since(start)))
-	}()
+	})
 	return ni
 }
 
