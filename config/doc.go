@@ -8,6 +8,10 @@
 // at most 16 MiB, so that no path can hang or exhaust a reader. XML is
 // decoded to UTF-8 from the encoding a Java parser would read it in.
 //
+// Beside the registries, a Snapshot keeps every api and oAuth definition
+// as written (Entries, entries.go), overridden and broken ones included,
+// with the exact byte range of each id, for navigation.
+//
 // Loading never fails as a whole: a broken source yields diagnostics and the
 // other sources still count. No credential ever leaves this package in a
 // printable form: credentials are held as Secret values, whose String,

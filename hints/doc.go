@@ -27,6 +27,10 @@
 // with santhosh-tekuri/jsonschema, the validators coming compiled from
 // the index (diagnose_schema.go); it reads no description itself.
 //
+// CallSites (callsites.go) lists a script's api.rest.v1 calls with their
+// ranges, from the same parse, for the project index behind navigation
+// (package workspace/index).
+//
 // hints imports config, openapi, jsdepth, the goja parser and the JSON
 // Schema validator only: never
 // LSP types, never the runtime. The lsp package adapts these results to the protocol.
