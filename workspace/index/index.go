@@ -364,6 +364,14 @@ func (ix *Index) SetDocument(path, text string) bool {
 	if !ok || int64(len(text)) > ix.opts.MaxFileSize {
 		return false
 	}
+	kind := ix.opts.Kinds.KindOf(filepath.ToSlash(path), text)
+	ix.mu.RLock()
+	old := ix.scripts[path]
+	same := old != nil && old.Text == text && old.Kind == kind
+	ix.mu.RUnlock()
+	if same {
+		return false // asked at every request: parse only a changed text
+	}
 	s := &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
 		Calls: hints.CallSites(hints.NewDocument(text))}
 	ix.mu.Lock()
