@@ -33,8 +33,10 @@ import (
 //
 // and the navigation markers of marker_nav_test.go (refs, rename,
 // renamefail, symbols, wsymbols, lens, inlay). Configuration files
-// (.yml, .yaml, .properties) carry markers too, written "#@name(...)";
-// they are opened, and their diagnostics are not checked.
+// (.yml, .yaml, .properties, .xml) carry markers too, written
+// "#@name(...)" (in XML, alone in a comment on the line below:
+// "<!-- #@name(...) -->"); they are opened, and their diagnostics are not
+// checked.
 //
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
@@ -441,7 +443,7 @@ func codePart(line string) string {
 		line = line[:i]
 	}
 	if i := strings.Index(line, "#@"); i >= 0 {
-		line = line[:i]
+		line = strings.TrimSuffix(strings.TrimRight(line[:i], " \t"), "<!--")
 	}
 	return strings.TrimRight(line, " \t\r")
 }
@@ -492,13 +494,14 @@ func parseMarkers(file, text string) ([]marker, error) {
 			continue
 		}
 		target := n
-		if strings.TrimSpace(line[:i]) == "" {
+		if before := strings.TrimSpace(line[:i]); before == "" || before == "<!--" {
+			// Alone on its line (in XML, alone in a comment).
 			target = n - 1
 			for target > 0 && strings.TrimSpace(codePart(lines[target])) == "" {
 				target--
 			}
 		}
-		rest := line[i+len(prefix)-1:]
+		rest := strings.TrimSuffix(strings.TrimSpace(line[i+len(prefix)-1:]), "-->")
 		for {
 			rest = strings.TrimSpace(rest)
 			if rest == "" {
