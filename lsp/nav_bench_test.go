@@ -43,7 +43,8 @@ func navProject(b *testing.B) string {
 // initialized, while the index builds; index-ms is initialized to the
 // first references answer (the build); refs-p99-ms and symbols-p99-ms over
 // 200 requests each; rename-ms renames "hot" (1,000 scripts, one
-// definition), the answer decoded by the client.
+// definition), the answer decoded by the client; codelens-ms is the code
+// lens of the 10,001 entries of application.yml.
 func BenchmarkNavigationServer(b *testing.B) {
 	dir := navProject(b)
 	main := filepath.Join(dir, "scripts/d00/s00000.js")
@@ -99,6 +100,21 @@ func BenchmarkNavigationServer(b *testing.B) {
 			b.Fatal(err, len(we.DocumentChanges))
 		}
 		rename := time.Since(t)
+		// The code lens of application.yml: 10,001 entries.
+		yml := filepath.Join(dir, "config/application.yml")
+		ytext, err := os.ReadFile(yml)
+		if err != nil {
+			b.Fatal(err)
+		}
+		yu := uri.File(yml)
+		c.open(yu, string(ytext))
+		t = time.Now()
+		var lenses []protocol.CodeLens
+		if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: yu}}, &lenses); err != nil || len(lenses) != 10_001 {
+			b.Fatal(err, len(lenses))
+		}
+		lens := time.Since(t)
+		b.ReportMetric(float64(lens.Microseconds())/1000, "codelens-ms")
 		b.ReportMetric(float64(first.Microseconds())/1000, "first-completion-ms")
 		b.ReportMetric(float64(built.Milliseconds()), "index-ms")
 		b.ReportMetric(refsP99, "refs-p99-ms")
