@@ -9,7 +9,7 @@ import (
 
 // describe renders a call site for comparison: method, id (or the dynamic
 // expression as written), path and enclosing function.
-func describe(text string, c CallSite) string {
+func describeSite(text string, c CallSite) string {
 	id := "id=" + text[c.IDRange.Start:c.IDRange.End]
 	if c.Dynamic {
 		id = "dynamic=" + text[c.IDRange.Start:c.IDRange.End]
@@ -39,7 +39,7 @@ func TestCallSites(t *testing.T) {
 					got = append(got, fmt.Sprintf("%s %s none", c.Method, c.Name))
 					continue
 				}
-				got = append(got, describe(tc.text, c))
+				got = append(got, describeSite(tc.text, c))
 			}
 			want := tc.want
 			if tc.name == "dynamic and unknown" {

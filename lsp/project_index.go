@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
 
@@ -34,13 +35,13 @@ type navIndexes struct {
 
 type navKey struct {
 	root string
-	reg  *registry
+	reg  *workspace.Registry
 }
 
 // navIndex is one project index and what it was last brought up to.
 type navIndex struct {
 	ix    *index.Index
-	reg   *registry
+	reg   *workspace.Registry
 	ready chan struct{} // closed once the first build is done
 
 	mu       sync.Mutex
@@ -94,7 +95,7 @@ func (s *session) projectIndex() *navIndex {
 				log.Error("recovered from a panic", zap.String("in", "project index"), zap.Any("panic", r))
 			}
 		}()
-		snap := reg.get() // after the registry's first load
+		snap := reg.Get() // after the registry's first load
 		start := time.Now()
 		ctx, cancel := context.WithTimeout(ctx, navIndexBuildTimeout)
 		defer cancel()
@@ -142,7 +143,7 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 		}
 	}
 	s.mu.Unlock()
-	snap := ni.reg.get()
+	snap := ni.reg.Get()
 	ni.mu.Lock()
 	defer ni.mu.Unlock()
 	if snap != ni.snap {
