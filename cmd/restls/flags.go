@@ -57,6 +57,7 @@ var settings = []setting{
 	{flag: "openapi", editor: "openapi", vscode: true, project: "openapi"},
 	{flag: "kind-map", editor: "scriptKinds", vscode: true, project: "scriptKinds"},
 	{flag: "env", editor: "environment", project: "defaultEnvironment"},
+	{editor: "inlayHints", vscode: true},
 	{flag: "project"},
 }
 

@@ -76,7 +76,7 @@ func TestSettingNamesAgree(t *testing.T) {
 		}
 	}
 	// VS Code's settings of the extension itself, not the server's.
-	clientOnly := []string{"path", "serverArgs", "serverEnv", "logLevel", "include", "environments", "trace.server", "dryRun.mode", "inlayHints"}
+	clientOnly := []string{"path", "serverArgs", "serverEnv", "logLevel", "include", "environments", "trace.server", "dryRun.mode"}
 	for key := range vscode {
 		name := strings.TrimPrefix(key, "restls.")
 		if !slices.Contains(clientOnly, name) && !inTable(func(s setting) string { return s.editor }, name) {

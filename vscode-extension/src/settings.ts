@@ -27,6 +27,8 @@ export interface Settings {
   handlerXml: string;
   platformConfig: string;
   scriptKinds: Record<string, string>;
+  /** inlayHints is restls.inlayHints (default true). */
+  inlayHints: boolean;
   /** openapi is restls.openapi: a serviceId map or a list of descriptions; undefined when unset. */
   openapi: Record<string, string> | string[] | undefined;
   include: string[];
@@ -57,6 +59,8 @@ export interface ServerConfig {
   handlerXml: string;
   platformConfig: string;
   scriptKinds: Record<string, string>;
+  /** inlayHints is sent only when restls.inlayHints is off: on is the server's default. */
+  inlayHints?: boolean;
   /** openapi is sent only when restls.openapi is set: unset leaves the project file's and the server's. */
   openapi?: Record<string, string> | string[];
   /** environment names one of the project file's environments (restls.yaml), which the server reads; sent only when one is picked. */
@@ -106,6 +110,7 @@ export function readSettings(cfg: ConfigurationLike): Settings {
     platformConfig: str(cfg.get('platformConfig')),
     scriptKinds: strMap(cfg.get('scriptKinds')),
     openapi: readOpenAPI(cfg.get('openapi')),
+    inlayHints: cfg.get('inlayHints') !== false,
     include: include.length > 0 ? include : [...DEFAULT_INCLUDE],
     logLevel: str(cfg.get('logLevel'), 'info') || 'info',
     traceServer: str(cfg.get('trace.server'), 'off') || 'off',
@@ -210,6 +215,9 @@ export function serverConfig(s: Settings, workspaceFolder: string | undefined, e
     platformConfig: r(src.platformConfig),
     scriptKinds: { ...s.scriptKinds },
   };
+  if (!s.inlayHints) {
+    out.inlayHints = false;
+  }
   if (environment !== undefined && !Object.prototype.hasOwnProperty.call(s.environments, environment)) {
     out.environment = environment;
   }
@@ -238,7 +246,7 @@ export function classifyChange(before: Settings, after: Settings): Change {
   ) {
     return 'restart';
   }
-  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds', 'openapi', 'environments'];
+  const keys: (keyof Settings)[] = ['configRoot', 'properties', 'serviceXml', 'handlerXml', 'platformConfig', 'scriptKinds', 'openapi', 'inlayHints', 'environments'];
   for (const k of keys) {
     if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
       return 'reconfigure';

@@ -188,3 +188,8 @@ test('serverConfig: the folder the server runs in keeps the server\'s default (r
   assert.ok(!('environment' in c), 'restls.environments is resolved here, not by the server');
   assert.equal(c.configRoot, '/ws/envs/prod');
 });
+
+test('serverConfig: restls.inlayHints is sent only when off', () => {
+  assert.ok(!('inlayHints' in serverConfig(readSettings(cfg({})), '/ws')));
+  assert.equal(serverConfig(readSettings(cfg({ inlayHints: false })), '/ws').inlayHints, false);
+});
