@@ -60,6 +60,20 @@ type rawProject struct {
 	ScriptKinds yaml.Node `yaml:"scriptKinds"`
 	OpenAPI     yaml.Node `yaml:"openapi"`
 	Check       rawCheck  `yaml:"check"`
+	Roles       rawRoles  `yaml:"roles"`
+}
+
+// rawRoles is the roles key: serve --http's roles for the users an
+// identity provider or an authenticating proxy names (docs/http.md).
+type rawRoles struct {
+	Default string              `yaml:"default"`
+	Groups  map[string]rawGrant `yaml:"groups"`
+}
+
+type rawGrant struct {
+	Role         string   `yaml:"role"`
+	Environments []string `yaml:"environments"`
+	Services     []string `yaml:"services"`
 }
 
 // CheckSettings are restls check's defaults from the file; its flags
@@ -95,6 +109,9 @@ type Project struct {
 	// URL) to a serviceId, as the editor setting openapi and --openapi.
 	OpenAPI map[string]string
 	Check   CheckSettings
+	// Roles map groups (or the values of serve --http's --role-claim) to
+	// roles; nil when the file has no roles key.
+	Roles *Roles
 	// Diagnostics are the file's problems. With an error among them the
 	// project must not be used: a typo would silently check, test or run
 	// against another configuration.
@@ -282,6 +299,7 @@ func (p *Project) parse(data []byte) {
 	}
 	p.ScriptKinds = p.decodeKinds(&raw.ScriptKinds, diag)
 	p.OpenAPI = p.decodeOpenAPI(&raw.OpenAPI, dir, diag)
+	p.Roles = decodeRoles(raw.Roles, root, diag)
 	p.Check = CheckSettings{Include: raw.Check.Include, Exclude: raw.Check.Exclude, Strict: raw.Check.Strict, Disable: raw.Check.Disable}
 	for _, list := range [][]string{raw.Check.Include, raw.Check.Exclude} {
 		for _, g := range list {
