@@ -57,7 +57,10 @@ type Options struct {
 	Client *restclient.Client
 	// MaxResponseBytes, Mock and Trace are used only when Client is nil.
 	MaxResponseBytes int64
-	Mock             *restclient.Mock
+	// AllowServices, when not nil, are the only serviceIds the script may
+	// call (restclient.Options.AllowServices); used only when Client is nil.
+	AllowServices []string
+	Mock          *restclient.Mock
 	// Trace records each call's timing phases and header blocks as sent
 	// (restclient.Options.Trace): for output that shows them.
 	Trace bool
@@ -112,7 +115,7 @@ func Run(ctx context.Context, opts Options) *Result {
 	client := opts.Client
 	if client == nil {
 		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock,
-			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log, Trace: opts.Trace})
+			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log, Trace: opts.Trace, AllowServices: opts.AllowServices})
 	}
 	if opts.Filename == "" {
 		opts.Filename = "script.js"

@@ -45,6 +45,9 @@ type ChildRequest struct {
 	MockFile   string `json:"mockFile,omitempty"`
 	RecordFile string `json:"recordFile,omitempty"`
 	Limits     Limits `json:"limits"`
+	// AllowServices, when not nil, are the only serviceIds the script may
+	// call (Request's).
+	AllowServices []string `json:"allowServices,omitempty"`
 }
 
 // Service is one service of a registry read from a registryUrl, as the
@@ -186,6 +189,7 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 		Logger:         logger,
 		MaxMemory:      req.Limits.MaxMemory,
 		MemoryHardStop: stop,
+		AllowServices:  req.AllowServices,
 	})
 	if rec != nil {
 		if err := rec.Save(); err != nil {

@@ -206,3 +206,39 @@ func TestChildRecordNotSaved(t *testing.T) {
 		t.Fatalf("result %s", show(res))
 	}
 }
+
+// TestChildAllowServices: a run limited to some serviceIds fails a call
+// to any other with service-not-allowed, and that call never reaches the
+// service; an allowed one does.
+func TestChildAllowServices(t *testing.T) {
+	hits := make(chan string, 4)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits <- r.URL.Path
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer svc.Close()
+	file := filepath.Join(t.TempDir(), "services.xml")
+	xml := `<scriptservice><api serviceId="crm" url="` + svc.URL + `/crm"/><api serviceId="billing" url="` + svc.URL + `/billing"/></scriptservice>`
+	if err := os.WriteFile(file, []byte(xml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, "child", Options{Timeout: 10 * time.Second})
+	res, err := r.Run(context.Background(), Request{Text: `api.rest.v1.get("crm", {}, {}); return api.rest.v1.get("billing", {}, {}).body;`,
+		Kind: config.ScriptService, Sources: config.Sources{ServiceXML: file}, AllowServices: []string{"crm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error == nil || res.Error.Code != restclient.CodeServiceNotAllowed || res.Error.ServiceID != "billing" || len(res.Calls) != 2 ||
+		res.Calls[1].ErrorCode != restclient.CodeServiceNotAllowed {
+		t.Fatalf("result %s", show(res))
+	}
+	close(hits)
+	var got []string
+	for h := range hits {
+		got = append(got, h)
+	}
+	if len(got) != 1 || got[0] != "/crm" {
+		t.Errorf("the service saw %v, want only /crm", got)
+	}
+}

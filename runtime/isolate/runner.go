@@ -99,6 +99,11 @@ type Request struct {
 	// and description only: a registry backend serves no credentials, and
 	// none would be copied). Ignored for file sources.
 	Registry *config.Registry
+	// AllowServices, when not nil, are the only serviceIds the script may
+	// call; any other call fails with code service-not-allowed and never
+	// reaches the network (serve --http's runner role limited to some
+	// services).
+	AllowServices []string
 }
 
 // Modes of a run, in its result's Mode.
@@ -182,7 +187,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
 		}
 	}
 	creq := ChildRequest{Sources: req.Sources, Services: services, Kind: req.Kind, Text: req.Text, Input: req.Input,
-		MockFile: req.MockFile, RecordFile: req.RecordFile,
+		MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: req.AllowServices,
 		Limits: Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult}}
 	if req.Mock != nil {
 		mock := string(req.Mock)

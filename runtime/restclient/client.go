@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,11 @@ type Options struct {
 	// restls run --json and -v. Without it a Call has DurationMs and
 	// ResponseBytes, no Timing and no Wire.
 	Trace bool
+	// AllowServices, when not nil, are the only serviceIds calls may
+	// name: any other fails with CodeServiceNotAllowed before a
+	// connection or token request is made (serve --http's runner role
+	// limited to some services).
+	AllowServices []string
 }
 
 // Client sends api.rest.v1 calls. It owns the connection pool and the OAuth
@@ -414,6 +420,10 @@ func displayURL(s string) string {
 }
 
 func (s *Session) service(id string) (*config.Service, error) {
+	if allow := s.c.opts.AllowServices; allow != nil && !slices.Contains(allow, id) {
+		return nil, &Error{Code: CodeServiceNotAllowed, ServiceID: id,
+			Message: fmt.Sprintf("serviceId %q may not be called live by this user: their role limits live runs to %s; run with fixtures, or ask the operator of restls serve --http for a role that allows it", id, quoteList(allow))}
+	}
 	if svc, ok := s.reg.Service(id); ok {
 		return svc, nil
 	}

@@ -10,6 +10,10 @@ const (
 	CodeUnknownService = "unknown-service"
 	// CodeServiceUnusable: the serviceId is configured but its entry is broken.
 	CodeServiceUnusable = "service-unusable"
+	// CodeServiceNotAllowed: the serviceId is configured, but the user who
+	// started the run may not call it live (serve --http's roles); the
+	// call never reaches the network.
+	CodeServiceNotAllowed = "service-not-allowed"
 	// CodeConnectTimeout: dialing plus the TLS handshake took longer than
 	// the connection timeout.
 	CodeConnectTimeout = "connect-timeout"
