@@ -222,24 +222,40 @@ type statusJSON struct {
 type runStatusJSON struct {
 	Allowed bool   `json:"allowed"`
 	Reason  string `json:"reason,omitempty"`
+	// Role is the client's role with --auth oidc or proxy: mocker runs
+	// only with fixtures, runner live too.
+	Role string `json:"role,omitempty"`
 }
 
 // Reasons a client may not run, as /v1/status gives them.
 const (
-	reasonNoAllowRun = "dry runs are disabled on this server: start restls serve --http with --allow-run"
+	reasonNoAllowRun = ReasonNoAllowRun
 	reasonNoKey      = "dry runs need the access key: open the page from the address restls serve --http printed (it ends in ?access_token=...)"
 )
 
 // runStatus is what r's client may do with POST /v1/run.
 func (s *Server) runStatus(r *http.Request) runStatusJSON {
-	switch {
-	case s.opts.Runner == nil:
-		return runStatusJSON{Reason: reasonNoAllowRun}
-	case !s.hasKey(r):
-		return runStatusJSON{Reason: reasonNoKey}
+	id, _ := IdentityFrom(r.Context())
+	roles := id.Auth != AuthKey && id.Auth != ""
+	st := runStatusJSON{}
+	if roles {
+		st.Role = id.Role.String()
 	}
-	return runStatusJSON{Allowed: true}
+	switch {
+	case !s.runsOn():
+		st.Reason = reasonNoAllowRun
+	case !roles && !s.hasKey(r):
+		st.Reason = reasonNoKey
+	case roles && id.Role < RoleMocker:
+		st.Reason = needsRole(id, RoleMocker, "")
+	default:
+		st.Allowed = true
+	}
+	return st
 }
+
+// runsOn reports whether this server runs scripts at all (--allow-run).
+func (s *Server) runsOn() bool { return s.run != nil && s.gate.opts.AllowRun }
 
 type kindStatusJSON struct {
 	Kind config.Kind `json:"kind"`
@@ -349,9 +365,9 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, runShape)
 		return
 	}
-	if s.opts.Runner == nil {
+	if !s.runsOn() {
 		s.opts.Ops.dryRun("refused")
-		writeError(w, http.StatusForbidden, "dry runs are disabled: they execute the script and call the configured services; start restls serve --http with --allow-run to enable them")
+		writeError(w, http.StatusForbidden, ReasonNoAllowRun+" (a dry run executes the script and calls the configured services)")
 		return
 	}
 	// Admission first: the body (up to 4 MiB) and its mock are decoded
@@ -401,10 +417,16 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	req := workspace.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
 		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
-	res, err := s.opts.Runner(r.Context(), req)
+	res, err := s.run(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client went away
+		}
+		var ref *RefusedError
+		if errors.As(err, &ref) {
+			s.opts.Ops.dryRun("refused")
+			writeError(w, http.StatusForbidden, ref.Reason)
+			return
 		}
 		if errors.Is(err, workspace.ErrRunnerBusy) {
 			w.Header().Set("Retry-After", retryAfterBusy)

@@ -7,14 +7,32 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"go.uber.org/zap"
 )
 
-// authorized reports whether a request may reach the endpoints at all:
-// with --token every request presents it; without one, reading is open
-// (on loopback: a token is required elsewhere) and mayChange guards the
-// rest.
-func (s *Server) authorized(r *http.Request) bool {
-	return s.opts.Token == "" || s.hasKey(r)
+// identify tells who r comes from, or answers it with why not. With the
+// access key: with --token every request presents it; without one,
+// reading is open (on loopback: a token is required elsewhere) and the
+// secret made at start guards the rest. With --auth oidc or proxy, every
+// request names its user, whose role says what they may do.
+func (s *Server) identify(w http.ResponseWriter, r *http.Request) (Identity, bool) {
+	key := s.auth.opts.Mode == AuthKey && s.hasKey(r)
+	if s.auth.opts.Mode == AuthKey && s.opts.Token != "" && !key {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="restls"`)
+		writeError(w, http.StatusUnauthorized, "missing or wrong bearer token: send \"Authorization: Bearer <token>\" with the token restls serve --http was started with")
+		return Identity{}, false
+	}
+	id, ref := s.auth.identify(r, key)
+	if ref != nil {
+		if ref.status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="restls"`)
+		}
+		s.log.Info("request refused", zap.String("auth", string(s.auth.opts.Mode)), zap.String("remote", r.RemoteAddr), zap.Int("status", ref.status))
+		writeError(w, ref.status, ref.msg)
+		return Identity{}, false
+	}
+	return id, true
 }
 
 // hasKey checks the key: the --token, or the secret made at start. The

@@ -4,7 +4,13 @@
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
 // /v1/schema/mock.json, /v1/schema/restls.json, /healthz, /readyz,
 // /metrics, POST /v1/run), the operators' port and its metrics (ops.go), SIGHUP reloads, their security
-// (bearer token, CORS allow-list, loopback-only default), the WebSocket
+// (bearer token, CORS allow-list, loopback-only default, and the rule
+// that a non-loopback address needs a token: CheckListen), who a request
+// comes from (access.go: the key, an OpenID Connect token verified with
+// go-oidc, or an authenticating proxy's headers) and their role, the gate
+// every dry run passes (gate.go: --allow-run, roles, a runner's
+// environments and serviceIds) and the audit trail of runs and reloads
+// (audit.go), the WebSocket
 // transport that carries the language server to browser editors (/lsp: one
 // LSP session per socket, one JSON-RPC message per text frame, writes
 // queued so a slow client never blocks anyone else), what a designer

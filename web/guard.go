@@ -181,17 +181,24 @@ func originRefused(w http.ResponseWriter) {
 }
 
 // mayRun guards POST /v1/run: it needs the key (without --token, the
-// secret in the page's address) and a body declared application/json.
-// With dry runs off, handleRun says so whoever asks.
+// secret in the page's address), or with roles at least the role mocker
+// (the gate checks the run's mode once the body is read), and a body
+// declared application/json. With dry runs off, handleRun says so
+// whoever asks.
 func (s *Server) mayRun(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Runner == nil {
+		if !s.runsOn() {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !s.hasKey(r) {
+		id, _ := IdentityFrom(r.Context())
+		if id.Auth == AuthKey && !id.key {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="restls"`)
 			writeError(w, http.StatusUnauthorized, keyMissing)
+			return
+		}
+		if id.Auth != AuthKey && id.Role < RoleMocker {
+			writeError(w, http.StatusForbidden, needsRole(id, RoleMocker, ""))
 			return
 		}
 		if !isJSON(r) {

@@ -205,6 +205,7 @@ func TestSessionWithoutKey(t *testing.T) {
 				runs.Add(1)
 				return &dryrun.Result{Result: json.RawMessage("1")}, nil
 			}})
+		o.Gate = NewGate(GateOptions{AllowRun: true}) // --allow-run
 	})
 	ctx := testCtx(t)
 	cmd := func(c *lspClient, name string, arg any) error {

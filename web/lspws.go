@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/coder/websocket"
@@ -38,7 +39,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	// ServeHTTP has already refused a foreign Origin (websocket.Accept
 	// alone lets any Origin whose host equals the Host header through,
 	// which is what a rebound name sends); Accept checks it once more.
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: wsOriginPatterns(r)})
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: wsOriginPatterns(r), Subprotocols: []string{LSPProtocol}})
 	if err != nil {
 		// Accept has answered (403 for a foreign origin, 426 without an
 		// upgrade).
@@ -54,14 +55,18 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	defer s.opts.Ops.sessionClosed()
 	c.SetReadLimit(s.opts.MaxMessage)
 
-	ctx, cancel := context.WithCancel(s.ctx)
+	// The session's runs see who opened it (the gate and the audit).
+	id, _ := IdentityFrom(r.Context())
+	ctx, cancel := context.WithCancel(withIdentity(s.ctx, id))
 	defer cancel()
 	log := s.log.With(zap.String("remote", r.RemoteAddr))
 	st := newWSStream(c, log, s.opts.WriteTimeout, s.opts.SendQueue)
 	st.shutdown = s.ctx
 	st.watch = s.opts.Ops.watch()
 	go st.pingLoop(ctx, s.opts.PingInterval)
-	err = s.opts.LSP.ServeSession(ctx, st, s.sessionOptions(r))
+	so := s.sessionOptions(r)
+	st.reloads = s.reloadAudit(id, so.MayReload)
+	err = s.opts.LSP.ServeSession(ctx, st, so)
 	switch {
 	case err == nil, errors.Is(err, lsp.ErrNoShutdown):
 		// A browser tab that closes never says shutdown; that is normal here.
@@ -75,17 +80,33 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	return true, err
 }
 
-// sessionOptions are what a socket's session may do: run and reload only
-// when its handshake carried the key (the token, or the secret of the
-// page's address); never choose configuration sources; paths are shown
-// relative to the configuration root.
+// sessionOptions are what a socket's session may do: with the access key,
+// run and reload only when its handshake carried the key (the token, or
+// the secret of the page's address); with roles, run as a mocker or
+// runner (the gate then checks each run's mode) and reload as a runner.
+// Without --allow-run no session runs, and hears why. No session
+// chooses configuration sources; paths are shown relative to the
+// configuration root.
 func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
-	key := s.hasKey(r)
+	id, _ := IdentityFrom(r.Context())
+	mayRun, mayReload, refused := id.key, id.key, keyMissing
+	if id.Auth != AuthKey && id.Auth != "" {
+		mayRun, mayReload = id.Role >= RoleMocker, id.Role >= RoleRunner
+		refused = fmt.Sprintf("%s has the role %s: dry runs need the role mocker (with fixtures) or runner, and reloading the configuration the role runner; ask the operator of restls serve --http", id.User, id.Role)
+	}
+	if !s.gate.opts.AllowRun {
+		mayRun = false
+		if !mayReload {
+			refused = ReasonNoAllowRun + "; " + refused
+		} else {
+			refused = ReasonNoAllowRun
+		}
+	}
 	root := ""
 	if snap := s.opts.Snapshot(); snap != nil {
 		root = snap.Sources.ConfigRoot
 	}
-	return lsp.SessionOptions{MayRun: key, MayReload: key, Refused: keyMissing, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root),
+	return lsp.SessionOptions{MayRun: mayRun, MayReload: mayReload, Refused: refused, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root),
 		MaxDocuments: s.opts.SessionDocuments, MaxBytes: s.opts.SessionBytes, RaiseLimits: raiseSessionLimits}
 }
 

@@ -46,6 +46,7 @@ type Ops struct {
 	httpRequests   family
 	httpLatency    family
 	dryRuns        family
+	dryRunsBy      family
 	loads          *metrics.Counter
 	loadFailures   family
 	loadLatency    *metrics.PrometheusHistogram
@@ -81,6 +82,8 @@ func NewOps(o OpsOptions) *Ops {
 		"HTTP request duration by route (not /lsp, whose socket lives on).", "route")
 	ops.dryRuns = reg.family("restls_dry_runs_total",
 		"Dry runs (restls.runScript over /lsp and POST /v1/run) by outcome: returned, threw (an uncaught error, the runner's limits included), busy, failed, canceled; and POST /v1/run bodies refused before running: bad-request, refused (no --allow-run).", "outcome")
+	ops.dryRunsBy = reg.family("restls_dry_runs_by_role_total",
+		"Dry runs by the role of who asked (viewer, mocker, runner; key for the access key, stdio for the editor on stdio), mode (live, mock) and outcome (returned, threw, refused, busy, canceled, failed). No label names a user.", "role", "mode", "outcome")
 	ops.loads = reg.family("restls_registry_loads_total", "Registry loads (start, file changes, reloads, SIGHUP).").counter()
 	ops.loadFailures = reg.family("restls_registry_load_failures_total",
 		"Registry loads after which a script kind offers no serviceId hints, by kind.", "kind")
@@ -313,6 +316,14 @@ func (o *Ops) WrapRunner(runner Runner) Runner {
 	}
 }
 
+// dryRunBy counts a run that passed the gate (or was refused by it) by
+// role, mode and outcome: fixed lists, never a user's name.
+func (o *Ops) dryRunBy(role, mode, outcome string) {
+	if o.Metrics() {
+		o.dryRunsBy.counter(role, mode, outcome).Inc()
+	}
+}
+
 func (o *Ops) dryRun(outcome string) {
 	if o.Metrics() {
 		o.dryRuns.counter(outcome).Inc()
@@ -366,6 +377,7 @@ func (s *Server) reloadOnHangup(ctx context.Context) {
 			return
 		case <-ch:
 			s.opts.LSP.Reload()
+			s.auditSignalReload()
 			s.log.Info("configuration reloaded (SIGHUP)")
 			if s.reloaded != nil {
 				s.reloaded()

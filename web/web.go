@@ -53,12 +53,17 @@ type Options struct {
 	// API from another page, and to open /lsp. Nothing else gets CORS
 	// headers.
 	AllowOrigins []string
-	// Runner runs dry runs; nil makes POST /v1/run answer 403. Only set it
-	// when the operator asked for --allow-run: a dry run executes the
-	// script and reaches the configured services. Wrap it with
-	// Ops.WrapRunner (the same runner as the language server's) for the
-	// dry-run metrics.
+	// Runner runs dry runs for POST /v1/run; nil makes it answer 403. New
+	// puts it behind Gate, so give it unwrapped (the language server's
+	// runner is the same one, wrapped with Gate.Wrap). Wrap it with
+	// Ops.WrapRunner for the dry-run metrics.
 	Runner Runner
+	// Gate decides which runs may go (--allow-run, roles) and audits them;
+	// nil means a gate that allows runs when Runner is set, with no audit.
+	Gate *Gate
+	// Auth says who a request comes from: the access key (the zero
+	// value), an OpenID Connect token, or an authenticating proxy.
+	Auth AuthOptions
 	// Logger receives request and session logs; nil discards them.
 	Logger *zap.Logger
 	// Version is reported by /healthz and /v1/status.
@@ -121,6 +126,11 @@ type Server struct {
 	// key is what hasKey compares with: the token, or the secret made at
 	// start when there is none.
 	key string
+	// auth identifies requests; gate and run (Runner behind it) decide
+	// dry runs.
+	auth *authenticator
+	gate *Gate
+	run  Runner
 
 	services etagCache
 
@@ -193,12 +203,24 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Auth.Mode != "" && opts.Auth.Mode != AuthKey && opts.Token != "" {
+		return nil, fmt.Errorf("--token is the access key of --auth key; with --auth %s every request is identified by %s instead: drop --token", opts.Auth.Mode,
+			map[AuthMode]string{AuthOIDC: "its OpenID Connect token", AuthProxy: "the proxy's user header"}[opts.Auth.Mode])
+	}
+	auth, err := newAuthenticator(opts.Auth)
+	if err != nil {
+		return nil, err
+	}
 	key := opts.Token
 	if key == "" {
 		key = newSecret()
 	}
+	gate := opts.Gate
+	if gate == nil {
+		gate = NewGate(GateOptions{AllowRun: opts.Runner != nil, Ops: opts.Ops})
+	}
 	s := &Server{opts: opts, log: opts.Logger, cors: cors, hosts: hosts, key: key, slots: make(chan struct{}, opts.MaxSessions),
-		runSlots: make(chan struct{}, opts.MaxRuns)}
+		runSlots: make(chan struct{}, opts.MaxRuns), auth: auth, gate: gate, run: gate.Wrap(opts.Runner)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
@@ -224,10 +246,27 @@ func New(opts Options) (*Server, error) {
 // operator has the token).
 func (s *Server) PageURL(addr net.Addr) string {
 	u := "http://" + addr.String() + "/"
-	if s.opts.Token == "" {
+	if s.opts.Token == "" && s.auth.opts.Mode == AuthKey {
 		u += "?access_token=" + s.key
 	}
 	return u
+}
+
+// CheckListen refuses a listen address the options must not serve: a
+// non-loopback one with the access key mode and no --token, where anyone
+// who can reach it could read the service configuration (and, with
+// --allow-run, run scripts). cmd calls it before listening; Serve checks
+// the listener's address again.
+func CheckListen(addr string, o Options) error {
+	if IsLoopback(addr) || o.Token != "" || (o.Auth.Mode != "" && o.Auth.Mode != AuthKey) {
+		return nil
+	}
+	runs := ""
+	if o.Runner != nil && (o.Gate == nil || o.Gate.opts.AllowRun) {
+		runs = " and run scripts"
+	}
+	return fmt.Errorf("--http %s binds a non-loopback address: anyone who can reach it could read the service configuration%s; give --token (or RESTLS_HTTP_TOKEN), "+
+		"--auth oidc or --auth proxy, or bind 127.0.0.1", addr, runs)
 }
 
 // ServeHTTP implements http.Handler: Host, Origin, CORS and authentication
@@ -266,11 +305,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.corsHeaders(w, r) {
 		return // preflight answered
 	}
-	if !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="restls"`)
-		writeError(w, http.StatusUnauthorized, "missing or wrong bearer token: send \"Authorization: Bearer <token>\" with the token restls serve --http was started with")
+	id, ok := s.identify(w, r)
+	if !ok {
 		return
 	}
+	// r itself is replaced: the deferred metrics read the route the mux
+	// sets on the request it serves.
+	r = r.WithContext(withIdentity(r.Context(), id))
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -293,6 +334,9 @@ func (w *statusWriter) WriteHeader(code int) {
 // gracefully: no new connections, open /lsp sessions are ended, in-flight
 // requests get up to grace to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	if err := CheckListen(ln.Addr().String(), s.opts); err != nil {
+		return err
+	}
 	if s.opts.OpsAddr != "" {
 		oln, err := net.Listen("tcp", s.opts.OpsAddr)
 		if err != nil {

@@ -40,8 +40,11 @@ type wsStream struct {
 	shutdown context.Context
 	// watch times requests for the metrics; nil without them.
 	watch *rpcWatch
-	once  sync.Once
-	err   error // why the stream ended; set before done closes
+	// reloads sees every message read, for the audit of restls.reload;
+	// nil without an audit.
+	reloads func(jsonrpc2.Message)
+	once    sync.Once
+	err     error // why the stream ended; set before done closes
 }
 
 func newWSStream(c *websocket.Conn, log *zap.Logger, writeTimeout time.Duration, queue int) *wsStream {
@@ -133,6 +136,9 @@ func (s *wsStream) Read(_ context.Context) (jsonrpc2.Message, int64, error) {
 			continue
 		}
 		s.watch.read(msg)
+		if s.reloads != nil {
+			s.reloads(msg)
+		}
 		return msg, int64(len(data)), nil
 	}
 }

@@ -22,6 +22,7 @@ import (
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/isolate"
+	"github.com/restls/restls/web"
 	"github.com/restls/restls/workspace"
 )
 
@@ -122,15 +123,11 @@ ended without shutdown, 2 for usage errors.`)
 	// POST /v1/run share it (and its --max-runs slots).
 	iso := isolate.New(isolate.Options{MaxMemory: *maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
 	runner := scriptRunner(runsCtx, iso)
-	if httpMode && !hf.allowRun {
-		// The one place dry runs are switched off: over HTTP they run code
-		// for any client, so only --allow-run turns them on (for /v1/run and
-		// restls.runScript over WebSocket alike).
-		runner = nil
-	}
 	load := pool.Load
 	if httpMode {
-		load, runner = hf.watch(load, runner)
+		// Over HTTP, web's gate decides every run (--allow-run, roles) for
+		// /v1/run and restls.runScript alike.
+		load, runner = hf.watch(load, runner, env, &cf)
 	}
 	srv := lsp.NewServer(lsp.Options{
 		Sources:      sources,
@@ -156,7 +153,7 @@ ended without shutdown, 2 for usage errors.`)
 	// fetched again periodically; a change re-diagnoses every open script.
 	bg.Go(func() { pool.Run(ctx, rf.refresh, srv.Reload) })
 	if httpMode {
-		return hf.serve(ctx, env, srv, runner, withStdio, log)
+		return hf.serve(ctx, env, srv, withStdio, log)
 	}
 	return serveStdio(ctx, env, srv, nil, log)
 }
@@ -239,7 +236,7 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 			src, reg = req.Snapshot.Sources, req.Snapshot.For(req.Kind)
 		}
 		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src, Registry: reg,
-			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile})
+			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: web.AllowedServices(ctx)})
 		if errors.Is(err, isolate.ErrBusy) {
 			return nil, fmt.Errorf("%w: %w", workspace.ErrRunnerBusy, err)
 		}

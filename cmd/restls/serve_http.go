@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/restls/restls/lsp"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/web"
+	"github.com/restls/restls/workspace"
 )
 
 // envHTTPToken holds the bearer token, so it need not appear in the process
@@ -48,8 +50,27 @@ type httpFlags struct {
 	jsonLog     bool
 	// ops watches the server for /metrics and /readyz; runServe makes it
 	// when --http is given, before the language server, so every load is
-	// seen.
-	ops *web.Ops
+	// seen. gate decides, audits and counts every dry run (made with ops);
+	// runner is the dry-run runner POST /v1/run gets (New puts it behind
+	// gate; the language server's is already behind it).
+	ops    *web.Ops
+	gate   *web.Gate
+	runner web.Runner
+	// The identity and role flags (docs/http.md, "Identity and roles").
+	auth, oidcIssuer, oidcAudience, roleClaim, userHeader, groupsHeader string
+	oidcSkew                                                            time.Duration
+	trustedProxies                                                      stringList
+	// audit is --audit FILE|-, rotated at auditMaxSize MB keeping
+	// auditBackups files; auditLog is it opened (by watch), setupErr what
+	// went wrong there, reported when serve starts.
+	audit                      string
+	auditMaxSize, auditBackups int
+	auditLog                   *web.Audit
+	setupErr                   error
+	// project is the project file in force (its roles key), environment
+	// the environment served.
+	project     *workspace.Project
+	environment string
 }
 
 // stringList is a repeatable string flag.
@@ -78,14 +99,47 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	})
 	fs.StringVar(&h.pageURLFile, "page-url-file", "", "write the designer page address, with the access key made at start, to this `file` (created with mode 0600, removed when serve stops) instead of stderr; "+
 		"the way to get the key with --log-format json, which never logs it (docs/http.md)")
+	fs.StringVar(&h.auth, "auth", string(web.AuthKey), "who a request comes from: `mode` key (one access key: --token or the secret made at start), "+
+		"oidc (an OpenID Connect token from --oidc-issuer, with roles from --role-claim and restls.yaml's roles), or proxy (the user an authenticating proxy at --trusted-proxy names)")
+	fs.StringVar(&h.oidcIssuer, "oidc-issuer", "", "--auth oidc: the identity provider's issuer `URL` (its /.well-known/openid-configuration is read at start)")
+	fs.StringVar(&h.oidcAudience, "oidc-audience", "", "--auth oidc: the audience (`client ID`) tokens must be issued for")
+	fs.DurationVar(&h.oidcSkew, "oidc-skew", web.DefaultSkew, "--auth oidc: how long past its expiry a token is still taken (clock skew)")
+	fs.StringVar(&h.roleClaim, "role-claim", web.DefaultRoleClaim, "--auth oidc: the token `claim` whose values are the user's groups, mapped to roles by restls.yaml's roles key")
+	fs.StringVar(&h.userHeader, "auth-header", web.DefaultUserHeader, "--auth proxy: the `header` the proxy names the user in")
+	fs.StringVar(&h.groupsHeader, "auth-groups-header", web.DefaultGroupsHeader, "--auth proxy: the `header` the proxy lists the user's groups in (comma-separated)")
+	fs.Var(&h.trustedProxies, "trusted-proxy", "--auth proxy: the `CIDR` (or address) the authenticating proxy connects from (repeatable); requests from anywhere else are refused")
+	fs.StringVar(&h.audit, "audit", "", "append one JSON line per dry run and per reload to this `file` (- for stderr): who, role, script hash, mode, calls, outcome; never a credential or body")
+	fs.IntVar(&h.auditMaxSize, "audit-max-size", 100, "rotate the --audit file when it reaches this many `MB`")
+	fs.IntVar(&h.auditBackups, "audit-max-backups", 10, "keep this many rotated --audit files (`n`)")
 	fs.StringVar(&h.metricsAddr, "metrics-addr", "", "also serve /metrics, /healthz and /readyz, without the token, on this `address` (an internal port for a scraper and probes)")
 }
 
 // watch makes the operators' view of the server (metrics, readiness) and
-// wraps load and runner so it sees every registry load and dry run.
-func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web.Runner) (func(config.Sources) *config.Snapshot, web.Runner) {
+// the gate of dry runs (--allow-run, roles, audit), and wraps load and
+// runner so they see every registry load and dry run. The runner it
+// returns is the language server's, behind the gate.
+func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web.Runner, env *cliEnv, cf *configFlags) (func(config.Sources) *config.Snapshot, web.Runner) {
 	h.ops = web.NewOps(web.OpsOptions{Metrics: h.metrics || h.metricsAddr != "", Version: versionString()})
-	return h.ops.WrapLoad(load), h.ops.WrapRunner(runner)
+	h.project, h.environment = cf.project, cf.envName
+	if h.environment == "" && h.project != nil {
+		h.environment = h.project.DefaultEnvironment
+	}
+	if h.audit != "" {
+		h.auditLog, h.setupErr = web.OpenAudit(web.AuditOptions{File: h.audit, Stderr: env.stderr, MaxSizeMB: h.auditMaxSize, MaxBackups: h.auditBackups})
+	}
+	h.gate = web.NewGate(web.GateOptions{AllowRun: h.allowRun, Environment: h.environment, Audit: h.auditLog, Ops: h.ops})
+	h.runner = h.ops.WrapRunner(runner)
+	return h.ops.WrapLoad(load), h.gate.Wrap(h.runner)
+}
+
+// authOptions are the identity flags as web takes them.
+func (h *httpFlags) authOptions() web.AuthOptions {
+	o := web.AuthOptions{Mode: web.AuthMode(h.auth), Issuer: h.oidcIssuer, Audience: h.oidcAudience, Skew: h.oidcSkew, RoleClaim: h.roleClaim,
+		UserHeader: h.userHeader, GroupsHeader: h.groupsHeader, TrustedProxies: h.trustedProxies}
+	if h.project != nil {
+		o.Roles = h.project.Roles
+	}
+	return o
 }
 
 // check validates the flags whose values alone can be wrong, --http given
@@ -97,18 +151,30 @@ func (h *httpFlags) check() error {
 	if h.sessionDocs <= 0 || h.sessionBytes <= 0 {
 		return fmt.Errorf("--session-documents and --session-bytes must be positive, got %d and %d", h.sessionDocs, h.sessionBytes)
 	}
+	if !slices.Contains(web.AuthModes, web.AuthMode(h.auth)) {
+		return fmt.Errorf("--auth %q: give key, oidc or proxy", h.auth)
+	}
+	if h.auditMaxSize <= 0 || h.auditBackups <= 0 {
+		return fmt.Errorf("--audit-max-size and --audit-max-backups must be positive, got %d and %d", h.auditMaxSize, h.auditBackups)
+	}
 	return nil
 }
 
 // serve serves HTTP on srv until ctx ends; with withStdio (an explicit
 // --stdio) it also serves the editor on stdin/stdout and stops when that
-// session ends. runner is serve's (nil without --allow-run).
-func (h *httpFlags) serve(ctx context.Context, env *cliEnv, srv *lsp.Server, runner web.Runner, withStdio bool, log *zap.Logger) int {
+// session ends. The dry runs are watch's runner, behind its gate.
+func (h *httpFlags) serve(ctx context.Context, env *cliEnv, srv *lsp.Server, withStdio bool, log *zap.Logger) int {
+	defer h.auditLog.Close()
+	if h.setupErr != nil {
+		h.fail(env, log, h.setupErr.Error())
+		return 2
+	}
 	addr, err := h.checkHTTP(env.getenv)
 	if err != nil {
 		h.fail(env, log, err.Error())
 		return 2
 	}
+	runner := h.runner
 	if !withStdio {
 		return serveHTTP(ctx, env, h, addr, srv, runner, versionString(), log)
 	}
@@ -133,9 +199,8 @@ func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err erro
 		h.token = getenv(envHTTPToken)
 	}
 	addr = web.NormalizeAddr(h.addr)
-	if !web.IsLoopback(addr) && h.token == "" {
-		return "", fmt.Errorf("--http %s binds a non-loopback address: anyone who can reach it could read the service configuration%s; give --token (or %s), or bind 127.0.0.1",
-			addr, map[bool]string{true: " and run scripts", false: ""}[h.allowRun], envHTTPToken)
+	if err := web.CheckListen(addr, h.webOptions(nil, nil, nil)); err != nil {
+		return "", err
 	}
 	return addr, nil
 }
@@ -143,10 +208,7 @@ func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err erro
 // serveHTTP runs the HTTP backend on srv until ctx ends (SIGINT/SIGTERM in
 // serve), then shuts down gracefully. It returns the exit status.
 func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv *lsp.Server, runner web.Runner, version string, log *zap.Logger) int {
-	ws, err := web.New(web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
-		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
-		Runner: runner, Logger: log.Named("http"), Version: version,
-		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true})
+	ws, err := web.New(h.webOptions(srv, runner, log))
 	if err != nil {
 		h.fail(env, log, err.Error())
 		return 2
@@ -156,14 +218,18 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 		h.fail(env, log, fmt.Sprintf("cannot listen on %s: %v", addr, err))
 		return 1
 	}
-	if !web.IsLoopback(addr) {
+	if !web.IsLoopback(addr) && h.auth == string(web.AuthKey) {
 		log.Warn("serving on a non-loopback address: every request needs the bearer token; prefer TLS in front (a reverse proxy)", zap.String("addr", addr))
+	}
+	if h.auth != string(web.AuthKey) && (h.project == nil || h.project.Roles == nil) {
+		log.Warn("no roles key in the project file: every signed-in user has the role viewer (hints, no dry runs); map groups to roles in restls.yaml (docs/http.md)", zap.String("auth", h.auth))
 	}
 	if h.allowRun {
 		log.Warn("dry runs enabled over HTTP (--allow-run): clients can execute scripts that call the configured services")
 	}
 	log.Info("serving HTTP", zap.String("url", "http://"+ln.Addr().String()+"/"), zap.Bool("token", h.token != ""),
-		zap.Strings("allowOrigins", h.origins), zap.Strings("allowHosts", h.hosts), zap.Bool("allowRun", h.allowRun))
+		zap.Strings("allowOrigins", h.origins), zap.Strings("allowHosts", h.hosts), zap.Bool("allowRun", h.allowRun), zap.String("auth", h.auth),
+		zap.Bool("audit", h.auditLog != nil))
 	remove, err := h.announce(env, ws.PageURL(ln.Addr()), "http://"+ln.Addr().String()+"/", log)
 	if err != nil {
 		h.fail(env, log, fmt.Sprintf("--page-url-file: %v", err))
@@ -177,6 +243,18 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 	}
 	log.Info("HTTP server stopped")
 	return 0
+}
+
+// webOptions are the flags as web.New takes them (log may be nil for a
+// check before anything starts).
+func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logger) web.Options {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
+		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
+		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true}
 }
 
 // announce tells the person who started the server where the page is.

@@ -19,6 +19,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
+
+	"github.com/restls/restls/web"
 )
 
 // httpProcess is `restls serve --http 127.0.0.1:0 ...` as a child process.
@@ -124,7 +126,8 @@ func TestServeHTTP(t *testing.T) {
 	if err != nil || !strings.Contains(string(msg), `"capabilities"`) {
 		t.Fatalf("initialize over WebSocket: %s, %v", msg, err)
 	}
-	// restls.runScript is off over WebSocket without --allow-run.
+	// restls.runScript is off over WebSocket without --allow-run, and says
+	// which flag turns it on (not that this build has no runner).
 	for _, m := range []string{
 		`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
 		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///d/a.js","languageId":"javascript","version":1,"text":"return 1"}}}`,
@@ -140,7 +143,7 @@ func TestServeHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.Contains(string(msg), `"id":2`) {
-			if !strings.Contains(string(msg), `"error"`) || !strings.Contains(string(msg), "dry runs are not available") {
+			if !strings.Contains(string(msg), `"error"`) || !strings.Contains(string(msg), web.ReasonNoAllowRun) {
 				t.Fatalf("restls.runScript without --allow-run answered %s", msg)
 			}
 			break

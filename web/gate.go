@@ -1,0 +1,250 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
+)
+
+// GateOptions configure a Gate.
+type GateOptions struct {
+	// AllowRun turns dry runs on (--allow-run). Off, every run is refused
+	// with ReasonNoAllowRun, whoever asks: over HTTP a dry run executes
+	// code for a client and reaches the configured services.
+	AllowRun bool
+	// Environment is the project file's environment this server serves
+	// (--env), which a runner's environments must include; "" for none.
+	Environment string
+	// Audit receives one line per run; nil writes none.
+	Audit *Audit
+	// Ops counts runs by role and mode; nil counts none.
+	Ops *Ops
+}
+
+// Gate decides whether a dry run may go, and audits and counts it. Make
+// it before the language server, wrap the one runner with it (Wrap) for
+// the language server, and give it to New with the runner unwrapped: New
+// wraps that for POST /v1/run, so both paths pass the same gate once.
+type Gate struct {
+	opts GateOptions
+}
+
+// NewGate returns a Gate.
+func NewGate(o GateOptions) *Gate { return &Gate{opts: o} }
+
+// ReasonNoAllowRun is what a run hears when dry runs are off.
+const ReasonNoAllowRun = "dry runs are disabled on this server: start restls serve --http with --allow-run"
+
+// RefusedError is a run the gate refused: its reason says why and what
+// to do (the role it needs, the flag that turns runs on).
+type RefusedError struct {
+	// Code is runs-disabled, role or environment-not-allowed.
+	Code   string
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// Codes of RefusedError.
+const (
+	refusedDisabled    = "runs-disabled"
+	refusedRole        = "role"
+	refusedEnvironment = "environment-not-allowed"
+)
+
+type servicesKey struct{}
+
+// AllowedServices are the serviceIds a run's calls are limited to (the
+// runner's role limits), nil for no limit: cmd's runner hands them to the
+// dry run's child (isolate.Request.AllowServices), where a call to any
+// other fails with service-not-allowed before reaching the network. They
+// travel in ctx because the runner's signature is the language server's.
+func AllowedServices(ctx context.Context) []string {
+	s, _ := ctx.Value(servicesKey{}).([]string)
+	return s
+}
+
+// modeOf is how req's calls are answered: mock when fixtures (a file or
+// a document) answer them, live otherwise (recording is live).
+func modeOf(req workspace.RunRequest) string {
+	if req.RecordFile == "" && (req.MockFile != "" || req.MockText != nil) {
+		return dryrun.ModeMock
+	}
+	return dryrun.ModeLive
+}
+
+// admit decides whether id may run req; the context carries the run's
+// service limits.
+func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace.RunRequest) (context.Context, error) {
+	if !g.opts.AllowRun {
+		return ctx, &RefusedError{Code: refusedDisabled, Reason: ReasonNoAllowRun}
+	}
+	if !known {
+		return ctx, nil // the editor on stdio: its user started the server
+	}
+	mode := modeOf(req)
+	if id.Auth == AuthKey || id.Auth == "" {
+		if !id.key {
+			return ctx, &RefusedError{Code: refusedRole, Reason: keyMissing}
+		}
+		return ctx, nil
+	}
+	need := RoleRunner
+	if mode == dryrun.ModeMock {
+		need = RoleMocker
+	}
+	if id.Role < need {
+		return ctx, &RefusedError{Code: refusedRole, Reason: needsRole(id, need, mode)}
+	}
+	if mode != dryrun.ModeLive {
+		return ctx, nil
+	}
+	if len(id.Environments) > 0 && !slices.Contains(id.Environments, g.opts.Environment) {
+		env := g.opts.Environment
+		if env == "" {
+			env = "no named environment"
+		}
+		return ctx, &RefusedError{Code: refusedEnvironment, Reason: fmt.Sprintf("%s's role runner allows live runs in %s only, and this server serves %s: run with fixtures, or use the server of that environment",
+			id.User, strings.Join(id.Environments, ", "), env)}
+	}
+	if len(id.Services) > 0 {
+		ctx = context.WithValue(ctx, servicesKey{}, slices.Clone(id.Services))
+	}
+	return ctx, nil
+}
+
+// needsRole says which role a refused run needs.
+func needsRole(id Identity, need Role, mode string) string {
+	if need == RoleRunner {
+		return fmt.Sprintf("this dry run calls the services live, which needs the role runner; %s has the role %s: run it with fixtures (mocks), or ask the operator for the role runner", id.User, id.Role)
+	}
+	return fmt.Sprintf("dry runs need the role mocker (with fixtures) or runner; %s has the role %s: ask the operator of restls serve --http for one", id.User, id.Role)
+}
+
+// Wrap returns runner behind the gate: a run it refuses returns a
+// *RefusedError and never reaches runner; every run, refused or not, is
+// audited and counted by role and mode.
+func (g *Gate) Wrap(runner Runner) Runner {
+	if runner == nil {
+		return nil
+	}
+	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		start := time.Now()
+		id, known := IdentityFrom(ctx)
+		rctx, err := g.admit(ctx, id, known, req)
+		var res *dryrun.Result
+		if err == nil {
+			res, err = runner(rctx, req)
+		}
+		outcome := runOutcome(ctx, res, err)
+		role := "stdio"
+		if known {
+			role = id.Role.String()
+			if id.Auth == AuthKey || id.Auth == "" {
+				role = "key"
+			}
+		}
+		mode := modeOf(req)
+		g.opts.Ops.dryRunBy(role, mode, outcome)
+		if g.opts.Audit != nil {
+			g.opts.Audit.write(g.runRecord(start, id, known, req, mode, res, err, outcome))
+		}
+		return res, err
+	}
+}
+
+// runOutcome is a run's outcome, as the metrics and the audit name it.
+func runOutcome(ctx context.Context, res *dryrun.Result, err error) string {
+	var ref *RefusedError
+	switch {
+	case errors.As(err, &ref):
+		return "refused"
+	case err == nil && res.Threw():
+		return "threw"
+	case err == nil:
+		return "returned"
+	case errors.Is(err, workspace.ErrRunnerBusy):
+		return "busy"
+	case ctx.Err() != nil:
+		return "canceled"
+	}
+	return "failed"
+}
+
+func (g *Gate) runRecord(start time.Time, id Identity, known bool, req workspace.RunRequest, mode string, res *dryrun.Result, err error, outcome string) AuditRecord {
+	sum := sha256.Sum256([]byte(req.Text))
+	rec := AuditRecord{Time: start.UTC().Format(time.RFC3339Nano), Event: "run", Script: scriptName(req), SHA256: hex.EncodeToString(sum[:]),
+		Kind: string(req.Kind), Environment: g.opts.Environment, Mode: mode, Outcome: outcome,
+		DurationMs: float64(time.Since(start).Microseconds()) / 1000}
+	rec.identity(id, known)
+	var ref *RefusedError
+	switch {
+	case errors.As(err, &ref):
+		rec.Code = ref.Code
+	case err != nil:
+		rec.Code = "run-failed"
+	case res != nil && res.Error != nil:
+		rec.Code = res.Error.Code
+	}
+	if res != nil {
+		for _, c := range res.Calls {
+			ac := AuditCall{ServiceID: c.ServiceID, Method: c.Method, URL: maskURL(c.URL), Code: c.ErrorCode, DurationMs: c.DurationMs}
+			if c.Status != nil {
+				ac.Status = c.Status.Code
+			}
+			rec.Calls = append(rec.Calls, ac)
+		}
+	}
+	return rec
+}
+
+// scriptName is the script's name as the audit gives it: the file's
+// name, never its directory (a path on a user's machine says nothing
+// the hash does not).
+func scriptName(req workspace.RunRequest) string {
+	name := req.Path
+	if name == "" {
+		name = req.URI
+	}
+	if i := strings.LastIndexAny(name, `/\:`); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// maskURL is a call's URL with its user information and query values
+// hidden: the preview has masked the configuration's secrets already,
+// and the audit keeps only what says which endpoint was called.
+func maskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(not a URL)"
+	}
+	user := u.User != nil
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		keys := make([]string, 0, len(q))
+		for k := range q {
+			keys = append(keys, url.QueryEscape(k)+"=****")
+		}
+		sort.Strings(keys)
+		u.RawQuery = strings.Join(keys, "&")
+	}
+	u.Fragment = ""
+	out := u.String()
+	if user {
+		out = strings.Replace(out, "://", "://****@", 1)
+	}
+	return out
+}
