@@ -255,11 +255,11 @@ func TestProxyRoles(t *testing.T) {
 			t.Errorf("audit record %+v", r)
 		}
 	}
-	want := []string{"mo/mocker/live/refused/role", "mo/mocker/mock/returned/", "rita/runner/live/returned/", "ron/runner/live/returned/"}
+	want := []string{"vera/viewer/mock/refused/role", "mo/mocker/live/refused/role", "mo/mocker/mock/returned/", "rita/runner/live/returned/", "ron/runner/live/returned/"}
 	if !slices.Equal(summary, want) {
 		t.Errorf("audit:\n%q\nwant\n%q", summary, want)
 	}
-	call := recs[1].Calls[0]
+	call := recs[2].Calls[0]
 	if call.URL != "http://****@crm.example/v1/customers?apiKey=****" || call.Status != 200 || call.ServiceID != "crm-customers" {
 		t.Errorf("audited call %+v", call)
 	}
@@ -339,7 +339,7 @@ func TestProxyLSPRoles(t *testing.T) {
 	for _, r := range rs.records(t) {
 		summary = append(summary, r.Event+"/"+r.User+"/"+r.Outcome)
 	}
-	want := []string{"reload/vera/refused", "run/ron/returned", "reload/ron/reloaded"}
+	want := []string{"run/vera/refused", "reload/vera/refused", "run/ron/returned", "reload/ron/reloaded"}
 	if !slices.Equal(summary, want) {
 		t.Errorf("audit %q, want %q", summary, want)
 	}

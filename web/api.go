@@ -247,7 +247,7 @@ func (s *Server) runStatus(r *http.Request) runStatusJSON {
 	case !roles && !s.hasKey(r):
 		st.Reason = reasonNoKey
 	case roles && id.Role < RoleMocker:
-		st.Reason = needsRole(id, RoleMocker, "")
+		st.Reason = needsRole(id)
 	default:
 		st.Allowed = true
 	}

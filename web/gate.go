@@ -104,7 +104,7 @@ func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace
 		need = RoleMocker
 	}
 	if id.Role < need {
-		return ctx, &RefusedError{Code: refusedRole, Reason: needsRole(id, need, mode)}
+		return ctx, &RefusedError{Code: refusedRole, Reason: needsRole(id)}
 	}
 	if mode != dryrun.ModeLive {
 		return ctx, nil
@@ -123,9 +123,10 @@ func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace
 	return ctx, nil
 }
 
-// needsRole says which role a refused run needs.
-func needsRole(id Identity, need Role, mode string) string {
-	if need == RoleRunner {
+// needsRole says which role a run id may not make needs: mocker for one
+// who may not run at all, runner for a mocker's live run.
+func needsRole(id Identity) string {
+	if id.Role >= RoleMocker {
 		return fmt.Sprintf("this dry run calls the services live, which needs the role runner; %s has the role %s: run it with fixtures (mocks), or ask the operator for the role runner", id.User, id.Role)
 	}
 	return fmt.Sprintf("dry runs need the role mocker (with fixtures) or runner; %s has the role %s: ask the operator of restls serve --http for one", id.User, id.Role)
