@@ -425,7 +425,12 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		var ref *RefusedError
 		if errors.As(err, &ref) {
 			s.opts.Ops.dryRun("refused")
-			writeError(w, http.StatusForbidden, ref.Reason)
+			code := http.StatusForbidden
+			if ref.Code == refusedStopping {
+				code = http.StatusServiceUnavailable
+				w.Header().Set("Retry-After", retryAfterBusy)
+			}
+			writeError(w, code, ref.Reason)
 			return
 		}
 		if errors.Is(err, workspace.ErrRunnerBusy) {

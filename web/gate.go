@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/restls/restls/runtime/dryrun"
@@ -37,10 +38,80 @@ type GateOptions struct {
 // wraps that for POST /v1/run, so both paths pass the same gate once.
 type Gate struct {
 	opts GateOptions
+
+	// Runs in flight, for a stop that lets them finish (drain): n counts
+	// them, idle is closed when n falls to zero while draining, and
+	// draining refuses new ones. stopped ends the runs still going when
+	// the grace period is over.
+	mu       sync.Mutex
+	n        int
+	idle     chan struct{}
+	draining bool
+	stopped  context.Context
+	stop     context.CancelFunc
 }
 
 // NewGate returns a Gate.
-func NewGate(o GateOptions) *Gate { return &Gate{opts: o} }
+func NewGate(o GateOptions) *Gate {
+	g := &Gate{opts: o}
+	g.stopped, g.stop = context.WithCancel(context.Background())
+	return g
+}
+
+// enter counts a run in, unless the gate is draining.
+func (g *Gate) enter() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.draining {
+		return false
+	}
+	g.n++
+	return true
+}
+
+func (g *Gate) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.n--
+	if g.n == 0 && g.idle != nil {
+		close(g.idle)
+		g.idle = nil
+	}
+}
+
+// drain refuses new runs and waits up to grace for those in flight;
+// false when some still go. Then Halt ends them.
+func (g *Gate) drain(grace time.Duration) bool {
+	g.mu.Lock()
+	g.draining = true
+	if g.n == 0 {
+		g.mu.Unlock()
+		return true
+	}
+	if g.idle == nil {
+		g.idle = make(chan struct{})
+	}
+	idle := g.idle
+	g.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// halt stops the runs still going; each answers ErrStopped.
+func (g *Gate) halt() { g.stop() }
+
+// ErrStopped is the error of a run the server stopped because its
+// shutdown grace period was over.
+var ErrStopped = errors.New("the server stopped before the run finished (its shutdown grace period, --shutdown-grace, was over): run it again; the designer reconnects to a server that is up")
+
+// reasonStopping is what a run asked for while the server stops hears.
+const reasonStopping = "restls is stopping (a restart, or this replica leaving): run again in a few seconds; the designer reconnects to a server that is up"
 
 // ReasonNoAllowRun is what a run hears when dry runs are off.
 const ReasonNoAllowRun = "dry runs are disabled on this server: start restls serve --http with --allow-run"
@@ -60,6 +131,7 @@ const (
 	refusedDisabled    = "runs-disabled"
 	refusedRole        = "role"
 	refusedEnvironment = "environment-not-allowed"
+	refusedStopping    = "stopping"
 )
 
 type servicesKey struct{}
@@ -145,7 +217,7 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		rctx, err := g.admit(ctx, id, known, req)
 		var res *dryrun.Result
 		if err == nil {
-			res, err = runner(rctx, req)
+			res, err = g.run(rctx, runner, req)
 		}
 		outcome := runOutcome(ctx, res, err)
 		role := "stdio"
@@ -162,6 +234,22 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		}
 		return res, err
 	}
+}
+
+// run runs req unless the gate is draining, and stops it when halted.
+func (g *Gate) run(ctx context.Context, runner Runner, req lsp.RunRequest) (*dryrun.Result, error) {
+	if !g.enter() {
+		return nil, &RefusedError{Code: refusedStopping, Reason: reasonStopping}
+	}
+	defer g.leave()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(g.stopped, cancel)()
+	res, err := runner(ctx, req)
+	if err != nil && g.stopped.Err() != nil {
+		return nil, ErrStopped
+	}
+	return res, err
 }
 
 // runOutcome is a run's outcome, as the metrics and the audit name it.

@@ -32,8 +32,9 @@ func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {
 // serveSocket runs the session; served is false when no WebSocket was
 // opened.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served bool, err error) {
-	if s.ctx.Err() != nil {
-		writeError(w, http.StatusServiceUnavailable, "restls is shutting down")
+	if s.ctx.Err() != nil || s.draining.Load() {
+		w.Header().Set("Retry-After", retryAfterBusy)
+		writeError(w, http.StatusServiceUnavailable, "restls is stopping: connect again in a few seconds (to another replica, behind a load balancer)")
 		return false, nil
 	}
 	// ServeHTTP has already refused a foreign Origin (websocket.Accept
@@ -47,7 +48,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 		return false, nil
 	}
 	if !s.addSession() {
-		_ = c.Close(websocket.StatusGoingAway, "restls is shutting down")
+		_ = c.Close(websocket.StatusServiceRestart, closeRestart)
 		return false, nil
 	}
 	defer s.sessions.Done()

@@ -36,6 +36,8 @@ type Ops struct {
 	// its outcome: a failed load serves with no serviceId hints (docs/api.md#editor-hints).
 	loaded  atomic.Bool
 	wrapped atomic.Bool
+	// stopping: the server got SIGTERM; /readyz fails from then on.
+	stopping atomic.Bool
 
 	reg *metricSet // nil without metrics
 
@@ -153,6 +155,9 @@ func (o *Ops) WrapLoad(load func(config.Sources) *config.Snapshot) func(config.S
 // ready reports whether the registry has been loaded at least once. With
 // no WrapLoad (tests, embedders) asking for the snapshot loads it.
 func (o *Ops) ready(snapshot func() *config.Snapshot) bool {
+	if o.stopping.Load() {
+		return false
+	}
 	if o.wrapped.Load() {
 		return o.loaded.Load()
 	}
@@ -360,7 +365,11 @@ func (s *Server) ServeOps(ctx context.Context, ln net.Listener) error {
 // before.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if !s.opts.Ops.ready(s.opts.Snapshot) {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "loading", "version": s.opts.Version})
+		status := "loading"
+		if s.opts.Ops.stopping.Load() {
+			status = "stopping"
+		}
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": status, "version": s.opts.Version})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "version": s.opts.Version})

@@ -260,8 +260,8 @@ func TestGracefulShutdown(t *testing.T) {
 	for {
 		_, _, err := c.Read(ctx)
 		if err != nil {
-			if st := websocket.CloseStatus(err); st != websocket.StatusGoingAway {
-				t.Errorf("session ended with %v (%v), want going away", st, err)
+			if st := websocket.CloseStatus(err); st != websocket.StatusServiceRestart {
+				t.Errorf("session ended with %v (%v), want 1012 service restart", st, err)
 			}
 			break
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -141,6 +142,9 @@ type Server struct {
 	sessions sync.WaitGroup
 	mu       sync.Mutex // orders sessions.Add before a shutdown's Wait
 	closing  bool
+	// draining: the server is stopping; /readyz fails, new /lsp sessions
+	// and runs are refused.
+	draining atomic.Bool
 	slots    chan struct{}
 	// runSlots admits POST /v1/run before its body is read or parsed.
 	runSlots chan struct{}
@@ -346,7 +350,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 		if s.opsListening != nil {
 			s.opsListening(oln.Addr())
 		}
-		octx, stop := context.WithCancel(ctx)
+		// The operators' port outlives ctx until Serve returns: /readyz
+		// answers 503 while the server drains.
+		octx, stop := context.WithCancel(context.Background())
 		defer stop()
 		go func() {
 			if err := s.ServeOps(octx, oln); err != nil {
@@ -376,8 +382,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 		return err
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down", zap.Duration("grace", grace))
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	// Stopping (docs/http.md, "Stopping"): not ready at once, no new
+	// session or run; the runs in flight get the grace period, then are
+	// stopped with ErrStopped; sockets close with 1012 (service restart),
+	// which the designer module answers by reconnecting.
+	deadline := time.Now().Add(grace)
+	s.draining.Store(true)
+	s.opts.Ops.stopping.Store(true)
+	s.log.Info("stopping: not ready, refusing new sessions and runs; runs in flight get the grace period", zap.Duration("grace", grace))
+	if !s.gate.drain(grace) {
+		s.log.Warn("dry runs still going after the grace period: stopping them")
+	}
+	s.gate.halt()
+	// What is left of the grace, and a moment for the answers of the runs
+	// just stopped.
+	sctx, cancel := context.WithDeadline(context.Background(), deadline.Add(time.Second))
 	defer cancel()
 	s.stopSessions()
 	err := hs.Shutdown(sctx)

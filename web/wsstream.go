@@ -183,12 +183,16 @@ func (s *wsStream) writeError(e *jsonrpc2.Error) {
 	}
 }
 
+// closeRestart is the reason of the 1012 (service restart) close a
+// stopping server sends: the designer module reconnects on it.
+const closeRestart = "restls is restarting: reconnect"
+
 // Close implements jsonrpc2.Stream: what is queued is sent first (within
 // the write timeout), then the socket closes.
 func (s *wsStream) Close() error {
 	s.drain()
 	if s.shutdown != nil && s.shutdown.Err() != nil {
-		s.shut(io.ErrClosedPipe, websocket.StatusGoingAway, "restls is shutting down")
+		s.shut(io.ErrClosedPipe, websocket.StatusServiceRestart, closeRestart)
 	} else {
 		s.shut(io.ErrClosedPipe, websocket.StatusNormalClosure, "")
 	}

@@ -148,7 +148,13 @@ ended without shutdown, 2 for usage errors.`)
 	defer bg.Wait() // after stop, deferred below
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	context.AfterFunc(ctx, endRuns)
+	if !httpMode {
+		context.AfterFunc(ctx, endRuns)
+	}
+	// Over HTTP, web lets the runs in flight finish within
+	// --shutdown-grace, then stops them (web.Gate); endRuns, deferred,
+	// ends whatever is left when serve returns.
+
 	// Registry backends in use (--registry-url, editors' registryUrl) are
 	// fetched again periodically; a change re-diagnoses every open script.
 	bg.Go(func() { pool.Run(ctx, rf.refresh, srv.Reload) })

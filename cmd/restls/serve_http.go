@@ -88,7 +88,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 		"otherwise only the loopback names and the address it listens on are answered (421 for any other, which is what a DNS rebinding attack sends)")
 	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
-	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long in-flight HTTP requests may take to finish")
+	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long dry runs and HTTP requests in flight may take to finish (/readyz fails and new sessions and runs are refused at once; runs still going after it are stopped)")
 	fs.BoolVar(&h.metrics, "metrics", false, "serve Prometheus metrics at /metrics on the --http address (behind --token like every endpoint)")
 	fs.IntVar(&h.sessionDocs, "session-documents", web.DefaultSessionDocuments, "how many documents one /lsp session may have open (`n`); past it a document gets a session-limit diagnostic and is not checked")
 	h.sessionBytes = web.DefaultSessionBytes

@@ -154,8 +154,8 @@ func TestServeHTTP(t *testing.T) {
 	p.kill(syscall.SIGTERM)
 	for {
 		if _, _, err := c.Read(ctx); err != nil {
-			if websocket.CloseStatus(err) != websocket.StatusGoingAway {
-				t.Errorf("session ended with %v, want going away", err)
+			if websocket.CloseStatus(err) != websocket.StatusServiceRestart {
+				t.Errorf("session ended with %v, want 1012 service restart (the designer reconnects)", err)
 			}
 			break
 		}
