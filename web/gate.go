@@ -237,7 +237,7 @@ func (g *Gate) Wrap(runner Runner) Runner {
 }
 
 // run runs req unless the gate is draining, and stops it when halted.
-func (g *Gate) run(ctx context.Context, runner Runner, req lsp.RunRequest) (*dryrun.Result, error) {
+func (g *Gate) run(ctx context.Context, runner Runner, req workspace.RunRequest) (*dryrun.Result, error) {
 	if !g.enter() {
 		return nil, &RefusedError{Code: refusedStopping, Reason: reasonStopping}
 	}
