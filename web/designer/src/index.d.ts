@@ -16,6 +16,13 @@ export interface RestlsOptions {
   url?: string
   /** The access key: --token, or the secret restls serve --http printed. Needed for dry runs. */
   token?: string
+  /**
+   * For restls serve --http --auth oidc: the platform user's OpenID Connect
+   * token, sent as "Authorization: Bearer" and, on /lsp, as the WebSocket
+   * subprotocol restls.bearer.<token>; never in a URL. A function is asked
+   * before every connection and request, so a refreshed token is used.
+   */
+  bearer?: string | (() => string | Promise<string>)
   /** Attach to this editor... */
   view?: EditorView
   /** ...or create one in this element. */

@@ -54,8 +54,16 @@ export function attachRestls(options) {
   const base = new URL(options.url || "./", typeof document !== "undefined" ? document.baseURI : undefined)
   if (!base.pathname.endsWith("/")) base.pathname += "/"
   const token = options.token || ""
-  /** @type {Record<string, string>} */
-  const authHeaders = token ? {Authorization: "Bearer " + token} : {}
+  /** The OpenID Connect token now (--auth oidc), or "". */
+  async function bearer() {
+    const b = options.bearer
+    return (typeof b === "function" ? await b() : b) || ""
+  }
+  /** @returns {Promise<Record<string, string>>} */
+  async function authHeaders() {
+    const t = token || await bearer()
+    return t ? {Authorization: "Bearer " + t} : {}
+  }
   const wsURL = new URL("lsp", base)
   wsURL.protocol = base.protocol === "https:" ? "wss:" : "ws:"
   if (token) wsURL.searchParams.set("access_token", token)
@@ -95,7 +103,7 @@ export function attachRestls(options) {
 
   async function fetchServer() {
     try {
-      const res = await fetch(new URL("v1/status", base), {headers: authHeaders})
+      const res = await fetch(new URL("v1/status", base), {headers: await authHeaders()})
       if (res.ok) { state.server = await res.json(); changed() }
     } catch {}
     return state.server
@@ -125,11 +133,21 @@ export function attachRestls(options) {
   /** @param {RestlsState["connection"]} c */
   function setConnection(c) { state.connection = c; changed() }
   // connect opens /lsp; when the socket closes (the backend restarted, the
-  // network dropped) it tries again after a doubling pause, and the client
-  // opens the document again on the new session.
+  // network dropped, a replica stopping with 1012) it tries again after a
+  // doubling pause, and the client opens the document again on the new
+  // session. A bearer function is asked for a fresh token first; without
+  // one the socket opens at once.
   function connect() {
     if (destroyed) return
+    const b = options.bearer
+    if (typeof b !== "function") return open(b || "")
+    Promise.resolve().then(b).then(t => open(t || ""), e => { console.error(e); open("") })
+  }
+  /** @param {string} b */
+  function open(b) {
+    if (destroyed) return
     transport = webSocketTransport(wsURL.href, {
+      bearer: b,
       onOpen: () => { attempt = 0; setConnection("connected") },
       onClose: () => {
         if (destroyed) return
@@ -230,7 +248,7 @@ export function attachRestls(options) {
       let outcome
       try {
         const res = await fetch(new URL("v1/run", base), {
-          method: "POST", headers: {"Content-Type": "application/json", ...authHeaders}, body: JSON.stringify(body),
+          method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())}, body: JSON.stringify(body),
         })
         const answer = await res.json().catch(() => ({error: res.statusText}))
         outcome = res.ok ? {state: "done", result: answer, mode: useMock ? "mock" : "live"}

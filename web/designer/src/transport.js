@@ -3,20 +3,26 @@
 
 /** @typedef {(value: string) => void} Handler */
 
+/** The subprotocol /lsp speaks; offered with a bearer token's. */
+export const lspProtocol = "restls.lsp"
+
 /**
  * webSocketTransport opens url. onOpen and onClose report the socket's
  * life; a transport is used for one connection only (the client makes a
- * new one to reconnect).
+ * new one to reconnect): on any close, a server restarting (1012, what a
+ * stopping restls sends) or a dropped network alike. bearer, when given,
+ * travels as the subprotocol restls.bearer.<token> (a browser cannot set
+ * a header on a WebSocket, and a URL is logged).
  * @param {string} url
- * @param {{onOpen: () => void, onClose: () => void}} events
+ * @param {{onOpen: () => void, onClose: () => void, bearer?: string}} events
  */
-export function webSocketTransport(url, {onOpen, onClose}) {
+export function webSocketTransport(url, {onOpen, onClose, bearer}) {
   /** @type {Set<Handler>} */
   const handlers = new Set()
   /** @type {string[]} */
   let queue = []
   let open = false, closed = false
-  const ws = new WebSocket(url)
+  const ws = bearer ? new WebSocket(url, [lspProtocol, "restls.bearer." + bearer]) : new WebSocket(url)
   ws.onopen = () => {
     open = true
     for (const m of queue) ws.send(m)
