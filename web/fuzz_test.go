@@ -142,3 +142,42 @@ func FuzzRunMock(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAuthInputs: what --auth oidc and proxy read from a request and
+// what the audit writes of a URL never panic; a bearer token is never
+// read from the URL; a masked URL holds no query value.
+func FuzzAuthInputs(f *testing.F) {
+	f.Add("Bearer a.b.c", "restls.lsp, restls.bearer.x.y.z", "https://u:p@h/p?apiKey=s3cret&x=1#f", "10.0.0.0/8", "[\"a\",1,\"b\"]")
+	f.Add("", "restls.bearer.", "http://h/%zz?=&=", "::1", "\"g\"")
+	f.Add("Basic x", "", "::not a url", "1.2.3.4/33", "{}")
+	f.Fuzz(func(t *testing.T, authz, protocols, rawURL, cidr, claim string) {
+		r := &http.Request{Header: http.Header{}, URL: &url.URL{RawQuery: "access_token=in-the-url"}}
+		if authz != "" {
+			r.Header.Set("Authorization", authz)
+		}
+		r.Header.Set("Sec-WebSocket-Protocol", protocols)
+		if tok := bearerOf(r); tok == "in-the-url" && !strings.Contains(authz+protocols, "in-the-url") {
+			t.Fatal("a token read from the URL")
+		}
+		masked := maskURL(rawURL)
+		if u, err := url.Parse(rawURL); err == nil {
+			for _, vs := range u.Query() {
+				for _, v := range vs {
+					if len(v) >= 4 && v != "****" && strings.Contains(masked, "="+url.QueryEscape(v)) {
+						t.Fatalf("maskURL(%q) = %q keeps the value %q", rawURL, masked, v)
+					}
+				}
+			}
+			if u.User != nil && u.User.String() != "" && len(u.User.String()) >= 4 && strings.Contains(masked, u.User.String()+"@") {
+				t.Fatalf("maskURL(%q) = %q keeps the user information", rawURL, masked)
+			}
+		}
+		_, _ = parsePrefix(cidr)
+		var v any
+		if json.Unmarshal([]byte(claim), &v) == nil {
+			for _, s := range claimValues(v) {
+				_ = s
+			}
+		}
+	})
+}

@@ -303,11 +303,12 @@ func TestServeRunScriptBusy(t *testing.T) {
 	}
 }
 
-// TestServeShutdownStopsRuns: SIGTERM kills a run's process at once, not
-// after the HTTP grace period, and the client hears why.
+// TestServeShutdownStopsRuns: on SIGTERM a run still going when the
+// grace period is over (issue 29: runs get it to finish) is stopped, its
+// process killed, and the client hears why.
 func TestServeShutdownStopsRuns(t *testing.T) {
 	root := isolateRoot(t, "http://127.0.0.1:1")
-	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test", "--shutdown-grace", "60s")
+	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test", "--shutdown-grace", "1s")
 	type answer struct {
 		code int
 		body string
@@ -338,7 +339,7 @@ func TestServeShutdownStopsRuns(t *testing.T) {
 	p.kill(syscall.SIGTERM)
 	select {
 	case a := <-answered:
-		if a.code != http.StatusUnprocessableEntity || !strings.Contains(a.body, "shutting down") {
+		if a.code != http.StatusUnprocessableEntity || !strings.Contains(a.body, "shutdown grace period") {
 			t.Errorf("answer %d %s", a.code, a.body)
 		}
 	case <-time.After(20 * time.Second):

@@ -34,7 +34,7 @@ const serveMemoryLimit = 128 << 20
 // (files, or registry backends through remote.Pool), the dry-run runner
 // (runtime/isolate), and then stdio, or HTTP with --http (serve_http.go).
 func runServe(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "serve", "[--stdio] [--http ADDR [--token T] [--allow-run] ...] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [--log-format F] [--max-memory SIZE] [--run-timeout D] [--max-runs N] [config flags]", `
+	fs := newFlagSet(env, "serve", "[--stdio] [--http ADDR [--token T | --auth oidc|proxy ...] [--allow-run] [--audit FILE] ...] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [--log-format F] [--max-memory SIZE] [--run-timeout D] [--max-runs N] [config flags]", `
 Runs the language server for api.rest.v1 scripts. Editors start it and speak
 the Language Server Protocol on its stdin and stdout (--stdio, the default;
 VS Code passes the flag explicitly). Nothing but protocol is ever written to
