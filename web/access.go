@@ -127,8 +127,10 @@ type Identity struct {
 	Environments, Services []string
 	// Auth is the mode that identified them.
 	Auth AuthMode
-	// Remote is the address the request came from.
-	Remote string
+	// Remote is the address the request came from; ForwardedFor, with
+	// AuthProxy, the client the trusted proxy says it forwards
+	// (X-Forwarded-For).
+	Remote, ForwardedFor string
 	// key: the request presented the access key (AuthKey).
 	key bool
 }
@@ -262,6 +264,10 @@ func (a *authenticator) identify(r *http.Request, key bool) (Identity, *refusal)
 		if !a.fromProxy(r.RemoteAddr) {
 			return id, &refusal{http.StatusForbidden, "restls serve --http --auth proxy answers only its authenticating proxy (--trusted-proxy); " +
 				"this request came from another address: reach the designer through the proxy"}
+		}
+		id.ForwardedFor = strings.TrimSpace(r.Header.Get("X-Forwarded-For"))
+		if len(id.ForwardedFor) > 200 {
+			id.ForwardedFor = id.ForwardedFor[:200]
 		}
 		id.User = strings.TrimSpace(r.Header.Get(a.opts.UserHeader))
 		if id.User == "" {

@@ -177,6 +177,7 @@ func (rs *roleServer) run(t *testing.T, user, groups, body string) (int, string)
 	req.Header.Set("Content-Type", "application/json")
 	if user != "" {
 		req.Header.Set(DefaultUserHeader, user)
+		req.Header.Set("X-Forwarded-For", "192.0.2.7")
 	}
 	if groups != "" {
 		req.Header.Set(DefaultGroupsHeader, groups)
@@ -251,7 +252,7 @@ func TestProxyRoles(t *testing.T) {
 	var summary []string
 	for _, r := range recs {
 		summary = append(summary, r.User+"/"+r.Role+"/"+r.Mode+"/"+r.Outcome+"/"+r.Code)
-		if r.Event != "run" || r.Auth != "proxy" || r.SHA256 == "" || r.Script != "script.js" || r.Environment != "test" || r.Remote == "" {
+		if r.Event != "run" || r.Auth != "proxy" || r.SHA256 == "" || r.Script != "script.js" || r.Environment != "test" || r.Remote == "" || r.ForwardedFor != "192.0.2.7" {
 			t.Errorf("audit record %+v", r)
 		}
 	}

@@ -28,9 +28,11 @@ type AuditRecord struct {
 	// stdio / signal for a run or reload from outside HTTP.
 	Auth   string `json:"auth"`
 	Remote string `json:"remote,omitempty"`
-	Script string `json:"script,omitempty"`
-	SHA256 string `json:"sha256,omitempty"`
-	Kind   string `json:"kind,omitempty"`
+	// ForwardedFor is the proxy's X-Forwarded-For with --auth proxy.
+	ForwardedFor string `json:"forwardedFor,omitempty"`
+	Script       string `json:"script,omitempty"`
+	SHA256       string `json:"sha256,omitempty"`
+	Kind         string `json:"kind,omitempty"`
 	// Environment is the project file's environment the server serves.
 	Environment string `json:"environment,omitempty"`
 	// Mode is live or mock.
@@ -61,7 +63,7 @@ func (r *AuditRecord) identity(id Identity, known bool) {
 		r.User, r.Role, r.Auth = "stdio", "", "stdio"
 		return
 	}
-	r.User, r.Auth, r.Remote = id.User, string(id.Auth), id.Remote
+	r.User, r.Auth, r.Remote, r.ForwardedFor = id.User, string(id.Auth), id.Remote, id.ForwardedFor
 	r.Role = id.Role.String()
 	if r.Auth == "" {
 		r.Auth = string(AuthKey)

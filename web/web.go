@@ -208,7 +208,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	if opts.Auth.Mode != "" && opts.Auth.Mode != AuthKey && opts.Token != "" {
-		return nil, fmt.Errorf("--token is the access key of --auth key; with --auth %s every request is identified by %s instead: drop --token", opts.Auth.Mode,
+		return nil, fmt.Errorf("--token (or RESTLS_HTTP_TOKEN) is the access key of --auth key; with --auth %s every request is identified by %s instead: drop it", opts.Auth.Mode,
 			map[AuthMode]string{AuthOIDC: "its OpenID Connect token", AuthProxy: "the proxy's user header"}[opts.Auth.Mode])
 	}
 	auth, err := newAuthenticator(opts.Auth)
@@ -266,7 +266,7 @@ func CheckListen(addr string, o Options) error {
 		return nil
 	}
 	runs := ""
-	if o.Runner != nil && (o.Gate == nil || o.Gate.opts.AllowRun) {
+	if o.Gate != nil && o.Gate.opts.AllowRun || o.Gate == nil && o.Runner != nil {
 		runs = " and run scripts"
 	}
 	return fmt.Errorf("--http %s binds a non-loopback address: anyone who can reach it could read the service configuration%s; give --token (or RESTLS_HTTP_TOKEN), "+

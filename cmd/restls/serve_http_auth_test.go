@@ -401,7 +401,7 @@ func TestServeHTTPAuthFlags(t *testing.T) {
 		{[]string{"--auth", "oidc"}, "--oidc-issuer"},
 		{[]string{"--auth", "proxy"}, "--trusted-proxy"},
 		{[]string{"--auth", "proxy", "--trusted-proxy", "nope"}, "--trusted-proxy"},
-		{[]string{"--auth", "proxy", "--trusted-proxy", "127.0.0.1", "--token", "t"}, "drop --token"},
+		{[]string{"--auth", "proxy", "--trusted-proxy", "127.0.0.1", "--token", "t"}, "RESTLS_HTTP_TOKEN) is the access key of --auth key"},
 		{[]string{"--auth", "oidc", "--oidc-issuer", "http://127.0.0.1:1", "--oidc-audience", "a"}, "discovery failed"},
 		{[]string{"--audit", filepath.Join(notDir, "audit.jsonl")}, "--audit"},
 	} {
