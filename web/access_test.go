@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -343,5 +344,39 @@ func TestProxyLSPRoles(t *testing.T) {
 	want := []string{"run/vera/refused", "reload/vera/refused", "run/ron/returned", "reload/ron/reloaded"}
 	if !slices.Equal(summary, want) {
 		t.Errorf("audit %q, want %q", summary, want)
+	}
+}
+
+// TestStopDelay: during --shutdown-delay a stopping server still answers,
+// not ready, refuses new sessions, and asks proxies to close the
+// connection after each answer.
+func TestStopDelay(t *testing.T) {
+	s, _ := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.StopDelay = time.Minute })
+	began := make(chan struct{})
+	s.stopping = func() { close(began) }
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln, time.Second) }()
+	base := "http://" + ln.Addr().String()
+	if res, _ := get(t, base+"/healthz", nil); res.StatusCode != 200 {
+		t.Fatalf("/healthz = %d", res.StatusCode)
+	}
+	stop()
+	<-began
+	res, body := get(t, base+"/readyz", nil)
+	if res.StatusCode != 503 || !strings.Contains(body, "stopping") || !res.Close {
+		t.Errorf("/readyz during the delay = %d %s (close %v)", res.StatusCode, body, res.Close)
+	}
+	if _, res, err := websocket.Dial(testCtx(t), "ws://"+ln.Addr().String()+"/lsp", nil); err == nil || res == nil || res.StatusCode != 503 {
+		t.Errorf("a new session during the delay: %v", err)
+	}
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned during the delay: %v", err)
+	default:
 	}
 }

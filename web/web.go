@@ -105,6 +105,12 @@ type Options struct {
 	OpsAddr string
 	// ReloadOnHangup reloads the configuration on SIGHUP while Serve runs.
 	ReloadOnHangup bool
+	// StopDelay is how long a stopping server keeps its listener open,
+	// not ready and refusing new sessions and runs, before it drains: the
+	// time a load balancer's health checks take to stop sending it
+	// requests (--shutdown-delay). Zero in Kubernetes, whose preStop does
+	// it, and for one user.
+	StopDelay time.Duration
 }
 
 // DefaultSessionDocuments and DefaultSessionBytes are the budgets of one
@@ -151,6 +157,7 @@ type Server struct {
 
 	endHook  func(error) // tests: called when an /lsp session has ended
 	reloaded func()      // tests: called after a SIGHUP reload
+	stopping func()      // tests: called once a stop has begun
 	// opsListening: tests: the operators' port's address.
 	opsListening func(net.Addr)
 }
@@ -306,6 +313,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/lsp" && r.Body != nil && r.Body != http.NoBody {
 		s.boundBody(w)
 	}
+	if s.draining.Load() {
+		// A proxy must not send another request on this connection: the
+		// server is about to close it.
+		w.Header().Set("Connection", "close")
+	}
 	if s.corsHeaders(w, r) {
 		return // preflight answered
 	}
@@ -386,10 +398,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	// session or run; the runs in flight get the grace period, then are
 	// stopped with ErrStopped; sockets close with 1012 (service restart),
 	// which the designer module answers by reconnecting.
-	deadline := time.Now().Add(grace)
 	s.draining.Store(true)
 	s.opts.Ops.stopping.Store(true)
-	s.log.Info("stopping: not ready, refusing new sessions and runs; runs in flight get the grace period", zap.Duration("grace", grace))
+	s.log.Info("stopping: not ready, refusing new sessions and runs; runs in flight get the grace period", zap.Duration("grace", grace),
+		zap.Duration("delay", s.opts.StopDelay))
+	if s.stopping != nil {
+		s.stopping()
+	}
+	if s.opts.StopDelay > 0 {
+		t := time.NewTimer(s.opts.StopDelay)
+		<-t.C
+	}
+	deadline := time.Now().Add(grace)
 	if !s.gate.drain(grace) {
 		s.log.Warn("dry runs still going after the grace period: stopping them")
 	}

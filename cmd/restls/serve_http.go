@@ -35,6 +35,7 @@ type httpFlags struct {
 	readTimeout time.Duration
 	allowRun    bool
 	grace       time.Duration
+	stopDelay   time.Duration
 	metrics     bool
 	metricsAddr string
 	// sessionDocs and sessionBytes are each /lsp session's budgets;
@@ -89,6 +90,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long dry runs and HTTP requests in flight may take to finish (/readyz fails and new sessions and runs are refused at once; runs still going after it are stopped)")
+	fs.DurationVar(&h.stopDelay, "shutdown-delay", 0, "on SIGINT/SIGTERM, how long to keep answering, not ready and refusing new sessions and runs, before draining: the time a load balancer's health checks take to notice (not needed in Kubernetes, whose preStop does it)")
 	fs.BoolVar(&h.metrics, "metrics", false, "serve Prometheus metrics at /metrics on the --http address (behind --token like every endpoint)")
 	fs.IntVar(&h.sessionDocs, "session-documents", web.DefaultSessionDocuments, "how many documents one /lsp session may have open (`n`); past it a document gets a session-limit diagnostic and is not checked")
 	h.sessionBytes = web.DefaultSessionBytes
@@ -153,6 +155,9 @@ func (h *httpFlags) check() error {
 	}
 	if !slices.Contains(web.AuthModes, web.AuthMode(h.auth)) {
 		return fmt.Errorf("--auth %q: give key, oidc or proxy", h.auth)
+	}
+	if h.stopDelay < 0 || h.grace < 0 {
+		return fmt.Errorf("--shutdown-delay and --shutdown-grace must not be negative, got %v and %v", h.stopDelay, h.grace)
 	}
 	if h.auditMaxSize <= 0 || h.auditBackups <= 0 {
 		return fmt.Errorf("--audit-max-size and --audit-max-backups must be positive, got %d and %d", h.auditMaxSize, h.auditBackups)
@@ -254,7 +259,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	return web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
 		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
-		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true}
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true, StopDelay: h.stopDelay}
 }
 
 // announce tells the person who started the server where the page is.
