@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -170,18 +168,4 @@ func (s settings) sources(root string) config.Sources {
 // an empty Lua table ({}) so, where an editor would send {} or null.
 func isEmptyArray(raw []byte) bool {
 	return len(raw) >= 2 && raw[0] == '[' && raw[len(raw)-1] == ']' && len(bytes.TrimSpace(raw[1:len(raw)-1])) == 0
-}
-
-// SettingNames are the editor settings the server reads (the keys of
-// initializationOptions and of the "restls" configuration section),
-// sorted: cmd/restls holds them to its table of setting names.
-func SettingNames() []string {
-	var out []string
-	for f := range reflect.TypeFor[rawSettings]().Fields() {
-		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -108,6 +108,3 @@ func walkKeys(m *yaml.Node, ks *keySet, path string, out *[]unknown) {
 		walkKeys(v, child, sub, out)
 	}
 }
-
-// Keys are the top-level keys of the project file, sorted.
-func Keys() []string { return projectKeys().names() }

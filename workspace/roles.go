@@ -86,7 +86,7 @@ func decodeRoles(raw rawRoles, root *yaml.Node, diag diagFunc) *Roles {
 			diag(at.Line, at.Column, CodeInvalid, "roles: group %q: environments and services limit live runs, which only the role runner has; remove them or make the role runner", g)
 			continue
 		}
-		r.Groups[g] = Grant{Role: gr.Role, Environments: gr.Environments, Services: gr.Services}
+		r.Groups[g] = Grant(gr)
 	}
 	return r
 }

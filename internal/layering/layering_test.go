@@ -65,7 +65,7 @@ var table = map[string]rule{
 	"workspace/index":    {may: []string{"config", "hints"}}, // the project index behind navigation: scripts' calls and configuration entries
 	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "workspace", "workspace/index"}},
-	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file's schema
+	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
 	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
