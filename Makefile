@@ -22,7 +22,7 @@ build:
 # The quick start: restls on the shipped example configuration.
 demo: build
 	./$(BIN) services --config-root testdata/config
-	./$(BIN) run --config-root testdata/config --mock testdata/mocks/customer-summary.yaml testdata/scripts/customer-summary.js
+	./$(BIN) run --mock testdata/mocks/customer-summary.yaml testdata/scripts/customer-summary.js
 
 # What CI runs: static checks, unit and integration tests, a short run of
 # every fuzz target, and the VS Code extension's tests. All of .ci/run
@@ -179,5 +179,5 @@ clean:
 # run its tests against their fixtures, offline.
 .PHONY: demo-ci
 demo-ci: build
-	./$(BIN) check --config-root testdata/config testdata/ci
-	./$(BIN) test --config-root testdata/config -v testdata/ci
+	./$(BIN) check testdata/ci
+	./$(BIN) test -v testdata/ci

@@ -200,14 +200,48 @@ func TestTestLive(t *testing.T) {
 }
 
 // TestCIDemo: the example repository of make demo-ci is clean and its
-// tests pass.
+// tests pass, with no configuration flag: testdata/restls.yaml, found
+// from the PATH, names the configuration (as README.md and make demo-ci
+// rely on). Without the file, check would exit 2 (no configuration).
 func TestCIDemo(t *testing.T) {
-	stdout, _, rc := runBinary(t, "check", "--config-root", "../../testdata/config", "../../testdata/ci")
+	stdout, errs, rc := runBinary(t, "check", "--format", "json", "../../testdata/ci")
 	if rc != 0 {
-		t.Errorf("restls check testdata/ci: exit %d\n%s", rc, stdout)
+		t.Errorf("restls check testdata/ci: exit %d\n%s%s", rc, stdout, errs)
 	}
-	stdout, _, rc = runBinary(t, testArgs("../../testdata/ci")...)
+	var rep struct{ Scripts int }
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Scripts < 3 {
+		t.Errorf("restls check testdata/ci checked %d scripts (%v)", rep.Scripts, err)
+	}
+	stdout, _, rc = runBinary(t, "test", "../../testdata/ci")
 	if rc != 0 {
 		t.Errorf("restls test testdata/ci: exit %d\n%s", rc, stdout)
+	}
+}
+
+// TestShippedProjectFile: README's quick start, restls run on the shipped
+// example with no configuration flag, runs against testdata/config (its
+// four calls answered from the fixtures) because testdata/restls.yaml,
+// found from the script, names it.
+func TestShippedProjectFile(t *testing.T) {
+	stdout, errs, rc := runBinary(t, "run", "--json", "--mock", "../../testdata/mocks/customer-summary.yaml", "../../testdata/scripts/customer-summary.js")
+	if rc != 0 {
+		t.Fatalf("restls run: exit %d\n%s%s", rc, stdout, errs)
+	}
+	var res struct {
+		Calls []struct {
+			ServiceID string `json:"serviceId"`
+			ErrorCode string `json:"errorCode"`
+		} `json:"calls"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Calls) != 4 {
+		t.Fatalf("%d calls, want the example's 4:\n%s", len(res.Calls), stdout)
+	}
+	for _, c := range res.Calls {
+		if c.ErrorCode == "unknown-service" {
+			t.Errorf("serviceId %s unknown: the project file's configuration was not used", c.ServiceID)
+		}
 	}
 }
