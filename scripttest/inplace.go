@@ -186,6 +186,20 @@ func (t *lineText) editMapping(m, next *yaml.Node, e *mapEdit) ([]textEdit, bool
 		ends[i] = t.backOff(end, t.lineStart(m.Content[2*i].Line+1), indent)
 	}
 	deleted, set := e.final()
+	if len(set) == 0 {
+		// Every key deleted: an empty block mapping has no text of its
+		// own (the file would read as null, not {}); the full rewrite
+		// writes {}.
+		kept := 0
+		for i := range n {
+			if !deleted[m.Content[2*i].Value] {
+				kept++
+			}
+		}
+		if kept == 0 {
+			return nil, false
+		}
+	}
 	var out []textEdit
 	lastEdit := -1 // the edit of the last entry, if any
 	for i := range n {
