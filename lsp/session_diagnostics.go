@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -187,6 +188,10 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	if !ok {
 		return // closed meanwhile; didClose cleared it
 	}
+	if filepath.Base(v.d.path) == workspace.FileName {
+		w.publishProject(ctx, u, v.d)
+		return
+	}
 	if isConfigDocument(v.d.path) {
 		return // a configuration file: publishConfig diagnoses it
 	}
@@ -208,6 +213,27 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	}
 	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
 		URI: u, Version: protocol.NewOptional(v.d.version), Diagnostics: out,
+	})
+}
+
+// publishProject publishes the problems of an open project file
+// (restls.yaml) as it is typed: unknown keys with the nearest known one,
+// values of the wrong form, as every command reports them
+// (workspace.ParseProject). The server reads the file it started with
+// only at start; the status names it.
+func (w *diagnosticsWorker) publishProject(ctx context.Context, u uri.URI, d *document) {
+	p := workspace.ParseProject(d.path, []byte(d.doc.Text()))
+	out := make([]protocol.Diagnostic, 0, len(p.Diagnostics))
+	for _, pd := range p.Diagnostics {
+		out = append(out, configDiagnostic(d.m, pd))
+	}
+	w.pubMu.Lock()
+	defer w.pubMu.Unlock()
+	if cur := w.s.document(u); cur == nil || cur.version != d.version {
+		return // closed or changed meanwhile: the newer state is queued
+	}
+	w.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Version: protocol.NewOptional(d.version), Diagnostics: out,
 	})
 }
 

@@ -3,7 +3,7 @@
 //
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
 // /v1/schema/mock.json, /v1/schema/restls.json, /healthz, /readyz,
-// /metrics, POST /v1/run), the operators' port and its metrics (ops.go), SIGHUP reloads, their security
+// /metrics, POST /v1/run), the operators' port and its metrics (ops.go), reloads an operator asks for (ReloadBySignal: cmd/restls owns the signal), their security
 // (bearer token, CORS allow-list, loopback-only default, and the rule
 // that a non-loopback address needs a token: CheckListen), who a request
 // comes from (access.go: the key, an OpenID Connect token verified with

@@ -6,13 +6,10 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/VictoriaMetrics/metrics"
@@ -375,22 +372,12 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "version": s.opts.Version})
 }
 
-// reloadOnHangup reloads the configuration on every SIGHUP until ctx ends.
-func (s *Server) reloadOnHangup(ctx context.Context) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGHUP)
-	defer signal.Stop(ch)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ch:
-			s.opts.LSP.Reload()
-			s.auditSignalReload()
-			s.log.Info("configuration reloaded (SIGHUP)")
-			if s.reloaded != nil {
-				s.reloaded()
-			}
-		}
-	}
+// ReloadBySignal reloads the configuration because an operator asked
+// for it (cmd/restls calls it on SIGHUP): the registry and the
+// descriptions, every session diagnosed again, a line in the audit and
+// the log.
+func (s *Server) ReloadBySignal() {
+	s.opts.LSP.Reload()
+	s.auditSignalReload()
+	s.log.Info("configuration reloaded (SIGHUP)")
 }

@@ -103,8 +103,6 @@ type Options struct {
 	// /metrics (when Ops has metrics), /healthz and /readyz on, without
 	// the token: for a scraper and probes on an internal port.
 	OpsAddr string
-	// ReloadOnHangup reloads the configuration on SIGHUP while Serve runs.
-	ReloadOnHangup bool
 	// StopDelay is how long a stopping server keeps its listener open,
 	// not ready and refusing new sessions and runs, before it drains: the
 	// time a load balancer's health checks take to stop sending it
@@ -156,7 +154,6 @@ type Server struct {
 	runSlots chan struct{}
 
 	endHook  func(error) // tests: called when an /lsp session has ended
-	reloaded func()      // tests: called after a SIGHUP reload
 	stopping func()      // tests: called once a stop has begun
 	// opsListening: tests: the operators' port's address.
 	opsListening func(net.Addr)
@@ -383,11 +380,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	// The first load now, not at the first request: /readyz turns ready
 	// without a client, and the first designer does not wait.
 	go s.opts.Snapshot()
-	if s.opts.ReloadOnHangup {
-		hup, stop := context.WithCancel(ctx)
-		defer stop()
-		go s.reloadOnHangup(hup)
-	}
 	select {
 	case err := <-errc:
 		s.Close()

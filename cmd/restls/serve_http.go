@@ -242,6 +242,7 @@ func serveHTTP(ctx context.Context, env *cliEnv, h *httpFlags, addr string, srv 
 		return 1
 	}
 	defer remove()
+	onHangup(ctx, ws.ReloadBySignal)
 	if err := ws.Serve(ctx, ln, h.grace); err != nil && !errors.Is(err, context.Canceled) {
 		h.fail(env, log, err.Error())
 		return 1
@@ -259,7 +260,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	return web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
 		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
-		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, ReloadOnHangup: true, StopDelay: h.stopDelay}
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay}
 }
 
 // announce tells the person who started the server where the page is.
