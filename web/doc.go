@@ -21,7 +21,10 @@
 // web may import config, hints, lsp, runtime/dryrun (the type of a run's
 // result, which POST /v1/run answers as it is), runtime/restclient (only
 // for the fixture format: ParseMock checks a run's inline mock, MockSchema
-// is served) and workspace (restls.yaml's schema is served). It must not
+// is served) and workspace (the project: restls.yaml and its schema,
+// path display, the dry-run contract RunRequest). It imports lsp for the
+// language server it serves on /lsp and wraps (its sessions, status and
+// reload), not for the project. It must not
 // import runtime (dry runs reach it through the injected Options.Runner)
 // or anything in cmd; it never
 // reads a credential: the hints map and the status carry none.
