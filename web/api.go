@@ -16,6 +16,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
 )
@@ -311,6 +312,19 @@ type runBody struct {
 	// instead of the network: its text (YAML or JSON) as a string, or the
 	// JSON document itself.
 	Mock json.RawMessage `json:"mock"`
+	// Record makes the run live and answers its calls' answers as a
+	// fixtures document too (runAnswer.Fixtures): the designer's Record.
+	Record bool `json:"record"`
+}
+
+// runAnswer is POST /v1/run's answer: the run, and with "record" the
+// fixtures built from its masked trace.
+type runAnswer struct {
+	*dryrun.Result
+	// Fixtures is the fixtures document (YAML) of a recording run.
+	Fixtures *string `json:"fixtures,omitempty"`
+	// FixtureNotes say which calls became no fixture, or a cut one.
+	FixtureNotes []string `json:"fixtureNotes,omitempty"`
 }
 
 // mockText returns the fixture document of a run body, nil for none, or
@@ -357,7 +371,7 @@ var anyScript = func() *input.Glob {
 }()
 
 // runShape is POST /v1/run's body, for messages.
-const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text)}`
+const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text), "record"?: true}`
 
 func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -394,6 +408,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.opts.Ops.dryRun("bad-request")
 		writeError(w, http.StatusBadRequest, err.Error()+"; fix the fixture (the format is GET /v1/schema/mock.json and docs/runtime.md)")
+		return
+	}
+	if body.Record && mock != nil {
+		s.opts.Ops.dryRun("bad-request")
+		writeError(w, http.StatusBadRequest, `"record" is a live run whose answers become fixtures: leave "mock" out`)
 		return
 	}
 	// The kind rule every surface uses decides: a first-line
@@ -442,7 +461,26 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	if !body.Record {
+		writeJSON(w, http.StatusOK, res)
+		return
+	}
+	reg := req.Snapshot.For(kind)
+	doc, notes, err := restclient.TraceFixtures(res.Calls, func(id string) (string, bool) {
+		svc, ok := reg.Service(id)
+		if !ok {
+			return "", false
+		}
+		return svc.URL, true
+	})
+	answer := runAnswer{Result: res, FixtureNotes: notes}
+	if err != nil {
+		answer.FixtureNotes = append(answer.FixtureNotes, "the fixtures could not be written: "+err.Error())
+	} else {
+		text := string(doc)
+		answer.Fixtures = &text
+	}
+	writeJSON(w, http.StatusOK, answer)
 }
 
 // mockSchema is the fixture format's JSON Schema, for editors that

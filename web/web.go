@@ -243,6 +243,8 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /v1/schema/restls.json", s.handleProjectSchema)
 	s.mux.Handle("POST /v1/run", s.mayRun(http.HandlerFunc(s.handleRun)))
 	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
+	s.mux.Handle("POST /v1/run/plan", s.mayRun(http.HandlerFunc(s.handleRunPlan)))
+	s.mux.Handle("POST /v1/mock/check", s.mayRun(http.HandlerFunc(s.handleMockCheck)))
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
 	s.mux.Handle("GET /", pageHandler())
 	return s, nil
