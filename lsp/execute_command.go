@@ -138,7 +138,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	res, err := runner(ctx, workspace.RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
 		MockFile: mockFile, RecordFile: recordFile,
-		Snapshot: v.snap, Progress: prog.report,
+		Snapshot: v.snap, Environment: s.environment(), Progress: prog.report,
 	})
 	if err != nil {
 		prog.end("failed")

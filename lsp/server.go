@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -85,6 +87,9 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	nextID   int
+	// envs are the registries of the project file's other environments,
+	// made by EnvironmentSnapshot.
+	envs map[string]*workspace.Registry
 
 	// nav holds the project indexes (project_index.go); issue 26.
 	nav navIndexes
@@ -124,6 +129,43 @@ func NewServer(opts Options) *Server {
 // Snapshot returns the current snapshot of the default sources.
 func (s *Server) Snapshot() *config.Snapshot { return s.shared.Get() }
 
+// Environments are the project file's environments, sorted, and the one
+// the default sources are; nil and "" when the file defines none.
+func (s *Server) Environments() (names []string, current string) {
+	if len(s.opts.Environments) == 0 {
+		return nil, s.opts.Environment
+	}
+	return slices.Sorted(maps.Keys(s.opts.Environments)), s.opts.Environment
+}
+
+// EnvironmentSnapshot is the current snapshot of the project file's
+// environment name (the server's own registry for the default one),
+// read on first use and kept; false when the file defines no such
+// environment. A designer session's run in another environment uses it.
+func (s *Server) EnvironmentSnapshot(name string) (*config.Snapshot, bool) {
+	if name == "" || name == s.opts.Environment {
+		return s.shared.Get(), true
+	}
+	src, ok := s.opts.Environments[name]
+	if !ok {
+		return nil, false
+	}
+	s.mu.Lock()
+	if s.envs == nil {
+		s.envs = map[string]*workspace.Registry{}
+	}
+	reg := s.envs[name]
+	if reg == nil {
+		reg = workspace.NewRegistry(src, s.opts.Load, s.log)
+		s.envs[name] = reg
+	}
+	s.mu.Unlock()
+	// Runs are rare next to keystrokes: a run sees the files as they are
+	// now, without a watcher of its own.
+	reg.ReloadIfChanged()
+	return reg.Get(), true
+}
+
 // Reload reads the default sources and every session's own sources again;
 // then every open script in every session is diagnosed again and the
 // diagnostics and status are re-published.
@@ -134,6 +176,12 @@ func (s *Server) Reload() { s.reload(false) }
 func (s *Server) reload(fromFiles bool) {
 	s.shared.Reload()
 	s.apis.Reload()
+	s.mu.Lock()
+	envs := slices.Collect(maps.Values(s.envs))
+	s.mu.Unlock()
+	for _, reg := range envs {
+		reg.Reload()
+	}
 	for _, ses := range s.sessionList() {
 		if own := ses.ownRegistry(); own != nil {
 			own.Reload()

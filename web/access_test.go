@@ -285,7 +285,7 @@ func TestProxyRoles(t *testing.T) {
 // live on a server of another environment, and may run with fixtures.
 func TestRunnerEnvironment(t *testing.T) {
 	rs := newRoleServer(t, "prod")
-	if code, body := rs.run(t, "rita", "ops-test", liveBody); code != http.StatusForbidden || !strings.Contains(body, "serves prod") {
+	if code, body := rs.run(t, "rita", "ops-test", liveBody); code != http.StatusForbidden || !strings.Contains(body, "this run uses prod") {
 		t.Errorf("live in prod: %d %s", code, body)
 	}
 	if code, body := rs.run(t, "rita", "ops-test", mockBody); code != http.StatusOK {

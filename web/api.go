@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -216,6 +217,11 @@ type statusJSON struct {
 	Kinds   []kindStatusJSON `json:"kinds"`
 	// Run says whether this client may POST /v1/run, and why not.
 	Run runStatusJSON `json:"run"`
+	// Environments are the project file's environments, which a run may
+	// name ("environment"), and Environment the one runs use by default;
+	// absent when the file defines none.
+	Environments []string `json:"environments,omitempty"`
+	Environment  string   `json:"environment,omitempty"`
 }
 
 // runStatusJSON lets a page disable its Dry Run button with the reason
@@ -273,6 +279,7 @@ type kindStatusJSON struct {
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := statusOf(s.opts.Snapshot(), s.opts.Version)
 	st.Run = s.runStatus(r)
+	st.Environments, st.Environment = s.opts.LSP.Environments()
 	writeJSON(w, http.StatusOK, st)
 }
 
@@ -315,6 +322,9 @@ type runBody struct {
 	// Record makes the run live and answers its calls' answers as a
 	// fixtures document too (runAnswer.Fixtures): the designer's Record.
 	Record bool `json:"record"`
+	// Environment names the project file's environment whose services the
+	// run calls (GET /v1/status lists them); empty: the server's.
+	Environment string `json:"environment"`
 }
 
 // runAnswer is POST /v1/run's answer: the run, and with "record" the
@@ -371,7 +381,7 @@ var anyScript = func() *input.Glob {
 }()
 
 // runShape is POST /v1/run's body, for messages.
-const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text), "record"?: true}`
+const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text), "record"?: true, "environment"?: name}`
 
 func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -434,8 +444,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if len(body.Input) > 0 && string(body.Input) != "null" {
 		input = body.Input
 	}
+	snap, env, err := s.environmentSnapshot(body.Environment)
+	if err != nil {
+		s.opts.Ops.dryRun("bad-request")
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	req := workspace.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
-		Snapshot: s.opts.Snapshot(), Progress: func(string) {}}
+		Snapshot: snap, Environment: env, Progress: func(string) {}}
 	res, err := s.run(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
@@ -481,6 +497,23 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		answer.Fixtures = &text
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// environmentSnapshot is the registry of the project file's environment
+// name, and the name; the server's own for "".
+func (s *Server) environmentSnapshot(name string) (*config.Snapshot, string, error) {
+	names, current := s.opts.LSP.Environments()
+	if name == "" || name == current {
+		return s.opts.Snapshot(), current, nil
+	}
+	snap, ok := s.opts.LSP.EnvironmentSnapshot(name)
+	if !ok {
+		if len(names) == 0 {
+			return nil, "", fmt.Errorf("environment %q: this server's project file defines no environments; leave \"environment\" out", name)
+		}
+		return nil, "", fmt.Errorf("environment %q: the project file defines no such environment; use one of %s (GET /v1/status lists them)", name, strings.Join(names, ", "))
+	}
+	return snap, name, nil
 }
 
 // mockSchema is the fixture format's JSON Schema, for editors that

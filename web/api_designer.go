@@ -20,8 +20,9 @@ import (
 
 // planBody is POST /v1/run/plan.
 type planBody struct {
-	Text string `json:"text"`
-	Kind string `json:"kind"`
+	Text        string `json:"text"`
+	Kind        string `json:"kind"`
+	Environment string `json:"environment"`
 }
 
 // planJSON is what a live run of the script will call, as far as its text
@@ -65,8 +66,13 @@ func (s *Server) handleRunPlan(w http.ResponseWriter, r *http.Request) {
 		kinds = config.KindMap{{Glob: anyScript, Kind: k}}
 	}
 	kind := kinds.KindOf(designerScript, body.Text)
-	reg := s.opts.Snapshot().For(kind)
-	plan := planJSON{Kind: kind, Environment: s.gate.opts.Environment, Services: []planServiceJSON{}}
+	snap, env, err := s.environmentSnapshot(body.Environment)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	reg := snap.For(kind)
+	plan := planJSON{Kind: kind, Environment: env, Services: []planServiceJSON{}}
 	byID := map[string]int{}
 	for _, c := range hints.CallSites(hints.NewDocument(body.Text)) {
 		if c.Method == "" {

@@ -181,18 +181,26 @@ func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace
 	if mode != dryrun.ModeLive {
 		return ctx, nil
 	}
-	if len(id.Environments) > 0 && !slices.Contains(id.Environments, g.opts.Environment) {
-		env := g.opts.Environment
+	if env := g.environmentOf(req); len(id.Environments) > 0 && !slices.Contains(id.Environments, env) {
 		if env == "" {
 			env = "no named environment"
 		}
-		return ctx, &RefusedError{Code: refusedEnvironment, Reason: fmt.Sprintf("%s's role runner allows live runs in %s only, and this server serves %s: run with fixtures, or use the server of that environment",
+		return ctx, &RefusedError{Code: refusedEnvironment, Reason: fmt.Sprintf("%s's role runner allows live runs in %s only, and this run uses %s: run with fixtures, or pick one of those environments",
 			id.User, strings.Join(id.Environments, ", "), env)}
 	}
 	if len(id.Services) > 0 {
 		ctx = context.WithValue(ctx, servicesKey{}, slices.Clone(id.Services))
 	}
 	return ctx, nil
+}
+
+// environmentOf is the environment req runs in: the one it names, else
+// the server's.
+func (g *Gate) environmentOf(req workspace.RunRequest) string {
+	if req.Environment != "" {
+		return req.Environment
+	}
+	return g.opts.Environment
 }
 
 // needsRole says which role a run id may not make needs: mocker for one
@@ -273,7 +281,7 @@ func runOutcome(ctx context.Context, res *dryrun.Result, err error) string {
 func (g *Gate) runRecord(start time.Time, id Identity, known bool, req workspace.RunRequest, mode string, res *dryrun.Result, err error, outcome string) AuditRecord {
 	sum := sha256.Sum256([]byte(req.Text))
 	rec := AuditRecord{Time: start.UTC().Format(time.RFC3339Nano), Event: "run", Script: scriptName(req), SHA256: hex.EncodeToString(sum[:]),
-		Kind: string(req.Kind), Environment: g.opts.Environment, Mode: mode, Outcome: outcome,
+		Kind: string(req.Kind), Environment: g.environmentOf(req), Mode: mode, Outcome: outcome,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000}
 	rec.identity(id, known)
 	var ref *RefusedError

@@ -29,14 +29,35 @@ import (
 // that must never reach the page.
 func designerBackend(t *testing.T, svc string, secret string) (*httptest.Server, string) {
 	t.Helper()
+	return designerBackendEnvs(t, configDir(t, svc, secret), nil)
+}
+
+// configDir is a configuration root whose "echo" and "open" services are
+// on svc.
+func configDir(t *testing.T, svc, secret string) string {
+	t.Helper()
 	dir := t.TempDir()
 	creds := base64.StdEncoding.EncodeToString([]byte("robot:" + secret))
 	props := fmt.Sprintf("scriptservice:\n  api:\n    - serviceId: echo\n      url: %s/api\n      authorization:\n        type: basic\n        encodedCredentials: %s\n    - serviceId: open\n      url: %s/open\n", svc, creds, svc)
 	if err := os.WriteFile(filepath.Join(dir, "application.yml"), []byte(props), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// designerBackendEnvs serves dir's configuration, as the environment
+// "test" when envs names others.
+func designerBackendEnvs(t *testing.T, dir string, envs map[string]string) (*httptest.Server, string) {
+	t.Helper()
 	log := zaptest.NewLogger(t)
-	ls := lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: dir}, Logger: log.Named("lsp"), PollInterval: -1})
+	lo := lsp.Options{Sources: config.Sources{ConfigRoot: dir}, Logger: log.Named("lsp"), PollInterval: -1}
+	if envs != nil {
+		lo.Environment, lo.Environments = "test", map[string]config.Sources{"test": lo.Sources}
+		for name, root := range envs {
+			lo.Environments[name] = config.Sources{ConfigRoot: root}
+		}
+	}
+	ls := lsp.NewServer(lo)
 	const key = "designer-test-key"
 	s, err := web.New(web.Options{LSP: ls, Logger: log.Named("web"), Token: key,
 		Runner: func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -187,4 +208,56 @@ api.rest.v1.get("open", {}, {}); api.rest.v1.get("nope", {}, {}); api.rest.v1.ge
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestRunInAnotherEnvironment: /v1/status lists the project file's
+// environments; a run and a plan that name one use its services, and an
+// unknown name is a 400 that lists them.
+func TestRunInAnotherEnvironment(t *testing.T) {
+	hit := map[string]int{}
+	serve := func(name string) *httptest.Server {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hit[name]++
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprintf(w, "%q", name)
+		}))
+		t.Cleanup(hs.Close)
+		return hs
+	}
+	test, prod := serve("test"), serve("prod")
+	hs, key := designerBackendEnvs(t, configDir(t, test.URL, "t-secret"), map[string]string{"prod": configDir(t, prod.URL, "p-secret")})
+
+	req, _ := http.NewRequest(http.MethodGet, hs.URL+"/v1/status", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Environments []string `json:"environments"`
+		Environment  string   `json:"environment"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if fmt.Sprintf("%v %s", st.Environments, st.Environment) != "[prod test] test" {
+		t.Errorf("status environments = %v, %q", st.Environments, st.Environment)
+	}
+	script := quote(`return api.rest.v1.get("open", {}, {}).body;`)
+	for _, tc := range []struct{ env, want string }{{"", `"test"`}, {"prod", `"prod"`}, {"test", `"test"`}} {
+		code, body := postJSON(t, hs.URL+"/v1/run", key, `{"text":`+script+`,"environment":"`+tc.env+`"}`)
+		if code != 200 || !strings.Contains(body, `"result":`+tc.want) {
+			t.Errorf("run in %q = %d %s, want the result %s", tc.env, code, body, tc.want)
+		}
+		code, body = postJSON(t, hs.URL+"/v1/run/plan", key, `{"text":`+script+`,"environment":"`+tc.env+`"}`)
+		url := map[string]string{`"test"`: test.URL, `"prod"`: prod.URL}[tc.want]
+		if code != 200 || !strings.Contains(body, `"url":"`+url+`/open"`) || !strings.Contains(body, `"environment":`+tc.want) {
+			t.Errorf("plan in %q = %d %s", tc.env, code, body)
+		}
+	}
+	if hit["test"] != 2 || hit["prod"] != 1 {
+		t.Errorf("calls per environment = %v, want test 2 and prod 1", hit)
+	}
+	if code, body := postJSON(t, hs.URL+"/v1/run", key, `{"text":"1","environment":"staging"}`); code != 400 || !strings.Contains(body, "prod, test") {
+		t.Errorf("unknown environment = %d %s", code, body)
+	}
 }

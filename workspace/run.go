@@ -29,6 +29,10 @@ type RunRequest struct {
 	MockText []byte
 	// Snapshot is the registry the document sees.
 	Snapshot *config.Snapshot
+	// Environment names the project file's environment Snapshot was
+	// read from, "" for the server's own (a designer session or an editor
+	// that picked another one): the gate and the audit judge the run by it.
+	Environment string
 	// Progress reports a line of progress to the editor; safe to call from
 	// any goroutine, never nil.
 	Progress func(message string)
