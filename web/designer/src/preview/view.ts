@@ -221,6 +221,29 @@ function reveal(line: number, column: number | undefined, label: string): View {
   return h("button", {type: "button", class: "restls-pos", "data-action": "reveal", "data-line": line, "data-column": col}, label)
 }
 
+/** How many characters before the column a long source line keeps. */
+const CARET_CONTEXT = 40
+
+/**
+ * caretView shows a source line with a caret under its column (1-based,
+ * in characters as the runtime counts them: code points). The caret line
+ * starts with the line's own text up to the column, hidden, so tabs, wide
+ * and combining characters push the caret exactly as far as they push the
+ * character; the block never wraps, or the caret would leave its line.
+ */
+export function caretView(line: string, column: number): View {
+  const chars = Array.from(line)
+  const at = Math.min(Math.max(0, column - 1), chars.length)
+  // A long line starts a little before the column, so the caret is in
+  // view without scrolling.
+  const start = at > CARET_CONTEXT ? at - CARET_CONTEXT : 0
+  const lead = start > 0 ? "…" : ""
+  const shown = lead + chars.slice(start).join("")
+  const before = lead + chars.slice(start, at).join("")
+  return h("pre", {class: "restls-source"}, shown, "\n",
+    h("span", {class: "restls-caret-pad", "aria-hidden": "true"}, before), h("span", {class: "restls-caret", "aria-label": `column ${column}`}, "^"))
+}
+
 function errorView(e: PreviewError): View {
   const st = statusOf(e.status)
   const line = typeof e.line === "number" && e.line > 0 ? e.line : 0
@@ -229,7 +252,7 @@ function errorView(e: PreviewError): View {
     h("h2", null, "Uncaught ", str(e.name) || "Error", e.code ? ` (${str(e.code)})` : ""),
     h("div", {class: "restls-message"}, str(e.message)),
     line ? h("div", null, "at ", reveal(line, column, `line ${line}, column ${column}`)) : null,
-    typeof e.sourceLine === "string" && e.sourceLine ? h("pre", null, e.sourceLine + "\n" + " ".repeat(column - 1) + "^") : null,
+    typeof e.sourceLine === "string" && e.sourceLine ? caretView(e.sourceLine, column) : null,
     e.serviceId ? h("div", null, "serviceId ", h("span", {class: "restls-sid"}, str(e.serviceId))) : null,
     st.code !== undefined ? h("div", null, "status ", h("span", {class: "restls-status restls-bad"}, statusText(st))) : null,
     e.body !== undefined && e.body !== null && e.body !== "" ? [h("h3", null, "Body"), bodyView(e.body)] : null)
@@ -286,7 +309,7 @@ function callView(c: PreviewCall, i: number, open: boolean): View {
       c.requestBody !== undefined && c.requestBody !== null ? [h("h3", null, "Request body"), bodyView(c.requestBody)] : null,
       h("h3", null, "Response headers"), headersView(c.responseHeaders),
       h("h3", null, "Response body", c.responseBodyTruncated ? " (cut: too long)" : ""),
-      body === undefined || body === null ? h("p", {class: "restls-muted"}, "no body") : bodyView(body),
+      body === undefined || body === null ? h("p", {class: "restls-muted"}, "no body") : bodyView(body, contentType(c.responseHeaders)),
       typeof c.curl === "string" && c.curl ? [
         h("p", null,
           h("button", {type: "button", class: "restls-copy", "data-action": "copy", "data-call": i,
@@ -296,11 +319,26 @@ function callView(c: PreviewCall, i: number, open: boolean): View {
         h("details", null, h("summary", null, "cURL command"), h("pre", {class: "restls-curl"}, c.curl))] : null))
 }
 
-/** bodyView shows a body: JSON as a tree; a string holding JSON is parsed first, any other string is text. */
-export function bodyView(v: unknown): View {
+/** contentType is a header list's Content-Type, lower-case, "" when absent. */
+function contentType(headers: unknown): string {
+  if (!headers || typeof headers !== "object") return ""
+  for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
+    if (k.toLowerCase() === "content-type" && typeof v === "string") return v.toLowerCase()
+  }
+  return ""
+}
+
+/**
+ * bodyView shows a body: JSON as a tree; a string holding JSON is parsed
+ * first, any other string is text. With a Content-Type that is not JSON
+ * (text/plain, text/html, XML...) a string is always text, as the service
+ * sent it, even when it looks like JSON.
+ */
+export function bodyView(v: unknown, type = ""): View {
   if (typeof v === "string") {
     const t = v.trim()
-    if (t.startsWith("{") || t.startsWith("[")) {
+    const notJSON = type !== "" && !type.includes("json")
+    if (!notJSON && (t.startsWith("{") || t.startsWith("["))) {
       try {
         return h("div", {class: "restls-json"}, jsonNode(JSON.parse(t), 0, undefined, {nodes: 0}))
       } catch {
@@ -351,6 +389,9 @@ export const previewCSS = `
 .restls-preview :focus-visible { outline: 2px solid var(--restls-focus, #0b57d0); outline-offset: 1px; }
 .restls-preview code, .restls-preview pre, .restls-json, .restls-kv { font-family: var(--restls-mono, ui-monospace, SFMono-Regular, Menlo, monospace); font-size: var(--restls-mono-size, 12px); }
 .restls-preview pre { white-space: pre-wrap; word-break: break-word; margin: 4px 0; }
+.restls-preview pre.restls-source { white-space: pre; word-break: normal; overflow-x: auto; }
+.restls-caret-pad { visibility: hidden; }
+.restls-caret { color: var(--restls-bad, #b00020); font-weight: 700; }
 .restls-preview h1 { font-size: 1.3em; margin: 12px 0 4px; }
 .restls-preview h2 { font-size: 13px; margin: 10px 0 4px; }
 .restls-preview h3 { font-size: 12px; margin: 8px 0 2px; color: var(--restls-muted, #555); }
