@@ -16,6 +16,8 @@ export interface RestlsOptions {
   url?: string
   /** The access key: --token, or the secret restls serve --http printed. Needed for dry runs. */
   token?: string
+  /** One of the project file's environments for hints and runs; default the server's. */
+  environment?: string
   /**
    * For restls serve --http --auth oidc: the platform user's OpenID Connect
    * token, sent as "Authorization: Bearer" and, on /lsp, as the WebSocket
@@ -68,6 +70,9 @@ export interface ServerStatus {
   version?: string
   kinds: Array<KindStatus & {loaded: boolean, diagnostics: ConfigDiagnostic[]}>
   run: {allowed: boolean, reason?: string}
+  /** The project file's environments (a run may name one), and the one runs use by default. */
+  environments?: string[]
+  environment?: string
 }
 
 export interface RestlsState {
@@ -80,6 +85,10 @@ export interface RestlsState {
   /** The last restls/status notification. */
   status: {kinds: KindStatus[], problems: Record<string, number>} | null
   server: ServerStatus | null
+  /** The project file's environments the server offers ([] when none). */
+  environments: string[]
+  /** The environment hints and runs use now ("" when the project file has none). */
+  environment: string
 }
 
 /** One call of a dry run, as `restls run --json` prints it. */
@@ -116,12 +125,43 @@ export interface RunResult {
   error: RunError | null
   calls: RunCall[]
   logs: Array<{level: string, message: string, line?: number}>
+  /** With record: the fixtures (YAML) built from the run's masked trace. */
+  fixtures?: string
+  /** With record: the calls that became no fixture (no answer, unknown serviceId) or a cut one. */
+  fixtureNotes?: string[]
+}
+
+/** What a live run would call (POST /v1/run/plan), from the script's literal serviceIds. */
+export interface RunPlan {
+  kind: ScriptKind
+  /** The project file's environment the run uses; absent when it has none. */
+  environment?: string
+  services: Array<{
+    serviceId: string
+    /** false: the serviceId is not configured; the call fails without a request. */
+    configured: boolean
+    url?: string
+    /** The kind of credential the call sends, never the credential. */
+    credentials: "none" | "basic" | "oAuth"
+    calls: number
+  }>
+  /** Calls whose serviceId is computed at run time. */
+  dynamic: number
+}
+
+/** A problem of a fixtures document (POST /v1/mock/check), 1-based. */
+export interface MockDiagnostic {
+  line: number
+  column: number
+  severity: "error" | "warning"
+  message: string
+  code?: string
 }
 
 export type RunOutcome =
   | {state: "idle", message?: string}
   | {state: "running"}
-  | {state: "done", result: RunResult, mode: "mock" | "live"}
+  | {state: "done", result: RunResult, mode: "mock" | "live" | "record"}
   | {state: "error", message: string, httpStatus?: number}
 
 export interface RunOptions {
@@ -129,6 +169,8 @@ export interface RunOptions {
   input?: unknown
   /** Fixtures answering the calls: --mock format as YAML or JSON text, or the JSON document. Blank means live. */
   mock?: string | unknown[] | {fixtures: unknown[]}
+  /** Run live and get the answers back as fixtures (result.fixtures); mock is ignored. */
+  record?: boolean
 }
 
 export interface RestlsEditor {
@@ -150,6 +192,14 @@ export interface RestlsEditor {
   showPosition(line: number, column?: number): void
   /** Dry-run the script (POST /v1/run); an uncaught error is marked in the editor. */
   run(options?: RunOptions): Promise<RunOutcome>
+  /** The project file's environment hints and runs use ("" for the server's default). */
+  readonly environment: string
+  /** Use another of the project file's environments (RestlsState.environments) for hints and runs. */
+  setEnvironment(name: string): void
+  /** The services a live run would call and their kinds of credential (POST /v1/run/plan). */
+  plan(): Promise<RunPlan>
+  /** Where a fixtures document breaks, as a run would parse it (POST /v1/mock/check). */
+  checkMocks(text: string): Promise<MockDiagnostic[]>
   /** Render a run with the response preview; the error position links to this editor. */
   renderPreview(container: HTMLElement, outcome: RunOutcome): void
   /** Detach from the view (destroying it if created) and close the socket. */

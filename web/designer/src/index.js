@@ -27,6 +27,8 @@ export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, san
  * @typedef {import("./index.d.ts").RestlsEditor} RestlsEditor
  * @typedef {import("./index.d.ts").RunOptions} RunOptions
  * @typedef {import("./index.d.ts").RunOutcome} RunOutcome
+ * @typedef {import("./index.d.ts").RunPlan} RunPlan
+ * @typedef {import("./index.d.ts").MockDiagnostic} MockDiagnostic
  */
 
 /** The module's version, as in its package.json. */
@@ -73,6 +75,9 @@ export function attachRestls(options) {
   /** @type {{connection: RestlsState["connection"], kind: ScriptKind, status: RestlsState["status"], server: RestlsState["server"]}} */
   const state = {connection: "connecting", kind: options.kind || scriptKinds[0], status: null, server: null}
   let destroyed = false, attempt = 0
+  /** The project file's environment runs and hints use; "" for the server's. */
+  let environment = options.environment || ""
+  const kindGlobs = Object.fromEntries(scriptKinds.map(k => [`**/designer/${k}/**`, k]))
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   /** @type {ReturnType<typeof webSocketTransport> | null} */
@@ -85,7 +90,9 @@ export function attachRestls(options) {
       (state.server && state.server.kinds || []).find(k => k.kind === state.kind) || null
     const hints = kindStatus ? {offered: !!kindStatus.hints, message: kindStatus.message} : null
     const run = state.server ? state.server.run || {allowed: false, reason: "this server does not report whether it runs scripts"} : null
-    return {connection: state.connection, kind: state.kind, hints, run, status: state.status, server: state.server}
+    const environments = (state.server && state.server.environments) || []
+    return {connection: state.connection, kind: state.kind, hints, run, status: state.status, server: state.server,
+      environments, environment: environment || (state.server && state.server.environment) || ""}
   }
   function changed() {
     const s = snapshot()
@@ -116,7 +123,7 @@ export function attachRestls(options) {
     sanitizeHTML,
     // Each kind's document lives in its own folder: the server picks the
     // kind's registry from the path.
-    initializationOptions: {scriptKinds: Object.fromEntries(scriptKinds.map(k => [`**/designer/${k}/**`, k]))},
+    initializationOptions: {scriptKinds: kindGlobs, ...(environment ? {environment} : {})},
     notificationHandlers: {
       "restls/status": (_c, params) => {
         state.status = /** @type {RestlsState["status"]} */ (params)
@@ -224,6 +231,45 @@ export function attachRestls(options) {
       markRunError(view, null)
       changed()
     },
+    get environment() { return environment },
+    /**
+     * setEnvironment makes hints and runs use the project file's
+     * environment name ("" for the server's own).
+     * @param {string} name
+     */
+    setEnvironment(name) {
+      environment = name || ""
+      // The whole settings object: the session's settings are replaced.
+      if (client.connected) client.notification("workspace/didChangeConfiguration", {settings: {restls: {scriptKinds: kindGlobs, environment}}})
+      changed()
+    },
+    /**
+     * plan asks which services a live run of the script would call.
+     * @returns {Promise<RunPlan>}
+     */
+    async plan() {
+      const res = await fetch(new URL("v1/run/plan", base), {
+        method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())},
+        body: JSON.stringify({text: view.state.doc.toString(), kind: state.kind, ...(environment ? {environment} : {})}),
+      })
+      const answer = await res.json().catch(() => ({error: res.statusText}))
+      if (!res.ok) throw new Error(answer.error || res.statusText)
+      return answer
+    },
+    /**
+     * checkMocks asks the server where a fixtures document breaks.
+     * @param {string} text
+     * @returns {Promise<MockDiagnostic[]>}
+     */
+    async checkMocks(text) {
+      const res = await fetch(new URL("v1/mock/check", base), {
+        method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())},
+        body: JSON.stringify({mock: text, kind: state.kind}),
+      })
+      if (!res.ok) return []
+      const answer = await res.json().catch(() => ({}))
+      return Array.isArray(answer.diagnostics) ? answer.diagnostics : []
+    },
     /** @param {(state: RestlsState) => void} fn */
     subscribe(fn) { listeners.add(fn); fn(snapshot()); return () => listeners.delete(fn) },
     refreshStatus: fetchServer,
@@ -238,12 +284,14 @@ export function attachRestls(options) {
      * @param {RunOptions} [options]
      * @returns {Promise<RunOutcome>}
      */
-    async run({input, mock} = {}) {
-      /** @type {{text: string, kind: ScriptKind, input?: unknown, mock?: RunOptions["mock"]}} */
+    async run({input, mock, record} = {}) {
+      /** @type {{text: string, kind: ScriptKind, input?: unknown, mock?: RunOptions["mock"], record?: boolean, environment?: string}} */
       const body = {text: view.state.doc.toString(), kind: state.kind}
       if (input !== undefined) body.input = input
-      const useMock = typeof mock === "string" ? mock.trim() !== "" : mock != null
+      if (environment) body.environment = environment
+      const useMock = !record && (typeof mock === "string" ? mock.trim() !== "" : mock != null)
       if (useMock) body.mock = mock
+      if (record) body.record = true
       /** @type {RunOutcome} */
       let outcome
       try {
@@ -251,7 +299,7 @@ export function attachRestls(options) {
           method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())}, body: JSON.stringify(body),
         })
         const answer = await res.json().catch(() => ({error: res.statusText}))
-        outcome = res.ok ? {state: "done", result: answer, mode: useMock ? "mock" : "live"}
+        outcome = res.ok ? {state: "done", result: answer, mode: record ? "record" : useMock ? "mock" : "live"}
           : {state: "error", httpStatus: res.status, message: answer.error || res.statusText}
       } catch (err) {
         outcome = {state: "error", message: "the backend did not answer: " + (err instanceof Error ? err.message : String(err))}
