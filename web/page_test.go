@@ -15,6 +15,7 @@ func TestPage(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="tab-mocks"`) || !strings.Contains(body, `id="tab-problems"`) {
 		t.Fatalf("GET / = %d %.300s", res.StatusCode, body)
 	}
+	body0 := body
 	if rp := res.Header.Get("Referrer-Policy"); rp != "no-referrer" {
 		t.Errorf("Referrer-Policy = %q: the page address may carry the key", rp)
 	}
@@ -28,7 +29,7 @@ func TestPage(t *testing.T) {
 	}
 	// The bundle talks to lsp (relative to the page) and knows the status
 	// notification, runs and quick fixes.
-	for _, want := range []string{`"lsp"`, "restls/status", "v1/run", "v1/status", "textDocument/codeAction"} {
+	for _, want := range []string{`"lsp"`, "restls/status", "v1/run", "v1/status", "textDocument/codeAction", "v1/run/plan", "v1/mock/check"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("designer.js does not mention %q", want)
 		}
@@ -36,6 +37,14 @@ func TestPage(t *testing.T) {
 	res, _ = get(t, hs.URL+"/designer.css", nil)
 	if res.StatusCode != 200 {
 		t.Errorf("GET /designer.css = %d", res.StatusCode)
+	}
+	// The page names its icon, so browsers do not ask for /favicon.ico.
+	if !strings.Contains(body0, `<link rel="icon" href="favicon.svg"`) {
+		t.Errorf("the page names no icon")
+	}
+	res, svg := get(t, hs.URL+"/favicon.svg", nil)
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "image/svg+xml") || !strings.Contains(svg, "<svg") {
+		t.Errorf("GET /favicon.svg = %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	res, _ = get(t, hs.URL+"/nothing-here", nil)
 	if res.StatusCode != 404 {

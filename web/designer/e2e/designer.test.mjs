@@ -11,6 +11,7 @@ import {mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync} from "node:
 import {tmpdir} from "node:os"
 import {join, dirname, resolve} from "node:path"
 import {fileURLToPath} from "node:url"
+import {createServer} from "node:http"
 import {chromium} from "playwright-core"
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
@@ -47,6 +48,12 @@ function stopBackend(b) {
 }
 
 let context, good, broken, hostile, problems, userDataDir, brokenRoot, hostileRoot
+// envs serves a project file with two environments, test and prod, whose
+// service "orders" is orderService (on loopback) under /test and /prod,
+// behind basic credentials the page must never show.
+let envs, envRoot, orderService
+const orderHits = {test: 0, prod: 0}
+const ORDER_SECRET = "0rders-Secret-Pass"
 
 before(async () => {
   mkdirSync(shots, {recursive: true})
@@ -67,6 +74,31 @@ before(async () => {
   broken = await startBackend(["--config-root", brokenRoot])
   // One of each common configuration mistake: the Problems tab.
   problems = await startBackend(["--config-root", join(repo, "testdata", "config-broken")])
+  orderService = createServer((req, res) => {
+    const [, env, ...rest] = req.url.split("?")[0].split("/")
+    orderHits[env] = (orderHits[env] || 0) + 1
+    res.setHeader("Set-Cookie", "sid=" + ORDER_SECRET)
+    if (rest[0] === "note") {
+      res.setHeader("Content-Type", "text/plain")
+      res.end(`{not json} a plain note from ${env}\nsecond line`)
+      return
+    }
+    res.setHeader("Content-Type", "application/json")
+    res.end(JSON.stringify({id: rest[0] || null, env, items: [{sku: "A-1", qty: 2}]}))
+  })
+  await new Promise(r => orderService.listen(0, "127.0.0.1", r))
+  const port = orderService.address().port
+  envRoot = mkdtempSync(join(tmpdir(), "restls-envs-"))
+  const creds = Buffer.from("orders-robot:" + ORDER_SECRET).toString("base64")
+  for (const env of ["test", "prod"]) {
+    mkdirSync(join(envRoot, env))
+    writeFileSync(join(envRoot, env, "application.yml"), [
+      "scriptservice:", "  api:", "    - serviceId: orders", `      url: http://127.0.0.1:${port}/${env}`,
+      "      description: Orders of the " + env + " environment",
+      "      authorization:", "        type: basic", `        encodedCredentials: ${creds}`, ""].join("\n"))
+  }
+  writeFileSync(join(envRoot, "restls.yaml"), "environments:\n  test: {configRoot: test}\n  prod: {configRoot: prod}\ndefaultEnvironment: test\n")
+  envs = await startBackend(["--project", join(envRoot, "restls.yaml"), "--allow-run"])
   userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -80,8 +112,9 @@ before(async () => {
 
 after(async () => {
   await context?.close()
-  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile), stopBackend(problems)])
-  for (const d of [userDataDir, brokenRoot, hostileRoot]) if (d) rmSync(d, {recursive: true, force: true})
+  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile), stopBackend(problems), stopBackend(envs)])
+  orderService?.close()
+  for (const d of [userDataDir, brokenRoot, hostileRoot, envRoot]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
 // openDesigner loads the page and waits for the language server session.
@@ -115,9 +148,17 @@ async function openDesigner(url) {
   return page
 }
 
+// fillMocks replaces the Mocks editor's text, as a paste would.
+async function fillMocks(page, text) {
+  await page.locator("#mocks .cm-content").click()
+  await page.keyboard.press("Control+A")
+  await page.keyboard.press("Delete")
+  await page.keyboard.insertText(text)
+}
+
 // typeFresh empties the editor and types text key by key.
 async function typeFresh(page, text) {
-  await page.locator(".cm-content").click()
+  await page.locator("#editor .cm-content").click()
   await page.keyboard.press("Control+A")
   await page.keyboard.press("Delete")
   await page.keyboard.type(text, {delay: 15})
@@ -186,7 +227,7 @@ test("an unknown serviceId is underlined with a diagnostic, and hover explains a
   const page = await openDesigner(good.url)
   await typeFresh(page, "")
   await page.keyboard.insertText('var r = api.rest.v1.get("crm-custmers", {}, {});\n')
-  const bad = page.locator(".cm-lintRange-error")
+  const bad = page.locator("#editor .cm-lintRange-error")
   await bad.first().waitFor({timeout: WAIT})
   assert.match(await bad.first().textContent(), /crm-custmers/)
   await bad.first().hover()
@@ -196,7 +237,7 @@ test("an unknown serviceId is underlined with a diagnostic, and hover explains a
   await page.screenshot({path: join(shots, "3-diagnostic.png")})
   // Hover on the call name.
   await page.mouse.move(0, 0)
-  await page.locator(".cm-line", {hasText: "api.rest.v1.get"}).first().locator("text=get").first().hover().catch(() => {})
+  await page.locator("#editor .cm-line", {hasText: "api.rest.v1.get"}).first().locator("text=get").first().hover().catch(() => {})
   const hover = page.locator(".cm-lsp-hover-tooltip")
   if (await hover.count() === 0) {
     // Fall back to the coordinates of "get" in the text.
@@ -376,7 +417,7 @@ test("a quick fix is applied from the lightbulb's menu with the keyboard", async
   const page = await openDesigner(good.url)
   await typeFresh(page, "")
   await page.keyboard.insertText('var r = api.rest.v1.get("crm-custmers", {}, {});\n')
-  await page.locator(".cm-lintRange-error").first().waitFor({timeout: WAIT})
+  await page.locator("#editor .cm-lintRange-error").first().waitFor({timeout: WAIT})
   // The cursor into the wrong serviceId: the lightbulb appears on its line.
   await page.evaluate(() => {
     const v = window.restlsDesigner.view
@@ -394,7 +435,7 @@ test("a quick fix is applied from the lightbulb's menu with the keyboard", async
   // The first item has the focus: Enter applies it.
   await page.keyboard.press("Enter")
   await page.waitForFunction(() => window.restlsDesigner.view.state.doc.toString().includes('"crm-customers"'), null, {timeout: WAIT})
-  await page.locator(".cm-lintRange-error").waitFor({state: "detached", timeout: WAIT})
+  await page.locator("#editor .cm-lintRange-error").waitFor({state: "detached", timeout: WAIT})
   assert.deepEqual(page.errors, [])
   await page.close()
 })
@@ -465,12 +506,13 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
     'console.log("customer " + c.body.name);',
     'return {name: c.body.name, status: c.status.code};', ""].join("\n"))
   await openTab(page, "mocks")
-  await page.locator("#mocks").fill([
+  await fillMocks(page, [
     "- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
     "  headers: {X-Source: pasted, X-Evil: '\"><img src=x onerror=\"window.pwned=1\">'}", "  body:", "    name: Pasted Person", "    tags: [a, b]",
     "    bio: '<script>window.pwned=2</script>'", ""].join("\n"))
   assert.match(await page.locator("#tab-mocks").textContent(), /Mocks \(on\)/)
-  await page.locator("#mocks").press("Control+Enter")
+  assert.ok(await page.locator("#use-mocks").isChecked(), "the first run of a session does not use the mocks the tab holds")
+  await page.locator("#mocks .cm-content").press("Control+Enter")
   const preview = page.locator('#preview[data-state="done"]')
   await preview.waitFor({timeout: WAIT})
   const text = await preview.textContent()
@@ -519,7 +561,7 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
 test("a broken fixture document is refused with its line, before anything runs", async () => {
   const page = await openDesigner(good.url)
   await openTab(page, "mocks")
-  await page.locator("#mocks").fill("- serviceId: crm\n  status: nope\n")
+  await fillMocks(page, "- serviceId: crm\n  status: nope\n")
   await page.click("#run")
   const err = page.locator('#preview[data-state="error"]')
   await err.waitFor({timeout: WAIT})
@@ -535,7 +577,7 @@ test("script, input and mocks survive a reload, per kind", async () => {
   await openTab(page, "input")
   await page.locator("#input").fill('{"kept": true}')
   await openTab(page, "mocks")
-  await page.locator("#mocks").fill("[]")
+  await fillMocks(page, "[]")
   await page.selectOption("#kind", "scriptService")
   await typeFresh(page, "")
   await page.keyboard.insertText("// the service script\n")
@@ -545,7 +587,7 @@ test("script, input and mocks survive a reload, per kind", async () => {
   assert.equal(await page.locator("#kind").inputValue(), "scriptTask")
   assert.equal(await page.evaluate(() => window.restlsDesigner.view.state.doc.toString()), "// kept across reloads\nreturn 7;\n")
   assert.equal(await page.locator("#input").inputValue(), '{"kept": true}')
-  assert.equal(await page.locator("#mocks").inputValue(), "[]")
+  assert.equal(await page.evaluate(() => window.restlsDesigner.mocks), "[]")
   await page.selectOption("#kind", "scriptService")
   assert.equal(await page.evaluate(() => window.restlsDesigner.view.state.doc.toString()), "// the service script\n")
   // The key left the address bar but the tab still has it: runs work.
@@ -574,5 +616,139 @@ test("keyboard only: tabs with arrows, focus visible, and axe-core finds nothing
     await openTab(page, t)
     await axeCheck(page, `the ${t} tab`)
   }
+  await page.close()
+})
+
+test("Record turns a live run into the Mocks; a live run says what it calls first; the environment switches", async () => {
+  const page = await openDesigner(envs.url)
+  // Two environments: the switch shows the current one before any run.
+  await page.locator("#env-switch:not([hidden])").waitFor({timeout: WAIT})
+  assert.equal(await page.locator("#env").inputValue(), "test")
+  assert.deepEqual(await page.locator("#env option").allTextContents(), ["prod", "test"])
+  // Long lines wrap in both editors.
+  assert.equal(await page.locator("#editor .cm-content.cm-lineWrapping").count(), 1)
+  await typeFresh(page, "")
+  await page.keyboard.insertText([
+    'var o = api.rest.v1.get("orders", {pathParams: ["7"]}, {});',
+    "var note;",
+    'try { api.rest.v1.get("orders", {pathParams: ["note"]}, {}); } catch (e) { note = e.code; }',
+    "return {id: o.body.id, env: o.body.env, note: note};", ""].join("\n"))
+  assert.ok(!await page.locator("#use-mocks").isChecked())
+  assert.match(await page.locator("#run-mode").textContent(), /live in test/)
+
+  // Record: first the confirmation, naming the service, the environment and the kind of credentials.
+  await page.click("#record")
+  const dialog = page.locator("#live-confirm[open]")
+  await dialog.waitFor({timeout: WAIT})
+  const asked = await dialog.textContent()
+  assert.match(asked, /Environment: test/)
+  assert.match(asked, /orders \(2 calls\)/)
+  assert.match(asked, /basic credentials/)
+  assert.doesNotMatch(asked, new RegExp(ORDER_SECRET))
+  assert.equal(orderHits.test, 0, "a service was called before the confirmation")
+  await page.screenshot({path: join(shots, "18-live-confirm.png")})
+  await page.click("#live-go")
+  const preview = page.locator('#preview[data-state="done"]')
+  await preview.waitFor({timeout: WAIT})
+  assert.equal(orderHits.test, 2)
+  assert.match(await preview.textContent(), /Ran live and recorded/)
+  // The text answer is shown as the text it is, not parsed as JSON.
+  const textBody = page.locator(".restls-call").nth(1).locator("pre.restls-text")
+  await page.locator(".restls-call").nth(1).evaluate(d => { d.open = true })
+  assert.match(await textBody.textContent(), /\{not json\} a plain note from test\nsecond line/)
+  await textBody.scrollIntoViewIfNeeded()
+  await page.screenshot({path: join(shots, "19-recorded-preview.png")})
+
+  // The Mocks hold the answers: YAML, highlighted, no credential.
+  await openTab(page, "mocks")
+  const mocks = await page.evaluate(() => window.restlsDesigner.mocks)
+  assert.match(mocks, /^# Fixtures recorded from a live run \(the designer.s Record\)/)
+  assert.match(mocks, /serviceId: orders[\s\S]*path: .7.\n[\s\S]*env: test/)
+  assert.match(mocks, /bodyText:/)
+  assert.doesNotMatch(mocks, new RegExp(ORDER_SECRET))
+  assert.doesNotMatch(mocks, new RegExp(Buffer.from("orders-robot:" + ORDER_SECRET).toString("base64")))
+  assert.doesNotMatch(mocks, /set-cookie/i)
+  assert.match(await page.locator("#mocks-state").textContent(), /Recorded 2 fixtures from a live run in test/)
+  assert.ok(await page.locator("#use-mocks").isChecked())
+  assert.ok(await page.locator("#mocks .cm-content span[class]").count() > 3, "the YAML is not highlighted")
+  await page.screenshot({path: join(shots, "20-recorded-mocks.png")})
+
+  // A run now uses them: the service is not called again, and no confirmation.
+  await page.click("#run")
+  await page.locator('#preview[data-state="done"]').waitFor({timeout: WAIT})
+  assert.match(await page.locator("#preview").textContent(), /Ran with mocks/)
+  assert.match(await page.locator("#preview").textContent(), /"env": "test"/)
+  assert.equal(orderHits.test, 2)
+
+  // The server's checks of the fixture format, at their line, as typed.
+  await openTab(page, "mocks")
+  // A fixture for a serviceId the kind does not configure: a warning on its line.
+  await fillMocks(page, mocks + "- serviceId: Orders\n  status: 200\n")
+  await page.locator("#mocks .cm-lint-marker-warning").waitFor({timeout: WAIT})
+  await page.locator("#mocks .cm-lintRange-warning").first().hover()
+  await page.locator(".cm-tooltip-lint", {hasText: "did you mean orders"}).waitFor({timeout: WAIT})
+  await page.screenshot({path: join(shots, "21-mocks-warning.png")})
+  // A value of the wrong type: an error at its line, and a run would be refused.
+  await fillMocks(page, mocks.replace(/status: 200/, "status: nope"))
+  await page.locator("#mocks .cm-lint-marker-error").waitFor({timeout: WAIT})
+  assert.match(await page.locator("#mocks-state").textContent(), /1 problem/)
+  await axeCheck(page, "the Mocks editor with diagnostics")
+  await page.locator("#mocks .cm-lintRange-error").first().hover()
+  await page.locator(".cm-tooltip-lint", {hasText: "nope"}).waitFor({timeout: WAIT})
+  await page.screenshot({path: join(shots, "21-mocks-error.png")})
+
+  // Another environment: hints and runs use it, and it asks again.
+  await page.selectOption("#env", "prod")
+  await page.locator("#use-mocks").uncheck()
+  assert.match(await page.locator("#run-mode").textContent(), /live in prod/)
+  await page.click("#run")
+  await dialog.waitFor({timeout: WAIT})
+  assert.match(await dialog.textContent(), /Environment: prod/)
+  await page.screenshot({path: join(shots, "22-prod-confirm.png")})
+  // Cancel runs nothing, and the next run asks again.
+  await page.locator("#live-confirm button[value=cancel]").click()
+  await dialog.waitFor({state: "detached", timeout: WAIT}).catch(() => {})
+  assert.equal(await page.locator("#live-confirm[open]").count(), 0)
+  assert.equal(orderHits.prod, 0)
+  await page.click("#run")
+  await dialog.waitFor({timeout: WAIT})
+  await page.click("#live-go")
+  await page.locator('#preview[data-state="done"]').waitFor({timeout: WAIT})
+  assert.match(await page.locator("#preview").textContent(), /"env": "prod"/)
+  assert.equal(orderHits.prod, 2)
+  // Once per session and environment: the next live run goes at once.
+  await page.click("#run")
+  await page.locator('#preview[data-state="done"]').waitFor({timeout: WAIT})
+  assert.equal(orderHits.prod, 4)
+  assert.equal(await page.locator("#live-confirm[open]").count(), 0)
+  assert.deepEqual(page.errors, [])
+  await page.close()
+})
+
+test("an error box keeps its caret under the column; Problems says when there are none", async () => {
+  const page = await openDesigner(good.url)
+  await openTab(page, "problems")
+  await page.locator("#problems-summary", {hasText: "No configuration problems"}).waitFor({timeout: WAIT})
+  await typeFresh(page, "")
+  // Tabs and wide characters before the column, and a line longer than the pane.
+  await page.keyboard.insertText('var s = 1;\n\t\tvar x = "日本語テキスト" + "' + "-".repeat(8) + '" + nope + "' + "-".repeat(80) + '";\n')
+  await page.click("#run")
+  await page.locator('#preview[data-state="done"] .restls-error').waitFor({timeout: WAIT})
+  const {off, ch} = await page.evaluate(() => {
+    const pre = document.querySelector(".restls-error pre.restls-source")
+    const text = pre.firstChild
+    const chars = Array.from(text.textContent)
+    // The caret stands after the hidden copy of the text before it.
+    const idx = Array.from(pre.querySelector(".restls-caret-pad").textContent).length
+    const at = chars.slice(0, idx).join("").length
+    const r = document.createRange()
+    r.setStart(text, at)
+    r.setEnd(text, at + chars[idx].length)
+    return {off: Math.abs(r.getBoundingClientRect().left - pre.querySelector(".restls-caret").getBoundingClientRect().left), ch: chars[idx]}
+  })
+  assert.equal(ch, "n", "the error's column is not at nope")
+  assert.ok(off < 2, `the caret is ${off}px away from its character`)
+  await page.locator(".restls-error pre.restls-source").scrollIntoViewIfNeeded()
+  await page.screenshot({path: join(shots, "23-caret.png")})
   await page.close()
 })

@@ -2,8 +2,17 @@
 // other embedding editor: the Script editor, and tabs for the Preview of
 // the last dry run, its Input (context.input), Mocks (fixtures answering
 // the calls) and the configuration's Problems. Script, input and mocks are
-// kept per script kind in localStorage.
-import {EditorView} from "@codemirror/view"
+// kept per script kind in localStorage. Dry runs use the mocks when the
+// Mocks tab holds any (until the user says otherwise); a live run, and a
+// Record (a live run whose answers become the Mocks), first show which
+// services they will call, in which environment and with which kind of
+// credentials, once per session and environment.
+import {EditorView, keymap, lineNumbers} from "@codemirror/view"
+import {EditorState, Prec} from "@codemirror/state"
+import {history as editHistory, defaultKeymap, historyKeymap} from "@codemirror/commands"
+import {syntaxHighlighting, defaultHighlightStyle} from "@codemirror/language"
+import {linter, lintGutter, lintKeymap} from "@codemirror/lint"
+import {yaml} from "@codemirror/lang-yaml"
 import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
 
 /**
@@ -18,15 +27,20 @@ function $(id) {
   return e
 }
 const inputBox = /** @type {HTMLTextAreaElement} */ ($("input"))
-const mocksBox = /** @type {HTMLTextAreaElement} */ ($("mocks"))
 const kindSelect = /** @type {HTMLSelectElement} */ ($("kind"))
 const runButton = /** @type {HTMLButtonElement} */ ($("run"))
+const recordButton = /** @type {HTMLButtonElement} */ ($("record"))
+const useMocksBox = /** @type {HTMLInputElement} */ ($("use-mocks"))
+const envSelect = /** @type {HTMLSelectElement} */ ($("env"))
+const liveDialog = /** @type {HTMLDialogElement} */ ($("live-confirm"))
 
 /**
  * @typedef {import("@restls/designer-editor").ScriptKind} ScriptKind
  * @typedef {import("@restls/designer-editor").RestlsState} RestlsState
  * @typedef {import("@restls/designer-editor").ServerStatus} ServerStatus
  * @typedef {import("@restls/designer-editor").ConfigDiagnostic} ConfigDiagnostic
+ * @typedef {import("@restls/designer-editor").RunPlan} RunPlan
+ * @typedef {import("@codemirror/lint").Diagnostic} LintDiagnostic
  * @typedef {{script: string, input: string, mocks: string}} Saved
  */
 
@@ -112,9 +126,14 @@ function saveSoon() {
 }
 function saveNow() {
   clearTimeout(saveTimer)
-  save(kind, {script: editor.view.state.doc.toString(), input: inputBox.value, mocks: mocksBox.value})
+  save(kind, {script: editor.view.state.doc.toString(), input: inputBox.value, mocks: mocksText()})
 }
 addEventListener("pagehide", saveNow)
+
+// The environment picked last, if the server still offers it.
+const envKey = "restls.designer.v1.environment"
+let savedEnv = ""
+try { savedEnv = localStorage.getItem(envKey) || "" } catch {}
 
 const editor = attachRestls({
   url: new URL(".", location.href).href,
@@ -123,21 +142,72 @@ const editor = attachRestls({
   doc: current.script,
   kind,
   label: "Script",
+  environment: savedEnv,
   onRun: () => run(),
-  // Keep the text as it is typed.
-  extensions: [EditorView.updateListener.of(u => { if (u.docChanged) saveSoon() })],
+  // Keep the text as it is typed; long lines wrap.
+  extensions: [EditorView.lineWrapping, EditorView.updateListener.of(u => { if (u.docChanged) saveSoon() })],
 })
+
+// Mocks: a YAML editor, checked by the server as a run would parse it.
+/**
+ * @param {import("@codemirror/view").EditorView} view
+ * @returns {Promise<LintDiagnostic[]>}
+ */
+async function mockLint(view) {
+  const text = view.state.doc.toString()
+  const found = await editor.checkMocks(text)
+  // The text changed while the server answered: the next lint says.
+  if (view.state.doc.toString() !== text) return []
+  const doc = view.state.doc
+  mocksProblems = found.filter(d => d.severity === "error").length
+  showMocksState()
+  return found.map(d => {
+    const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines))
+    const from = line.from + Math.min(Math.max(d.column - 1, 0), line.length)
+    return {from, to: Math.max(from, line.to), severity: d.severity === "warning" ? "warning" : "error",
+      message: d.message, source: d.code ? "restls " + d.code : "restls"}
+  })
+}
+let mocksProblems = 0
+/** What the last recording put in the Mocks, shown until they are edited. */
+let recordedNote = ""
+let keepNote = false
+const mocksView = new EditorView({
+  parent: $("mocks"),
+  state: EditorState.create({
+    doc: current.mocks,
+    extensions: [
+      lineNumbers(), editHistory(), yaml(), syntaxHighlighting(defaultHighlightStyle), EditorView.lineWrapping,
+      lintGutter(), linter(mockLint, {delay: 300}),
+      Prec.high(keymap.of([{key: "Mod-Enter", run: () => { run(); return true }, preventDefault: true}])),
+      keymap.of([...lintKeymap, ...defaultKeymap, ...historyKeymap]),
+      EditorView.contentAttributes.of({"aria-label": "Mocks: fixtures in YAML or JSON", "aria-describedby": "mocks-state mocks-help", tabindex: "0"}),
+      EditorView.updateListener.of(u => {
+        if (!u.docChanged) return
+        // What a recording says stays until the user edits the mocks.
+        if (keepNote) keepNote = false
+        else recordedNote = ""
+        showMocksState()
+        saveSoon()
+      }),
+    ],
+  }),
+})
+function mocksText() { return mocksView.state.doc.toString() }
+/** @param {string} text */
+function setMocks(text) {
+  mocksView.dispatch({changes: {from: 0, to: mocksView.state.doc.length, insert: text}})
+}
 
 kindSelect.value = kind
 inputBox.value = current.input
-mocksBox.value = current.mocks
 
 kindSelect.addEventListener("change", () => {
   saveNow()
   kind = /** @type {ScriptKind} */ (kindSelect.value)
   current = load(kind)
   inputBox.value = current.input
-  mocksBox.value = current.mocks
+  setMocks(current.mocks)
   editor.setKind(kind, current.script)
   checkInput()
   saveNow()
@@ -188,55 +258,173 @@ function checkInput() {
   return p
 }
 inputBox.addEventListener("input", () => { checkInput(); saveSoon() })
-mocksBox.addEventListener("input", () => { showMocksState(); saveSoon() })
+
+// Use mocks: until the user decides, or the first run, it follows
+// whether the Mocks tab holds fixtures; so the first dry run of a session
+// is with mocks when there are any.
+let mocksChosen = false
+useMocksBox.addEventListener("change", () => { mocksChosen = true; showMocksState() })
 function showMocksState() {
-  const on = mocksBox.value.trim() !== ""
-  $("mocks-state").textContent = on ? "Dry runs answer calls from these fixtures; no request leaves the server." : "Empty: dry runs call the configured services."
+  const has = mocksText().trim() !== ""
+  if (!mocksChosen) useMocksBox.checked = has
+  useMocksBox.disabled = !has
+  if (!has) useMocksBox.checked = false
+  const on = has && useMocksBox.checked
+  const state = $("mocks-state")
+  state.dataset.state = recordedNote ? "recorded" : mocksProblems ? "warning" : ""
+  state.textContent = recordedNote || (!has ? "Empty: dry runs call the configured services." :
+    mocksProblems ? `✗ ${mocksProblems} problem${mocksProblems === 1 ? "" : "s"} in the fixtures: a run with them would be refused (see the marks in the gutter).` :
+    on ? "Dry runs answer calls from these fixtures; no request leaves the server." : "Use mocks is off: dry runs call the configured services.")
   tab("mocks").textContent = on ? "Mocks (on)" : "Mocks"
+  showRunMode()
 }
 $("mocks-example").addEventListener("click", () => {
-  mocksBox.value = sampleMocks
-  showMocksState()
-  saveSoon()
-  mocksBox.focus()
+  setMocks(sampleMocks)
+  mocksView.focus()
 })
 checkInput()
-showMocksState()
 
-// Dry Run: disabled with the reason when the server would refuse.
+// Dry Run and Record: disabled with the reason when the server would refuse.
 let running = false
 /** @param {RestlsState} s */
 function showRunState(s) {
   const run = s.run
   const allowed = !!(run && run.allowed)
   runButton.disabled = !allowed || running
+  recordButton.disabled = !allowed || running
   $("run-reason").textContent = run && !run.allowed ? "Dry Run is off: " + run.reason : ""
 }
+const envName = () => editor.state.environment
+function showRunMode() {
+  const env = envName()
+  $("run-mode").textContent = useMocksBox.checked ? "with mocks" : env ? `live in ${env}` : "live"
+}
 
-async function run() {
+// A live run first says what it will call: once per session and
+// environment (a run that calls nothing needs no confirmation).
+/** @type {Set<string>} */
+const confirmed = new Set()
+const credentialWords = {none: "no credentials", basic: "basic credentials (login and password from the configuration)", oAuth: "an OAuth token (fetched with the configured client)"}
+/**
+ * @param {boolean} recording
+ * @returns {Promise<boolean>}
+ */
+async function confirmLive(recording) {
+  const env = envName()
+  if (confirmed.has(env)) return true
+  /** @type {RunPlan} */
+  let plan
+  try {
+    plan = await editor.plan()
+  } catch (e) {
+    editor.renderPreview($("preview"), {state: "error", message: "could not ask which services the run calls: " + (e instanceof Error ? e.message : String(e))})
+    return false
+  }
+  if (plan.services.length === 0 && plan.dynamic === 0) return true
+  $("live-title").textContent = recording ? "Record: run live and keep the answers as mocks?" : "Run live?"
+  $("live-env").replaceChildren("Environment: ", el("strong", null, env || "the server's configuration (no project environments)"),
+    ". These services will be called for real:")
+  $("live-services").replaceChildren(...plan.services.map(s => el("li", null,
+    el("strong", null, s.serviceId), s.calls > 1 ? ` (${s.calls} calls)` : "", " ",
+    s.configured ? [el("code", null, s.url || ""), " — ", el("span", {class: "cred-" + s.credentials}, credentialWords[s.credentials] || s.credentials)]
+      : el("span", {class: "unknown"}, "not configured: the call fails without a request"))))
+  $("live-note").textContent = plan.dynamic ? `${plan.dynamic} more call${plan.dynamic === 1 ? "" : "s"} name${plan.dynamic === 1 ? "s" : ""} the serviceId at run time: not listed.` : ""
+  ;/** @type {HTMLButtonElement} */ ($("live-go")).textContent = recording ? "Record" : "Run live"
+  liveDialog.returnValue = ""
+  liveDialog.showModal()
+  const answer = await new Promise(resolve => liveDialog.addEventListener("close", () => resolve(liveDialog.returnValue), {once: true}))
+  if (answer !== "run") return false
+  confirmed.add(env)
+  return true
+}
+
+/** @param {{record?: boolean}} [how] */
+async function run(how = {}) {
   if (runButton.disabled) return
   const input = checkInput()
   if (!input.ok) {
     selectTab(tab("input"))
     return
   }
+  const record = !!how.record
+  const withMocks = !record && useMocksBox.checked && mocksText().trim() !== ""
   running = true
   showRunState(editor.state)
-  runButton.setAttribute("aria-busy", "true")
-  selectTab(tab("preview"), false)
+  const button = record ? recordButton : runButton
+  button.setAttribute("aria-busy", "true")
   const preview = $("preview")
-  editor.renderPreview(preview, {state: "running"})
-  saveNow()
   try {
-    const outcome = await editor.run({input: input.value, mock: mocksBox.value})
+    if (!withMocks && !await confirmLive(record)) return
+    // The first run decides: from now on the box says what the user set.
+    mocksChosen = true
+    selectTab(tab("preview"), false)
+    editor.renderPreview(preview, {state: "running"})
+    saveNow()
+    const outcome = await editor.run({input: input.value, mock: withMocks ? mocksText() : undefined, record})
     editor.renderPreview(preview, outcome)
+    if (record && outcome.state === "done") recorded(outcome.result)
   } finally {
     running = false
-    runButton.removeAttribute("aria-busy")
+    button.removeAttribute("aria-busy")
     showRunState(editor.state)
   }
 }
+/**
+ * recorded puts a recording's fixtures in the Mocks tab (Ctrl+Z there
+ * brings the old ones back) and turns Use mocks on.
+ * @param {import("@restls/designer-editor").RunResult} result
+ */
+function recorded(result) {
+  const notes = result.fixtureNotes || []
+  if (typeof result.fixtures !== "string") {
+    recordedNote = "Nothing recorded: " + (notes.join("; ") || "the server sent no fixtures")
+    showMocksState()
+    return
+  }
+  const n = (result.fixtures.match(/^- serviceId:/gm) || []).length
+  const env = envName()
+  recordedNote = `● Recorded ${n} fixture${n === 1 ? "" : "s"} from a live run${env ? " in " + env : ""}; Use mocks is on (Ctrl+Z in the editor brings the previous mocks back).` +
+    (notes.length ? " " + notes.join("; ") + "." : "")
+  mocksChosen = true
+  useMocksBox.checked = true
+  keepNote = true
+  setMocks(result.fixtures)
+  showMocksState()
+}
 runButton.addEventListener("click", () => run())
+recordButton.addEventListener("click", () => run({record: true}))
+
+// Environment: the current one is always shown; a switch when the
+// project file has several.
+envSelect.addEventListener("change", () => {
+  editor.setEnvironment(envSelect.value)
+  try { localStorage.setItem(envKey, envSelect.value) } catch {}
+  showRunMode()
+})
+let lastEnvs = ""
+/** @param {RestlsState} s */
+function showEnvironment(s) {
+  if (savedEnv && s.server && !s.environments.includes(savedEnv)) {
+    // Not offered any more: the server's default.
+    savedEnv = ""
+    editor.setEnvironment("")
+    return
+  }
+  const cur = $("env-current")
+  cur.textContent = s.environment || "default"
+  cur.dataset.state = s.environment ? "named" : "none"
+  cur.title = s.environment ? "The project file's environment whose services a live run calls" : "The project file defines no environments: runs use the server's configuration"
+  const sig = s.environments.join("\u0000")
+  if (sig !== lastEnvs) {
+    lastEnvs = sig
+    envSelect.replaceChildren(...s.environments.map(e => el("option", {value: e}, e)))
+  }
+  envSelect.value = s.environment
+  const several = s.environments.length > 1
+  $("env-switch").hidden = !several
+  cur.hidden = several
+  showRunMode()
+}
 // Ctrl+Enter runs from anywhere on the page (the editor has its own key).
 document.addEventListener("keydown", e => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !editor.view.hasFocus) {
@@ -271,7 +459,9 @@ let lastProblems = ""
 /** @param {ServerStatus | null} server */
 function showProblems(server) {
   const list = problemsOf(server)
-  const sig = JSON.stringify(list)
+  // Whether the server answered is part of it: an empty list before and
+  // after the first answer says two different things.
+  const sig = JSON.stringify([!!server, list])
   if (sig === lastProblems) return
   lastProblems = sig
   tab("problems").textContent = list.length ? `Problems (${list.length})` : "Problems"
@@ -317,9 +507,12 @@ editor.subscribe(s => {
   $("services").textContent = s.hints ? s.hints.message : "…"
   showRunState(s)
   showProblems(s.server)
+  showEnvironment(s)
 })
+showMocksState()
 
 // For tests and the curious.
-Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client,
+Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client, mocksView,
+  get mocks() { return mocksText() }, setMocks,
   setKind: (/** @type {ScriptKind} */ k) => { kindSelect.value = k; kindSelect.dispatchEvent(new Event("change")) },
   get status() { return editor.state.status }}})
