@@ -59,7 +59,7 @@ func TraceFixtures(calls []*Call, base func(serviceID string) (string, bool)) (d
 		return nil, notes, err
 	}
 	// The head comment names where the fixtures came from.
-	doc = bytes.Replace(doc, []byte("restls run --record: replay with restls run --mock."), []byte("a live run's trace (Record): replay with restls run --mock."), 1)
+	doc = bytes.Replace(doc, []byte("by restls run --record: replay with restls run --mock."), []byte("from a live run (the designer's Record): replay with restls run --mock."), 1)
 	return doc, notes, nil
 }
 

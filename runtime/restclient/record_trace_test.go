@@ -76,6 +76,9 @@ func TestTraceFixturesReplay(t *testing.T) {
 	if len(notes) != 2 || !strings.Contains(notes[0], "call 3") || !strings.Contains(notes[1], "call 4") {
 		t.Errorf("notes = %q; want one for the call without an answer and one for the unknown serviceId", notes)
 	}
+	if !strings.HasPrefix(string(doc), "# Fixtures recorded from a live run (the designer's Record)") {
+		t.Errorf("the head comment does not say where the fixtures came from:\n%s", doc)
+	}
 	if strings.Contains(string(doc), "set-cookie") {
 		t.Errorf("a credential header was kept:\n%s", doc)
 	}
