@@ -38,6 +38,9 @@ const (
 	// Input: the JSON of restls run --input. 16 MiB. A pipe is read too
 	// (to its end or the limit): a shell user may write --input <(...).
 	Input
+	// History: one kept dry run of the run history
+	// (runtime/dryrun/history), 512 KiB.
+	History
 )
 
 var kinds = [...]struct {
@@ -51,6 +54,7 @@ var kinds = [...]struct {
 	Script:      {"scripts", 16 << 20},
 	Ignore:      {"ignore files", 1 << 20},
 	Input:       {"input files", 16 << 20},
+	History:     {"run history entries", 512 << 10},
 }
 
 // Limit is the largest file of kind k that restls reads, in bytes.

@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime, remote <- workspace, workspace/index <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- check, scripttest <- lsp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -51,22 +51,24 @@ type rule struct {
 //     where p is tested wired to the real packages above it (remote's tests
 //     load through lsp.Server from web's /v1/services).
 var table = map[string]rule{
-	"config":             {}, // leaves only (input)
-	"openapi":            {may: []string{"config"}},
-	"hints":              {may: []string{"config", "openapi"}},
-	"runtime/restclient": {may: []string{"config"}},
-	"runtime/curlin":     {may: []string{"config"}},                       // curl command lines into api.rest.v1 calls (restls.pasteCurl)
-	"runtime/dryrun":     {may: []string{"config", "runtime/restclient"}}, // the dry-run result's types, which lsp and web carry
-	"runtime":            {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
-	"runtime/isolate":    {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
-	"remote":             {may: []string{"config"}},
-	"workspace":          {may: []string{"config", "openapi"}}, // the project as every surface sees it
-	"check":              {may: []string{"config", "hints", "workspace"}},
-	"workspace/index":    {may: []string{"config", "hints"}}, // the project index behind navigation: scripts' calls and configuration entries
-	"scripttest":         {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "workspace", "workspace/index"}},
-	"web":                {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
-	"cmd/restls":         {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "remote", "lsp", "web", "workspace"}},
+	"config":                 {}, // leaves only (input)
+	"openapi":                {may: []string{"config"}},
+	"hints":                  {may: []string{"config", "openapi"}},
+	"runtime/restclient":     {may: []string{"config"}},
+	"runtime/curlin":         {may: []string{"config"}},                                         // curl command lines into api.rest.v1 calls (restls.pasteCurl)
+	"runtime/dryrun":         {may: []string{"config", "runtime/restclient"}},                   // the dry-run result's types, which lsp and web carry
+	"runtime/dryrun/history": {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // the run history behind compare (issue 28)
+	"runtime/dryrun/diff":    {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // a diff of two runs
+	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
+	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
+	"remote":                 {may: []string{"config"}},
+	"workspace":              {may: []string{"config", "openapi"}}, // the project as every surface sees it
+	"check":                  {may: []string{"config", "hints", "workspace"}},
+	"workspace/index":        {may: []string{"config", "hints"}}, // the project index behind navigation: scripts' calls and configuration entries
+	"scripttest":             {may: []string{"config", "runtime", "runtime/restclient"}},
+	"lsp":                    {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
+	"web":                    {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
+	"cmd/restls":             {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"input":   {leaf: true},

@@ -43,15 +43,16 @@ var matchersAllowed = map[string]string{}
 // file a user, a setting, a repository or a test file names is read with
 // input.ReadFile or input.ReadFileIn.
 var readersAllowed = map[string]string{
-	"runtime/memory.go: os.ReadFile":             "/proc/self/statm and /proc/self/status, the process's own memory",
-	"runtime/isolate/supervise.go: os.ReadFile":  "/proc/PID/statm of the dry-run child it started",
-	"cmd/restls/serve.go: os.OpenFile":           "the server's own log file (--log-file), opened for appending, never read",
-	"runtime/restclient/client.go: io.ReadAll":   "HTTP response bodies, under io.LimitReader(--max-response-bytes)",
-	"runtime/restclient/oauth.go: io.ReadAll":    "the token request's own form body, built by restls",
-	"openapi/load.go: io.ReadAll":                "a description fetched by URL, under io.LimitReader(MaxSize)",
-	"remote/remote.go: io.ReadAll":               "the registry backend's answer, under io.LimitReader(maxBody)",
-	"workspace/init.go: os.OpenFile":             "creates restls.yaml (O_EXCL: never over an existing file), never read",
-	"internal/goldentest/golden.go: os.ReadFile": "the golden files of the module's own tests (a test-only package)",
+	"runtime/memory.go: os.ReadFile":                 "/proc/self/statm and /proc/self/status, the process's own memory",
+	"runtime/isolate/supervise.go: os.ReadFile":      "/proc/PID/statm of the dry-run child it started",
+	"cmd/restls/serve.go: os.OpenFile":               "the server's own log file (--log-file), opened for appending, never read",
+	"runtime/restclient/client.go: io.ReadAll":       "HTTP response bodies, under io.LimitReader(--max-response-bytes)",
+	"runtime/restclient/oauth.go: io.ReadAll":        "the token request's own form body, built by restls",
+	"openapi/load.go: io.ReadAll":                    "a description fetched by URL, under io.LimitReader(MaxSize)",
+	"remote/remote.go: io.ReadAll":                   "the registry backend's answer, under io.LimitReader(maxBody)",
+	"runtime/dryrun/history/history.go: os.OpenFile": "creates a history entry (O_EXCL, 0600), never read: entries are read with input.ReadFile",
+	"workspace/init.go: os.OpenFile":                 "creates restls.yaml (O_EXCL: never over an existing file), never read",
+	"internal/goldentest/golden.go: os.ReadFile":     "the golden files of the module's own tests (a test-only package)",
 }
 
 // TestReaders is issue 23's "nothing else may call os.ReadFile on such
