@@ -3,9 +3,12 @@ package restclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/restls/restls/config"
 )
 
 // TraceFixtures turns the calls of a live run's trace into a fixtures
@@ -137,4 +140,53 @@ func SplitCallURL(base, callURL string) (params []string, query []QueryParam, ok
 		}
 	}
 	return params, query, true
+}
+
+// ErrNotRecordable is what AddTrace's errors wrap when a traced call
+// cannot become a fixture.
+var ErrNotRecordable = errors.New("the call cannot be recorded from its trace")
+
+// AddTrace records the answer of a call from its trace (a run kept in the
+// history, runtime/dryrun/history), as the live call would have been
+// recorded: Save then writes it as --record does. The pathParams and
+// query are read back from the call's URL against its service's address
+// in reg. A call the service never answered, or answered from a fixture,
+// is skipped (false); one whose body was cut, or whose URL is not under
+// its service's address, is an error wrapping ErrNotRecordable.
+//
+// The trace was masked when the run made it: a credential in an answer
+// stays "***" in the fixture, as it does in a recording.
+func (r *Recorder) AddTrace(reg *config.Registry, c *Call) (bool, error) {
+	if c.Status == nil || c.ErrorCode != "" && c.Status.Code == 0 {
+		return false, nil
+	}
+	for _, e := range c.Events {
+		if e.Kind == EventMock {
+			return false, nil
+		}
+	}
+	if c.BodyTruncated {
+		return false, fmt.Errorf("%w: %s %s: its body was cut at %d KiB; record it with a live run (record: \"auto\") instead", ErrNotRecordable, c.Method, c.URL, TraceBodyLimit>>10)
+	}
+	svc, ok := reg.Service(c.ServiceID)
+	if !ok {
+		return false, fmt.Errorf("%w: serviceId %q is not configured any more", ErrNotRecordable, c.ServiceID)
+	}
+	params, query, ok := SplitCallURL(svc.URL, c.URL)
+	if !ok {
+		return false, fmt.Errorf("%w: %s %s (serviceId %q): the URL is not under the service's address %s", ErrNotRecordable, c.Method, c.URL, c.ServiceID, svc.URL)
+	}
+	body := traceBodyBytes(c)
+	r.mu.Lock()
+	r.calls = append(r.calls, recordedCall{
+		serviceID: c.ServiceID,
+		method:    strings.ToUpper(c.Method),
+		params:    params,
+		query:     query,
+		status:    c.Status.Code,
+		headers:   r.keptHeaders(c.ResponseHeaders),
+		body:      body,
+	})
+	r.mu.Unlock()
+	return true, nil
 }
