@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
@@ -89,8 +90,14 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		return s.runScript(ctx, req, arg, p.WorkDoneToken)
 	case CommandPasteCurl:
 		return s.pasteCurl(arg) // command_curl.go
+	case CommandCompareWithPrevious:
+		return s.compareWithPrevious(arg) // command_history.go
+	case CommandCompareWithFixtures:
+		return s.compareWithFixtures(ctx, req, arg)
+	case CommandUpdateFixtures:
+		return s.updateFixtures(arg)
 	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s, %s, %s, %s and %s", p.Command, CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl, CommandReload)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s", p.Command, strings.Join(commands, ", "))
 	}
 }
 
@@ -155,6 +162,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 		s.log.Info("runScript failed", zap.String("uri", a.URI), zap.Error(err))
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls.runScript: %v", err)
 	}
+	s.keepRun(v.d, res)
 	return res, nil
 }
 

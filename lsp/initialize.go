@@ -16,6 +16,10 @@ const (
 	CommandReload    = "restls.reload"
 )
 
+// commands are the commands the server advertises, in this order.
+var commands = []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl,
+	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandReload}
+
 func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p protocol.InitializeParams
 	if err := decode(req, &p); err != nil {
@@ -77,7 +81,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 			CodeLensProvider:        &protocol.CodeLensOptions{},
 			InlayHintProvider:       protocol.Boolean(true),
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl, CommandReload},
+				Commands: commands,
 			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "restls"},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/workspace"
 )
 
@@ -32,6 +33,11 @@ type Options struct {
 	// does not import the runtime; cmd/restls injects it. nil makes the
 	// command answer that dry runs are not available.
 	Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error)
+	// History keeps the dry runs of sessions that keep theirs on disk
+	// (cmd/restls gives editors a history.Dir under the user cache
+	// directory); nil keeps every session's runs in memory, for that
+	// session only.
+	History history.Store
 	// PollInterval is how often configuration files are checked for changes
 	// when the editor does not watch them for us. Zero means 2s; a negative
 	// value turns our own watching off.
@@ -236,6 +242,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	ses := newSession(s, id, cancel)
 	ses.opts = o
 	ses.recorded.Allowed = o.MayAttachAPIs
+	ses.history = s.historyStore(o)
 	ses.answers = answersOf(stream)
 	watched := &endStream{Stream: stream, onEnd: cancel}
 	conn := jsonrpc2.NewConn(watched, jsonrpc2.WithCodec(codec{}))

@@ -13,6 +13,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/openapi"
+	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/workspace"
 )
 
@@ -62,6 +63,9 @@ type session struct {
 	bg   sync.WaitGroup
 	end  context.CancelFunc
 	opts SessionOptions // what this session's client may do and see; set before it starts
+	// history keeps the session's dry runs (command_history.go); set
+	// before it starts.
+	history history.Store
 
 	mu          sync.Mutex
 	state       lifecycle

@@ -24,6 +24,11 @@ type SessionOptions struct {
 	// machine, anywhere its user may.
 	MayUseFiles bool
 
+	// HistoryInMemory keeps this session's dry runs in memory, for this
+	// session only (a designer's), rather than in the server's
+	// Options.History on disk.
+	HistoryInMemory bool
+
 	// MayAttachAPIs lets the session's settings name API descriptions
 	// (files and URLs the server then reads) and its scripts' directories
 	// give recorded answers; the server's --openapi descriptions apply

@@ -109,7 +109,8 @@ func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 		root = snap.Sources.ConfigRoot
 	}
 	return lsp.SessionOptions{MayRun: mayRun, MayReload: mayReload, Refused: refused, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root),
-		MaxDocuments: s.opts.SessionDocuments, MaxBytes: s.opts.SessionBytes, RaiseLimits: raiseSessionLimits}
+		HistoryInMemory: true, // a designer's runs are its own, never on the server's disk
+		MaxDocuments:    s.opts.SessionDocuments, MaxBytes: s.opts.SessionBytes, RaiseLimits: raiseSessionLimits}
 }
 
 // raiseSessionLimits is how an operator raises a session's budgets.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"syscall"
@@ -21,6 +22,7 @@ import (
 	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/web"
 	"github.com/restls/restls/workspace"
@@ -133,6 +135,7 @@ ended without shutdown, 2 for usage errors.`)
 		Sources:      sources,
 		Logger:       log,
 		Runner:       runner,
+		History:      editorHistory(env, log),
 		Load:         load,
 		Version:      versionString(),
 		OpenAPI:      openAPI,
@@ -302,4 +305,32 @@ func serveLogger(env *cliEnv, file, level, format string) (*zap.Logger, func(), 
 	}
 	core := zapcore.NewCore(encoder, zapcore.Lock(w), lvl)
 	return zap.New(core).Named("restls"), closeFn, nil
+}
+
+// editorHistory is where editors' dry runs are kept (docs/lsp.md, "Run
+// history"); nil (each session keeps its runs in memory) when
+// RESTLS_HISTORY is "off" or there is no cache directory.
+func editorHistory(env *cliEnv, log *zap.Logger) history.Store {
+	dir, err := historyDir(env)
+	if err != nil {
+		log.Info("dry runs are kept in memory only", zap.Error(err))
+		return nil
+	}
+	return &history.Dir{Root: dir}
+}
+
+// envHistory names the run history's directory, or "off".
+const envHistory = "RESTLS_HISTORY"
+
+// historyDir is the run history's directory: $RESTLS_HISTORY, else the
+// user cache directory's restls/history.
+func historyDir(env *cliEnv) (string, error) {
+	switch v := env.getenv(envHistory); v {
+	case "off":
+		return "", errors.New(envHistory + "=off")
+	case "":
+		return history.DefaultDir()
+	default:
+		return filepath.Abs(v)
+	}
 }
