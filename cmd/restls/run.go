@@ -24,7 +24,7 @@ import (
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [--openapi ID=PATH_OR_URL] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [--openapi ID=PATH_OR_URL] [--save] [--diff-with FILE|last] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -51,6 +51,15 @@ variables the script names (RESTLS_BASIC_<SERVICEID>,
 RESTLS_TOKEN_<SERVICEID>). --json holds the same command in each call's
 "curl".
 
+--save keeps the run in the run history, beside the editor's runs of the
+same script (the user cache directory's restls/history, or $RESTLS_HISTORY;
+the last 50 runs per script, credentials masked). --diff-with prints,
+after the preview, what changed from an earlier run to this one: calls
+added, missing or changed (URL, status, response headers, body by JSON
+path) and the result. FILE is a history entry or the output of restls run
+--json; "last" is the last run of SCRIPT kept in the history (before this
+one). A diff never changes the exit status.
+
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout or --max-memory), 2 for usage errors or
 when the script, input, fixtures or configuration cannot be loaded.`)
@@ -68,6 +77,8 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
 	var openAPI openAPIFlags
 	fs.Var(&openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
+	save := fs.Bool("save", false, "keep this run in the run history ($"+envHistory+" or the user cache directory's restls/history), as the editor keeps its runs")
+	diffWith := fs.String("diff-with", "", "after the preview, print what changed from an earlier run: a `file` (a history entry or restls run --json output) or \"last\", the last run of SCRIPT kept in the history")
 	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
 	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
 	cf := configFlags{env: env}
@@ -112,6 +123,12 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if *mockName != "" && *mockFile == "" {
 		return usageErr("--mock-name needs --mock FILE")
 	}
+	if (*save || *diffWith != "") && script == "-" {
+		return usageErr("--save and --diff-with keep and find runs by the script's file: give a SCRIPT file, not -")
+	}
+	if *diffWith != "" && (*asJSON || *asCurl) {
+		return usageErr("--diff-with prints after the preview; with --json or --curl, compare two --json outputs with --diff-with FILE in a run without them")
+	}
 	if *kindName == "" && script != "-" {
 		// The supervisor names the kind too (the memory-limit header); an
 		// unreadable script is the child's to report.
@@ -120,7 +137,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		}
 	}
 	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: restclient.MockName(*mockFile, *mockName),
-		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}}
+		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}, save: *save, diffWith: *diffWith}
 	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
 		return superviseRun(env, args, maxMemory, out)
 	}
@@ -248,6 +265,8 @@ type runOutput struct {
 	script         string
 	kind           config.Kind
 	mockFile       string // as shown: --mock-name or the --mock path
+	save           bool   // --save
+	diffWith       string // --diff-with
 }
 
 // writeRunResult prints a run's result and returns the exit status.
@@ -277,7 +296,13 @@ func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 			return 1
 		}
 	}
-	return res.ExitCode()
+	rc := res.ExitCode()
+	if out.save || out.diffWith != "" {
+		if !runHistory(env, res, out) {
+			rc = max(rc, 1)
+		}
+	}
+	return rc
 }
 
 func countErrors(diags []config.Diagnostic) int {

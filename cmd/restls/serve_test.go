@@ -37,7 +37,9 @@ func restlsCommand(t testing.TB, args ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "RESTLS_TEST_MAIN=1")
+	// The editors' run history goes to the test's directory, never the
+	// user cache directory.
+	cmd.Env = append(os.Environ(), "RESTLS_TEST_MAIN=1", envHistory+"="+t.TempDir())
 	return cmd
 }
 

@@ -43,8 +43,9 @@ const maxDepth = 64
 const maxAlign = 1 << 22
 
 // Volatile are the response headers that change at every answer and say
-// nothing about it; a diff leaves them out.
-var Volatile = []string{"age", "date", "expires", "traceparent", "x-correlation-id", "x-request-id"}
+// nothing about it, and X-Restls-Mock (which fixture answered, absent from
+// a live answer); a diff leaves them out.
+var Volatile = []string{"age", "date", "expires", "traceparent", "x-correlation-id", "x-request-id", "x-restls-mock"}
 
 // Diff is what changed from an old run to a new one.
 type Diff struct {

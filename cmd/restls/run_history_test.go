@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// TestRunSaveAndDiffWith: restls run --save keeps runs in $RESTLS_HISTORY;
+// --diff-with last compares with the last one kept, --diff-with FILE with
+// a restls run --json output; the exit status is the run's either way.
+func TestRunSaveAndDiffWith(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	hist := filepath.Join(t.TempDir(), "history")
+	env := map[string]string{envHistory: hist}
+	script := filepath.Join(dir, "companies.js")
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("companies.js", `var r = api.rest.v1.get("registry", {pathParams: ["companies", "42"]}, {});
+if (r.body.fail) { throw new Error("failed on purpose"); }
+return {name: r.body.name};`)
+	fixtures := func(name, body string, status int) string {
+		return write(name, "fixtures:\n- serviceId: registry\n  path: companies/42\n  status: "+strconv.Itoa(status)+"\n  headers: {date: \"Mon\"}\n  body: "+body+"\n")
+	}
+	one := fixtures("one.mock.yaml", `{name: ACME, n: 1}`, 200)
+	two := fixtures("two.mock.yaml", `{name: Acme, n: 2, fail: true}`, 200)
+	cfg := []string{"--config-root", filepath.Join(root, "testdata/config"), "--color", "never"}
+	runArgs := func(extra ...string) []string {
+		return append(append([]string{"run"}, cfg...), append(extra, script)...)
+	}
+
+	// No run kept yet: said on stderr, the run's status unchanged.
+	out, errs, rc := run(t, env, runArgs("--mock", one, "--diff-with", "last")...)
+	if rc != 0 || !strings.Contains(errs, "no run of "+script+" is kept yet") || strings.Contains(out, "diff:") {
+		t.Fatalf("rc %d\nstdout %s\nstderr %s", rc, out, errs)
+	}
+	if _, _, rc = run(t, env, runArgs("--mock", one, "--save")...); rc != 0 {
+		t.Fatalf("--save: rc %d", rc)
+	}
+	jsonOut, _, _ := run(t, env, runArgs("--mock", one, "--json")...)
+	oneJSON := write("one.json", jsonOut)
+
+	// The second answers make the script throw: the status is 1 with or
+	// without a diff.
+	_, _, plain := run(t, env, runArgs("--mock", two)...)
+	out, errs, rc = run(t, env, runArgs("--mock", two, "--diff-with", "last", "--save")...)
+	if rc != 1 || plain != 1 || errs != "" {
+		t.Fatalf("rc %d (without the diff %d), stderr %s", rc, plain, errs)
+	}
+	_, last, _ := strings.Cut(out, "\ndiff: ")
+	last = "diff: " + last
+	if i := strings.Index(last, "the last run ("); i >= 0 {
+		j := strings.Index(last[i:], ")")
+		last = last[:i] + "the last run (TIME" + last[i+j:]
+	}
+	out, _, _ = run(t, env, runArgs("--mock", one, "--diff-with", oneJSON)...)
+	_, same, _ := strings.Cut(out, "\ndiff: ")
+	goldentest.Check(t, "testdata/golden/run/diff-with.txt", strings.ReplaceAll(last, dir, "$DIR")+"-- against one.json --\ndiff: "+strings.ReplaceAll(same, dir, "$DIR"))
+
+	// Two runs are kept, in a private directory.
+	entries, err := filepath.Glob(filepath.Join(hist, "*", "*.json"))
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("kept %v %v", entries, err)
+	}
+	if st, err := os.Stat(filepath.Dir(entries[0])); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("history directory mode: %v %v", st.Mode(), err)
+	}
+
+	// Usage errors.
+	for _, args := range [][]string{
+		{"run", "--save", "-"},
+		{"run", "--diff-with", "last", "--json", script},
+	} {
+		if _, errs, rc := run(t, env, args...); rc != 2 || !strings.Contains(errs, "--diff-with") {
+			t.Errorf("%v: rc %d, %s", args, rc, errs)
+		}
+	}
+	if _, errs, rc := run(t, env, runArgs("--mock", one, "--diff-with", filepath.Join(dir, "companies.js"))...); rc != 0 || !strings.Contains(errs, "not a history entry") {
+		t.Errorf("a script as --diff-with: rc %d, %s", rc, errs)
+	}
+}
