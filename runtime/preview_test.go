@@ -25,6 +25,7 @@ var (
 	previewLength   = regexp.MustCompile(`(?im)^(\s*[<>] content-length: )\d+$`)
 	previewTook     = regexp.MustCompile(`\bin \d+(?:\.\d+)? ms\b`)
 	previewBoundary = regexp.MustCompile(`boundary=([0-9A-Za-z'()+_,./:=?-]+)`)
+	previewBudget   = regexp.MustCompile(`took \d+ ms, \d+%`)
 )
 
 // checkPreview compares the preview of res with
@@ -60,6 +61,7 @@ func checkPreviewWith(t *testing.T, name string, res *Result, hosts previewHosts
 		return "(N ms)"
 	})
 	out = previewTook.ReplaceAllString(out, "in N ms")
+	out = previewBudget.ReplaceAllString(out, "took N ms, N%")
 	out = previewDate.ReplaceAllString(out, "${1}DATE")
 	out = previewLength.ReplaceAllString(out, "${1}N")
 	goldentest.Check(t, filepath.Join("testdata", "golden", "preview", name+".txt"), out)
@@ -143,6 +145,14 @@ func TestPreviewGolden(t *testing.T) {
 	t.Run("syntax errors", func(t *testing.T) {
 		res := run(t, reg, lines(`var x = foo(;`, "\tif (x {", `  return 1;`, `}`))
 		checkPreview(t, "syntax-errors", res, hosts)
+	})
+	t.Run("timeout budget", func(t *testing.T) {
+		// A fixture's delay is the answer's time: 170 ms of a 200 ms read
+		// timeout is past 80% of it.
+		m := mock(t, `[{serviceId: bin, path: "slow", delay: 170ms, body: {ok: true}}]`)
+		res := run(t, reg, `return api.rest.v1.get("bin", {pathParams: ["slow"]}, {}, {readTimeout: 200}).body;`, func(o *Options) { o.Mock = m })
+		mustReturn(t, res)
+		checkPreview(t, "timeout-budget", res, hosts)
 	})
 	t.Run("unclosed block", func(t *testing.T) {
 		res := run(t, reg, lines(`var a = [1, 2;`, ``))

@@ -210,6 +210,7 @@ func (s *Session) Do(ctx context.Context, r *Request) (*Response, *Call, error) 
 	call := &Call{ServiceID: r.ServiceID, Method: r.Method, Events: []Event{}}
 	resp, err := s.do(ctx, r, call)
 	call.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	budgetEvent(call)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -252,6 +253,7 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	if err != nil {
 		return nil, err
 	}
+	call.readTimeout = lim.read
 	// lim travels in the request's context (for the dialer and a Mock).
 	lim.serviceID, lim.pathParams, lim.query = svc.ID, r.PathParams, r.Query
 	if m := s.c.opts.Mock; m != nil {

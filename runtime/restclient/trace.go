@@ -28,6 +28,9 @@ const (
 	EventHeader  = "header"
 	EventRetry   = "retry"
 	EventMock    = "mock"
+	// EventBudget: the answer took at least BudgetShare of the read
+	// timeout in force (budget.go).
+	EventBudget = "timeout-budget"
 )
 
 // Event is something worth showing about a call besides the exchange
@@ -123,6 +126,8 @@ type Call struct {
 	// shown): these hold what they are built from.
 	curl *curlRequest
 	wire *probe
+	// readTimeout is the call's read timeout in force (budget.go).
+	readTimeout time.Duration
 }
 
 // ContractNote is one way a call's answer breaks its operation in the
