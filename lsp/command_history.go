@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/hints"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/diff"
 	"github.com/restls/restls/runtime/dryrun/history"
@@ -94,6 +95,52 @@ func (s *session) keepRun(d *document, res *dryrun.Result) {
 	if err := s.history.Add(history.NewEntry(historyKey(d), source, res)); err != nil {
 		s.log.Info("run not kept in the history", zap.String("uri", string(d.uri)), zap.Error(err))
 	}
+	s.keepSlowCalls(d, res)
+}
+
+// maxSlowCalls bounds the slow calls kept per script (one per serviceId
+// and method).
+const maxSlowCalls = 100
+
+// keepSlowCalls remembers the calls of d's last run that came close to
+// their read timeout, for the timeout-budget diagnostic, and has d
+// diagnosed again when they changed.
+func (s *session) keepSlowCalls(d *document, res *dryrun.Result) {
+	var slow []hints.SlowCall
+	seen := map[string]bool{}
+	for _, c := range res.Calls {
+		for _, e := range c.Events {
+			key := c.ServiceID + "\x00" + c.Method
+			if e.Kind != dryrun.EventTimeoutBudget || seen[key] || len(slow) == maxSlowCalls {
+				continue
+			}
+			seen[key] = true
+			slow = append(slow, hints.SlowCall{ServiceID: c.ServiceID, Method: c.Method, Message: e.Message})
+		}
+	}
+	key := historyKey(d)
+	s.mu.Lock()
+	before := s.slow[key]
+	if len(slow) == 0 {
+		delete(s.slow, key)
+	} else {
+		if s.slow == nil {
+			s.slow = map[string][]hints.SlowCall{}
+		}
+		s.slow[key] = slow
+	}
+	s.mu.Unlock()
+	if len(before) > 0 || len(slow) > 0 {
+		s.diagnostics.mark(false, d.uri)
+	}
+}
+
+// slowCalls are the calls of d's last run that came close to their read
+// timeout.
+func (s *session) slowCalls(d *document) []hints.SlowCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slow[historyKey(d)]
 }
 
 // historyView decodes the arguments of a history command and returns the

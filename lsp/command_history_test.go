@@ -175,3 +175,42 @@ func TestHistoryDesignerSession(t *testing.T) {
 		t.Errorf("update from a designer session: %v", err)
 	}
 }
+
+// TestTimeoutBudgetDiagnostic: a call that came close to its read timeout
+// in the script's last run gets an information diagnostic timeout-budget
+// on each of its call sites; the next run without it takes it away.
+func TestTimeoutBudgetDiagnostic(t *testing.T) {
+	slow := strings.Replace(liveRun(200, `1`), `"events":[]`, `"events":[{"kind":"timeout-budget","message":"the answer took 850 ms, 85% of the 1000 ms read timeout in force"}]`, 1)
+	q := &queueRunner{queue: []string{slow, liveRun(200, `1`)}}
+	srv := newTestServer(t, Options{Runner: q.run})
+	c := connect(t, srv, clientOptions{})
+	doc := uri.File(filepath.Join(t.TempDir(), "slow.js"))
+	text := "var a = api.rest.v1.get(\"registry\", {}, {});\nvar b = api.rest.v1.post(\"registry\", {}, {}, {});\n"
+	c.open(doc, text)
+	c.diagnostics(doc, 0, 0)
+	budget := func(ds []protocol.Diagnostic) []protocol.Diagnostic {
+		var out []protocol.Diagnostic
+		for _, d := range ds {
+			if d.Code == protocol.String("timeout-budget") {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	since := c.now()
+	if err := execRun(c, map[string]any{"uri": string(doc)}); err != nil {
+		t.Fatal(err)
+	}
+	got := budget(c.diagnostics(doc, 0, since+1))
+	if len(got) != 1 || got[0].Severity != protocol.DiagnosticSeverityInformation || got[0].Range.Start.Line != 0 ||
+		got[0].Message != protocol.String("in the last dry run, the answer took 850 ms, 85% of the 1000 ms read timeout in force") {
+		t.Fatalf("diagnostics %+v", got)
+	}
+	since = c.now()
+	if err := execRun(c, map[string]any{"uri": string(doc)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := budget(c.diagnostics(doc, 0, since+1)); len(got) != 0 {
+		t.Errorf("after a quick run: %+v", got)
+	}
+}

@@ -79,6 +79,9 @@ type session struct {
 	watching    bool // the client watches the config files for us
 	toldRestart bool
 	inflight    map[jsonrpc2.ID]context.CancelFunc
+	// slow are the calls of each script's last dry run that came close
+	// to their read timeout (command_history.go), by history key.
+	slow map[string][]hints.SlowCall
 
 	pullMu  sync.Mutex // serialises workspace/configuration pulls
 	watchMu sync.Mutex // serialises watcher (re)registrations

@@ -32,6 +32,11 @@ type Result struct {
 	DurationMs float64 `json:"-"`
 }
 
+// EventTimeoutBudget is the kind of a call's event when its answer took
+// at least 80% of the read timeout in force (restclient.BudgetShare); the
+// language server turns it into the timeout-budget diagnostic.
+const EventTimeoutBudget = restclient.EventBudget
+
 // Modes of a run, in Result.Mode.
 const (
 	ModeLive   = "live"
