@@ -22,8 +22,10 @@
 // the descriptions, as restls check does.
 //
 // lsp may import config, openapi, hints, workspace, runtime/dryrun (the
-// type of a run's result, which restls.runScript answers as it is) and
-// runtime/curlin (restls.pasteCurl, command_curl.go). It must not
+// type of a run's result, which restls.runScript answers as it is),
+// runtime/dryrun/history and runtime/dryrun/diff (the run history and the
+// compare commands, command_history.go) and runtime/curlin
+// (restls.pasteCurl, command_curl.go). It must not
 // import runtime (the script runner is injected through Options.Runner),
 // remote (registryUrl sources
 // are read by the Options.Load that cmd/restls injects, remote.Pool.Load)
