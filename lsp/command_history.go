@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -54,6 +55,22 @@ type CompareResult struct {
 	Old  RunInfo    `json:"old"`
 	New  RunInfo    `json:"new"`
 	Diff *diff.Diff `json:"diff"`
+	// Text is Diff as `restls run --diff-with` prints it, for clients
+	// that show it as text rather than render Diff themselves.
+	Text string `json:"text"`
+}
+
+// compared is the CompareResult of old and new, named oldName and newName
+// in its text.
+func compared(oldInfo, newInfo RunInfo, d *diff.Diff, oldName, newName string) *CompareResult {
+	var b strings.Builder
+	_ = diff.Text(&b, d, oldName, newName)
+	return &CompareResult{Old: oldInfo, New: newInfo, Diff: d, Text: b.String()}
+}
+
+// runName names a kept run in a diff's text.
+func runName(what string, e *history.Entry) string {
+	return what + " (" + e.Time.Local().Format("2006-01-02 15:04:05") + ")"
 }
 
 // UpdateFixturesResult is the answer of restls.updateFixtures.
@@ -188,7 +205,7 @@ func (s *session) compareWithPrevious(arg []byte) (*CompareResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CompareResult{Old: info(runs[1]), New: info(runs[0]), Diff: diff.Compare(runs[1].Run, runs[0].Run)}, nil
+	return compared(info(runs[1]), info(runs[0]), diff.Compare(runs[1].Run, runs[0].Run), runName("the previous run", runs[1]), runName("the last run", runs[0])), nil
 }
 
 // compareWithFixtures answers restls.compareWithFixtures: the document's
@@ -234,11 +251,9 @@ func (s *session) compareWithFixtures(ctx context.Context, req *jsonrpc2.Request
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", command, err)
 	}
-	return &CompareResult{
-		Old:  RunInfo{Mode: res.Mode, Fixtures: workspace.NewPathDisplay(s.opts.ShowPath, v.snap.Sources).Path(mockFile)},
-		New:  info(runs[0]),
-		Diff: diff.Compare(res, runs[0].Run),
-	}, nil
+	shown := workspace.NewPathDisplay(s.opts.ShowPath, v.snap.Sources).Path(mockFile)
+	return compared(RunInfo{Mode: res.Mode, Fixtures: shown}, info(runs[0]), diff.Compare(res, runs[0].Run),
+		"the fixtures of "+shown, runName("the last run", runs[0])), nil
 }
 
 // updateFixtures answers restls.updateFixtures: the answers of the

@@ -94,6 +94,9 @@ func TestHistoryCompareAndUpdate(t *testing.T) {
 			log.WriteString("  error: " + strings.ReplaceAll(err.Error(), scripts, "$DIR") + "\n")
 			return nil
 		}
+		if !strings.Contains(res.Text, "diff: the ") || !strings.Contains(res.Text, " → the last run (") {
+			t.Errorf("%s: text %q", name, res.Text)
+		}
 		var b strings.Builder
 		diff.Text(&b, res.Diff, "old ("+res.Old.Mode+")", "new ("+res.New.Mode+")")
 		log.WriteString(strings.ReplaceAll(b.String(), scripts, "$DIR"))
