@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { DOCUMENT_INFO, DocumentInfo, RunResult, Service, documentInfoFrom, servicesFor } from './protocol';
+import { CompareAnswer, DOCUMENT_INFO, DocumentInfo, RunResult, Service, UpdateFixturesAnswer, compareAnswerFrom, documentInfoFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -37,6 +37,9 @@ import {
 import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
 import { Location } from './servicesTree';
 import { StatusBar } from './status';
+
+/** UPDATE_FIXTURES is the button that writes the last run's answers into the fixture file. */
+const UPDATE_FIXTURES = 'Update Fixtures';
 
 /** ENV_KEY is the workspaceState key of the active environment's name. */
 export const ENV_KEY = 'restls.environment';
@@ -56,6 +59,9 @@ export const Commands = {
   showLog: 'restls.showLog',
   selectEnvironment: 'restls.selectEnvironment',
   refreshServices: 'restls.refreshServices',
+  diffWithPrevious: 'restls.diffWithPreviousRun',
+  diffWithFixtures: 'restls.diffWithFixtures',
+  updateFixtures: 'restls.updateFixturesFromLastRun',
   revealInConfiguration: REVEAL,
 } as const;
 
@@ -64,6 +70,9 @@ export const ServerCommands = {
   runScript: 'restls.runScript',
   services: 'restls.services',
   serviceTree: 'restls.serviceTree',
+  compareWithPrevious: 'restls.compareWithPrevious',
+  compareWithFixtures: 'restls.compareWithFixtures',
+  updateFixtures: 'restls.updateFixtures',
   reload: 'restls.reload',
 } as const;
 
@@ -180,6 +189,9 @@ export class Restls implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.dryRunLive, run('live')),
       vscode.commands.registerCommand(Commands.dryRunWithMocks, run('mock')),
       vscode.commands.registerCommand(Commands.recordMocks, run('record')),
+      vscode.commands.registerCommand(Commands.diffWithPrevious, (uri?: unknown) => this.compare('previous', uri instanceof vscode.Uri ? uri : undefined)),
+      vscode.commands.registerCommand(Commands.diffWithFixtures, (uri?: unknown) => this.compare('fixtures', uri instanceof vscode.Uri ? uri : undefined)),
+      vscode.commands.registerCommand(Commands.updateFixtures, (uri?: unknown) => this.updateFixtures(uri instanceof vscode.Uri ? uri : undefined)),
     );
     reg(Commands.showServices, () => this.showServices());
     reg(Commands.reload, () => this.reload());
@@ -572,6 +584,92 @@ export class Restls implements vscode.Disposable {
       this.lenses.refresh();
     }
     return result;
+  }
+
+  /** scriptDocument is the open script at target, else the active one; undefined (with a message) when it is not a platform script. */
+  private scriptDocument(target?: vscode.Uri): vscode.TextDocument | undefined {
+    const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeTextEditor?.document;
+    if (!doc || !this.isScript(doc)) {
+      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
+      return undefined;
+    }
+    return doc;
+  }
+
+  /**
+   * compare shows the diff of the script's last dry run against the run
+   * before it, or against its fixtures (docs/lsp.md, "Run history"), as
+   * the server renders it, in a document beside the script. After a diff
+   * with the fixtures that is not empty it offers to update them.
+   */
+  async compare(against: 'previous' | 'fixtures', target?: vscode.Uri): Promise<CompareAnswer | undefined> {
+    const doc = this.scriptDocument(target);
+    const client = doc && (await this.requireClient());
+    if (!doc || !client) {
+      return undefined;
+    }
+    const name = path.basename(doc.uri.fsPath);
+    const command = against === 'previous' ? ServerCommands.compareWithPrevious : ServerCommands.compareWithFixtures;
+    let answer: CompareAnswer | undefined;
+    try {
+      answer = compareAnswerFrom(await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [{ uri: doc.uri.toString() }] }));
+    } catch (e) {
+      // The server says what to do (run the script first, record fixtures).
+      void vscode.window.showWarningMessage(`restls: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    if (!answer) {
+      void vscode.window.showErrorMessage(`restls: the comparison for ${name} returned no diff; see "restls: Show Log".`);
+      return undefined;
+    }
+    const shown = await vscode.workspace.openTextDocument({ content: answer.text, language: 'plaintext' });
+    await vscode.window.showTextDocument(shown, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+    if (against === 'fixtures' && !answer.diff.same) {
+      const file = answer.old.fixtures ? path.basename(answer.old.fixtures) : 'the fixtures';
+      const pick = await vscode.window.showInformationMessage(`restls: the last run of ${name} differs from ${file}. Update ${file} with its answers?`, UPDATE_FIXTURES);
+      if (pick === UPDATE_FIXTURES) {
+        await this.writeFixtures(doc);
+      }
+    }
+    return answer;
+  }
+
+  /**
+   * updateFixtures writes the answers of the script's last run into its
+   * fixture file, after showing the diff with the file when there is one
+   * (compare asks), or asking first when there is none yet.
+   */
+  async updateFixtures(target?: vscode.Uri): Promise<UpdateFixturesAnswer | undefined> {
+    const doc = this.scriptDocument(target);
+    if (!doc) {
+      return undefined;
+    }
+    const info = await this.documentInfo(doc);
+    if (info?.mockFile) {
+      await this.compare('fixtures', doc.uri);
+      return undefined;
+    }
+    const file = info?.fixtures[0] ? path.basename(info.fixtures[0]) : 'a fixture file beside the script';
+    const pick = await vscode.window.showInformationMessage(`restls: write the answers of the last run of ${path.basename(doc.uri.fsPath)} to ${file}?`, UPDATE_FIXTURES);
+    return pick === UPDATE_FIXTURES ? this.writeFixtures(doc) : undefined;
+  }
+
+  private async writeFixtures(doc: vscode.TextDocument): Promise<UpdateFixturesAnswer | undefined> {
+    const client = await this.requireClient();
+    if (!client) {
+      return undefined;
+    }
+    let answer: UpdateFixturesAnswer;
+    try {
+      answer = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.updateFixtures, arguments: [{ uri: doc.uri.toString() }] })) as UpdateFixturesAnswer;
+    } catch (e) {
+      void vscode.window.showWarningMessage(`restls: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    const skipped = answer.skipped > 0 ? ` (${answer.skipped} without an answer to write)` : '';
+    void vscode.window.showInformationMessage(`restls: wrote ${answer.calls} answer${answer.calls === 1 ? '' : 's'} of the last run to ${path.basename(answer.file)}${skipped}.`);
+    this.lenses.refresh();
+    return answer;
   }
 
   /** pickInput asks for the input JSON of a script that reads context.input; undefined runs without input. */

@@ -227,3 +227,31 @@ export function documentInfoFrom(v: unknown): DocumentInfo | undefined {
     displayPath: typeof o.displayPath === 'string' ? o.displayPath : '',
   };
 }
+
+/** CompareAnswer is what restls.compareWithPrevious and restls.compareWithFixtures answer (docs/lsp.md, "Run history"): the typed diff and its text as the server renders it. */
+export interface CompareAnswer {
+  old: { time?: string; mode?: string; fixtures?: string; trimmed?: boolean };
+  new: { time?: string; mode?: string; trimmed?: boolean };
+  diff: { same: boolean; calls: unknown[]; result: unknown[]; oldCalls: number; newCalls: number };
+  text: string;
+}
+
+/** compareAnswerFrom reads a compare command's answer; undefined for a shape it does not know. */
+export function compareAnswerFrom(v: unknown): CompareAnswer | undefined {
+  if (!v || typeof v !== 'object') {
+    return undefined;
+  }
+  const o = v as Record<string, unknown>;
+  const d = o.diff as Record<string, unknown> | undefined;
+  if (!d || typeof d !== 'object' || typeof d.same !== 'boolean' || typeof o.text !== 'string') {
+    return undefined;
+  }
+  return v as CompareAnswer;
+}
+
+/** UpdateFixturesAnswer is what restls.updateFixtures answers: the file written and how many answers went into it. */
+export interface UpdateFixturesAnswer {
+  file: string;
+  calls: number;
+  skipped: number;
+}

@@ -523,3 +523,48 @@ test('package.json: every contributed command has a handler; settings, views and
   assert.equal(icon.subarray(1, 4).toString('ascii'), 'PNG');
   assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128], 'the icon is 128x128');
 });
+
+test('compare and update fixtures: the server\'s diff text beside the script, the update only after the diff and a yes', async () => {
+  const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake();
+  const uri = doc.uri.toString();
+  // Before two runs the server says what to do; the extension shows it.
+  assert.equal(await recorded.commands.get(Commands.diffWithPrevious)!(), undefined);
+  assert.match(recorded.messages.at(-1)!.message, /run it again to compare/);
+  await recorded.commands.get(Commands.dryRunLive)!();
+  await recorded.commands.get(Commands.dryRunLive)!();
+  const prev = await recorded.commands.get(Commands.diffWithPrevious)!();
+  assert.ok(prev, JSON.stringify(recorded.messages));
+  assert.equal(recorded.untitled.length, 1);
+  assert.match(recorded.untitled[0].text, /^diff: the previous run .*\n    body \$\.name: "Ada" → "Grace"\n$/);
+  assert.ok(recorded.shown.at(-1)!.uri.startsWith('untitled:'), 'the diff is shown in its own document');
+
+  // Without a fixture file, update asks first; no means nothing is written.
+  const fixture = path.join(ws, 'scripts', 'order.mock.yaml');
+  let asked: string[] = [];
+  answers.message = (m) => {
+    asked.push(m.message);
+    return undefined;
+  };
+  assert.equal(await recorded.commands.get(Commands.updateFixtures)!(), undefined);
+  assert.deepEqual(asked, ['restls: write the answers of the last run of order.js to order.mock.yaml?']);
+  assert.ok(!fs.existsSync(fixture));
+  answers.message = (m) => (m.items.includes('Update Fixtures') ? 'Update Fixtures' : undefined);
+  const wrote = await recorded.commands.get(Commands.updateFixtures)!();
+  assert.deepEqual(wrote, { file: fixture, calls: 1, skipped: 0 });
+  assert.ok(fs.existsSync(fixture));
+  assert.match(recorded.messages.at(-1)!.message, /wrote 1 answer of the last run to order\.mock\.yaml\./);
+
+  // With the file, update first shows the diff with the fixtures, then asks.
+  asked = [];
+  answers.message = (m) => {
+    asked.push(m.message);
+    return m.items.includes('Update Fixtures') ? 'Update Fixtures' : undefined;
+  };
+  await recorded.commands.get(Commands.updateFixtures)!();
+  const calls = (await fakeState(e)).historyCalls.map((c: any) => c.command);
+  assert.deepEqual(calls, ['restls.compareWithPrevious', 'restls.compareWithPrevious', 'restls.updateFixtures', 'restls.compareWithFixtures', 'restls.updateFixtures']);
+  assert.match(recorded.untitled.at(-1)!.text, /^diff: the fixtures of .*order\.mock\.yaml/);
+  assert.equal(asked[0], 'restls: the last run of order.js differs from order.mock.yaml. Update order.mock.yaml with its answers?');
+  assert.ok((await fakeState(e)).historyCalls.every((c: any) => c.args.uri === uri));
+});

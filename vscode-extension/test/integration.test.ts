@@ -22,6 +22,8 @@ const configRoot = path.join(repo, 'testdata', 'config');
 const bundled = require(path.join(extRoot, 'dist', 'extension.js'));
 
 const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-int-'));
+// The server keeps editors' dry runs here, not in the user cache directory.
+process.env.RESTLS_HISTORY = path.join(ws, 'history');
 let activated: any;
 const ext = () => activated;
 after(async () => {
@@ -229,6 +231,15 @@ test('dry run through the real server against a loopback service; the preview es
   assert.deepEqual(replay.result, { id: 7, status: 200 });
   assert.equal(hits.length, 2, 'the replay needs no service');
   assert.match(recorded.webviews.at(-1).webview.html, /<span class="restls-mode">mocks from run\.mock\.yaml<\/span>/);
+  // The replay answers as the recording did: the server's diff says so,
+  // and the runs are kept in RESTLS_HISTORY.
+  const cmp = await recorded.commands.get(Commands.diffWithPrevious)!(vscode.Uri.file(file));
+  assert.ok(cmp, JSON.stringify(recorded.messages));
+  assert.equal(cmp.diff.same, true, cmp.text);
+  assert.match(cmp.text, /^diff: the previous run \(.*\) \(1 calls\) → the last run \(.*\) \(1 calls\)\n  no change\n$/);
+  const kept = fs.readdirSync(path.join(ws, 'history'));
+  assert.equal(kept.length, 1, 'one directory for run.js');
+  assert.equal(fs.readdirSync(path.join(ws, 'history', kept[0])).length, 3, 'three runs of run.js');
   // Copy as cURL: the command restls made for the call.
   recorded.webviews.at(-1).receive({ type: 'copyCurl', call: 1 });
   await waitFor(() => recorded.clipboard.length > 0, 'the clipboard');

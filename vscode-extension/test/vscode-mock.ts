@@ -337,7 +337,10 @@ export const recorded = {
   clipboard: [] as string[],
   treeViews: [] as { id: string; options: any }[],
   shown: [] as { uri: string; options: any }[],
+  untitled: [] as { language: string; text: string }[],
 };
+
+let untitled = 0;
 
 /** answers decides what the UI answers: message buttons, quick picks, open dialogs. */
 export const answers = {
@@ -517,6 +520,7 @@ export function reset(): void {
   recorded.clipboard.length = 0;
   recorded.treeViews.length = 0;
   recorded.shown.length = 0;
+  recorded.untitled.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -672,8 +676,11 @@ const window = namespace('window', {
   },
   showTextDocument(doc: any, options?: any) {
     recorded.shown.push({ uri: doc.uri.toString(), options });
-    activeEditor = makeEditor(doc, options?.selection?.start);
-    return Promise.resolve(activeEditor);
+    const editor = makeEditor(doc, options?.selection?.start);
+    if (!options?.preserveFocus) {
+      activeEditor = editor;
+    }
+    return Promise.resolve(editor);
   },
   tabGroups: { all: [], onDidChangeTabs: new EventEmitter<any>().event, onDidChangeTabGroups: new EventEmitter<any>().event },
 });
@@ -695,7 +702,13 @@ const workspace = namespace('workspace', {
     const e = new EventEmitter<any>();
     return { onDidCreate: e.event, onDidChange: e.event, onDidDelete: e.event, dispose() {}, ignoreCreateEvents: false, ignoreChangeEvents: false, ignoreDeleteEvents: false };
   },
-  openTextDocument(uri: Uri) {
+  openTextDocument(uri: Uri | { content: string; language?: string }) {
+    if (!(uri instanceof Uri)) {
+      // An untitled document with this text, as VS Code makes one.
+      const d = new TextDocument(Uri.parse(`untitled:Untitled-${++untitled}`), uri.language ?? 'plaintext', uri.content);
+      recorded.untitled.push({ language: d.languageId, text: uri.content });
+      return Promise.resolve(d);
+    }
     const d = documents.find((x) => x.uri.toString() === uri.toString());
     return Promise.resolve(d ?? new TextDocument(uri, 'javascript', fs.readFileSync(uri.fsPath, 'utf8')));
   },

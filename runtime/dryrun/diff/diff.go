@@ -44,7 +44,9 @@ const maxAlign = 1 << 22
 
 // Volatile are the response headers that change at every answer and say
 // nothing about it, and X-Restls-Mock (which fixture answered, absent from
-// a live answer); a diff leaves them out.
+// a live answer); a diff leaves them out, and the hop-by-hop headers
+// (restclient.DefaultUnrecordedHeaders), which describe the connection and
+// which a recording leaves out.
 var Volatile = []string{"age", "date", "expires", "traceparent", "x-correlation-id", "x-request-id", "x-restls-mock"}
 
 // Diff is what changed from an old run to a new one.
@@ -297,7 +299,7 @@ func headerMap(h restclient.Headers) map[string]string {
 	m := make(map[string]string, len(h))
 	for _, f := range h {
 		k := strings.ToLower(f.Name)
-		if slices.Contains(Volatile, k) {
+		if slices.Contains(Volatile, k) || slices.Contains(restclient.DefaultUnrecordedHeaders, k) {
 			continue
 		}
 		if v, ok := m[k]; ok {
