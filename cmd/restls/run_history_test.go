@@ -89,3 +89,44 @@ return {name: r.body.name};`)
 		t.Errorf("a script as --diff-with: rc %d, %s", rc, errs)
 	}
 }
+
+// TestRunSaveBinary: --save and --diff-with last through the binary, where
+// the run is a supervised child process (runtime/isolate) that inherits
+// RESTLS_HISTORY.
+func TestRunSaveBinary(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	hist := filepath.Join(t.TempDir(), "history")
+	script := filepath.Join(dir, "s.js")
+	if err := os.WriteFile(script, []byte(`return api.rest.v1.get("registry", {pathParams: ["x"]}, {}).body;`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mock := func(n string) string {
+		p := filepath.Join(dir, "m"+n+".mock.yaml")
+		if err := os.WriteFile(p, []byte("fixtures:\n- {serviceId: registry, body: {n: "+n+"}}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one, two := mock("1"), mock("2")
+	restlsRun := func(args ...string) (string, int) {
+		cmd := restlsCommand(t, append([]string{"run", "--config-root", filepath.Join(root, "testdata/config"), "--color", "never"}, args...)...)
+		cmd.Env = append(cmd.Env, envHistory+"="+hist)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		return string(out), code
+	}
+	if out, rc := restlsRun("--mock", one, "--save", script); rc != 0 {
+		t.Fatalf("rc %d: %s", rc, out)
+	}
+	out, rc := restlsRun("--mock", two, "--diff-with", "last", script)
+	if rc != 0 || !strings.Contains(out, "    body $.n: 1 → 2\n") || !strings.Contains(out, "    result $.n: 1 → 2\n") {
+		t.Fatalf("rc %d: %s", rc, out)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(hist, "*", "*.json")); len(runs) != 1 {
+		t.Errorf("kept %d runs, want the one --save kept", len(runs))
+	}
+}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -145,4 +146,30 @@ func FuzzCompare(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkCompare: two runs of 50 calls with 4 KiB JSON bodies, one
+// value changed in each.
+func BenchmarkCompare(b *testing.B) {
+	mk := func(v int) *dryrun.Result {
+		r := &dryrun.Result{Result: json.RawMessage(`{"ok":true}`)}
+		for i := range 50 {
+			var body strings.Builder
+			body.WriteString(`{"items":[`)
+			for j := range 60 {
+				if j > 0 {
+					body.WriteString(",")
+				}
+				fmt.Fprintf(&body, `{"id":%d,"name":"item %d","v":%d}`, j, j, v*(j%2))
+			}
+			body.WriteString(`]}`)
+			r.Calls = append(r.Calls, call("s", "GET", fmt.Sprintf("https://s.example/%d", i), 200, body.String(), "content-type", "application/json"))
+		}
+		return r
+	}
+	o, n := mk(1), mk(2)
+	b.ReportAllocs()
+	for b.Loop() {
+		Compare(o, n)
+	}
 }

@@ -178,3 +178,19 @@ func FuzzDecode(f *testing.F) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// BenchmarkDirAdd: keeping a run of 20 calls with 2 KiB bodies on disk,
+// the pruning past Keep included (what every editor dry run now pays).
+func BenchmarkDirAdd(b *testing.B) {
+	r := run(`{"ok":true}`, `{"pad":"`+strings.Repeat("x", 2048)+`"}`)
+	for range 19 {
+		r.Calls = append(r.Calls, r.Calls[0])
+	}
+	d := &Dir{Root: b.TempDir()}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := d.Add(NewEntry("/p/a.js", SourceEditor, r)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
