@@ -17,9 +17,10 @@ type failed struct{ result, calls, logs bool }
 
 // compare returns what differs between c's expectations and res, one
 // paragraph per expectation that failed, then the calls made.
-func compare(c *Case, res *scriptrt.Result) ([]string, failed) {
+func compare(c *Case, res *scriptrt.Result) ([]string, []Mismatch, failed) {
 	e := c.Expect
 	var fails []string
+	var mismatches []Mismatch
 	var which failed
 	switch {
 	case e.Error != nil && res.Error == nil:
@@ -36,13 +37,12 @@ func compare(c *Case, res *scriptrt.Result) ([]string, failed) {
 			fails = append(fails, "result: not JSON: "+err.Error())
 			break
 		}
-		var lines []string
 		if e.HasResult {
-			lines = diff("$", e.Result, actual, false, nil)
+			mismatches = diff("$", e.Result, actual, false, nil)
 		} else {
-			lines = diff("$", e.ResultMatch, actual, true, nil)
+			mismatches = diff("$", e.ResultMatch, actual, true, nil)
 		}
-		if len(lines) > 0 {
+		if lines := mismatchLines(mismatches); len(lines) > 0 {
 			what := "result"
 			if e.HasMatch {
 				what = "resultMatch"
@@ -66,7 +66,7 @@ func compare(c *Case, res *scriptrt.Result) ([]string, failed) {
 	if len(fails) > 0 {
 		fails = append(fails, callsMade(res.Calls))
 	}
-	return fails, which
+	return fails, mismatches, which
 }
 
 func describeExpectedError(e *ExpectError) string {
@@ -128,20 +128,41 @@ func uncaught(script string, e *scriptrt.ScriptError) string {
 	return b.String()
 }
 
+// Mismatch is one difference by JSON path: what the test expects and
+// what the script gave, each as compact JSON (cut at 200 bytes) or a
+// phrase ("nothing (no such key)", "3 elements").
+type Mismatch struct {
+	Path     string `json:"path"`
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+}
+
+func (m Mismatch) String() string {
+	return m.Path + ": expected " + m.Expected + ", got " + m.Actual
+}
+
+func mismatchLines(ms []Mismatch) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
 // diff lists the differences between want and got below path; subset
 // compares only the keys want has (arrays: the same length, each element
 // a subset).
-func diff(path string, want, got any, subset bool, out []string) []string {
+func diff(path string, want, got any, subset bool, out []Mismatch) []Mismatch {
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
-			return append(out, fmt.Sprintf("%s: expected %s, got %s", path, show(want), show(got)))
+			return append(out, Mismatch{path, show(want), show(got)})
 		}
 		for _, k := range sortedKeys(w) {
 			gv, ok := g[k]
 			if !ok {
-				out = append(out, fmt.Sprintf("%s: expected %s, got nothing (no such key)", keyPath(path, k), show(w[k])))
+				out = append(out, Mismatch{keyPath(path, k), show(w[k]), "nothing (no such key)"})
 				continue
 			}
 			out = diff(keyPath(path, k), w[k], gv, subset, out)
@@ -149,7 +170,7 @@ func diff(path string, want, got any, subset bool, out []string) []string {
 		if !subset {
 			for _, k := range sortedKeys(g) {
 				if _, ok := w[k]; !ok {
-					out = append(out, fmt.Sprintf("%s: expected nothing, got %s", keyPath(path, k), show(g[k])))
+					out = append(out, Mismatch{keyPath(path, k), "nothing", show(g[k])})
 				}
 			}
 		}
@@ -157,10 +178,10 @@ func diff(path string, want, got any, subset bool, out []string) []string {
 	case []any:
 		g, ok := got.([]any)
 		if !ok {
-			return append(out, fmt.Sprintf("%s: expected %s, got %s", path, show(want), show(got)))
+			return append(out, Mismatch{path, show(want), show(got)})
 		}
 		if len(w) != len(g) {
-			out = append(out, fmt.Sprintf("%s: expected %d elements, got %d", path, len(w), len(g)))
+			out = append(out, Mismatch{path, fmt.Sprintf("%d elements", len(w)), strconv.Itoa(len(g))})
 		}
 		for i := range min(len(w), len(g)) {
 			out = diff(fmt.Sprintf("%s[%d]", path, i), w[i], g[i], subset, out)
@@ -168,7 +189,7 @@ func diff(path string, want, got any, subset bool, out []string) []string {
 		return out
 	}
 	if !scalarEqual(want, got) {
-		out = append(out, fmt.Sprintf("%s: expected %s, got %s", path, show(want), show(got)))
+		out = append(out, Mismatch{path, show(want), show(got)})
 	}
 	return out
 }
@@ -280,7 +301,7 @@ func callMatches(path string, want ExpectCall, got *restclient.Call) []string {
 		if err != nil {
 			body = string(got.RequestBody)
 		}
-		out = diff(path+".body", want.Body, body, false, out)
+		out = append(out, mismatchLines(diff(path+".body", want.Body, body, false, nil))...)
 	}
 	return out
 }

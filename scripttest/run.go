@@ -35,6 +35,12 @@ type Options struct {
 	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
 	// test file names no kind: decided as check and the editor decide.
 	Kinds config.KindMap
+	// Overlay holds the text of test files open in an editor, by their
+	// path as Paths names them: read in place of the file on disk.
+	Overlay map[string][]byte
+	// Write, when set, receives an updated test file in place of writing
+	// it: the editor applies the change to its own buffer.
+	Write func(path string, data []byte) error
 }
 
 // Outcome is one test's result.
@@ -47,7 +53,11 @@ type Outcome struct {
 	// Updated reports that Update rewrote the test's expectations.
 	Updated bool `json:"updated,omitempty"`
 	// Failures say what differs, one readable paragraph each.
-	Failures   []string              `json:"failures,omitempty"`
+	Failures []string `json:"failures,omitempty"`
+	// Mismatches are the result's differences by JSON path, as the
+	// result paragraph of Failures lists them: for an editor that shows
+	// expected and actual side by side.
+	Mismatches []Mismatch            `json:"mismatches,omitempty"`
 	Result     json.RawMessage       `json:"result,omitempty"`
 	Error      *scriptrt.ScriptError `json:"error,omitempty"`
 	Calls      []*restclient.Call    `json:"calls,omitempty"`
@@ -93,7 +103,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	var jobs []job
 	for i, p := range paths {
-		f, err := Load(p)
+		var f *File
+		if text, ok := opts.Overlay[p]; ok {
+			f, err = Parse(p, text)
+		} else {
+			f, err = Load(p)
+		}
 		if err != nil {
 			line := 0
 			if e, ok := err.(*Error); ok {
@@ -157,7 +172,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			for _, j := range byFile[f] {
 				update(j.c, j.out)
 			}
-			if err := f.save(); err != nil {
+			if err := f.save(opts.Write); err != nil {
 				for _, j := range byFile[f] {
 					j.out.Failures = append(j.out.Failures, "update: "+err.Error())
 				}
@@ -205,7 +220,7 @@ func runCase(ctx context.Context, c *Case, out *Outcome, opts Options) {
 	res := scriptrt.Run(ctx, ro)
 	out.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	out.Result, out.Error, out.Calls = res.Result, res.Error, res.Calls
-	out.Failures, out.failed = compare(c, res)
+	out.Failures, out.Mismatches, out.failed = compare(c, res)
 	out.res = res
 	out.Passed = len(out.Failures) == 0
 }

@@ -77,8 +77,9 @@ func update(c *Case, o *Outcome) {
 // save writes the file with its updated expectations: edited in place
 // where it can be (inplace.go), so the rest of the file stays as
 // written; else, or when the edit would not read back as the full
-// rewrite does, rewritten whole.
-func (f *File) save() error {
+// rewrite does, rewritten whole. A write func, when given, receives the
+// text in place of the file.
+func (f *File) save(write func(path string, data []byte) error) error {
 	var b bytes.Buffer
 	if err := encodeYAML(&b, f.doc); err != nil {
 		return fmt.Errorf("write %s: %w", f.Path, err)
@@ -86,6 +87,9 @@ func (f *File) save() error {
 	out := b.Bytes()
 	if edited, ok := editInPlace(f.data, f.edits); ok && sameValue(edited, out) {
 		out = edited
+	}
+	if write != nil {
+		return write(f.Path, out)
 	}
 	// A test file that is a link out of its repository is not written
 	// through: the repository would choose what an outside file holds.
