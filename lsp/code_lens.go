@@ -28,6 +28,9 @@ func (s *session) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, err
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	out := []protocol.CodeLens{}
+	if isTestDocument(hostPaths.fsPath(p.TextDocument.URI)) {
+		return cancelled(ctx, s.testLenses(p.TextDocument.URI), nil) // testfile.go
+	}
 	if m == nil || !isConfigDocument(hostPaths.fsPath(p.TextDocument.URI)) {
 		return cancelled(ctx, out, nil)
 	}

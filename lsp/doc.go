@@ -26,7 +26,8 @@
 // runtime/dryrun/history and runtime/dryrun/diff (the run history and the
 // compare commands, command_history.go) and runtime/curlin
 // (restls.pasteCurl, command_curl.go). It must not
-// import runtime (the script runner is injected through Options.Runner),
+// import runtime or scripttest (the script runner is injected through
+// Options.Runner, the test files' reader and runner through Options.Tests),
 // remote (registryUrl sources
 // are read by the Options.Load that cmd/restls injects, remote.Pool.Load)
 // or anything in cmd. What a session may do (run, reload, choose sources)

@@ -90,6 +90,12 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		return s.runScript(ctx, req, arg, p.WorkDoneToken)
 	case CommandPasteCurl:
 		return s.pasteCurl(arg) // command_curl.go
+	case CommandRunTests: // testfile.go
+		return s.runTests(ctx, req, arg)
+	case CommandUpdateTest:
+		return s.updateTest(ctx, req, arg)
+	case CommandListTests:
+		return s.listTests(arg)
 	case CommandCompareWithPrevious:
 		return s.compareWithPrevious(arg) // command_history.go
 	case CommandCompareWithFixtures:

@@ -18,7 +18,7 @@ const (
 
 // commands are the commands the server advertises, in this order.
 var commands = []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl,
-	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandReload}
+	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandRunTests, CommandUpdateTest, CommandListTests, CommandReload}
 
 func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p protocol.InitializeParams

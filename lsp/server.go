@@ -38,6 +38,11 @@ type Options struct {
 	// directory); nil keeps every session's runs in memory, for that
 	// session only.
 	History history.Store
+	// Tests serve the test files (*.test.yaml): lenses, diagnostics and
+	// the restls.runTests, restls.updateTest and restls.listTests
+	// commands. cmd/restls injects scripttest's (lsp runs no script);
+	// the zero value leaves test files alone.
+	Tests Tests
 	// PollInterval is how often configuration files are checked for changes
 	// when the editor does not watch them for us. Zero means 2s; a negative
 	// value turns our own watching off.

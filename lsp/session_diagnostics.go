@@ -192,6 +192,10 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 		w.publishProject(ctx, u, v.d)
 		return
 	}
+	if isTestDocument(v.d.path) {
+		w.publishTest(ctx, u, v.d)
+		return
+	}
 	if isConfigDocument(v.d.path) {
 		return // a configuration file: publishConfig diagnoses it
 	}
@@ -234,6 +238,22 @@ func (w *diagnosticsWorker) publishProject(ctx context.Context, u uri.URI, d *do
 		return // closed or changed meanwhile: the newer state is queued
 	}
 	w.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: u, Version: protocol.NewOptional(d.version), Diagnostics: out,
+	})
+}
+
+// publishTest publishes a test file's diagnostics (testfile.go), unless
+// it changed or closed meanwhile.
+func (w *diagnosticsWorker) publishTest(ctx context.Context, u uri.URI, d *document) {
+	s := w.s
+	out := s.testDiagnostics(d)
+	w.pubMu.Lock()
+	defer w.pubMu.Unlock()
+	cur := s.document(u)
+	if cur == nil || cur.version != d.version || cur.doc.Text() != d.doc.Text() {
+		return
+	}
+	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
 		URI: u, Version: protocol.NewOptional(d.version), Diagnostics: out,
 	})
 }

@@ -136,6 +136,7 @@ ended without shutdown, 2 for usage errors.`)
 		Logger:       log,
 		Runner:       runner,
 		History:      editorHistory(env, log),
+		Tests:        editorTests(*runTimeout),
 		Load:         load,
 		Version:      versionString(),
 		OpenAPI:      openAPI,

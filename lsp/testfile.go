@@ -1,0 +1,369 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/config"
+)
+
+// The test files' commands (issue 28, "Tests in the editor").
+const (
+	// CommandRunTests runs a test file, or one case of it: arguments
+	// {uri, name?, show?}; it answers the object restls test --json
+	// prints. With show, the server also tells the user the outcome
+	// (window/showMessage): a client that ignores a command's answer, as
+	// most do for a CodeLens, still shows it.
+	CommandRunTests = "restls.runTests"
+	// CommandUpdateTest runs one case as restls test --update would and
+	// answers the edit that writes its new expectations into the test
+	// file ({uri, name}); the client applies it.
+	CommandUpdateTest = "restls.updateTest"
+	// CommandListTests answers a test file's cases and lines, or why it
+	// is malformed ({uri}): the TestOutline a Testing view lists.
+	CommandListTests = "restls.listTests"
+)
+
+// testSuffix ends the name of every test file (scripttest.Suffix).
+const testSuffix = ".test.yaml"
+
+// isTestDocument reports whether path is a test file of restls test.
+// Its YAML is not a configuration file's.
+func isTestDocument(path string) bool {
+	return strings.HasSuffix(strings.ToLower(path), testSuffix)
+}
+
+// Tests serve the test files (*.test.yaml) to editors. The lsp package
+// does not import scripttest, which runs scripts; cmd/restls injects its
+// functions, as it injects Options.Runner. A nil Outline leaves test
+// files without lenses and diagnostics, a nil Run or Update makes the
+// command answer that tests are not available.
+type Tests struct {
+	// Outline reads a test file as restls test does: its text is text,
+	// or the file on disk when text is nil; the script and fixture files
+	// it names are read from disk.
+	Outline func(path string, text []byte) TestOutline
+	// Run runs the file's tests (Case: only that one) and returns the
+	// report as restls test --json writes it.
+	Run func(ctx context.Context, req TestRequest) (json.RawMessage, error)
+	// Update runs the case as restls test --update does, writing nothing:
+	// it returns the text it read and the text with the case's new
+	// expectations (the same when nothing changed), and the report.
+	Update func(ctx context.Context, req TestRequest) (*TestUpdate, error)
+}
+
+// TestOutline is a test file as restls test reads it: its cases, or the
+// first problem that makes it malformed.
+type TestOutline struct {
+	Cases []TestCase `json:"cases"`
+	// Problem is why restls test would fail the file; nil when it reads.
+	Problem *TestProblem `json:"problem,omitempty"`
+}
+
+// TestCase is one case of a test file: its name and where it starts
+// (1-based line).
+type TestCase struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+}
+
+// TestProblem is a malformed test file's problem, at a 1-based line and
+// column (0: unknown).
+type TestProblem struct {
+	Line    int    `json:"line"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+// TestRequest asks to run or update a test file.
+type TestRequest struct {
+	// Path is the test file; Text its text in the editor, nil when it is
+	// not open (the file on disk is read).
+	Path string
+	Text []byte
+	// Case names the one case to run; "" runs them all.
+	Case string
+	// Snapshot is the configuration the scripts call services from, and
+	// Kinds the session's kind map for scripts whose file names no kind.
+	Snapshot *config.Snapshot
+	Kinds    config.KindMap
+}
+
+// TestUpdate is what Tests.Update did.
+type TestUpdate struct {
+	Before, After []byte
+	Report        json.RawMessage
+}
+
+// testArgs are the arguments of the test commands.
+type testArgs struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+	Show bool   `json:"show"`
+}
+
+// UpdateTestResult answers restls.updateTest: the edit (nil when the
+// case's expectations already hold) and the report of the run.
+type UpdateTestResult struct {
+	Edit    *protocol.WorkspaceEdit `json:"edit,omitempty"`
+	Updated bool                    `json:"updated"`
+	Report  json.RawMessage         `json:"report"`
+}
+
+// testFiles reports whether this session serves test files: the server
+// has Tests, and the client may have the server read files on its
+// machine (the script and fixtures a test file names).
+func (s *session) testFiles() bool {
+	return s.srv.opts.Tests.Outline != nil && s.opts.MayUseFiles
+}
+
+// testRequest decodes a test command's arguments into a request for the
+// file they name, with its editor text when it is open.
+func (s *session) testRequest(command string, arg []byte, needName bool) (testArgs, TestRequest, error) {
+	var a testArgs
+	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" || needName && a.Name == "" {
+		want := "{uri, name?, show?}"
+		if needName {
+			want = "{uri, name}"
+		}
+		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument %s naming a test file (*%s)", command, want, testSuffix)
+	}
+	u := canonicalURI(a.URI)
+	path := hostPaths.fsPath(u)
+	if u.Scheme() != "file" || !isTestDocument(path) {
+		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not a test file: its name ends in %s (docs/ci.md)", command, a.URI, testSuffix)
+	}
+	if !s.opts.MayUseFiles || !s.opts.MayRun && command != CommandListTests {
+		return a, TestRequest{}, s.refused(command)
+	}
+	req := TestRequest{Path: path, Case: a.Name}
+	if d := s.document(u); d != nil {
+		req.Text = []byte(d.doc.Text())
+	}
+	s.mu.Lock()
+	req.Kinds = s.settings.ScriptKinds
+	s.mu.Unlock()
+	req.Snapshot = s.snapshot()
+	return a, req, nil
+}
+
+// listTests answers restls.listTests.
+func (s *session) listTests(arg []byte) (any, error) {
+	_, req, err := s.testRequest(CommandListTests, arg, false)
+	if err != nil {
+		return nil, err
+	}
+	if s.srv.opts.Tests.Outline == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandListTests, ErrNoTests)
+	}
+	out := s.srv.opts.Tests.Outline(req.Path, req.Text)
+	if out.Cases == nil {
+		out.Cases = []TestCase{}
+	}
+	return out, nil
+}
+
+// ErrNoTests is what the test commands answer when the server was built
+// without Tests.
+var ErrNoTests = fmt.Errorf("tests are not available in this restls build: it was started without a test runner")
+
+// runTests answers restls.runTests.
+func (s *session) runTests(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+	a, tr, err := s.testRequest(CommandRunTests, arg, false)
+	if err != nil {
+		return nil, err
+	}
+	run := s.srv.opts.Tests.Run
+	if run == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandRunTests, ErrNoTests)
+	}
+	// Tests wait on scripts: they must not hold the read goroutine.
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	rep, err := run(ctx, tr)
+	if ctx.Err() != nil {
+		return nil, protocol.ErrRequestCancelled
+	}
+	if err != nil {
+		s.log.Info("runTests failed", zap.String("uri", a.URI), zap.Error(err))
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %v", CommandRunTests, err)
+	}
+	if a.Show {
+		typ, msg := testSummary(uri.Basename(canonicalURI(a.URI)), rep)
+		s.showMessage(ctx, typ, msg)
+	}
+	return rep, nil
+}
+
+// updateTest answers restls.updateTest.
+func (s *session) updateTest(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+	a, tr, err := s.testRequest(CommandUpdateTest, arg, true)
+	if err != nil {
+		return nil, err
+	}
+	update := s.srv.opts.Tests.Update
+	if update == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandUpdateTest, ErrNoTests)
+	}
+	ctx, done := s.detach(ctx, req)
+	defer done()
+	up, err := update(ctx, tr)
+	if ctx.Err() != nil {
+		return nil, protocol.ErrRequestCancelled
+	}
+	if err != nil {
+		s.log.Info("updateTest failed", zap.String("uri", a.URI), zap.Error(err))
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %v", CommandUpdateTest, err)
+	}
+	out := &UpdateTestResult{Report: up.Report}
+	if e, ok := textEdit(up.Before, up.After); ok {
+		u := canonicalURI(a.URI)
+		out.Edit = &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {e}}}
+		out.Updated = true
+	}
+	return out, nil
+}
+
+// textEdit is the one edit that turns before into after: the bytes
+// between their common prefix and suffix, cut at character boundaries
+// (never inside a line break), so the editor keeps the cursor and undo
+// step of the rest. ok is false when they are the same.
+func textEdit(before, after []byte) (protocol.TextEdit, bool) {
+	if string(before) == string(after) {
+		return protocol.TextEdit{}, false
+	}
+	p := 0
+	for p < len(before) && p < len(after) && before[p] == after[p] {
+		p++
+	}
+	for p > 0 && (p < len(before) && !utf8.RuneStart(before[p]) || before[p-1] == '\r') {
+		p--
+	}
+	n := 0
+	for n < len(before)-p && n < len(after)-p && before[len(before)-1-n] == after[len(after)-1-n] {
+		n++
+	}
+	for n > 0 && (!utf8.RuneStart(before[len(before)-n]) || before[len(before)-n] == '\n' && len(before)-n > 0 && before[len(before)-n-1] == '\r') {
+		n--
+	}
+	m := newMapper(string(before))
+	return protocol.TextEdit{
+		Range:   protocol.Range{Start: m.position(p), End: m.position(len(before) - n)},
+		NewText: string(after[p : len(after)-n]),
+	}, true
+}
+
+// testSummary is the message of a run with show: the counts, then the
+// first line of each failure.
+func testSummary(file string, rep json.RawMessage) (protocol.MessageType, string) {
+	var r struct {
+		Tests []struct {
+			Name     string   `json:"name"`
+			Line     int      `json:"line"`
+			Passed   bool     `json:"passed"`
+			Failures []string `json:"failures"`
+		} `json:"tests"`
+		Passed int `json:"passed"`
+		Failed int `json:"failed"`
+	}
+	if err := json.Unmarshal(rep, &r); err != nil {
+		return protocol.MessageTypeError, "restls test " + file + ": the report does not read: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "restls test %s: %d passed, %d failed", file, r.Passed, r.Failed)
+	for _, t := range r.Tests {
+		if t.Passed {
+			continue
+		}
+		first := ""
+		if len(t.Failures) > 0 {
+			first, _, _ = strings.Cut(t.Failures[0], "\n")
+		}
+		fmt.Fprintf(&b, "\nFAIL %s (line %d): %s", t.Name, t.Line, first)
+	}
+	if r.Failed > 0 {
+		return protocol.MessageTypeWarning, b.String()
+	}
+	return protocol.MessageTypeInfo, b.String()
+}
+
+// testLenses are a test file's lenses: "Run test" above each case, and
+// "Run all tests" above the first line of a file of several.
+func (s *session) testLenses(u uri.URI) []protocol.CodeLens {
+	out := []protocol.CodeLens{}
+	d := s.document(u)
+	if d == nil || !s.testFiles() {
+		return out
+	}
+	o := s.srv.opts.Tests.Outline(d.path, []byte(d.doc.Text()))
+	if o.Problem != nil {
+		return out
+	}
+	m := d.m
+	if len(o.Cases) > 1 {
+		r := m.lineRange(1)
+		r.End = r.Start
+		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
+			Title: fmt.Sprintf("Run all %d tests", len(o.Cases)), Command: CommandRunTests,
+			Arguments: lspArgs(testArgs{URI: string(u), Show: true}),
+		}})
+	}
+	for _, c := range o.Cases {
+		r := m.lineRange(c.Line)
+		r.End = r.Start
+		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
+			Title: "Run test", Command: CommandRunTests,
+			Arguments: lspArgs(testArgs{URI: string(u), Name: c.Name, Show: true}),
+		}})
+	}
+	return out
+}
+
+// testDiagnostics diagnoses an open test file: the problem that makes
+// restls test fail it, at its line and, when known, the word at its
+// column.
+func (s *session) testDiagnostics(d *document) []protocol.Diagnostic {
+	out := []protocol.Diagnostic{}
+	if !s.testFiles() {
+		return out
+	}
+	o := s.srv.opts.Tests.Outline(d.path, []byte(d.doc.Text()))
+	if o.Problem == nil {
+		return out
+	}
+	return append(out, protocol.Diagnostic{
+		Range:    problemRange(d.m, o.Problem),
+		Severity: protocol.DiagnosticSeverityError,
+		Source:   protocol.NewOptional("restls"),
+		Code:     protocol.String("test-file"),
+		Message:  protocol.String(o.Problem.Message),
+	})
+}
+
+// problemRange is the word at the problem's 1-based line and column (a
+// key, a file name), else the line without its indentation.
+func problemRange(m *mapper, p *TestProblem) protocol.Range {
+	r := m.lineRange(p.Line)
+	start, end := m.fromRange(r)
+	line := m.text[start:end]
+	from := len(line) - len(strings.TrimLeft(line, " \t-"))
+	if p.Column > 0 && p.Column-1 < len(line) {
+		from = p.Column - 1
+	}
+	to := from
+	for to < len(line) && !strings.ContainsRune(" \t:,{}[]#", rune(line[to])) {
+		to++
+	}
+	if to == from {
+		to = len(strings.TrimRight(line, " \t"))
+	}
+	return protocol.Range{Start: m.position(start + from), End: m.position(start + max(to, from))}
+}

@@ -1,0 +1,218 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// fakeTests stands in for scripttest (cmd/restls injects the real one;
+// its wiring is tested there): a file whose text holds "bogus:" is
+// malformed at that key, every "- name: X" line is a case; Run and
+// Update record what they were handed.
+type fakeTests struct {
+	mu   sync.Mutex
+	reqs []TestRequest
+}
+
+func (f *fakeTests) outline(_ string, text []byte) TestOutline {
+	var o TestOutline
+	for i, line := range strings.Split(string(text), "\n") {
+		if col := strings.Index(line, "bogus:"); col >= 0 {
+			return TestOutline{Problem: &TestProblem{Line: i + 1, Column: col + 1, Message: `unknown key "bogus"; did you mean "calls"?`}}
+		}
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "- name: "); ok {
+			o.Cases = append(o.Cases, TestCase{Name: name, Line: i + 1})
+		}
+	}
+	return o
+}
+
+func (f *fakeTests) tests() Tests {
+	return Tests{
+		Outline: f.outline,
+		Run: func(_ context.Context, req TestRequest) (json.RawMessage, error) {
+			f.mu.Lock()
+			f.reqs = append(f.reqs, req)
+			f.mu.Unlock()
+			return json.RawMessage(`{"tests":[{"file":"t","name":"b","line":5,"passed":false,"failures":["result (expected vs actual, by JSON path):\n  $.n: expected 1, got 2"]}],"passed":0,"failed":1,"files":1}`), nil
+		},
+		Update: func(_ context.Context, req TestRequest) (*TestUpdate, error) {
+			after := strings.Replace(string(req.Text), "result: 1", "result: 2", 1)
+			return &TestUpdate{Before: req.Text, After: []byte(after), Report: json.RawMessage(`{"tests":[],"passed":0,"failed":0,"files":1}`)}, nil
+		},
+	}
+}
+
+const fakeTestFile = "script: s.js\ncases:\n  - name: a\n    result: 0\n  - name: b\n    result: 1\n"
+
+// TestTestFileLensesAndDiagnostics: a test file open in any client gets
+// "Run test" per case and "Run all" above a file of several, and the
+// problem that makes restls test fail it as a diagnostic on the key.
+func TestTestFileLensesAndDiagnostics(t *testing.T) {
+	ft := &fakeTests{}
+	srv := newTestServer(t, Options{Tests: ft.tests()})
+	c := connect(t, srv, clientOptions{})
+	doc := uri.File(filepath.Join(t.TempDir(), "orders.test.yaml"))
+	c.open(doc, fakeTestFile)
+
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	type lens struct {
+		Line  uint32
+		Title string
+		Args  string
+	}
+	var got []lens
+	for _, l := range lenses {
+		if l.Command.Command != CommandRunTests || len(l.Command.Arguments) != 1 {
+			t.Fatalf("lens %+v", l)
+		}
+		got = append(got, lens{l.Range.Start.Line, l.Command.Title, string(l.Command.Arguments[0])})
+	}
+	want := []lens{
+		{0, "Run all 2 tests", `{"uri":"` + string(doc) + `","name":"","show":true}`},
+		{2, "Run test", `{"uri":"` + string(doc) + `","name":"a","show":true}`},
+		{4, "Run test", `{"uri":"` + string(doc) + `","name":"b","show":true}`},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("lenses (-want +got):\n%s", d)
+	}
+	if diags := c.diagnostics(doc, 1, 0); len(diags) != 0 {
+		t.Errorf("a well-formed file has diagnostics: %+v", diags)
+	}
+
+	v := c.change(doc, &protocol.TextDocumentContentChangeWholeDocument{Text: "script: s.js\n  - name: a\n    bogus: 1\n"})
+	diags := c.diagnostics(doc, v, 0)
+	if len(diags) != 1 {
+		t.Fatalf("diagnostics %+v", diags)
+	}
+	d := diags[0]
+	wantRange := protocol.Range{Start: protocol.Position{Line: 2, Character: 4}, End: protocol.Position{Line: 2, Character: 9}}
+	if d.Range != wantRange || d.Code != protocol.String("test-file") || d.Severity != protocol.DiagnosticSeverityError || d.Message != protocol.String(`unknown key "bogus"; did you mean "calls"?`) {
+		t.Errorf("diagnostic %+v, want %v", d, wantRange)
+	}
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}, &lenses); err != nil || len(lenses) != 0 {
+		t.Errorf("a malformed file has lenses %+v (%v)", lenses, err)
+	}
+}
+
+// TestRunTestsCommand: restls.runTests hands the runner the editor's
+// text, the case and the session's kind map, answers its report as it
+// is, and with show tells the user; restls.updateTest answers the edit
+// of the lines that change.
+func TestRunTestsCommand(t *testing.T) {
+	ft := &fakeTests{}
+	srv := newTestServer(t, Options{Tests: ft.tests()})
+	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"scriptKinds": map[string]string{"**/h/*.js": "scriptTask"}}}})
+	file := filepath.Join(t.TempDir(), "orders.test.yaml")
+	doc := uri.File(file)
+	c.open(doc, fakeTestFile)
+
+	exec := func(cmd string, args any, res any) error {
+		return c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: []protocol.LSPAny{mustJSON(args)}}, res)
+	}
+	var rep json.RawMessage
+	if err := exec(CommandRunTests, map[string]any{"uri": string(doc), "name": "b", "show": true}, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rep), `"failed":1`) {
+		t.Errorf("report %s", rep)
+	}
+	ft.mu.Lock()
+	req := ft.reqs[0]
+	ft.mu.Unlock()
+	if req.Path != file || string(req.Text) != fakeTestFile || req.Case != "b" || len(req.Kinds) != 1 || req.Snapshot == nil {
+		t.Errorf("request %+v", req)
+	}
+	c.waitFor("the run's message", func() bool {
+		for _, m := range c.messages {
+			if m.Message == "restls test orders.test.yaml: 0 passed, 1 failed\nFAIL b (line 5): result (expected vs actual, by JSON path):" && m.Type == protocol.MessageTypeWarning {
+				return true
+			}
+		}
+		return false
+	})
+
+	var up UpdateTestResult
+	if err := exec(CommandUpdateTest, map[string]any{"uri": string(doc), "name": "b"}, &up); err != nil {
+		t.Fatal(err)
+	}
+	if !up.Updated || up.Edit == nil || len(up.Edit.Changes[doc]) != 1 {
+		t.Fatalf("update %+v", up)
+	}
+	e := up.Edit.Changes[doc][0]
+	if e.NewText != "2" || e.Range.Start != (protocol.Position{Line: 5, Character: 12}) {
+		t.Errorf("edit %+v", e)
+	}
+	if got := applyTextEdit(fakeTestFile, e); got != strings.Replace(fakeTestFile, "result: 1", "result: 2", 1) {
+		t.Errorf("after the edit:\n%s", got)
+	}
+
+	for _, bad := range []map[string]any{{"uri": string(uri.File(filepath.Join(t.TempDir(), "x.js")))}, {}} {
+		if err := exec(CommandRunTests, bad, &rep); err == nil || !strings.Contains(err.Error(), "test file") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+	if err := exec(CommandUpdateTest, map[string]any{"uri": string(doc)}, &up); err == nil || !strings.Contains(err.Error(), "{uri, name}") {
+		t.Errorf("update without a name: %v", err)
+	}
+}
+
+// TestTestFilesNeedFiles: a session that may not have the server read
+// files (a designer's) gets no test lenses and may not run tests.
+func TestTestFilesNeedFiles(t *testing.T) {
+	ft := &fakeTests{}
+	srv := newTestServer(t, Options{Tests: ft.tests()})
+	c := connect(t, srv, clientOptions{session: &SessionOptions{MayRun: true}})
+	doc := uri.File(filepath.Join(t.TempDir(), "orders.test.yaml"))
+	c.open(doc, fakeTestFile)
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}, &lenses); err != nil || len(lenses) != 0 {
+		t.Errorf("lenses %+v (%v)", lenses, err)
+	}
+	var rep json.RawMessage
+	err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunTests, Arguments: []protocol.LSPAny{mustJSON(map[string]any{"uri": string(doc)})}}, &rep)
+	if err == nil || !strings.Contains(err.Error(), "not allowed") {
+		t.Errorf("runTests: %v", err)
+	}
+	if len(ft.reqs) != 0 {
+		t.Errorf("the runner ran: %+v", ft.reqs)
+	}
+}
+
+// TestTextEdit: the edit covers what changed, never half a character
+// or half of a CRLF.
+func TestTextEdit(t *testing.T) {
+	for _, tc := range []struct{ before, after string }{
+		{"a: 1\n", "a: 2\n"},
+		{"a: é\n", "a: è\n"},
+		{"a: 1\r\nb: 2\r\n", "a: 1\r\nc: 3\r\nb: 2\r\n"},
+		{"x\r\n", "x\r\ny\r\n"},
+		{"", "a"},
+		{"abc", ""},
+		{"aa", "aaa"},
+	} {
+		e, ok := textEdit([]byte(tc.before), []byte(tc.after))
+		if !ok {
+			t.Fatalf("%q: no edit", tc.before)
+		}
+		m := newMapper(tc.before)
+		start, end := m.offset(e.Range.Start), m.offset(e.Range.End)
+		if got := tc.before[:start] + e.NewText + tc.before[end:]; got != tc.after {
+			t.Errorf("%q -> %q: edit %+v gives %q", tc.before, tc.after, e, got)
+		}
+	}
+	if _, ok := textEdit([]byte("a"), []byte("a")); ok {
+		t.Error("an edit for no change")
+	}
+}
