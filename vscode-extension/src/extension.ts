@@ -37,6 +37,7 @@ import {
 import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
 import { Location } from './servicesTree';
 import { StatusBar } from './status';
+import { TEST_GLOB, TestsView } from './testing';
 
 /** UPDATE_FIXTURES is the button that writes the last run's answers into the fixture file. */
 const UPDATE_FIXTURES = 'Update Fixtures';
@@ -116,6 +117,8 @@ export class Restls implements vscode.Disposable {
    * fixture files, so the extension has no pattern of its own for them.
    */
   private readonly fileWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+  /** tests is the Testing view of the *.test.yaml files (testing.ts). */
+  tests: TestsView | undefined;
   /** activeSeq orders the status bar's documentInfo answers: only the latest is shown. */
   private activeSeq = 0;
 
@@ -203,6 +206,14 @@ export class Restls implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
       vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.services, showCollapseAll: true }),
     );
+    this.tests = new TestsView(async (command, args) => {
+      const client = await this.requireClient();
+      if (!client) {
+        throw new Error(this.problem ?? 'the restls server is not running');
+      }
+      return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    });
+    this.disposables.push(this.tests);
     this.status.setEnvironment(this.environmentLabel());
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -393,7 +404,9 @@ export class Restls implements vscode.Disposable {
       options: { cwd: ws, env: serverEnv(this.settings) },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: documentSelector(this.settings.include),
+      // The test files too: the server gives them diagnostics (the path
+      // decides; their lenses are the Testing view's here).
+      documentSelector: [...documentSelector(this.settings.include), { scheme: 'file', language: 'yaml', pattern: TEST_GLOB }],
       outputChannel: this.output,
       // The client would pop up a message for every failed notification
       // while a server is down; this extension reports once (fail()).
@@ -403,6 +416,12 @@ export class Restls implements vscode.Disposable {
         fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{xml,yml,yaml,properties}'),
       },
       middleware: {
+        // The Testing view runs the tests: the server's "Run test"
+        // lenses are for clients without one.
+        provideCodeLenses: async (doc, token, next) => {
+          const lenses = await next(doc, token);
+          return lenses?.filter((l) => l.command?.command !== 'restls.runTests');
+        },
         workspace: {
           configuration: async (params, token, next) => {
             const res = await next(params, token);

@@ -338,6 +338,8 @@ export const recorded = {
   treeViews: [] as { id: string; options: any }[],
   shown: [] as { uri: string; options: any }[],
   untitled: [] as { language: string; text: string }[],
+  edits: [] as WorkspaceEdit[],
+  testControllers: [] as TestController[],
 };
 
 let untitled = 0;
@@ -521,6 +523,8 @@ export function reset(): void {
   recorded.treeViews.length = 0;
   recorded.shown.length = 0;
   recorded.untitled.length = 0;
+  recorded.edits.length = 0;
+  recorded.testControllers.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -717,6 +721,15 @@ const workspace = namespace('workspace', {
   },
   notebookDocuments: [],
   isTrusted: true,
+  asRelativePath(u: Uri | string) {
+    const p = typeof u === 'string' ? u : u.fsPath;
+    const f = workspaceFolders?.find((w) => p.startsWith(w.uri.fsPath + path.sep));
+    return f ? path.relative(f.uri.fsPath, p) : p;
+  },
+  applyEdit(edit: WorkspaceEdit) {
+    recorded.edits.push(edit);
+    return Promise.resolve(true);
+  },
   findFiles(include: string) {
     // Enough for the extension's question: is there a service configuration file?
     const names = /\{([^}]*)\}/.exec(include)?.[1].split(',') ?? [path.posix.basename(include)];
@@ -728,7 +741,7 @@ const workspace = namespace('workspace', {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         if (e.isDirectory() && e.name !== 'node_modules') {
           walk(path.join(dir, e.name), depth + 1);
-        } else if (names.includes(e.name)) {
+        } else if (names.some((n) => n === e.name || (n.startsWith('*') && e.name.endsWith(n.slice(1))))) {
           out.push(Uri.file(path.join(dir, e.name)));
         }
       }
@@ -766,7 +779,120 @@ const languages = namespace('languages', {
   },
 });
 
+// The Testing API, as much as the extension uses: a controller whose
+// items, runs and results are recorded.
+export class Location {
+  constructor(
+    public uri: Uri,
+    public range: any,
+  ) {}
+}
+
+export class TestMessage {
+  expectedOutput?: string;
+  actualOutput?: string;
+  location?: Location;
+  contextValue?: string;
+  constructor(public message: string) {}
+  static diff(message: string, expected: string, actual: string): TestMessage {
+    const m = new TestMessage(message);
+    m.expectedOutput = expected;
+    m.actualOutput = actual;
+    return m;
+  }
+}
+
+export class WorkspaceEdit {
+  readonly replaced: { uri: Uri; range: Range; text: string }[] = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.replaced.push({ uri, range, text });
+  }
+}
+
+class TestItemCollection {
+  private readonly map = new Map<string, TestItem>();
+  constructor(private readonly parent: TestItem | undefined) {}
+  get size(): number {
+    return this.map.size;
+  }
+  add(i: TestItem): void {
+    i.parent = this.parent;
+    this.map.set(i.id, i);
+  }
+  get(id: string): TestItem | undefined {
+    return this.map.get(id);
+  }
+  delete(id: string): void {
+    this.map.delete(id);
+  }
+  replace(items: TestItem[]): void {
+    this.map.clear();
+    items.forEach((i) => this.add(i));
+  }
+  forEach(cb: (i: TestItem) => void): void {
+    [...this.map.values()].forEach(cb);
+  }
+}
+
+export class TestItem {
+  parent: TestItem | undefined;
+  range: Range | undefined;
+  error: string | undefined;
+  canResolveChildren = false;
+  readonly children: TestItemCollection = new TestItemCollection(this);
+  constructor(
+    public id: string,
+    public label: string,
+    public uri: Uri | undefined,
+  ) {}
+}
+
+export interface TestResult {
+  item: TestItem;
+  state: 'started' | 'passed' | 'failed' | 'errored';
+  messages: TestMessage[];
+}
+
+export class TestController {
+  readonly items = new TestItemCollection(undefined);
+  readonly runs: TestResult[][] = [];
+  readonly profiles: { label: string; kind: number; run: (req: any, token: any) => Promise<void> }[] = [];
+  resolveHandler: ((item?: TestItem) => Promise<void>) | undefined;
+  refreshHandler: (() => Promise<void>) | undefined;
+  constructor(
+    public id: string,
+    public label: string,
+  ) {}
+  createTestItem(id: string, label: string, uri?: Uri): TestItem {
+    return new TestItem(id, label, uri);
+  }
+  createRunProfile(label: string, kind: number, run: (req: any, token: any) => Promise<void>) {
+    const p = { label, kind, run };
+    this.profiles.push(p);
+    return { ...p, dispose() {} };
+  }
+  createTestRun(_req: any) {
+    const results: TestResult[] = [];
+    this.runs.push(results);
+    const put = (state: TestResult['state']) => (item: TestItem, m?: TestMessage | TestMessage[]) =>
+      results.push({ item, state, messages: m === undefined || typeof m === 'number' ? [] : Array.isArray(m) ? m : [m] });
+    return { started: put('started'), passed: put('passed'), failed: put('failed'), errored: put('errored'), appendOutput() {}, end() {} };
+  }
+  dispose(): void {}
+}
+
 const known: Record<string, any> = {
+  Location,
+  TestMessage,
+  WorkspaceEdit,
+  TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+  tests: namespace('tests', {
+    createTestController(id: string, label: string) {
+      const c = new TestController(id, label);
+      recorded.testControllers.push(c);
+      return c;
+    },
+  }),
   version: '1.100.0',
   Disposable,
   EventEmitter,

@@ -1,0 +1,223 @@
+// The Testing view: *.test.yaml files of `restls test` and their cases,
+// as the server reads them (restls.listTests), run through
+// restls.runTests, and "Update expectation" through restls.updateTest.
+// The server decides everything about a test file; this only shows it.
+
+import * as vscode from 'vscode';
+
+/** TEST_GLOB finds the test files (scripttest.Suffix). */
+export const TEST_GLOB = '**/*.test.yaml';
+
+/** TestCommands are the server's test commands. */
+export const TestCommands = {
+  list: 'restls.listTests',
+  run: 'restls.runTests',
+  update: 'restls.updateTest',
+} as const;
+
+/** UPDATE_EXPECTATION is the Testing view's "Update expectation" command. */
+export const UPDATE_EXPECTATION = 'restls.updateExpectation';
+
+/** Outcome is one test of the `restls test --json` report. */
+export interface Outcome {
+  file: string;
+  name: string;
+  line: number;
+  passed: boolean;
+  updated?: boolean;
+  failures?: string[];
+  mismatches?: { path: string; expected: string; actual: string }[];
+  durationMs?: number;
+}
+
+/** Report is the `restls test --json` object. */
+export interface Report {
+  tests: Outcome[];
+  passed: number;
+  failed: number;
+}
+
+type Exec = (command: string, args: unknown[]) => Promise<unknown>;
+
+/** messagesFor are a failed outcome's test messages: one diff per mismatch (expected and actual by JSON path), then the failure text, all at the case's line. */
+export function messagesFor(o: Outcome, uri: vscode.Uri): vscode.TestMessage[] {
+  const at = new vscode.Location(uri, new vscode.Position(Math.max(0, o.line - 1), 0));
+  const out: vscode.TestMessage[] = [];
+  for (const m of o.mismatches ?? []) {
+    const msg = vscode.TestMessage.diff(`${m.path}: expected ${m.expected}, got ${m.actual}`, m.expected, m.actual);
+    msg.location = at;
+    msg.contextValue = 'restls.expectation';
+    out.push(msg);
+  }
+  const text = (o.failures ?? []).join('\n');
+  if (text || out.length === 0) {
+    const msg = new vscode.TestMessage(text || 'failed');
+    msg.location = at;
+    msg.contextValue = 'restls.expectation';
+    out.push(msg);
+  }
+  return out;
+}
+
+/** TestsView keeps the Testing view's tree of test files and cases, and runs them. */
+export class TestsView implements vscode.Disposable {
+  readonly controller: vscode.TestController;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly exec: Exec) {
+    this.controller = vscode.tests.createTestController('restls.tests', 'restls tests');
+    this.controller.resolveHandler = (item) => (item ? this.resolveFile(item) : this.discover());
+    this.controller.refreshHandler = () => this.discover();
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (req, token) => this.run(req, token), true);
+    const watcher = vscode.workspace.createFileSystemWatcher(TEST_GLOB);
+    this.disposables.push(
+      this.controller,
+      watcher,
+      watcher.onDidCreate((u) => void this.resolveFile(this.fileItem(u))),
+      watcher.onDidChange((u) => void this.resolveFile(this.fileItem(u))),
+      watcher.onDidDelete((u) => this.controller.items.delete(u.toString())),
+      vscode.commands.registerCommand(UPDATE_EXPECTATION, (arg: unknown) => this.updateExpectation(arg)),
+    );
+  }
+
+  /** discover lists the workspace's test files. */
+  async discover(): Promise<void> {
+    const files = await vscode.workspace.findFiles(TEST_GLOB, '**/node_modules/**');
+    for (const u of files) {
+      this.fileItem(u);
+    }
+  }
+
+  private fileItem(u: vscode.Uri): vscode.TestItem {
+    const id = u.toString();
+    let item = this.controller.items.get(id);
+    if (!item) {
+      item = this.controller.createTestItem(id, vscode.workspace.asRelativePath(u), u);
+      item.canResolveChildren = true;
+      this.controller.items.add(item);
+    }
+    return item;
+  }
+
+  /** resolveFile lists a file's cases, or shows why it is malformed. */
+  async resolveFile(file: vscode.TestItem): Promise<void> {
+    if (!file.uri) {
+      return;
+    }
+    let outline: { cases?: { name: string; line: number }[]; problem?: { line: number; message: string } };
+    try {
+      outline = (await this.exec(TestCommands.list, [{ uri: file.uri.toString() }])) as typeof outline;
+    } catch (e) {
+      file.error = e instanceof Error ? e.message : String(e);
+      return;
+    }
+    file.error = outline.problem ? `line ${outline.problem.line}: ${outline.problem.message}` : undefined;
+    const cases = (outline.cases ?? []).map((c) => {
+      const item = this.controller.createTestItem(`${file.id}#${c.name}`, c.name, file.uri);
+      item.range = new vscode.Range(c.line - 1, 0, c.line - 1, 0);
+      return item;
+    });
+    file.children.replace(cases);
+  }
+
+  /** run runs the chosen cases and files (all files when none is chosen), one restls.runTests per file or case. */
+  async run(req: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(req);
+    const chosen: vscode.TestItem[] = [];
+    if (req.include) {
+      chosen.push(...req.include);
+    } else {
+      await this.discover();
+      this.controller.items.forEach((i) => chosen.push(i));
+    }
+    try {
+      for (const item of chosen) {
+        if (token.isCancellationRequested || req.exclude?.includes(item)) {
+          continue;
+        }
+        const file = item.parent ?? item;
+        if (!file.uri) {
+          continue;
+        }
+        if (!item.parent && item.children.size === 0) {
+          await this.resolveFile(item);
+        }
+        const name = item.parent ? item.label : undefined;
+        const targets: vscode.TestItem[] = item.parent ? [item] : [];
+        item.children.forEach((c) => targets.push(c));
+        targets.forEach((t) => run.started(t));
+        let report: Report;
+        try {
+          report = (await this.exec(TestCommands.run, [name ? { uri: file.uri.toString(), name } : { uri: file.uri.toString() }])) as Report;
+        } catch (e) {
+          const msg = new vscode.TestMessage(e instanceof Error ? e.message : String(e));
+          (targets.length ? targets : [item]).forEach((t) => run.errored(t, msg));
+          continue;
+        }
+        this.record(run, file, report);
+      }
+    } finally {
+      run.end();
+    }
+  }
+
+  /** record marks each case of the report passed or failed. */
+  private record(run: vscode.TestRun, file: vscode.TestItem, report: Report): void {
+    for (const o of report.tests ?? []) {
+      const item = file.children.get(`${file.id}#${o.name}`);
+      if (!item) {
+        // The malformed file's one outcome names no case.
+        run.errored(file, new vscode.TestMessage((o.failures ?? []).join('\n')));
+        continue;
+      }
+      if (o.passed) {
+        run.passed(item, o.durationMs);
+      } else {
+        run.failed(item, messagesFor(o, file.uri!), o.durationMs);
+      }
+    }
+  }
+
+  /** updateExpectation writes what `restls test --update` would into the case's expectations (the server answers the edit). */
+  async updateExpectation(arg: unknown): Promise<boolean> {
+    // testing/item/context passes the item; testing/message/context {test, message}.
+    const a = arg as { test?: vscode.TestItem } & Partial<vscode.TestItem>;
+    const item = (a && a.test) || (arg as vscode.TestItem);
+    if (!item || !item.parent || !item.uri) {
+      void vscode.window.showInformationMessage('restls: choose a test case to update its expectation.');
+      return false;
+    }
+    let res: { edit?: unknown; updated?: boolean };
+    try {
+      res = (await this.exec(TestCommands.update, [{ uri: item.uri.toString(), name: item.label }])) as typeof res;
+    } catch (e) {
+      void vscode.window.showErrorMessage(`restls: cannot update ${item.label}: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+    if (!res.updated || !res.edit) {
+      void vscode.window.showInformationMessage(`restls: the expectations of ${item.label} already hold.`);
+      return false;
+    }
+    const edit = editFrom(res.edit);
+    return vscode.workspace.applyEdit(edit);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+}
+
+/** editFrom turns the server's WorkspaceEdit ({changes: {uri: [TextEdit]}}) into VS Code's. */
+export function editFrom(raw: unknown): vscode.WorkspaceEdit {
+  const edit = new vscode.WorkspaceEdit();
+  const changes = ((raw ?? {}) as { changes?: Record<string, { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]> }).changes ?? {};
+  for (const [u, edits] of Object.entries(changes)) {
+    for (const e of edits) {
+      const r = new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character);
+      edit.replace(vscode.Uri.parse(u), r, e.newText);
+    }
+  }
+  return edit;
+}

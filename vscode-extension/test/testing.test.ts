@@ -1,0 +1,71 @@
+// The Testing view: test files and their cases as the server lists them,
+// runs through restls.runTests, failures with expected and actual by
+// JSON path at the case's line, and Update Expectation applying the
+// server's edit; against test/fixtures/fake-restls.js.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { TestController, fakeContext, recorded, reset, setSetting, setWorkspaceFolder } from './vscode-mock';
+import { activate, deactivate } from '../src/extension';
+import { UPDATE_EXPECTATION } from '../src/testing';
+
+const FAKE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fake-restls.js');
+
+let ws: string;
+
+beforeEach(() => {
+  reset();
+  ws = fs.mkdtempSync(path.join(os.tmpdir(), 'restls-tests-'));
+  fs.mkdirSync(path.join(ws, 'tests'));
+  fs.mkdirSync(path.join(ws, 'bin'));
+  fs.writeFileSync(path.join(ws, 'tests', 'orders.test.yaml'), 'script: ../orders.js\ncases:\n  - name: a\n    result: 0\n  - name: b\n    result: 1\n');
+  fs.copyFileSync(FAKE, path.join(ws, 'bin', 'restls'));
+  fs.chmodSync(path.join(ws, 'bin', 'restls'), 0o755);
+  setWorkspaceFolder(ws);
+});
+
+afterEach(async () => {
+  await deactivate();
+  fs.rmSync(ws, { recursive: true, force: true });
+});
+
+test('test files are listed, run, and updated through the server', async () => {
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  activate(fakeContext(ws));
+  const c: TestController = recorded.testControllers[0];
+  assert.ok(c, 'no test controller');
+  await c.resolveHandler!();
+  const file = c.items.get(`file://${path.join(ws, 'tests', 'orders.test.yaml')}`);
+  assert.ok(file, 'the test file is not listed');
+  assert.equal(file.label, path.join('tests', 'orders.test.yaml'));
+  await c.resolveHandler!(file);
+  const names: string[] = [];
+  file.children.forEach((i) => names.push(`${i.label}@${i.range?.start.line}`));
+  assert.deepEqual(names, ['a@2', 'b@4']);
+
+  // Run all: one runTests for the file; a passes, b fails with a diff.
+  await c.profiles[0].run({ include: undefined, exclude: [] }, { isCancellationRequested: false });
+  const results = c.runs[0].filter((r) => r.state !== 'started');
+  assert.deepEqual(results.map((r) => `${r.item.label}:${r.state}`), ['a:passed', 'b:failed']);
+  const diff = results[1].messages[0];
+  assert.equal(diff.message, '$.n: expected 1, got 2');
+  assert.equal(diff.expectedOutput, '1');
+  assert.equal(diff.actualOutput, '2');
+  assert.equal(diff.location?.range.line, 4);
+  assert.match(results[1].messages[1].message, /by JSON path/);
+
+  // One case: runTests names it.
+  const b = file.children.get(`${file.id}#b`)!;
+  await c.profiles[0].run({ include: [b], exclude: [] }, { isCancellationRequested: false });
+  assert.deepEqual(c.runs[1].filter((r) => r.state !== 'started').map((r) => `${r.item.label}:${r.state}`), ['b:failed']);
+
+  // Update Expectation from the failure message applies the server's edit.
+  assert.equal(await recorded.commands.get(UPDATE_EXPECTATION)!({ test: b, message: diff }), true);
+  const edit = recorded.edits[0];
+  assert.equal(edit.replaced.length, 1);
+  assert.equal(edit.replaced[0].text, '2');
+  assert.equal(edit.replaced[0].range.start.line, 5);
+  assert.equal(edit.replaced[0].uri.fsPath, path.join(ws, 'tests', 'orders.test.yaml'));
+});
