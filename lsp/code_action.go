@@ -17,7 +17,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	v, ok := s.viewOf(p.TextDocument.URI)
+	v, ok := s.scriptViewOf(p.TextDocument.URI)
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	out := []protocol.CommandOrCodeAction{}

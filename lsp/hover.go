@@ -14,7 +14,7 @@ func (s *session) hover(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	if err := decode(req, &p); err != nil {
 		return nil, err
 	}
-	v, ok := s.viewOf(p.TextDocument.URI)
+	v, ok := s.scriptViewOf(p.TextDocument.URI)
 	ctx, done := s.detach(ctx, req)
 	defer done()
 	if !ok {

@@ -251,6 +251,16 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
 }
 
+// scriptViewOf is viewOf for the script features (completion, hover,
+// signature help, definition, code actions): a test file is YAML, never
+// read as a script.
+func (s *session) scriptViewOf(u uri.URI) (view, bool) {
+	if isTestDocument(hostPaths.fsPath(u)) {
+		return view{}, false
+	}
+	return s.viewOf(u)
+}
+
 // markDirty queues documents (none: every open one) for diagnostics.
 func (s *session) markDirty(uris ...uri.URI) {
 	if len(uris) == 0 {

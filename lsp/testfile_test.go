@@ -216,3 +216,26 @@ func TestTextEdit(t *testing.T) {
 		t.Error("an edit for no change")
 	}
 }
+
+// TestTestFileIsNoScript: the script features leave a test file alone,
+// though its text would complete as a script's.
+func TestTestFileIsNoScript(t *testing.T) {
+	srv := newTestServer(t, Options{Tests: (&fakeTests{}).tests()})
+	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"configRoot": filepath.Join("..", "testdata", "config")}}})
+	dir := t.TempDir()
+	text := `api.rest.v1.get("`
+	script, test := uri.File(filepath.Join(dir, "s.js")), uri.File(filepath.Join(dir, "s.test.yaml"))
+	c.open(script, text)
+	c.open(test, text)
+	pos := protocol.Position{Line: 0, Character: uint32(len(text))}
+	if l := c.completion(script, pos); len(l.Items) == 0 {
+		t.Fatal("the script completes nothing: the test cannot tell")
+	}
+	if l := c.completion(test, pos); len(l.Items) != 0 {
+		t.Errorf("the test file completes %d items", len(l.Items))
+	}
+	var h *protocol.Hover
+	if err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: test}, Position: protocol.Position{Character: 5}}}, &h); err != nil || h != nil {
+		t.Errorf("hover on the test file: %+v, %v", h, err)
+	}
+}
