@@ -21,6 +21,7 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 	if len(paths) > 0 {
 		s.configFilesChanged(paths)
 		s.srv.filesChanged(paths) // the project index's scripts
+		s.testFilesMayHaveChanged()
 	}
 	return nil, nil
 }

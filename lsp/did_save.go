@@ -16,6 +16,7 @@ func (s *session) didSave(_ context.Context, req *jsonrpc2.Request) (any, error)
 	}
 	if p.TextDocument.URI.IsFile() {
 		s.configFilesChanged([]string{hostPaths.fsPath(p.TextDocument.URI)})
+		s.testFilesMayHaveChanged() // a script or fixtures file a test file names
 	}
 	return nil, nil
 }

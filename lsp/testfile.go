@@ -295,6 +295,23 @@ func testSummary(file string, rep json.RawMessage) (protocol.MessageType, string
 	return protocol.MessageTypeInfo, b.String()
 }
 
+// testFilesMayHaveChanged diagnoses the open test files again: a file
+// one names (its script, its fixtures) may have appeared or gone.
+func (s *session) testFilesMayHaveChanged() {
+	if !s.testFiles() {
+		return
+	}
+	var tests []uri.URI
+	for _, u := range s.openURIs() {
+		if isTestDocument(hostPaths.fsPath(u)) {
+			tests = append(tests, u)
+		}
+	}
+	if len(tests) > 0 {
+		s.markDirty(tests...)
+	}
+}
+
 // testLenses are a test file's lenses: "Run test" above each case, and
 // "Run all tests" above the first line of a file of several.
 func (s *session) testLenses(u uri.URI) []protocol.CodeLens {

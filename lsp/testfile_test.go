@@ -60,7 +60,8 @@ func TestTestFileLensesAndDiagnostics(t *testing.T) {
 	ft := &fakeTests{}
 	srv := newTestServer(t, Options{Tests: ft.tests()})
 	c := connect(t, srv, clientOptions{})
-	doc := uri.File(filepath.Join(t.TempDir(), "orders.test.yaml"))
+	dir := t.TempDir()
+	doc := uri.File(filepath.Join(dir, "orders.test.yaml"))
 	c.open(doc, fakeTestFile)
 
 	var lenses []protocol.CodeLens
@@ -103,6 +104,13 @@ func TestTestFileLensesAndDiagnostics(t *testing.T) {
 	}
 	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}, &lenses); err != nil || len(lenses) != 0 {
 		t.Errorf("a malformed file has lenses %+v (%v)", lenses, err)
+	}
+
+	// A saved file may be one the test file names: it is diagnosed again.
+	since := c.now()
+	c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(dir, "s.js"))}})
+	if diags := c.diagnostics(doc, v, since); len(diags) != 1 {
+		t.Errorf("after a save: %+v", diags)
 	}
 }
 
