@@ -262,7 +262,7 @@ func textEdit(before, after []byte) (protocol.TextEdit, bool) {
 }
 
 // testSummary is the message of a run with show: the counts, then the
-// first line of each failure.
+// first line of each failing test's first failure.
 func testSummary(file string, rep json.RawMessage) (protocol.MessageType, string) {
 	var r struct {
 		Tests []struct {
@@ -285,7 +285,13 @@ func testSummary(file string, rep json.RawMessage) (protocol.MessageType, string
 		}
 		first := ""
 		if len(t.Failures) > 0 {
-			first, _, _ = strings.Cut(t.Failures[0], "\n")
+			// The paragraph's head, and its first line when the head
+			// only introduces the lines ("result (...):").
+			var rest string
+			first, rest, _ = strings.Cut(t.Failures[0], "\n")
+			if next, _, _ := strings.Cut(rest, "\n"); strings.HasSuffix(first, ":") && strings.TrimSpace(next) != "" {
+				first += " " + strings.TrimSpace(next)
+			}
 		}
 		fmt.Fprintf(&b, "\nFAIL %s (line %d): %s", t.Name, t.Line, first)
 	}

@@ -144,7 +144,7 @@ func TestRunTestsCommand(t *testing.T) {
 	}
 	c.waitFor("the run's message", func() bool {
 		for _, m := range c.messages {
-			if m.Message == "restls test orders.test.yaml: 0 passed, 1 failed\nFAIL b (line 5): result (expected vs actual, by JSON path):" && m.Type == protocol.MessageTypeWarning {
+			if m.Message == "restls test orders.test.yaml: 0 passed, 1 failed\nFAIL b (line 5): result (expected vs actual, by JSON path): $.n: expected 1, got 2" && m.Type == protocol.MessageTypeWarning {
 				return true
 			}
 		}

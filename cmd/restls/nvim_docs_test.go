@@ -18,6 +18,10 @@ type nvimDocsResult struct {
 	Root             string
 	Labels           []string
 	Filetype         string
+	TestClient       int
+	Lenses           []string
+	TestDiags        []string
+	YAMLAttached     bool
 	Messages         string
 	Error            string
 }
@@ -55,13 +59,25 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 			t.Fatal(err)
 		}
 	}
+	// Test files of restls test beside the scripts, and YAML that is none.
+	tests := map[string]string{
+		"a.test.yaml":   "script: a.js\nfixtures:\n  - { serviceId: crm, body: {} }\ncases:\n  - name: one\n    result: 1\n  - name: two\n    result: 2\n",
+		"bad.test.yaml": "script: a.js\nresutl: 1\n",
+		"other.yaml":    "script: a.js\nresutl: 1\n",
+	}
+	for name, text := range tests {
+		if err := os.WriteFile(filepath.Join(ws, "scripts", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	outFile := filepath.Join(dir, "out.json")
 	lua, _ := filepath.Abs("testdata/nvim/docs.lua")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+lua)
 	cmd.Dir = ws // Neovim started in the project, as users do
-	env := []string{"PATH=" + path, "HOME=" + dir, "RESTLS_SNIPPET=" + snippet, "RESTLS_A=" + a, "RESTLS_B=" + b, "RESTLS_OUT=" + outFile}
+	env := []string{"PATH=" + path, "HOME=" + dir, "RESTLS_SNIPPET=" + snippet, "RESTLS_A=" + a, "RESTLS_B=" + b, "RESTLS_OUT=" + outFile,
+		"RESTLS_TEST=" + filepath.Join(ws, "scripts", "a.test.yaml"), "RESTLS_BADTEST=" + filepath.Join(ws, "scripts", "bad.test.yaml"), "RESTLS_YAML=" + filepath.Join(ws, "scripts", "other.yaml")}
 	if missing {
 		env = append(env, "RESTLS_MISSING=1")
 	}
@@ -119,9 +135,24 @@ func TestNeovimDocsSnippet(t *testing.T) {
 			t.Errorf("serviceId completion lacks %q: %q", want, res.Labels)
 		}
 	}
+	if res.TestClient != res.AClient {
+		t.Errorf("the test file's client is %d, want the scripts' %d", res.TestClient, res.AClient)
+	}
+	if want := []string{"Run all 2 tests", "Run test", "Run test"}; !slices.Equal(res.Lenses, want) {
+		t.Errorf("test file lenses %q, want %q", res.Lenses, want)
+	}
+	if len(res.TestDiags) != 1 || !strings.Contains(res.TestDiags[0], `did you mean "result"`) {
+		t.Errorf("malformed test file diagnostics %q", res.TestDiags)
+	}
+	if res.YAMLAttached {
+		t.Error("restls attached to a YAML file that is no test file")
+	}
 	log, _ := os.ReadFile(starts)
 	if n := strings.Count(string(log), "\n"); n != 1 {
 		t.Errorf("restls started %d times for two buffers of one root, want once:\n%s", n, log)
+	}
+	if !strings.Contains(res.Messages, "restls test a.test.yaml: 0 passed, 1 failed\nFAIL one (line 5): result (expected vs actual, by JSON path): $: expected 1, got null") {
+		t.Errorf("the Run test lens told nothing:\n%s", res.Messages)
 	}
 	if strings.Contains(res.Messages, "traceback") || strings.Contains(res.Messages, "Error") {
 		t.Errorf("Neovim reported errors:\n%s", res.Messages)

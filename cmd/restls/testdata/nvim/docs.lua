@@ -2,7 +2,9 @@
 -- Driven by nvim_docs_test.go: RESTLS_SNIPPET (the block extracted from
 -- docs/lsp.md), RESTLS_A and RESTLS_B (two scripts under one root),
 -- RESTLS_OUT (where the result goes), RESTLS_MISSING=1 (restls is not on
--- PATH: only the warning is checked).
+-- PATH: only the warning is checked), RESTLS_TEST and RESTLS_BADTEST (a
+-- test file and a malformed one), RESTLS_YAML (a YAML file that is no
+-- test file).
 local out = {}
 local function finish()
   out.messages = vim.fn.execute("messages")
@@ -56,6 +58,36 @@ local ok, err = pcall(function()
     return #out.labels > 0
   end
   vim.wait(20000, complete, 50)
+
+  -- A test file attaches to the same client and gets its lenses; a
+  -- malformed one its diagnostic; other YAML stays without restls.
+  if os.getenv("RESTLS_TEST") then
+    vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("RESTLS_TEST")))
+    local tbuf = vim.api.nvim_get_current_buf()
+    vim.wait(20000, function() return attached(tbuf) ~= nil end, 20)
+    local ct = attached(tbuf)
+    out.testclient = ct and ct.id or -1
+    out.lenses = {}
+    vim.wait(20000, function()
+      vim.lsp.codelens.refresh()
+      out.lenses = {}
+      for _, l in ipairs(vim.lsp.codelens.get(tbuf) or {}) do
+        if l.command then table.insert(out.lenses, l.command.title) end
+      end
+      return #out.lenses > 0
+    end, 100)
+    -- Run the first case's lens: the outcome comes back as a message.
+    vim.api.nvim_win_set_cursor(0, { 5, 0 })
+    vim.lsp.codelens.run()
+    vim.wait(20000, function() return vim.fn.execute("messages"):find("restls test a.test.yaml", 1, true) ~= nil end, 50)
+    vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("RESTLS_BADTEST")))
+    local bad = vim.api.nvim_get_current_buf()
+    vim.wait(20000, function() return #vim.diagnostic.get(bad) > 0 end, 20)
+    out.testdiags = {}
+    for _, d in ipairs(vim.diagnostic.get(bad)) do table.insert(out.testdiags, d.message) end
+    vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("RESTLS_YAML")))
+    out.yamlattached = attached(vim.api.nvim_get_current_buf()) ~= nil
+  end
 end)
 if not ok then out.error = tostring(err) end
 finish()
