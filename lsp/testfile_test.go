@@ -247,3 +247,28 @@ func TestTestFileIsNoScript(t *testing.T) {
 		t.Errorf("hover on the test file: %+v, %v", h, err)
 	}
 }
+
+// FuzzTextEdit: the edit, applied to before, gives after, for any two
+// texts (CRLF, multi-byte characters, invalid UTF-8).
+func FuzzTextEdit(f *testing.F) {
+	f.Add("a: 1\r\nb: é\r\n", "a: 1\r\nb: è\r\nc: 3\r\n")
+	f.Add("x\ny", "x\r\ny")
+	f.Add("\xff\xfe", "\xff")
+	f.Fuzz(func(t *testing.T, before, after string) {
+		e, ok := textEdit([]byte(before), []byte(after))
+		if !ok {
+			if before != after {
+				t.Fatalf("no edit for %q -> %q", before, after)
+			}
+			return
+		}
+		m := newMapper(before)
+		start, end := m.offset(e.Range.Start), m.offset(e.Range.End)
+		if start > end {
+			t.Fatalf("range %+v backwards", e.Range)
+		}
+		if got := before[:start] + e.NewText + before[end:]; got != after {
+			t.Fatalf("%q -> %q: edit %+v gives %q", before, after, e, got)
+		}
+	})
+}

@@ -139,7 +139,8 @@ export class TestsView implements vscode.Disposable {
         if (!file.uri) {
           continue;
         }
-        if (!item.parent && item.children.size === 0) {
+        if (!item.parent) {
+          // The cases as the file is now: a case may have been renamed.
           await this.resolveFile(item);
         }
         const name = item.parent ? item.label : undefined;
@@ -167,7 +168,7 @@ export class TestsView implements vscode.Disposable {
       const item = file.children.get(`${file.id}#${o.name}`);
       if (!item) {
         // The malformed file's one outcome names no case.
-        run.errored(file, new vscode.TestMessage((o.failures ?? []).join('\n')));
+        run.errored(file, new vscode.TestMessage((o.failures ?? []).join('\n') || `${o.name}: not listed; refresh the Testing view`));
         continue;
       }
       if (o.passed) {

@@ -69,3 +69,19 @@ test('test files are listed, run, and updated through the server', async () => {
   assert.equal(edit.replaced[0].range.start.line, 5);
   assert.equal(edit.replaced[0].uri.fsPath, path.join(ws, 'tests', 'orders.test.yaml'));
 });
+
+test('a malformed test file shows its problem and errors when run', async () => {
+  fs.writeFileSync(path.join(ws, 'tests', 'bad.test.yaml'), 'script: ../orders.js\ncases:\n  - bogus: 1\n');
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  activate(fakeContext(ws));
+  const c: TestController = recorded.testControllers[0];
+  await c.resolveHandler!();
+  const bad = c.items.get(`file://${path.join(ws, 'tests', 'bad.test.yaml')}`)!;
+  await c.resolveHandler!(bad);
+  assert.equal(bad.error, 'line 3: unknown key "bogus"');
+  assert.equal(bad.children.size, 0);
+  await c.profiles[0].run({ include: [bad], exclude: [] }, { isCancellationRequested: false });
+  const results = c.runs[0].filter((r) => r.state !== 'started');
+  assert.deepEqual(results.map((r) => `${r.item.label}:${r.state}`), [`${path.join('tests', 'bad.test.yaml')}:errored`]);
+  assert.match(results[0].messages[0].message, /unknown key "bogus"/);
+});
