@@ -87,6 +87,41 @@ async function labelsAt(doc: unknown, pos: InstanceType<typeof Position>): Promi
   return items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label)).sort();
 }
 
+test('the Testing view runs and updates test files through the real restls serve', async () => {
+  // Before the tests that switch configurations: the fixtures answer
+  // crm-customers, which testdata/config configures.
+  assert.ok(ext(), 'the first test activates the extension');
+  const src = path.join(repo, 'cmd', 'restls', 'testdata', 'scripttest');
+  fs.mkdirSync(path.join(ws, 'tests'));
+  for (const f of ['summary.js', 'failing.test.yaml']) {
+    fs.copyFileSync(path.join(src, f), path.join(ws, 'tests', f));
+  }
+  const c = recorded.testControllers[0];
+  await c.resolveHandler!();
+  const file = c.items.get(vscode.Uri.file(path.join(ws, 'tests', 'failing.test.yaml')).toString())!;
+  assert.ok(file, 'the test file is listed');
+  await c.resolveHandler!(file);
+  const names: string[] = [];
+  file.children.forEach((i) => names.push(`${i.label}@${i.range?.start.line}`));
+  assert.deepEqual(names, ['wrong result@6', 'wrong calls@9', 'no fixture@14', 'expects an error@17']);
+
+  const wrong = file.children.get(`${file.id}#wrong result`)!;
+  await c.profiles[0].run({ include: [wrong], exclude: [] }, { isCancellationRequested: false });
+  const res = c.runs[0].filter((r) => r.state !== 'started');
+  assert.deepEqual(res.map((r) => `${r.item.label}:${r.state}`), ['wrong result:failed']);
+  const diffs = res[0].messages.filter((m) => m.expectedOutput !== undefined).map((m) => `${m.message} | ${m.expectedOutput} | ${m.actualOutput}`);
+  assert.deepEqual(diffs, ['$.name: expected "Bob", got "Ann" | "Bob" | "Ann"', '$.tags: expected 3 elements, got 2 | 3 elements | 2', '$.tags[1]: expected "b", got "c" | "b" | "c"']);
+  assert.equal(res[0].messages[0].location?.range.line, 6);
+
+  // Update Expectation: the server's edit, the file on disk untouched.
+  const before = fs.readFileSync(path.join(ws, 'tests', 'failing.test.yaml'), 'utf8');
+  assert.equal(await recorded.commands.get('restls.updateExpectation')!(wrong), true);
+  const edit = recorded.edits.at(-1)!;
+  assert.equal(edit.replaced.length, 1);
+  assert.match(edit.replaced[0].text, /name: Ann/);
+  assert.equal(fs.readFileSync(path.join(ws, 'tests', 'failing.test.yaml'), 'utf8'), before);
+});
+
 test('a configRoot change reaches the running server in place: no hints for a missing root, new ids for another', async () => {
   const line = 'var r = api.rest.v1.get("';
   const doc = vscode.workspace.textDocuments[0];
