@@ -37,7 +37,7 @@ import {
 import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
 import { Location } from './servicesTree';
 import { StatusBar } from './status';
-import { TEST_GLOB, TestsView } from './testing';
+import { TEST_GLOB, TestsView, isTestFile } from './testing';
 
 /** UPDATE_FIXTURES is the button that writes the last run's answers into the fixture file. */
 const UPDATE_FIXTURES = 'Update Fixtures';
@@ -229,7 +229,7 @@ export class Restls implements vscode.Disposable {
       this.fileWatcher.onDidDelete((u) => this.lenses.fileChanged(u.fsPath)),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         this.updateActive();
-        if (this.isScript(doc)) {
+        if (this.isScript(doc) || isTestFile(doc)) {
           void this.ensureStarted();
         }
       }),
@@ -240,12 +240,13 @@ export class Restls implements vscode.Disposable {
 
   /**
    * startIfWanted starts the server when the workspace has platform work:
-   * an open script, or a service configuration file. VS Code activates the
+   * an open script or test file (*.test.yaml), or a service configuration
+   * file. VS Code activates the
    * extension for any JavaScript file; an unrelated project must not get a
    * server process, let alone a "restls not found" message.
    */
   private async startIfWanted(): Promise<void> {
-    if (vscode.workspace.textDocuments.some((d) => this.isScript(d))) {
+    if (vscode.workspace.textDocuments.some((d) => this.isScript(d) || isTestFile(d))) {
       return this.ensureStarted();
     }
     let files: vscode.Uri[] = [];

@@ -8,6 +8,11 @@ import * as vscode from 'vscode';
 /** TEST_GLOB finds the test files (scripttest.Suffix). */
 export const TEST_GLOB = '**/*.test.yaml';
 
+/** isTestFile tells whether doc is a test file of `restls test` on disk: the server diagnoses it, so opening one starts the server. */
+export function isTestFile(doc: { uri: vscode.Uri } | undefined): boolean {
+  return doc !== undefined && doc.uri.scheme === 'file' && doc.uri.fsPath.toLowerCase().endsWith('.test.yaml');
+}
+
 /** TestCommands are the server's test commands. */
 export const TestCommands = {
   list: 'restls.listTests',

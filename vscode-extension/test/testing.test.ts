@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { TestController, fakeContext, recorded, reset, setSetting, setWorkspaceFolder } from './vscode-mock';
-import { activate, deactivate } from '../src/extension';
+import { TestController, fakeContext, openDocument, recorded, reset, setSetting, setWorkspaceFolder, waitFor } from './vscode-mock';
+import { Restls, activate, deactivate } from '../src/extension';
 import { UPDATE_EXPECTATION } from '../src/testing';
 
 const FAKE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fake-restls.js');
@@ -84,4 +84,14 @@ test('a malformed test file shows its problem and errors when run', async () => 
   const results = c.runs[0].filter((r) => r.state !== 'started');
   assert.deepEqual(results.map((r) => `${r.item.label}:${r.state}`), [`${path.join('tests', 'bad.test.yaml')}:errored`]);
   assert.match(results[0].messages[0].message, /unknown key "bogus"/);
+});
+
+test('an open test file starts the server and is sent to it', async () => {
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  const file = path.join(ws, 'tests', 'orders.test.yaml');
+  openDocument(file, 'yaml');
+  const ext: Restls = activate(fakeContext(ws));
+  await waitFor(() => ext.running(), 'the server');
+  const state = (await ext.client!.sendRequest('fake/state')) as { opened: string[] };
+  assert.ok(state.opened.includes(`file://${file}`), JSON.stringify(state.opened));
 });
