@@ -64,3 +64,32 @@ return { name: c.name, orders: o.length, audit: p.body.id };
 		b.ReportMetric(((after - before) / time.Duration(n)).Seconds(), "cpu-s/op")
 	}
 }
+
+// BenchmarkParseEditor is what the language server does to a test file
+// at each pause in typing (its lenses and diagnostic): Parse of a file of
+// 100 cases with 100 inline fixtures, its script read from disk.
+func BenchmarkParseEditor(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "s.js"), []byte(`return api.rest.v1.get("crm", {pathParams: [context.input.id]}, {}).body;`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var t strings.Builder
+	t.WriteString("script: s.js\nfixtures:\n")
+	for i := range 100 {
+		fmt.Fprintf(&t, "  - serviceId: crm\n    path: %q\n    body: { id: %d, name: n%d, tags: [a, b] }\n", fmt.Sprint(i), i, i)
+	}
+	t.WriteString("cases:\n")
+	for i := range 100 {
+		fmt.Fprintf(&t, "  - name: case %d\n    input: { id: \"%d\" }\n    result: { id: %d, name: n%d, tags: [a, b] }\n    calls:\n      - { method: GET, serviceId: crm }\n", i, i, i, i)
+	}
+	path := filepath.Join(root, "t.test.yaml")
+	data := []byte(t.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := Parse(path, data)
+		if err != nil || len(f.Cases) != 100 {
+			b.Fatal(err)
+		}
+	}
+}
