@@ -17,6 +17,7 @@ import (
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/workspace"
+	"github.com/restls/restls/workspace/index"
 )
 
 // DefaultInclude is the glob a script's path must match when no --include
@@ -53,6 +54,10 @@ type Options struct {
 	// Workers is how many scripts are diagnosed at once; 0 means one per
 	// core.
 	Workers int
+	// Unused reports service-unused on the configuration entries that no
+	// script checked, of a kind reading the entry's file, calls
+	// (index.UnusedEntries, the language server's rule).
+	Unused bool
 }
 
 // Severity names, as every output writes them.
@@ -144,6 +149,10 @@ func Run(opts Options) (*Report, error) {
 	}
 	snap := opts.Workspace.Snapshot()
 	results := make([][]Finding, len(files))
+	var called []scriptCalls
+	if opts.Unused {
+		called = make([]scriptCalls, len(files))
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -156,7 +165,11 @@ func Run(opts Options) (*Report, error) {
 	for range min(workers, max(len(files), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				results[i] = checkScript(files[i], abs[i], snap, show)
+				var calls *scriptCalls
+				if called != nil {
+					calls = &called[i]
+				}
+				results[i] = checkScript(files[i], abs[i], snap, show, calls)
 			}
 		})
 	}
@@ -181,6 +194,9 @@ func Run(opts Options) (*Report, error) {
 		rep.Findings = append(rep.Findings, Finding{File: show(p.File), Line: max(p.Line, 1), Column: 1,
 			Severity: configSeverity(p.Severity), Code: p.Code, Message: p.Message})
 	}
+	if opts.Unused {
+		rep.Findings = append(rep.Findings, unusedFindings(snap.Config, called, show)...)
+	}
 	for _, f := range configFindings(snap.Config, show) {
 		if unreadableConfig[f.Code] {
 			rep.Unreadable++
@@ -200,8 +216,9 @@ func Run(opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// checkScript diagnoses one script.
-func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string) []Finding {
+// checkScript diagnoses one script; with calls, it also records the
+// serviceIds the script calls with a literal.
+func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string, calls *scriptCalls) []Finding {
 	data, err := input.ReadFile(file, input.Script)
 	var fe *input.FileError
 	if errors.As(err, &fe) {
@@ -216,6 +233,14 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	}
 	text := string(data)
 	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
+	if calls != nil {
+		calls.kind = kind
+		for _, c := range hints.CallSites(hints.NewDocument(text)) {
+			if !c.Dynamic && c.IDRange.End > 0 {
+				calls.ids = append(calls.ids, c.ServiceID)
+			}
+		}
+	}
 	// As the language server: no serviceId checks against a registry
 	// that offers no hints (config.HintState).
 	reg := snap.Registry(kind)
@@ -230,6 +255,43 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 		el, ec := position(text, lines, d.Range.End)
 		out = append(out, Finding{File: file, Line: l, Column: c, EndLine: el, EndColumn: ec,
 			Severity: severityName(d.Severity), Code: d.Code, Message: d.Message, Kind: kind})
+	}
+	return out
+}
+
+// scriptCalls are the serviceIds a script of kind calls with a literal.
+type scriptCalls struct {
+	kind config.Kind
+	ids  []string
+}
+
+// unusedFindings are the service-unused informations of the entries no
+// script checked calls.
+func unusedFindings(snap *config.Snapshot, called []scriptCalls, show func(string) string) []Finding {
+	byKind := map[config.Kind]map[string]bool{}
+	for _, sc := range called {
+		if byKind[sc.kind] == nil {
+			byKind[sc.kind] = map[string]bool{}
+		}
+		for _, id := range sc.ids {
+			byKind[sc.kind][id] = true
+		}
+	}
+	var out []Finding
+	for _, u := range index.UnusedEntries(snap.Entries(), func(id string, kinds []config.Kind) bool {
+		for _, k := range kinds {
+			if byKind[k][id] {
+				return true
+			}
+		}
+		return false
+	}) {
+		at := u.Entry.IDAt
+		if at.Line == 0 {
+			at = u.Entry.Defined
+		}
+		out = append(out, Finding{File: show(u.Entry.Defined.File), Line: at.Line, Column: max(at.Column, 1),
+			Severity: SeverityInfo, Code: index.CodeServiceUnused, Message: u.Message})
 	}
 	return out
 }

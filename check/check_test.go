@@ -197,3 +197,36 @@ func TestNoConfiguration(t *testing.T) {
 func fixedWorkspace(snap *config.Snapshot, kinds config.KindMap) *workspace.Workspace {
 	return workspace.New(workspace.Options{Kinds: kinds, Load: func(config.Sources) *config.Snapshot { return snap }})
 }
+
+// TestUnused: --unused reports each entry that no script checked, of a
+// kind reading its file, calls; an entry an <id>/<suffix> url names is
+// used through that url; without Unused nothing is reported.
+func TestUnused(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n" +
+			"    - serviceId: hr\n      url: https://hr.example.com\n    - serviceId: base\n      url: https://b.example.com\n" +
+			"    - serviceId: orders\n      url: base/orders\n",
+		"config/script-handler-config/script-handler-api.xml": "<scriptservice>\n  <api serviceId=\"tasky\" url=\"https://t.example.com\"/>\n</scriptservice>\n",
+		"scripts/a.js": "api.rest.v1.get(\"crm\", {}, {});\napi.rest.v1.get(\"orders\", {}, {});\napi.rest.v1.get(\"tasky\", {}, {});\n",
+	})
+	ws := workspace.New(workspace.Options{Sources: config.Sources{ConfigRoot: filepath.Join(root, "config")}})
+	var got []string
+	for _, unused := range []bool{false, true} {
+		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: ws, Unused: unused})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Findings {
+			if f.Code == "service-unused" {
+				got = append(got, fmt.Sprintf("%v %s:%d:%d %s", unused, filepath.Base(f.File), f.Line, f.Column, f.Severity))
+			}
+		}
+		if rep.ExitCode(true) != 1 { // unknown-service tasky: a scriptService script
+			t.Errorf("unused=%v: exit %d, want 1", unused, rep.ExitCode(true))
+		}
+	}
+	want := []string{"true application.yml:5:7 info", "true script-handler-api.xml:2:3 info"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("service-unused findings (-want +got):\n%s", diff)
+	}
+}

@@ -20,7 +20,9 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 	}
 	if len(paths) > 0 {
 		s.configFilesChanged(paths)
-		s.srv.filesChanged(paths) // the project index's scripts
+		if s.srv.filesChanged(paths) { // the project index's scripts
+			s.diagnostics.mark(true) // service-unused follows them
+		}
 		s.testFilesMayHaveChanged()
 	}
 	return nil, nil

@@ -35,8 +35,8 @@ import (
 // renamefail, symbols, wsymbols, lens, inlay). Configuration files
 // (.yml, .yaml, .properties, .xml) carry markers too, written
 // "#@name(...)" (in XML, alone in a comment on the line below:
-// "<!-- #@name(...) -->"); they are opened, and their diagnostics are not
-// checked.
+// "<!-- #@name(...) -->"); they are opened, and their diagnostics are
+// checked when they carry diag markers (then every one must be expected).
 //
 // pos is a string found in the code before the comment; "|" in it marks the
 // cursor (default: the start of the match). A marker comment alone on a line
@@ -179,6 +179,25 @@ func runMarkerFile(t *testing.T, path string) {
 		}
 		for _, s := range scripts {
 			checkDiagnostics(t, s, published[s.name], diagMarkers[s.name])
+		}
+		// A configuration file's diagnostics are checked when it has diag
+		// markers; service-unused comes once the project index is built,
+		// so the publish that has as many as expected is waited for.
+		for _, s := range configs {
+			want := diagMarkers[s.name]
+			if len(want) == 0 {
+				continue
+			}
+			var got []protocol.Diagnostic
+			c.waitFor("diagnostics of "+s.name, func() bool {
+				p, ok := c.diags[s.u]
+				if !ok || p.seq < since {
+					return false
+				}
+				got = p.params.Diagnostics
+				return len(got) >= len(want)
+			})
+			checkDiagnostics(t, s, got, want)
 		}
 	}
 	check("", loadedAt)

@@ -135,6 +135,29 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 	case <-ctx.Done():
 		return nil
 	}
+	s.bringCurrent(ni)
+	return ni
+}
+
+// readyNavIndex returns the session's index, current, when its build is
+// done; nil (and no wait) otherwise.
+func (s *session) readyNavIndex() *navIndex {
+	ni := s.projectIndex()
+	if ni == nil {
+		return nil
+	}
+	select {
+	case <-ni.ready:
+	default:
+		return nil
+	}
+	s.bringCurrent(ni)
+	return ni
+}
+
+// bringCurrent applies the registry's snapshot and the open documents'
+// texts to a built index.
+func (s *session) bringCurrent(ni *navIndex) {
 	s.mu.Lock()
 	open := make(map[string]string, len(s.docs))
 	for _, d := range s.docs {
@@ -162,18 +185,18 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 			ni.ix.Update(p) // closed: back to the file
 		}
 	}
-	return ni
 }
 
 // filesChanged updates every index holding one of paths (a client's
-// workspace/didChangeWatchedFiles).
-func (srv *Server) filesChanged(paths []string) {
+// workspace/didChangeWatchedFiles), and reports whether one changed.
+func (srv *Server) filesChanged(paths []string) bool {
 	srv.nav.mu.Lock()
 	list := make([]*navIndex, 0, len(srv.nav.m))
 	for _, ni := range srv.nav.m {
 		list = append(list, ni)
 	}
 	srv.nav.mu.Unlock()
+	changed := false
 	for _, ni := range list {
 		select {
 		case <-ni.ready:
@@ -184,13 +207,14 @@ func (srv *Server) filesChanged(paths []string) {
 		for _, p := range paths {
 			if p = filepath.Clean(p); strings.HasPrefix(p, root) {
 				ni.mu.Lock()
-				if _, open := ni.buffers[p]; !open {
-					ni.ix.Update(p)
+				if _, open := ni.buffers[p]; !open && ni.ix.Update(p) {
+					changed = true
 				}
 				ni.mu.Unlock()
 			}
 		}
 	}
+	return changed
 }
 
 // pollProjectIndex brings the session's index current with the disk when
@@ -219,6 +243,7 @@ func (s *session) pollProjectIndex(every time.Duration) {
 	ni.mu.Unlock()
 	if due && ni.ix.Poll() {
 		s.log.Debug("project index: files changed on disk", zap.String("root", root))
+		s.diagnostics.mark(true) // service-unused follows the scripts
 	}
 }
 

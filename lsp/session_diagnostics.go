@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -16,6 +17,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/workspace"
+	"github.com/restls/restls/workspace/index"
 )
 
 // diagnosticsWorker computes and publishes one session's diagnostics off
@@ -42,6 +44,10 @@ type diagnosticsWorker struct {
 	wake  chan struct{} // holds at most one pending wake-up
 
 	pubMu sync.Mutex
+
+	// awaitingIndex is set while a goroutine waits for the project
+	// index's build to publish service-unused.
+	awaitingIndex atomic.Bool
 
 	mu          sync.Mutex
 	dirty       map[uri.URI]struct{} // documents to diagnose
@@ -258,6 +264,44 @@ func (w *diagnosticsWorker) publishTest(ctx context.Context, u uri.URI, d *docum
 	})
 }
 
+// unusedEntries are the service-unused entries per configuration file,
+// from the project index once it is built. Before that, none: a waiter
+// queues the configuration again when the build is done.
+func (w *diagnosticsWorker) unusedEntries() map[string][]index.Unused {
+	s := w.s
+	if s.opts.ShowPath != nil {
+		return nil
+	}
+	ni := s.projectIndex()
+	if ni == nil {
+		return nil
+	}
+	select {
+	case <-ni.ready:
+	default:
+		if w.awaitingIndex.CompareAndSwap(false, true) {
+			ctx := s.ctx
+			s.bg.Go(func() {
+				defer w.awaitingIndex.Store(false)
+				select {
+				case <-ni.ready:
+					w.mark(true)
+				case <-ctx.Done():
+				}
+			})
+		}
+		return nil
+	}
+	s.bringCurrent(ni)
+	out := map[string][]index.Unused{}
+	for _, f := range ni.ix.EntryFiles() {
+		if us := ni.ix.Unused(f); len(us) > 0 {
+			out[f] = us
+		}
+	}
+	return out
+}
+
 // publishConfig publishes the registry's diagnostics on the configuration
 // files themselves (clearing files that no longer have any), then the
 // status notification.
@@ -276,19 +320,34 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 		}
 		byFile[d.File] = append(byFile[d.File], d)
 	}
+	unused := w.unusedEntries()
 	published := map[uri.URI]bool{}
 	files := make([]string, 0, len(byFile))
 	for f := range byFile {
 		files = append(files, f)
+	}
+	for f := range unused {
+		if _, ok := byFile[f]; !ok {
+			files = append(files, f)
+		}
 	}
 	sort.Strings(files)
 	for _, f := range files {
 		u := hostPaths.fileURI(cleanAbs(f))
 		published[u] = true
 		m := s.configMapper(u, f)
-		out := make([]protocol.Diagnostic, 0, len(byFile[f]))
+		out := make([]protocol.Diagnostic, 0, len(byFile[f])+len(unused[f]))
 		for _, d := range byFile[f] {
 			out = append(out, configDiagnostic(m, d))
+		}
+		for _, un := range unused[f] {
+			out = append(out, protocol.Diagnostic{
+				Range:    entryRange(m, un.Entry.IDSpan, un.Entry.IDAt),
+				Severity: protocol.DiagnosticSeverityInformation,
+				Code:     protocol.String(index.CodeServiceUnused),
+				Source:   protocol.NewOptional("restls"),
+				Message:  protocol.String(un.Message),
+			})
 		}
 		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: out})
 	}

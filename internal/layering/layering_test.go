@@ -62,9 +62,9 @@ var table = map[string]rule{
 	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":                 {may: []string{"config"}},
-	"workspace":              {may: []string{"config", "openapi"}}, // the project as every surface sees it
-	"check":                  {may: []string{"config", "hints", "workspace"}},
-	"workspace/index":        {may: []string{"config", "hints"}}, // the project index behind navigation: scripts' calls and configuration entries
+	"workspace":              {may: []string{"config", "openapi"}},                               // the project as every surface sees it
+	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}}, // workspace/index: the service-unused rule
+	"workspace/index":        {may: []string{"config", "hints"}},                                 // the project index behind navigation: scripts' calls and configuration entries
 	"scripttest":             {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                    {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"web":                    {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
