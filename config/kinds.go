@@ -14,6 +14,10 @@ import (
 // kindMarker is the first-line comment that selects a script kind.
 const kindMarker = "restls-kind:"
 
+// KindDirective is the word of the first-line comment that selects a
+// script's kind: "// restls-kind: scriptTask".
+const KindDirective = kindMarker
+
 // DetectKind reads a first-line comment "// restls-kind: scriptTask".
 func DetectKind(text string) (Kind, bool) {
 	line := text

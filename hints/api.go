@@ -89,6 +89,33 @@ type Display struct {
 	// openapi); nil: none, and the hints are those of the configuration
 	// alone.
 	APIs *openapi.Set
+	// ConfiguredFor returns the other script kinds whose registry has a
+	// usable serviceId id; nil: not asked. An unknown serviceId that
+	// another kind has then says so, with a fix that writes the
+	// "// restls-kind: K" first line.
+	ConfiguredFor func(id string) []config.Kind
+}
+
+// ConfiguredIn returns Display.ConfiguredFor over snap: the kinds other
+// than kind whose registry has a usable id.
+func ConfiguredIn(snap *config.Snapshot, kind config.Kind) func(id string) []config.Kind {
+	if snap == nil {
+		return nil
+	}
+	return func(id string) []config.Kind {
+		var out []config.Kind
+		for _, k := range config.Kinds {
+			if k == kind {
+				continue
+			}
+			if r := snap.For(k); r != nil && r.Loaded {
+				if _, ok := r.Service(id); ok {
+					out = append(out, k)
+				}
+			}
+		}
+		return out
+	}
 }
 
 func (d Display) path(file string) string {

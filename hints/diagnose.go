@@ -326,12 +326,49 @@ func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 		diag.Message = fmt.Sprintf("unknown serviceId %q: no service with this id is configured for %s scripts; declare it in the service configuration",
 			id, d.reg.Kind)
 	}
+	var others []config.Kind
+	if d.disp.ConfiguredFor != nil {
+		others = d.disp.ConfiguredFor(id)
+	}
+	if len(others) > 0 {
+		names := make([]string, len(others))
+		for i, k := range others {
+			names[i] = string(k)
+		}
+		diag.Message = fmt.Sprintf("unknown serviceId %q for %s scripts, but configured for %s scripts: if this script is one, write \"// %s %s\" as its first line",
+			id, d.reg.Kind, strings.Join(names, " and "), config.KindDirective, others[0])
+		for i, k := range others {
+			f := kindFix(d.text, k)
+			f.Preferred = i == 0
+			diag.Fixes = append(diag.Fixes, f)
+		}
+	}
 	for i, n := range near {
-		diag.Fixes = append(diag.Fixes, Fix{Title: fmt.Sprintf("Change to %q", n), Preferred: i == 0,
+		diag.Fixes = append(diag.Fixes, Fix{Title: fmt.Sprintf("Change to %q", n), Preferred: i == 0 && len(others) == 0,
 			Edits: []Edit{{Range: r, NewText: escapeQuote(n, quote)}}})
 	}
 	d.add(diag)
 	return nil
+}
+
+// kindFix writes "// restls-kind: k" as the script's first line: it
+// replaces a first line that already names a kind, else it is inserted.
+func kindFix(text string, k config.Kind) Fix {
+	line := "// " + config.KindDirective + " " + string(k)
+	title := fmt.Sprintf("Mark the script as %s (%s)", k, line)
+	start := 0
+	if strings.HasPrefix(text, "\ufeff") {
+		start = len("\ufeff")
+	}
+	first := text[start:]
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if _, ok := config.DetectKind(text); ok || strings.Contains(first, config.KindDirective) {
+		end := start + len(strings.TrimRight(first, "\r"))
+		return Fix{Title: title, Edits: []Edit{{Range: Range{start, end}, NewText: line}}}
+	}
+	return Fix{Title: title, Edits: []Edit{{Range: Range{start, start}, NewText: line + "\n"}}}
 }
 
 func quoteIDs(ids []string) string {

@@ -27,7 +27,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 	start, end := v.d.m.fromRange(p.Range)
 	kind := protocol.CodeActionKindQuickFix
 	for _, d := range s.diagnosticsOf(v) {
-		if len(d.Fixes) == 0 || d.Range.End < start || d.Range.Start > end {
+		if len(d.Fixes) == 0 && d.Code != hints.CodeUnknownService || d.Range.End < start || d.Range.Start > end {
 			continue
 		}
 		diag := toDiagnostic(v.d.m, d)
@@ -44,6 +44,9 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 				IsPreferred: &preferred,
 				Edit:        &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{v.d.uri: edits}},
 			})
+		}
+		if a := s.skeletonAction(v, d, diag); a != nil {
+			out = append(out, a)
 		}
 	}
 	return cancelled(ctx, out, nil)

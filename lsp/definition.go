@@ -14,6 +14,7 @@ import (
 func (s *session) displayFor(v view) hints.Display {
 	d := s.display()
 	d.APIs = v.apis
+	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
 	return d
 }
 

@@ -18,7 +18,7 @@ const (
 
 // commands are the commands the server advertises, in this order.
 var commands = []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl,
-	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandRunTests, CommandUpdateTest, CommandListTests, CommandReload}
+	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandRunTests, CommandUpdateTest, CommandListTests, CommandShowEntry, CommandReload}
 
 func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p protocol.InitializeParams
@@ -107,6 +107,9 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 	}
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress
+	}
+	if w := c.Window; w != nil && w.ShowDocument != nil {
+		cc.showDocument = w.ShowDocument.Support
 	}
 	if td := c.TextDocument; td != nil && td.Completion != nil {
 		if ci := td.Completion.CompletionItem; ci != nil {

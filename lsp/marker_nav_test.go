@@ -24,6 +24,8 @@ import (
 //	//@wsymbols(pos, "query", "name | container", ...) workspace symbols for query are exactly these, in order
 //	//@lens(pos, "title")                           a code lens on pos's line has this title
 //	//@inlay(pos, "label")                          an inlay hint at pos has this label; none = no hint on the line
+//	//@addentry(pos, "file", "line", ...)          the quick fix "Add serviceId ..." at pos edits file (created when absent)
+//	                                               so that it holds each line; its command opens file at the url
 //
 // file is relative to the archive; col is 1-based in UTF-16 units.
 
@@ -162,6 +164,8 @@ func checkNavMarker(t *testing.T, c *testClient, s *script, m marker, pos protoc
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: inlay hints at %d:%d: %q, want %q", m.where, pos.Line+1, pos.Character+1, got, want)
 		}
+	case "addentry":
+		checkAddEntry(t, c, s, m, pos)
 	default:
 		return false
 	}

@@ -35,6 +35,7 @@ type clientCaps struct {
 	editRange        bool // completionList.itemDefaults has "editRange"
 	dataDefault      bool // completionList.itemDefaults has "data"
 	documentChanges  bool // workspace.workspaceEdit.documentChanges (rename.go)
+	showDocument     bool // window.showDocument.support (code_action_entry.go)
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
