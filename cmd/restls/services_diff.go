@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -15,17 +13,9 @@ import (
 // configurations, each a config root or an environment of the project
 // file (issue 26).
 
-// serviceDiff is one difference of one kind.
-type serviceDiff struct {
-	// ServiceID is "" for a difference of the kind's timeouts.
-	ServiceID string `json:"serviceId,omitempty"`
-	// What: missing (usable on one side only), unusable (configured but
-	// unusable on one side), url (host or path), http (plain http on one
-	// side only), auth (kind), timeouts.
-	What string `json:"what"`
-	A    string `json:"a"`
-	B    string `json:"b"`
-}
+// serviceDiff is one difference of one kind (config.DiffRegistries,
+// which restls check --since asks too).
+type serviceDiff = config.ServiceDiff
 
 type kindDiff struct {
 	Kind        config.Kind   `json:"kind"`
@@ -90,7 +80,7 @@ Exit status: 0 when they do not differ; 1 when they do; 2 for usage errors.`)
 	}
 	out := servicesDiffJSON{A: sides[0], B: sides[1], Kinds: []kindDiff{}}
 	for _, k := range kinds {
-		d := diffRegistries(snaps[0].For(k), snaps[1].For(k))
+		d := config.DiffRegistries(snaps[0].For(k), snaps[1].For(k))
 		out.Kinds = append(out.Kinds, kindDiff{Kind: k, Differences: d})
 		out.Differ = out.Differ || len(d) > 0
 	}
@@ -124,95 +114,6 @@ func diffSources(env *cliEnv, project, side string) (config.Sources, bool) {
 	}
 	return cf.fromProject(), true
 }
-
-// diffRegistries lists the differences between two registries of one
-// kind, by serviceId, then the timeouts.
-func diffRegistries(a, b *config.Registry) []serviceDiff {
-	ids := map[string]bool{}
-	for _, r := range []*config.Registry{a, b} {
-		for _, id := range r.IDs() {
-			ids[id] = true
-		}
-	}
-	sorted := make([]string, 0, len(ids))
-	for id := range ids {
-		sorted = append(sorted, id)
-	}
-	sort.Strings(sorted)
-	out := []serviceDiff{}
-	for _, id := range sorted {
-		sa, okA := a.Service(id)
-		sb, okB := b.Service(id)
-		switch {
-		case !okA || !okB:
-			out = append(out, missingDiff(id, a, okA, b, okB))
-			continue
-		}
-		ua, ub := urlWhere(sa.URL), urlWhere(sb.URL)
-		if ua != ub {
-			out = append(out, serviceDiff{id, "url", sa.URL, sb.URL})
-		}
-		if ha, hb := plainHTTP(sa.URL), plainHTTP(sb.URL); ha != hb {
-			out = append(out, serviceDiff{id, "http", urlScheme(sa.URL), urlScheme(sb.URL)})
-		}
-		if aa, ab := a.AuthSummary(sa), b.AuthSummary(sb); aa != ab {
-			out = append(out, serviceDiff{id, "auth", aa, ab})
-		}
-	}
-	ta, tb := a.Timeouts, b.Timeouts
-	for _, t := range []struct {
-		name string
-		a, b int
-	}{
-		{"connectionTimeout default", ta.Connection.Default, tb.Connection.Default},
-		{"connectionTimeout maximum", ta.Connection.Maximum, tb.Connection.Maximum},
-		{"readTimeout default", ta.Read.Default, tb.Read.Default},
-		{"readTimeout maximum", ta.Read.Maximum, tb.Read.Maximum},
-	} {
-		if t.a != t.b {
-			out = append(out, serviceDiff{"", "timeouts", fmt.Sprintf("%s %d ms", t.name, t.a), fmt.Sprintf("%s %d ms", t.name, t.b)})
-		}
-	}
-	return out
-}
-
-// missingDiff says how id is absent on one side: not configured, or
-// configured but unusable (with why).
-func missingDiff(id string, a *config.Registry, okA bool, b *config.Registry, okB bool) serviceDiff {
-	state := func(r *config.Registry, ok bool) string {
-		if ok {
-			s, _ := r.Service(id)
-			return s.URL
-		}
-		if d, bad := r.Unusable(id); bad {
-			return "unusable: " + d.Message
-		}
-		return "not configured"
-	}
-	d := serviceDiff{ServiceID: id, What: "missing", A: state(a, okA), B: state(b, okB)}
-	if strings.HasPrefix(d.A, "unusable") || strings.HasPrefix(d.B, "unusable") {
-		d.What = "unusable"
-	}
-	return d
-}
-
-// urlWhere is a url's host and path, what a script's request reaches.
-func urlWhere(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	return strings.ToLower(u.Host) + strings.TrimSuffix(u.EscapedPath(), "/")
-}
-
-func urlScheme(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return strings.ToLower(u.Scheme)
-	}
-	return ""
-}
-
-func plainHTTP(raw string) bool { return urlScheme(raw) == "http" }
 
 // printServicesDiff prints the differences as text: per kind, one line
 // per difference, then a count.
