@@ -58,6 +58,19 @@ type Options struct {
 	// script checked, of a kind reading the entry's file, calls
 	// (index.UnusedEntries, the language server's rule).
 	Unused bool
+	// Since, when set, reports the impact of a configuration change on
+	// the scripts checked: the calls whose serviceId, resolved url or
+	// authorization differs between Since.Config and the workspace's.
+	Since *Since
+}
+
+// Since is the configuration a change is compared with (restls check
+// --since REF: the configuration files as REF has them).
+type Since struct {
+	// Ref names it in messages.
+	Ref string
+	// Config is that configuration, loaded.
+	Config *config.Snapshot
 }
 
 // Severity names, as every output writes them.
@@ -153,6 +166,10 @@ func Run(opts Options) (*Report, error) {
 	if opts.Unused {
 		called = make([]scriptCalls, len(files))
 	}
+	var since sinceDiffs
+	if opts.Since != nil {
+		since = diffSince(opts.Since, snap.Config)
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -169,7 +186,7 @@ func Run(opts Options) (*Report, error) {
 				if called != nil {
 					calls = &called[i]
 				}
-				results[i] = checkScript(files[i], abs[i], snap, show, calls)
+				results[i] = checkScript(files[i], abs[i], snap, show, calls, since)
 			}
 		})
 	}
@@ -218,7 +235,7 @@ func Run(opts Options) (*Report, error) {
 
 // checkScript diagnoses one script; with calls, it also records the
 // serviceIds the script calls with a literal.
-func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string, calls *scriptCalls) []Finding {
+func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string, calls *scriptCalls, since sinceDiffs) []Finding {
 	data, err := input.ReadFile(file, input.Script)
 	var fe *input.FileError
 	if errors.As(err, &fe) {
@@ -233,12 +250,28 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	}
 	text := string(data)
 	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
-	if calls != nil {
-		calls.kind = kind
+	var sinceFindings []Finding
+	if calls != nil || since.any(kind) && strings.Contains(text, "v1") {
+		var lines []int
 		for _, c := range hints.CallSites(hints.NewDocument(text)) {
-			if !c.Dynamic && c.IDRange.End > 0 {
+			if c.Dynamic || c.IDRange.End == 0 {
+				continue
+			}
+			if calls != nil {
 				calls.ids = append(calls.ids, c.ServiceID)
 			}
+			for _, d := range since[kind][c.ServiceID] {
+				if lines == nil {
+					lines = lineStarts(text)
+				}
+				l, col := position(text, lines, c.IDRange.Start)
+				el, ec := position(text, lines, c.IDRange.End)
+				sinceFindings = append(sinceFindings, Finding{File: file, Line: l, Column: col, EndLine: el, EndColumn: ec,
+					Severity: SeverityWarning, Code: d.code, Message: d.message, Kind: kind})
+			}
+		}
+		if calls != nil {
+			calls.kind = kind
 		}
 	}
 	// As the language server: no serviceId checks against a registry
@@ -246,10 +279,11 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	reg := snap.Registry(kind)
 	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, kind)})
 	if len(diags) == 0 {
-		return nil
+		return sinceFindings
 	}
 	lines := lineStarts(text)
-	out := make([]Finding, 0, len(diags))
+	out := make([]Finding, 0, len(diags)+len(sinceFindings))
+	out = append(out, sinceFindings...)
 	for _, d := range diags {
 		l, c := position(text, lines, d.Range.Start)
 		el, ec := position(text, lines, d.Range.End)

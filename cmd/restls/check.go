@@ -38,7 +38,7 @@ func (k *kindMapFlag) Set(v string) error {
 }
 
 func runCheck(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "check", "[--format F] [--strict] [--unused] [--include GLOB] [--exclude GLOB] [--kind-map GLOB=KIND] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "check", "[--format F] [--strict] [--unused] [--since REF] [--include GLOB] [--exclude GLOB] [--kind-map GLOB=KIND] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
 Checks every script under the PATHs (default .) as the language server
 would, and the service configuration: each problem with file, line,
 column, severity, message and code (docs/diagnostics.md).
@@ -59,6 +59,7 @@ files, no service configuration found, and a description file that does
 not exist.`)
 	format := fs.String("format", "text", "output `format`: text (file:line:col: severity: message [code]), json, sarif (SARIF 2.1.0) or github (workflow-command annotations)")
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
+	sinceRef := fs.String("since", "", "also report the calls whose serviceId becomes unknown or unusable, whose url changes host or path, or whose authorization kind changes between the configuration files at git `REF` and the working tree's (since-* codes, warnings)")
 	unused := fs.Bool("unused", false, "report service-unused (information) on each configuration entry that no script checked, of a kind reading its file, calls; --strict does not turn it on")
 	var include, exclude stringList
 	fs.Var(&include, "include", "check the files matching this `glob` below each directory (repeatable; default "+check.DefaultInclude+")")
@@ -105,7 +106,15 @@ not exist.`)
 		// An empty but existing configuration still checks.
 		return usageErr("%s", errNoConfiguration)
 	}
-	rep, err := check.Run(check.Options{Paths: paths, Include: include, Exclude: exclude, Workspace: ws, Unused: *unused})
+	opts := check.Options{Paths: paths, Include: include, Exclude: exclude, Workspace: ws, Unused: *unused}
+	if *sinceRef != "" {
+		base, err := sinceSnapshot(*sinceRef, cf.sources())
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		opts.Since = &check.Since{Ref: *sinceRef, Config: base}
+	}
+	rep, err := check.Run(opts)
 	if err != nil {
 		return usageErr("%v", err)
 	}

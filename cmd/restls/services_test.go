@@ -14,7 +14,7 @@ import (
 )
 
 // run runs restls in-process and returns stdout, stderr and the status.
-func run(t *testing.T, env map[string]string, args ...string) (string, string, int) {
+func run(t testing.TB, env map[string]string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	e := &cliEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// sinceRepo builds a git repository of four commits: the base, then an
+// id removed (hr), a URL moved (crm to another host), an auth kind
+// changed (pay from basic to oAuth). Its scripts call each, one of them
+// as a scriptTask, which reads the handler XML where nothing changes.
+func sinceRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	yml := func(hr, crm, pay string) string {
+		return "scriptservice:\n  api:\n    - serviceId: crm\n      url: " + crm + "\n" + hr +
+			"    - serviceId: pay\n      url: https://pay.example.com\n" + pay +
+			"  oAuth:\n    - id: o\n      url: https://auth.example.com/token\n      grantType: client_credentials\n" +
+			"      clientAuthenticationMethod: client_secret_post\n      clientId: c\n      clientSecret: very-secret-value\n"
+	}
+	hr := "    - serviceId: hr\n      url: https://hr.example.com\n"
+	basic := "      authorization:\n        type: basic\n        encodedCredentials: dXNlcjpzM2NyZXQ=\n"
+	oauth := "      authorization:\n        type: oAuth\n        id: o\n"
+	writeTree(t, dir, map[string]string{
+		"config/application.yml":                              yml(hr, "https://crm.example.com/v1", basic),
+		"config/script-handler-config/script-handler-api.xml": `<scriptservice><api serviceId="tasks" url="https://tasks.example.com"/></scriptservice>`,
+		"scripts/orders.js":                                   "var c = api.rest.v1.get(\"crm\", {pathParams: [\"orders\"]}, {});\nvar p = api.rest.v1.post(\"pay\", {}, {}, {});\n",
+		"scripts/people.js":                                   "api.rest.v1.get(\"hr\", {}, {});\n",
+		"scripts/task.js":                                     "// restls-kind: scriptTask\napi.rest.v1.get(\"tasks\", {}, {});\napi.rest.v1.get(\"crm\", {}, {});\n",
+	})
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	for _, c := range []struct{ msg, text string }{
+		{"hr removed", yml("", "https://crm.example.com/v1", basic)},
+		{"crm moved", yml("", "https://crm2.example.com/v1", basic)},
+		{"pay by oAuth", yml("", "https://crm2.example.com/v1", oauth)},
+	} {
+		writeTree(t, dir, map[string]string{"config/application.yml": c.text})
+		git("commit", "-q", "-am", c.msg)
+	}
+	return dir
+}
+
+// TestCheckSince: each commit's change shows on the calls it affects, in
+// every format; a clean comparison adds nothing; a bad REF and a
+// directory outside git are usage errors.
+func TestCheckSince(t *testing.T) {
+	dir := sinceRepo(t)
+	args := func(extra ...string) []string {
+		return append([]string{"check", "--config-root", filepath.Join(dir, "config"), filepath.Join(dir, "scripts")}, extra...)
+	}
+	clean := func(s string) string {
+		s = strings.ReplaceAll(s, dir, "$REPO")
+		return strings.ReplaceAll(s, `"version": "`+versionString()+`"`, `"version": "$VERSION"`)
+	}
+	for _, f := range []struct{ name, ext string }{{"text", "txt"}, {"json", "json"}, {"sarif", "sarif"}, {"github", "txt"}} {
+		t.Run(f.name, func(t *testing.T) {
+			out, errs, rc := run(t, nil, args("--since", "HEAD~3", "--format", f.name)...)
+			// hr is unknown now: an error of the working tree itself.
+			if rc != 1 || errs != "" {
+				t.Errorf("exit %d, stderr %q; want 1 and nothing", rc, errs)
+			}
+			goldentest.Check(t, filepath.Join("testdata", "golden", "check_since", f.name+"."+f.ext), clean(out))
+		})
+	}
+	codes := func(out string) []string {
+		var got []string
+		for _, l := range strings.Split(out, "\n") {
+			if i := strings.LastIndex(l, "[since-"); i >= 0 {
+				got = append(got, strings.TrimSuffix(l[i+1:], "]"))
+			}
+		}
+		return got
+	}
+	for _, tc := range []struct {
+		ref  string
+		want string
+	}{
+		{"HEAD~1", "since-auth-changed"},
+		{"HEAD~2", "since-url-changed since-auth-changed since-url-changed"},
+		{"HEAD", ""},
+	} {
+		out, _, _ := run(t, nil, args("--since", tc.ref)...)
+		if got := strings.Join(codes(out), " "); got != tc.want {
+			t.Errorf("--since %s: codes %q, want %q\n%s", tc.ref, got, tc.want, out)
+		}
+	}
+	for _, tc := range []struct{ name, ref, dir, want string }{
+		{"no such commit", "nosuch", dir, "no such commit"},
+		{"an option", "--output=x", dir, "name a git revision"},
+		{"outside git", "HEAD", t.TempDir(), "not in a git repository"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.dir != dir {
+				writeTree(t, tc.dir, map[string]string{"config/application.yml": "scriptservice:\n  api: []\n", "a.js": ""})
+			}
+			_, errs, rc := run(t, nil, "check", "--config-root", filepath.Join(tc.dir, "config"), "--since="+tc.ref, tc.dir)
+			if rc != 2 || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", rc, errs, tc.want)
+			}
+		})
+	}
+}
