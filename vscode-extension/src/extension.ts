@@ -27,6 +27,7 @@ import {
   ServerConfig,
   Settings,
   classifyChange,
+  configDocumentSelector,
   documentSelector,
   readSettings,
   readsInput,
@@ -64,9 +65,25 @@ export const Commands = {
   diffWithFixtures: 'restls.diffWithFixtures',
   updateFixtures: 'restls.updateFixturesFromLastRun',
   revealInConfiguration: REVEAL,
+  showReferences: 'restls.showReferences',
 } as const;
 
 /** ServerCommands are the workspace/executeCommand ids of restls serve. */
+/**
+ * showReferences is the server's code-lens command restls.showReferences
+ * ("3 scripts call this" on a configuration entry): its arguments are the
+ * entry's URI and LSP position, which VS Code's references view
+ * (editor.action.findReferences) takes as a Uri and a Position; it then
+ * asks the server's textDocument/references there.
+ */
+export function showReferences(u: unknown, p: unknown): Thenable<unknown> | undefined {
+  const pos = p as { line?: unknown; character?: unknown } | undefined;
+  if (typeof u !== 'string' || typeof pos?.line !== 'number' || typeof pos?.character !== 'number') {
+    return undefined;
+  }
+  return vscode.commands.executeCommand('editor.action.findReferences', vscode.Uri.parse(u), new vscode.Position(pos.line, pos.character));
+}
+
 export const ServerCommands = {
   runScript: 'restls.runScript',
   services: 'restls.services',
@@ -202,6 +219,7 @@ export class Restls implements vscode.Disposable {
     reg(Commands.showLog, () => this.output.show(true));
     reg(Commands.selectEnvironment, () => this.selectEnvironment());
     reg(Commands.refreshServices, () => this.services.refresh());
+    this.disposables.push(vscode.commands.registerCommand(Commands.showReferences, (u?: unknown, p?: unknown) => showReferences(u, p)));
     this.disposables.push(
       vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
       vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.services, showCollapseAll: true }),
@@ -405,9 +423,11 @@ export class Restls implements vscode.Disposable {
       options: { cwd: ws, env: serverEnv(this.settings) },
     };
     const clientOptions: LanguageClientOptions = {
-      // The test files too: the server gives them diagnostics (the path
-      // decides; their lenses are the Testing view's here).
-      documentSelector: [...documentSelector(this.settings.include), { scheme: 'file', language: 'yaml', pattern: TEST_GLOB }],
+      // The scripts restls.include names, the test files (the server gives
+      // them diagnostics; the path decides; their lenses are the Testing
+      // view's here), and the configuration files (by name only: no other
+      // YAML, XML or properties file).
+      documentSelector: [...documentSelector(this.settings.include), { scheme: 'file', language: 'yaml', pattern: TEST_GLOB }, ...configDocumentSelector()],
       outputChannel: this.output,
       // The client would pop up a message for every failed notification
       // while a server is down; this extension reports once (fail()).

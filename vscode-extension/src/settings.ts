@@ -283,6 +283,19 @@ export function documentSelector(include: readonly string[]): { scheme: string; 
   return include.map((pattern) => ({ scheme: 'file', language: 'javascript', pattern }));
 }
 
+/**
+ * CONFIG_PATTERNS are the service configuration files restls serves too
+ * (references, rename, code lens, service-unused): by name, whatever
+ * language another extension gives them, so that a YAML or XML tool keeps
+ * every other file and keeps these as well (both servers get them).
+ */
+export const CONFIG_PATTERNS = ['**/application.{yml,yaml,properties}', '**/script-*-api.xml'] as const;
+
+/** configDocumentSelector selects the service configuration files on disk. */
+export function configDocumentSelector(): { scheme: string; pattern: string }[] {
+  return CONFIG_PATTERNS.map((pattern) => ({ scheme: 'file', pattern }));
+}
+
 /** readsInput tells whether a script reads context.input, so a dry run needs an input file. */
 export function readsInput(text: string): boolean {
   return /\bcontext\s*(?:\.\s*input\b|\[\s*(['"])input\1\s*\])/.test(text);

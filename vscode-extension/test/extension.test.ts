@@ -125,6 +125,48 @@ test('initializationOptions carry resolved paths; the status bar follows restls/
   assert.ok(!opened.some((u) => u.endsWith('/lib/util.js')), 'restls must not take over every JavaScript file');
 });
 
+test('configuration files go to the server by name, whatever their language; other YAML, XML and properties files do not', async () => {
+  const e = await startWithFake();
+  const files: [string, string, boolean][] = [
+    ['config/application.yml', 'yaml', true],
+    ['config/application.yaml', 'yaml', true],
+    ['config/application.properties', 'properties', true],
+    ['config/script-code-config/script-service-api.xml', 'xml', true],
+    ['config/script-handler-config/script-handler-api.xml', 'xml', true],
+    ['config/other.yml', 'yaml', false],
+    ['pom.xml', 'xml', false],
+    ['config/logging.properties', 'properties', false],
+  ];
+  for (const [f] of files) {
+    fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+    fs.writeFileSync(path.join(ws, f), '\n');
+  }
+  for (const [f, lang] of files) {
+    openDocument(path.join(ws, f), lang, false);
+  }
+  await waitForAsync(async () => ((await fakeState(e)).opened as string[]).some((u) => u.endsWith('/script-handler-api.xml')), 'the configuration files to be opened on the server');
+  const opened = (await fakeState(e)).opened as string[];
+  for (const [f, , want] of files) {
+    assert.equal(opened.some((u) => u.endsWith('/' + f)), want, f);
+  }
+  // Not a script: no status bar kind, no dry run.
+  assert.equal(recorded.contexts.get('restls.isScript'), false);
+});
+
+test('restls.showReferences (the server\'s code lens) opens the references view at the entry', async () => {
+  await startWithFake();
+  const uri = 'file://' + path.join(ws, 'config', 'application.yml');
+  await recorded.commands.get(Commands.showReferences)!(uri, { line: 2, character: 17 });
+  const call = recorded.executed.find((c) => c.command === 'editor.action.findReferences');
+  assert.ok(call, JSON.stringify(recorded.executed.map((c) => c.command)));
+  assert.equal(call.args[0].toString(), vscode.Uri.parse(uri).toString());
+  assert.deepEqual([call.args[1].line, call.args[1].character], [2, 17]);
+  // Arguments of another shape are ignored.
+  const before = recorded.executed.length;
+  await recorded.commands.get(Commands.showReferences)!(42);
+  assert.equal(recorded.executed.filter((c) => c.command === 'editor.action.findReferences').length, 1, String(before));
+});
+
 test('dry run: runScript with the document uri, then a Response Preview with escaped values', async () => {
   const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
   const e = await startWithFake();
