@@ -48,8 +48,12 @@ func TestNeovimEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, _ := filepath.Abs("../../testdata/config")
 	dir := t.TempDir()
+	// A copy of the configuration under the root: the rename edits it.
+	root := filepath.Join(dir, "config")
+	if err := os.CopyFS(root, os.DirFS("../../testdata/config")); err != nil {
+		t.Fatal(err)
+	}
 	script := filepath.Join(dir, "main.js")
 	if err := os.WriteFile(script, []byte("// a script for the platform\nvar r = api.rest.v1.get(\"crm-ordrs\", {}, {});\nvar x = 1;\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -101,6 +105,9 @@ func TestNeovimEndToEnd(t *testing.T) {
 		Error       string
 		DryRun      []string `json:"dry_run"`
 		Notified    []string
+		References  []string
+		Script      string `json:"renamed_script"`
+		Config      string `json:"renamed_config"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatalf("bad result %s: %v", raw, err)
@@ -129,6 +136,15 @@ func TestNeovimEndToEnd(t *testing.T) {
 		!strings.HasPrefix(res.DryRun[2], "#1 GET https://crm.example.com/") || !strings.HasSuffix(res.DryRun[2], " -> 200") ||
 		!strings.HasPrefix(res.DryRun[3], "curl ") {
 		t.Errorf(":RestlsRunMocks showed %q (notified %q)", res.DryRun, res.Notified)
+	}
+	// References of crm-orders from run.js: its definition (the copied
+	// service XML) and the call, as Neovim's client received them.
+	if want := []string{"config/script-code-config/script-service-api.xml:7:19", "run.js:1:26"}; !slices.Equal(res.References, want) {
+		t.Errorf("references = %q, want %q", res.References, want)
+	}
+	// vim.lsp.buf.rename applied the one workspace edit to both buffers.
+	if !strings.Contains(res.Script, `get("crm-orders-v2"`) || !strings.Contains(res.Config, `serviceId="crm-orders-v2"`) {
+		t.Errorf("after the rename: run.js %q, service XML line 7 %q", res.Script, res.Config)
 	}
 	if !res.Stopped {
 		t.Errorf("the server did not stop when Neovim asked it to")

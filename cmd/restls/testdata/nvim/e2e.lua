@@ -85,6 +85,39 @@ local ok, err = pcall(function()
     out.dry_run = shown or {}
   end
 
+  -- Navigation (issue 26) through the client's own requests: references
+  -- of the serviceId of run.js (its definition is in the copy of the
+  -- configuration under the root), then vim.lsp.buf.rename, which asks
+  -- prepareRename and applies the workspace edit to the buffers.
+  if run_script then
+    vim.cmd("edit " .. vim.fn.fnameescape(run_script))
+    local nbuf = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(nbuf, client_id)
+    local root = vim.fn.fnamemodify(script, ":h")
+    local first = vim.api.nvim_buf_get_lines(nbuf, 0, 1, false)[1]
+    local s = string.find(first, "crm-orders", 1, true)
+    local pos = { line = 0, character = s } -- inside the id (an ASCII line)
+    local res = vim.lsp.buf_request_sync(nbuf, "textDocument/references", {
+      textDocument = { uri = vim.uri_from_bufnr(nbuf) }, position = pos, context = { includeDeclaration = true },
+    }, 20000)
+    out.references = {}
+    for _, r in pairs(res or {}) do
+      for _, loc in ipairs(r.result or {}) do
+        local f = vim.uri_to_fname(loc.uri):sub(#root + 2)
+        table.insert(out.references, f .. ":" .. (loc.range.start.line + 1) .. ":" .. (loc.range.start.character + 1))
+      end
+    end
+    table.sort(out.references)
+    vim.api.nvim_win_set_cursor(0, { 1, s })
+    vim.lsp.buf.rename("crm-orders-v2")
+    vim.wait(20000, function()
+      return (vim.api.nvim_buf_get_lines(nbuf, 0, 1, false)[1] or ""):find("crm-orders-v2", 1, true) ~= nil
+    end, 20)
+    out.renamed_script = vim.api.nvim_buf_get_lines(nbuf, 0, 1, false)[1]
+    local xml = vim.fn.bufnr(root .. "/config/script-code-config/script-service-api.xml")
+    out.renamed_config = xml > 0 and vim.api.nvim_buf_get_lines(xml, 6, 7, false)[1] or ""
+  end
+
   vim.lsp.stop_client(client_id)
   vim.wait(10000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
   out.stopped = vim.lsp.get_client_by_id(client_id) == nil
