@@ -250,10 +250,13 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	}
 	text := string(data)
 	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
+	// One document for the diagnostics and the call sites: it is parsed
+	// once.
+	doc := hints.NewDocument(text)
 	var sinceFindings []Finding
-	if calls != nil || since.any(kind) && strings.Contains(text, "v1") {
+	if calls != nil || since.any(kind) {
 		var lines []int
-		for _, c := range hints.CallSites(hints.NewDocument(text)) {
+		for _, c := range hints.CallSites(doc) {
 			if c.Dynamic || c.IDRange.End == 0 {
 				continue
 			}
@@ -277,7 +280,7 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	// As the language server: no serviceId checks against a registry
 	// that offers no hints (config.HintState).
 	reg := snap.Registry(kind)
-	diags := hints.Diagnose(hints.NewDocument(text), reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, kind)})
+	diags := hints.Diagnose(doc, reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, kind)})
 	if len(diags) == 0 {
 		return sinceFindings
 	}
