@@ -30,8 +30,12 @@ func (s Sources) KindXML(k Kind) string {
 // serviceId id to a service XML file's text: at offset, insert text. A
 // file that does not exist (exists false) gets the whole document. ok is
 // false when the text has no closing </scriptservice> to insert before
-// (an empty root element, a broken file): the user edits it by hand.
+// (an empty root element, a broken file), or id would not read back (empty,
+// or with spaces around it): the user edits it by hand.
 func SkeletonXMLEntry(text string, exists bool, id string) (offset int, insert string, ok bool) {
+	if id == "" || strings.TrimSpace(id) != id {
+		return 0, "", false // the reader trims values: the entry would not read back as id
+	}
 	var b bytes.Buffer
 	_ = xml.EscapeText(&b, []byte(id)) // quotes too: the value is an attribute
 	attr := b.String()

@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestSkeletonXMLEntry(t *testing.T) {
 	for _, tc := range []struct {
@@ -52,4 +56,50 @@ func parseServiceXMLForTest(t *testing.T, text string) bool {
 		}
 	}
 	return len(p.apis) > 0 && p.apis[len(p.apis)-1].serviceID.set
+}
+
+// FuzzSkeletonXMLEntry: in a service XML file that reads without an
+// error, the skeleton entry adds exactly one api entry, with the id
+// asked, after the others, and the file still reads without an error.
+func FuzzSkeletonXMLEntry(f *testing.F) {
+	f.Add("<scriptservice>\n  <api serviceId=\"a\" url=\"https://a\"/>\n</scriptservice>\n", "b")
+	f.Add("<?xml version=\"1.0\"?>\n<scriptservice><!-- </scriptservice> --></scriptservice>", "x&y")
+	f.Add("<scriptservice>\n\t<api serviceId=\"a\" url=\"https://a\"></api></scriptservice>", `q"<`)
+	f.Fuzz(func(t *testing.T, text, id string) {
+		if len(text) > 4096 || id == "" || len(id) > 200 || strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) || !utf8.ValidString(id) {
+			return
+		}
+		before := parseServiceXML("s.xml", []byte(text))
+		if hasError(before.diags) {
+			return
+		}
+		off, ins, ok := SkeletonXMLEntry(text, true, id)
+		if !ok {
+			return
+		}
+		after := parseServiceXML("s.xml", []byte(text[:off]+ins+text[off:]))
+		if hasError(after.diags) {
+			// The closing tag found may be inside a comment or CDATA: the
+			// insertion then lands there. Only a clean result counts.
+			if strings.Contains(text, "<!--") || strings.Contains(text, "<![CDATA[") {
+				return
+			}
+			t.Fatalf("the skeleton breaks %q: %v", text[:off]+ins+text[off:], after.diags)
+		}
+		if len(after.apis) != len(before.apis)+1 || after.apis[len(after.apis)-1].serviceID.value != id {
+			if strings.Contains(text, "<!--") || strings.Contains(text, "<![CDATA[") {
+				return
+			}
+			t.Fatalf("%d entries then %d; last %q, want %q", len(before.apis), len(after.apis), after.apis[len(after.apis)-1].serviceID.value, id)
+		}
+	})
+}
+
+func hasError(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
 }
