@@ -33,10 +33,14 @@ type showEntryArgs struct {
 // entry for it to the XML file of the script's kind
 // (script-service-api.xml, or script-handler-api.xml for scriptTask),
 // creating the file when it does not exist (a client with
-// documentChanges only: a plain edit cannot create a file). nil when
-// there is no such file to name, the file cannot be edited there, or the
+// documentChanges only: a plain edit cannot create a file). nil for a
+// session shown other paths (the designer), when there is no such file to
+// name, the file cannot be edited there, or the
 // id is written with an escape.
 func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagnostic) *protocol.CodeAction {
+	if s.opts.ShowPath != nil {
+		return nil // a client shown other paths could not open the real file
+	}
 	text := v.d.doc.Text()
 	if d.Code != hints.CodeUnknownService || d.Range.Start < 0 || d.Range.End > len(text) || d.Range.Start >= d.Range.End || v.snap == nil {
 		return nil
@@ -106,7 +110,11 @@ func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagn
 // showEntry asks the client to open a configuration file at a range
 // (restls.showEntry); a client without window/showDocument is left as it
 // is.
-func (s *session) showEntry(ctx context.Context, arg []byte) (any, error) {
+func (s *session) showEntry(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+	// The client answers window/showDocument on the connection this
+	// request came on: release the read goroutine first.
+	ctx, done := s.detach(ctx, req)
+	defer done()
 	var a showEntryArgs
 	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || !a.URI.IsFile() {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.showEntry takes one argument {uri, range} naming a file")

@@ -91,7 +91,7 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 	case CommandPasteCurl:
 		return s.pasteCurl(arg) // command_curl.go
 	case CommandShowEntry:
-		return s.showEntry(ctx, arg) // code_action_entry.go
+		return s.showEntry(ctx, req, arg) // code_action_entry.go
 	case CommandRunTests: // testfile.go
 		return s.runTests(ctx, req, arg)
 	case CommandUpdateTest:

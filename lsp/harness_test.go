@@ -34,6 +34,7 @@ type testClient struct {
 	// settings answers workspace/configuration.
 	settings json.RawMessage
 	regs     []protocol.Registration
+	shown    []string // window/showDocument params
 	versions map[uri.URI]int32
 }
 
@@ -172,6 +173,9 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		return nil, nil
 	case protocol.MethodClientUnregisterCapability, protocol.MethodWindowWorkDoneProgressCreate:
 		return nil, nil
+	case protocol.MethodWindowShowDocument:
+		c.shown = append(c.shown, string(req.Params()))
+		return protocol.ShowDocumentResult{Success: true}, nil
 	default:
 		if req.IsCall() {
 			return nil, jsonrpc2.ErrMethodNotFound
