@@ -101,10 +101,13 @@ func TestEmacsEglotDocsSnippet(t *testing.T) {
 		t.Fatalf("emacs wrote no result: %v\n%s", err, output)
 	}
 	var res struct {
-		Mode   string
-		Server bool
-		Labels []string
-		Error  string
+		Mode    string
+		Server  bool
+		Labels  []string
+		Refs    []string
+		Renamed string
+		Config  string
+		Error   string
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatalf("bad result %s: %v", raw, err)
@@ -117,5 +120,16 @@ func TestEmacsEglotDocsSnippet(t *testing.T) {
 		if !slices.Contains(res.Labels, want) {
 			t.Errorf("serviceId completion through eglot lacks %q: %q", want, res.Labels)
 		}
+	}
+	// References of "crm" (issue 26) through eglot's xref backend: the
+	// call, its definition and the crm/orders url, as file:line.
+	for _, want := range []string{"scripts/a.js:2", "application.yml:"} {
+		if !slices.ContainsFunc(res.Refs, func(r string) bool { return strings.HasPrefix(r, want) }) {
+			t.Errorf("references through eglot lack %q: %q", want, res.Refs)
+		}
+	}
+	// eglot-rename applied the one edit to the script and the properties.
+	if !strings.Contains(res.Renamed, `get("crm-v2"`) || !strings.Contains(res.Config, "serviceId: crm-v2") {
+		t.Errorf("after eglot-rename: the call %q, application.yml:\n%s", res.Renamed, res.Config)
 	}
 }

@@ -2,6 +2,8 @@
 ;; Driven by emacs_eglot_test.go after the docs snippet is loaded:
 ;; RESTLS_A (a script), RESTLS_OUT (where the result goes).
 (require 'json)
+(require 'cl-lib)
+(require 'xref)
 (let ((out (list)) (ok t))
   (condition-case err
       (let* ((a (getenv "RESTLS_A"))
@@ -22,7 +24,36 @@
           (search-forward "\"")
           (let* ((capf (eglot-completion-at-point))
                  (labels (and capf (all-completions "" (nth 2 capf)))))
-            (push (cons 'labels (vconcat labels)) out))))
+            (push (cons 'labels (vconcat labels)) out))
+          ;; References of the serviceId through eglot's xref backend,
+          ;; then eglot-rename, which applies the one workspace edit to
+          ;; the script and the configuration files (its question about
+          ;; files not visited answered yes).
+          (goto-char (point-min))
+          (forward-line 1)
+          (search-forward "\"c")
+          (let* ((root (expand-file-name "../" default-directory)) ; the project, above scripts/
+                 (id (xref-backend-identifier-at-point 'eglot))
+                 (xrefs (xref-backend-references 'eglot id)))
+            (push (cons 'refs
+                        (vconcat
+                         (sort (mapcar (lambda (x)
+                                         (let ((loc (xref-item-location x)))
+                                           (format "%s:%d" (file-relative-name (xref-location-group loc) root)
+                                                   (xref-location-line loc))))
+                                       xrefs)
+                               #'string<)))
+                  out)
+            (cl-letf (((symbol-function 'y-or-n-p) (lambda (&rest _) t)))
+              (eglot-rename "crm-v2"))
+            (push (cons 'renamed (buffer-substring-no-properties (line-beginning-position) (line-end-position))) out)
+            (let ((yml (find-buffer-visiting (expand-file-name "application.yml" root))))
+              (push (cons 'config (if yml
+                                      (with-current-buffer yml
+                                        (goto-char (point-min))
+                                        (if (re-search-forward "serviceId: crm[^ \n]*" nil t) (match-string 0) ""))
+                                    ""))
+                    out)))))
     (error (setq ok nil) (push (cons 'error (format "%S" err)) out)))
   (with-temp-file (getenv "RESTLS_OUT")
     (insert (json-encode out)))
