@@ -120,3 +120,29 @@ func TestCheckSince(t *testing.T) {
 		})
 	}
 }
+
+// TestServicesDiffAcrossCommits: services --diff between the base commit
+// of the same repository (a git worktree of HEAD~3) and the working tree
+// names the three changes, as check --since reports them on the calls.
+func TestServicesDiffAcrossCommits(t *testing.T) {
+	dir := sinceRepo(t)
+	base := filepath.Join(t.TempDir(), "base")
+	cmd := exec.Command("git", "worktree", "add", "-q", "--detach", base, "HEAD~3")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git worktree: %v\n%s", err, out)
+	}
+	out, errs, rc := run(t, nil, "services", "--diff", "--kind", "scriptService", filepath.Join(base, "config"), filepath.Join(dir, "config"))
+	if rc != 1 || errs != "" {
+		t.Fatalf("exit %d, stderr %q; want 1", rc, errs)
+	}
+	for _, want := range []string{
+		"crm: url: https://crm.example.com/v1 -> https://crm2.example.com/v1",
+		"hr: missing: https://hr.example.com -> not configured",
+		"pay: auth: basic -> oAuth client_credentials",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("services --diff lacks %q:\n%s", want, out)
+		}
+	}
+}
