@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -400,4 +401,54 @@ func callsMade(calls []*restclient.Call) string {
 		}
 	}
 	return b.String()
+}
+
+// contractFailures are the answers among calls that break their
+// operation's description (validateResponses), one paragraph per call:
+// the call, what answered it, and each JSON path with its schema rule.
+func contractFailures(kind config.Kind, calls []*restclient.Call, check func(config.Kind, *restclient.Call) []restclient.ContractNote) []string {
+	if check == nil {
+		return nil
+	}
+	var out []string
+	for i, c := range calls {
+		notes := check(kind, c)
+		if len(notes) == 0 {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "validateResponses: the answer to call %d (%s %s %s", i+1, c.Method, c.ServiceID, c.URL)
+		for _, h := range c.ResponseHeaders {
+			if strings.EqualFold(h.Name, "X-Restls-Mock") {
+				fmt.Fprintf(&b, ", from %s", h.Value)
+			}
+		}
+		fmt.Fprintf(&b, ") does not match %s:", notes[0].Operation)
+		for _, n := range notes {
+			path := n.Path
+			if path == "" {
+				path = "(the answer)"
+			}
+			fmt.Fprintf(&b, "\n  %s [%s]: %s", path, n.Rule, noteText(n))
+		}
+		b.WriteString("\n  fix the fixture, or the description if the service changed")
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// noteText is a note's message without the operation and the path the
+// paragraph already names.
+func noteText(n restclient.ContractNote) string {
+	msg, ok := strings.CutPrefix(n.Message, n.Operation)
+	if !ok {
+		return n.Message
+	}
+	if rest, ok := strings.CutPrefix(msg, ", status "); ok {
+		if _, after, ok := strings.Cut(rest, ": "); ok {
+			msg = after
+		}
+	}
+	msg = strings.TrimPrefix(msg, ": ")
+	return strings.TrimPrefix(msg, n.Path+": ")
 }

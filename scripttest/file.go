@@ -48,6 +48,8 @@ type File struct {
 	root     string
 	fixtures []*restclient.Fixture
 	mockFile string
+	// validate is the file's validateResponses; nil: Options decide.
+	validate *bool
 }
 
 // Case is one test of a file.
@@ -138,6 +140,9 @@ type rawFile struct {
 	Fixtures yaml.Node `yaml:"fixtures"`
 	Input    yaml.Node `yaml:"input"`
 	Cases    []rawCase `yaml:"cases"`
+	// ValidateResponses checks each answer against the services' API
+	// descriptions (Options.ValidateResponses, which it overrides).
+	ValidateResponses *bool `yaml:"validateResponses"`
 	// The fields of a file that is one case.
 	rawCaseFields `yaml:",inline"`
 }
@@ -214,7 +219,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if raw.Script == "" {
 		return nil, bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
 	}
-	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data, root: input.RootOf(path)}
+	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
 	src, err := input.ReadFileIn(f.root, f.Script, input.Script)
 	if err != nil {
 		hint := "; the path is relative to the test file"

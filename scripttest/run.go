@@ -32,6 +32,14 @@ type Options struct {
 	Timeout time.Duration
 	// Workers is how many tests run at once; 0 means one per core.
 	Workers int
+	// ValidateResponses checks every answer (a fixture's or, with Live,
+	// a service's) with CheckAnswer: one that breaks its operation's
+	// description fails the case. A test file's validateResponses
+	// overrides it.
+	ValidateResponses bool
+	// CheckAnswer returns how a call's answer breaks the description of
+	// its operation (workspace.CheckCall); nil checks nothing.
+	CheckAnswer func(config.Kind, *restclient.Call) []restclient.ContractNote
 	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
 	// test file names no kind: decided as check and the editor decide.
 	Kinds config.KindMap
@@ -67,6 +75,9 @@ type Outcome struct {
 
 	res    *scriptrt.Result
 	failed failed
+	// contract are the failures of validateResponses, which Update
+	// cannot mend: the fixture or the service must change.
+	contract []string
 }
 
 // Report is every test's outcome, files in order, cases in file order.
@@ -179,7 +190,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				continue
 			}
 			for _, j := range byFile[f] {
-				j.out.Updated, j.out.Passed, j.out.Failures = true, true, nil
+				j.out.Updated, j.out.Passed, j.out.Failures = true, len(j.out.contract) == 0, j.out.contract
 			}
 		}
 	}
@@ -221,6 +232,15 @@ func runCase(ctx context.Context, c *Case, out *Outcome, opts Options) {
 	out.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	out.Result, out.Error, out.Calls = res.Result, res.Error, res.Calls
 	out.Failures, out.Mismatches, out.failed = compare(c, res)
+	if f.validate != nil && *f.validate || f.validate == nil && opts.ValidateResponses {
+		out.contract = contractFailures(f.Kind, res.Calls, opts.CheckAnswer)
+		if len(out.contract) > 0 && len(out.Failures) == 0 {
+			out.Failures = append(out.contract, callsMade(res.Calls))
+		} else if len(out.contract) > 0 {
+			last := len(out.Failures) - 1 // calls made stay last
+			out.Failures = append(append(out.Failures[:last:last], out.contract...), out.Failures[last])
+		}
+	}
 	out.res = res
 	out.Passed = len(out.Failures) == 0
 }

@@ -61,6 +61,8 @@ type rawProject struct {
 	OpenAPI     yaml.Node `yaml:"openapi"`
 	Check       rawCheck  `yaml:"check"`
 	Roles       rawRoles  `yaml:"roles"`
+	// ValidateResponses is restls test's --validate-responses default.
+	ValidateResponses *bool `yaml:"validateResponses"`
 }
 
 // rawRoles is the roles key: serve --http's roles for the users an
@@ -109,6 +111,9 @@ type Project struct {
 	// URL) to a serviceId, as the editor setting openapi and --openapi.
 	OpenAPI map[string]string
 	Check   CheckSettings
+	// ValidateResponses, when set, is restls test's --validate-responses
+	// default (a test file's validateResponses overrides both).
+	ValidateResponses *bool
 	// Roles map groups (or the values of serve --http's --role-claim) to
 	// roles; nil when the file has no roles key.
 	Roles *Roles
@@ -300,6 +305,7 @@ func (p *Project) parse(data []byte) {
 	p.ScriptKinds = p.decodeKinds(&raw.ScriptKinds, diag)
 	p.OpenAPI = p.decodeOpenAPI(&raw.OpenAPI, dir, diag)
 	p.Roles = decodeRoles(raw.Roles, root, diag)
+	p.ValidateResponses = raw.ValidateResponses
 	p.Check = CheckSettings{Include: raw.Check.Include, Exclude: raw.Check.Exclude, Strict: raw.Check.Strict, Disable: raw.Check.Disable}
 	for _, list := range [][]string{raw.Check.Include, raw.Check.Exclude} {
 		for _, g := range list {

@@ -62,5 +62,6 @@ var settings = []Setting{
 	{Flag: "kind-map", Editor: "scriptKinds", VSCode: true, Project: "scriptKinds"},
 	{Flag: "env", Editor: "environment", Project: "defaultEnvironment"},
 	{Editor: "inlayHints", VSCode: true},
+	{Flag: "validate-responses", Project: "validateResponses"},
 	{Flag: "project"},
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func runTest(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--validate-responses] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
 Runs the script tests in the NAME.test.yaml files under the PATHs
 (default .): each names a script, its kind, context.input and the
 fixtures that answer its calls (the --mock format), and expects a result
@@ -26,6 +26,14 @@ Tests run offline: a call no fixture answers fails with no-fixture, unless
 the expectations of the tests that fail (or expect nothing yet), so a
 plain run then passes.
 
+--validate-responses (or validateResponses: true in the project file or
+in a test file, which wins) checks every answer, a fixture's or with
+--live a service's, against the services' OpenAPI descriptions (--openapi
+and the project file's openapi): an undocumented status or a JSON body
+that breaks the schema fails the test with the JSON path and the schema
+rule. --update does not mend such a failure: the fixture or the
+description must change.
+
 Exit status: 0 when every test passes; 1 when one fails (a malformed test
 file is a failing test); 2 for usage errors, a PATH that does not exist,
 no test file found, no service configuration found, or a --junit file
@@ -37,6 +45,9 @@ that cannot be written.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: tests, passed, failed")
 	verbose := fs.Bool("v", false, "list passing tests too")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt each test's script after this `duration`")
+	validate := fs.Bool("validate-responses", false, "fail a test whose answers break their operation's OpenAPI description (--openapi, the project file's openapi); a test file's validateResponses overrides it, and it overrides the project file's")
+	var openAPI openAPIFlags
+	fs.Var(&openAPI, "openapi", "the OpenAPI description --validate-responses checks answers against (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	paths, rc := parseInterleaved(env, fs, args)
@@ -78,7 +89,13 @@ that cannot be written.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, Kinds: cf.projectKinds()})
+	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, Kinds: cf.projectKinds()}
+	opts.ValidateResponses = *validate
+	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
+		opts.ValidateResponses = *p.ValidateResponses
+	}
+	opts.CheckAnswer = testAnswerCheck(ctx, env.stderr, snap, cf.openAPI(openAPI))
+	rep, err := scripttest.Run(ctx, opts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
