@@ -207,6 +207,11 @@ func Run(opts Options) (*Report, error) {
 		f.File = show(f.File)
 		rep.Findings = append(rep.Findings, f)
 	}
+	fixtures, err := checkFixtures(ctx, opts, snap, show)
+	if err != nil {
+		return nil, fmt.Errorf("checking the fixtures: %w", err)
+	}
+	rep.Findings = append(rep.Findings, fixtures...)
 	for _, p := range opts.Workspace.DescriptionProblems(snap.APIs) {
 		rep.Findings = append(rep.Findings, Finding{File: show(p.File), Line: max(p.Line, 1), Column: 1,
 			Severity: configSeverity(p.Severity), Code: p.Code, Message: p.Message})

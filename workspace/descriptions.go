@@ -97,6 +97,16 @@ func NewDescriptions(log *zap.Logger, delay time.Duration) *Descriptions {
 	return &Descriptions{log: log, state: map[string]*apiState{}, delay: delay, changed: make(chan struct{})}
 }
 
+// NewAnswerDescriptions is NewDescriptions for a store whose indexes keep
+// their answers' schemas (openapi.Loader.Answers), which fixture checks
+// need and the hints do not: a second store, so an editor pays for them
+// only when it checks fixtures.
+func NewAnswerDescriptions(log *zap.Logger, delay time.Duration) *Descriptions {
+	d := NewDescriptions(log, delay)
+	d.loader.Answers = true
+	return d
+}
+
 // OnLoaded sets the function called after each completed load (the
 // language server diagnoses its scripts again). Set it before the first
 // Docs.

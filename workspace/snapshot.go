@@ -105,11 +105,16 @@ type Workspace struct {
 	descriptions *Descriptions
 	attach       Attachments
 	recorded     Recorded
+	// answers are the descriptions with their answers' schemas, for the
+	// fixture checks, loaded when first asked (WaitAnswers).
+	answers       *Descriptions
+	answersAttach Attachments
 }
 
 // New returns the workspace of o. It reads nothing until asked.
 func New(o Options) *Workspace {
-	w := &Workspace{opts: o, registry: NewRegistry(o.Sources, o.Load, o.Logger), descriptions: NewDescriptions(o.Logger, o.DescriptionDelay)}
+	w := &Workspace{opts: o, registry: NewRegistry(o.Sources, o.Load, o.Logger), descriptions: NewDescriptions(o.Logger, o.DescriptionDelay),
+		answers: NewAnswerDescriptions(o.Logger, o.DescriptionDelay)}
 	w.recorded.Allowed = o.Recorded
 	return w
 }
@@ -149,4 +154,20 @@ func (w *Workspace) WaitDescriptions(ctx context.Context, paths []string) error 
 func (w *Workspace) DescriptionProblems(src []APISource) []DescriptionProblem {
 	docs, _ := w.descriptions.Docs(src)
 	return DescriptionProblems(docs)
+}
+
+// WaitAnswers loads the workspace's descriptions with their answers'
+// schemas and returns once each has loaded or failed, or ctx ends.
+func (w *Workspace) WaitAnswers(ctx context.Context) error {
+	return w.answers.Wait(ctx, w.opts.APIs)
+}
+
+// AnswerAPIs are the descriptions of reg's services with their answers'
+// schemas, as loaded so far (WaitAnswers first): what fixture files are
+// checked against (CheckFixtures). Recorded answers are none of them.
+func (w *Workspace) AnswerAPIs(reg *config.Registry) *openapi.Set {
+	if reg == nil || len(w.opts.APIs) == 0 {
+		return nil
+	}
+	return w.answersAttach.Set(w.answers, w.opts.APIs, reg)
 }

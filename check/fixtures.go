@@ -1,0 +1,119 @@
+package check
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
+	"github.com/restls/restls/workspace"
+)
+
+// testFileSuffix ends the name of a restls test file (scripttest.Suffix,
+// which check does not import).
+const testFileSuffix = ".test.yaml"
+
+// fixtureGlobs find the files whose fixtures are checked against the
+// descriptions: the fixture files beside scripts (workspace.MockSuffixes)
+// and the test files, whose inline fixtures are.
+func fixtureGlobs() []string {
+	out := []string{"**/*" + testFileSuffix}
+	for _, s := range workspace.MockSuffixes {
+		out = append(out, "**/*"+s)
+	}
+	return out
+}
+
+func isFixtureFile(p string) bool {
+	if strings.HasSuffix(p, testFileSuffix) {
+		return true
+	}
+	for _, s := range workspace.MockSuffixes {
+		if strings.HasSuffix(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFixtures checks the fixture and test files under paths against
+// the workspace's descriptions (workspace.CheckFixtures): nothing, and
+// no walk, when the workspace has none.
+func checkFixtures(ctx context.Context, opts Options, snap workspace.Snapshot, show func(string) string) ([]Finding, error) {
+	if len(snap.APIs) == 0 {
+		return nil, nil
+	}
+	files, _, err := Find(opts.Paths, fixtureGlobs(), opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	var todo []string
+	for _, f := range files {
+		if isFixtureFile(f) {
+			todo = append(todo, f)
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	if err := opts.Workspace.WaitAnswers(ctx); err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, f := range todo {
+		data, err := input.ReadFileIn(input.RootOf(f), f, input.Fixtures)
+		if err != nil {
+			continue // restls test and the dry runs report a file they cannot read
+		}
+		kind := fixtureKind(f, data, snap)
+		set := opts.Workspace.AnswerAPIs(snap.Registry(kind))
+		for _, p := range workspace.CheckFixtures(data, set) {
+			out = append(out, Finding{File: show(f), Line: p.Line, Column: p.Column,
+				Severity: SeverityWarning, Code: p.Code, Message: p.Message})
+		}
+	}
+	return out, nil
+}
+
+// fixtureKind is the kind of the script a fixture file answers: the
+// script beside it (NAME.js for NAME.mock.yaml), or the one a test file
+// names (its kind: first); scriptService when there is none.
+func fixtureKind(file string, data []byte, snap workspace.Snapshot) config.Kind {
+	script := ""
+	if strings.HasSuffix(file, testFileSuffix) {
+		if doc, err := input.YAMLNode(data); err == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+			root := doc.Content[0]
+			for i := 0; i+1 < len(root.Content); i += 2 {
+				switch root.Content[i].Value {
+				case "kind":
+					if k, err := config.ParseKind(root.Content[i+1].Value); err == nil {
+						return k
+					}
+				case "script":
+					script = filepath.Join(filepath.Dir(file), filepath.FromSlash(root.Content[i+1].Value))
+				}
+			}
+		}
+	} else {
+		for _, s := range workspace.MockSuffixes {
+			if base, ok := strings.CutSuffix(file, s); ok {
+				script = base + ".js"
+			}
+		}
+	}
+	if script == "" {
+		return config.ScriptService
+	}
+	text, err := input.ReadFileIn(input.RootOf(file), script, input.Script)
+	if err != nil {
+		return config.ScriptService
+	}
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		abs = script
+	}
+	return snap.Kind(filepath.ToSlash(abs), string(text)).Kind
+}
