@@ -92,6 +92,8 @@ type Server struct {
 	slog   *slog.Logger
 	shared *workspace.Registry
 	apis   *workspace.Descriptions
+	// answerAPIs keep the answers' schemas, for the fixture checks.
+	answerAPIs *workspace.Descriptions
 	// apiSets attaches Options.OpenAPI for APIServices.
 	apiSets workspace.Attachments
 
@@ -122,16 +124,24 @@ func NewServer(opts Options) *Server {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
 	s := &Server{
-		opts:     opts,
-		log:      opts.Logger,
-		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
-		shared:   workspace.NewRegistry(opts.Sources, opts.Load, opts.Logger),
-		apis:     workspace.NewDescriptions(opts.Logger, workspace.FirstLoadDelay),
-		sessions: map[*session]struct{}{},
+		opts:   opts,
+		log:    opts.Logger,
+		slog:   slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
+		shared: workspace.NewRegistry(opts.Sources, opts.Load, opts.Logger),
+		apis:   workspace.NewDescriptions(opts.Logger, workspace.FirstLoadDelay),
+		// answerAPIs: the descriptions with their answers' schemas, for
+		// the fixture files beside open scripts (publishFixtures).
+		answerAPIs: workspace.NewAnswerDescriptions(opts.Logger, workspace.FirstLoadDelay),
+		sessions:   map[*session]struct{}{},
 	}
 	s.apis.OnLoaded(func() {
 		for _, ses := range s.sessionList() {
 			ses.markConfigDirty()
+		}
+	})
+	s.answerAPIs.OnLoaded(func() {
+		for _, ses := range s.sessionList() {
+			ses.markDirty()
 		}
 	})
 	return s

@@ -88,6 +88,9 @@ type session struct {
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
 	apiCache    workspace.Attachments
+	answerCache workspace.Attachments // the fixture checks' (Server.answerAPIs)
+	fixtureMu   sync.Mutex
+	fixtureSeen map[string]fixtureKey // publishFixtures' last, per fixture file
 	recorded    workspace.Recorded
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker

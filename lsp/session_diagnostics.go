@@ -203,6 +203,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 		return
 	}
 	if isConfigDocument(v.d.path) {
+		s.fixtureEdited(v.d.path)
 		return // a configuration file: publishConfig diagnoses it
 	}
 	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
@@ -225,6 +226,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
 		URI: u, Version: protocol.NewOptional(v.d.version), Diagnostics: out,
 	})
+	s.publishFixtures(ctx, v)
 }
 
 // publishProject publishes the problems of an open project file
