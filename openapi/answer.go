@@ -24,6 +24,9 @@ import (
 type answerRaw struct {
 	status string
 	raw    rawSchema
+	// example is the answer's example (the media type's example, or
+	// its first examples' value), for generated fixtures (example.go).
+	example *node
 }
 
 // AnswerFinding is one way an answer breaks its operation's description.

@@ -544,8 +544,11 @@ func (b *builder) operation(path, method string, n *node, common *node) {
 				if strings.Contains(strings.ToLower(media), "json") {
 					if b.swagger {
 						a.raw = rawSchema{n: r.get("schema")}
+						a.example = r.get("examples").get(media)
 					} else {
-						a.raw = rawSchema{n: r.get("content").get(media).get("schema")}
+						mt := r.get("content").get(media)
+						a.raw = rawSchema{n: mt.get("schema")}
+						a.example = b.mediaExample(mt)
 					}
 				}
 				op.answers = append(op.answers, a)

@@ -1,0 +1,388 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Fixtures from the description (issue 27): a fixture for a call is the
+// operation's first documented success with its example, else a minimal
+// value built from the answer's schema. Only an index built by
+// BuildAnswers keeps what this needs.
+
+// Bounds of a generated value.
+const (
+	maxExampleDepth = 32
+	maxExampleNodes = 10000
+	maxExampleItems = 16
+	maxExampleLen   = 1024
+)
+
+// mediaExample is a media type's example: example, else the value of
+// its first examples entry ($ref followed).
+func (b *builder) mediaExample(mt *node) *node {
+	if ex := mt.get("example"); ex != nil {
+		return ex
+	}
+	if exs := mt.get("examples"); exs != nil && exs.kind == kObject {
+		for _, v := range exs.vals {
+			if v = b.deref(v); v != nil {
+				if val := v.get("value"); val != nil {
+					return val
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// AnswerExample is the answer a fixture for op gives: the first
+// documented 2XX status (200 for a class or default) and its JSON body,
+// from the description's example when it holds to the schema, else a
+// minimal value built from the schema. body is nil when the answer has
+// no JSON schema; valid says whether the body holds to the schema
+// (a schema with a pattern or a not may defeat the minimal value).
+func (idx *Index) AnswerExample(op *Operation) (status int, body json.RawMessage, valid bool) {
+	if idx == nil || op == nil {
+		return 200, nil, true
+	}
+	var a *answerRaw
+	for i := range op.answers {
+		if strings.HasPrefix(op.answers[i].status, "2") {
+			a = &op.answers[i]
+			break
+		}
+	}
+	if a == nil {
+		for i := range op.answers {
+			if op.answers[i].status == "default" {
+				a = &op.answers[i]
+			}
+		}
+	}
+	if a == nil {
+		return 200, nil, true
+	}
+	status = 200
+	if n, err := strconv.Atoi(a.status); err == nil {
+		status = n
+	}
+	holds := func(b []byte) bool {
+		v, ok := decodeNumbers(b)
+		return ok && len(idx.CheckAnswer(op, status, v, true)) == 0
+	}
+	if a.example != nil {
+		var b bytes.Buffer
+		g := exampleGen{}
+		g.literal(&b, a.example, 0)
+		if !g.over && (a.raw.n == nil || holds(b.Bytes())) {
+			return status, b.Bytes(), true
+		}
+	}
+	if a.raw.n == nil {
+		return status, nil, true
+	}
+	g := exampleGen{}
+	if idx.valid != nil {
+		g.refs = idx.valid.refs
+	}
+	var b bytes.Buffer
+	g.schema(&b, a.raw.n, 0)
+	return status, b.Bytes(), holds(b.Bytes())
+}
+
+func decodeNumbers(b []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	return v, dec.Decode(&v) == nil
+}
+
+// exampleGen writes JSON values, bounded.
+type exampleGen struct {
+	refs  map[string]*node
+	nodes int
+	over  bool
+}
+
+func (g *exampleGen) count(depth int) bool {
+	g.nodes++
+	if g.nodes > maxExampleNodes || depth > maxExampleDepth {
+		g.over = true
+		return false
+	}
+	return true
+}
+
+// literal writes a description's value (an example, an enum value).
+func (g *exampleGen) literal(b *bytes.Buffer, n *node, depth int) {
+	if n == nil || !g.count(depth) {
+		b.WriteString("null")
+		return
+	}
+	switch n.kind {
+	case kString:
+		s, _ := json.Marshal(n.str)
+		b.Write(s)
+	case kNumber:
+		if safeNumber(n) {
+			b.WriteString(n.str)
+		} else {
+			b.WriteString("0")
+		}
+	case kBool:
+		b.WriteString(n.str)
+	case kArray:
+		b.WriteByte('[')
+		for i, v := range n.vals {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			g.literal(b, v, depth+1)
+		}
+		b.WriteByte(']')
+	case kObject:
+		b.WriteByte('{')
+		for i, k := range n.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			s, _ := json.Marshal(k)
+			b.Write(s)
+			b.WriteByte(':')
+			g.literal(b, n.vals[i], depth+1)
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString("null")
+	}
+}
+
+func (g *exampleGen) deref(n *node) *node {
+	for i := 0; n != nil && i < 16; i++ {
+		ref := n.text("$ref")
+		if ref == "" {
+			return n
+		}
+		n = g.refs[ref]
+	}
+	return nil
+}
+
+// schema writes a minimal value of schema n: its example, const, first
+// enum value or default, else the least its type and bounds take.
+func (g *exampleGen) schema(b *bytes.Buffer, n *node, depth int) {
+	n = g.deref(n)
+	if n == nil || n.kind != kObject || !g.count(depth) {
+		b.WriteString("{}")
+		return
+	}
+	for _, k := range []string{"example", "const", "default"} {
+		if v := n.get(k); v != nil {
+			g.literal(b, v, depth+1)
+			return
+		}
+	}
+	if e := n.get("enum"); e != nil && e.kind == kArray && len(e.vals) > 0 {
+		g.literal(b, e.vals[0], depth+1)
+		return
+	}
+	if all := n.get("allOf"); all != nil && all.kind == kArray && len(all.vals) > 0 {
+		g.allOf(b, n, all.vals, depth)
+		return
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if alt := n.get(k); alt != nil && alt.kind == kArray && len(alt.vals) > 0 {
+			pick := alt.vals[0]
+			for _, v := range alt.vals {
+				if d := g.deref(v); d != nil && d.text("type") != "null" {
+					pick = v
+					break
+				}
+			}
+			g.schema(b, pick, depth+1)
+			return
+		}
+	}
+	switch schemaType(n) {
+	case "object":
+		g.object(b, []*node{n}, depth)
+	case "array":
+		k := 0
+		if m, ok := intOf(n.get("minItems")); ok {
+			k = min(m, maxExampleItems)
+		}
+		b.WriteByte('[')
+		for i := range k {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			g.schema(b, n.get("items"), depth+1)
+		}
+		b.WriteByte(']')
+	case "string":
+		b.WriteString(stringExample(n))
+	case "integer", "number":
+		b.WriteString(numberExample(n))
+	case "boolean":
+		b.WriteString("false")
+	case "null":
+		b.WriteString("null")
+	default:
+		b.WriteString("{}")
+	}
+}
+
+// allOf writes an object that has the properties every part requires,
+// or the first part's value when no part is an object.
+func (g *exampleGen) allOf(b *bytes.Buffer, n *node, parts []*node, depth int) {
+	objs := []*node{n}
+	for _, p := range parts {
+		if d := g.deref(p); d != nil && d.kind == kObject {
+			if schemaType(d) == "object" {
+				objs = append(objs, d)
+			}
+			if inner := d.get("allOf"); inner != nil && inner.kind == kArray && depth < maxExampleDepth {
+				for _, q := range inner.vals {
+					if dq := g.deref(q); dq != nil && schemaType(dq) == "object" {
+						objs = append(objs, dq)
+					}
+				}
+			}
+		}
+	}
+	if len(objs) == 1 {
+		g.schema(b, parts[0], depth+1)
+		return
+	}
+	g.object(b, objs, depth)
+}
+
+// object writes the required properties of the schemas objs, each once.
+func (g *exampleGen) object(b *bytes.Buffer, objs []*node, depth int) {
+	b.WriteByte('{')
+	seen := map[string]bool{}
+	for _, o := range objs {
+		req := o.get("required")
+		if req == nil || req.kind != kArray {
+			continue
+		}
+		for _, r := range req.vals {
+			if r.kind != kString || seen[r.str] {
+				continue
+			}
+			seen[r.str] = true
+			if len(seen) > 1 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(r.str)
+			b.Write(k)
+			b.WriteByte(':')
+			var prop *node
+			for _, p := range objs {
+				if prop = p.get("properties").get(r.str); prop != nil {
+					break
+				}
+			}
+			if prop == nil {
+				b.WriteString(`""`)
+				continue
+			}
+			g.schema(b, prop, depth+1)
+		}
+	}
+	b.WriteByte('}')
+}
+
+// schemaType is a schema's type: the first of a list that is not null,
+// else what its keys say (properties: object, items: array).
+func schemaType(n *node) string {
+	t := n.get("type")
+	switch {
+	case t != nil && t.kind == kString:
+		return t.str
+	case t != nil && t.kind == kArray:
+		for _, v := range t.vals {
+			if v.kind == kString && v.str != "null" {
+				return v.str
+			}
+		}
+		return "null"
+	case n.get("properties") != nil || n.get("required") != nil:
+		return "object"
+	case n.get("items") != nil:
+		return "array"
+	}
+	return ""
+}
+
+func intOf(n *node) (int, bool) {
+	if n == nil || n.kind != kNumber {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.str, 64)
+	if err != nil || f < 0 || f > 1e6 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+var formatExamples = map[string]string{
+	"date": "2024-01-31", "date-time": "2024-01-31T12:00:00Z", "uuid": "00000000-0000-4000-8000-000000000000",
+	"email": "user@example.com", "uri": "https://example.com/", "hostname": "example.com", "ipv4": "192.0.2.1",
+}
+
+func stringExample(n *node) string {
+	s := formatExamples[n.text("format")]
+	if m, ok := intOf(n.get("minLength")); ok && len(s) < m {
+		s += strings.Repeat("x", min(m, maxExampleLen)-len(s))
+	}
+	out, _ := json.Marshal(s)
+	return string(out)
+}
+
+// numberExample is 0, or the bound nearest to it that the schema allows.
+func numberExample(n *node) string {
+	isInt := n.text("type") == "integer"
+	bound := func(key, exKey string, up bool) (float64, bool) {
+		v := n.get(key)
+		excl := false
+		if e := n.get(exKey); e != nil && e.kind == kNumber {
+			v, excl = e, true // 3.1: exclusiveMinimum is the bound
+		} else if e != nil && e.kind == kBool && e.str == "true" {
+			excl = true // 3.0: a flag on minimum
+		}
+		if v == nil || v.kind != kNumber {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(v.str, 64)
+		if err != nil {
+			return 0, false
+		}
+		if excl {
+			step := 1.0
+			if !isInt {
+				step = 0.5
+			}
+			if up {
+				f += step
+			} else {
+				f -= step
+			}
+		}
+		return f, true
+	}
+	x := 0.0
+	if lo, ok := bound("minimum", "exclusiveMinimum", true); ok && lo > x {
+		x = lo
+	}
+	if hi, ok := bound("maximum", "exclusiveMaximum", false); ok && hi < x {
+		x = hi
+	}
+	if isInt {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
