@@ -49,6 +49,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 			out = append(out, a)
 		}
 	}
+	out = append(out, s.fixtureActions(v, start, end)...)
 	return cancelled(ctx, out, nil)
 }
 

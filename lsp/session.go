@@ -91,6 +91,7 @@ type session struct {
 	answerCache workspace.Attachments // the fixture checks' (Server.answerAPIs)
 	fixtureMu   sync.Mutex
 	fixtureSeen map[string]fixtureKey // publishFixtures' last, per fixture file
+	fixtureActs map[fixtureActionKey][]protocol.CommandOrCodeAction
 	recorded    workspace.Recorded
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker

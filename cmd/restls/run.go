@@ -166,6 +166,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		if mock, err = restclient.LoadMockAs(*mockFile, *mockName); err != nil {
 			return usageErr("--mock: %v", err)
 		}
+		mock.Script = script
 	}
 	var rec *restclient.Recorder
 	if *recordFile != "" {

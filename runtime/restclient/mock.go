@@ -214,8 +214,19 @@ type Mock struct {
 	// PastedMocks the designer page's.
 	Advice string
 
+	// Script names the script in the advice of no-fixture (restls
+	// fixtures generate SCRIPT); empty: "SCRIPT".
+	Script string
+
 	mu   sync.Mutex
 	used map[*Fixture]int
+}
+
+func (m *Mock) scriptName() string {
+	if m.Script == "" || m.Script == "-" {
+		return "SCRIPT"
+	}
+	return m.Script
 }
 
 // PastedMocks is the name of a fixture document that arrived as text (the
@@ -605,7 +616,7 @@ func (m *Mock) noFixture(c mockCall, closest *Fixture, why int) *Error {
 	case m.File == PastedMocks:
 		msg += " to the Mocks tab, or empty the Mocks tab to call the services"
 	default:
-		msg += ", record one with --record, or run without --mock"
+		msg += ", generate one from the service's API description (restls fixtures generate " + m.scriptName() + "), record one with --record, or run without --mock"
 	}
 	return &Error{Code: CodeNoFixture, ServiceID: c.serviceID, Message: msg}
 }

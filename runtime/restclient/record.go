@@ -89,7 +89,7 @@ func (r *Recorder) merged(old []byte, fixtures []*recordedFixture, fillIn bool) 
 	if strings.EqualFold(filepath.Ext(r.opts.File), ".json") {
 		return mergeJSON(old, fixtures, fillIn)
 	}
-	return mergeYAML(old, fixtures, fillIn)
+	return mergeYAML(old, fixtures, fillIn, recordedHeadComment)
 }
 
 // Record makes the session keep the answer of every call it sends to the
@@ -412,7 +412,8 @@ func merge(oldKeys []string, fixtures []*recordedFixture, fillIn bool) []any {
 
 const recordedHeadComment = "Fixtures recorded by restls run --record: replay with restls run --mock.\nThe format is described in docs/runtime.md (schema: mock.schema.json)."
 
-func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, error) {
+// mergeYAML: head is the comment of a new file.
+func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool, head string) ([]byte, error) {
 	doc := &yaml.Node{}
 	var list *yaml.Node
 	if len(bytes.TrimSpace(old)) > 0 {
@@ -432,7 +433,7 @@ func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool) ([]byte, er
 	} else {
 		list = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		doc = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{
-			Kind: yaml.MappingNode, Tag: "!!map", HeadComment: recordedHeadComment,
+			Kind: yaml.MappingNode, Tag: "!!map", HeadComment: head,
 			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "fixtures"}, list},
 		}}}
 	}

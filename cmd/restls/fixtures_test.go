@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// TestFixturesGenerate (issue 27): restls fixtures generate writes a
+// fixture for each call of a script into NAME.mock.yaml, created, from
+// the description's example or a value built from the schema; a call a
+// fixture already answers (one it just added too) gets none, a call no
+// operation matches is named on stderr; the file replays with --mock;
+// a second run adds nothing.
+func TestFixturesGenerate(t *testing.T) {
+	dir := shopProject(t, "")
+	writeFile(t, dir, "apis/shop.json", strings.Replace(shopDescription, `"404":{"description":"none"}}}}`,
+		`"404":{"description":"none"}}}},"/orders/{id}/notes":{"post":{"responses":{"201":{"description":"made","content":{"application/json":{"schema":{"type":"object","required":["id","at"],"properties":{"id":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"}}}}}}}}}`, 1))
+	writeFile(t, dir, "orders.js", "var id = context.input.id;\n"+
+		"var a = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", id]}, {});\n"+
+		"var b = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {});\n"+
+		"var n = api.rest.v1.post(\"shop\", {pathParams: [\"orders\", id, \"notes\"]}, {text: \"hi\"}, {});\n"+
+		"try { api.rest.v1.get(\"shop\", {pathParams: [\"carts\", \"1\"]}, {}); } catch (e) {}\n"+
+		"return [a.body.items[0].qty, b.body.id, n.body.id];\n")
+	out, errs, rc := runInDir(t, dir, "fixtures", "generate", "orders.js")
+	if rc != 1 || errs != "orders.js:5: no operation of serviceId shop's description matches GET /carts/1\n" {
+		t.Errorf("exit %d, stderr %q; want 1 and the call to carts", rc, errs)
+	}
+	if want := "orders.js:2: GET shop orders/*: status 200 from GET /orders/{id}\n" +
+		"orders.js:4: POST shop orders/*/notes: status 201 from POST /orders/{id}/notes\n" +
+		"orders.mock.yaml: 2 fixtures added\n"; out != want {
+		t.Errorf("stdout:\n%s\nwant\n%s", out, want)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "orders.mock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "fixtures", "orders.mock.yaml"), string(data))
+
+	writeFile(t, dir, "in.json", `{"id": "5"}`)
+	if out, errs, rc := runInDir(t, dir, "run", "--json", "--input", "in.json", "--mock", "orders.mock.yaml", "orders.js"); rc != 0 || !strings.Contains(out, `"result": [`) {
+		t.Errorf("replay: exit %d\n%s%s", rc, out, errs)
+	}
+	if out, _, _ := runInDir(t, dir, "fixtures", "generate", "orders.js"); !strings.HasSuffix(out, "orders.mock.yaml: 0 fixtures added\n") {
+		t.Errorf("second run:\n%s", out)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "orders.mock.yaml")); string(again) != string(data) {
+		t.Errorf("the second run changed the file:\n%s", again)
+	}
+}
+
+func runInDir(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	if args[0] == "test" {
+		return restlsTestIn(t, dir, args[1:]...)
+	}
+	cmd := restlsCommand(t, args...)
+	cmd.Dir = dir
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	rc := 0
+	if err != nil {
+		rc = cmd.ProcessState.ExitCode()
+	}
+	return out.String(), errb.String(), rc
+}

@@ -1,0 +1,122 @@
+package lsp
+
+import (
+	"os"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/hints"
+	"github.com/restls/restls/openapi"
+	"github.com/restls/restls/workspace"
+)
+
+// addFixtureTitle is the code action that writes a call's fixture from
+// the description (issue 27).
+const addFixtureTitle = "Add a fixture for this call"
+
+// fixtureActions offers "Add a fixture for this call" on an
+// api.rest.v1 call in [start, end] that the fixture file beside the
+// script (workspace.FixtureFile) does not answer, when its serviceId's
+// description (with its answers' schemas: Server.answerAPIs) has the
+// operation. The fixture is workspace.FixtureFor's, as restls fixtures
+// generate writes it; a missing NAME.mock.yaml is created (a client
+// without documentChanges gets no action then). The descriptions load
+// on the first request and the action is offered once they have.
+func (s *session) fixtureActions(v view, start, end int) []protocol.CommandOrCodeAction {
+	if v.reg == nil || s.opts.ShowPath != nil || isConfigDocument(v.d.path) {
+		return nil
+	}
+	src := s.openAPISources()
+	if len(src) == 0 {
+		return nil
+	}
+	var call *hints.CallSite
+	sites := hints.CallSites(v.d.doc)
+	for i := range sites {
+		if c := &sites[i]; c.Call.Start <= end && start <= c.Call.End {
+			call = c // the innermost: calls come parents first
+		}
+	}
+	if call == nil || call.Dynamic || call.ServiceID == "" || call.Method == "" {
+		return nil
+	}
+	set := s.answerCache.Set(s.srv.answerAPIs, src, v.reg)
+	if api, ok := set.API(call.ServiceID); !ok || api.Index == nil {
+		return nil // no description (yet): the cheap answer, asked as the cursor moves
+	}
+	shape := workspace.CallShapeOf(call.ServiceID, call.Method, call.Path)
+	file := workspace.FixtureFile(v.d.path)
+	u := hostPaths.fileURI(cleanAbs(file))
+	key := fixtureActionKey{call: call.ServiceID + " " + call.Method + " " + call.Path, file: file, set: set, caps: s.caps.documentChanges}
+	d := s.document(u)
+	if d != nil {
+		key.doc = d
+	} else if fi, err := os.Stat(file); err == nil {
+		key.size, key.mod = fi.Size(), fi.ModTime()
+	}
+	s.fixtureMu.Lock()
+	out, ok := s.fixtureActs[key]
+	s.fixtureMu.Unlock()
+	if ok {
+		return out
+	}
+	out = s.fixtureAction(v, shape, set, file, u, d)
+	s.fixtureMu.Lock()
+	if s.fixtureActs == nil || len(s.fixtureActs) > 64 {
+		s.fixtureActs = map[fixtureActionKey][]protocol.CommandOrCodeAction{}
+	}
+	s.fixtureActs[key] = out
+	s.fixtureMu.Unlock()
+	return out
+}
+
+// fixtureActionKey is what an "Add a fixture" action was built for: the
+// call, the descriptions, the fixture file as open or on disk, and
+// whether the client takes documentChanges.
+type fixtureActionKey struct {
+	call, file string
+	set        *openapi.Set
+	doc        *document
+	size       int64
+	mod        time.Time
+	caps       bool
+}
+
+func (s *session) fixtureAction(v view, shape workspace.CallShape, set *openapi.Set, file string, u uri.URI, d *document) []protocol.CommandOrCodeAction {
+	f, _, err := workspace.FixtureFor(set, shape)
+	if err != nil {
+		return nil
+	}
+	var old []byte
+	if d != nil {
+		old = []byte(d.doc.Text()) // as edited
+	} else if old, err = workspace.FixtureText(v.d.path, file); err != nil {
+		return nil
+	}
+	if workspace.Answered(old, shape) {
+		return nil
+	}
+	text, err := workspace.AddFixture(file, old, f)
+	if err != nil {
+		return nil
+	}
+	we := &protocol.WorkspaceEdit{}
+	if old == nil {
+		if !s.caps.documentChanges {
+			return nil
+		}
+		yes := true
+		we.DocumentChanges = []protocol.DocumentChange{
+			&protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}},
+			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
+				Edits: []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: string(text)}}},
+		}
+	} else {
+		m := newMapper(string(old))
+		we.Changes = map[uri.URI][]protocol.TextEdit{u: {{Range: protocol.Range{End: m.position(len(old))}, NewText: string(text)}}}
+	}
+	kind := protocol.CodeActionKindQuickFix
+	return []protocol.CommandOrCodeAction{&protocol.CodeAction{Title: addFixtureTitle, Kind: &kind, Edit: we}}
+}
