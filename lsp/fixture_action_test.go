@@ -21,7 +21,7 @@ const actionDescription = `{"openapi":"3.0.3","info":{"title":"Shop","version":"
 
 // fixtureActionsAt returns the raw code actions titled "Add a fixture
 // for this call" at pos.
-func fixtureActionsAt(t *testing.T, c *testClient, u uri.URI, pos protocol.Position) []map[string]any {
+func fixtureActionsAt(t testing.TB, c *testClient, u uri.URI, pos protocol.Position) []map[string]any {
 	t.Helper()
 	var raw []json.RawMessage
 	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
