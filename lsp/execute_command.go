@@ -170,6 +170,8 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 		s.log.Info("runScript failed", zap.String("uri", a.URI), zap.Error(err))
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls.runScript: %v", err)
 	}
+	// The answers are checked first, so the run kept has its notes.
+	s.checkRunAnswers(ctx, workspace.Usable(v.snap.For(kind)), res)
 	s.keepRun(v.d, res)
 	return res, nil
 }

@@ -1,7 +1,6 @@
 package restclient
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,12 +56,10 @@ func TraceFixtures(calls []*Call, base func(serviceID string) (string, bool)) (d
 			body:      traceBodyBytes(c),
 		})
 	}
-	doc, err = mergeYAML(nil, r.fixtures(false), false)
+	doc, err = mergeYAML(nil, r.fixtures(false), false, tracedHeadComment)
 	if err != nil {
 		return nil, notes, err
 	}
-	// The head comment names where the fixtures came from.
-	doc = bytes.Replace(doc, []byte("by restls run --record: replay with restls run --mock."), []byte("from a live run (the designer's Record): replay with restls run --mock."), 1)
 	return doc, notes, nil
 }
 
@@ -70,6 +67,9 @@ func TraceFixtures(calls []*Call, base func(serviceID string) (string, bool)) (d
 // kept it: a JSON body as it is, a text body (which the trace holds as a
 // JSON string) as its text. A JSON answer that is itself a string is told
 // from a text one by its Content-Type.
+// tracedHeadComment names where the fixtures of TraceFixtures came from.
+const tracedHeadComment = "Fixtures recorded from a live run (the designer's Record): replay with restls run --mock.\nThe format is described in docs/runtime.md (schema: mock.schema.json)."
+
 func traceBodyBytes(c *Call) []byte {
 	raw := c.ResponseBody
 	if len(raw) == 0 || raw[0] != '"' || isJSONContentType(c.ResponseHeaders) {

@@ -1,0 +1,68 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
+)
+
+// TestRunScriptContract (issue 27): a dry run's calls carry the contract
+// notes of their answers against the session's descriptions, as restls
+// run's do; a call no operation documents has none.
+func TestRunScriptContract(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
+		"shop.json":              actionDescription,
+	})
+	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
+	// The result as the dry-run child sends it (runtime/dryrun, JSON).
+	const calls = `{"result": 1, "calls": [
+		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/orders/1", "status": {"code": 200},
+		 "responseHeaders": {"content-type": "application/json"}, "responseBody": {"id": 0, "state": "lost"}},
+		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/orders/2", "status": {"code": 500}},
+		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/carts/2", "status": {"code": 500}}]}`
+	runner := func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
+		var res dryrun.Result
+		err := json.Unmarshal([]byte(calls), &res)
+		return &res, err
+	}
+	srv := newTestServer(t, Options{PollInterval: -1, Runner: runner, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
+	srv.answerAPIs.SetDelay(0)
+	srv.apis.SetDelay(0)
+	c := connect(t, srv, clientOptions{root: dir})
+	u := uri.File(filepath.Join(dir, "orders.js"))
+	c.open(u, "return 1")
+	t.Cleanup(func() { _ = srv.apis.Wait(context.Background(), src) })
+	var res struct {
+		Calls []struct {
+			Contract []struct {
+				Operation string `json:"operation"`
+				Path      string `json:"path"`
+				Rule      string `json:"rule"`
+			} `json:"contract"`
+		} `json:"calls"`
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": CommandRunScript, "arguments": []any{map[string]any{"uri": string(u)}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, call := range res.Calls {
+		for _, n := range call.Contract {
+			got = append(got, string(rune('1'+i))+" "+n.Operation+" "+n.Path+" "+n.Rule)
+		}
+	}
+	want := "1 GET /orders/{id} /id minimum|1 GET /orders/{id} /state enum|2 GET /orders/{id}  status"
+	if j := strings.Join(got, "|"); j != want {
+		t.Errorf("contract notes %q\nwant %q", j, want)
+	}
+}
