@@ -37,6 +37,8 @@ export interface Call {
   curl?: string;
   /** events are token requests, retries, mock notes and the like. */
   events?: { kind?: string; message?: string }[] | null;
+  /** contract lists how the answer breaks the service's API description (restclient.ContractNote). */
+  contract?: { operation?: string; path?: string; rule?: string; message?: string }[] | null;
   [key: string]: unknown;
 }
 

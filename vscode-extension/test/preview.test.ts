@@ -35,6 +35,7 @@ const run: RunResult = {
       responseBytes: 1234,
       curl: `curl 'https://crm.example.com/' -H "Authorization: Basic $RESTLS_TOKEN_CRM" -H 'X-Trace: ${hostile}'`,
       events: [{ kind: 'token', message: 'fetched <token> for crm-oauth' }],
+      contract: [{ operation: 'GET /customers/{id}', path: '/customer/name', rule: 'type', message: `GET /customers/{id}, status 200: /customer/name: got ${hostile}, want integer` }],
     },
     {
       serviceId: 'geo',
@@ -119,6 +120,9 @@ test('preview: one entry per call with method, serviceId, URL, status, duration'
   assert.match(calls[1], /<span class="restls-status restls-badge restls-bad">404/);
   assert.match(calls[1], /Response body \(cut: too long\)/);
   assert.match(calls[0], /<li><span class="restls-ev">token<\/span>: fetched &lt;token&gt; for crm-oauth<\/li>/);
+  assert.match(calls[0], /<span class="restls-contract-mark"[^>]*>\? contract \(1\)<\/span>/, 'the call says its answer breaks the description');
+  assert.match(calls[0], /<ul class="restls-contract"><li>\? contract \(type\): GET \/customers\/\{id\}, status 200: \/customer\/name: got &lt;script&gt;/);
+  assert.ok(!calls[1].includes('restls-contract'), 'a call without notes shows none');
   assert.match(html, /2 calls/);
   assert.match(html, /<h1 class="restls-title">Response Preview: order\.js<\/h1>/);
 });

@@ -109,6 +109,19 @@ export interface RunCall {
   errorCode?: string
   errorMessage?: string
   events: Array<{kind: string, message: string}>
+  /** How the answer breaks the service's API description (issue 27). */
+  contract?: ContractNote[]
+}
+
+/** One way a call's answer breaks its operation in the service's API description. */
+export interface ContractNote {
+  /** The matched operation: "GET /orders/{id}". */
+  operation: string
+  /** The JSON pointer of the value in the body; "" for the status or the whole body. */
+  path: string
+  /** "status", or the schema keyword broken: type, enum, required ... */
+  rule: string
+  message: string
 }
 
 export interface RunError {

@@ -102,6 +102,8 @@ export interface PreviewCall {
   errorMessage?: string
   error?: unknown
   events?: Array<{kind?: string, message?: string}> | null
+  /** contract: how the answer breaks the service's API description (restclient.ContractNote). */
+  contract?: Array<{operation?: string, path?: string, rule?: string, message?: string}> | null
 }
 
 /** PreviewError is the script's uncaught error. */
@@ -294,10 +296,12 @@ function callView(c: PreviewCall, i: number, open: boolean): View {
   const errText = c.errorMessage || (c.error !== undefined && c.error !== null && c.error !== "" ? str(c.error) : "")
   const body = c.responseBody !== undefined ? c.responseBody : c.body
   const events = Array.isArray(c.events) ? c.events : []
+  const contract = Array.isArray(c.contract) ? c.contract : []
   return h("details", {class: "restls-call", open: open || st.code === undefined || st.code >= 400, "data-call": i},
     h("summary", null,
       h("span", {class: "restls-idx"}, `#${i + 1}`), h("span", {class: "restls-method"}, method), h("span", {class: "restls-sid"}, str(c.serviceId)),
-      statusBadge(c), h("span", {class: "restls-muted"}, ms(total)), h("span", {class: "restls-muted"}, size(c.responseBytes))),
+      statusBadge(c), h("span", {class: "restls-muted"}, ms(total)), h("span", {class: "restls-muted"}, size(c.responseBytes)),
+      contract.length ? h("span", {class: "restls-contract-mark", title: "the answer breaks the service's API description"}, `? contract (${contract.length})`) : null),
     h("div", null,
       h("div", null, h("code", {class: "restls-url"}, str(c.url))),
       timing ? h("p", {class: "restls-muted"}, (t.reused ? "reused connection · " : "") + timing) : null,
@@ -305,6 +309,9 @@ function callView(c: PreviewCall, i: number, open: boolean): View {
       events.length ? h("ul", {class: "restls-events"}, events.map(e => h("li", null,
         e && typeof e.kind === "string" ? h("span", {class: "restls-ev"}, e.kind) : null, ": ",
         e && typeof e.message === "string" ? e.message : JSON.stringify(e)))) : null,
+      contract.length ? h("ul", {class: "restls-contract"}, contract.map(n => h("li", null,
+        "? contract", n && typeof n.rule === "string" ? ` (${n.rule})` : "", ": ",
+        n && typeof n.message === "string" ? n.message : JSON.stringify(n)))) : null,
       h("h3", null, "Request headers"), headersView(c.requestHeaders),
       c.requestBody !== undefined && c.requestBody !== null ? [h("h3", null, "Request body"), bodyView(c.requestBody)] : null,
       h("h3", null, "Response headers"), headersView(c.responseHeaders),
@@ -426,5 +433,7 @@ export const previewCSS = `
 .restls-call p { margin: 4px 0; }
 .restls-events { margin: 2px 0; padding-left: 1.2em; color: var(--restls-muted, #555); }
 .restls-ev, .restls-lvl { font-weight: 600; }
+.restls-contract { margin: 2px 0; padding-left: 1.2em; color: var(--restls-warn, #8a5a00); }
+.restls-contract-mark { color: var(--restls-warn, #8a5a00); font-weight: 600; }
 .restls-logs li { font-family: var(--restls-mono, ui-monospace, monospace); font-size: var(--restls-mono-size, 12px); }
 `
