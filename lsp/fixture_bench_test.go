@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
@@ -61,6 +62,59 @@ func BenchmarkFixtureAction(b *testing.B) {
 				if got := fixtureActionsAt(b, c, u, pos); len(got) != 1 {
 					b.Fatalf("actions %v", got)
 				}
+				ds = append(ds, time.Since(start))
+			}
+			lsptest.ReportPercentiles(b, "", ds)
+		})
+	}
+}
+
+// BenchmarkFixtureDiagnostics measures a keystroke's diagnostics (change
+// to publishDiagnostics) of a script with a description, without a
+// fixture file beside it and with one of 500 fixtures: what
+// publishFixtures adds once the file has been checked (a stat).
+//
+//	go test -run '^$' -bench FixtureDiagnostics -benchtime 200x ./lsp/
+func BenchmarkFixtureDiagnostics(b *testing.B) {
+	for _, withFile := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fixtureFile=%v", withFile), func(b *testing.B) {
+			dir := b.TempDir()
+			files := map[string]string{
+				"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
+				"shop.json":              actionDescription,
+			}
+			if withFile {
+				var fx strings.Builder
+				for i := range 500 {
+					fmt.Fprintf(&fx, "- serviceId: shop\n  method: GET\n  path: orders/%d\n  body: {id: %d, state: lost}\n", i, i)
+				}
+				files["orders.mock.yaml"] = fx.String()
+			}
+			writeFiles(b, dir, files)
+			src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
+			srv := newTestServer(b, Options{PollInterval: -1, DiagnosticsDelay: time.Microsecond, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
+			srv.answerAPIs.SetDelay(0)
+			srv.apis.SetDelay(0)
+			c := connect(b, srv, clientOptions{root: dir})
+			u := uri.File(filepath.Join(dir, "orders.js"))
+			text := "var o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {});\n"
+			c.open(u, text)
+			for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+				if err := store.Wait(context.Background(), src); err != nil {
+					b.Fatal(err)
+				}
+			}
+			c.diagnostics(u, 0, 0)
+			if withFile {
+				fx := uri.File(filepath.Join(dir, "orders.mock.yaml"))
+				c.waitFor("fixture diagnostics", func() bool { p, ok := c.diags[fx]; return ok && len(p.params.Diagnostics) > 0 })
+			}
+			var ds []time.Duration
+			for b.Loop() {
+				since := c.now()
+				start := time.Now()
+				v := c.change(u, &protocol.TextDocumentContentChangeWholeDocument{Text: text})
+				c.diagnostics(u, v, since)
 				ds = append(ds, time.Since(start))
 			}
 			lsptest.ReportPercentiles(b, "", ds)
