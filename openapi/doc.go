@@ -14,8 +14,9 @@
 // santhosh-tekuri/jsonschema in the description's dialect, compiled once
 // (validate.go): the hints check literal values with them. Built with
 // BuildAnswers (or a Loader with Answers), it keeps the documented
-// answers' schemas too, and CheckAnswer holds an answer to them
-// (answer.go, for restls run).
+// answers' schemas and examples too: CheckAnswer holds an answer to them
+// (answer.go: restls run, test, check and the editor's dry runs), and
+// AnswerExample builds the answer a fixture gives (example.go).
 //
 // openapi may import config only: never hints, lsp or the runtime.
 package openapi

@@ -17,6 +17,12 @@
 //     problems of their files (DescriptionProblems);
 //   - fixture naming and the recorded answers beside scripts
 //     (fixtures.go: MockSuffixes, MockFileBeside, FixtureRoot, Recorded);
+//   - answers held to the descriptions, the one check restls run, test,
+//     check and the editor share (contract.go: CheckCall, CheckAnswer),
+//     fixtures checked against them (fixture_check.go: CheckFixtures)
+//     and built from them (fixture_generate.go: FixtureFor, AddFixtures),
+//     with the answers' schemas in a store of their own
+//     (NewAnswerDescriptions);
 //   - path display for clients shown other paths (PathDisplay);
 //   - Snapshot, the immutable view one request takes (registry per kind,
 //     kind map, descriptions, recorded answers), and Workspace, from which
@@ -24,6 +30,7 @@
 //     descriptions it needs.
 //
 // It sits between config and openapi below and lsp, web, check,
-// scripttest and cmd/restls above: it imports config, openapi and leaves
-// (input) only, and never hints, lsp, web, check, scripttest or cmd.
+// scripttest and cmd/restls above: it imports config, openapi,
+// runtime/restclient (the call and fixture formats) and leaves (input)
+// only, and never hints, lsp, web, check, scripttest or cmd.
 package workspace
