@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -46,6 +47,11 @@ func FuzzBuild(f *testing.F) {
 		`"requestBody":{"content":{"application/json":{"schema":{"nullable":true,"oneOf":[{"$ref":"#/components/schemas/C"},{"type":"string","enum":[]}],"required":["x",1,"x"],"properties":{"x":{"readOnly":true},"y":true,"z":{"$dynamicRef":"#a"}},"patternProperties":{"\\":{}},"additionalProperties":false}}}}}}},` +
 		`"components":{"schemas":{"C":{"type":["object","file"],"items":[{},false],"const":{"a":[1,2]},"multipleOf":0,"exclusiveMaximum":true,"$ref":"#/components/schemas/C"}}}}`))
 	f.Add([]byte(`{"swagger":"2.0","paths":{"/x":{"get":{"parameters":[{"in":"query","name":"q","type":"array","items":{"type":"integer","maximum":"9"},"x-nullable":true,"pattern":"` + strings.Repeat("a", 5000) + `"}]}}}}`))
+	// Answers a fixture is built from: examples, a $ref'd example, allOf
+	// and oneOf, bounds, a cycle.
+	f.Add([]byte(`{"openapi":"3.1.0","paths":{"/a":{"get":{"responses":{"2XX":{"content":{"application/json":{"examples":{"e":{"$ref":"#/components/examples/E"}},` +
+		`"schema":{"allOf":[{"$ref":"#/components/schemas/S"},{"oneOf":[{"type":"null"},{"type":"array","minItems":3,"items":{"type":"integer","exclusiveMinimum":2.5}}]}]}}}}}}}},` +
+		`"components":{"examples":{"E":{"value":{"x":[1,{"y":null}]}}},"schemas":{"S":{"type":"object","required":["s","s"],"properties":{"s":{"$ref":"#/components/schemas/S"}}}}}}`))
 	mocks, err := os.ReadFile("../testdata/mocks/customer-summary.yaml")
 	if err != nil {
 		f.Fatal(err)
@@ -89,6 +95,19 @@ func FuzzBuild(f *testing.F) {
 						_ = v.Validate("1")
 					}
 				}
+			}
+		}
+		// With the answers: a generated fixture is JSON, never a panic.
+		ans, err := BuildAnswers("fuzz", data)
+		if err != nil {
+			return
+		}
+		for i, o := range ans.Ops {
+			if i == 50 {
+				break
+			}
+			if _, body, _ := ans.AnswerExample(o); body != nil && !json.Valid(body) {
+				t.Fatalf("%s %s: the generated answer is not JSON: %s", o.Method, o.Path, body)
 			}
 		}
 	})
