@@ -285,11 +285,12 @@ export function documentSelector(include: readonly string[]): { scheme: string; 
 
 /**
  * CONFIG_PATTERNS are the service configuration files restls serves too
- * (references, rename, code lens, service-unused): by name, whatever
- * language another extension gives them, so that a YAML or XML tool keeps
- * every other file and keeps these as well (both servers get them).
+ * (references, rename, code lens, service-unused), and the project file
+ * restls.yaml (its problems as it is typed): by name, whatever language
+ * another extension gives them, so that a YAML or XML tool keeps every
+ * other file and keeps these as well (both servers get them).
  */
-export const CONFIG_PATTERNS = ['**/application.{yml,yaml,properties}', '**/script-*-api.xml'] as const;
+export const CONFIG_PATTERNS = ['**/application.{yml,yaml,properties}', '**/script-*-api.xml', '**/restls.yaml'] as const;
 
 /** configDocumentSelector selects the service configuration files on disk. */
 export function configDocumentSelector(): { scheme: string; pattern: string }[] {

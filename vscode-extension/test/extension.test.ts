@@ -133,6 +133,7 @@ test('configuration files go to the server by name, whatever their language; oth
     ['config/application.properties', 'properties', true],
     ['config/script-code-config/script-service-api.xml', 'xml', true],
     ['config/script-handler-config/script-handler-api.xml', 'xml', true],
+    ['restls.yaml', 'yaml', true],
     ['config/other.yml', 'yaml', false],
     ['pom.xml', 'xml', false],
     ['config/logging.properties', 'properties', false],
@@ -144,7 +145,7 @@ test('configuration files go to the server by name, whatever their language; oth
   for (const [f, lang] of files) {
     openDocument(path.join(ws, f), lang, false);
   }
-  await waitForAsync(async () => ((await fakeState(e)).opened as string[]).some((u) => u.endsWith('/script-handler-api.xml')), 'the configuration files to be opened on the server');
+  await waitForAsync(async () => ((await fakeState(e)).opened as string[]).some((u) => u.endsWith('/restls.yaml')), 'the configuration files to be opened on the server');
   const opened = (await fakeState(e)).opened as string[];
   for (const [f, , want] of files) {
     assert.equal(opened.some((u) => u.endsWith('/' + f)), want, f);
