@@ -139,22 +139,6 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 	return ni
 }
 
-// readyNavIndex returns the session's index, current, when its build is
-// done; nil (and no wait) otherwise.
-func (s *session) readyNavIndex() *navIndex {
-	ni := s.projectIndex()
-	if ni == nil {
-		return nil
-	}
-	select {
-	case <-ni.ready:
-	default:
-		return nil
-	}
-	s.bringCurrent(ni)
-	return ni
-}
-
 // bringCurrent applies the registry's snapshot and the open documents'
 // texts to a built index.
 func (s *session) bringCurrent(ni *navIndex) {
