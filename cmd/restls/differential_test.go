@@ -10,14 +10,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 	"golang.org/x/tools/txtar"
 )
 
@@ -239,77 +237,7 @@ func checkSurface(t *testing.T, project string, corpus []string, texts map[strin
 // the kind restls/documentInfo gives.
 func lspSurface(t *testing.T, surface string, dial func(h jsonrpc2.Handler) jsonrpc2.Conn, corpus []string, texts map[string]string) map[string]scriptAnswer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var mu sync.Mutex
-	published := map[uri.URI][]protocol.Diagnostic{}
-	arrived := make(chan struct{}, len(corpus)*4)
-	conn := dial(func(_ context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
-			var p protocol.PublishDiagnosticsParams
-			if protocol.Unmarshal(req.Params(), &p) == nil {
-				mu.Lock()
-				published[p.URI] = p.Diagnostics
-				mu.Unlock()
-				arrived <- struct{}{}
-			}
-		}
-		return nil, nil
-	})
-	if _, err := conn.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{}, new(any)); err != nil {
-		t.Fatalf("%s: initialize: %v", surface, err)
-	}
-	_ = conn.Notify(ctx, protocol.MethodInitialized, &protocol.InitializedParams{})
-	uris := map[string]uri.URI{}
-	for _, f := range corpus {
-		uris[f] = uri.File(f)
-		if err := conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
-			TextDocument: protocol.TextDocumentItem{URI: uris[f], LanguageID: "javascript", Version: 1, Text: texts[f]},
-		}); err != nil {
-			t.Fatalf("%s: didOpen: %v", surface, err)
-		}
-	}
-	for {
-		mu.Lock()
-		n := 0
-		for _, u := range uris {
-			if _, ok := published[u]; ok {
-				n++
-			}
-		}
-		mu.Unlock()
-		if n == len(uris) {
-			break
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			t.Fatalf("%s published diagnostics for %d of %d scripts", surface, n, len(uris))
-		}
-	}
-	got := map[string]scriptAnswer{}
-	for _, f := range corpus {
-		var info struct {
-			Kind struct {
-				Kind string `json:"kind"`
-			} `json:"kind"`
-		}
-		if _, err := conn.Call(ctx, "restls/documentInfo", map[string]any{"textDocument": map[string]any{"uri": uris[f]}}, &info); err != nil {
-			t.Errorf("%s: restls/documentInfo: %v", surface, err)
-		}
-		a := scriptAnswer{kind: info.Kind.Kind}
-		mu.Lock()
-		diags := published[uris[f]]
-		mu.Unlock()
-		for _, d := range diags {
-			l, c := charPos(texts[f], d.Range.Start)
-			el, ec := charPos(texts[f], d.Range.End)
-			code := fmt.Sprint(d.Code)
-			a.add(l, c, el, ec, severityName(d.Severity), code, serviceIDAt(texts[f], l, c, el, ec))
-		}
-		got[f] = a
-	}
-	return got
+	return lspSurfaceSettled(t, surface, dial, corpus, texts, false)
 }
 
 // designerConn is a JSON-RPC connection to the /lsp of a restls serve
