@@ -21,20 +21,27 @@ const runAnswersWait = 10 * time.Second
 // call; they never fail the run. The descriptions load, once, after the
 // script ran and only when it made calls.
 func (s *session) checkRunAnswers(ctx context.Context, reg *config.Registry, res *dryrun.Result) {
-	if res == nil || len(res.Calls) == 0 || reg == nil {
-		return
-	}
-	src := s.openAPISources()
-	if len(src) == 0 {
+	s.srv.checkAnswers(ctx, s.log, s.openAPISources(), &s.answerCache, reg, res)
+}
+
+// CheckRunAnswers is checkRunAnswers for a run that did not come through a
+// session, against the server's own descriptions (Options.OpenAPI): the
+// designer's POST /v1/run.
+func (s *Server) CheckRunAnswers(ctx context.Context, reg *config.Registry, res *dryrun.Result) {
+	s.checkAnswers(ctx, s.log, s.opts.OpenAPI, &s.answerSets, reg, res)
+}
+
+func (s *Server) checkAnswers(ctx context.Context, log *zap.Logger, src []workspace.APISource, cache *workspace.Attachments, reg *config.Registry, res *dryrun.Result) {
+	if res == nil || len(res.Calls) == 0 || reg == nil || len(src) == 0 {
 		return
 	}
 	wctx, cancel := context.WithTimeout(ctx, runAnswersWait)
 	defer cancel()
-	if err := s.srv.answerAPIs.Wait(wctx, src); err != nil {
-		s.log.Info("dry run: the descriptions did not load in time; answers not checked", zap.Error(err))
+	if err := s.answerAPIs.Wait(wctx, src); err != nil {
+		log.Info("dry run: the descriptions did not load in time; answers not checked", zap.Error(err))
 		return
 	}
-	set := s.answerCache.Set(s.srv.answerAPIs, src, reg)
+	set := cache.Set(s.answerAPIs, src, reg)
 	for _, c := range res.Calls {
 		c.Contract = append(c.Contract, workspace.CheckCall(set, reg, c)...)
 	}

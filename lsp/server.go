@@ -94,8 +94,10 @@ type Server struct {
 	apis   *workspace.Descriptions
 	// answerAPIs keep the answers' schemas, for the fixture checks.
 	answerAPIs *workspace.Descriptions
-	// apiSets attaches Options.OpenAPI for APIServices.
-	apiSets workspace.Attachments
+	// apiSets attaches Options.OpenAPI for APIServices; answerSets attaches
+	// them from answerAPIs for CheckRunAnswers (an Attachments caches the
+	// sets of one store).
+	apiSets, answerSets workspace.Attachments
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}

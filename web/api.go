@@ -477,11 +477,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
 		return
 	}
+	reg := req.Snapshot.For(kind)
+	// Each call's answer held to the server's API descriptions, as the
+	// editor's and restls run's are: notes beside the call, never a failure.
+	s.opts.LSP.CheckRunAnswers(r.Context(), workspace.Usable(reg), res)
 	if !body.Record {
 		writeJSON(w, http.StatusOK, res)
 		return
 	}
-	reg := req.Snapshot.For(kind)
 	doc, notes, err := restclient.TraceFixtures(res.Calls, func(id string) (string, bool) {
 		svc, ok := reg.Service(id)
 		if !ok {
