@@ -51,7 +51,7 @@ let context, good, broken, hostile, problems, userDataDir, brokenRoot, hostileRo
 // envs serves a project file with two environments, test and prod, whose
 // service "orders" is orderService (on loopback) under /test and /prod,
 // behind basic credentials the page must never show.
-let envs, envRoot, orderService
+let envs, envRoot, orderService, contract, contractRoot
 const orderHits = {test: 0, prod: 0}
 const ORDER_SECRET = "0rders-Secret-Pass"
 
@@ -99,6 +99,16 @@ before(async () => {
   }
   writeFileSync(join(envRoot, "restls.yaml"), "environments:\n  test: {configRoot: test}\n  prod: {configRoot: prod}\ndefaultEnvironment: test\n")
   envs = await startBackend(["--project", join(envRoot, "restls.yaml"), "--allow-run"])
+  // A description of crm-customers whose answer schema a fixture breaks:
+  // the contract note beside the call (issue 27).
+  contractRoot = mkdtempSync(join(tmpdir(), "restls-contract-"))
+  writeFileSync(join(contractRoot, "crm.yaml"), [
+    "openapi: 3.0.3", "info: {title: CRM, version: '1'}", "paths:", "  /{id}:", "    get:",
+    "      parameters: [{name: id, in: path, required: true, schema: {type: string}}]",
+    "      responses:", "        '200':", "          description: A customer.", "          content:", "            application/json:",
+    "              schema:", "                type: object", "                required: [name, tier]", "                properties:",
+    "                  name: {type: string}", "                  tier: {type: integer}", ""].join("\n"))
+  contract = await startBackend(["--config-root", join(repo, "testdata", "config"), "--allow-run", "--openapi", "crm-customers=" + join(contractRoot, "crm.yaml")])
   userDataDir = mkdtempSync(join(tmpdir(), "restls-chromium-"))
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -112,9 +122,9 @@ before(async () => {
 
 after(async () => {
   await context?.close()
-  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile), stopBackend(problems), stopBackend(envs)])
+  await Promise.all([stopBackend(good), stopBackend(broken), stopBackend(hostile), stopBackend(problems), stopBackend(envs), stopBackend(contract)])
   orderService?.close()
-  for (const d of [userDataDir, brokenRoot, hostileRoot, envRoot]) if (d) rmSync(d, {recursive: true, force: true})
+  for (const d of [userDataDir, brokenRoot, hostileRoot, envRoot, contractRoot]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
 // openDesigner loads the page and waits for the language server session.
@@ -750,5 +760,27 @@ test("an error box keeps its caret under the column; Problems says when there ar
   assert.ok(off < 2, `the caret is ${off}px away from its character`)
   await page.locator(".restls-error pre.restls-source").scrollIntoViewIfNeeded()
   await page.screenshot({path: join(shots, "23-caret.png")})
+  await page.close()
+})
+
+test("an answer that breaks the service's API description shows a contract note beside its call", async () => {
+  const page = await openDesigner(contract.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText('var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {});\nreturn c.body.name;\n')
+  await openTab(page, "mocks")
+  await fillMocks(page, ["- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
+    "  body:", "    name: Pasted Person", "    tier: gold", ""].join("\n"))
+  await page.locator("#mocks .cm-content").press("Control+Enter")
+  const preview = page.locator('#preview[data-state="done"]')
+  await preview.waitFor({timeout: WAIT})
+  assert.match(await preview.textContent(), /"Pasted Person"/, "the run still answers: a contract note never fails it")
+  const call = page.locator(".restls-call").first()
+  assert.match(await call.locator(":scope > summary").textContent(), /\? contract \(1\)/)
+  await call.evaluate(d => { d.open = true })
+  const note = call.locator(".restls-contract li").first()
+  await note.waitFor({timeout: WAIT})
+  assert.match(await note.textContent(), /\? contract \(type\)/)
+  assert.match(await note.textContent(), /tier/)
+  await page.screenshot({path: join(shots, "24-contract.png")})
   await page.close()
 })
