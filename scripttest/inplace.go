@@ -161,7 +161,10 @@ func (t *lineText) editMapping(m, next *yaml.Node, e *mapEdit) ([]textEdit, bool
 	starts, ends := make([]int, n), make([]int, n)
 	for i := range n {
 		k := m.Content[2*i]
-		if k.Kind != yaml.ScalarNode || k.Column != m.Column || (i > 0 && k.Line <= m.Content[2*i-1].Line) {
+		// A key that is no plain string (an empty key reads as null, a
+		// tag or a number as itself) is the full rewrite's to write: it
+		// writes every key as a string, and the two must agree.
+		if k.Kind != yaml.ScalarNode || k.Value == "" || k.ShortTag() != "!!str" || k.Column != m.Column || (i > 0 && k.Line <= m.Content[2*i-1].Line) {
 			return nil, false
 		}
 		s, ok := t.keyStart(k)
