@@ -10,7 +10,7 @@ import (
 
 // processCPU is the user plus system CPU time this process has used so
 // far: a bound on it holds on a busy machine, where wall time does not.
-func processCPU(t *testing.T) time.Duration {
+func processCPU(t testing.TB) time.Duration {
 	t.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

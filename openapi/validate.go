@@ -57,6 +57,7 @@ type validators struct {
 
 	mu       sync.Mutex
 	compiled map[rawSchema]*jsonschema.Schema // nil: not checkable
+	fast     map[rawSchema]*fastSchema        // answers' fast path (answer_fast.go)
 }
 
 // Formats asserted; the others (int32, binary, byte ...) are left out:
@@ -101,6 +102,42 @@ func (idx *Index) validator(r rawSchema) *jsonschema.Schema {
 	return s
 }
 
+// answerValidator returns the library's validator of an answer's schema
+// and the fast path compiled from the same rewritten document; both are
+// compiled once and kept on the index.
+func (idx *Index) answerValidator(r rawSchema) (*jsonschema.Schema, *fastSchema) {
+	v := idx.valid
+	if v == nil {
+		return nil, nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if f, ok := v.fast[r]; ok {
+		return v.compiled[r], f
+	}
+	var s *jsonschema.Schema
+	var f *fastSchema
+	if doc, err := v.document(r); err == nil {
+		// The fast path first: the library's compiler may keep the
+		// document it is handed.
+		f = compileFast(doc, v.draft4)
+		if doc, err = v.document(r); err == nil {
+			s, _ = v.compileDoc(doc)
+		}
+	}
+	if s == nil {
+		f = nil
+	}
+	if v.compiled == nil {
+		v.compiled = map[rawSchema]*jsonschema.Schema{}
+	}
+	if v.fast == nil {
+		v.fast = map[rawSchema]*fastSchema{}
+	}
+	v.compiled[r], v.fast[r] = s, f
+	return s, f
+}
+
 // errUncheckable is a schema the validator is not handed (a remote
 // $ref, $dynamicRef, too large).
 var errUncheckable = errors.New("schema not checkable")
@@ -112,6 +149,11 @@ func (v *validators) compile(r rawSchema) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	return v.compileDoc(doc)
+}
+
+// compileDoc compiles a rewritten document.
+func (v *validators) compileDoc(doc any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	c.AssertFormat()
