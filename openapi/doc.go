@@ -15,7 +15,8 @@
 // (validate.go): the hints check literal values with them. Built with
 // BuildAnswers (or a Loader with Answers), it keeps the documented
 // answers' schemas and examples too: CheckAnswer holds an answer to them
-// (answer.go: restls run, test, check and the editor's dry runs), and
+// (answer.go: restls run, test, check and the editor's dry runs; a fast
+// path that can only prove an answer valid runs first, answer_fast.go), and
 // AnswerExample builds the answer a fixture gives (example.go).
 //
 // openapi may import config only: never hints, lsp or the runtime.
