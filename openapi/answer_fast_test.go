@@ -47,8 +47,15 @@ func (g *schemaGen) schema(depth int) string {
 		return `{}`
 	}
 	n := g.next() % 4
-	if n == 0 && g.next()%3 == 0 {
-		return `{"$ref":"#/components/schemas/X"}`
+	if n == 0 {
+		switch g.next() % 4 {
+		case 0:
+			return `{"$ref":"#/components/schemas/X"}`
+		case 1:
+			if g.v31 {
+				return []string{"true", "false"}[g.next()%2]
+			}
+		}
 	}
 	var parts []string
 	for range n + 1 {
@@ -116,8 +123,11 @@ func (g *schemaGen) keyword(depth int) string {
 	case 16:
 		return `"patternProperties":{"^x":` + g.schema(depth+1) + `}`
 	case 17, 18:
-		if g.v31 && g.next()%3 == 0 {
-			return `"prefixItems":` + list()
+		if g.next()%3 == 0 {
+			if g.v31 {
+				return `"prefixItems":` + list()
+			}
+			return `"items":` + list()
 		}
 		return `"items":` + g.schema(depth+1)
 	case 19:
