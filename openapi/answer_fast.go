@@ -36,8 +36,8 @@ type fastSchema struct {
 	ref *fastSchema // $ref; in draft 4 the other keywords are ignored
 
 	types   []string
-	enums   [][]any // enum, and const as an enum of one: v is in each
-	format  *jsonschema.Schema
+	enums   [][]any         // enum, and const as an enum of one: v is in each
+	format  func(any) error // the library's own check of the format
 	pattern *regexp.Regexp
 
 	minLen, maxLen     int // -1: none
@@ -171,10 +171,11 @@ func (c *fastCompiler) object(s *fastSchema, m map[string]any, root bool) {
 			s.enums = append(s.enums, []any{val})
 		case "format":
 			name, _ := val.(string)
-			s.format = formatSchema(name, c.draft4)
-			if s.format == nil {
+			f, ok := formatCheck(name, c.draft4)
+			if !ok {
 				s.unsupported = true
 			}
+			s.format = f
 		case "pattern":
 			p, _ := val.(string)
 			re, err := regexp.Compile(p)
@@ -356,10 +357,12 @@ func bound(v any) *fastNumber {
 	return b
 }
 
-// formatSchema is the library's own check of one format, as a schema of
-// that one keyword, so that the fast path asserts exactly what the library
-// does.
-func formatSchema(name string, draft4 bool) *jsonschema.Schema {
+// formatCheck is the library's own check of one format, read from a
+// schema of that one keyword compiled as the answers' schemas are, so that
+// the fast path asserts exactly what the library does; nil when the
+// library asserts nothing for it. ok is false when that schema does not
+// compile.
+func formatCheck(name string, draft4 bool) (check func(any) error, ok bool) {
 	formatMu.Lock()
 	defer formatMu.Unlock()
 	key := name
@@ -367,7 +370,7 @@ func formatSchema(name string, draft4 bool) *jsonschema.Schema {
 		key += "/4"
 	}
 	if s, ok := formats[key]; ok {
-		return s
+		return formatOf(s), s != nil
 	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
@@ -383,7 +386,16 @@ func formatSchema(name string, draft4 bool) *jsonschema.Schema {
 		s, _ = c.Compile(url)
 	}
 	formats[key] = s
-	return s
+	return formatOf(s), s != nil
+}
+
+func formatOf(s *jsonschema.Schema) func(any) error {
+	if s == nil || s.Format == nil || s.Format.Name == "regex" {
+		// "regex" goes to the library's regexp engine, not to
+		// Format.Validate; the rewriter never asserts it.
+		return nil
+	}
+	return s.Format.Validate
 }
 
 var (
@@ -491,7 +503,7 @@ func (s *fastSchema) str(v string) bool {
 	if s.pattern != nil && !s.pattern.MatchString(v) {
 		return false
 	}
-	return s.format == nil || s.format.Validate(v) == nil
+	return s.format == nil || s.format(v) == nil
 }
 
 // num checks a number's type and bounds: with int64s when the number is
