@@ -11,7 +11,13 @@
 // it runs; a hostile response body shown as text); then clicks the "Record
 // mocks" CodeLens above that script and the "Dry run with mocks" one that
 // appears, and expects the preview to say it answered from
-// dry-run.mock.yaml without calling the service. Then the Services view:
+// dry-run.mock.yaml without calling the service. Then contract.js, whose
+// loopback answer breaks openapi/shop.yaml (the restls.openapi setting):
+// the preview shows "? contract (rule)" notes beside the call; run twice,
+// "Compare the Last Dry Run with the Previous One" shows the diff text.
+// Then application.yml's CodeLenses ("2 scripts call this" above geo's
+// entry, "not called by any script") and the references the first opens
+// (address.js and route.js). Then the Services view:
 // the serviceIds under Scripts, a click opens the definition; then the
 // status bar item: the "staging" environment (e2e/staging-config), after
 // which completion offers staging's serviceIds instead.
@@ -108,8 +114,18 @@ const cleanPath = (process.env.PATH ?? '')
 // stay text in the preview.
 const hits = [];
 let slowNext = true;
+let shopAnswers = 0;
 const mock = http.createServer((req, res) => {
   hits.push(`${req.method} ${req.url}`);
+  if (req.url === '/shop/orders/7') {
+    // The shop's answer breaks its API description (e2e/workspace/openapi/
+    // shop.yaml: id minimum 1, state open or shipped), and differs from one
+    // run to the next, which the run-history diff shows.
+    shopAnswers++;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ id: 0, state: shopAnswers === 1 ? 'lost' : 'gone', seen: shopAnswers }));
+    return;
+  }
   if (req.url !== '/orders/42') {
     // The hostile markup sits in the body of the second call, which the
     // preview must show as text.
@@ -143,7 +159,11 @@ fs.writeFileSync(
   xml,
   fs
     .readFileSync(xml, 'utf8')
-    .replace('</scriptservice>', `  <api serviceId="mock-orders" url="http://127.0.0.1:${mockPort}/orders" description="Loopback mock for the end-to-end test"/>\n</scriptservice>`),
+    .replace(
+      '</scriptservice>',
+      `  <api serviceId="mock-orders" url="http://127.0.0.1:${mockPort}/orders" description="Loopback mock for the end-to-end test"/>\n` +
+        `  <api serviceId="mock-shop" url="http://127.0.0.1:${mockPort}/shop" description="Loopback shop whose answers break openapi/shop.yaml"/>\n</scriptservice>`,
+    ),
 );
 fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
 const staging = path.join(ws, 'staging-config');
@@ -160,6 +180,8 @@ fs.writeFileSync(
       'restls.configRoot': 'config',
       'restls.environments': { test: { configRoot: 'config' }, staging: { configRoot: 'staging-config' } },
       'restls.logLevel': 'debug',
+      // The shop's API description: dry runs check its answers (issue 27).
+      'restls.openapi': { 'mock-shop': 'openapi/shop.yaml' },
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
       'workbench.welcomePage.walkthroughs.openOnInstall': false,
@@ -210,7 +232,8 @@ const cs = spawn(
     '--user-data-dir', userData,
     ws,
   ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: cleanPath, PASSWORD: undefined } },
+  // RESTLS_HISTORY: the dry runs' history stays in the test's directory.
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: cleanPath, PASSWORD: undefined, RESTLS_HISTORY: path.join(tmp, 'history') } },
 );
 cs.stdout.pipe(csLog);
 cs.stderr.pipe(csLog);
@@ -428,6 +451,122 @@ try {
   step(`preview: ${(await frame.locator('.restls-summary').innerText()).trim().split('\n')[0]}`);
   await page.waitForTimeout(300);
   await shot('03-dry-run-with-mocks.png');
+
+  // Issues 27 and 28: a dry run whose answer breaks the service's API
+  // description shows "? contract (rule)" notes beside the call; a second
+  // run answers otherwise, and "Compare the Last Dry Run with the Previous
+  // One" shows what changed.
+  const runCommand = async (title) => {
+    await page.keyboard.press('F1');
+    await palette.waitFor({ state: 'visible' });
+    await palette.fill(`>${title}`);
+    const cmdRow = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await cmdRow.waitFor();
+    await cmdRow.click();
+  };
+  const lineText = (t) => t.replace(/\u00a0/g, ' ');
+  const shopHits = () => hits.filter((h) => h === 'GET /shop/orders/7').length;
+  await openFile('contract.js');
+  await runCommand('restls: Dry-run Script');
+  step('dry run of contract.js started');
+  frame = await previewFrame('the contract notes of contract.js', '.restls-contract', '? contract');
+  const shopCall = frame.locator('.restls-call', { has: frame.locator('.restls-contract') }).first();
+  const shopSid = (await shopCall.locator('.restls-sid').innerText()).trim();
+  const mark = (await shopCall.locator('.restls-contract-mark').innerText()).trim();
+  const notes = (await shopCall.locator('.restls-contract li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  step(`preview of contract.js: ${shopSid} ${mark}: ${notes.join(' | ')}`);
+  if (shopSid !== 'mock-shop' || mark !== '? contract (2)') {
+    throw new Error(`expected the mark "? contract (2)" on the call of mock-shop, got ${shopSid} "${mark}"`);
+  }
+  for (const [rule, where] of [['minimum', '/id'], ['enum', '/state']]) {
+    if (!notes.some((n) => n.startsWith(`? contract (${rule}):`) && n.includes('GET /orders/{id}') && n.includes(where))) {
+      throw new Error(`no "? contract (${rule})" note on ${where} of GET /orders/{id}: ${notes.join(' | ')}`);
+    }
+  }
+  if (shopHits() !== 1) {
+    throw new Error(`expected one call of the shop, got ${shopHits()}: ${hits.join(', ')}`);
+  }
+  if (!(await shopCall.evaluate((e) => e.open))) {
+    await shopCall.locator('summary').click();
+  }
+  await frame.locator('.restls-contract').first().waitFor({ state: 'visible' });
+  // The run's progress notification closes once the preview is shown.
+  await page.locator('.notification-toast', { hasText: /dry run of contract\.js/ }).first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+  await shot('07-contract-notes.png');
+
+  await page.locator('.tab[data-resource-name="contract.js"]').first().click();
+  await page.locator('.tab.active[data-resource-name="contract.js"]').first().waitFor();
+  await runCommand('restls: Dry-run Script');
+  step('second dry run of contract.js started');
+  frame = await previewFrame('the preview of the second run of contract.js', '.restls-call', '"gone"');
+  if (shopHits() !== 2) {
+    throw new Error(`expected two calls of the shop, got ${shopHits()}: ${hits.join(', ')}`);
+  }
+  await page.locator('.tab[data-resource-name="contract.js"]').first().click();
+  await page.locator('.tab.active[data-resource-name="contract.js"]').first().waitFor();
+  await runCommand('restls: Compare the Last Dry Run with the Previous One');
+  const diffView = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'previous run' }).first();
+  await diffView.waitFor();
+  const diffText = lineText(await diffView.innerText());
+  step(`run diff:\n${diffText}`);
+  for (const want of ['(1 calls) →', '~ call 1 mock-shop GET', 'body $.state: "lost" → "gone"', 'body $.seen: 1 → 2', 'result $.state: "lost" → "gone"']) {
+    if (!diffText.includes(want)) {
+      throw new Error(`the diff of the last two runs lacks ${JSON.stringify(want)}:\n${diffText}`);
+    }
+  }
+  await page.waitForTimeout(300);
+  await shot('08-run-diff.png');
+
+  // Issue 26: the CodeLens on application.yml's entries and the
+  // references one opens.
+  await page.keyboard.press('Control+P');
+  await palette.waitFor({ state: 'visible' });
+  await palette.fill('application.yml');
+  const appRow = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-description', { hasText: /^config$/ }) }).first();
+  await appRow.waitFor();
+  await appRow.click();
+  await page.locator('.tab.active', { hasText: 'application.yml' }).waitFor();
+  const group = page.locator('.editor-group-container.active');
+  const geoLens = group.locator('.codelens-decoration', { hasText: '2 scripts call this' }).first();
+  await geoLens.waitFor();
+  await group.locator('.codelens-decoration', { hasText: 'not called by any script' }).first().waitFor();
+  const cfgLenses = (await group.locator('.codelens-decoration').allInnerTexts()).map((t) => lineText(t).trim());
+  step(`CodeLenses in application.yml: ${cfgLenses.join(' | ')}`);
+  // The lens sits above the line it counts for: geo's entry.
+  const lensBox = await geoLens.boundingBox();
+  const below = await group.locator('.monaco-editor .view-lines .view-line').evaluateAll(
+    (lines, top) =>
+      lines
+        .map((l) => ({ y: l.getBoundingClientRect().top, text: l.textContent ?? '' }))
+        .filter((l) => l.y >= top)
+        .sort((a, b) => a.y - b.y)[0]?.text ?? '',
+    lensBox ? lensBox.y + lensBox.height / 2 : 0,
+  );
+  if (!/serviceId:\s*geo\s*$/.test(lineText(below))) {
+    throw new Error(`"2 scripts call this" is not above geo's entry but above ${JSON.stringify(lineText(below))}`);
+  }
+  await page.waitForTimeout(300);
+  await shot('09-config-codelens.png');
+  await geoLens.locator('a').click();
+  const refs = page.locator('.reference-zone-widget');
+  await refs.locator('.monaco-list-row', { hasText: 'route.js' }).first().waitFor();
+  const refRows = (await refs.locator('.monaco-list-row').allInnerTexts()).map((t) => lineText(t).replace(/\s+/g, ' ').trim());
+  step(`references of geo: ${refRows.join(' | ')}`);
+  for (const want of ['address.js', 'route.js']) {
+    if (!refRows.some((r) => r.includes(want))) {
+      throw new Error(`${want} missing from the references of geo: ${refRows.join(' | ')}`);
+    }
+  }
+  await page.waitForTimeout(300);
+  await shot('10-config-references.png');
+  await page.keyboard.press('Escape');
+  try {
+    await refs.waitFor({ state: 'hidden', timeout: 5_000 });
+  } catch {
+    await refs.locator('.codicon-close').first().click();
+    await refs.waitFor({ state: 'hidden' });
+  }
 
   // The Services view in the Explorer: kinds -> serviceIds; a click opens
   // the definition.
