@@ -16,8 +16,12 @@
 // the preview shows "? contract (rule)" notes beside the call; run twice,
 // "Compare the Last Dry Run with the Previous One" shows the diff text.
 // Then application.yml's CodeLenses ("2 scripts call this" above geo's
-// entry, "not called by any script") and the references the first opens
-// (address.js and route.js). Then the Services view:
+// entry, "not called by any script"), the references they open, and F2 on
+// geo in address.js: the Refactor Preview holds the configuration edit
+// restls marks as needing confirmation; once confirmed and applied, both
+// scripts and application.yml name the new id. Then the Testing view runs
+// the cases of tests/summary.test.yaml: one passes, one fails, its peek at
+// the case's line with expected and actual. Then the Services view:
 // the serviceIds under Scripts, a click opens the definition; then the
 // status bar item: the "staging" environment (e2e/staging-config), after
 // which completion offers staging's serviceIds instead.
@@ -182,6 +186,10 @@ fs.writeFileSync(
       'restls.logLevel': 'debug',
       // The shop's API description: dry runs check its answers (issue 27).
       'restls.openapi': { 'mock-shop': 'openapi/shop.yaml' },
+      // A failed test opens its peek even when run from the Testing view.
+      'testing.automaticallyOpenPeekView': 'failureAnywhere',
+      // The rename's edits are saved, so the files on disk can be checked.
+      'files.refactoring.autoSave': true,
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
       'workbench.welcomePage.walkthroughs.openOnInstall': false,
@@ -328,12 +336,31 @@ try {
 
   await openFile('dry-run.js');
   step('dry-run.js open');
-  await page.keyboard.press('F1');
   const palette = page.locator('.quick-input-widget input');
-  await palette.waitFor({ state: 'visible' });
-  await palette.fill('>restls: Dry-run Script');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dry-run Script' }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // runCommand runs a palette command. A command whose "when" clause
+  // waits for the server (restls.isScript follows restls/documentInfo of
+  // the file just opened) is not listed until then: the palette is opened
+  // again until it is, within a bound.
+  const runCommand = async (title, ms = 60_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      await page.keyboard.press('F1');
+      await palette.waitFor({ state: 'visible' });
+      await palette.fill(`>${title}`);
+      const cmdRow = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      try {
+        await cmdRow.waitFor({ timeout: 5_000 });
+        await cmdRow.click();
+        return;
+      } catch (e) {
+        if (Date.now() > deadline) {
+          throw e;
+        }
+        await page.keyboard.press('Escape');
+      }
+    }
+  };
+  await runCommand('restls: Dry-run Script');
   step('dry run started');
   // While the slow first call waits: how many progress indicators say so?
   const toasts = page.locator('.notification-toast', { hasText: /dry run of dry-run\.js/ });
@@ -456,13 +483,18 @@ try {
   // description shows "? contract (rule)" notes beside the call; a second
   // run answers otherwise, and "Compare the Last Dry Run with the Previous
   // One" shows what changed.
-  const runCommand = async (title) => {
-    await page.keyboard.press('F1');
-    await palette.waitFor({ state: 'visible' });
-    await palette.fill(`>${title}`);
-    const cmdRow = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await cmdRow.waitFor();
-    await cmdRow.click();
+  // until polls check (bounded) for what the page or the disk shows.
+  const until = async (what, check, ms = 30_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (await check()) {
+        return;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`${what}: not seen within ${ms / 1000} s`);
+      }
+      await page.waitForTimeout(250);
+    }
   };
   const lineText = (t) => t.replace(/\u00a0/g, ' ');
   const shopHits = () => hits.filter((h) => h === 'GET /shop/orders/7').length;
@@ -518,8 +550,9 @@ try {
   await page.waitForTimeout(300);
   await shot('08-run-diff.png');
 
-  // Issue 26: the CodeLens on application.yml's entries and the
-  // references one opens.
+  // Issue 26: the CodeLens on application.yml's entries, references from
+  // one, and a rename of a serviceId across two scripts and the
+  // configuration.
   await page.keyboard.press('Control+P');
   await palette.waitFor({ state: 'visible' });
   await palette.fill('application.yml');
@@ -567,6 +600,121 @@ try {
     await refs.locator('.codicon-close').first().click();
     await refs.waitFor({ state: 'hidden' });
   }
+
+  await openFile('address.js');
+  await page.keyboard.press('Control+G');
+  await palette.waitFor({ state: 'visible' });
+  await palette.fill(':5:33'); // on "geo" in api.rest.v1.get("geo", ...
+  await page.keyboard.press('Enter');
+  await palette.waitFor({ state: 'hidden' });
+  await page.keyboard.press('F2');
+  const renameInput = page.locator('.rename-box input.rename-input');
+  await renameInput.waitFor({ state: 'visible' });
+  const oldID = await renameInput.inputValue();
+  if (oldID !== 'geo') {
+    throw new Error(`the rename box offers ${JSON.stringify(oldID)}, not geo`);
+  }
+  await renameInput.fill('geo-v2');
+  await page.keyboard.press('Enter');
+  // The configuration edit needs confirmation: VS Code shows the Refactor
+  // Preview with it unchecked.
+  const bulk = page.locator('.bulk-edit-panel');
+  await bulk.locator('.monaco-list-row', { hasText: 'application.yml' }).first().waitFor();
+  const unchecked = bulk.locator('input.edit-checkbox:not(:checked)');
+  await unchecked.first().waitFor({ timeout: 10_000 });
+  const toConfirm = (await bulk.locator('.monaco-list-row', { has: page.locator('input.edit-checkbox:not(:checked)') }).allInnerTexts()).map((t) =>
+    t.replace(/\s+/g, ' ').trim(),
+  );
+  if (!toConfirm.some((t) => t.includes('application.yml'))) {
+    throw new Error(`the configuration edit does not wait for confirmation in the Refactor Preview: ${toConfirm.join(' | ')}`);
+  }
+  step(`Refactor Preview: unchecked until confirmed: ${toConfirm.join(' | ')}`);
+  // Check them all: a file's box checks its edits, and the tree redraws
+  // after each click, so look again each time.
+  await until('every edit of the rename checked', async () => {
+    if ((await unchecked.count()) === 0) {
+      return true;
+    }
+    await unchecked
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+    return false;
+  });
+  const previewRows = (await bulk.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  step(`Refactor Preview: ${previewRows.join(' | ')}`);
+  await page.waitForTimeout(300);
+  await shot('11-rename-preview.png');
+  if ((await unchecked.count()) > 0) {
+    throw new Error('an edit of the rename is still unchecked in the Refactor Preview');
+  }
+  await page.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
+  // The edits are saved (files.refactoring.autoSave): both scripts and the
+  // configuration name geo-v2 on disk.
+  const onDisk = {
+    'scripts/address.js': /get\("geo-v2"/,
+    'scripts/route.js': /get\("geo-v2"/,
+    'config/application.yml': /serviceId: geo-v2\n/,
+  };
+  await until('geo-v2 in both scripts and application.yml on disk', () =>
+    Object.entries(onDisk).every(([f, re]) => re.test(fs.readFileSync(path.join(ws, f), 'utf8'))),
+  );
+  for (const f of Object.keys(onDisk)) {
+    if (/"geo"|serviceId: geo\n/.test(fs.readFileSync(path.join(ws, f), 'utf8'))) {
+      throw new Error(`${f} still names geo after the rename`);
+    }
+  }
+  await openFile('address.js');
+  await page.locator('.editor-group-container.active .view-lines', { hasText: 'get("geo-v2"' }).first().waitFor();
+  await page.locator('.tab[data-resource-name="application.yml"]').first().click();
+  await page.locator('.editor-group-container.active .view-lines', { hasText: 'serviceId: geo-v2' }).first().waitFor();
+  step('renamed geo to geo-v2 in address.js, route.js and config/application.yml');
+  await page.waitForTimeout(300);
+  await shot('12-renamed.png');
+
+  // Issue 28: the Testing view runs the cases of tests/summary.test.yaml,
+  // one passing, one failing; the failure is shown at the case's line with
+  // what was expected and what came.
+  await openFile('summary.test.yaml');
+  const testingIcon = page.locator('.activitybar .action-item .action-label[aria-label^="Testing"]').first();
+  if ((await testingIcon.count()) > 0) {
+    await testingIcon.click();
+  } else {
+    await runCommand('Focus on Test Explorer View');
+  }
+  const sidebar = page.locator('.part.sidebar');
+  const fileRow = sidebar.locator('.monaco-list-row', { hasText: 'summary.test.yaml' }).first();
+  await fileRow.waitFor();
+  const caseRow = (name) => sidebar.locator('.monaco-list-row', { hasText: name }).first();
+  if ((await fileRow.getAttribute('aria-expanded')) !== 'true') {
+    await fileRow.locator('.monaco-tl-twistie').click();
+  }
+  await caseRow('wrong name').waitFor();
+  const runCase = async (name) => {
+    await caseRow(name).hover();
+    await caseRow(name).locator('.action-label.codicon-testing-run-icon').click();
+  };
+  await runCase('finds the customer');
+  await caseRow('finds the customer').locator('.computed-state.codicon-testing-passed-icon').waitFor();
+  step('test "finds the customer" passed');
+  await runCase('wrong name');
+  await caseRow('wrong name').locator('.computed-state.codicon-testing-failed-icon').waitFor();
+  step('test "wrong name" failed');
+  const peek = page.locator('.test-output-peek').first();
+  await peek.locator('.view-line', { hasText: 'Bob' }).first().waitFor();
+  await peek.locator('.view-line', { hasText: 'Ann' }).first().waitFor();
+  const peekText = lineText(await peek.innerText()).replace(/\s+/g, ' ');
+  step(`test peek: ${peekText.slice(0, 300)}`);
+  // The peek opens right below the case's line (10: "- name: wrong name").
+  const peekBox = await peek.boundingBox();
+  const testEditor = page.locator('.monaco-editor', { has: page.locator('.test-output-peek') }).first();
+  const caseLine = await testEditor.locator('.view-line', { hasText: 'name: wrong name' }).first().boundingBox();
+  if (!peekBox || !caseLine || peekBox.y < caseLine.y + caseLine.height - 2 || peekBox.y > caseLine.y + 3 * caseLine.height) {
+    throw new Error(`the failure peek is not at the case's line: peek ${JSON.stringify(peekBox)}, line ${JSON.stringify(caseLine)}`);
+  }
+  await page.waitForTimeout(300);
+  await shot('13-testing-view.png');
+  await page.keyboard.press('Escape');
 
   // The Services view in the Explorer: kinds -> serviceIds; a click opens
   // the definition.
