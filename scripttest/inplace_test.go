@@ -221,7 +221,33 @@ func FuzzUpdateInPlace(f *testing.F) {
 			return // the full rewrite does not read back (not ours to judge)
 		}
 		if !ok2 || !cmp.Equal(want, got, cmpopts.EquateNaNs(), cmpopts.EquateEmpty()) {
+			if !rewriteKeepsMeaning(data) {
+				// The full rewrite is no oracle for this file: with no
+				// edit at all it changes what the file says (an implicit
+				// null in a flow mapping, an empty key, both written as
+				// ''). The save keeps the full rewrite here anyway: it
+				// takes the in-place edit only when both read the same.
+				return
+			}
 			t.Fatalf("in place differs from the full rewrite:\n--- file\n%s\n--- in place\n%s\n--- full\n%s\n%s", text, edited, full.String(), cmp.Diff(want, got))
 		}
 	})
+}
+
+// rewriteKeepsMeaning reports whether the full rewrite of data, with no
+// change, decodes to what data decodes to.
+func rewriteKeepsMeaning(data []byte) bool {
+	doc, err := input.YAMLNode(data)
+	if err != nil {
+		return false
+	}
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if enc.Encode(doc) != nil || enc.Close() != nil {
+		return false
+	}
+	orig, ok0 := decodeValue(data)
+	again, ok1 := decodeValue([]byte(b.String()))
+	return ok0 && ok1 && cmp.Equal(orig, again, cmpopts.EquateNaNs(), cmpopts.EquateEmpty())
 }
