@@ -362,6 +362,7 @@ func startPrism(t *testing.T, bin, name string, data []byte) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	cmd := exec.CommandContext(ctx, bin, "mock", "--errors", "-h", "127.0.0.1", "-p", strconv.Itoa(port), file)
 	cmd.WaitDelay = 5 * time.Second
+	cmd.SysProcAttr = prismSysProcAttr()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
