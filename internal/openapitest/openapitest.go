@@ -30,14 +30,21 @@ var github struct {
 // reason when it cannot be had (no npm, no network).
 func GitHub(tb testing.TB) string {
 	tb.Helper()
+	p, err := GitHubPath()
+	if p == "" {
+		tb.Skip(err + " (set " + Env + " to a copy of api.github.com.json to run it)")
+	}
+	return p
+}
+
+// GitHubPath is GitHub's path as GitHub returns it, or "" and why not,
+// for a test that goes on without it.
+func GitHubPath() (path, why string) {
 	if p := os.Getenv(Env); p != "" {
-		return p
+		return p, ""
 	}
 	github.once.Do(fetch)
-	if github.path == "" {
-		tb.Skip(github.err + " (set " + Env + " to a copy of api.github.com.json to run it)")
-	}
-	return github.path
+	return github.path, github.err
 }
 
 func fetch() {
