@@ -113,6 +113,7 @@ func editInPlace(data []byte, edits []mapEdit) ([]byte, bool) {
 		return nil, false
 	}
 	var out []textEdit
+	var spans [][2]int // each edited mapping's subtree, in preorder indices
 	for i := range edits {
 		e := &edits[i]
 		idx := slices.IndexFunc(order, func(n *yaml.Node) bool {
@@ -122,6 +123,17 @@ func editInPlace(data []byte, edits []mapEdit) ([]byte, bool) {
 			return nil, false
 		}
 		m := order[idx]
+		// A mapping edited inside another edited mapping: the outer edit
+		// may replace the entry that holds it, and the two texts would
+		// meet (at the end of a file without a final newline they touch
+		// without overlapping). The full rewrite applies both.
+		end := idx + subtreeSize(m)
+		for _, sp := range spans {
+			if idx < sp[1] && sp[0] < end {
+				return nil, false
+			}
+		}
+		spans = append(spans, [2]int{idx, end})
 		var next *yaml.Node
 		if j := idx + subtreeSize(m); j < len(order) {
 			next = order[j]
