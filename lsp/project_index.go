@@ -350,6 +350,18 @@ func targetAt(ni *navIndex, path string, off int) (navTarget, bool) {
 	return navTarget{}, false
 }
 
+// navTargetAt is what the navigation requests at a cursor share: the
+// index, built and current (nil when ctx ended first), and what the cursor
+// at pos of the document at u (mapped by m) is on.
+func (s *session) navTargetAt(ctx context.Context, m *mapper, u uri.URI, pos protocol.Position) (*navIndex, navTarget, bool) {
+	ni := s.navIndexFor(ctx)
+	if ni == nil {
+		return nil, navTarget{}, false
+	}
+	t, ok := targetAt(ni, hostPaths.fsPath(u), m.offset(pos))
+	return ni, t, ok
+}
+
 // entriesOf returns the entries of the configuration file at path,
 // whatever spelling of the path the registry read it under.
 func entriesOf(ni *navIndex, path string) []config.Entry {

@@ -23,11 +23,10 @@ func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, e
 	if m == nil {
 		return nil, nil
 	}
-	ni := s.navIndexFor(ctx)
+	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
 		return cancelled(ctx, nil, nil)
 	}
-	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
 	if !ok {
 		return cancelled(ctx, nil, nil)
 	}

@@ -34,11 +34,10 @@ func (s *session) prepareRename(ctx context.Context, req *jsonrpc2.Request) (any
 	if m == nil {
 		return nil, nil
 	}
-	ni := s.navIndexFor(ctx)
+	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
 		return cancelled(ctx, nil, nil)
 	}
-	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
 	if !ok || t.oauth {
 		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed,
 			"restls renames serviceIds: place the cursor on a serviceId string in an api.rest.v1 call, or on a serviceId or <serviceId>/<suffix> url in the configuration"))
@@ -61,11 +60,10 @@ func (s *session) rename(ctx context.Context, req *jsonrpc2.Request) (any, error
 	if m == nil {
 		return nil, nil
 	}
-	ni := s.navIndexFor(ctx)
+	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
 		return cancelled(ctx, nil, nil)
 	}
-	t, ok := targetAt(ni, hostPaths.fsPath(p.TextDocument.URI), m.offset(p.Position))
 	if !ok || t.oauth {
 		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed, "restls renames serviceIds only: the cursor is not on one"))
 	}
