@@ -2,10 +2,12 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v4"
 	"go.yaml.in/yaml/v4/plugin/loaderlimits"
@@ -97,14 +99,102 @@ func YAMLNode(data []byte) (*yaml.Node, error) {
 // DecodeYAMLNode decodes a node that YAMLNode or a YAMLDecoder returned
 // (or a part of one) into v strictly: a key that is not a field of v's
 // structs is an error (a *yaml.LoadErrors, each with its line and
-// column), as are values of the wrong type. The budget that the node
-// passed bounds the decode. A zero node (an empty document) leaves v as
-// it is.
+// column), as are values of the wrong type and a key that a mapping
+// holds twice. The budget that the node passed bounds the decode. A zero
+// node (an empty document) leaves v as it is.
 func DecodeYAMLNode(n *yaml.Node, v any) error {
+	return decodeNode(n, v, yaml.WithKnownFields())
+}
+
+// DecodeYAMLValue decodes such a node as DecodeYAMLNode does, but keys
+// that no field takes are ignored: for decoding into any, or into a
+// struct that reads only part of a mapping.
+func DecodeYAMLValue(n *yaml.Node, v any) error {
+	return decodeNode(n, v)
+}
+
+// decodeNode is the one place nodes are decoded. yaml/v4 finds a key
+// that a mapping holds twice by comparing every key with every later one,
+// and records an error for every pair that match: a mapping of n keys
+// costs n*n/2 comparisons, and of n copies of one key as many errors,
+// so 13,000 lines of "b: 1" (64 KiB) take minutes and gigabytes, and a
+// configuration file of 16 MiB days. Here the keys are checked once each
+// (uniqueKeys), with yaml/v4's rule and message, and yaml/v4's own check
+// is off.
+func decodeNode(n *yaml.Node, v any, opts ...yaml.Option) error {
 	if n.Kind == 0 {
 		return nil
 	}
-	return n.Load(v, yaml.WithKnownFields())
+	dups := uniqueKeys(n)
+	err := n.Load(v, append(opts, yaml.WithUniqueKeys(false))...)
+	if len(dups) == 0 {
+		return err
+	}
+	var errs *yaml.LoadErrors
+	switch {
+	case err == nil:
+		errs = &yaml.LoadErrors{}
+	case errors.As(err, &errs):
+	default:
+		return err // not a construct error: it says more than the keys
+	}
+	all := append(dups, errs.Errors...)
+	slices.SortStableFunc(all, func(a, b *yaml.LoadError) int {
+		return cmp.Or(cmp.Compare(a.Mark.Line, b.Mark.Line), cmp.Compare(a.Mark.Column, b.Mark.Column))
+	})
+	return &yaml.LoadErrors{Errors: all}
+}
+
+// maxDuplicateKeys is how many duplicate keys uniqueKeys reports; the
+// decode fails on the first anyway.
+const maxDuplicateKeys = 100
+
+// uniqueKeys finds the keys of n's mappings, and of the mappings its
+// aliases reach, that their mapping holds already, in linear time: the
+// keys yaml/v4 reports with WithUniqueKeys, by its rule (two keys are the
+// same when they are of the same kind with the same text, whatever their
+// tags; an alias is the same as another alias of its anchor) and with its
+// message, once per repeated key rather than once per pair.
+func uniqueKeys(root *yaml.Node) []*yaml.LoadError {
+	type key struct {
+		kind  yaml.Kind
+		value string
+	}
+	var out []*yaml.LoadError
+	seen := map[*yaml.Node]bool{}
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 && len(out) < maxDuplicateKeys {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil || seen[n] {
+			continue
+		}
+		seen[n] = true
+		if n.Kind == yaml.AliasNode {
+			stack = append(stack, n.Alias)
+			continue
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
+			first := make(map[key]int, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content) && len(out) < maxDuplicateKeys; i += 2 {
+				k := n.Content[i]
+				id := key{k.Kind, k.Value}
+				if line, ok := first[id]; ok {
+					out = append(out, &yaml.LoadError{
+						Stage:   yaml.ConstructorStage,
+						Message: fmt.Sprintf("mapping key %#v already defined at line %d", k.Value, line),
+						Mark:    yaml.Mark{Line: k.Line, Column: k.Column},
+					})
+					continue
+				}
+				first[id] = k.Line
+			}
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, n.Content[i])
+		}
+	}
+	return out
 }
 
 // YAMLDecoder reads the documents of a YAML stream (---) one by one; the

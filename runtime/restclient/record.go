@@ -440,7 +440,7 @@ func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool, head string
 	keys := make([]string, len(list.Content))
 	for i, n := range list.Content {
 		var f Fixture
-		if err := n.Load(&f); err == nil {
+		if err := input.DecodeYAMLValue(n, &f); err == nil {
 			f.Method = strings.ToUpper(f.Method)
 			keys[i] = existingKey(&f)
 		}

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/restls/restls/input"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -129,7 +130,7 @@ func writeYAMLScalar(b *bytes.Buffer, n *yaml.Node) error {
 		if n.ShortTag() == "!!int" {
 			var i big.Int
 			var v any
-			if err := n.Decode(&v); err == nil {
+			if err := input.DecodeYAMLValue(n, &v); err == nil {
 				if _, ok := i.SetString(fmt.Sprint(v), 10); ok {
 					b.WriteString(i.String())
 					return nil
@@ -137,7 +138,7 @@ func writeYAMLScalar(b *bytes.Buffer, n *yaml.Node) error {
 			}
 		} else {
 			var f float64
-			if err := n.Decode(&f); err == nil {
+			if err := input.DecodeYAMLValue(n, &f); err == nil {
 				if j, err := json.Marshal(f); err == nil {
 					b.Write(j)
 					return nil
@@ -147,7 +148,7 @@ func writeYAMLScalar(b *bytes.Buffer, n *yaml.Node) error {
 		return fmt.Errorf("line %d: %s is not a JSON number", n.Line, n.Value)
 	case "!!bool":
 		var v bool
-		if err := n.Decode(&v); err != nil {
+		if err := input.DecodeYAMLValue(n, &v); err != nil {
 			return fmt.Errorf("line %d: %w", n.Line, err)
 		}
 		if v {
