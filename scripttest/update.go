@@ -88,6 +88,10 @@ func (f *File) save(write func(path string, data []byte) error) error {
 	if edited, ok := editInPlace(f.data, f.edits); ok && sameValue(edited, out) {
 		out = edited
 	}
+	if limit := input.TestFile.Limit(); int64(len(out)) > limit {
+		// restls test would refuse to read it back.
+		return fmt.Errorf("write %s: the updated file would be %d bytes, past the %d-byte limit for %s; update fewer cases, or move large results into fixture files", f.Path, len(out), limit, input.TestFile)
+	}
 	if write != nil {
 		return write(f.Path, out)
 	}
