@@ -280,7 +280,9 @@ func replaysAsBody(j []byte, asJSON bool) bool {
 		return err == nil && bytes.Equal(b, j)
 	}
 	n, err := jsonToYAML(j)
-	if err != nil {
+	if err != nil || blockYAMLSize(n, 0) > 4*int64(len(j))+1<<20 {
+		// Block YAML indents each level by two: an object nested 10,000
+		// deep (60 KB of JSON) would be 100 MB of YAML. Kept as text.
 		return false
 	}
 	var text bytes.Buffer
@@ -294,6 +296,16 @@ func replaysAsBody(j []byte, asJSON bool) bool {
 	}
 	b, err := yamlToJSON(back)
 	return err == nil && bytes.Equal(b, j)
+}
+
+// blockYAMLSize is about the size of n written as block YAML at
+// indentation 2*depth: each value's indentation and text.
+func blockYAMLSize(n *yaml.Node, depth int64) int64 {
+	size := 2*depth + int64(len(n.Value)) + 4
+	for _, c := range n.Content {
+		size += blockYAMLSize(c, depth+1)
+	}
+	return size
 }
 
 // Save writes the recorded fixtures to the file: fixtures for the calls

@@ -618,3 +618,16 @@ func TestRecordReplayKeepsTheBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordDeepBodyAsText: a JSON body whose block YAML would be far
+// larger than itself (an object nested 5,000 deep: 30 KB of JSON, 25 MB
+// of YAML) is recorded as text; an ordinary one as a YAML value.
+func TestRecordDeepBodyAsText(t *testing.T) {
+	deep := []byte(strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000))
+	if replaysAsBody(deep, false) {
+		t.Errorf("the deep body is recorded as a YAML value")
+	}
+	if !replaysAsBody([]byte(`{"a":{"b":[1,2,{"c":"d"}]}}`), false) {
+		t.Errorf("an ordinary body is not recorded as a YAML value")
+	}
+}
