@@ -35,6 +35,8 @@ type testClient struct {
 	settings json.RawMessage
 	regs     []protocol.Registration
 	shown    []string // window/showDocument params
+	// lensRefreshes counts workspace/codeLens/refresh requests.
+	lensRefreshes int
 	versions map[uri.URI]int32
 }
 
@@ -176,6 +178,9 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 	case protocol.MethodWindowShowDocument:
 		c.shown = append(c.shown, string(req.Params()))
 		return protocol.ShowDocumentResult{Success: true}, nil
+	case protocol.MethodWorkspaceCodeLensRefresh:
+		c.lensRefreshes++
+		return nil, nil
 	default:
 		if req.IsCall() {
 			return nil, jsonrpc2.ErrMethodNotFound

@@ -104,6 +104,9 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 		if we := w.WorkspaceEdit; we != nil && we.DocumentChanges != nil {
 			cc.documentChanges = *we.DocumentChanges
 		}
+		if cl := w.CodeLens; cl != nil && cl.RefreshSupport != nil {
+			cc.lensRefresh = *cl.RefreshSupport
+		}
 	}
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress

@@ -36,6 +36,7 @@ type clientCaps struct {
 	dataDefault      bool // completionList.itemDefaults has "data"
 	documentChanges  bool // workspace.workspaceEdit.documentChanges (rename.go)
 	showDocument     bool // window.showDocument.support (code_action_entry.go)
+	lensRefresh      bool // workspace.codeLens.refreshSupport (lens_refresh.go)
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
@@ -95,6 +96,7 @@ type session struct {
 	recorded    workspace.Recorded
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
+	lenses      lensRefresher
 	// answers recycles completion answers; with this package's stream it
 	// holds each until it is written.
 	answers *answerRecycler

@@ -157,6 +157,9 @@ func (w *diagnosticsWorker) run(ctx context.Context) {
 			}
 			s.safely("diagnostics", func() { w.publishDocument(ctx, u) })
 		}
+		if configDirty || len(uris) > 0 {
+			s.refreshLenses(ctx)
+		}
 	}
 }
 
