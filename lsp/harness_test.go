@@ -15,8 +15,8 @@ import (
 	"go.uber.org/zap/zaptest"
 )
 
-// testClient is a real jsonrpc2 client on the other end of a net.Pipe from
-// a real Server: what an editor sees.
+// testClient is a real jsonrpc2 client on the other end of a loopback
+// socket from a real Server: what an editor sees.
 type testClient struct {
 	t    testing.TB
 	conn jsonrpc2.Conn
@@ -37,7 +37,7 @@ type testClient struct {
 	shown    []string // window/showDocument params
 	// lensRefreshes counts workspace/codeLens/refresh requests.
 	lensRefreshes int
-	versions map[uri.URI]int32
+	versions      map[uri.URI]int32
 }
 
 type published struct {
@@ -80,10 +80,43 @@ func newTestServer(t testing.TB, opts Options) *Server {
 	return NewServer(opts)
 }
 
+// socketPair is a connected pair of loopback TCP sockets. Unlike
+// net.Pipe, whose writes wait for the other side's read, the kernel
+// buffers them, as it buffers an editor's pipes: with net.Pipe the two
+// read goroutines deadlocked when each wrote at once (the server a
+// notification from a handler, the client its answer to the server's
+// workspace/codeLens/refresh).
+func socketPair(t testing.TB) (net.Conn, net.Conn) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan accepted, 1)
+	go func() {
+		c, err := l.Accept()
+		ch <- accepted{c, err}
+	}()
+	b, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := <-ch
+	if acc.err != nil {
+		t.Fatal(acc.err)
+	}
+	return acc.c, b
+}
+
 // connect starts a session on srv and, unless skipInit, initializes it.
 func connect(t testing.TB, srv *Server, co clientOptions) *testClient {
 	t.Helper()
-	a, b := net.Pipe()
+	a, b := socketPair(t)
 	c := &testClient{t: t, srv: srv, done: make(chan error, 1), changed: make(chan struct{}),
 		diags: map[uri.URI]published{}, versions: map[uri.URI]int32{}}
 	if co.settings != nil {
