@@ -669,6 +669,15 @@ try {
   await page.locator('.tab[data-resource-name="application.yml"]').first().click();
   await page.locator('.editor-group-container.active .view-lines', { hasText: 'serviceId: geo-v2' }).first().waitFor();
   step('renamed geo to geo-v2 in address.js, route.js and config/application.yml');
+  // The lens above geo-v2 counts both scripts once the server has seen
+  // them change on disk and asked VS Code to refresh its lenses
+  // (workspace/codeLens/refresh); before that request existed it kept
+  // "1 script calls this", fetched while the rename was half applied.
+  await page
+    .locator('.editor-group-container.active .codelens-decoration', { hasText: '2 scripts call this' })
+    .first()
+    .waitFor({ timeout: 20_000 });
+  step('the lens above geo-v2 says "2 scripts call this"');
   await page.waitForTimeout(300);
   await shot('12-renamed.png');
 
