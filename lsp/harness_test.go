@@ -35,9 +35,10 @@ type testClient struct {
 	settings json.RawMessage
 	regs     []protocol.Registration
 	shown    []string // window/showDocument params
-	// lensRefreshes counts workspace/codeLens/refresh requests.
-	lensRefreshes int
-	versions      map[uri.URI]int32
+	// lensRefreshes and inlayRefreshes count workspace/codeLens/refresh
+	// and workspace/inlayHint/refresh requests.
+	lensRefreshes, inlayRefreshes int
+	versions                      map[uri.URI]int32
 }
 
 type published struct {
@@ -213,6 +214,9 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		return protocol.ShowDocumentResult{Success: true}, nil
 	case protocol.MethodWorkspaceCodeLensRefresh:
 		c.lensRefreshes++
+		return nil, nil
+	case protocol.MethodWorkspaceInlayHintRefresh:
+		c.inlayRefreshes++
 		return nil, nil
 	default:
 		if req.IsCall() {

@@ -107,6 +107,9 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 		if cl := w.CodeLens; cl != nil && cl.RefreshSupport != nil {
 			cc.lensRefresh = *cl.RefreshSupport
 		}
+		if ih := w.InlayHint; ih != nil && ih.RefreshSupport != nil {
+			cc.inlayRefresh = *ih.RefreshSupport
+		}
 	}
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress

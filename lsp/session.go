@@ -36,7 +36,8 @@ type clientCaps struct {
 	dataDefault      bool // completionList.itemDefaults has "data"
 	documentChanges  bool // workspace.workspaceEdit.documentChanges (rename.go)
 	showDocument     bool // window.showDocument.support (code_action_entry.go)
-	lensRefresh      bool // workspace.codeLens.refreshSupport (lens_refresh.go)
+	lensRefresh      bool // workspace.codeLens.refreshSupport (refresh.go)
+	inlayRefresh     bool // workspace.inlayHint.refreshSupport (refresh.go)
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
@@ -96,7 +97,9 @@ type session struct {
 	recorded    workspace.Recorded
 	resolve     resolveCache
 	diagnostics *diagnosticsWorker
-	lenses      lensRefresher
+	// lenses and inlays ask the client to request its code lenses and
+	// inlay hints again (refresh.go).
+	lenses, inlays refresher
 	// answers recycles completion answers; with this package's stream it
 	// holds each until it is written.
 	answers *answerRecycler
@@ -148,6 +151,8 @@ func newSession(srv *Server, id int, end context.CancelFunc) *session {
 		end:      end,
 		docs:     map[uri.URI]*document{},
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		lenses:   refresher{method: protocol.MethodWorkspaceCodeLensRefresh},
+		inlays:   refresher{method: protocol.MethodWorkspaceInlayHintRefresh},
 	}
 	s.diagnostics = newDiagnosticsWorker(s, srv.opts.DiagnosticsDelay)
 	return s

@@ -158,7 +158,7 @@ func (w *diagnosticsWorker) run(ctx context.Context) {
 			s.safely("diagnostics", func() { w.publishDocument(ctx, u) })
 		}
 		if configDirty || len(uris) > 0 {
-			s.refreshLenses(ctx)
+			s.refreshAfterPublish(ctx, configDirty)
 		}
 	}
 }
