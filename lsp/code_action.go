@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -12,14 +11,8 @@ import (
 
 // codeAction offers the quick fixes of the diagnostics that touch the
 // requested range.
-func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.CodeActionParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	v, ok := s.scriptViewOf(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) codeAction(ctx context.Context, p *protocol.CodeActionParams, t viewed) (any, error) {
+	v, ok := t.view, t.ok
 	out := []protocol.CommandOrCodeAction{}
 	if !ok || !wantsQuickFix(p.Context.Only) {
 		return out, nil
@@ -50,7 +43,7 @@ func (s *session) codeAction(ctx context.Context, req *jsonrpc2.Request) (any, e
 		}
 	}
 	out = append(out, s.fixtureActions(v, start, end)...)
-	return cancelled(ctx, out, nil)
+	return out, nil
 }
 
 func wantsQuickFix(only []protocol.CodeActionKind) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -19,24 +18,17 @@ const CommandShowReferences = "restls.showReferences"
 // codeLens puts on each api entry of a configuration file how many
 // scripts of the kinds that read the file call it ("3 scripts call this",
 // which opens them) or that none does.
-func (s *session) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.CodeLensParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	m := s.navMapper(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) codeLens(ctx context.Context, p *protocol.CodeLensParams, m *mapper) (any, error) {
 	out := []protocol.CodeLens{}
 	if isTestDocument(hostPaths.fsPath(p.TextDocument.URI)) {
-		return cancelled(ctx, s.testLenses(p.TextDocument.URI), nil) // testfile.go
+		return s.testLenses(p.TextDocument.URI), nil // testfile.go
 	}
 	if m == nil || !isConfigDocument(hostPaths.fsPath(p.TextDocument.URI)) {
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	ni := s.navIndexFor(ctx)
 	if ni == nil {
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	for _, e := range entriesOf(ni, hostPaths.fsPath(p.TextDocument.URI)) {
 		if e.OAuth || e.ID == "" {
@@ -57,7 +49,7 @@ func (s *session) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, err
 		}
 		out = append(out, lens)
 	}
-	return cancelled(ctx, out, nil)
+	return out, nil
 }
 
 // lspArgs encodes command arguments; one that does not encode is left

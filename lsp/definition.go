@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/restls/restls/hints"
@@ -20,21 +19,15 @@ func (s *session) displayFor(v view) hints.Display {
 
 // definition opens, for a call, the operation in its service's API
 // description, and for a serviceId, its configuration.
-func (s *session) definition(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DefinitionParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	v, ok := s.scriptViewOf(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) definition(ctx context.Context, p *protocol.DefinitionParams, t viewed) (any, error) {
+	v, ok := t.view, t.ok
 	if !ok || s.opts.ShowPath != nil {
 		// A client shown other paths cannot open the real ones.
 		return nil, nil
 	}
 	def, ok := hints.DefinitionAt(v.d.doc, v.d.m.offset(p.Position), v.reg, s.displayFor(v))
 	if !ok {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	line := uint32(max(def.Line-1, 0))
 	m := s.configMapper(hostPaths.fileURI(cleanAbs(def.File)), def.File)
@@ -44,5 +37,5 @@ func (s *session) definition(ctx context.Context, req *jsonrpc2.Request) (any, e
 		end = m.position(m.lineEnd(int(line)))
 	}
 	loc := protocol.Location{URI: hostPaths.fileURI(cleanAbs(def.File)), Range: protocol.Range{Start: start, End: end}}
-	return cancelled(ctx, []protocol.Location{loc}, nil)
+	return []protocol.Location{loc}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 )
 
@@ -17,38 +18,92 @@ type method func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, e
 
 // methods is the protocol surface; each entry lives in its own file.
 var methods = map[string]method{
-	protocol.MethodInitialize:                      (*session).initialize,
-	protocol.MethodInitialized:                     (*session).initialized,
-	protocol.MethodShutdown:                        (*session).shutdown,
-	protocol.MethodExit:                            (*session).exit,
-	protocol.MethodCancelRequest:                   (*session).cancelRequest,
-	protocol.MethodSetTrace:                        ignore,
-	protocol.MethodTextDocumentDidOpen:             (*session).didOpen,
-	protocol.MethodTextDocumentDidChange:           (*session).didChange,
-	protocol.MethodTextDocumentDidClose:            (*session).didClose,
-	protocol.MethodTextDocumentDidSave:             (*session).didSave,
-	protocol.MethodTextDocumentCompletion:          (*session).completion,
-	protocol.MethodCompletionItemResolve:           (*session).completionResolve,
-	protocol.MethodTextDocumentHover:               (*session).hover,
-	protocol.MethodTextDocumentDefinition:          (*session).definition,
-	protocol.MethodTextDocumentSignatureHelp:       (*session).signatureHelp,
-	protocol.MethodTextDocumentCodeAction:          (*session).codeAction,
+	protocol.MethodInitialize:             (*session).initialize,
+	protocol.MethodInitialized:            (*session).initialized,
+	protocol.MethodShutdown:               (*session).shutdown,
+	protocol.MethodExit:                   (*session).exit,
+	protocol.MethodCancelRequest:          (*session).cancelRequest,
+	protocol.MethodSetTrace:               ignore,
+	protocol.MethodTextDocumentDidOpen:    (*session).didOpen,
+	protocol.MethodTextDocumentDidChange:  (*session).didChange,
+	protocol.MethodTextDocumentDidClose:   (*session).didClose,
+	protocol.MethodTextDocumentDidSave:    (*session).didSave,
+	protocol.MethodTextDocumentCompletion: (*session).completion,
+	protocol.MethodCompletionItemResolve:  (*session).completionResolve,
+	protocol.MethodTextDocumentHover: request(func(s *session, p *protocol.HoverParams) viewed {
+		return s.scriptViewed(p.TextDocument.URI)
+	}, (*session).hover),
+	protocol.MethodTextDocumentDefinition: request(func(s *session, p *protocol.DefinitionParams) viewed {
+		return s.scriptViewed(p.TextDocument.URI)
+	}, (*session).definition),
+	protocol.MethodTextDocumentSignatureHelp: request(func(s *session, p *protocol.SignatureHelpParams) viewed {
+		return s.scriptViewed(p.TextDocument.URI)
+	}, (*session).signatureHelp),
+	protocol.MethodTextDocumentCodeAction: request(func(s *session, p *protocol.CodeActionParams) viewed {
+		return s.scriptViewed(p.TextDocument.URI)
+	}, (*session).codeAction),
 	protocol.MethodWorkspaceExecuteCommand:         (*session).executeCommand,
 	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*session).didChangeWatchedFiles,
 	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
 	MethodDocumentInfo:                             (*session).documentInfo,
 
 	// Navigation over the project index (issue 26).
-	protocol.MethodTextDocumentReferences:     (*session).references,
-	protocol.MethodTextDocumentPrepareRename:  (*session).prepareRename,
-	protocol.MethodTextDocumentRename:         (*session).rename,
-	protocol.MethodTextDocumentDocumentSymbol: (*session).documentSymbol,
-	protocol.MethodWorkspaceSymbol:            (*session).workspaceSymbol,
-	protocol.MethodTextDocumentCodeLens:       (*session).codeLens,
-	protocol.MethodTextDocumentInlayHint:      (*session).inlayHint,
+	protocol.MethodTextDocumentReferences: request(func(s *session, p *protocol.ReferenceParams) *mapper {
+		return s.navMapper(p.TextDocument.URI)
+	}, (*session).references),
+	protocol.MethodTextDocumentPrepareRename: request(func(s *session, p *protocol.PrepareRenameParams) *mapper {
+		return s.navMapper(p.TextDocument.URI)
+	}, (*session).prepareRename),
+	protocol.MethodTextDocumentRename: request(func(s *session, p *protocol.RenameParams) *mapper {
+		return s.navMapper(p.TextDocument.URI)
+	}, (*session).rename),
+	protocol.MethodTextDocumentDocumentSymbol: request(func(s *session, p *protocol.DocumentSymbolParams) *document {
+		return s.document(p.TextDocument.URI)
+	}, (*session).documentSymbol),
+	protocol.MethodWorkspaceSymbol: request(takeNothing[protocol.WorkspaceSymbolParams], (*session).workspaceSymbol),
+	protocol.MethodTextDocumentCodeLens: request(func(s *session, p *protocol.CodeLensParams) *mapper {
+		return s.navMapper(p.TextDocument.URI)
+	}, (*session).codeLens),
+	protocol.MethodTextDocumentInlayHint: (*session).inlayHint,
 }
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }
+
+// request makes a read-only request's handler of its two parts, doing the
+// steps every such request shares once: decode the params into P (an
+// InvalidParams error when they do not decode); take, on the read
+// goroutine, what the request needs of the session's state (a document's
+// view, a mapper), so it sees every notification before it and none
+// after; detach, so later messages are handled while run works; and
+// answer a request cancelled meanwhile with RequestCancelled.
+func request[P, T any](take func(*session, *P) T, run func(*session, context.Context, *P, T) (any, error)) method {
+	return func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		var p P
+		if err := decode(req, &p); err != nil {
+			return nil, err
+		}
+		t := take(s, &p)
+		ctx, done := s.detach(ctx, req)
+		defer done()
+		res, err := run(s, ctx, &p, t)
+		return cancelled(ctx, res, err)
+	}
+}
+
+// viewed is the take of a request about one script: its view, and
+// whether it has one (an open script; scriptViewOf).
+type viewed struct {
+	view
+	ok bool
+}
+
+func (s *session) scriptViewed(u uri.URI) viewed {
+	v, ok := s.scriptViewOf(u)
+	return viewed{v, ok}
+}
+
+// takeNothing is the take of a request that needs no document.
+func takeNothing[P any](*session, *P) struct{} { return struct{}{} }
 
 var (
 	errNotInitialized = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "restls: the server is not initialized yet; send initialize first")

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -12,23 +11,16 @@ import (
 // the scripts of the kinds concerned, and, with includeDeclaration, every
 // definition (overridden ones too) and every <id>/<suffix> url naming it.
 // For an oAuth id: its definitions and the services that use it.
-func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.ReferenceParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	m := s.navMapper(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) references(ctx context.Context, p *protocol.ReferenceParams, m *mapper) (any, error) {
 	if m == nil {
 		return nil, nil
 	}
 	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	if !ok {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	ms := s.newMappers(ni)
 	out := []protocol.Location{}
@@ -42,7 +34,7 @@ func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, e
 		for _, e := range uses {
 			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.OAuthRefSpan, e.Defined)})
 		}
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	refs := ni.ix.References(t.id, t.kinds)
 	if p.Context.IncludeDeclaration {
@@ -57,5 +49,5 @@ func (s *session) references(ctx context.Context, req *jsonrpc2.Request) (any, e
 		c := r.Site()
 		out = append(out, navLocation(r.Script.Path, ms.script(r.Script), c.IDRange.Start, c.IDRange.End))
 	}
-	return cancelled(ctx, out, nil)
+	return out, nil
 }

@@ -23,58 +23,44 @@ const configAnnotation protocol.ChangeAnnotationIdentifier = "restls.configurati
 // prepareRename answers with the serviceId under the cursor (a call's
 // literal, an entry's id or an <id>/<suffix> reference), or an error
 // saying what can be renamed.
-func (s *session) prepareRename(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.PrepareRenameParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	m := s.navMapper(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) prepareRename(ctx context.Context, p *protocol.PrepareRenameParams, m *mapper) (any, error) {
 	if m == nil {
 		return nil, nil
 	}
 	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	if !ok || t.oauth {
-		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed,
-			"restls renames serviceIds: place the cursor on a serviceId string in an api.rest.v1 call, or on a serviceId or <serviceId>/<suffix> url in the configuration"))
+		return nil, jsonrpc2.NewError(errRequestFailed,
+			"restls renames serviceIds: place the cursor on a serviceId string in an api.rest.v1 call, or on a serviceId or <serviceId>/<suffix> url in the configuration")
 	}
-	return cancelled(ctx, &protocol.PrepareRenamePlaceholder{Range: protocol.Range{Start: m.position(t.start), End: m.position(t.end)}, Placeholder: t.id}, nil)
+	return &protocol.PrepareRenamePlaceholder{Range: protocol.Range{Start: m.position(t.start), End: m.position(t.end)}, Placeholder: t.id}, nil
 }
 
 // rename renames a serviceId everywhere it is named for the kinds
 // concerned (index.Index.Rename): one workspace edit, the configuration
 // edits annotated as needing confirmation. A refusal is an error whose
 // message says why and where.
-func (s *session) rename(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.RenameParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	m := s.navMapper(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) rename(ctx context.Context, p *protocol.RenameParams, m *mapper) (any, error) {
 	if m == nil {
 		return nil, nil
 	}
 	ni, t, ok := s.navTargetAt(ctx, m, p.TextDocument.URI, p.Position)
 	if ni == nil {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	if !ok || t.oauth {
-		return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed, "restls renames serviceIds only: the cursor is not on one"))
+		return nil, jsonrpc2.NewError(errRequestFailed, "restls renames serviceIds only: the cursor is not on one")
 	}
 	plan, err := ni.ix.Rename(t.id, p.NewName, t.kinds)
 	if err != nil {
 		if errors.Is(err, index.ErrRefused) {
-			return cancelled(ctx, nil, jsonrpc2.NewError(errRequestFailed, "restls: "+err.Error()))
+			return nil, jsonrpc2.NewError(errRequestFailed, "restls: "+err.Error())
 		}
-		return cancelled(ctx, nil, err)
+		return nil, err
 	}
-	return cancelled(ctx, s.workspaceEdit(ni, plan, t.id, p.NewName), nil)
+	return s.workspaceEdit(ni, plan, t.id, p.NewName), nil
 }
 
 // workspaceEdit converts a rename plan: documentChanges, each

@@ -3,26 +3,19 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/restls/restls/hints"
 )
 
-func (s *session) signatureHelp(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.SignatureHelpParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	v, ok := s.scriptViewOf(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) signatureHelp(ctx context.Context, p *protocol.SignatureHelpParams, t viewed) (any, error) {
+	v, ok := t.view, t.ok
 	if !ok {
 		return nil, nil
 	}
 	sig, ok := hints.Signature(v.d.doc, v.d.m.offset(p.Position), v.reg)
 	if !ok {
-		return cancelled(ctx, nil, nil)
+		return nil, nil
 	}
 	info := protocol.SignatureInformation{Label: sig.Label}
 	if sig.Documentation != "" {
@@ -40,5 +33,5 @@ func (s *session) signatureHelp(ctx context.Context, req *jsonrpc2.Request) (any
 	if sig.ActiveParam >= 0 {
 		res.ActiveParameter = protocol.NewNullable(uint32(sig.ActiveParam))
 	}
-	return cancelled(ctx, res, nil)
+	return res, nil
 }

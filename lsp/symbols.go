@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/restls/restls/config"
@@ -19,17 +18,10 @@ const maxWorkspaceSymbols = 500
 // documentSymbol outlines a script's api.rest.v1 calls ("GET crm
 // /customers/{id}"), nested under the function they are in; for a
 // configuration file, its api and oAuth entries.
-func (s *session) documentSymbol(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DocumentSymbolParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	d := s.document(p.TextDocument.URI)
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) documentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams, d *document) (any, error) {
 	out := []protocol.DocumentSymbol{}
 	if d == nil {
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	if isConfigDocument(d.path) {
 		if m := s.navMapper(d.uri); m != nil {
@@ -48,7 +40,7 @@ func (s *session) documentSymbol(ctx context.Context, req *jsonrpc2.Request) (an
 				}
 			}
 		}
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	fn := -1 // index in out of the function the last call was in
 	var fnRange hints.Range
@@ -70,7 +62,7 @@ func (s *session) documentSymbol(ctx context.Context, req *jsonrpc2.Request) (an
 		}
 		out[fn].Children = append(out[fn].Children, sym)
 	}
-	return cancelled(ctx, out, nil)
+	return out, nil
 }
 
 // callLabel is a call's outline entry: "GET crm /customers/{id}".
@@ -103,20 +95,14 @@ func clipLabel(s string) string {
 
 // workspaceSymbol lists the serviceIds and oAuth ids whose id holds the
 // query, each definition with its kinds and source.
-func (s *session) workspaceSymbol(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.WorkspaceSymbolParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbolParams, _ struct{}) (any, error) {
 	out := []protocol.WorkspaceSymbol{}
 	if s.opts.ShowPath != nil {
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	ni := s.navIndexFor(ctx)
 	if ni == nil {
-		return cancelled(ctx, out, nil)
+		return out, nil
 	}
 	syms, _ := ni.ix.Symbols(p.Query, maxWorkspaceSymbols)
 	ms := s.newMappers(ni)
@@ -132,7 +118,7 @@ func (s *session) workspaceSymbol(ctx context.Context, req *jsonrpc2.Request) (a
 			Location:              &protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.IDSpan, e.IDAt)},
 		})
 	}
-	return cancelled(ctx, out, nil)
+	return out, nil
 }
 
 // symbolContainer says what a definition is and where: "api ·
