@@ -64,7 +64,7 @@ var methods = map[string]method{
 	protocol.MethodTextDocumentCodeLens: request(func(s *session, p *protocol.CodeLensParams) *mapper {
 		return s.navMapper(p.TextDocument.URI)
 	}, (*session).codeLens),
-	protocol.MethodTextDocumentInlayHint: (*session).inlayHint,
+	protocol.MethodTextDocumentInlayHint: request((*session).inlayHintView, (*session).inlayHint),
 }
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/restls/restls/hints"
@@ -13,20 +12,11 @@ import (
 // inlayHint writes after each serviceId literal the service's resolved
 // host and path and its auth kind ("crm.example.com/v1 · basic"), behind
 // the inlayHints setting (on unless set to false).
-func (s *session) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.InlayHintParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	v, ok := s.viewOf(p.TextDocument.URI)
-	s.mu.Lock()
-	off := s.settings.InlayHints != nil && !*s.settings.InlayHints
-	s.mu.Unlock()
-	ctx, done := s.detach(ctx, req)
-	defer done()
+func (s *session) inlayHint(_ context.Context, p *protocol.InlayHintParams, t viewed) (any, error) {
+	v := t.view
 	out := []protocol.InlayHint{}
-	if !ok || off || v.reg == nil || isConfigDocument(v.d.path) {
-		return cancelled(ctx, out, nil)
+	if !t.ok || v.reg == nil || isConfigDocument(v.d.path) {
+		return out, nil
 	}
 	from, to := v.d.m.fromRange(p.Range)
 	yes := true
@@ -46,5 +36,15 @@ func (s *session) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, er
 		at := min(c.IDRange.End+1, len(v.d.doc.Text())) // after the closing quote
 		out = append(out, protocol.InlayHint{Position: v.d.m.position(at), Label: protocol.String(label), PaddingLeft: &yes})
 	}
-	return cancelled(ctx, out, nil)
+	return out, nil
+}
+
+// inlayHintView is inlayHint's take: the document's view, none when the
+// inlayHints setting is off.
+func (s *session) inlayHintView(p *protocol.InlayHintParams) viewed {
+	v, ok := s.viewOf(p.TextDocument.URI)
+	s.mu.Lock()
+	off := s.settings.InlayHints != nil && !*s.settings.InlayHints
+	s.mu.Unlock()
+	return viewed{v, ok && !off}
 }
