@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -36,19 +35,7 @@ func TestRefreshAfterOutsideChange(t *testing.T) {
 			yml := uri.File(filepath.Join(dir, "config", "application.yml"))
 			unused := func(want []string) {
 				t.Helper()
-				c.waitFor("service-unused on application.yml", func() bool {
-					p, ok := c.diags[yml]
-					if !ok {
-						return false
-					}
-					var got []string
-					for _, d := range p.params.Diagnostics {
-						if d.Code == protocol.String("service-unused") {
-							got = append(got, lineOf(d))
-						}
-					}
-					return slices.Equal(got, want)
-				})
+				c.waitUnused(yml, want)
 			}
 			unused([]string{"5:18"})
 			c.mu.Lock()

@@ -27,19 +27,7 @@ func TestServiceUnusedFollowsWatchedFiles(t *testing.T) {
 	yml := uri.File(filepath.Join(dir, "config", "application.yml"))
 	unused := func(want []string) {
 		t.Helper()
-		c.waitFor("service-unused on application.yml", func() bool {
-			p, ok := c.diags[yml]
-			if !ok {
-				return false
-			}
-			var got []string
-			for _, d := range p.params.Diagnostics {
-				if d.Code == protocol.String("service-unused") {
-					got = append(got, lineOf(d))
-				}
-			}
-			return slices.Equal(got, want)
-		})
+		c.waitUnused(yml, want)
 	}
 	unused([]string{"5:18"}) // hr, once the index is built
 	report := func(f string) {
@@ -54,6 +42,25 @@ func TestServiceUnusedFollowsWatchedFiles(t *testing.T) {
 	}
 	report("b.js")
 	unused([]string{"5:18"})
+}
+
+// waitUnused waits until the service-unused diagnostics published on
+// the configuration file u are at want (line:column each, in order).
+func (c *testClient) waitUnused(u uri.URI, want []string) {
+	c.t.Helper()
+	c.waitFor("service-unused on "+filepath.Base(hostPaths.fsPath(u)), func() bool {
+		p, ok := c.diags[u]
+		if !ok {
+			return false
+		}
+		var got []string
+		for _, d := range p.params.Diagnostics {
+			if d.Code == protocol.String("service-unused") {
+				got = append(got, lineOf(d))
+			}
+		}
+		return slices.Equal(got, want)
+	})
 }
 
 func lineOf(d protocol.Diagnostic) string {
