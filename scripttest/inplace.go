@@ -198,7 +198,10 @@ func (t *lineText) editMapping(m, next *yaml.Node, e *mapEdit) ([]textEdit, bool
 		default:
 			end = len(t.data)
 		}
-		ends[i] = t.backOff(end, t.lineStart(m.Content[2*i].Line+1), indent)
+		ends[i] = end
+		if !t.keepsTrailingLines(m.Content[2*i+1]) {
+			ends[i] = t.backOff(end, t.lineStart(m.Content[2*i].Line+1), indent)
+		}
 	}
 	deleted, set := e.final()
 	if len(set) == 0 {
@@ -464,6 +467,28 @@ func (t *lineText) backOff(end, min, indent int) int {
 		end = prev
 	}
 	return end
+}
+
+// keepsTrailingLines reports whether the blank lines after n's subtree
+// may be part of it: its last value is a block scalar with the keep
+// indicator (|+ or >+), whose blank lines at the end are its text. An
+// edit there must not move them.
+func (t *lineText) keepsTrailingLines(n *yaml.Node) bool {
+	for len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	if n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		return false
+	}
+	line := t.line(n.Line)
+	if n.Column-1 > len(line) || n.Column < 1 {
+		return true // cannot tell: keep the lines where they are
+	}
+	header := line[n.Column-1:]
+	if i := bytes.IndexAny(header, " \t#"); i >= 0 {
+		header = header[:i]
+	}
+	return bytes.IndexByte(header, '+') >= 0
 }
 
 // secondDocument reports a document marker (--- or ...) after line
