@@ -260,6 +260,12 @@ func (t *lineText) editMapping(m, next *yaml.Node, e *mapEdit) ([]textEdit, bool
 		at := ends[n-1]
 		var b strings.Builder
 		if lastEdit < 0 && at > 0 && t.data[at-1] != '\n' {
+			// The file ends without a line break. After a block
+			// scalar (| or >, unless stripped) the break added here
+			// would become part of its text: left to the full rewrite.
+			if endsInBlockScalar(m.Content[2*n-1]) {
+				return nil, false
+			}
 			b.WriteByte('\n')
 		}
 		for _, op := range set {
@@ -467,6 +473,15 @@ func (t *lineText) backOff(end, min, indent int) int {
 		end = prev
 	}
 	return end
+}
+
+// endsInBlockScalar reports whether the last value of n's subtree is a
+// literal or folded block scalar.
+func endsInBlockScalar(n *yaml.Node) bool {
+	for len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	return n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
 }
 
 // keepsTrailingLines reports whether the blank lines after n's subtree
