@@ -12,15 +12,11 @@ import (
 	"github.com/restls/restls/workspace"
 )
 
-// testFileSuffix ends the name of a restls test file (scripttest.Suffix,
-// which check does not import).
-const testFileSuffix = ".test.yaml"
-
 // fixtureGlobs find the files whose fixtures are checked against the
 // descriptions: the fixture files beside scripts (workspace.MockSuffixes)
 // and the test files, whose inline fixtures are.
 func fixtureGlobs() []string {
-	out := []string{"**/*" + testFileSuffix}
+	out := []string{"**/*" + workspace.TestFileSuffix}
 	for _, s := range workspace.MockSuffixes {
 		out = append(out, "**/*"+s)
 	}
@@ -28,7 +24,7 @@ func fixtureGlobs() []string {
 }
 
 func isFixtureFile(p string) bool {
-	if strings.HasSuffix(p, testFileSuffix) {
+	if workspace.IsTestFile(p) {
 		return true
 	}
 	for _, s := range workspace.MockSuffixes {
@@ -83,7 +79,7 @@ func checkFixtures(ctx context.Context, opts Options, snap workspace.Snapshot, s
 // names (its kind: first); scriptService when there is none.
 func fixtureKind(file string, data []byte, snap workspace.Snapshot) config.Kind {
 	script := ""
-	if strings.HasSuffix(file, testFileSuffix) {
+	if workspace.IsTestFile(file) {
 		if doc, err := input.YAMLNode(data); err == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
 			root := doc.Content[0]
 			for i := 0; i+1 < len(root.Content); i += 2 {

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // The test files' commands (issue 28, "Tests in the editor").
@@ -32,13 +33,10 @@ const (
 	CommandListTests = "restls.listTests"
 )
 
-// testSuffix ends the name of every test file (scripttest.Suffix).
-const testSuffix = ".test.yaml"
-
 // isTestDocument reports whether path is a test file of restls test.
 // Its YAML is not a configuration file's.
 func isTestDocument(path string) bool {
-	return strings.HasSuffix(strings.ToLower(path), testSuffix)
+	return workspace.IsTestFile(path)
 }
 
 // Tests serve the test files (*.test.yaml) to editors. The lsp package
@@ -134,12 +132,12 @@ func (s *session) testRequest(command string, arg []byte, needName bool) (testAr
 		if needName {
 			want = "{uri, name}"
 		}
-		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument %s naming a test file (*%s)", command, want, testSuffix)
+		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument %s naming a test file (*%s)", command, want, workspace.TestFileSuffix)
 	}
 	u := canonicalURI(a.URI)
 	path := hostPaths.fsPath(u)
 	if u.Scheme() != "file" || !isTestDocument(path) {
-		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not a test file: its name ends in %s (docs/ci.md)", command, a.URI, testSuffix)
+		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not a test file: its name ends in %s (docs/ci.md)", command, a.URI, workspace.TestFileSuffix)
 	}
 	if !s.opts.MayUseFiles || !s.opts.MayRun && command != CommandListTests {
 		return a, TestRequest{}, s.refused(command)

@@ -16,6 +16,18 @@ import (
 // ask here.
 var MockSuffixes = []string{".mock.yaml", ".mock.json"}
 
+// TestFileSuffix ends the name of every test file of restls test
+// (scripttest.Suffix, which cmd/restls's TestFileNamesAgree holds to
+// this): the editor's test lenses and restls check's fixture checks ask
+// here.
+const TestFileSuffix = ".test.yaml"
+
+// IsTestFile reports whether path names a test file, as restls test
+// finds them: by the exact suffix.
+func IsTestFile(path string) bool {
+	return len(path) > len(TestFileSuffix) && strings.HasSuffix(path, TestFileSuffix)
+}
+
 // MockCandidates are the fixture files script may have, in MockSuffixes'
 // order, whether or not they exist.
 func MockCandidates(script string) []string {

@@ -8,9 +8,12 @@ import * as vscode from 'vscode';
 /** TEST_GLOB finds the test files (scripttest.Suffix). */
 export const TEST_GLOB = '**/*.test.yaml';
 
-/** isTestFile tells whether doc is a test file of `restls test` on disk: the server diagnoses it, so opening one starts the server. */
+/**
+ * isTestFile tells whether doc is a test file of `restls test` on disk: the server diagnoses it, so opening one starts the server.
+ * The name ends exactly in .test.yaml, as restls test and the server decide (workspace.IsTestFile); the glob is VS Code's to watch with.
+ */
 export function isTestFile(doc: { uri: vscode.Uri } | undefined): boolean {
-  return doc !== undefined && doc.uri.scheme === 'file' && doc.uri.fsPath.toLowerCase().endsWith('.test.yaml');
+  return doc !== undefined && doc.uri.scheme === 'file' && doc.uri.fsPath.endsWith('.test.yaml');
 }
 
 /** TestCommands are the server's test commands. */
