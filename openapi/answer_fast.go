@@ -178,8 +178,8 @@ func (c *fastCompiler) object(s *fastSchema, m map[string]any, root bool) {
 			s.format = f
 		case "pattern":
 			p, _ := val.(string)
-			re, err := regexp.Compile(p)
-			if err != nil {
+			re, ok := compilePattern(p)
+			if !ok {
 				s.unsupported = true
 			}
 			s.pattern = re
@@ -232,8 +232,8 @@ func (c *fastCompiler) object(s *fastSchema, m map[string]any, root bool) {
 		case "patternProperties":
 			props, _ := val.(map[string]any)
 			for pat, p := range props {
-				re, err := regexp.Compile(pat)
-				if err != nil {
+				re, ok := compilePattern(pat)
+				if !ok {
 					s.unsupported = true
 					continue
 				}

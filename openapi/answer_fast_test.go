@@ -342,3 +342,26 @@ func TestGitHubAnswerFast(t *testing.T) {
 		t.Errorf("the fast path proves %d of %d valid answers (of %d)", proven, libValid, checked)
 	}
 }
+
+// TestAnswerFastLongPattern: a pattern past MaxPattern is checked by
+// neither path (compilePattern): both find the answer valid.
+func TestAnswerFastLongPattern(t *testing.T) {
+	long := "^(" + strings.Repeat("a|", MaxPattern/2) + "b)$"
+	schema := `{"type":"object","properties":{"s":{"type":"string","pattern":` + strconv.Quote(long) + `}}}`
+	idx, err := BuildAnswers("x.json", []byte(answerDoc(true, schema, `{}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := idx.Ops[0].documented(200)
+	_, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+	if fast == nil {
+		t.Fatal("no fast path")
+	}
+	v := decodeNumber(t, `{"s":"zzz"}`)
+	if !fast.valid(v) {
+		t.Error("the fast path checked a pattern past MaxPattern")
+	}
+	if got := idx.CheckAnswer(idx.Ops[0], 200, v, true); len(got) != 0 {
+		t.Errorf("the library checked a pattern past MaxPattern: %v", got)
+	}
+}

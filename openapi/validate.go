@@ -580,11 +580,19 @@ func count(n *node) (json.Number, bool) {
 // (lookaround, backreferences) fail to compile, so such a pattern is left
 // out rather than misread.
 func patternOK(p string) bool {
+	_, ok := compilePattern(p)
+	return ok
+}
+
+// compilePattern compiles a schema's pattern by patternOK's rule: the
+// one place a pattern from a description is compiled (the literal
+// checks here, the answers' fast path in answer_fast.go).
+func compilePattern(p string) (*regexp.Regexp, bool) {
 	if len(p) > MaxPattern {
-		return false
+		return nil, false
 	}
-	_, err := regexp.Compile(p)
-	return err == nil
+	re, err := regexp.Compile(p)
+	return re, err == nil
 }
 
 // reachRefs keeps, for the request schemas of the index, the targets of
