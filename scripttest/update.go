@@ -90,7 +90,7 @@ func (f *File) save(write func(path string, data []byte) error) error {
 	}
 	if limit := input.TestFile.Limit(); int64(len(out)) > limit {
 		// restls test would refuse to read it back.
-		return fmt.Errorf("write %s: the updated file would be %d bytes, past the %d-byte limit for %s; update fewer cases, or move large results into fixture files", f.Path, len(out), limit, input.TestFile)
+		return fmt.Errorf("write %s: the updated file would be %d bytes, past the %d-byte limit for %s; update fewer cases at a time (restls test --update --run NAME), or check the part of a large result that matters with resultMatch", f.Path, len(out), limit, input.TestFile)
 	}
 	if write != nil {
 		return write(f.Path, out)
