@@ -171,3 +171,39 @@ func TestServeRecordedAliasBombs(t *testing.T) {
 		t.Errorf("the language server's peak RSS is %d MiB, want under %d MiB", hwm>>20, budgetRSS>>20)
 	}
 }
+
+// TestTestFixturesDuplicateKeys: 20,000 copies of one key in a fixture
+// (300 KB) fail at once naming the second copy's line, and the process
+// stays small. yaml/v4's own check, which decoding the fixture ran,
+// records an error per pair of copies: 200 million here, minutes and
+// gigabytes (input.decodeNode).
+func TestTestFixturesDuplicateKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "s.js", "return 1;")
+	text := "script: s.js\nfixtures:\n  - serviceId: a\n" + strings.Repeat("    status: 200\n", 20_000) + "result: 1\n"
+	file := writeFile(t, dir, "dup.test.yaml", text)
+	cmd := restlsCommand(t, testArgs(dir)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("restls test still running after 60 s")
+	}
+	if rc := cmd.ProcessState.ExitCode(); rc != 1 {
+		t.Errorf("exit %d, want 1 (a failing test file); stderr %q", rc, errb.String())
+	}
+	if want := file + ":5:5: mapping key \"status\" already defined at line 4"; !strings.Contains(out.String(), want) {
+		t.Errorf("output does not say %q:\n%.2000s", want, out.String())
+	}
+	if rss := maxRSS(t, cmd.ProcessState); rss > budgetRSS {
+		t.Errorf("peak RSS %d MiB, want under %d MiB", rss>>20, budgetRSS>>20)
+	}
+}
