@@ -99,3 +99,34 @@ func TestHelpSynopsesNameEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNamesEveryMode: the modes a command has besides its default
+// (services --diff, serve --http) are in restls help's list and in their
+// command's help, and 'restls help CMD --MODE' prints the mode's own help.
+func TestHelpNamesEveryMode(t *testing.T) {
+	help := func(args ...string) string {
+		t.Helper()
+		cmd := restlsCommand(t, append([]string{"help"}, args...)...)
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("restls help %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	list := help()
+	for _, mode := range []struct{ cmd, flag, synopsis string }{
+		{"services", "--diff", "Usage: restls services --diff A B"},
+		{"serve", "--http", "Usage: restls serve "},
+	} {
+		if !strings.Contains(list, "\n  "+mode.cmd+" "+mode.flag+" ") {
+			t.Errorf("restls help does not list %s %s:\n%s", mode.cmd, mode.flag, list)
+		}
+		if own := help(mode.cmd); !strings.Contains(own, mode.flag) {
+			t.Errorf("restls help %s does not mention %s:\n%s", mode.cmd, mode.flag, own)
+		}
+		if own := help(mode.cmd, mode.flag); !strings.HasPrefix(own, mode.synopsis) {
+			t.Errorf("restls help %s %s: want its own help (%q...), got:\n%s", mode.cmd, mode.flag, mode.synopsis, own)
+		}
+	}
+}

@@ -49,6 +49,7 @@ var commands = []command{
 	{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe},
 	{name: "serve --http", summary: "serve the designer page, the hints API and the language server over WebSocket"},
 	{name: "services", summary: "print the configured serviceIds (the editor hints map) and configuration diagnostics", run: runServices},
+	{name: "services --diff", summary: "compare two configurations (config roots or project environments): what changes for scripts"},
 	{name: "test", summary: "run script tests (NAME.test.yaml) against fixtures, offline; JUnit XML for CI", run: runTest},
 	{name: "version", summary: "print the version of restls", run: runVersion},
 }
@@ -83,7 +84,8 @@ func runMain(env *cliEnv, args []string) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if c, ok := lookup(args[1]); ok {
-				return c.run(env, []string{"-h"})
+				// restls help services --diff: the mode's own help.
+				return c.run(env, append(slices.Clone(args[2:]), "-h"))
 			}
 			unknownCommand(env.stderr, args[1])
 			return 2
@@ -134,9 +136,9 @@ func usage(w io.Writer) {
 	list := slices.Clone(commands)
 	slices.SortStableFunc(list, func(a, b command) int { return strings.Compare(a.name, b.name) })
 	for _, c := range list {
-		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-14s %s\n", "help", "show this list, or 'restls help <command>' for one command")
+	fmt.Fprintf(w, "  %-16s %s\n", "help", "show this list, or 'restls help <command>' for one command")
 	fmt.Fprintf(w, "\nEvery command takes -h. Documentation: %s\n", docsLocation())
 }
 

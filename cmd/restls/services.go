@@ -49,7 +49,7 @@ func runServices(env *cliEnv, args []string) int {
 	if wantsDiff(args) {
 		return runServicesDiff(env, args) // services_diff.go
 	}
-	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags] [--probe [ID...]]", `
+	fs := newFlagSet(env, "services", "[--kind K] [--json] [--strict] [config flags] [--probe [ID...]] | --diff A B", `
 Loads the service configuration the platform would load at startup and
 prints, for one script kind, each usable serviceId with its resolved url and
 description (never a credential), then every configuration problem as
@@ -59,6 +59,10 @@ With --probe it checks instead that each service (or each ID given) can
 be called from here: a fresh OAuth token when it has one, then HEAD (GET
 when HEAD is refused) of its url, with DNS, connect, TLS, token and HTTP
 outcomes and timings.
+
+With --diff A B it compares two configurations instead, each a config root
+or an environment of the project file: what changes for scripts between
+them ('restls help services --diff' for its flags).
 
 Exit status: 0; 1 with --strict when any error diagnostic exists, and with
 --probe when any probe fails; 2 for usage errors, and when a named config
