@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,5 +238,72 @@ func checkInstalled(t *testing.T, binDir, ranIn, version string) {
 	}
 	if _, err := os.Stat(filepath.Join(binDir, "docs", "api.md")); err != nil {
 		t.Errorf("no docs/ beside the installed restls: %v", err)
+	}
+}
+
+// TestDocsHTTPFirstExampleDryRuns starts the first `serve --http`
+// command of docs/http.md as written (on a free port) and does what the
+// page does: it asks /v1/status whether this page may dry run, then runs
+// the example script with the example fixtures pasted as mocks. The
+// example once lacked --allow-run, so its page could never dry-run.
+func TestDocsHTTPFirstExampleDryRuns(t *testing.T) {
+	var args []string
+	for _, block := range codeBlocks(t, "docs/http.md") {
+		for _, line := range strings.Split(block, "\n") {
+			if rest, ok := strings.CutPrefix(line, "bin/restls serve --http "); ok && !strings.HasSuffix(rest, `\`) {
+				args = strings.Fields(rest)
+				break
+			}
+		}
+		if args != nil {
+			break
+		}
+	}
+	if len(args) < 1 {
+		t.Fatal("docs/http.md has no one-line bin/restls serve --http command")
+	}
+	// startHTTP listens on 127.0.0.1:0; the rest is the example's, run
+	// from the repository root as the docs are.
+	p := startHTTPIn(t, repoRoot(t), args[1:]...)
+	if p.key == "" {
+		t.Fatalf("no access key in the page address:\n%s", p.stderr.String())
+	}
+	code, body := httpGet(t, p.base+"/v1/status?access_token="+p.key)
+	var status struct {
+		Run struct {
+			Allowed bool   `json:"allowed"`
+			Reason  string `json:"reason"`
+		} `json:"run"`
+	}
+	if err := json.Unmarshal([]byte(body), &status); code != 200 || err != nil {
+		t.Fatalf("GET /v1/status = %d %v %.300s", code, err, body)
+	}
+	if !status.Run.Allowed {
+		t.Fatalf("the page of docs/http.md's first example cannot dry-run: %s", status.Run.Reason)
+	}
+	script, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata/scripts/customer-summary.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata/mocks/customer-summary.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := json.Marshal(map[string]any{"text": string(script), "mock": string(mock)})
+	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", bytes.NewReader(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Result json.RawMessage   `json:"result"`
+		Error  json.RawMessage   `json:"error"`
+		Calls  []json.RawMessage `json:"calls"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 || len(out.Error) > 0 && string(out.Error) != "null" || len(out.Calls) == 0 {
+		t.Fatalf("POST /v1/run of the example script with its mocks = %d, error %s, %d calls", res.StatusCode, out.Error, len(out.Calls))
 	}
 }
