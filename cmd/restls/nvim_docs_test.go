@@ -22,6 +22,10 @@ type nvimDocsResult struct {
 	Lenses           []string
 	TestDiags        []string
 	YAMLAttached     bool
+	ConfigClients    map[string]int
+	ConfigLenses     []string
+	ConfigRefs       []string
+	ConfigRename     []string
 	Messages         string
 	Error            string
 }
@@ -70,6 +74,18 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 			t.Fatal(err)
 		}
 	}
+	// The service configuration in all its file kinds, and the project
+	// file: the copy holds application.yml and the XML files; the
+	// properties add a service, restls.yaml names the root.
+	configFiles := map[string]string{
+		"application.properties": "scriptservice.api[0].serviceId=props\nscriptservice.api[0].url=https://props.example.com\n",
+		"restls.yaml":            "configRoot: .\n",
+	}
+	for name, text := range configFiles {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	outFile := filepath.Join(dir, "out.json")
 	lua, _ := filepath.Abs("testdata/nvim/docs.lua")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -77,7 +93,9 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-c", "luafile "+lua)
 	cmd.Dir = ws // Neovim started in the project, as users do
 	env := []string{"PATH=" + path, "HOME=" + dir, "RESTLS_SNIPPET=" + snippet, "RESTLS_A=" + a, "RESTLS_B=" + b, "RESTLS_OUT=" + outFile,
-		"RESTLS_TEST=" + filepath.Join(ws, "scripts", "a.test.yaml"), "RESTLS_BADTEST=" + filepath.Join(ws, "scripts", "bad.test.yaml"), "RESTLS_YAML=" + filepath.Join(ws, "scripts", "other.yaml")}
+		"RESTLS_TEST=" + filepath.Join(ws, "scripts", "a.test.yaml"), "RESTLS_BADTEST=" + filepath.Join(ws, "scripts", "bad.test.yaml"), "RESTLS_YAML=" + filepath.Join(ws, "scripts", "other.yaml"),
+		"RESTLS_CONFIG_YML=" + filepath.Join(ws, "application.yml"), "RESTLS_CONFIG_XML=" + filepath.Join(ws, "script-code-config", "script-service-api.xml"),
+		"RESTLS_CONFIG_PROPS=" + filepath.Join(ws, "application.properties"), "RESTLS_PROJECT=" + filepath.Join(ws, "restls.yaml")}
 	if missing {
 		env = append(env, "RESTLS_MISSING=1")
 	}
@@ -146,6 +164,26 @@ func TestNeovimDocsSnippet(t *testing.T) {
 	}
 	if res.YAMLAttached {
 		t.Error("restls attached to a YAML file that is no test file")
+	}
+	// The configuration files: on the scripts' client, with lenses, and
+	// references and rename from a serviceId there.
+	for _, v := range []string{"RESTLS_CONFIG_YML", "RESTLS_CONFIG_XML", "RESTLS_CONFIG_PROPS", "RESTLS_PROJECT"} {
+		if got := res.ConfigClients[v]; got != res.AClient {
+			t.Errorf("%s: client %d, want the scripts' %d (the snippet does not attach to configuration files)", v, got, res.AClient)
+		}
+	}
+	if !slices.Contains(res.ConfigLenses, "2 scripts call this") {
+		t.Errorf("application.yml lenses %q, want \"2 scripts call this\" on crm", res.ConfigLenses)
+	}
+	for _, want := range []string{"scripts/a.js:2", "scripts/b.js:2"} {
+		if !slices.Contains(res.ConfigRefs, want) {
+			t.Errorf("references of crm from application.yml: %q, want %s among them", res.ConfigRefs, want)
+		}
+	}
+	for _, want := range []string{"application.yml", "scripts/a.js", "scripts/b.js"} {
+		if !slices.Contains(res.ConfigRename, want) {
+			t.Errorf("rename of crm from application.yml edits %q, want %s among them", res.ConfigRename, want)
+		}
 	}
 	log, _ := os.ReadFile(starts)
 	if n := strings.Count(string(log), "\n"); n != 1 {

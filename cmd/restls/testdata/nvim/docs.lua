@@ -4,7 +4,8 @@
 -- RESTLS_OUT (where the result goes), RESTLS_MISSING=1 (restls is not on
 -- PATH: only the warning is checked), RESTLS_TEST and RESTLS_BADTEST (a
 -- test file and a malformed one), RESTLS_YAML (a YAML file that is no
--- test file).
+-- test file), RESTLS_CONFIG_YML, RESTLS_CONFIG_XML, RESTLS_CONFIG_PROPS
+-- and RESTLS_PROJECT (the service configuration and the project file).
 local out = {}
 local function finish()
   out.messages = vim.fn.execute("messages")
@@ -87,6 +88,66 @@ local ok, err = pcall(function()
     for _, d in ipairs(vim.diagnostic.get(bad)) do table.insert(out.testdiags, d.message) end
     vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("RESTLS_YAML")))
     out.yamlattached = attached(vim.api.nvim_get_current_buf()) ~= nil
+  end
+
+  -- The configuration files attach to the same client: application.yml
+  -- gets its lenses, and references and rename from the serviceId crm
+  -- there reach the scripts; the XML, the .properties file and the
+  -- project file are attached.
+  -- A file that does not attach ends the check (its client is -1).
+  local function attach_config()
+    out.configclients = {}
+    for _, v in ipairs({ "RESTLS_CONFIG_XML", "RESTLS_CONFIG_PROPS", "RESTLS_PROJECT", "RESTLS_CONFIG_YML" }) do
+      vim.cmd("edit " .. vim.fn.fnameescape(os.getenv(v)))
+      local buf = vim.api.nvim_get_current_buf()
+      vim.wait(20000, function() return attached(buf) ~= nil end, 20)
+      local c = attached(buf)
+      out.configclients[v] = c and c.id or -1
+      if not c then return false end
+    end
+    return true
+  end
+  if os.getenv("RESTLS_CONFIG_YML") and attach_config() then
+    local ybuf = vim.api.nvim_get_current_buf()
+    out.configlenses = {}
+    vim.wait(20000, function()
+      vim.lsp.codelens.refresh()
+      out.configlenses = {}
+      for _, l in ipairs(vim.lsp.codelens.get(ybuf) or {}) do
+        if l.command then table.insert(out.configlenses, l.command.title) end
+      end
+      return #out.configlenses > 0
+    end, 100)
+    local pos
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(ybuf, 0, -1, false)) do
+      local s = l:find("serviceId: crm$")
+      if s then pos = { line = i - 1, character = s + #"serviceId: " } break end
+    end
+    local root = vim.fn.getcwd()
+    local function rel(uri) return vim.uri_to_fname(uri):sub(#root + 2) end
+    out.configrefs = {}
+    local res = vim.lsp.buf_request_sync(ybuf, "textDocument/references", {
+      textDocument = { uri = vim.uri_from_bufnr(ybuf) }, position = pos, context = { includeDeclaration = false },
+    }, 20000)
+    for _, r in pairs(res or {}) do
+      for _, loc in ipairs(r.result or {}) do
+        table.insert(out.configrefs, rel(loc.uri) .. ":" .. (loc.range.start.line + 1))
+      end
+    end
+    table.sort(out.configrefs)
+    res = vim.lsp.buf_request_sync(ybuf, "textDocument/rename", {
+      textDocument = { uri = vim.uri_from_bufnr(ybuf) }, position = pos, newName = "crm2",
+    }, 20000)
+    out.configrename = {}
+    for _, r in pairs(res or {}) do
+      if r.err then table.insert(out.configrename, "error: " .. vim.inspect(r.err)) end
+      local edit = r.result or {}
+      for _, dc in ipairs(edit.documentChanges or {}) do
+        if dc.textDocument then table.insert(out.configrename, rel(dc.textDocument.uri)) end
+      end
+      for uri, _ in pairs(edit.changes or {}) do table.insert(out.configrename, rel(uri)) end
+    end
+    table.sort(out.configrename)
   end
 end)
 if not ok then out.error = tostring(err) end
