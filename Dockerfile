@@ -1,6 +1,8 @@
 # restls serve --http in a container: a static binary on an empty base,
-# run as a non-root user, happy with a read-only root file system (give it
-# a tmpfs at /tmp: dry runs with inline mocks write their fixtures there).
+# run as a non-root user, happy with a read-only root file system and no
+# tmpfs: it writes only what its flags name (--audit, --log-file,
+# --page-url-file), and a dry run's pasted fixtures travel in the child's
+# request, never on disk (docs/runtime.md, "The dry-run child").
 # docs/deploy.md shows how to run it beside the platform.
 #
 # cmd/restls/dockerfile_test.go runs the build stage's go build line below,
@@ -17,7 +19,7 @@ COPY . .
 ARG VERSION=dev
 ARG COMMIT=unknown
 RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o bin/restls-static ./cmd/restls
-# An empty /tmp for runs with a writable root; with --read-only, mount a tmpfs there.
+# An empty /tmp, for a user's own tools that expect one; restls writes nothing there.
 RUN mkdir -p /rootfs/tmp && chmod 1777 /rootfs/tmp
 
 FROM scratch

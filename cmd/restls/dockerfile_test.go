@@ -2,7 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"debug/elf"
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,6 +129,51 @@ func TestDockerignore(t *testing.T) {
 		}
 		if got != excluded {
 			t.Errorf(".dockerignore: %s excluded = %v, want %v", path, got, excluded)
+		}
+	}
+}
+
+// TestServeHTTPWritesNoTempFiles: serve --http with dry runs allowed
+// needs nothing writable. Its temporary and cache directories are paths
+// no one can create (below a regular file), and a dry run with pasted
+// fixtures still answers from them. So the image's read-only root needs
+// no tmpfs, and the Dockerfile, docs/deploy.md and the Kubernetes
+// manifests must not ask for one: the Dockerfile once said dry runs with
+// inline mocks wrote their fixtures to /tmp, which docs/runtime.md says
+// they never do.
+func TestServeHTTPWritesNoTempFiles(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--config-root", "testdata/config")
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(cmd.Env, "TMPDIR="+filepath.Join(file, "tmp"), "HOME="+filepath.Join(file, "home"), "XDG_CACHE_HOME="+filepath.Join(file, "cache"))
+	p := startHTTPCmd(t, cmd)
+	req, _ := json.Marshal(map[string]any{
+		"text": `return api.rest.v1.get("crm", {pathParams: ["x"]}, {}).body;`,
+		"mock": "fixtures:\n  - serviceId: crm\n    path: x\n    body: {ok: true}\n",
+	})
+	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", bytes.NewReader(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"result":{"ok":true}`) {
+		t.Fatalf("a dry run with pasted mocks and no writable directory = %d %.500s\nstderr:\n%s", res.StatusCode, body, p.stderr.String())
+	}
+
+	for _, f := range []string{"Dockerfile", "docs/deploy.md", "deploy/kubernetes/deployment.yaml"} {
+		data, err := os.ReadFile(filepath.Join(repoRoot(t), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "--tmpfs") || strings.Contains(line, "mount a tmpfs") ||
+				strings.Contains(line, "mountPath: /tmp") || strings.Contains(line, "fixtures there") {
+				t.Errorf("%s:%d asks for a writable /tmp, which restls does not need: %s", f, i+1, strings.TrimSpace(line))
+			}
 		}
 	}
 }
