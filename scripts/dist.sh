@@ -112,10 +112,12 @@ mkdir -p "$stage"
 tar -C "$ext" --exclude=./node_modules --exclude=./bin --exclude=./out --exclude='*.vsix' -cf - . | tar -C "$stage" -xf -
 ln -s "$ext/node_modules" "$stage/node_modules"
 cp LICENSE "$stage/LICENSE"
+# --no-rewrite-relative-links: README.md's images stay relative, shown from
+# the .vsix itself (media/, packaged per .vscodeignore), not from a web
+# address an offline machine cannot reach.
 vsce() {
   (cd "$stage" && RESTLS_ROOT=$root npx --no-install vsce package --no-dependencies \
-    --baseImagesUrl https://github.com/restls/restls/raw/HEAD/vscode-extension/ \
-    --baseContentUrl https://github.com/restls/restls/blob/HEAD/vscode-extension/ "$@") >"$work/vsce.log" 2>&1 ||
+    --no-rewrite-relative-links "$@") >"$work/vsce.log" 2>&1 ||
     { cat "$work/vsce.log" >&2; return 1; }
 }
 for t in $TARGETS; do

@@ -22,6 +22,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 )
 
 // distTargets are the targets of `make dist` (scripts/dist.sh): VS Code's
@@ -346,6 +349,7 @@ func TestDistVSIX(t *testing.T) {
 			}
 			checkVSIXManifest(t, files, d.target)
 			checkVSIXSchemas(t, files)
+			checkVSIXReadme(t, files)
 			if d.target == "linux-x64" && runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
 				runDistBinary(t, files[want].data)
 			}
@@ -361,6 +365,7 @@ func TestDistVSIX(t *testing.T) {
 		}
 		checkVSIXManifest(t, files, "")
 		checkVSIXSchemas(t, files)
+		checkVSIXReadme(t, files)
 	})
 }
 
@@ -482,4 +487,91 @@ func readArchive(t *testing.T, file string) map[string]archived {
 		out[path.Clean(f.Name)] = archived{data, f.Mode()}
 	}
 	return out
+}
+
+// markdownImage is the target of a Markdown image, ![alt](target).
+var markdownImage = regexp.MustCompile(`!\[[^\]]*\]\(([^)\s]+)`)
+
+// TestVSIXReadmeImagesPackaged: the extension's README shows its images
+// from the .vsix itself, offline: each is a relative path to a file
+// .vscodeignore lets into the package (Docker's matcher reads its
+// patterns alike), and vsce is told not to rewrite relative links to a
+// web address (it does by default). The packaged README pointed its
+// images at a web address, and two of the four were not packaged.
+// TestDistVSIX checks the .vsix make dist built.
+func TestVSIXReadmeImagesPackaged(t *testing.T) {
+	ext := filepath.Join(repoRoot(t), "vscode-extension")
+	readme, err := os.ReadFile(filepath.Join(ext, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(ext, ".vscodeignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	patterns, err := ignorefile.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := patternmatcher.New(patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := markdownImage.FindAllSubmatch(readme, -1)
+	if len(images) < 4 {
+		t.Fatalf("found %d images in vscode-extension/README.md: the pattern no longer matches", len(images))
+	}
+	for _, m := range images {
+		img := string(m[1])
+		if strings.Contains(img, "://") || path.IsAbs(img) || strings.HasPrefix(img, "..") {
+			t.Errorf("README.md image %s: want a path relative to vscode-extension/, inside it", img)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(ext, filepath.FromSlash(img))); err != nil {
+			t.Errorf("README.md image %s: %v", img, err)
+		}
+		if excluded, err := pm.MatchesOrParentMatches(path.Clean(img)); err != nil || excluded {
+			t.Errorf("README.md image %s is left out of the .vsix by .vscodeignore (%v)", img, err)
+		}
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	data, err := os.ReadFile(filepath.Join(ext, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	dist, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "dist.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cmd := range map[string]string{"npm run package": pkg.Scripts["package"], "scripts/dist.sh": string(dist)} {
+		if !strings.Contains(cmd, "vsce package") || !strings.Contains(cmd, "--no-rewrite-relative-links") || strings.Contains(cmd, "--baseImagesUrl") {
+			t.Errorf("%s: vsce package must keep README's images relative (--no-rewrite-relative-links, no --baseImagesUrl)", name)
+		}
+	}
+}
+
+// checkVSIXReadme: the README in a .vsix names its images by relative
+// paths, and the .vsix holds each of them.
+func checkVSIXReadme(t *testing.T, files map[string]archived) {
+	t.Helper()
+	readme, ok := files["extension/readme.md"]
+	if !ok {
+		t.Fatal("the .vsix has no extension/readme.md")
+	}
+	images := markdownImage.FindAllSubmatch(readme.data, -1)
+	if len(images) == 0 {
+		t.Error("the .vsix README shows no image")
+	}
+	for _, m := range images {
+		img := string(m[1])
+		if _, ok := files["extension/"+path.Clean(img)]; !ok || strings.Contains(img, "://") {
+			t.Errorf("the .vsix README shows %s, which the .vsix does not hold", img)
+		}
+	}
 }
