@@ -62,7 +62,7 @@ func (s *session) publishFixtures(ctx context.Context, v view) {
 		if err != nil {
 			return
 		}
-		m = newMapper(string(data))
+		m = newFileMapper(string(data))
 	}
 	out := []protocol.Diagnostic{}
 	for _, p := range workspace.CheckFixtures([]byte(m.text), set) {

@@ -23,6 +23,28 @@ type mapper struct {
 	text string
 	// lines[i] is the byte offset where line i starts; lines[0] == 0.
 	lines []int
+	// bom is the length of a byte order mark that starts a text read from
+	// disk (newFileMapper): editors drop it from what they show and send,
+	// so it takes no column.
+	bom int
+}
+
+// utf8BOM is the byte order mark some editors save scripts and
+// configuration files with.
+const utf8BOM = "\ufeff"
+
+// newFileMapper maps a file's text as read from disk, for positions an
+// editor shows: a leading byte order mark takes no column (editors drop
+// it), so an edit or location in a file that is not open lands where it
+// would in the editor. Every text read from disk that positions are sent
+// for is mapped here; an open document's text (newMapper) is the
+// editor's own.
+func newFileMapper(text string) *mapper {
+	m := newMapper(text)
+	if strings.HasPrefix(text, utf8BOM) {
+		m.bom = len(utf8BOM)
+	}
+	return m
 }
 
 func newMapper(text string) *mapper {
@@ -76,6 +98,9 @@ func (m *mapper) offset(pos protocol.Position) int {
 		return len(m.text)
 	}
 	start, end := m.lines[l], m.lineEnd(l)
+	if l == 0 {
+		start = min(m.bom, end)
+	}
 	want := int(pos.Character)
 	units := 0
 	for i := start; i < end; {
@@ -118,6 +143,10 @@ func (m *mapper) position(off int) protocol.Position {
 	}
 	start := m.lines[lo]
 	end := m.lineEnd(lo)
+	if lo == 0 {
+		start = min(m.bom, end)
+		off = max(off, start) // inside the byte order mark
+	}
 	if off > end {
 		off = end // inside a line break
 	}

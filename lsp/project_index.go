@@ -301,12 +301,18 @@ func (ms *mappers) config(path string) *mapper {
 	return m
 }
 
-// script returns the mapper of an indexed script's text.
+// script returns the mapper of an indexed script's text: the editor's
+// buffer when the script is open, else its file as read from disk.
 func (ms *mappers) script(sc *index.Script) *mapper {
 	if m := ms.m[sc.Path]; m != nil {
 		return m
 	}
-	m := newMapper(sc.Text)
+	var m *mapper
+	if sc.FromDisk() {
+		m = newFileMapper(sc.Text)
+	} else {
+		m = newMapper(sc.Text)
+	}
 	ms.m[sc.Path] = m
 	return m
 }

@@ -73,7 +73,7 @@ func (s *session) configMapper(u uri.URI, path string) *mapper {
 	if err != nil {
 		return newMapper("")
 	}
-	return newMapper(string(data))
+	return newFileMapper(string(data))
 }
 
 // configDiagnostic converts a registry diagnostic (1-based line, byte

@@ -57,6 +57,11 @@ type Script struct {
 	mtime time.Time
 }
 
+// FromDisk reports whether the script's text was read from its file (not
+// an editor's buffer): its text may then start with a byte order mark
+// the editor does not show.
+func (s *Script) FromDisk() bool { return !s.mtime.IsZero() }
+
 // Ref is one call site: Script.Calls[Call].
 type Ref struct {
 	Script *Script
