@@ -240,7 +240,7 @@ func (s *session) compareWithFixtures(ctx context.Context, req *jsonrpc2.Request
 	defer done()
 	res, err := runner(ctx, workspace.RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: v.kind,
-		MockFile: mockFile, Snapshot: v.snap, Progress: func(string) {},
+		MockFile: mockFile, Snapshot: v.snap, Environment: v.env, Progress: func(string) {},
 	})
 	if ctx.Err() != nil {
 		return nil, protocol.ErrRequestCancelled

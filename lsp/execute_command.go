@@ -149,12 +149,18 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	ctx, done := s.detach(ctx, req)
 	defer done()
 
-	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
-	res, err := runner(ctx, workspace.RunRequest{
+	// The run is decided here, once: the snapshot and its environment
+	// were taken together (viewOf), and the gate judges, the run uses and
+	// the audit records that pair, whatever the settings become while the
+	// client answers the progress request below.
+	run := workspace.RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
 		MockFile: mockFile, RecordFile: recordFile,
-		Snapshot: v.snap, Environment: s.environment(), Progress: prog.report,
-	})
+		Snapshot: v.snap, Environment: v.env,
+	}
+	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
+	run.Progress = prog.report
+	res, err := runner(ctx, run)
 	if err != nil {
 		prog.end("failed")
 	} else {

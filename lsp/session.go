@@ -240,6 +240,9 @@ type view struct {
 	reg  *config.Registry // nil when the registry failed to load
 	caps clientCaps
 	apis *openapi.Set // the descriptions of reg's services; nil: none
+	// env is the project file's environment snap belongs to, taken under
+	// the same lock: a run judged, run and audited in env uses snap.
+	env string
 }
 
 // viewOf returns the document and the registry it sees; ok is false when
@@ -248,6 +251,7 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	s.mu.Lock()
 	d := s.docs[u]
 	r := s.registryLocked()
+	env := s.environmentLocked()
 	set := s.settings
 	caps := s.caps
 	src := s.openAPISourcesLocked()
@@ -260,7 +264,7 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)
-	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis}, true
+	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env}, true
 }
 
 // scriptViewOf is viewOf for the script features (completion, hover,

@@ -52,13 +52,6 @@ func (s *session) environmentLocked() string {
 	return s.srv.opts.Environment
 }
 
-// environment is environmentLocked under the session's lock.
-func (s *session) environment() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.environmentLocked()
-}
-
 // environmentProblem says what is wrong with the environment setting,
 // "" when nothing is.
 func (s *session) environmentProblem(set settings) string {
