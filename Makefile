@@ -9,11 +9,12 @@ all: build
 
 # The binary says which commit it was built from, and a version like git
 # describe's (v0.1.0-dev.<commit> while no release tag exists: a semver
-# pre-release, which the VS Code extension's version check accepts); make dist
-# stamps the release version (scripts/dist.sh). Empty outside a git
-# checkout: restls then says "dev".
+# pre-release, which the VS Code extension's version check accepts):
+# scripts/version.sh, which make dist stamps too (VERSION=v0.1.0 make dist
+# for a release from an untagged commit). Empty outside a git checkout:
+# restls then says "dev".
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
-VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null || { c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && echo "v$$(sed -n 's/^  "version": "\(.*\)",$$/\1/p' vscode-extension/package.json)-dev.$$c"; } )
+VERSION ?= $(shell scripts/version.sh)
 LDFLAGS := $(if $(COMMIT),-X main.commit=$(COMMIT)) $(if $(VERSION),-X main.version=$(VERSION))
 
 build:

@@ -13,8 +13,10 @@
 #
 # Targets are VS Code's names (process.platform-process.arch); binaries are
 # built with CGO_ENABLED=0 -trimpath and the version and commit stamped.
-# VERSION defaults to v<version of vscode-extension/package.json>, COMMIT
-# to the checked-out commit (with -dirty for uncommitted changes).
+# VERSION defaults to what make build stamps (scripts/version.sh: the tag
+# on a tagged commit, else v<version of vscode-extension/package.json>
+# -dev.<commit>), COMMIT to the checked-out commit (with -dirty for
+# uncommitted changes). VERSION=v0.1.0 names a release explicitly.
 # TARGETS (space-separated) builds a subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +26,11 @@ GO=${GO:-go}
 all_targets="linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64"
 TARGETS=${TARGETS:-$all_targets}
 
-ext_version=$(node -p 'require("./vscode-extension/package.json").version')
-VERSION=${VERSION:-v$ext_version}
+VERSION=${VERSION:-$(scripts/version.sh)}
+if [ -z "$VERSION" ]; then
+  echo "scripts/dist.sh: no version: not a git checkout; give VERSION=v..." >&2
+  exit 2
+fi
 if [ -z "${COMMIT:-}" ]; then
   COMMIT=$(git rev-parse HEAD)
   if [ -n "$(git status --porcelain --untracked-files=no)" ]; then

@@ -75,6 +75,13 @@ func distDir(t *testing.T) string {
 	return dir
 }
 
+// builtVersion is the version make dist stamped, read from the name of
+// the universal .vsix, restls-<version>.vsix.
+func builtVersion(t *testing.T, dir string) string {
+	t.Helper()
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(distFile(t, dir, ".vsix")), "restls-"), ".vsix")
+}
+
 // distFile returns the one file in dir matching restls-*<suffix>.
 func distFile(t *testing.T, dir, suffix string) string {
 	t.Helper()
@@ -309,7 +316,12 @@ func runDistBinary(t *testing.T, data []byte) {
 		t.Fatalf("restls version --json: %v\n%s", err, out)
 	}
 	if b.Version == "dev" || b.Version == "" || b.Commit == "" || b.Commit == "unknown" || b.OS != "linux" || b.Arch != "amd64" {
-		t.Errorf("released binary is not stamped: %+v", b)
+		t.Fatalf("released binary is not stamped: %+v", b)
+	}
+	// The version make build stamps on that commit: make dist of an
+	// untagged commit once stamped the release version v0.1.0.
+	if want := stampedVersion(t, repoRoot(t), strings.TrimSuffix(b.Commit, "-dirty")); b.Version != want {
+		t.Errorf("make dist stamped version %q on commit %s, want %q, as make build does", b.Version, b.Commit, want)
 	}
 	text, err := exec.Command(bin, "version").Output()
 	if err != nil {

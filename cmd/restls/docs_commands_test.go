@@ -23,8 +23,9 @@ var installDocs = []string{"README.md", "docs/ci.md", "docs/vscode.md", "docs/ls
 // archive as the docs write it, placeholders included.
 var releaseName = regexp.MustCompile(`restls-[A-Za-z0-9.<>${}_-]*?(?:\.vsix|\.tar\.gz|\.zip|-(?:linux|darwin|win32)-(?:x64|arm64)/restls(?:\.exe)?\b|<target>/restls|<platform>/restls)`)
 
-// distVersion is the version make dist stamps: v and the extension's.
-func distVersion(t *testing.T) string {
+// releaseVersion is the release the docs name: v and the extension's
+// version (make dist stamps it on a commit tagged so, or with VERSION=).
+func releaseVersion(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), "vscode-extension", "package.json"))
 	if err != nil {
@@ -60,7 +61,7 @@ func distNames(version string) map[string]bool {
 // restls-0.1.0-linux-x64.vsix (make dist writes restls-v0.1.0-...) and
 // "unpack bin/restls" (the archive holds restls-v0.1.0-linux-x64/restls).
 func TestDocsReleaseFileNames(t *testing.T) {
-	version := distVersion(t)
+	version := releaseVersion(t)
 	names := distNames(version)
 	found := 0
 	for _, doc := range installDocs {
@@ -163,7 +164,9 @@ func TestDistDocsCIInstall(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the examples install the linux-x64 archive")
 	}
-	version := distVersion(t)
+	// The docs name the release; make dist may have built a development
+	// version (an untagged commit), which the downloads then carry.
+	version, built := releaseVersion(t), builtVersion(t, dist)
 
 	t.Run("GitHub Actions", func(t *testing.T) {
 		var wf struct {
@@ -183,15 +186,15 @@ func TestDistDocsCIInstall(t *testing.T) {
 				continue
 			}
 			if step.Env["RESTLS_VERSION"] != version {
-				t.Errorf("the example installs %s; make dist builds %s", step.Env["RESTLS_VERSION"], version)
+				t.Errorf("the example installs %s; the release is %s", step.Env["RESTLS_VERSION"], version)
 			}
 			ghPath := filepath.Join(t.TempDir(), "GITHUB_PATH")
-			dir, out := runInstall(t, dist, step.Run, "RESTLS_VERSION="+version, "GITHUB_PATH="+ghPath)
+			dir, out := runInstall(t, dist, step.Run, "RESTLS_VERSION="+built, "GITHUB_PATH="+ghPath)
 			added, err := os.ReadFile(ghPath)
 			if err != nil {
 				t.Fatalf("the step added nothing to GITHUB_PATH: %v\n%s", err, out)
 			}
-			checkInstalled(t, strings.TrimSpace(string(added)), dir, version)
+			checkInstalled(t, strings.TrimSpace(string(added)), dir, built)
 			return
 		}
 		t.Fatal(`docs/ci.md's workflow has no step named "install restls"`)
@@ -207,7 +210,7 @@ func TestDistDocsCIInstall(t *testing.T) {
 		}
 		job := ci["restls"]
 		if job.Variables["RESTLS_VERSION"] != version {
-			t.Errorf("the example installs %s; make dist builds %s", job.Variables["RESTLS_VERSION"], version)
+			t.Errorf("the example installs %s; the release is %s", job.Variables["RESTLS_VERSION"], version)
 		}
 		var install []string
 		for _, line := range job.Script {
@@ -219,9 +222,9 @@ func TestDistDocsCIInstall(t *testing.T) {
 		// The job's lines run in one shell: the PATH it sets is the one
 		// the restls lines after it use.
 		script := strings.Join(append(install, `command -v restls`), "\n")
-		dir, out := runInstall(t, dist, script, "RESTLS_VERSION="+version)
+		dir, out := runInstall(t, dist, script, "RESTLS_VERSION="+built)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		checkInstalled(t, filepath.Dir(lines[len(lines)-1]), dir, version)
+		checkInstalled(t, filepath.Dir(lines[len(lines)-1]), dir, built)
 	})
 }
 

@@ -38,11 +38,18 @@ func TestMakeBuildStamps(t *testing.T) {
 	if b.Commit != commit && b.Commit != commit+"-dirty" {
 		t.Errorf("make build's binary says commit %q, want %s (with -dirty for uncommitted changes)", b.Commit, commit)
 	}
-	want := distVersion(t) + "-dev." + commit[:12]
-	if tag, err := exec.Command("git", "-C", root, "describe", "--tags", "--match", "v*", "--dirty").Output(); err == nil {
-		want = strings.TrimSpace(string(tag)) // a release tag exists
-	}
-	if b.Version != want {
+	if want := stampedVersion(t, root, commit); b.Version != want {
 		t.Errorf("make build's binary says version %q, want %q", b.Version, want)
 	}
+}
+
+// stampedVersion is the version make build and make dist stamp on commit,
+// checked out at root: git describe's with a v* tag, else the release
+// version's development pre-release for that commit.
+func stampedVersion(t *testing.T, root, commit string) string {
+	t.Helper()
+	if tag, err := exec.Command("git", "-C", root, "describe", "--tags", "--match", "v*", "--dirty").Output(); err == nil {
+		return strings.TrimSpace(string(tag)) // a release tag exists
+	}
+	return releaseVersion(t) + "-dev." + commit[:12]
 }
