@@ -164,10 +164,12 @@ func (p *Project) Sources(env string) (config.Sources, error) {
 }
 
 // FindProject looks for restls.yaml in start (a directory, or a file whose
-// directory is searched) and each directory above it, up to the top of
-// its git repository (input.RepoRoot); outside a repository only start's
-// own directory is searched, so that a file in a shared parent such as
-// /tmp is never picked up. It returns the file's path ("" when there is
+// directory is searched) and each directory above it, up to the root its
+// files must stay in (input.RootOf): the top of its git repository;
+// outside one, the working directory when it holds start (so `restls
+// check scripts` finds the file `restls check` finds from the same
+// directory), else start's own directory only, so that a file in a shared
+// parent such as /tmp is never picked up. It returns the file's path ("" when there is
 // none), relative to the working directory when start was relative.
 func FindProject(start string) string {
 	if start == "" {
@@ -181,7 +183,9 @@ func FindProject(start string) string {
 	if err != nil {
 		return ""
 	}
-	top := input.RepoRoot(abs)
+	// RootOf of a file in abs: outside a repository, abs itself unless the
+	// working directory holds it.
+	top := input.RootOf(filepath.Join(abs, FileName))
 	for d, rel := abs, dir; ; d, rel = filepath.Dir(d), filepath.Join(rel, "..") {
 		if fi, err := os.Stat(filepath.Join(d, FileName)); err == nil && fi.Mode().IsRegular() {
 			if filepath.IsAbs(start) {

@@ -150,6 +150,14 @@ func TestFindProject(t *testing.T) {
 	if got := FindProject(in("repo/other/scripts/y.js")); got != "" {
 		t.Errorf("found %q above the repository root", got)
 	}
+	// Outside a repository, from a working directory that holds the
+	// start: up to the working directory, as a start of "." finds it.
+	t.Chdir(in("norepo"))
+	for _, start := range []string{in("norepo/scripts/z.js"), in("norepo/scripts"), "scripts", "."} {
+		if got, want := FindProject(start), in("norepo/restls.yaml"); got != want && filepath.Join(in("norepo"), got) != want {
+			t.Errorf("from norepo: FindProject(%s) = %q, want %s", start, got, want)
+		}
+	}
 	// A relative start gives a relative path.
 	t.Chdir(in("repo/sub/scripts"))
 	if got := FindProject("x.js"); got != filepath.Join("..", FileName) {

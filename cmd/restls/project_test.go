@@ -17,6 +17,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/input"
 )
 
 // runProject runs the restls binary (this test binary as restls) in dir with
@@ -361,5 +363,53 @@ func TestServeFoundProjectWithErrors(t *testing.T) {
 	}
 	if _, errs, rc := runProject(t, dir, nil, "check", "."); rc != 2 || !strings.Contains(errs, "has errors") {
 		t.Errorf("check: rc %d\n%s", rc, errs)
+	}
+}
+
+// TestProjectFoundOutsideRepository: outside a git repository, `restls
+// check scripts`, `restls test scripts` and `restls run scripts/a.js`,
+// started in the project's directory, use the restls.yaml there, as
+// `restls check` from that directory does. They looked only in scripts/
+// and checked against no configuration.
+func TestProjectFoundOutsideRepository(t *testing.T) {
+	proj := t.TempDir()
+	if r := input.RepoRoot(proj); r != "" {
+		t.Skipf("the temporary directory is inside the git repository %s", r)
+	}
+	for name, text := range map[string]string{
+		"restls.yaml":                  "configRoot: platform\n",
+		"platform/application.yml":     "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n",
+		"scripts/a.js":                 "return api.rest.v1.get(\"crm\", {}, {}).body.n;\n",
+		"scripts/a.mock.yaml":          "fixtures:\n  - serviceId: crm\n    body: {n: 1}\n",
+		"scripts/a.test.yaml":          "script: a.js\nfixtures:\n  - serviceId: crm\n    body: {n: 1}\ncases:\n  - name: one\n    result: 1\n",
+		"elsewhere/not-the-project.md": "",
+	} {
+		p := filepath.Join(proj, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		dir  string
+		args []string
+		rc   int
+		out  string
+	}{
+		{proj, []string{"check"}, 0, "1 script checked: no problems"},
+		{proj, []string{"check", "scripts"}, 0, "1 script checked: no problems"},
+		{proj, []string{"check", filepath.Join(proj, "scripts")}, 0, "1 script checked: no problems"},
+		{proj, []string{"test", "scripts"}, 0, "1 passed, 0 failed"},
+		{proj, []string{"run", "--mock", "scripts/a.mock.yaml", "scripts/a.js"}, 0, "1"},
+		// A working directory that does not hold the start: only the
+		// start's own directory, so no file from a shared parent.
+		{filepath.Join(proj, "elsewhere"), []string{"check", filepath.Join(proj, "scripts")}, 2, ""},
+	} {
+		out, errs, rc := runProject(t, tc.dir, nil, tc.args...)
+		if rc != tc.rc || !strings.Contains(out, tc.out) {
+			t.Errorf("in %s: restls %s: rc %d (want %d), want %q in stdout\nstdout:\n%s\nstderr:\n%s", tc.dir, strings.Join(tc.args, " "), rc, tc.rc, tc.out, out, errs)
+		}
 	}
 }
