@@ -90,6 +90,11 @@ func (s Sources) IsZero() bool {
 		s.HandlerXML == "" && s.PlatformConfig == "" && s.RegistryURL == ""
 }
 
+// NoConfiguration is what a command or a dry run says when no
+// configuration source is found at all: the ways to name one, the
+// project file that restls init writes first.
+const NoConfiguration = "no service configuration found: run restls init in the project to write restls.yaml, which every command reads; or pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT"
+
 // CheckRoot reports a config root that was named (by a flag, a variable
 // or a setting) but is not a directory, with what to do. A root nobody
 // named (the current directory) is never an error.

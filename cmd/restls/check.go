@@ -138,7 +138,7 @@ func unwrapPathErr(err error) error {
 
 // errNoConfiguration is what check, test and run say when no
 // configuration source is found at all.
-const errNoConfiguration = "no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT"
+const errNoConfiguration = config.NoConfiguration
 
 // parseInterleaved parses flags that may come before, between or after
 // the PATHs, and returns the PATHs, or the exit status (as parseFlags).

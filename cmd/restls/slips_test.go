@@ -310,6 +310,12 @@ func TestCheckNoConfiguration(t *testing.T) {
 		t.Errorf("check without configuration: exit %d, want 2\n%s", rc, got)
 	}
 	goldentest.Check(t, "testdata/golden/cli/check-no-config.txt", got)
+	// It names the first step of a new project: restls init.
+	for _, args := range [][]string{{"check", "."}, {"run", "a.js"}} {
+		if out, _ := runIn(t, empty, args...); !strings.Contains(out, "run restls init in the project to write restls.yaml") {
+			t.Errorf("restls %s without configuration does not point at restls init:\n%s", strings.Join(args, " "), out)
+		}
+	}
 	// test says the same words in the same case.
 	writeFile(t, empty, "a.test.yaml", "script: a.js\ntests:\n  - name: one\n    result: 1\n")
 	if tgot, rc := runIn(t, empty, "test", "."); rc != 2 || !strings.Contains(tgot, "restls test: "+errNoConfiguration) {

@@ -202,7 +202,7 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 }
 
 // noConfiguration is the message of a run with no configuration to load.
-const noConfiguration = "no service configuration found: pass --config-root (or --properties, --service-xml, --handler-xml), or set RESTLS_CONFIG_ROOT"
+const noConfiguration = config.NoConfiguration
 
 // failed is the result of a run that could not start, saying why.
 func failed(msg string) *dryrun.Result {
