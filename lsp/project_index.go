@@ -364,7 +364,22 @@ func (s *session) navTargetAt(ctx context.Context, m *mapper, u uri.URI, pos pro
 	if ni == nil {
 		return nil, navTarget{}, false
 	}
-	t, ok := targetAt(ni, hostPaths.fsPath(u), m.offset(pos))
+	path := hostPaths.fsPath(u)
+	t, ok := targetAt(ni, path, m.offset(pos))
+	if !ok {
+		// An id written with an escape has no span: its code lens and
+		// symbol point at the rest of its line, and the references asked
+		// from there are its references.
+		for _, e := range entriesOf(ni, path) {
+			if e.IDSpan.Found || e.ID == "" {
+				continue
+			}
+			if r := entryRange(m, e.IDSpan, e.IDAt); r.Start.Line == pos.Line && r.Start.Character <= pos.Character && pos.Character <= r.End.Character {
+				start, end := m.fromRange(r)
+				return ni, navTarget{id: e.ID, oauth: e.OAuth, kinds: e.Kinds, start: start, end: end, entry: &e}, true
+			}
+		}
+	}
 	return ni, t, ok
 }
 

@@ -4,13 +4,17 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/restls/restls/workspace/index"
 )
 
 // references answers textDocument/references for a serviceId, from a
-// call's literal or from its configuration entry: every literal call in
-// the scripts of the kinds concerned, and, with includeDeclaration, every
-// definition (overridden ones too) and every <id>/<suffix> url naming it.
-// For an oAuth id: its definitions and the services that use it.
+// call's literal or from its configuration entry: its occurrences
+// (index.Index.Occurrences), exactly the places a rename from there
+// edits: every literal call in the scripts of the scope (the kinds
+// concerned, closed over the definitions), every <id>/<suffix> url naming
+// it, and, with includeDeclaration, every definition (overridden ones
+// too). For an oAuth id: its definitions and the services that use it.
 func (s *session) references(ctx context.Context, p *protocol.ReferenceParams, m *mapper) (any, error) {
 	if m == nil {
 		return nil, nil
@@ -23,31 +27,30 @@ func (s *session) references(ctx context.Context, p *protocol.ReferenceParams, m
 		return nil, nil
 	}
 	ms := s.newMappers(ni)
+	return occurrenceLocations(ms, ni.ix.Occurrences(t.id, t.oauth, t.kinds), p.Context.IncludeDeclaration), nil
+}
+
+// occurrenceLocations are the locations of a serviceId's or oAuth id's
+// occurrences (index.Index.Occurrences, the places a rename edits): the
+// definitions when decl is set, the <id>/<suffix> urls (for an oAuth id,
+// the authorizations naming it) and the calls.
+func occurrenceLocations(ms *mappers, o index.Occurrences, decl bool) []protocol.Location {
 	out := []protocol.Location{}
-	if t.oauth {
-		defs, uses := ni.ix.OAuthReferences(t.id)
-		if p.Context.IncludeDeclaration {
-			for _, e := range defs {
-				out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.IDSpan, e.IDAt)})
-			}
-		}
-		for _, e := range uses {
-			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.OAuthRefSpan, e.Defined)})
-		}
-		return out, nil
-	}
-	refs := ni.ix.References(t.id, t.kinds)
-	if p.Context.IncludeDeclaration {
-		for _, e := range refs.Definitions {
+	if decl {
+		for _, e := range o.Definitions {
 			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.IDSpan, e.IDAt)})
 		}
 	}
-	for _, e := range refs.URLRefs {
-		out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), e.RefersToSpan, e.Defined)})
+	for _, e := range o.URLRefs {
+		sp := e.RefersToSpan
+		if o.OAuth {
+			sp = e.OAuthRefSpan
+		}
+		out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(e.Defined.File)), Range: entryRange(ms.config(e.Defined.File), sp, e.Defined)})
 	}
-	for _, r := range refs.Calls {
+	for _, r := range o.Calls {
 		c := r.Site()
 		out = append(out, navLocation(r.Script.Path, ms.script(r.Script), c.IDRange.Start, c.IDRange.End))
 	}
-	return out, nil
+	return out
 }

@@ -155,7 +155,7 @@ func BenchmarkReferences(b *testing.B) {
 			if i%10 == 0 {
 				id = "hot"
 			}
-			if r := ix.References(id, config.Kinds); len(r.Calls) == 0 {
+			if r := ix.Occurrences(id, false, config.Kinds); len(r.Calls) == 0 {
 				b.Fatalf("no calls of %s", id)
 			}
 		})

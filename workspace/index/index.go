@@ -84,12 +84,7 @@ type Index struct {
 	dynamic   map[string]struct{}            // paths of scripts with a call whose id is built at run time
 	truncated bool
 
-	entries   []config.Entry
-	defs      map[string][]int // api serviceId -> indexes into entries
-	refs      map[string][]int // serviceId an id/suffix url names -> entries
-	oauthDefs map[string][]int
-	oauthRefs map[string][]int
-	byFile    map[string][]int // file -> its entries
+	entryTable // the configuration part
 }
 
 // New returns an empty index for opts; Build fills it.
@@ -416,26 +411,7 @@ func (ix *Index) SetConfig(snap *config.Snapshot) {
 	ix.setEntries(entries)
 }
 
-func (ix *Index) setEntries(entries []config.Entry) {
-	ix.entries = entries
-	ix.defs, ix.refs = map[string][]int{}, map[string][]int{}
-	ix.oauthDefs, ix.oauthRefs = map[string][]int{}, map[string][]int{}
-	ix.byFile = map[string][]int{}
-	for i, e := range entries {
-		ix.byFile[e.Defined.File] = append(ix.byFile[e.Defined.File], i)
-		if e.OAuth {
-			ix.oauthDefs[e.ID] = append(ix.oauthDefs[e.ID], i)
-			continue
-		}
-		ix.defs[e.ID] = append(ix.defs[e.ID], i)
-		if e.RefersTo != "" {
-			ix.refs[e.RefersTo] = append(ix.refs[e.RefersTo], i)
-		}
-		if e.OAuthRef != "" {
-			ix.oauthRefs[e.OAuthRef] = append(ix.oauthRefs[e.OAuthRef], i)
-		}
-	}
-}
+func (ix *Index) setEntries(entries []config.Entry) { ix.entryTable = newEntryTable(entries) }
 
 // sortedPaths returns the keys of set, sorted.
 func sortedPaths(set map[string]struct{}) []string {

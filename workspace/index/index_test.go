@@ -70,19 +70,28 @@ func TestReferences(t *testing.T) {
 	if n, trunc := ix.Len(); n != 3 || trunc {
 		t.Fatalf("scripts: %d truncated %v; want 3 (node_modules, hidden directories and .txt left out)", n, trunc)
 	}
-	refs := ix.References("crm", []config.Kind{config.ScriptService})
-	if got, want := callList(refs.Calls), []string{"scripts/a.js:2:27"}; !slices.Equal(got, want) {
+	refs := ix.Occurrences("crm", false, []config.Kind{config.ScriptService})
+	// application.yml defines crm for every kind: asked from a
+	// scriptService call, the scriptTask call is an occurrence too (a
+	// rename from there edits it).
+	if got, want := callList(refs.Calls), []string{"scripts/a.js:2:27", "scripts/b.js:2:18"}; !slices.Equal(got, want) {
 		t.Errorf("calls %v, want %v", got, want)
+	}
+	if got := refs.Kinds; !slices.Equal(got, config.Kinds) {
+		t.Errorf("scope %v, want every kind", got)
 	}
 	if len(refs.Definitions) != 2 || len(refs.URLRefs) != 1 || refs.URLRefs[0].ID != "orders" {
 		t.Errorf("definitions %d url refs %v", len(refs.Definitions), refs.URLRefs)
 	}
-	all := ix.References("crm", config.Kinds)
+	all := ix.Occurrences("crm", false, config.Kinds)
 	if got, want := callList(all.Calls), []string{"scripts/a.js:2:27", "scripts/b.js:2:18"}; !slices.Equal(got, want) {
 		t.Errorf("calls of every kind %v, want %v", got, want)
 	}
-	if n := ix.Callers("crm", []config.Kind{config.ScriptTask}); n != 1 {
-		t.Errorf("scriptTask callers of crm: %d", n)
+	if n := ix.Callers("crm", []config.Kind{config.ScriptTask}); n != 2 {
+		t.Errorf("callers of crm asked from scriptTask: %d, want 2 (the scope closes over application.yml)", n)
+	}
+	if n := ix.Callers("tasky", []config.Kind{config.ScriptTask}); n != 1 {
+		t.Errorf("callers of tasky: %d, want 1", n)
 	}
 	syms, more := ix.Symbols("R", 10)
 	var names []string
@@ -136,10 +145,10 @@ func TestRename(t *testing.T) {
 	}
 	apply(t, p)
 	after := build(t, root, nil)
-	if r := after.References("crm", config.Kinds); len(r.Calls)+len(r.Definitions)+len(r.URLRefs) != 0 {
+	if r := after.Occurrences("crm", false, config.Kinds); len(r.Calls)+len(r.Definitions)+len(r.URLRefs) != 0 {
 		t.Errorf("crm still named: %+v", r)
 	}
-	r := after.References("crm-customers", config.Kinds)
+	r := after.Occurrences("crm-customers", false, config.Kinds)
 	if len(r.Calls) != 2 || len(r.Definitions) != 2 || len(r.URLRefs) != 1 {
 		t.Errorf("crm-customers: %d calls %d definitions %d url refs", len(r.Calls), len(r.Definitions), len(r.URLRefs))
 	}

@@ -9,17 +9,6 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// References are the places a serviceId is named, for the kinds asked.
-type References struct {
-	// Calls are the literal call sites, by script path then offset.
-	Calls []Ref
-	// Definitions are the api entries defining the id, every source,
-	// overridden ones too, in reading order.
-	Definitions []config.Entry
-	// URLRefs are the entries whose url is <id>/<suffix>.
-	URLRefs []config.Entry
-}
-
 // intersects reports whether a and b share a kind.
 func intersects(a, b []config.Kind) bool {
 	for _, k := range a {
@@ -28,26 +17,6 @@ func intersects(a, b []config.Kind) bool {
 		}
 	}
 	return false
-}
-
-// References returns where serviceId id is called, defined and referred
-// to, for scripts and sources of kinds.
-func (ix *Index) References(id string, kinds []config.Kind) References {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	var out References
-	out.Calls = ix.callsLocked(id, kinds)
-	for _, i := range ix.defs[id] {
-		if intersects(ix.entries[i].Kinds, kinds) {
-			out.Definitions = append(out.Definitions, ix.entries[i])
-		}
-	}
-	for _, i := range ix.refs[id] {
-		if intersects(ix.entries[i].Kinds, kinds) {
-			out.URLRefs = append(out.URLRefs, ix.entries[i])
-		}
-	}
-	return out
 }
 
 func (ix *Index) callsLocked(id string, kinds []config.Kind) []Ref {
@@ -66,31 +35,11 @@ func (ix *Index) callsLocked(id string, kinds []config.Kind) []Ref {
 	return out
 }
 
-// Callers returns how many scripts of kinds call serviceId id.
+// Callers returns how many scripts call serviceId id, asked from kinds
+// (an entry's): those of its Occurrences, what the code lens counts.
 func (ix *Index) Callers(id string, kinds []config.Kind) int {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	n := 0
-	for p := range ix.byID[id] {
-		if slices.Contains(kinds, ix.scripts[p].Kind) {
-			n++
-		}
-	}
-	return n
-}
-
-// OAuthReferences returns the oAuth definitions of id and the api entries
-// whose authorization names it.
-func (ix *Index) OAuthReferences(id string) (defs, uses []config.Entry) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	for _, i := range ix.oauthDefs[id] {
-		defs = append(defs, ix.entries[i])
-	}
-	for _, i := range ix.oauthRefs[id] {
-		uses = append(uses, ix.entries[i])
-	}
-	return defs, uses
+	o := ix.Occurrences(id, false, kinds)
+	return o.Scripts()
 }
 
 // EntriesIn returns the entries written in file, in order.

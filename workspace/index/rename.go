@@ -76,25 +76,11 @@ func (ix *Index) Rename(id, newID string, kinds []config.Kind) (*Plan, error) {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	// The kinds close over the definitions: renaming a definition in
+	// The one set of places references list (Occurrences): the kinds
+	// close over the definitions, since renaming a definition in
 	// application.yml renames it for every kind, whose scripts must follow.
-	scope := slices.Clone(kinds)
-	for grew := true; grew; {
-		grew = false
-		for _, i := range ix.defs[id] {
-			e := &ix.entries[i]
-			if !intersects(e.Kinds, scope) {
-				continue
-			}
-			for _, k := range e.Kinds {
-				if !slices.Contains(scope, k) {
-					scope = append(scope, k)
-					grew = true
-				}
-			}
-		}
-	}
-	sort.Slice(scope, func(i, j int) bool { return scope[i] < scope[j] })
+	occ := ix.occurrencesLocked(id, false, kinds)
+	scope := occ.Kinds
 	if newID == id {
 		return &Plan{Kinds: scope}, nil
 	}
@@ -137,27 +123,21 @@ func (ix *Index) Rename(id, newID string, kinds []config.Kind) (*Plan, error) {
 		}
 		f.Edits = append(f.Edits, e)
 	}
-	for _, i := range ix.defs[id] {
-		e := &ix.entries[i]
-		if !intersects(e.Kinds, scope) {
-			continue
-		}
+	for i := range occ.Definitions {
+		e := &occ.Definitions[i]
 		if !e.IDSpan.Found {
 			return nil, refuse("the serviceId %q at %s is written with an escape or over several lines; write it plainly, then rename", id, e.IDAt)
 		}
 		add(e.Defined.File, true, nil, Edit{e.IDSpan.Start, e.IDSpan.End, newID})
 	}
-	for _, i := range ix.refs[id] {
-		e := &ix.entries[i]
-		if !intersects(e.Kinds, scope) {
-			continue
-		}
+	for i := range occ.URLRefs {
+		e := &occ.URLRefs[i]
 		if !e.RefersToSpan.Found {
 			return nil, refuse("the url of %q at %s refers to %q but is written with an escape; write it plainly, then rename", e.ID, e.IDAt, id)
 		}
 		add(e.Defined.File, true, nil, Edit{e.RefersToSpan.Start, e.RefersToSpan.End, newID})
 	}
-	for _, r := range ix.callsLocked(id, scope) {
+	for _, r := range occ.Calls {
 		c := r.Site()
 		if r.Script.Text[c.IDRange.Start:c.IDRange.End] != id {
 			return nil, refuse("the serviceId at %s is written with an escape; write it plainly, then rename", where(r.Script, c.IDRange.Start))

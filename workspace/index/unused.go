@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -19,21 +20,27 @@ type Unused struct {
 }
 
 // UnusedEntries is the one service-unused rule, for the language server
-// (Index.Unused) and restls check --unused: an api entry with an id whose
-// kinds' scripts never call it with a literal serviceId (called answers),
-// and that no other entry read by one of those kinds names in an
-// <id>/<suffix> url (it is then part of that service's address). oAuth
-// entries and entries without an id are never reported.
-func UnusedEntries(entries []config.Entry, called func(id string, kinds []config.Kind) bool) []Unused {
-	referred := map[string][]config.Kind{}
-	for _, e := range entries {
-		if !e.OAuth && e.RefersTo != "" && e.RefersTo != e.ID {
-			referred[e.RefersTo] = append(referred[e.RefersTo], e.Kinds...)
-		}
-	}
+// (Index.Unused) and restls check --unused: an api entry with an id that
+// has no occurrence but its definitions (Occurrences, asked from the
+// entry's kinds): no literal call in a script of the scope (called
+// answers, given the scope), and no <id>/<suffix> url of the scope
+// naming it (it is then part of that service's address). oAuth entries
+// and entries without an id are never reported. entries must hold every
+// entry of the snapshot: the scope closes over all definitions of an id.
+func UnusedEntries(entries []config.Entry, called func(id string, scope []config.Kind) bool) []Unused {
+	t := newEntryTable(entries)
+	return t.unused(entries, called)
+}
+
+// unused judges each of judge (entries of t).
+func (t *entryTable) unused(judge []config.Entry, called func(id string, scope []config.Kind) bool) []Unused {
 	var out []Unused
-	for _, e := range entries {
-		if e.OAuth || e.ID == "" || len(e.Kinds) == 0 || intersects(referred[e.ID], e.Kinds) || called(e.ID, e.Kinds) {
+	for _, e := range judge {
+		if e.OAuth || e.ID == "" || len(e.Kinds) == 0 {
+			continue
+		}
+		o := t.occurrences(e.ID, e.Kinds)
+		if slices.ContainsFunc(o.URLRefs, func(r config.Entry) bool { return r.ID != e.ID }) || called(e.ID, o.Kinds) {
 			continue
 		}
 		out = append(out, Unused{Entry: e, Message: unusedMessage(e)})
@@ -59,29 +66,15 @@ func (ix *Index) Unused(file string) []Unused {
 	if ix.truncated {
 		return nil
 	}
-	entries := make([]config.Entry, 0, len(ix.byFile[file]))
+	judge := make([]config.Entry, 0, len(ix.byFile[file]))
 	for _, i := range ix.byFile[file] {
-		entries = append(entries, ix.entries[i])
+		judge = append(judge, ix.entries[i])
 	}
-	// The url references may come from another file: ask every entry
-	// naming one of these ids.
-	for _, e := range entries {
-		for _, i := range ix.refs[e.ID] {
-			if ix.entries[i].Defined.File != file {
-				entries = append(entries, ix.entries[i])
-			}
-		}
-	}
-	var out []Unused
-	for _, u := range UnusedEntries(entries, ix.calledLocked) {
-		if u.Entry.Defined.File == file {
-			out = append(out, u)
-		}
-	}
-	return out
+	return ix.entryTable.unused(judge, ix.calledLocked)
 }
 
-// calledLocked reports whether a script of kinds calls id with a literal.
+// calledLocked reports whether a script of kinds calls id with a literal:
+// whether Occurrences' calls are not empty, without listing them.
 func (ix *Index) calledLocked(id string, kinds []config.Kind) bool {
 	for p := range ix.byID[id] {
 		if s := ix.scripts[p]; s != nil && containsKind(kinds, s.Kind) {
