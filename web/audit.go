@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"gopkg.in/natefinch/lumberjack.v2"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
 )
 
@@ -46,6 +49,14 @@ type AuditRecord struct {
 	// runs-disabled, environment-not-allowed).
 	Code       string  `json:"code,omitempty"`
 	DurationMs float64 `json:"durationMs"`
+	// CallsOmitted counts the calls past the first auditCallsMax, which
+	// are not listed.
+	CallsOmitted int `json:"callsOmitted,omitempty"`
+	// Dropped, on an event "limited" record, counts the refused attempts
+	// of its user that were not written (more than refusedPerWindow in
+	// refusedWindow); Since is when the first of them was.
+	Dropped int    `json:"dropped,omitempty"`
+	Since   string `json:"since,omitempty"`
 }
 
 // AuditCall is one call of an audited run.
@@ -70,11 +81,48 @@ func (r *AuditRecord) identity(id Identity, known bool) {
 	}
 }
 
+// Bounds of the audit trail: no field, record or user can make it grow
+// faster than these allow, so a user cannot rotate other users' records
+// out of --audit-max-backups (docs/http.md, "Audit trail").
+const (
+	// auditFieldMax bytes of a text field (a URL: auditURLMax), after
+	// escaping; what is cut is counted in the field.
+	auditFieldMax = 256
+	auditURLMax   = 1024
+	// auditCallsMax calls of a run are listed; CallsOmitted counts the
+	// rest.
+	auditCallsMax = 100
+	// refusedPerWindow refused runs and reloads of one user are written
+	// per refusedWindow; the rest are counted, and their count written
+	// as an event "limited" record when the window ends.
+	refusedPerWindow = 20
+	refusedWindow    = time.Minute
+	// refusalUsersMax users are counted apart; past that, refusals of
+	// users not counted yet share one count (user "(others)").
+	refusalUsersMax = 10000
+)
+
 // Audit writes audit records, one JSON object a line.
 type Audit struct {
 	mu sync.Mutex
 	w  io.Writer
 	c  io.Closer
+
+	// refusals count each user's refused attempts in their window.
+	refusals map[string]*refusalCount
+	closed   bool
+	now      func() time.Time
+}
+
+// refusalCount is one user's refused attempts in the window that began
+// at start.
+type refusalCount struct {
+	start   time.Time
+	n       int
+	dropped int
+	since   time.Time // the first dropped
+	rec     AuditRecord
+	timer   *time.Timer
 }
 
 // AuditOptions say where the audit goes.
@@ -113,21 +161,166 @@ func OpenAudit(o AuditOptions) (*Audit, error) {
 }
 
 // Close closes the file.
+// Close writes the counts of refused attempts not written yet, and
+// closes the file.
 func (a *Audit) Close() error {
-	if a == nil || a.c == nil {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	for _, c := range a.refusals {
+		if c.timer != nil {
+			c.timer.Stop()
+		}
+		a.flushLocked(c)
+	}
+	a.closed = true
+	a.mu.Unlock()
+	if a.c == nil {
 		return nil
 	}
 	return a.c.Close()
 }
 
+// write writes r with every field bounded and escaped; a refusal past
+// its user's rate is counted instead.
 func (a *Audit) write(r AuditRecord) {
+	r.bound()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return
+	}
+	if r.Outcome == "refused" && !a.admitRefusalLocked(r) {
+		return
+	}
+	a.writeLocked(r)
+}
+
+func (a *Audit) writeLocked(r AuditRecord) {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	_, _ = a.w.Write(append(b, '\n'))
+}
+
+func (a *Audit) clock() time.Time {
+	if a.now != nil {
+		return a.now()
+	}
+	return time.Now()
+}
+
+// admitRefusalLocked counts the refused attempt r in its user's window
+// and reports whether it is written.
+func (a *Audit) admitRefusalLocked(r AuditRecord) bool {
+	now := a.clock()
+	if a.refusals == nil {
+		a.refusals = map[string]*refusalCount{}
+	}
+	key := r.Auth + "\x00" + r.User
+	c := a.refusals[key]
+	if c == nil {
+		if len(a.refusals) >= refusalUsersMax {
+			for k, old := range a.refusals {
+				if old.dropped == 0 && now.Sub(old.start) >= refusedWindow {
+					delete(a.refusals, k)
+				}
+			}
+		}
+		if len(a.refusals) >= refusalUsersMax {
+			key = "\x00(others)"
+			r.User, r.Auth, r.Role, r.Remote, r.ForwardedFor = "(others)", "", "", "", ""
+			c = a.refusals[key]
+		}
+		if c == nil {
+			c = &refusalCount{start: now}
+			a.refusals[key] = c
+		}
+	}
+	if now.Sub(c.start) >= refusedWindow {
+		a.flushLocked(c)
+		c.start, c.n = now, 0
+	}
+	if c.n < refusedPerWindow {
+		c.n++
+		return true
+	}
+	if c.dropped == 0 {
+		c.since = now
+		c.rec = AuditRecord{User: r.User, Role: r.Role, Auth: r.Auth, Remote: r.Remote, ForwardedFor: r.ForwardedFor}
+		// The count is written when the window ends, even when the user
+		// tries nothing more.
+		c.timer = time.AfterFunc(c.start.Add(refusedWindow).Sub(now), func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if !a.closed && a.refusals[key] == c {
+				a.flushLocked(c)
+			}
+		})
+	}
+	c.dropped++
+	return false
+}
+
+// flushLocked writes c's count of refused attempts not written, if any.
+func (a *Audit) flushLocked(c *refusalCount) {
+	if c.dropped == 0 {
+		return
+	}
+	rec := c.rec
+	rec.Time = a.clock().UTC().Format(time.RFC3339Nano)
+	rec.Event, rec.Outcome, rec.Code = "limited", "limited", "refusals-limited"
+	rec.Dropped, rec.Since = c.dropped, c.since.UTC().Format(time.RFC3339Nano)
+	a.writeLocked(rec)
+	c.dropped, c.rec = 0, AuditRecord{}
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+}
+
+// bound escapes every text field of r as text output escapes it
+// (input.Printable: control, bidirectional and separator characters
+// become \u escapes) and cuts it to its bound, and lists at most
+// auditCallsMax calls.
+func (r *AuditRecord) bound() {
+	for _, f := range []*string{&r.Time, &r.Event, &r.User, &r.Role, &r.Auth, &r.Remote, &r.ForwardedFor, &r.Script,
+		&r.SHA256, &r.Kind, &r.Environment, &r.Mode, &r.Outcome, &r.Code, &r.Since} {
+		*f = auditText(*f, auditFieldMax)
+	}
+	if len(r.Calls) > auditCallsMax {
+		r.CallsOmitted += len(r.Calls) - auditCallsMax
+		r.Calls = r.Calls[:auditCallsMax:auditCallsMax]
+	}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		c.ServiceID, c.Method, c.Code = auditText(c.ServiceID, auditFieldMax), auditText(c.Method, auditFieldMax), auditText(c.Code, auditFieldMax)
+		c.URL = auditText(c.URL, auditURLMax)
+	}
+}
+
+// auditText is s escaped (input.Printable) and cut to at most limit bytes
+// plus a note of how many bytes of s were cut; an escape is never split.
+func auditText(s string, limit int) string {
+	if len(s) <= limit {
+		if out := input.Printable(s); len(out) <= limit {
+			return out
+		}
+	}
+	var b strings.Builder
+	i := 0
+	for i < len(s) {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		e := input.Printable(s[i : i+n])
+		if b.Len()+len(e) > limit {
+			break
+		}
+		b.WriteString(e)
+		i += n
+	}
+	return fmt.Sprintf("%s...(%d bytes more)", b.String(), len(s)-i)
 }
 
 // reloadAudit is the hook that audits a session's restls.reload commands

@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/dryrun"
 )
 
@@ -178,6 +180,25 @@ func FuzzAuthInputs(f *testing.F) {
 			for _, s := range claimValues(v) {
 				_ = s
 			}
+		}
+	})
+}
+
+// FuzzAuditText: whatever a client sends as a script name, a user or a
+// URL, the audited text is within its bound, valid UTF-8, and holds no
+// character input.Printable escapes.
+func FuzzAuditText(f *testing.F) {
+	for _, s := range []string{"", "payments.js", "a\u202eb\u009bc\u2028", strings.Repeat("\x1b", 300), strings.Repeat("é\x80", 400),
+		strings.Repeat("x", 1<<16) + "\u202e", "\xf0\x9f\x98"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := auditText(s, auditFieldMax)
+		if len(out) > auditFieldMax+len("...(18446744073709551615 bytes more)") {
+			t.Fatalf("%d bytes", len(out))
+		}
+		if !utf8.ValidString(out) || input.Printable(out) != out {
+			t.Fatalf("auditText(%q) = %q: not printable", s, out)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,5 +208,85 @@ func TestServeHTTPLSPRunEnvironmentOnce(t *testing.T) {
 	}
 	if want := "prod/refused test/returned"; strings.Join(got, " ") != want {
 		t.Errorf("audit: %s; want %s\n%s", strings.Join(got, " "), want, text)
+	}
+}
+
+// TestServeHTTPAuditBounded: a viewer over /lsp asks for runs of a
+// script whose name (from its URI) is 300 KB long and holds a C1 control
+// and a bidirectional override, again and again, against an audit of
+// 1 MB with one backup. The runner's earlier record stays; the viewer's
+// records are short, escaped, and past 20 a minute counted in one
+// "limited" record.
+func TestServeHTTPAuditBounded(t *testing.T) {
+	idp := newOIDC(t)
+	svc := newEcho(t)
+	project := roleProject(t, svc.URL, svc.URL+"/token", testSecrets)
+	dir := t.TempDir()
+	audit := filepath.Join(dir, "audit.jsonl")
+	p := startHTTP(t, nil, "--auth", "oidc", "--oidc-issuer", idp.Issuer(), "--oidc-audience", idp.ClientID,
+		"--project", project, "--allow-run", "--audit", audit, "--audit-max-size", "1", "--audit-max-backups", "1")
+	runner := idp.token(t, "ron", []string{"ops"}, nil)
+	viewer := idp.token(t, "vera", nil, nil)
+	if code, body := send(t, http.MethodPost, p.base+"/v1/run", runBody("return 1", ""), bearer(runner)); code != 200 {
+		t.Fatalf("the runner's run: %d %.300s", code, body)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	l := dialLSP(t, ctx, p.base, viewer)
+	l.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	l.answer(1)
+	l.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	name := "\u009b31m\u202egnp." + strings.Repeat("x", 300<<10) + ".js"
+	docURI, _ := json.Marshal("file:///d/" + name)
+	l.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%s,"languageId":"javascript","version":1,"text":"return 1"}}}`, docURI)
+	const attempts = 30
+	for i := range attempts {
+		l.send(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":"restls.runScript","arguments":[{"uri":%s}]}}`, 10+i, docURI)
+		if m := l.answer(10 + i); m.Error == nil || !strings.Contains(m.Error.Message, "role mocker") {
+			t.Fatalf("the viewer's run %d answered %s %+v", i, m.Result, m.Error)
+		}
+	}
+	_ = l.c.Close(websocket.StatusNormalClosure, "")
+	p.kill(syscall.SIGTERM)
+	<-p.wait
+
+	if rotated, _ := filepath.Glob(filepath.Join(dir, "audit-*")); len(rotated) > 0 {
+		t.Errorf("the viewer's refusals rotated the audit: %v", rotated)
+	}
+	text, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{"\u009b", "\u202e"} {
+		if strings.Contains(string(text), raw) {
+			t.Errorf("the audit holds %q raw", raw)
+		}
+	}
+	var ron, refused, dropped int
+	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		if len(line) > 2048 {
+			t.Errorf("an audit record of %d bytes: %.200s", len(line), line)
+		}
+		var r web.AuditRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("audit line %.200q: %v", line, err)
+		}
+		switch {
+		case r.User == "ron" && r.Outcome == "returned":
+			ron++
+		case r.User == "vera" && r.Outcome == "refused":
+			refused++
+			if !strings.HasPrefix(r.Script, `\u009b31m\u202egnp.xxx`) || !strings.Contains(r.Script, "bytes more)") {
+				t.Errorf("the script's name in the audit: %.300q", r.Script)
+			}
+		case r.User == "vera" && r.Event == "limited":
+			dropped += r.Dropped
+		default:
+			t.Errorf("audit record %.300s", line)
+		}
+	}
+	if ron != 1 || refused != 20 || dropped != attempts-20 {
+		t.Errorf("the audit holds %d of the runner's runs, %d of the viewer's refusals and a count of %d more; want 1, 20, %d", ron, refused, dropped, attempts-20)
 	}
 }
