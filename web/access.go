@@ -131,6 +131,11 @@ type Identity struct {
 	// AuthProxy, the client the trusted proxy says it forwards
 	// (X-Forwarded-For).
 	Remote, ForwardedFor string
+	// Expires is when the OIDC token that identified them stops being
+	// taken (its expiry plus the skew); zero when nothing expires. An
+	// /lsp session keeps the identity of its handshake, so the gate
+	// checks it at each run.
+	Expires time.Time
 	// key: the request presented the access key (AuthKey).
 	key bool
 }
@@ -259,6 +264,9 @@ func (a *authenticator) identify(r *http.Request, key bool) (Identity, *refusal)
 			return id, &refusal{http.StatusUnauthorized, "the token's claims are not a JSON object"}
 		}
 		id.User = firstString(claims, "preferred_username", "email", "sub")
+		if !tok.Expiry.IsZero() {
+			id.Expires = tok.Expiry.Add(a.opts.Skew)
+		}
 		a.grant(&id, claimValues(claims[a.opts.RoleClaim]))
 	case AuthProxy:
 		if !a.fromProxy(r.RemoteAddr) {

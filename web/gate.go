@@ -119,7 +119,8 @@ const ReasonNoAllowRun = "dry runs are disabled on this server: start restls ser
 // RefusedError is a run the gate refused: its reason says why and what
 // to do (the role it needs, the flag that turns runs on).
 type RefusedError struct {
-	// Code is runs-disabled, role or environment-not-allowed.
+	// Code is runs-disabled, role, environment-not-allowed, token-expired
+	// or stopping.
 	Code   string
 	Reason string
 }
@@ -132,6 +133,7 @@ const (
 	refusedRole        = "role"
 	refusedEnvironment = "environment-not-allowed"
 	refusedStopping    = "stopping"
+	refusedExpired     = "token-expired"
 )
 
 type servicesKey struct{}
@@ -163,6 +165,10 @@ func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace
 	}
 	if !known {
 		return ctx, nil // the editor on stdio: its user started the server
+	}
+	if !id.Expires.IsZero() && !time.Now().Before(id.Expires) {
+		return ctx, &RefusedError{Code: refusedExpired, Reason: fmt.Sprintf("%s's sign-in on this connection expired at %s (the OpenID Connect token it was opened with): nothing ran; "+
+			"open the connection again with a new token (@restls/designer-editor asks its bearer function for one at each connection)", id.User, id.Expires.UTC().Format(time.RFC3339))}
 	}
 	mode := modeOf(req)
 	if id.Auth == AuthKey || id.Auth == "" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/restls/restls/web"
 )
@@ -288,5 +289,71 @@ func TestServeHTTPAuditBounded(t *testing.T) {
 	}
 	if ron != 1 || refused != 20 || dropped != attempts-20 {
 		t.Errorf("the audit holds %d of the runner's runs, %d of the viewer's refusals and a count of %d more; want 1, 20, %d", ron, refused, dropped, attempts-20)
+	}
+}
+
+// TestServeHTTPLSPTokenExpires: an /lsp session opened with an OIDC token
+// runs while the token is good and is refused once it has expired (with
+// --oidc-skew's grace), saying so and how to renew it; the refusal is
+// audited; a new connection with a new token runs again.
+func TestServeHTTPLSPTokenExpires(t *testing.T) {
+	idp := newOIDC(t)
+	svc := newEcho(t)
+	project := roleProject(t, svc.URL, svc.URL+"/token", testSecrets)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	const skew = 100 * time.Millisecond
+	p := startHTTP(t, nil, "--auth", "oidc", "--oidc-issuer", idp.Issuer(), "--oidc-audience", idp.ClientID, "--oidc-skew", skew.String(),
+		"--project", project, "--allow-run", "--audit", audit)
+	// JWT expiries are whole seconds: the token expires 3 to 4 s from now.
+	exp := time.Unix(time.Now().Unix()+4, 0)
+	short := idp.token(t, "ron", []string{"ops"}, func(c jwt.MapClaims) { c["exp"] = exp.Unix() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session := func(tok string) *wsLSP {
+		l := dialLSP(t, ctx, p.base, tok)
+		l.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+		l.answer(1)
+		l.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+		l.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///d/a.js","languageId":"javascript","version":1,"text":"return 7"}}}`)
+		return l
+	}
+	run := func(l *wsLSP, id int) lspMessage {
+		l.send(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":"restls.runScript","arguments":[{"uri":"file:///d/a.js"}]}}`, id)
+		return l.answer(id)
+	}
+	l := session(short)
+	if m := run(l, 2); m.Error != nil || !strings.Contains(string(m.Result), `"result":7`) {
+		if time.Now().After(exp) {
+			t.Skip("the machine took more than 3 s to open a session and run once: the token expired before the first run")
+		}
+		t.Fatalf("a run with a good token answered %s %+v", m.Result, m.Error)
+	}
+	// The clock is what this test waits on: the token's expiry.
+	<-time.After(time.Until(exp.Add(skew)))
+	m := run(l, 3)
+	if m.Error == nil || !strings.Contains(m.Error.Message, "expired") || !strings.Contains(m.Error.Message, "open the connection again with a new token") {
+		t.Errorf("a run after the token expired answered %s %+v; want refused, saying how to renew", m.Result, m.Error)
+	}
+	// Hints go on: the session is not a run.
+	l.send(`{"jsonrpc":"2.0","id":4,"method":"workspace/executeCommand","params":{"command":"restls.services"}}`)
+	if m := l.answer(4); m.Error != nil {
+		t.Errorf("restls.services after the expiry: %+v", m.Error)
+	}
+	_ = l.c.Close(websocket.StatusNormalClosure, "")
+
+	fresh := session(idp.token(t, "ron", []string{"ops"}, nil))
+	if m := run(fresh, 2); m.Error != nil || !strings.Contains(string(m.Result), `"result":7`) {
+		t.Errorf("a run on a new connection with a new token answered %s %+v", m.Result, m.Error)
+	}
+	_ = fresh.c.Close(websocket.StatusNormalClosure, "")
+	p.kill(syscall.SIGTERM)
+	<-p.wait
+	text, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"outcome":"refused","code":"token-expired"`) {
+		t.Errorf("the refusal is not in the audit:\n%s", text)
 	}
 }
