@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -75,7 +76,7 @@ func (s *session) projectIndex() *navIndex {
 	if ni := n.m[key]; ni != nil {
 		return ni
 	}
-	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1)})
+	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1), MaxBytes: navIndexMaxBytes})
 	if err != nil {
 		s.log.Warn("no project index", zap.Error(err))
 		return nil
@@ -113,9 +114,53 @@ func (s *session) projectIndex() *navIndex {
 		ni.mu.Unlock()
 		scripts, truncated := ix.Len()
 		log.Info("project index built", zap.String("root", key.root), zap.Int("scripts", scripts),
-			zap.Bool("truncated", truncated), zap.Duration("took", time.Since(start)))
+			zap.Bool("truncated", truncated), zap.Int64("bytes", ix.Bytes()), zap.Duration("took", time.Since(start)))
+		if msg := leftOutMessage(ix, key.root); msg != "" {
+			log.Warn(msg)
+			s.showMessage(s.ctx, protocol.MessageTypeWarning, msg)
+		}
 	})
 	return ni
+}
+
+// navIndexMaxBytes is the index's budget (index.Options.MaxBytes);
+// index.DefaultMaxBytes when 0. Tests lower it.
+var navIndexMaxBytes int64
+
+// leftOutMessage says which scripts the index left out, for the user:
+// what navigation will not see and why; "" when none was.
+func leftOutMessage(ix *index.Index, root string) string {
+	n, first := ix.LeftOut(3)
+	held, truncated := ix.Len()
+	var parts []string
+	if n > 0 {
+		budget := navIndexMaxBytes
+		if budget <= 0 {
+			budget = index.DefaultMaxBytes
+		}
+		list := strings.Join(first, ", ")
+		if n > len(first) {
+			list += fmt.Sprintf(" and %d more", n-len(first))
+		}
+		size := fmt.Sprintf("%d MiB", budget>>20)
+		if budget < 1<<20 {
+			size = fmt.Sprintf("%d bytes", budget)
+		}
+		what := "scripts"
+		if n == 1 {
+			what = "script"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s past the index's %s (%s)", n, what, size, list))
+	}
+	if truncated {
+		parts = append(parts, fmt.Sprintf("the scripts past the first %d found", held))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("restls: the project index of %s left out %s: references, rename, code lens and service-unused do not see them. "+
+		"Move generated or vendored scripts into node_modules or a directory whose name starts with \".\", which are not indexed.",
+		root, strings.Join(parts, " and "))
 }
 
 // startProjectIndex starts the build of the session's index in the

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
@@ -22,6 +24,7 @@ const (
 	DefaultGlob        = "**/*.js"
 	DefaultMaxFiles    = 50_000
 	DefaultMaxFileSize = 1 << 20
+	DefaultMaxBytes    = 128 << 20
 )
 
 // Options say which scripts the index holds.
@@ -38,6 +41,11 @@ type Options struct {
 	// the index is Truncated; a larger script is left out.
 	MaxFiles    int
 	MaxFileSize int64
+	// MaxBytes bounds what the index holds in all: the scripts' text
+	// and call sites, a file read through several links counting once;
+	// the scripts past it are left out (LeftOut says which).
+	// DefaultMaxBytes when 0.
+	MaxBytes int64
 	// Workers read and parse during Build; GOMAXPROCS when 0. The
 	// language server leaves a core free for the first completion.
 	Workers int
@@ -55,6 +63,23 @@ type Script struct {
 	// them); zero for an editor's buffer.
 	size  int64
 	mtime time.Time
+	// text is what Text and Calls are read from, shared by every path
+	// that is a link to the same file.
+	text *fileText
+}
+
+// fileText is one file's text as read, or an editor's buffer, and its call
+// sites: read and parsed once however many paths lead to it.
+type fileText struct {
+	text  string
+	calls []hints.CallSite
+	fi    os.FileInfo // the file's, nil for a buffer
+	refs  int         // scripts holding it
+}
+
+// cost is what holding t charges to MaxBytes: its text and its call sites.
+func (t *fileText) cost() int64 {
+	return int64(len(t.text)) + int64(len(t.calls))*int64(unsafe.Sizeof(hints.CallSite{}))
 }
 
 // FromDisk reports whether the script's text was read from its file (not
@@ -83,6 +108,12 @@ type Index struct {
 	byID      map[string]map[string]struct{} // serviceId -> paths of scripts with a literal call of it
 	dynamic   map[string]struct{}            // paths of scripts with a call whose id is built at run time
 	truncated bool
+	// texts are the texts read from files, by size, to find a file's
+	// text again through another link (os.SameFile); bytes is the size
+	// of every text held, each once; leftOut the scripts MaxBytes left out.
+	texts   map[int64][]*fileText
+	bytes   int64
+	leftOut map[string]struct{}
 
 	entryTable // the configuration part
 }
@@ -97,6 +128,9 @@ func New(opts Options) (*Index, error) {
 	}
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
 	}
 	if opts.Root != "" {
 		opts.Root = filepath.Clean(opts.Root)
@@ -116,6 +150,9 @@ func (ix *Index) resetScripts() {
 	ix.byID = map[string]map[string]struct{}{}
 	ix.dynamic = map[string]struct{}{}
 	ix.truncated = false
+	ix.texts = map[int64][]*fileText{}
+	ix.bytes = 0
+	ix.leftOut = map[string]struct{}{}
 }
 
 // Root returns the project root.
@@ -186,25 +223,62 @@ func (ix *Index) Build(ctx context.Context) error {
 			return err
 		}
 	}
-	scripts := make([]*Script, len(paths))
+	// One read per file, however many links lead to it: the paths are
+	// grouped by the file they name, and the budget is charged per file.
+	type file struct {
+		fi    os.FileInfo
+		paths []string
+		text  *fileText
+	}
+	var files []*file
+	bySize := map[int64][]*file{}
+	var leftOut []string
+	var total int64
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		fi, ok := ix.stat(p)
+		if !ok {
+			continue
+		}
+		var f *file
+		for _, g := range bySize[fi.Size()] {
+			if os.SameFile(g.fi, fi) {
+				f = g
+				break
+			}
+		}
+		if f == nil {
+			if total+fi.Size() > ix.opts.MaxBytes {
+				leftOut = append(leftOut, p)
+				continue
+			}
+			total += fi.Size()
+			f = &file{fi: fi}
+			files = append(files, f)
+			bySize[fi.Size()] = append(bySize[fi.Size()], f)
+		}
+		f.paths = append(f.paths, p)
+	}
 	var wg sync.WaitGroup
-	next := make(chan int)
+	next := make(chan *file)
 	workers := ix.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	for range workers {
 		wg.Go(func() {
-			for i := range next {
-				scripts[i] = ix.read(paths[i])
+			for f := range next {
+				f.text = ix.readText(f.paths[0], f.fi)
 			}
 		})
 	}
-	for i := range paths {
+	for _, f := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		next <- i
+		next <- f
 	}
 	close(next)
 	wg.Wait()
@@ -212,36 +286,109 @@ func (ix *Index) Build(ctx context.Context) error {
 	defer ix.mu.Unlock()
 	ix.resetScripts()
 	ix.truncated = truncated
-	for _, s := range scripts {
-		if s != nil {
-			ix.addLocked(s)
+	for _, p := range leftOut {
+		ix.leftOut[p] = struct{}{}
+	}
+	for _, f := range files {
+		if f.text == nil {
+			continue
+		}
+		if ix.bytes+f.text.cost() > ix.opts.MaxBytes {
+			// Its call sites took it past the budget its size fitted in.
+			for _, p := range f.paths {
+				ix.leftOut[p] = struct{}{}
+			}
+			continue
+		}
+		for _, p := range f.paths {
+			if s := ix.script(p, f.text); s != nil {
+				ix.addLocked(s)
+			}
 		}
 	}
 	return ctx.Err()
 }
 
-// read reads and parses the script at path; nil when it is not one the
-// index holds (gone, too large, not text).
-func (ix *Index) read(path string) *Script {
-	rel, ok := ix.wants(path)
-	if !ok {
-		return nil
+// stat returns the file at path when it is a script the index holds: a
+// regular file (through any link) of at most MaxFileSize bytes.
+func (ix *Index) stat(path string) (os.FileInfo, bool) {
+	if _, ok := ix.wants(path); !ok {
+		return nil, false
 	}
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > ix.opts.MaxFileSize {
-		return nil
+		return nil, false
 	}
+	return fi, true
+}
+
+// readText reads and parses the file fi found at path; nil when it is not
+// text or grew past MaxFileSize.
+func (ix *Index) readText(path string, fi os.FileInfo) *fileText {
 	data, err := input.ReadFile(path, input.Script)
 	if err != nil || int64(len(data)) > ix.opts.MaxFileSize {
 		return nil
 	}
-	text := string(data)
-	return &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
-		Calls: hints.CallSites(hints.NewDocument(text)), size: fi.Size(), mtime: fi.ModTime()}
+	t := string(data)
+	return &fileText{text: t, calls: hints.CallSites(hints.NewDocument(t)), fi: fi}
+}
+
+// script is the script at path with text t; nil when path is not one the
+// index holds.
+func (ix *Index) script(path string, t *fileText) *Script {
+	rel, ok := ix.wants(path)
+	if !ok {
+		return nil
+	}
+	s := &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), t.text), Text: t.text, Calls: t.calls, text: t}
+	if t.fi != nil {
+		s.size, s.mtime = t.fi.Size(), t.fi.ModTime()
+	}
+	return s
+}
+
+// read reads and parses the script at path, reusing the text of a file
+// already held when path is another link to it; nil when it is not one
+// the index holds (gone, too large, not text). The caller holds no lock.
+func (ix *Index) read(path string) *Script {
+	fi, ok := ix.stat(path)
+	if !ok {
+		return nil
+	}
+	ix.mu.RLock()
+	t := ix.heldLocked(fi)
+	ix.mu.RUnlock()
+	if t == nil {
+		if t = ix.readText(path, fi); t == nil {
+			return nil
+		}
+	}
+	return ix.script(path, t)
+}
+
+// heldLocked returns the text held of the file fi describes, unchanged
+// since it was read, or nil.
+func (ix *Index) heldLocked(fi os.FileInfo) *fileText {
+	for _, t := range ix.texts[fi.Size()] {
+		if os.SameFile(t.fi, fi) && t.fi.ModTime().Equal(fi.ModTime()) {
+			return t
+		}
+	}
+	return nil
 }
 
 func (ix *Index) addLocked(s *Script) {
 	ix.scripts[s.Path] = s
+	delete(ix.leftOut, s.Path)
+	if t := s.text; t != nil {
+		if t.refs == 0 {
+			ix.bytes += t.cost()
+			if t.fi != nil {
+				ix.texts[t.fi.Size()] = append(ix.texts[t.fi.Size()], t)
+			}
+		}
+		t.refs++
+	}
 	for _, c := range s.Calls {
 		switch {
 		case c.Dynamic:
@@ -264,6 +411,20 @@ func (ix *Index) removeLocked(path string) {
 	}
 	delete(ix.scripts, path)
 	delete(ix.dynamic, path)
+	if t := s.text; t != nil {
+		if t.refs--; t.refs == 0 {
+			ix.bytes -= t.cost()
+			if t.fi != nil {
+				list := ix.texts[t.fi.Size()]
+				list = slices.DeleteFunc(list, func(x *fileText) bool { return x == t })
+				if len(list) == 0 {
+					delete(ix.texts, t.fi.Size())
+				} else {
+					ix.texts[t.fi.Size()] = list
+				}
+			}
+		}
+	}
 	for _, c := range s.Calls {
 		if set := ix.byID[c.ServiceID]; set != nil {
 			delete(set, path)
@@ -315,16 +476,32 @@ func (ix *Index) updateFile(path string) bool {
 	old := ix.scripts[path]
 	switch {
 	case s == nil && old == nil:
+		delete(ix.leftOut, path)
 		return false
 	case s == nil:
 		ix.removeLocked(path)
 		return true
 	case old != nil && old.Text == s.Text && old.Kind == s.Kind:
-		old.size, old.mtime = s.size, s.mtime
+		if old.text != s.text { // the same text, read again: hold the current file's
+			ix.removeLocked(path)
+			ix.addLocked(s)
+		}
 		return false
 	case old == nil && len(ix.scripts) >= ix.opts.MaxFiles:
 		ix.truncated = true
 		return false
+	}
+	if s.text.refs == 0 {
+		freed := int64(0)
+		if old != nil && old.text != nil && old.text.refs == 1 {
+			freed = old.text.cost()
+		}
+		if ix.bytes-freed+s.text.cost() > ix.opts.MaxBytes {
+			changed := old != nil
+			ix.removeLocked(path)
+			ix.leftOut[path] = struct{}{}
+			return changed
+		}
 	}
 	ix.removeLocked(path)
 	ix.addLocked(s)
@@ -372,8 +549,8 @@ func (ix *Index) SetDocument(path, text string) bool {
 	if same {
 		return false // asked at every request: parse only a changed text
 	}
-	s := &Script{Path: path, Rel: rel, Kind: ix.opts.Kinds.KindOf(filepath.ToSlash(path), text), Text: text,
-		Calls: hints.CallSites(hints.NewDocument(text))}
+	t := &fileText{text: text, calls: hints.CallSites(hints.NewDocument(text))}
+	s := &Script{Path: path, Rel: rel, Kind: kind, Text: text, Calls: t.calls, text: t}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if old := ix.scripts[path]; old != nil {
@@ -393,6 +570,30 @@ func (ix *Index) Script(path string) *Script {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.scripts[filepath.Clean(path)]
+}
+
+// LeftOut returns how many scripts MaxBytes left out, and the first of
+// them (relative to the root, sorted), at most limit: the index holds
+// no more script text than MaxBytes, a file read through several links
+// counting once.
+func (ix *Index) LeftOut(limit int) (int, []string) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	paths := sortedPaths(ix.leftOut)
+	var out []string
+	for _, p := range paths[:min(limit, len(paths))] {
+		rel, _ := ix.rel(p)
+		out = append(out, rel)
+	}
+	return len(paths), out
+}
+
+// Bytes returns what the index holds, charged to MaxBytes: the
+// scripts' text and call sites, each file once.
+func (ix *Index) Bytes() int64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.bytes
 }
 
 // Len returns the number of scripts held, and whether MaxFiles cut the
