@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/restls/restls/config"
 	_ "github.com/restls/restls/internal/goldentest" // defines -update (internal/goldentest/doc.go)
 )
@@ -143,6 +145,12 @@ func TestFromCurlErrors(t *testing.T) {
 		{"unreadable url", `curl 'https://u:s3cret@docs.example.com:port/'`, "the URL cannot be read"},
 		{"dot segment", `curl https://docs.example.com/a/../b`, `segment ".."`},
 		{"too deep", "curl " + strings.Repeat("(", MaxNesting+1), "nests"},
+		{"long pipeline", "curl https://docs.example.com" + strings.Repeat("|a", (MaxInputBytes-100)/2), "at most 1000 are read"},
+		{"long and list", "curl https://docs.example.com" + strings.Repeat(" && a", (MaxInputBytes-100)/5), "pipe or list operators"},
+		{"long or list", "curl https://docs.example.com" + strings.Repeat("||a", MaxOperators+1), "pipe or list operators"},
+		{"long test", "curl https://docs.example.com; [[ a" + strings.Repeat(" && a", (MaxInputBytes-100)/5) + " ]]", "pipe or list operators"},
+		{"deep if", "curl https://docs.example.com; " + strings.Repeat("if ", 60000) + "a" + strings.Repeat("; then :; fi", 60000), "shell keywords that open a compound command"},
+		{"deep while", strings.Repeat("while ", MaxCompound+1) + "curl https://docs.example.com", "at most 1000 are read"},
 		{"replacing expansion", `X=aaaa; curl -d "${X//a/$X$X}" https://docs.example.com`, "parameter expansion restls does not evaluate"},
 		{"arithmetic", `curl https://docs.example.com/$((1<<40))`, "shell expansion restls does not evaluate"},
 		{"brace explosion", "curl https://docs.example.com/" + strings.Repeat("{a,b}", 25), "expands to more than"},
@@ -164,6 +172,24 @@ func TestFromCurlErrors(t *testing.T) {
 	}
 	if _, err := FromCurl(strings.Repeat(" ", MaxInputBytes+1), reg); err == nil {
 		t.Error("an input over MaxInputBytes must be refused")
+	}
+}
+
+// TestTreeDepthIsChecked: a tree deeper than maxTreeDepth, however it
+// was made, is refused by the first walk, which stops descending there
+// (a recursive walk of it all would overflow the stack).
+func TestTreeDepthIsChecked(t *testing.T) {
+	f, err := syntax.NewParser().Parse(strings.NewReader("curl https://docs.example.com"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Stmts[0]
+	for range 2_000_000 {
+		s = &syntax.Stmt{Cmd: &syntax.BinaryCmd{Op: syntax.Pipe, X: s, Y: &syntax.Stmt{Cmd: &syntax.CallExpr{}}}}
+	}
+	f.Stmts[0] = s
+	if err := plainExpansions(f); err == nil || !strings.Contains(err.Error(), "levels deep") {
+		t.Fatalf("err = %v, want the depth refused", err)
 	}
 }
 

@@ -75,3 +75,66 @@ func FuzzFromCurl(f *testing.F) {
 		}
 	})
 }
+
+// depthShapes repeat an operator or an opening construct around a curl
+// command: long pipelines and lists, deep subshells, braces, compound
+// commands and test expressions.
+var depthShapes = []struct{ open, mid, close string }{
+	{`curl https://crm.example.com/api/v2`, `|a`, ``},
+	{`curl https://crm.example.com/api/v2`, ` && a`, ``},
+	{`curl https://crm.example.com/api/v2`, `||a`, ``},
+	{`curl https://crm.example.com/api/v2`, ` |& a`, ``},
+	{`curl https://crm.example.com/api/v2 `, `&a `, ``},
+	{``, `(`, `)`},
+	{``, `{ `, `;}`},
+	{``, `if `, `;then :;fi`},
+	{``, `while `, `;do :;done`},
+	{``, `time `, ``},
+	{`[[ a`, ` || a`, ` ]]`},
+	{``, `! (`, `)`},
+}
+
+// FuzzParseDepth: a command made deep or long by any of depthShapes, up
+// to the input limit, is read or refused with a message, within a
+// second, and never overflows the stack; one past a bound is refused.
+func FuzzParseDepth(f *testing.F) {
+	for shape, sh := range depthShapes {
+		// The most repetitions under the input limit.
+		fill := (MaxInputBytes - len(sh.open) - 100) / (len(sh.mid) + len(sh.close))
+		for _, n := range []int{1, 2, MaxNesting, MaxOperators, MaxOperators + 1, 200000, fill, MaxInputBytes} {
+			f.Add(shape, n, "")
+		}
+	}
+	f.Add(0, 100, "curl https://crm.example.com/api/v2 -d 'a=1&b=2' | jq .")
+	f.Add(7, 50, "(curl https://crm.example.com/api/v2)")
+	f.Fuzz(func(t *testing.T, shape, n int, inner string) {
+		sh := depthShapes[(shape%len(depthShapes)+len(depthShapes))%len(depthShapes)]
+		if n < 0 {
+			n = -(n + 1)
+		}
+		if inner == "" {
+			inner = "curl https://crm.example.com/api/v2"
+		}
+		// As many repetitions as fit the input limit, and one more.
+		if most := (MaxInputBytes+1-len(sh.open)-len(inner))/(len(sh.mid)+len(sh.close)) + 1; n > most {
+			n = most
+		}
+		var text string
+		if sh.open != "" {
+			text = sh.open + strings.Repeat(sh.mid, n) + sh.close + "\n" + inner
+		} else {
+			text = strings.Repeat(sh.mid, n) + inner + strings.Repeat(sh.close, n)
+		}
+		start := time.Now()
+		_, err := Parse(text)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("took %v for %d bytes", d, len(text))
+		}
+		if err != nil && err.Error() == "" {
+			t.Fatal("empty error")
+		}
+		if n > MaxOperators+MaxCompound && err == nil {
+			t.Fatalf("%d repetitions of %q read without error", n, sh.mid)
+		}
+	})
+}

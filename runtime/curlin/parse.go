@@ -20,6 +20,25 @@ const MaxInputBytes = 1 << 20
 // curl command needs a handful (a JSON body in quotes counts too).
 const MaxNesting = 200
 
+// MaxOperators is the most pipe and list operators (|, |&, &&, || and &,
+// quoted or not) that Parse accepts: the shell parser builds one level of
+// tree per operator, so "curl URL|a|a|a..." within MaxInputBytes would
+// be hundreds of thousands of levels deep. A curl command needs one or
+// two (| jq .); a URL's query counts each of its & too.
+const MaxOperators = 1000
+
+// MaxCompound is the most reserved words that open a compound command
+// (if, elif, while, until, for, select, case, time, coproc, function,
+// [[), standing alone as a word, that Parse accepts: the shell parser
+// recurses on each. A curl command needs none.
+const MaxCompound = 1000
+
+// maxTreeDepth bounds every walk of the parsed tree: the bounds above
+// keep a real command far below it (a level of nesting or an operator
+// takes a few nodes), and a walk that reaches it stops with an error
+// instead of recursing further.
+const maxTreeDepth = 4 * (MaxNesting + MaxOperators + MaxCompound)
+
 // Command is what a curl command line asks for, as curl reads it.
 type Command struct {
 	// Method is the -X value as written, "" when none was given.
@@ -75,10 +94,18 @@ func Parse(text string) (*Command, error) {
 	if d := nesting(text); d > MaxNesting {
 		return nil, fmt.Errorf("the curl command nests parentheses or braces %d deep; at most %d are read", d, MaxNesting)
 	}
+	if n := operators(text); n > MaxOperators {
+		return nil, fmt.Errorf("the curl command holds %d pipe or list operators (|, &&, ||, &; quoted or not, so a URL's & counts); at most %d are read: paste the curl command alone", n, MaxOperators)
+	}
+	if n := compounds(text); n > MaxCompound {
+		return nil, fmt.Errorf("the curl command holds %d shell keywords that open a compound command (if, while, for, case, ...); at most %d are read: paste the curl command alone", n, MaxCompound)
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
 	if err != nil {
 		return nil, fmt.Errorf("the text is not a shell command line: %w", err)
 	}
+	// The first walk checks the depth as it goes; findCurl and the
+	// expansion below recurse only within the depth it checked.
 	if err := plainExpansions(f); err != nil {
 		return nil, err
 	}
@@ -182,13 +209,26 @@ var errTooLarge = fmt.Errorf("the curl command expands to more than %d bytes or 
 // arithmetic, process substitution, and parameter expansions other than
 // $NAME, ${NAME}, defaults and prefix or suffix removal (our export uses
 // ${NAME%x}); those that replace or repeat text could make a short
-// command expand without bound.
+// command expand without bound. It also refuses a tree deeper than
+// maxTreeDepth, and never descends past it.
 func plainExpansions(f *syntax.File) error {
 	var err error
+	depth := 0
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			// Walk calls fn(nil) after the children of a node it
+			// descended into.
+			depth--
+			return false
+		}
 		if err != nil {
 			return false
 		}
+		if depth >= maxTreeDepth {
+			err = fmt.Errorf("line %d: the command nests shell constructs (pipelines, lists, subshells, if, while, ...) more than %d levels deep; paste the curl command alone", n.Pos().Line(), maxTreeDepth)
+			return false
+		}
+		depth++
 		switch n := n.(type) {
 		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.ProcSubst:
 			err = fmt.Errorf("line %d: the command uses a shell expansion restls does not evaluate; paste the command with its values", n.Pos().Line())
@@ -207,7 +247,11 @@ func plainExpansions(f *syntax.File) error {
 				err = fmt.Errorf("line %d: the command uses a parameter expansion restls does not evaluate (only $NAME, ${NAME}, ${NAME:-default} and ${NAME%%suffix} and their kin); paste the command with its values", n.Pos().Line())
 			}
 		}
-		return err == nil
+		if err != nil {
+			depth--
+			return false
+		}
+		return true
 	})
 	return err
 }
@@ -372,4 +416,57 @@ func nesting(s string) int {
 		}
 	}
 	return max
+}
+
+// operators counts the runs of | and & in s, quoted or not: an upper
+// bound of the pipe and list operators the shell parser reads.
+func operators(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '|' || c == '&' {
+			if i == 0 || s[i-1] != '|' && s[i-1] != '&' {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// compoundWords are the reserved words on which the shell parser
+// recurses.
+var compoundWords = map[string]bool{
+	"if": true, "elif": true, "while": true, "until": true, "for": true, "select": true,
+	"case": true, "time": true, "coproc": true, "function": true, "[[": true,
+}
+
+// compounds counts the words of s that are compoundWords, quoted or not,
+// a word being what lies between blanks and shell operator characters:
+// an upper bound of the levels the shell parser recurses on keywords (a
+// reserved word is only ever a whole unquoted word).
+func compounds(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		for i < len(s) && wordBreak(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !wordBreak(s[j]) {
+			j++
+		}
+		if j-i <= len("function") && compoundWords[s[i:j]] {
+			n++
+		}
+		i = j
+	}
+	return n
+}
+
+// wordBreak reports the bytes that end a shell word unquoted (a line
+// continuation's backslash too, to stay an upper bound).
+func wordBreak(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ';', '&', '|', '(', ')', '<', '>', '\\':
+		return true
+	}
+	return false
 }
