@@ -115,7 +115,7 @@ read, no description, or a fixture file that cannot be updated.`)
 			return usageErr("%v", err)
 		}
 		added++
-		fmt.Fprintf(env.stdout, "%s: %s %s %s: status %d from %s\n", where, f.Method, f.ServiceID, orDot(f.Path), f.Status, op)
+		fmt.Fprintf(env.stdout, "%s: %s %s %s: status %d from %s\n", where, f.Method, f.ServiceID, fixturePathText(f.Path), f.Status, op)
 	}
 	if added > 0 {
 		if err := restclient.WriteFixtures(file, cur); err != nil {
@@ -127,4 +127,14 @@ read, no description, or a fixture file that cannot be updated.`)
 		return 1
 	}
 	return 0
+}
+
+// fixturePathText is a fixture's path as the report shows it: a call
+// with no pathParams goes to the service's address itself, which an
+// empty path (once printed ".") does not say.
+func fixturePathText(path string) string {
+	if path == "" {
+		return "(no pathParams: the service's address)"
+	}
+	return path
 }

@@ -52,6 +52,20 @@ func TestFixturesGenerate(t *testing.T) {
 	}
 }
 
+// TestFixturesGenerateEmptyPath (issue 33, point 20): a call with no
+// pathParams was reported with "." for its path; the report says what
+// the fixture answers instead.
+func TestFixturesGenerateEmptyPath(t *testing.T) {
+	dir := shopProject(t, "")
+	writeFile(t, dir, "apis/shop.json", `{"openapi":"3.1.0","info":{"title":"Shop","version":"1"},"paths":{"/":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"example":{"up":true}}}}}}}}}`)
+	writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {}, {}).body.up;\n")
+	out, errs, rc := runInDir(t, dir, "fixtures", "generate", "orders.js")
+	if want := "orders.js:1: GET shop (no pathParams: the service's address): status 200 from GET /\n" +
+		"orders.mock.yaml: 1 fixture added\n"; rc != 0 || out != want {
+		t.Errorf("exit %d, stdout:\n%s\nwant\n%s\nstderr:\n%s", rc, out, want, errs)
+	}
+}
+
 func runInDir(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	if args[0] == "test" {
