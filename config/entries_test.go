@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -84,4 +85,47 @@ func FuzzEntries(f *testing.F) {
 			check("oAuth", e.OAuthRef, e.OAuthRefSpan)
 		}
 	})
+}
+
+// TestEntriesBuiltOnFirstUse: a load does no navigation work (with
+// 10,000 services, building the entries was a third of the load, and it
+// made the first completion 1.6x slower, issue 33): the entries are built
+// at the first Entries, once for every caller at once, from the text as
+// it was read (nothing is read again), and then the text is let go.
+func TestEntriesBuiltOnFirstUse(t *testing.T) {
+	files := memFiles{
+		"root/" + yml: "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com/v1\n    - serviceId: ref\n      url: crm/x\n",
+		"root/" + svc: xmlDoc(`<api serviceId="x" url="https://x.example.com"/>`),
+	}
+	reads := 0
+	snap := LoadWith(Sources{ConfigRoot: "root"}, func(p string) ([]byte, error) {
+		reads++
+		return files.read(p)
+	})
+	if snap.entries == nil || snap.entries.entries != nil || len(snap.entries.srcs) == 0 {
+		t.Fatal("Load built the entries; navigation builds them when it first asks")
+	}
+	loadReads := reads
+	// The files change after the load: the entries are the snapshot's.
+	files["root/"+yml] = "scriptservice:\n  api:\n    - serviceId: other\n      url: https://other.example.com\n"
+	var wg sync.WaitGroup
+	got := make([][]Entry, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = snap.Entries() })
+	}
+	wg.Wait()
+	for i, es := range got {
+		if len(es) != 3 || &es[0] != &got[0][0] {
+			t.Fatalf("caller %d got %d entries at %p, want the same 3 as caller 0", i, len(es), es)
+		}
+	}
+	if e := got[0][0]; e.ID != "crm" || !e.IDSpan.Found || e.IDSpan.Start != strings.Index("scriptservice:\n  api:\n    - serviceId: crm", "crm") {
+		t.Errorf("first entry %+v: want crm located in the text as loaded", e)
+	}
+	if reads != loadReads {
+		t.Errorf("Entries read %d files again", reads-loadReads)
+	}
+	if snap.entries.srcs != nil {
+		t.Error("the parsed sources and their text are kept after the entries are built")
+	}
 }

@@ -450,7 +450,7 @@ func (r *Registry) finish() {
 type Snapshot struct {
 	Sources    Sources
 	registries map[Kind]*Registry
-	entries    []Entry // every definition as written (entries.go)
+	entries    *lazyEntries // every definition as written (entries.go)
 }
 
 // For returns the registry of kind k; never nil for a known kind.
