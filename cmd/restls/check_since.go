@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/restls/restls/config"
@@ -20,8 +21,16 @@ import (
 // read with git (never a shell), for check.Since.
 
 // gitTimeout bounds each git command; gitOutputLimit what one may print
-// (a configuration file's limit).
-const gitTimeout = 20 * time.Second
+// (a configuration file's limit). gitWaitDelay is how long a git past
+// its bound has, once told to stop (SIGTERM, on which git stops the
+// fetch and remote helper it started), before it is killed and its
+// pipes are closed, whoever still holds them: a remote helper or ssh
+// that never answers holds git's stderr, and waiting for it would hold
+// restls past the bound. Variables so that tests need not wait 20 s.
+var (
+	gitTimeout   = 20 * time.Second
+	gitWaitDelay = 2 * time.Second
+)
 
 var gitOutputLimit = input.Config.Limit()
 
@@ -51,6 +60,13 @@ func runGit(dir string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return cmd.Process.Kill() // no SIGTERM (Windows)
+		}
+		return nil
+	}
+	cmd.WaitDelay = gitWaitDelay
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C")
 	out := &boundedBuffer{limit: gitOutputLimit, cancel: cancel}
@@ -61,21 +77,50 @@ func runGit(dir string, args ...string) ([]byte, error) {
 	case out.over:
 		return nil, errGitOutput
 	case ctx.Err() == context.DeadlineExceeded:
-		return nil, fmt.Errorf("git %s took longer than %s", args[0], gitTimeout)
+		return nil, &gitError{cmd: args[0], timedOut: true}
 	case err != nil:
-		msg, _, _ := strings.Cut(strings.TrimSpace(errOut.buf.String()), "\n")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, &gitError{cmd: args[0], msg: gitMessage(errOut.buf.String(), err)}
 	}
 	return out.buf.Bytes(), nil
+}
+
+// gitError is a git command that failed or ran past gitTimeout.
+type gitError struct {
+	cmd      string
+	msg      string
+	timedOut bool
+}
+
+func (e *gitError) Error() string {
+	if e.timedOut {
+		return fmt.Sprintf("git %s took longer than %s and was stopped", e.cmd, gitTimeout)
+	}
+	return fmt.Sprintf("git %s: %s", e.cmd, e.msg)
+}
+
+// gitMessage is what git said on stderr: its first line, and its last
+// when that differs (a failed lazy fetch says the remote's problem first
+// and "could not fetch ... from promisor remote" last).
+func gitMessage(stderr string, err error) string {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	first, last := strings.TrimSpace(lines[0]), strings.TrimSpace(lines[len(lines)-1])
+	switch {
+	case first == "":
+		return err.Error()
+	case last != first:
+		return first + " ... " + last
+	}
+	return first
 }
 
 // sinceReader reads configuration files as they are at a git revision.
 type sinceReader struct {
 	ref  string
 	tops map[string]string // directory -> its repository's top ("" outside one)
+	// failed is the first file git could not give: the loader would take
+	// it for a file REF lacks (the comparison then passes silently), so
+	// sinceSnapshot makes it the command's error.
+	failed error
 }
 
 // newSinceReader checks that ref names a commit of the repository holding
@@ -90,6 +135,9 @@ func newSinceReader(ref, dir string) (*sinceReader, error) {
 		return nil, fmt.Errorf("--since %s: %s is not in a git repository", ref, dir)
 	}
 	if _, err := runGit(top, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+		if ge := (*gitError)(nil); errors.As(err, &ge) && ge.timedOut {
+			return nil, fmt.Errorf("--since %s: %w", ref, err)
+		}
 		return nil, fmt.Errorf("--since %s: no such commit in %s (a shallow clone may lack it: fetch it first, e.g. actions/checkout with fetch-depth: 0)", ref, top)
 	}
 	return r, nil
@@ -140,15 +188,67 @@ func (r *sinceReader) read(path string) ([]byte, error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
 	}
-	spec := r.ref + ":" + filepath.ToSlash(rel)
-	if _, err := runGit(top, "cat-file", "-e", spec); err != nil {
+	data, err := r.readAt(top, filepath.ToSlash(rel))
+	var fe *config.FileError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrNotExist}
-	}
-	data, err := runGit(top, "show", "--no-textconv", spec)
-	if errors.Is(err, errGitOutput) {
+	case errors.Is(err, errGitOutput):
 		return nil, &config.FileError{Path: path, Kind: input.Config, Size: gitOutputLimit + 1, Limit: gitOutputLimit, Err: config.ErrTooLarge}
+	case errors.As(err, &fe):
+		fe.Path = path
+		return nil, fe
 	}
-	return data, err
+	if r.failed == nil {
+		r.failed = fmt.Errorf("%s as %s has it: %w%s", path, r.ref, err, partialCloneHint(top))
+	}
+	return nil, err
+}
+
+// readAt returns the blob at rel (relative to top) in the revision. It
+// asks the tree first (git ls-tree, which a partial clone has without
+// fetching): a path the tree lacks is fs.ErrNotExist; anything else git
+// fails at, a lazy fetch of the blob from an unreachable remote among
+// them, is an error of its own, never "absent".
+func (r *sinceReader) readAt(top, rel string) ([]byte, error) {
+	out, err := runGit(top, "--literal-pathspecs", "ls-tree", "-z", "--full-tree", r.ref, "--", rel)
+	if err != nil {
+		return nil, err
+	}
+	entry, _, _ := strings.Cut(string(out), "\x00")
+	if entry == "" {
+		return nil, fs.ErrNotExist
+	}
+	meta, name, ok := strings.Cut(entry, "\t")
+	fields := strings.Fields(meta)
+	if !ok || name != rel || len(fields) != 3 {
+		return nil, fmt.Errorf("git ls-tree printed %q for %s", entry, rel)
+	}
+	mode, kind, oid := fields[0], fields[1], fields[2]
+	switch {
+	case kind == "tree":
+		return nil, &config.FileError{Kind: input.Config, What: "a directory at " + r.ref, Err: input.ErrNotRegular}
+	case kind != "blob":
+		return nil, &config.FileError{Kind: input.Config, What: "a submodule at " + r.ref, Err: input.ErrNotRegular}
+	case mode == "120000":
+		return nil, &config.FileError{Kind: input.Config, What: "a symbolic link at " + r.ref + " (git stores where it leads, not the file)", Err: input.ErrNotRegular}
+	}
+	return runGit(top, "cat-file", "blob", oid)
+}
+
+// partialCloneHint says what to do when the repository at top is a
+// partial clone (git clone --filter), whose files at REF git fetches
+// from the remote when first asked.
+func partialCloneHint(top string) string {
+	// git sets remote.<name>.promisor on a partial clone (older versions
+	// extensions.partialClone).
+	if out, err := runGit(top, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`); err != nil || strings.TrimSpace(string(out)) == "" {
+		return ""
+	}
+	return "; this is a partial clone (git clone --filter), which fetches REF's files from its remote when they are first read: " +
+		"make the remote reachable, or clone without --filter (actions/checkout: filter unset)"
 }
 
 // sinceSnapshot loads src's configuration as the revision ref has it.
@@ -169,5 +269,9 @@ func sinceSnapshot(ref string, src config.Sources) (*config.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return config.LoadWith(src, r.read), nil
+	snap := config.LoadWith(src, r.read)
+	if r.failed != nil {
+		return nil, fmt.Errorf("--since %s: cannot read %w", ref, r.failed)
+	}
+	return snap, nil
 }

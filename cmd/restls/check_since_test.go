@@ -4,8 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/internal/goldentest"
 )
@@ -145,4 +147,94 @@ func TestServicesDiffAcrossCommits(t *testing.T) {
 			t.Errorf("services --diff lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestCheckSincePartialClone: in a partial clone (git clone
+// --filter=blob:none, as CI checkouts often are) REF's configuration
+// files are fetched from the remote when read. A reachable remote gives
+// the same findings as a full clone; a remote that is gone is an error
+// naming the file and the partial clone (before, the failed fetch read as
+// "absent at REF" and the gate passed); a remote that never answers, with
+// a helper that ignores SIGTERM and keeps git's stderr open, is stopped
+// at the git bound plus its grace (before, restls waited for the helper).
+func TestCheckSincePartialClone(t *testing.T) {
+	src := sinceRepo(t)
+	gitIn := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	gitIn(src, "config", "uploadpack.allowFilter", "true")
+	clone := func(t *testing.T) string {
+		dir := filepath.Join(t.TempDir(), "clone")
+		gitIn(src, "clone", "-q", "--filter=blob:none", "file://"+src, dir)
+		return dir
+	}
+	check := func(dir string) (string, string, int) {
+		return run(t, nil, "check", "--config-root", filepath.Join(dir, "config"), "--since", "HEAD~2", filepath.Join(dir, "scripts"))
+	}
+
+	t.Run("reachable", func(t *testing.T) {
+		out, errs, rc := check(clone(t))
+		want, _, _ := check(src)
+		if rc != 1 || errs != "" || strings.Count(out, "[since-") != 3 || strings.Count(want, "[since-") != 3 {
+			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant the full clone's three since findings:\n%s", rc, errs, out, want)
+		}
+	})
+	t.Run("remote gone", func(t *testing.T) {
+		dir := clone(t)
+		gitIn(dir, "remote", "set-url", "origin", "file://"+filepath.Join(t.TempDir(), "gone"))
+		out, errs, rc := check(dir)
+		for _, want := range []string{"--since HEAD~2: cannot read " + filepath.Join(dir, "config", "application.yml") + " as HEAD~2 has it",
+			"git cat-file", "promisor remote", "this is a partial clone"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, errs)
+			}
+		}
+		if rc != 2 || strings.Contains(out, "[since-") {
+			t.Errorf("exit %d, stdout %q; want 2 and no finding", rc, out)
+		}
+	})
+	t.Run("remote hangs", func(t *testing.T) {
+		if goruntime.GOOS == "windows" {
+			t.Skip("the hanging remote helper is a shell script")
+		}
+		dir := clone(t)
+		bin := t.TempDir()
+		// The helper ignores SIGTERM and holds git's stderr: only
+		// closing restls' end of the pipe ends the wait.
+		writeTree(t, bin, map[string]string{"git-remote-hang": "#!/bin/sh\ntrap '' TERM\nexec sleep 60\n"})
+		if err := os.Chmod(filepath.Join(bin, "git-remote-hang"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		gitIn(dir, "remote", "set-url", "origin", "hang::x")
+		defer func(timeout, delay time.Duration) { gitTimeout, gitWaitDelay = timeout, delay }(gitTimeout, gitWaitDelay)
+		gitTimeout, gitWaitDelay = 3*time.Second, 500*time.Millisecond
+		type result struct {
+			errs string
+			rc   int
+		}
+		done := make(chan result, 1)
+		start := time.Now()
+		go func() {
+			_, errs, rc := check(dir)
+			done <- result{errs, rc}
+		}()
+		select {
+		case r := <-done:
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %v, past the bound of 3 s and its grace", took)
+			}
+			if r.rc != 2 || !strings.Contains(r.errs, "git cat-file took longer than 3s and was stopped") || !strings.Contains(r.errs, "this is a partial clone") {
+				t.Errorf("exit %d, stderr %q; want 2 and the bound named", r.rc, r.errs)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("restls check --since still waits 20 s after a 3 s git bound")
+		}
+	})
 }
