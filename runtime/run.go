@@ -69,6 +69,10 @@ type Options struct {
 	// the caller writes the file with Record.Save after Run, whatever
 	// the outcome.
 	Record *restclient.Recorder
+	// Live, with Mock, sends the calls no fixture answers to the network
+	// instead of failing them (restls run --mock F --live), as Record
+	// does.
+	Live bool
 	// Input is context.input as JSON; empty means {}.
 	Input json.RawMessage
 	// Timeout bounds the run; 0 means DefaultTimeout.
@@ -115,7 +119,7 @@ func Run(ctx context.Context, opts Options) *Result {
 	client := opts.Client
 	if client == nil {
 		client = restclient.New(restclient.Options{MaxResponseBytes: opts.MaxResponseBytes, Mock: opts.Mock,
-			MockPassThrough: opts.Mock != nil && opts.Record != nil, Logger: log, Trace: opts.Trace, AllowServices: opts.AllowServices})
+			MockPassThrough: opts.Mock != nil && (opts.Record != nil || opts.Live), Logger: log, Trace: opts.Trace, AllowServices: opts.AllowServices})
 	}
 	if opts.Filename == "" {
 		opts.Filename = "script.js"

@@ -24,7 +24,7 @@ import (
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
-	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [--openapi ID=PATH_OR_URL] [--save] [--diff-with FILE|last] [-v] [config flags] SCRIPT", `
+	fs := newFlagSet(env, "run", "[--kind K] [--input F] [--json] [--curl [--live]] [--color WHEN] [--full] [--timeout D] [--max-memory SIZE] [--mock F [--mock-name NAME]] [--record F [--record-headers LIST]] [--max-response-bytes N] [--openapi ID=PATH_OR_URL] [--save] [--diff-with FILE|last] [-v] [config flags] SCRIPT", `
 Runs a platform script (a function body: top-level return gives the result)
 against the configured services, as the platform would, and shows every
 api.rest.v1 call: method, serviceId, final URL, request headers with
@@ -45,11 +45,19 @@ against the operation's documented answers: an undocumented status, a
 JSON body that breaks the schema (with its JSON path), shown beside the
 call ("? contract") and in --json's "contract"; it never fails the run.
 
+Without --mock every call goes to its service; with --mock the fixtures
+answer and no call leaves the machine (--live: the calls no fixture
+answers go to the service).
+
 --curl prints, instead of the preview, a shell script with one curl
 command per call that sends the same request; credentials are shell
 variables the script names (RESTLS_BASIC_<SERVICEID>,
-RESTLS_TOKEN_<SERVICEID>). --json holds the same command in each call's
-"curl".
+RESTLS_TOKEN_<SERVICEID>). --curl sends no call to any service: the
+--mock fixtures answer the calls, and without --mock the first call
+fails after its command is written (no fixture answers it). --curl --live
+sends the calls for real, as a run without --curl does, to export what
+the services answered. --json holds the same command in each call's
+"curl" (a --json run is a run: live unless --mock).
 
 --save keeps the run in the run history, beside the editor's runs of the
 same script (the user cache directory's restls/history, or $RESTLS_HISTORY;
@@ -74,7 +82,8 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record (default: all but hop-by-hop ones; never Set-Cookie, Cookie or Authorization)")
 	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
 	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
-	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview")
+	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview; no call reaches a service unless --live is given (the --mock fixtures answer them)")
+	live := fs.Bool("live", false, "send calls to the services: with --curl, which otherwise sends none; with --mock, the calls no fixture answers")
 	var openAPI openAPIFlags
 	fs.Var(&openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
 	save := fs.Bool("save", false, "keep this run in the run history ($"+envHistory+" or the user cache directory's restls/history), as the editor keeps its runs")
@@ -123,6 +132,9 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if *mockName != "" && *mockFile == "" {
 		return usageErr("--mock-name needs --mock FILE")
 	}
+	if *asCurl && !*live && *recordFile != "" {
+		return usageErr("--record keeps what the services answer, and --curl sends no call to a service unless --live is given: add --live to send the calls and record them, or leave out --record")
+	}
 	if (*save || *diffWith != "") && script == "-" {
 		return usageErr("--save and --diff-with keep and find runs by the script's file: give a SCRIPT file, not -")
 	}
@@ -167,6 +179,13 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 			return usageErr("--mock: %v", err)
 		}
 		mock.Script = script
+		if *asCurl && !*live {
+			mock.Advice = ", or add --live to send the calls no fixture answers (restls run --curl sends none by itself)"
+		}
+	} else if *asCurl && !*live {
+		// Export only: every call fails after its command is written.
+		mock = &restclient.Mock{File: noMockFile, Script: script,
+			Advice: " to a fixtures file and give it with --mock FILE, or add --live to send the calls (restls run --curl sends none by itself)"}
 	}
 	var rec *restclient.Recorder
 	if *recordFile != "" {
@@ -233,6 +252,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		Mock:             mock,
 		Trace:            *asJSON || *verbose, // what shows timing phases and wire blocks
 		Record:           rec,
+		Live:             *live,
 		Input:            inputJSON,
 		Timeout:          *timeout,
 		Logger:           logger,
@@ -248,6 +268,10 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	}
 	return writeRunResult(env, res, out)
 }
+
+// noMockFile names the fixtures of restls run --curl without --mock
+// (there are none) in its no-fixture message.
+const noMockFile = "(no --mock file)"
 
 // readErr is why a file named on the command line was not read, naming
 // it: input's refusals leave the path out, the system's errors hold it.

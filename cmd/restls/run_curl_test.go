@@ -175,7 +175,7 @@ func TestRunCurlExportHoldsNoControlCharacter(t *testing.T) {
 	// carry the call and an uncaught error whose message the script wrote.
 	script = writeFile(t, dir, "throws.js", `api.rest.v1.post("echo", {}, {"Content-Type": "multipart/form-data"}, {note: "a\nb"});
 throw new Error("x\n; touch PWNED\r\u001b[31m\u0085end");`)
-	text, _ := restlsCommand(t, "run", "--curl", "--service-xml", xml, script).Output()
+	text, _ := restlsCommand(t, "run", "--curl", "--live", "--service-xml", xml, script).Output()
 	for i, l := range strings.Split(string(text), "\n") {
 		if strings.ContainsFunc(l, unicode.IsControl) {
 			t.Errorf("--curl line %d holds a control character: %q", i+1, l)
