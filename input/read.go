@@ -75,6 +75,9 @@ var (
 	ErrOutside = errors.New("outside the repository")
 	// ErrNotText: a script holds a NUL byte or is not UTF-8.
 	ErrNotText = errors.New("not a text file")
+	// ErrDanglingLink: the path is a symbolic link to nothing; writing
+	// through it would create its target, wherever that is.
+	ErrDanglingLink = errors.New("a link to a missing file")
 )
 
 // FileError says why a file was refused. Its message leaves out the path,
@@ -103,6 +106,8 @@ func (e *FileError) Error() string {
 		return fmt.Sprintf("the file is %s, above the %s limit for %s", sizeText(e.Size), sizeText(e.Limit), e.Kind)
 	case errors.Is(e.Err, ErrOutside):
 		return fmt.Sprintf("the path leads to %s, outside the repository root %s", e.Target, e.Root)
+	case errors.Is(e.Err, ErrDanglingLink):
+		return fmt.Sprintf("the path is a symbolic link to %s, which does not exist; remove the link, or create the file it names", e.Target)
 	case errors.Is(e.Err, ErrNotText):
 		return fmt.Sprintf("the file is not text (a NUL byte or a byte that is not UTF-8 at offset %d); its content is not shown", e.Offset)
 	}
@@ -148,6 +153,39 @@ func Inside(root, path string, k Kind) (string, error) {
 		return "", &FileError{Path: path, Kind: k, Root: r, Target: p, Err: ErrOutside}
 	}
 	return p, nil
+}
+
+// WritableIn says whether path, a file a repository names that restls or
+// an editor is about to create or replace (a fixture file beside a
+// script: record "auto", "Add a fixture for this call", restls fixtures
+// generate), may be: nothing is there, or what is there leads, its links
+// followed, to a place inside root (ErrOutside otherwise). A symbolic
+// link to nothing is refused (ErrDanglingLink), wherever it points: an
+// editor creating the file would create the link's target, and a target
+// that does not exist cannot be judged against root.
+func WritableIn(root, path string, k Kind) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		_, err = Inside(root, filepath.Dir(path), k)
+		return err
+	case err != nil:
+		return err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if _, err := resolve(path); errors.Is(err, fs.ErrNotExist) {
+			target, _ := os.Readlink(path)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(path), target)
+			}
+			if abs, err := filepath.Abs(target); err == nil {
+				target = abs
+			}
+			return &FileError{Path: path, Kind: k, Target: target, Err: ErrDanglingLink}
+		}
+	}
+	_, err = Inside(root, path, k)
+	return err
 }
 
 func resolve(p string) (string, error) {

@@ -90,3 +90,54 @@ func TestInputPipe(t *testing.T) {
 		t.Errorf("--input /dev/zero: %v", err)
 	}
 }
+
+// TestWritableIn (issue 33, point 9): a fixture file about to be created
+// or replaced may be nothing yet, a file, or a link that stays inside the
+// root; a link out is ErrOutside and a link to nothing ErrDanglingLink,
+// whichever way it points (an editor creating the file would create the
+// link's target outside the repository).
+func TestWritableIn(t *testing.T) {
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "repo"), filepath.Join(base, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(root, "file.yaml"), filepath.Join(outside, "there.yaml")} {
+		if err := os.WriteFile(f, []byte("[]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"in.yaml":           "file.yaml",
+		"out.yaml":          "../outside/there.yaml",
+		"dangling-out.yaml": "../outside/missing.yaml",
+		"dangling-abs.yaml": filepath.Join(outside, "missing.yaml"),
+		"dangling-in.yaml":  "missing.yaml",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]error{
+		"new.yaml": nil, "file.yaml": nil, "in.yaml": nil,
+		"out.yaml":          ErrOutside,
+		"dangling-out.yaml": ErrDanglingLink,
+		"dangling-abs.yaml": ErrDanglingLink,
+		"dangling-in.yaml":  ErrDanglingLink,
+	} {
+		err := WritableIn(root, filepath.Join(root, name), Fixtures)
+		if (want == nil) != (err == nil) || want != nil && !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
+	}
+	err := WritableIn(root, filepath.Join(root, "dangling-out.yaml"), Fixtures)
+	if want := "the path is a symbolic link to " + filepath.Join(outside, "missing.yaml") + ", which does not exist; remove the link, or create the file it names"; err == nil || err.Error() != want {
+		t.Errorf("message %v, want %s", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "missing.yaml")); err == nil {
+		t.Error("the check created the link's target")
+	}
+}

@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,50 @@ func TestFixtureBesideLinkOut(t *testing.T) {
 	}
 	if got := workspace.MockFileBeside(script); got != filepath.Join(repo, "a.mock.yaml") {
 		t.Errorf("MockFileBeside = %q, want the link inside the repository", got)
+	}
+}
+
+// TestAddFixtureActionDanglingLink (issue 33, point 9): "Add a fixture
+// for this call" beside a fixture file that is a link to nothing outside
+// the repository offered to create it, and the editor created the link's
+// target outside. The action is not offered (workspace.FixtureWritable,
+// record "auto"'s rule); once the link is gone it is.
+func TestAddFixtureActionDanglingLink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD":              "ref: refs/heads/main\n",
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
+		"shop.json":              actionDescription,
+	})
+	link := filepath.Join(dir, "orders.mock.yaml")
+	if err := os.Symlink("../outside/planted.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
+	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
+	srv.answerAPIs.SetDelay(0)
+	srv.apis.SetDelay(0)
+	c := connect(t, srv, clientOptions{root: dir})
+	u := uri.File(filepath.Join(dir, "orders.js"))
+	text := "var o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {});\n"
+	c.open(u, text)
+	for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+		if err := store.Wait(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pos := newMapper(text).position(strings.Index(text, "pathParams"))
+	if got := fixtureActionsAt(t, c, u, pos); len(got) != 0 {
+		t.Errorf("offered to create the fixture file through a link to nothing outside the repository: %v", got)
+	}
+	if _, _, err := fixtureFiles(filepath.Join(dir, "orders.js"), []byte(`"auto"`), []byte(`"auto"`)); err == nil || !strings.Contains(err.Error(), "which does not exist") {
+		t.Errorf("record auto through a link to nothing: %v", err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if got := fixtureActionsAt(t, c, u, pos); len(got) != 1 {
+		t.Errorf("without the link: %v, want the action", got)
 	}
 }

@@ -53,8 +53,14 @@ func (s *session) fixtureActions(v view, start, end int) []protocol.CommandOrCod
 	d := s.document(u)
 	if d != nil {
 		key.doc = d
-	} else if fi, err := os.Stat(file); err == nil {
-		key.size, key.mod = fi.Size(), fi.ModTime()
+	} else {
+		if fi, err := os.Stat(file); err == nil {
+			key.size, key.mod = fi.Size(), fi.ModTime()
+		}
+		// A link to nothing stats as no file: its removal is a change.
+		if fi, err := os.Lstat(file); err == nil {
+			key.link = fi.Mode()&os.ModeSymlink != 0
+		}
 	}
 	s.fixtureMu.Lock()
 	out, ok := s.fixtureActs[key]
@@ -81,12 +87,17 @@ type fixtureActionKey struct {
 	doc        *document
 	size       int64
 	mod        time.Time
-	caps       bool
+	caps, link bool
 }
 
 func (s *session) fixtureAction(v view, shape workspace.CallShape, set *openapi.Set, file string, u uri.URI, d *document) []protocol.CommandOrCodeAction {
 	f, _, err := workspace.FixtureFor(set, shape)
 	if err != nil {
+		return nil
+	}
+	// The client creates or edits the file as told: through a link out
+	// of the repository or to nothing, it would write outside.
+	if workspace.FixtureWritable(v.d.path, file) != nil {
 		return nil
 	}
 	var old []byte

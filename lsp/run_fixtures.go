@@ -69,7 +69,7 @@ func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, 
 			recordFile = workspace.MockCandidates(script)[0]
 			// A link out of the repository is neither read back nor
 			// replaced by the recording.
-			if _, err := input.Inside(workspace.FixtureRoot(script), recordFile, input.Fixtures); errors.Is(err, input.ErrOutside) {
+			if err := workspace.FixtureWritable(script, recordFile); errors.Is(err, input.ErrOutside) || errors.Is(err, input.ErrDanglingLink) {
 				return "", "", fmt.Errorf("record %q: %s: %v", auto, recordFile, err)
 			}
 		}

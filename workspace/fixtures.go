@@ -55,6 +55,15 @@ func MockFileBeside(script string) string {
 	return ""
 }
 
+// FixtureWritable says whether file, the fixture file of script
+// (FixtureFile), may be created or replaced: nothing is there, or it
+// stays inside FixtureRoot with its links followed; a link out or a link
+// to nothing is refused (input.WritableIn). Record "auto", "Add a
+// fixture for this call" and restls fixtures generate all keep it.
+func FixtureWritable(script, file string) error {
+	return input.WritableIn(FixtureRoot(script), file, input.Fixtures)
+}
+
 // FixtureRoot is the directory the fixture files beside script must stay
 // in, their links followed: the top of the script's git repository, else
 // the script's own directory.

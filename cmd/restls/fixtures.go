@@ -88,6 +88,9 @@ read, no description, or a fixture file that cannot be updated.`)
 		return 2
 	}
 	file := workspace.FixtureFile(script)
+	if err := workspace.FixtureWritable(script, file); err != nil {
+		return usageErr("cannot write %s: %v", file, err)
+	}
 	old, err := workspace.FixtureText(script, file)
 	if err != nil {
 		return usageErr("cannot read %s: %v", file, err)

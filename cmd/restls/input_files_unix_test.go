@@ -363,3 +363,34 @@ func TestServeDescriptionsNotRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestFixturesGenerateDanglingLink (issue 33, point 9): restls fixtures
+// generate beside a fixture file that is a link to nothing outside the
+// repository refuses it, naming the link and its target, as record
+// "auto" and "Add a fixture for this call" do; nothing is created.
+func TestFixturesGenerateDanglingLink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	for _, d := range []string{".git", "config", "apis"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, dir, "config/application.yml", "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.com/api\n")
+	writeFile(t, dir, "restls.yaml", "configRoot: config\nopenapi:\n  shop: apis/shop.json\n")
+	writeFile(t, dir, "apis/shop.json", shopDescription)
+	writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {}).body.id;\n")
+	if err := os.Symlink("../planted.yaml", filepath.Join(dir, "orders.mock.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, rc := runInDir(t, dir, "fixtures", "generate", "orders.js")
+	if want := "restls fixtures: cannot write orders.mock.yaml: the path is a symbolic link to " + filepath.Join(base, "planted.yaml") + ", which does not exist; remove the link, or create the file it names\n"; rc != 2 || errs != want {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 2 and\n%s", rc, errs, out, want)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "orders.mock.yaml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "planted.yaml")); err == nil {
+		t.Error("the link's target was created")
+	}
+}
