@@ -371,31 +371,71 @@ func sizeText(n int64) string {
 // a repository names (restls test --update's test files), with data. The
 // path, its links followed, must stay inside root: a test file that is a
 // link out of the repository is refused (ErrOutside), never written
-// through. The file keeps its permissions.
+// through. The file keeps its permissions, and is replaced whole
+// (ReplaceFile) at the path its links lead to: a write that fails half
+// way (a full disk, a quota, a file size limit) leaves it as it was.
 func WriteFileIn(root, path string, data []byte) error {
 	resolved, err := Inside(root, path, TestFile)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(resolved, os.O_WRONLY|openFlags|noFollow, 0)
+	fi, err := os.Lstat(resolved)
 	if err != nil {
-		if fi, serr := os.Stat(resolved); serr == nil && !fi.Mode().IsRegular() {
-			return &FileError{Path: path, Kind: TestFile, What: fileKind(fi.Mode()), Err: ErrNotRegular}
-		}
 		return err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = &FileError{Path: path, Kind: TestFile, What: fileKind(fi.Mode()), Err: ErrNotRegular}
+	if !fi.Mode().IsRegular() {
+		return &FileError{Path: path, Kind: TestFile, What: fileKind(fi.Mode()), Err: ErrNotRegular}
+	}
+	// The rename replaces the entry at resolved, whatever it has become
+	// since: a link put there meanwhile is replaced, never followed.
+	return ReplaceFile(resolved, data)
+}
+
+// ReplaceFile writes data to file in one step: to a new file beside it
+// (same directory, so the rename does not cross file systems), synced,
+// then renamed over it. A reader sees the old file or the new one, never
+// a part, and a write that fails leaves the old file whole. An existing
+// file's permissions are kept (new files get 0644). The entry at file is
+// replaced, not followed: a symbolic link there becomes a regular file
+// (callers that must write through a link resolve it first, as
+// WriteFileIn does). Errors name no temporary file: the caller names
+// the file.
+func ReplaceFile(file string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(file); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return pathless(err)
+	}
+	defer os.Remove(tmp.Name()) // after a failure; gone after the rename
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
 	}
 	if err == nil {
-		err = f.Truncate(0)
+		err = tmp.Sync()
 	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	return pathless(err)
+}
+
+// pathless drops the path of an *fs.PathError or *os.LinkError (the
+// temporary file's), keeping what went wrong.
+func pathless(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
 	}
 	return err
 }

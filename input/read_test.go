@@ -246,6 +246,29 @@ func TestWriteFileIn(t *testing.T) {
 	}
 }
 
+// TestWriteFileInLinkInside: a test file that is a link to another file
+// inside the repository is written through (the link stays a link, its
+// target gets the text), and nothing is left beside it.
+func TestWriteFileInLinkInside(t *testing.T) {
+	root, _ := repo(t)
+	link := filepath.Join(root, "in", "b.test.yaml")
+	if err := os.Symlink("a.txt", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := WriteFileIn(root, link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "in", "a.txt")); string(b) != "new" {
+		t.Errorf("target holds %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "in")); len(entries) != 3 { // a.txt, b.test.yaml, deep
+		t.Errorf("left in the directory: %v", entries)
+	}
+}
+
 // TestCheckWriteTarget: --record's file is checked before any call.
 func TestCheckWriteTarget(t *testing.T) {
 	dir := t.TempDir()

@@ -97,8 +97,10 @@ func (f *File) save(write func(path string, data []byte) error) error {
 	}
 	// A test file that is a link out of its repository is not written
 	// through: the repository would choose what an outside file holds.
+	// The new text replaces the file whole: a write that fails (a full
+	// disk, a quota, a file size limit) leaves it as it was.
 	if err := input.WriteFileIn(f.root, f.Path, out); err != nil {
-		return fmt.Errorf("write %s: %w", f.Path, err)
+		return fmt.Errorf("write %s: %w; the file is left as it was", f.Path, err)
 	}
 	return nil
 }

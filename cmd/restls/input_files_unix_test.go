@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -144,6 +145,49 @@ func TestTestUpdateLinkOut(t *testing.T) {
 	}
 	if rc != 1 || !strings.Contains(stdout+stderr, "outside the repository root "+repo) {
 		t.Errorf("exit %d, want 1 and the refusal named:\n%s%s", rc, stdout, stderr)
+	}
+}
+
+// TestTestUpdateWriteFails is issue 33's point 5: restls test --update
+// truncated the test file and then wrote it, so a write that failed half
+// way (a full disk, a quota, here the file size limit RLIMIT_FSIZE of 2
+// KiB, set by sh's ulimit on the binary) lost every case after the point
+// of failure. Now the new text goes to a file beside it that replaces it
+// only once whole: the test file stays as it was, no temporary file is
+// left, and the message says so.
+func TestTestUpdateWriteFails(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	repo, _ := gitRepo(t)
+	writeFile(t, filepath.Join(repo, "tests"), "s.js", "return \"x\".repeat(200);\n")
+	var b strings.Builder
+	b.WriteString("script: s.js\ncases:\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "  - name: case %d\n    result: 0\n", i)
+	}
+	original := b.String()
+	file := writeFile(t, filepath.Join(repo, "tests"), "big.test.yaml", original)
+	config, _ := filepath.Abs("../../testdata/config")
+	cmd := restlsCommand(t, "test", "--update", "--config-root", config, file)
+	// ulimit -f counts 512-byte blocks in sh: 2 KiB, above the file's
+	// 1.1 KiB and below the 9 KiB it becomes.
+	cmd.Args = append([]string{"sh", "-c", `ulimit -f 4 && exec "$0" "$@"`, cmd.Path}, cmd.Args[1:]...)
+	cmd.Path = sh
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	runWithin(t, cmd, 30*time.Second, func() string { return out.String() + "\n" + errb.String() })
+	if got, _ := os.ReadFile(file); string(got) != original {
+		t.Errorf("the test file changed (%d bytes, was %d):\n%s", len(got), len(original), got)
+	}
+	text := out.String() + errb.String()
+	if rc := cmd.ProcessState.ExitCode(); rc != 1 || !strings.Contains(text, "write "+file+": file too large; the file is left as it was") {
+		t.Errorf("exit %d, want 1 and the failed write named:\n%s", rc, text)
+	}
+	entries, err := os.ReadDir(filepath.Join(repo, "tests"))
+	if err != nil || len(entries) != 2 {
+		t.Errorf("the tests directory holds %v (%v), want s.js and big.test.yaml only", entries, err)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -331,29 +330,10 @@ func (r *Recorder) Save() error {
 	return writeFileAtomic(file, data)
 }
 
+// writeFileAtomic writes a fixtures file in one step (input.ReplaceFile).
 func writeFileAtomic(file string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(file); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
+	if err := input.ReplaceFile(file, data); err != nil {
 		return fmt.Errorf("record: write %s: %w", file, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("record: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("record: write %s: %w", file, err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return fmt.Errorf("record: %w", err)
 	}
 	return nil
 }
