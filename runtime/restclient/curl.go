@@ -84,7 +84,7 @@ func (c *curlRequest) command() (string, bool) {
 	}
 	id := commentText(c.serviceID)
 
-	args = append(args, "curl", "--globoff", "--path-as-is")
+	args = append(args, "curl", "-sS", "--globoff", "--path-as-is")
 	if strings.HasPrefix(c.url, "https:") {
 		// The client speaks HTTP/1.1 only.
 		args = append(args, "--http1.1")

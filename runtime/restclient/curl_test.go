@@ -150,7 +150,7 @@ func TestCurlCommandText(t *testing.T) {
 		header: h, body: []byte(`{"p":"s3cret-in-body"}`), red: red}).command()
 	want := `# set RESTLS_TOKEN_CRM (an OAuth access token for crm)
 # *** stands for a credential restls hides: put it back by hand
-curl --globoff --path-as-is --http1.1 -X POST 'https://crm.test/api?q=a%20b' \
+curl -sS --globoff --path-as-is --http1.1 -X POST 'https://crm.test/api?q=a%20b' \
   -H 'Accept: application/json' \
   -H "Authorization: Bearer $RESTLS_TOKEN_CRM" \
   -H 'Content-Type: application/json' \
