@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
@@ -76,7 +78,8 @@ func (s *session) projectIndex() *navIndex {
 	if ni := n.m[key]; ni != nil {
 		return ni
 	}
-	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1), MaxBytes: navIndexMaxBytes})
+	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1), MaxBytes: navIndexMaxBytes,
+		MockSuffixes: workspace.MockSuffixes, TestSuffix: workspace.TestFileSuffix})
 	if err != nil {
 		s.log.Warn("no project index", zap.Error(err))
 		return nil
@@ -276,10 +279,14 @@ func (s *session) pollProjectIndex(every time.Duration) {
 	}
 }
 
-// scriptWatcher is the watcher of the index's scripts registered with a
-// client that watches files.
-func scriptWatcher() protocol.FileSystemWatcher {
-	return protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(index.DefaultGlob)}
+// indexWatchers are the watchers of the index's scripts, fixtures files
+// and test files, registered with a client that watches files.
+func indexWatchers() []protocol.FileSystemWatcher {
+	out := []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern(index.DefaultGlob)}}
+	for _, suf := range append(slices.Clone(workspace.MockSuffixes), workspace.TestFileSuffix) {
+		out = append(out, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern("**/*" + suf)})
+	}
+	return out
 }
 
 // navLocation is a location in a file for a byte range, mapped with m.
@@ -341,6 +348,24 @@ func (ms *mappers) config(path string) *mapper {
 		}
 	} else {
 		m = ms.s.configMapper(u, path)
+	}
+	ms.m[path] = m
+	return m
+}
+
+// data returns the mapper of a fixtures or test file: its open
+// document, else the file as read from disk.
+func (ms *mappers) data(path string) *mapper {
+	if m := ms.m[path]; m != nil {
+		return m
+	}
+	m := ms.s.navMapper(hostPaths.fileURI(cleanAbs(path)))
+	if m == nil {
+		data, err := input.ReadFile(path, input.Fixtures)
+		if err != nil {
+			data = nil
+		}
+		m = newFileMapper(string(data))
 	}
 	ms.m[path] = m
 	return m

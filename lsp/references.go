@@ -33,7 +33,8 @@ func (s *session) references(ctx context.Context, p *protocol.ReferenceParams, m
 // occurrenceLocations are the locations of a serviceId's or oAuth id's
 // occurrences (index.Index.Occurrences, the places a rename edits): the
 // definitions when decl is set, the <id>/<suffix> urls (for an oAuth id,
-// the authorizations naming it) and the calls.
+// the authorizations naming it), the calls, and the serviceIds of the
+// fixtures and test files.
 func occurrenceLocations(ms *mappers, o index.Occurrences, decl bool) []protocol.Location {
 	out := []protocol.Location{}
 	if decl {
@@ -51,6 +52,15 @@ func occurrenceLocations(ms *mappers, o index.Occurrences, decl bool) []protocol
 	for _, r := range o.Calls {
 		c := r.Site()
 		out = append(out, navLocation(r.Script.Path, ms.script(r.Script), c.IDRange.Start, c.IDRange.End))
+	}
+	for _, r := range o.Data {
+		pl := r.At()
+		m := ms.data(r.File.Path)
+		if pl.Found {
+			out = append(out, navLocation(r.File.Path, m, pl.Start, pl.End))
+		} else {
+			out = append(out, protocol.Location{URI: hostPaths.fileURI(cleanAbs(r.File.Path)), Range: m.lineRange(pl.Line)})
+		}
 	}
 	return out
 }

@@ -63,6 +63,17 @@ func (s *session) rename(ctx context.Context, p *protocol.RenameParams, m *mappe
 	return s.workspaceEdit(ni, plan, t.id, p.NewName), nil
 }
 
+// edited returns the mapper of a file a rename plan edits.
+func (ms *mappers) edited(f index.FileEdits) *mapper {
+	switch {
+	case f.Config:
+		return ms.config(f.Path)
+	case f.Data != nil:
+		return ms.data(f.Path)
+	}
+	return ms.script(f.Script)
+}
+
 // workspaceEdit converts a rename plan: documentChanges, each
 // configuration edit carrying the annotation that asks for confirmation;
 // plain changes for a client without documentChanges (it cannot be asked).
@@ -74,12 +85,7 @@ func (s *session) workspaceEdit(ni *navIndex, plan *index.Plan, from, to string)
 	if !docChanges {
 		we := &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{}}
 		for _, f := range plan.Files {
-			var m *mapper
-			if f.Config {
-				m = ms.config(f.Path)
-			} else {
-				m = ms.script(f.Script)
-			}
+			m := ms.edited(f)
 			u := hostPaths.fileURI(cleanAbs(f.Path))
 			for _, e := range f.Edits {
 				we.Changes[u] = append(we.Changes[u], protocol.TextEdit{Range: protocol.Range{Start: m.position(e.Start), End: m.position(e.End)}, NewText: e.NewText})
@@ -96,12 +102,7 @@ func (s *session) workspaceEdit(ni *navIndex, plan *index.Plan, from, to string)
 		},
 	}
 	for _, f := range plan.Files {
-		var m *mapper
-		if f.Config {
-			m = ms.config(f.Path)
-		} else {
-			m = ms.script(f.Script)
-		}
+		m := ms.edited(f)
 		u := hostPaths.fileURI(cleanAbs(f.Path))
 		td := &protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}}
 		if d := s.document(u); d != nil && !f.Config {

@@ -152,7 +152,7 @@ func (s *session) registerWatchers(ctx context.Context) {
 		abs = append(abs, a)
 		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: protocol.Pattern(hostPaths.globPattern(a))})
 	}
-	watchers = append(watchers, scriptWatcher()) // the project index's scripts
+	watchers = append(watchers, indexWatchers()...) // the project index's scripts, fixtures and tests
 	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers})
 	if err != nil {
 		s.log.Error("cannot encode watcher registration", zap.Error(err))

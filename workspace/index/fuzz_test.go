@@ -33,11 +33,20 @@ func dump(ix *Index) string {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "id %q %v\n", id, sortedPaths(ix.byID[id]))
 	}
+	dataPaths := make([]string, 0, len(ix.data))
+	for p := range ix.data {
+		dataPaths = append(dataPaths, p)
+	}
+	sort.Strings(dataPaths)
+	for _, p := range dataPaths {
+		df := ix.data[p]
+		fmt.Fprintf(&b, "data %s %s test %v script %q fixtures %v places %v\n", p, df.Rel, df.Test, df.script, df.fixtures, df.Places)
+	}
 	fmt.Fprintf(&b, "dynamic %v truncated %v\n", sortedPaths(ix.dynamic), ix.truncated)
 	return b.String()
 }
 
-var fuzzNames = []string{"a.js", "d/b.js", "d/e/c.js", "d/notes.txt", ".h/x.js", "node_modules/m.js", "d/e"}
+var fuzzNames = []string{"a.js", "d/b.js", "d/e/c.js", "d/notes.txt", ".h/x.js", "node_modules/m.js", "d/e", "a.mock.yaml", "d/t.test.yaml", "d/f.yaml"}
 
 var fuzzTexts = []string{
 	"api.rest.v1.get(\"crm\", {}, {});",
@@ -45,6 +54,8 @@ var fuzzTexts = []string{
 	"function f() { api.rest.v1.get(id, {}, {}) }",
 	"",
 	"api.rest.v1.get(\"crm\", {pathParams: [",
+	"- serviceId: crm\n- {serviceId: 'hr'}\n",
+	"script: ../a.js\nfixtures: f.yaml\ncalls: [{serviceId: crm}]\n",
 }
 
 // FuzzUpdate: any sequence of creates, edits and deletes, each followed by
@@ -58,7 +69,7 @@ func FuzzUpdate(f *testing.F) {
 			ops = ops[:40]
 		}
 		root := t.TempDir()
-		ix, err := New(Options{Root: root})
+		ix, err := New(Options{Root: root, MockSuffixes: []string{".mock.yaml"}, TestSuffix: ".test.yaml"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +80,7 @@ func FuzzUpdate(f *testing.F) {
 			name := fuzzNames[int(op&0x0f)%len(fuzzNames)]
 			p := filepath.Join(root, filepath.FromSlash(name))
 			switch action := op >> 4; {
-			case action < 6: // write
+			case action < 8: // write
 				text := extra
 				if int(action) < len(fuzzTexts) {
 					text = fuzzTexts[action]
@@ -89,7 +100,7 @@ func FuzzUpdate(f *testing.F) {
 			}
 			ix.Update(p)
 		}
-		fresh, _ := New(Options{Root: root})
+		fresh, _ := New(Options{Root: root, MockSuffixes: []string{".mock.yaml"}, TestSuffix: ".test.yaml"})
 		if err := fresh.Build(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -46,6 +46,11 @@ type Options struct {
 	// the scripts past it are left out (LeftOut says which).
 	// DefaultMaxBytes when 0.
 	MaxBytes int64
+	// MockSuffixes and TestSuffix name the data files (data.go) whose
+	// serviceIds are occurrences too: the fixtures file beside a script
+	// (orders.mock.yaml) and restls test's test files. None when empty.
+	MockSuffixes []string
+	TestSuffix   string
 	// Workers read and parse during Build; GOMAXPROCS when 0. The
 	// language server leaves a core free for the first completion.
 	Workers int
@@ -114,6 +119,11 @@ type Index struct {
 	texts   map[int64][]*fileText
 	bytes   int64
 	leftOut map[string]struct{}
+	// data are the fixtures and test files, by path; dataByID the paths
+	// of those naming each serviceId.
+	data     map[string]*DataFile
+	dataByID map[string]map[string]struct{}
+	named    map[string]int // fixtures files test files name -> how many
 
 	entryTable // the configuration part
 }
@@ -153,6 +163,9 @@ func (ix *Index) resetScripts() {
 	ix.texts = map[int64][]*fileText{}
 	ix.bytes = 0
 	ix.leftOut = map[string]struct{}{}
+	ix.data = map[string]*DataFile{}
+	ix.dataByID = map[string]map[string]struct{}{}
+	ix.named = map[string]int{}
 }
 
 // Root returns the project root.
@@ -186,11 +199,21 @@ func (ix *Index) wants(path string) (string, bool) {
 	return rel, ok && ix.glob.MatchPath(rel)
 }
 
+// indexed reports whether path is a script or a data file the index
+// holds when it exists.
+func (ix *Index) indexed(path string) bool {
+	if _, ok := ix.wants(path); ok {
+		return true
+	}
+	_, _, ok := ix.dataKind(path)
+	return ok
+}
+
 // Build reads every script under the root, replacing what the index
 // held. Reading and parsing run on every core; ctx stops it early (the
 // index then holds what was read).
 func (ix *Index) Build(ctx context.Context) error {
-	var paths []string
+	var paths, dataPaths []string
 	truncated := false
 	if ix.opts.Root != "" {
 		err := filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
@@ -209,7 +232,18 @@ func (ix *Index) Build(ctx context.Context) error {
 				}
 				return nil
 			}
-			if _, ok := ix.wants(p); !ok || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+				return nil
+			}
+			if _, _, ok := ix.dataKind(p); ok {
+				if len(dataPaths) < ix.opts.MaxFiles {
+					dataPaths = append(dataPaths, p)
+				} else {
+					truncated = true
+				}
+				return nil
+			}
+			if _, ok := ix.wants(p); !ok {
 				return nil
 			}
 			if len(paths) >= ix.opts.MaxFiles {
@@ -274,6 +308,16 @@ func (ix *Index) Build(ctx context.Context) error {
 			}
 		})
 	}
+	datas := make([]*DataFile, len(dataPaths))
+	nextData := make(chan int)
+	var dwg sync.WaitGroup
+	for range workers {
+		dwg.Go(func() {
+			for i := range nextData {
+				datas[i] = ix.readData(dataPaths[i])
+			}
+		})
+	}
 	for _, f := range files {
 		if ctx.Err() != nil {
 			break
@@ -281,13 +325,31 @@ func (ix *Index) Build(ctx context.Context) error {
 		next <- f
 	}
 	close(next)
+	for i := range dataPaths {
+		if ctx.Err() != nil {
+			break
+		}
+		nextData <- i
+	}
+	close(nextData)
 	wg.Wait()
+	dwg.Wait()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.resetScripts()
 	ix.truncated = truncated
 	for _, p := range leftOut {
 		ix.leftOut[p] = struct{}{}
+	}
+	for _, df := range datas {
+		if df != nil {
+			ix.addDataLocked(df)
+		}
+	}
+	for _, df := range datas {
+		if df != nil && df.Test {
+			ix.readNamedLocked(df)
+		}
 	}
 	for _, f := range files {
 		if f.text == nil {
@@ -456,7 +518,7 @@ func (ix *Index) Update(path string) bool {
 				}
 				return nil
 			}
-			if _, ok := ix.wants(p); ok && ix.updateFile(p) {
+			if ix.indexed(p) && ix.updateFile(p) {
 				changed = true
 			}
 			return nil
@@ -468,8 +530,12 @@ func (ix *Index) Update(path string) bool {
 	return ix.dropGone(path) || changed
 }
 
-// updateFile reads one file and replaces or drops its script.
+// updateFile reads one file and replaces or drops its script (or data
+// file).
 func (ix *Index) updateFile(path string) bool {
+	if _, _, ok := ix.dataKind(path); ok {
+		return ix.updateData(path)
+	}
 	s := ix.read(path) // outside the lock: queries go on meanwhile
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -518,6 +584,11 @@ func (ix *Index) dropGone(dir string) bool {
 			below = append(below, p)
 		}
 	}
+	for p := range ix.data {
+		if strings.HasPrefix(p, prefix) {
+			below = append(below, p)
+		}
+	}
 	ix.mu.RUnlock()
 	changed := false
 	for _, p := range below {
@@ -525,6 +596,9 @@ func (ix *Index) dropGone(dir string) bool {
 			ix.mu.Lock()
 			if ix.scripts[p] != nil {
 				ix.removeLocked(p)
+				changed = true
+			}
+			if ix.removeDataLocked(p) {
 				changed = true
 			}
 			ix.mu.Unlock()
@@ -645,10 +719,10 @@ func (ix *Index) Poll() bool {
 			}
 			return nil
 		}
-		if _, ok := ix.wants(p); !ok {
+		if !ix.indexed(p) {
 			return nil
 		}
-		if len(seen) >= ix.opts.MaxFiles {
+		if len(seen) >= 2*ix.opts.MaxFiles {
 			return filepath.SkipAll
 		}
 		seen[p] = struct{}{}
@@ -659,6 +733,9 @@ func (ix *Index) Poll() bool {
 		ix.mu.RLock()
 		old := ix.scripts[p]
 		same := old != nil && (old.mtime.IsZero() || old.size == fi.Size() && old.mtime.Equal(fi.ModTime()))
+		if df := ix.data[p]; df != nil {
+			same = df.size == fi.Size() && df.mtime.Equal(fi.ModTime())
+		}
 		ix.mu.RUnlock()
 		if !same && ix.updateFile(p) {
 			changed = true
@@ -670,6 +747,12 @@ func (ix *Index) Poll() bool {
 	for p := range ix.scripts {
 		if _, ok := seen[p]; !ok && !ix.scripts[p].mtime.IsZero() {
 			ix.removeLocked(p)
+			changed = true
+		}
+	}
+	for p := range ix.data {
+		if _, ok := seen[p]; !ok {
+			ix.removeDataLocked(p)
 			changed = true
 		}
 	}

@@ -85,6 +85,10 @@ type Occurrences struct {
 	// Calls are the literal calls in scripts of the scope, by script path
 	// then offset.
 	Calls []Ref
+	// Data are the serviceIds written in the fixtures and test files of
+	// scripts of the scope (or of no script the index knows), by path
+	// then offset: a rename that left them would fail restls test.
+	Data []DataRef
 }
 
 // Scripts returns how many scripts the calls are in.
@@ -124,6 +128,7 @@ func (ix *Index) occurrencesLocked(id string, oauth bool, kinds []config.Kind) O
 	}
 	o := ix.entryTable.occurrences(id, kinds)
 	o.Calls = ix.callsLocked(id, o.Kinds)
+	o.Data = ix.dataLocked(id, o.Kinds)
 	return o
 }
 

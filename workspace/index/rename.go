@@ -19,11 +19,13 @@ type Edit struct {
 
 // FileEdits are the edits of one file. Config is set for a configuration
 // file (the editor asks before applying those); Script is the script
-// edited, nil for a configuration file.
+// edited, nil for a configuration or data file; Data is the fixtures or
+// test file edited.
 type FileEdits struct {
 	Path   string
 	Config bool
 	Script *Script
+	Data   *DataFile
 	Edits  []Edit
 }
 
@@ -143,6 +145,17 @@ func (ix *Index) Rename(id, newID string, kinds []config.Kind) (*Plan, error) {
 			return nil, refuse("the serviceId at %s is written with an escape; write it plainly, then rename", where(r.Script, c.IDRange.Start))
 		}
 		add(r.Script.Path, false, r.Script, Edit{c.IDRange.Start, c.IDRange.End, newID})
+	}
+	for _, r := range occ.Data {
+		pl := r.At()
+		if !pl.Found {
+			return nil, refuse("the serviceId %q at %s:%d is written with an escape or over several lines; write it plainly, then rename", id, r.File.Rel, pl.Line)
+		}
+		f := byFile[r.File.Path]
+		add(r.File.Path, false, nil, Edit{pl.Start, pl.End, newID})
+		if f == nil {
+			byFile[r.File.Path].Data = r.File
+		}
 	}
 	for _, p := range order {
 		f := byFile[p]

@@ -1,0 +1,394 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
+)
+
+// Data files are the fixtures files beside scripts (Options.MockSuffixes:
+// orders.mock.yaml of orders.js) and the test files (Options.TestSuffix)
+// of restls test: the serviceIds they name are occurrences a rename must
+// edit, or the tests fail after it. The index keeps where each serviceId
+// is written, not the text.
+
+// maxDataFile bounds a data file the index reads (the test file limit;
+// a larger fixtures file is left out).
+const maxDataFile = 4 << 20
+
+// DataFile is a fixtures file or a test file and the serviceIds it names.
+type DataFile struct {
+	Path string // absolute
+	Rel  string // relative to the root, slash-separated
+	Test bool   // a test file, else a fixtures file
+	// Places are the serviceIds written in the file's fixtures and
+	// expected calls, in file order.
+	Places []Place
+
+	script   string      // test file: its script: key, resolved; "" when none
+	kind     config.Kind // test file: its kind: key
+	fixtures []string    // test file: the fixtures files it names, resolved
+	size     int64
+	mtime    time.Time
+}
+
+// Place is one serviceId written in a data file: the value of a
+// serviceId key of a fixture or of an expected call.
+type Place struct {
+	ServiceID string
+	// Start and End are the byte range of the id's text (inside its
+	// quotes); Found is false when the text there is not the id itself
+	// (an escape), which a rename then refuses.
+	Start, End int
+	Found      bool
+	Line       int // 1-based
+}
+
+// DataRef is one place of a data file: File.Places[Place].
+type DataRef struct {
+	File  *DataFile
+	Place int
+}
+
+// At returns the place.
+func (r DataRef) At() Place { return r.File.Places[r.Place] }
+
+// dataKind says whether path is a data file the index reads: a test file
+// (test) or a fixtures file (not test): one by its name, or one a test
+// file names (fixtures: FILE). The caller holds no lock.
+func (ix *Index) dataKind(path string) (rel string, test, ok bool) {
+	rel, ok = ix.rel(path)
+	if !ok {
+		return "", false, false
+	}
+	ix.mu.RLock()
+	_, named := ix.named[path]
+	ix.mu.RUnlock()
+	if named {
+		return rel, false, true
+	}
+	if !ix.dataByName(path) {
+		return "", false, false
+	}
+	s := ix.opts.TestSuffix
+	return rel, s != "" && strings.HasSuffix(path, s), true
+}
+
+// dataByName reports whether path names a data file by its suffix.
+func (ix *Index) dataByName(path string) bool {
+	base := filepath.Base(path)
+	if s := ix.opts.TestSuffix; s != "" && len(base) > len(s) && strings.HasSuffix(base, s) {
+		return true
+	}
+	for _, s := range ix.opts.MockSuffixes {
+		if len(base) > len(s) && strings.HasSuffix(base, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// readData reads the data file at path; nil when it is not one (gone, too
+// large, not YAML the index can read).
+func (ix *Index) readData(path string) *DataFile {
+	rel, test, ok := ix.dataKind(path)
+	if !ok {
+		return nil
+	}
+	return ix.readDataAs(path, rel, test)
+}
+
+// readDataAs reads the file at path as a test file (test) or a fixtures
+// file.
+func (ix *Index) readDataAs(path, rel string, test bool) *DataFile {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDataFile {
+		return nil
+	}
+	k := input.Fixtures
+	if test {
+		k = input.TestFile
+	}
+	data, err := input.ReadFile(path, k)
+	if err != nil || len(data) > maxDataFile {
+		return nil
+	}
+	df := parseData(path, rel, test, data)
+	df.size, df.mtime = fi.Size(), fi.ModTime()
+	return df
+}
+
+// parseData finds the serviceIds of a fixtures or test file's text, and
+// the script and fixtures files a test file names (resolved against
+// path's directory).
+func parseData(path, rel string, test bool, data []byte) *DataFile {
+	df := &DataFile{Path: path, Rel: rel, Test: test}
+	root, err := input.YAMLNode(data)
+	if err != nil || root == nil {
+		return df // held without places: it is watched, and read again when it changes
+	}
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	text := string(data)
+	lines := lineStarts(text)
+	place := func(m *yaml.Node) {
+		v := mapValue(m, "serviceId")
+		if v == nil || v.Kind != yaml.ScalarNode || v.Value == "" {
+			return
+		}
+		df.Places = append(df.Places, placeOf(text, lines, v))
+	}
+	items := func(n *yaml.Node) {
+		if n != nil && n.Kind == yaml.SequenceNode {
+			for _, it := range n.Content {
+				if it.Kind == yaml.MappingNode {
+					place(it)
+				}
+			}
+		}
+	}
+	dir := filepath.Dir(path)
+	resolve := func(n *yaml.Node) string {
+		if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+			return ""
+		}
+		p := filepath.FromSlash(n.Value)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return filepath.Clean(p)
+	}
+	if !test {
+		// A list of fixtures, or {fixtures: [...]}.
+		if root.Kind == yaml.MappingNode {
+			root = mapValue(root, "fixtures")
+		}
+		items(root)
+		return df
+	}
+	if root.Kind != yaml.MappingNode {
+		return df
+	}
+	df.script = resolve(mapValue(root, "script"))
+	if k := mapValue(root, "kind"); k != nil && k.Kind == yaml.ScalarNode {
+		df.kind = config.Kind(k.Value)
+	}
+	group := func(m *yaml.Node) {
+		fx := mapValue(m, "fixtures")
+		if fx != nil && fx.Kind == yaml.ScalarNode {
+			if p := resolve(fx); p != "" && !slices.Contains(df.fixtures, p) {
+				df.fixtures = append(df.fixtures, p)
+			}
+		} else {
+			items(fx)
+		}
+		items(mapValue(m, "calls"))
+	}
+	group(root)
+	if cases := mapValue(root, "cases"); cases != nil && cases.Kind == yaml.SequenceNode {
+		for _, c := range cases.Content {
+			if c.Kind == yaml.MappingNode {
+				group(c)
+			}
+		}
+	}
+	slices.SortStableFunc(df.Places, func(a, b Place) int { return a.Start - b.Start })
+	return df
+}
+
+// mapValue returns the value of key in mapping m, or nil.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// lineStarts returns the byte offset where each line of text starts.
+func lineStarts(text string) []int {
+	out := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// placeOf finds scalar v (a serviceId) in text: its line and column
+// (characters) from the parser, checked against the bytes there.
+func placeOf(text string, lines []int, v *yaml.Node) Place {
+	p := Place{ServiceID: v.Value, Line: v.Line}
+	if v.Line < 1 || v.Line > len(lines) || v.Column < 1 {
+		return p
+	}
+	off := lines[v.Line-1]
+	for range v.Column - 1 {
+		if off >= len(text) || text[off] == '\n' {
+			return p
+		}
+		_, size := utf8.DecodeRuneInString(text[off:])
+		off += size
+	}
+	switch v.Style {
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		off++ // the quote
+	case 0, yaml.FlowStyle:
+	default:
+		return p // a block scalar: never the id written plainly
+	}
+	if off+len(v.Value) <= len(text) && text[off:off+len(v.Value)] == v.Value {
+		p.Start, p.End, p.Found = off, off+len(v.Value), true
+	}
+	return p
+}
+
+// addDataLocked holds df in place of the file at its path.
+func (ix *Index) addDataLocked(df *DataFile) {
+	ix.removeDataLocked(df.Path)
+	ix.data[df.Path] = df
+	for _, f := range df.fixtures {
+		ix.named[f]++
+	}
+	for _, pl := range df.Places {
+		set := ix.dataByID[pl.ServiceID]
+		if set == nil {
+			set = map[string]struct{}{}
+			ix.dataByID[pl.ServiceID] = set
+		}
+		set[df.Path] = struct{}{}
+	}
+}
+
+func (ix *Index) removeDataLocked(path string) bool {
+	df := ix.data[path]
+	if df == nil {
+		return false
+	}
+	delete(ix.data, path)
+	for _, f := range df.fixtures {
+		if ix.named[f]--; ix.named[f] <= 0 {
+			delete(ix.named, f)
+			if !ix.dataByName(f) {
+				ix.removeDataLocked(f) // no test names it any more
+			}
+		}
+	}
+	for _, pl := range df.Places {
+		if set := ix.dataByID[pl.ServiceID]; set != nil {
+			delete(set, path)
+			if len(set) == 0 {
+				delete(ix.dataByID, pl.ServiceID)
+			}
+		}
+	}
+	return true
+}
+
+// updateData reads the data file at path again, or drops it.
+func (ix *Index) updateData(path string) bool {
+	df := ix.readData(path)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	old := ix.data[path]
+	switch {
+	case df == nil:
+		return ix.removeDataLocked(path)
+	case old == nil && len(ix.data) >= ix.opts.MaxFiles:
+		ix.truncated = true
+		return false
+	case old != nil && slices.Equal(old.Places, df.Places) && old.script == df.script && old.kind == df.kind && slices.Equal(old.fixtures, df.fixtures):
+		old.size, old.mtime = df.size, df.mtime
+		return false
+	}
+	ix.addDataLocked(df)
+	ix.readNamedLocked(df)
+	return true
+}
+
+// readNamedLocked reads the fixtures files test file df names that the
+// index does not hold yet. It reads with the lock held: a test file names
+// few.
+func (ix *Index) readNamedLocked(df *DataFile) {
+	for _, f := range df.fixtures {
+		if ix.data[f] != nil {
+			continue
+		}
+		rel, ok := ix.rel(f)
+		if !ok {
+			continue // outside the root: restls test refuses it too
+		}
+		if nf := ix.readDataAs(f, rel, false); nf != nil && len(ix.data) < ix.opts.MaxFiles {
+			ix.addDataLocked(nf)
+		}
+	}
+}
+
+// dataKindsLocked returns the kinds of the scripts a data file is for:
+// a test file's kind: key, else its script's kind; a fixtures file's
+// script beside it and the scripts of the test files that name it. nil
+// when none is known: its places are then in every scope.
+func (ix *Index) dataKindsLocked(df *DataFile) []config.Kind {
+	var out []config.Kind
+	add := func(k config.Kind) {
+		if k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	testKind := func(t *DataFile) {
+		if t.kind != "" {
+			add(t.kind)
+		} else if s := ix.scripts[t.script]; s != nil {
+			add(s.Kind)
+		}
+	}
+	if df.Test {
+		testKind(df)
+		return out
+	}
+	for _, suf := range ix.opts.MockSuffixes {
+		if base, ok := strings.CutSuffix(df.Path, suf); ok {
+			if s := ix.scripts[base+".js"]; s != nil { // orders.mock.yaml of orders.js
+				add(s.Kind)
+			}
+		}
+	}
+	for _, t := range ix.data {
+		if t.Test && slices.Contains(t.fixtures, df.Path) {
+			testKind(t)
+		}
+	}
+	return out
+}
+
+// dataLocked returns the places of id in data files of the scope, by
+// path then offset.
+func (ix *Index) dataLocked(id string, scope []config.Kind) []DataRef {
+	var out []DataRef
+	for _, p := range sortedPaths(ix.dataByID[id]) {
+		df := ix.data[p]
+		if ks := ix.dataKindsLocked(df); ks != nil && !intersects(ks, scope) {
+			continue
+		}
+		for i, pl := range df.Places {
+			if pl.ServiceID == id {
+				out = append(out, DataRef{df, i})
+			}
+		}
+	}
+	return out
+}
