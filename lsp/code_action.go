@@ -67,5 +67,10 @@ func (s *session) diagnosticsOf(v view) []hints.Diagnostic {
 	if ok && c.reg == v.reg && c.d.version == v.d.version && c.d.doc.Text() == v.d.doc.Text() {
 		return c.diags
 	}
+	release, err := s.srv.parsing(s.ctx, len(v.d.doc.Text()))
+	if err != nil {
+		return nil
+	}
+	defer release()
 	return hints.Diagnose(hints.NewDocument(v.d.doc.Text()), v.reg, s.displayFor(v))
 }

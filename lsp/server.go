@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
@@ -108,6 +109,10 @@ type Server struct {
 
 	// nav holds the project indexes (project_index.go); issue 26.
 	nav navIndexes
+
+	// parses bounds the script text the sessions parse at once
+	// (parseBudget).
+	parses *semaphore.Weighted
 }
 
 // NewServer returns a Server. It reads no configuration until a session
@@ -126,6 +131,7 @@ func NewServer(opts Options) *Server {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
 	s := &Server{
+		parses: semaphore.NewWeighted(parseBudget),
 		opts:   opts,
 		log:    opts.Logger,
 		slog:   slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),

@@ -209,6 +209,10 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 		s.fixtureEdited(v.d.path)
 		return // a configuration file: publishConfig diagnoses it
 	}
+	release, err := s.srv.parsing(ctx, len(v.d.doc.Text()))
+	if err != nil {
+		return // the session ended while it waited
+	}
 	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
 	diags = append(diags, hints.BudgetDiagnostics(v.d.doc, s.slowCalls(v.d))...)
 	out := make([]protocol.Diagnostic, 0, len(diags))
@@ -221,7 +225,12 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 		w.mu.Lock()
 		w.published[u] = diagCache{d: d, reg: v.reg, diags: diags}
 		w.mu.Unlock()
+		v.d = d
+	} else {
+		v.d = v.d.unparsed()
 	}
+	// Nothing holds the tree now: the budget may go to the next parse.
+	release()
 	cur := s.document(u)
 	if cur == nil || cur.version != v.d.version || cur.doc.Text() != v.d.doc.Text() {
 		return // closed or changed meanwhile: the newer state is queued
@@ -388,4 +397,26 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 		s.mu.Unlock()
 	}
 	s.notify(ctx, MethodStatus, st)
+}
+
+// parseBudget is how many bytes of script text the server's sessions
+// parse at once, all sessions together. A syntax tree is some 20 times
+// its text while it lives: three /lsp sessions diagnosing their largest
+// documents (12 MiB each) at the same moment held three trees and took
+// the server past 1 GiB (issue 33, point 23). One budget of the largest
+// script restls reads (16 MiB, input's script limit) lets any number of
+// ordinary scripts be parsed together, and the large ones one after the
+// other.
+const parseBudget = 16 << 20
+
+// parsing waits until size bytes of text may be parsed (the whole budget
+// for a text past it); release gives them back. err is ctx's when it
+// ended first.
+func (s *Server) parsing(ctx context.Context, size int) (release func(), err error) {
+	n := int64(min(max(size, 1), parseBudget))
+	if err := s.parses.Acquire(ctx, n); err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.parses.Release(n) }) }, nil
 }
