@@ -62,8 +62,16 @@ func TestLargeConfigLoadsClean(t *testing.T) {
 	if r.Len() != 10000 {
 		t.Fatalf("loaded %d services, want 10000", r.Len())
 	}
-	if len(r.Diagnostics) != 0 {
-		t.Fatalf("generated config must be clean:\n%s", dump(r.Diagnostics[:min(5, len(r.Diagnostics))]))
+	// Clean but for the informations on the references to services with
+	// credentials (service-reference-no-auth), which it has on purpose.
+	var unclean []Diagnostic
+	for _, d := range r.Diagnostics {
+		if d.Code != CodeReferenceNoAuth {
+			unclean = append(unclean, d)
+		}
+	}
+	if len(unclean) != 0 {
+		t.Fatalf("generated config must be clean:\n%s", dump(unclean[:min(5, len(unclean))]))
 	}
 	if s, _ := r.Service("x15"); s.URL != "https://p10.example.com/api/from-xml" {
 		t.Errorf("x15 = %+v", s)

@@ -397,8 +397,32 @@ func (m *merger) api(a *rawAPI) {
 		}
 		svc.Auth = auth
 	}
+	if svc.RefersTo != "" {
+		if msg := ReferenceDropsAuth(svc, &m.arena[m.latest[svc.RefersTo]]); msg != "" {
+			m.add(a.url.pos, SeverityInfo, CodeReferenceNoAuth, id, msg)
+		}
+	}
 	e.usable = true
 	m.reg.services[id] = svc
+}
+
+// ReferenceDropsAuth is the one rule of service-reference-no-auth: for
+// svc, defined by a <serviceId>/<suffix> url referring to base, it says
+// that base's authorization is not inherited when base has one and svc
+// has none; "" otherwise. The registry reports it as an information on
+// the url (restls check, restls services, the editor), and a live run's
+// 401 from svc carries it as a hint. It names the two serviceIds and the
+// kind of authorization, never a credential.
+func ReferenceDropsAuth(svc, base *Service) string {
+	if svc == nil || base == nil || svc.RefersTo == "" || svc.RefersTo != base.ID || svc.Auth.Type != AuthNone || base.Auth.Type == AuthNone {
+		return ""
+	}
+	kind := string(base.Auth.Type)
+	if base.Auth.Type == AuthOAuth && base.Auth.OAuthID != "" {
+		kind = fmt.Sprintf("oAuth %q", base.Auth.OAuthID)
+	}
+	return fmt.Sprintf("service %q takes the address of %q (%s/...) but not its %s authorization: a <serviceId>/<suffix> url never inherits credentials, so calls of %q are sent without any and a service that needs them answers 401; give %q an authorization of its own (docs/configuration.md#reading-order-and-the-rules)",
+		svc.ID, base.ID, base.ID, kind, svc.ID, svc.ID)
 }
 
 func isAbsolute(raw string) bool {

@@ -105,8 +105,38 @@ scriptservice:
 	if crm := mustService(t, r, "crm"); crm.Auth.Type != AuthBasic || crm.Auth.EncodedCredentials.Reveal() != "dXNlcjpwYXNz" {
 		t.Errorf("crm auth = %+v", crm.Auth)
 	}
-	if len(r.Diagnostics) != 0 {
-		t.Errorf("unexpected diagnostics:\n%s", dump(r.Diagnostics))
+	// orders and deep take crm's address without its credentials: an
+	// information each, on the url (issue 33); forecast's base has none.
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, fmt.Sprintf("%d:%d %s %s %s", d.Line, d.Column, d.Severity, d.Code, d.ServiceID))
+		if !strings.Contains(d.Message, "not its basic authorization") || strings.Contains(d.Message, "dXNlcjpwYXNz") {
+			t.Errorf("message %q", d.Message)
+		}
+	}
+	want := []string{"3:3 info service-reference-no-auth orders", "4:3 info service-reference-no-auth deep"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("diagnostics %q, want %q:\n%s", got, want, dump(r.Diagnostics))
+	}
+}
+
+// TestReferenceNoAuthRule: the rule asks for an authorization on the base
+// and none on the reference; an oAuth base is named by its id.
+func TestReferenceNoAuthRule(t *testing.T) {
+	base := &Service{ID: "pay", Auth: Auth{Type: AuthOAuth, OAuthID: "pay-oauth"}}
+	ref := &Service{ID: "refunds", RefersTo: "pay"}
+	if msg := ReferenceDropsAuth(ref, base); !strings.Contains(msg, `oAuth "pay-oauth" authorization`) || !strings.Contains(msg, `give "refunds" an authorization`) {
+		t.Errorf("message %q", msg)
+	}
+	for _, c := range []struct{ ref, base *Service }{
+		{&Service{ID: "refunds", RefersTo: "pay", Auth: Auth{Type: AuthBasic}}, base},
+		{ref, &Service{ID: "pay"}},
+		{&Service{ID: "refunds"}, base},
+		{ref, nil},
+	} {
+		if msg := ReferenceDropsAuth(c.ref, c.base); msg != "" {
+			t.Errorf("%+v of %+v: %q, want none", c.ref, c.base, msg)
+		}
 	}
 }
 

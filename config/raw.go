@@ -94,6 +94,7 @@ const (
 	CodeUnknownReference  = "service-unknown-reference"
 	CodeReferenceChain    = "service-reference-chain"
 	CodeBrokenReference   = "service-reference-unusable"
+	CodeReferenceNoAuth   = "service-reference-no-auth"
 	CodeAuthMissingType   = "auth-missing-type"
 	CodeAuthUnknownType   = "auth-unknown-type"
 	CodeAuthMissingCreds  = "auth-basic-missing-credentials"

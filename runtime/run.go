@@ -578,8 +578,11 @@ func (r *runner) describeThrown(v goja.Value) *ScriptError {
 			if who == "" {
 				who = "the service"
 			}
-			return &ScriptError{Name: "ResponseError", ServiceID: r.thrown[obj], Status: status, Body: &body,
-				Message: fmt.Sprintf("%s answered %d %s and the script did not catch it (docs/api.md#errors: test e.status && e.status.code)", who, status.Code, status.Message)}
+			msg := fmt.Sprintf("%s answered %d %s and the script did not catch it (docs/api.md#errors: test e.status && e.status.code)", who, status.Code, status.Message)
+			if hint := r.referenceAuthHint(r.thrown[obj]); hint != "" && status.Code == 401 {
+				msg += "; " + hint
+			}
+			return &ScriptError{Name: "ResponseError", ServiceID: r.thrown[obj], Status: status, Body: &body, Message: msg}
 		}
 	}
 	msg, defined, err := r.marshal(obj)
@@ -587,6 +590,25 @@ func (r *runner) describeThrown(v goja.Value) *ScriptError {
 		msg = r.shallowString(obj)
 	}
 	return &ScriptError{Name: "Error", Message: "uncaught " + msg}
+}
+
+// referenceAuthHint is the hint of the last call of serviceId id when
+// it carries one (restclient.EventReferenceAuth: a live 401 of a service
+// that did not inherit its base's credentials), else "".
+func (r *runner) referenceAuthHint(id string) string {
+	for i := len(r.res.Calls) - 1; i >= 0; i-- {
+		c := r.res.Calls[i]
+		if c.ServiceID != id {
+			continue
+		}
+		for _, e := range c.Events {
+			if e.Kind == restclient.EventReferenceAuth {
+				return e.Message
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 func str(v goja.Value) string {

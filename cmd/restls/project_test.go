@@ -102,8 +102,8 @@ func TestProjectFile(t *testing.T) {
 		out, errs string // substrings
 	}{
 		// check: found from the PATH, from another working directory.
-		{"check finds the file from its PATH", root, nil, []string{"check", "testdata/project/scripts"}, 0, "1 script checked: no problems", ""},
-		{"check in the project", proj, nil, []string{"check", "scripts"}, 0, "1 script checked: no problems", ""},
+		{"check finds the file from its PATH", root, nil, []string{"check", "testdata/project/scripts"}, 0, "1 script checked: 0 errors, 0 warnings, 4 notes", ""},
+		{"check in the project", proj, nil, []string{"check", "scripts"}, 0, "1 script checked: 0 errors, 0 warnings, 4 notes", ""},
 		{"check --exclude replaces check.exclude", proj, nil, []string{"check", "--exclude", "**/none/**", "scripts"}, 1, `unknown serviceId "no-such-service"`, ""},
 		{"check --kind-map comes before scriptKinds", proj, nil, []string{"check", "--kind-map", "**/jobs/**=scriptService", "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
 		{"check --project names another file", proj, nil, []string{"check", "--project", brokenFile, "scripts"}, 1, `unknown serviceId "archive-cases"`, ""},
@@ -203,7 +203,7 @@ func TestInit(t *testing.T) {
 		}
 	}
 	out, errs, rc = runProject(t, filepath.Join(repo, "scripts"), nil, "check", ".")
-	if rc != 0 || !strings.Contains(out, "1 script checked: no problems") {
+	if rc != 0 || !strings.Contains(out, "1 script checked: 0 errors, 0 warnings, 4 notes") {
 		t.Errorf("check with the file init wrote: rc %d\n%s%s", rc, out, errs)
 	}
 	_, errs, rc = runProject(t, repo, nil, "init", ".")
@@ -279,8 +279,10 @@ func TestServeProject(t *testing.T) {
 		return u
 	}
 	task, unknown := open("scripts/jobs/archive-case.js"), open("scripts/skip/unknown.js")
+	// Configuration files are published too (their informations): wait
+	// for the two scripts.
 	got := map[uri.URI][]string{}
-	for len(got) < 2 {
+	for _, ok := got[task]; !ok || got[unknown] == nil; _, ok = got[task] {
 		select {
 		case d := <-diags:
 			codes := []string{}
@@ -327,7 +329,7 @@ func TestCheckProjectSettings(t *testing.T) {
 	}{
 		{[]string{"check", "--project", strict, "scripts"}, 1, "[hardcoded-authorization]"},
 		{[]string{"check", "--project", strict, "--strict=false", "scripts"}, 0, "[hardcoded-authorization]"},
-		{[]string{"check", "--project", disable, "scripts"}, 0, "1 script checked: no problems"},
+		{[]string{"check", "--project", disable, "scripts"}, 0, "1 script checked: 0 errors, 0 warnings, 4 notes"},
 	} {
 		out, errs, rc := runProject(t, dir, nil, tc.args...)
 		if rc != tc.rc || !strings.Contains(out, tc.out) {

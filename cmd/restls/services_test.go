@@ -63,8 +63,15 @@ func TestServicesJSON(t *testing.T) {
 	if got.Timeouts["connectionTimeout"]["default"] != 2000 || got.Timeouts["readTimeout"]["maximum"] != 30000 {
 		t.Errorf("timeouts = %v", got.Timeouts)
 	}
-	if got.Diagnostics == nil || len(got.Diagnostics) != 0 {
-		t.Errorf("diagnostics must be an empty list for the clean example, got %v", got.Diagnostics)
+	// The example is clean but for the two informations on its crm/...
+	// entries, which take crm's address and not its credentials.
+	if got.Diagnostics == nil || len(got.Diagnostics) != 2 {
+		t.Errorf("diagnostics must be the two service-reference-no-auth informations, got %v", got.Diagnostics)
+	}
+	for _, d := range got.Diagnostics {
+		if d["code"] != "service-reference-no-auth" || d["severity"] != "info" {
+			t.Errorf("diagnostic %v, want only service-reference-no-auth informations", d)
+		}
 	}
 	// Raw form: every service has "description", even when empty.
 	if !regexp.MustCompile(`"description": ""`).MatchString(mustRun(t, "services", "--json", "--config-root", filepath.Join(root, "testdata/config-broken"))) {

@@ -352,6 +352,15 @@ func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, er
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode == http.StatusUnauthorized && !lim.mock && svc.RefersTo != "" {
+		// A live 401 of an <id>/<suffix> service that did not take its
+		// base's credentials: say why (service-reference-no-auth).
+		if base, ok := s.reg.Service(svc.RefersTo); ok {
+			if hint := config.ReferenceDropsAuth(svc, base); hint != "" {
+				call.event(EventReferenceAuth, hint)
+			}
+		}
+	}
 	if s.rec != nil && !lim.mock {
 		s.rec.add(svc.ID, r, resp)
 	}

@@ -28,6 +28,11 @@ const (
 	EventHeader  = "header"
 	EventRetry   = "retry"
 	EventMock    = "mock"
+	// EventReferenceAuth: a live 401 from an <id>/<suffix> service that
+	// has no authorization while the service it refers to has one
+	// (config.ReferenceDropsAuth says so, as the registry's
+	// service-reference-no-auth does).
+	EventReferenceAuth = "reference-auth"
 	// EventBudget: the answer took at least BudgetShare of the read
 	// timeout in force (budget.go).
 	EventBudget = "timeout-budget"
