@@ -82,9 +82,12 @@ func (idx *Index) CheckAnswer(op *Operation, status int, body any, isJSON bool) 
 	if !isJSON || a.raw.n == nil {
 		return nil
 	}
-	v, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+	v, fast, why := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 	if v == nil {
-		return nil
+		if why == "" {
+			return nil
+		}
+		return []AnswerFinding{notChecked(op, a, why)}
 	}
 	done := make(chan error, 1)
 	go func() {
@@ -105,7 +108,7 @@ func (idx *Index) CheckAnswer(op *Operation, status int, body any, isJSON bool) 
 	select {
 	case err = <-done:
 	case <-time.After(answerTimeout):
-		return nil
+		return []AnswerFinding{notChecked(op, a, fmt.Sprintf("its check took longer than %v and was stopped (the budget of an answer's check)", answerTimeout))}
 	}
 	verr, _ := err.(*jsonschema.ValidationError)
 	if verr == nil {
@@ -125,6 +128,16 @@ func (idx *Index) CheckAnswer(op *Operation, status int, body any, isJSON bool) 
 		out[i].Message = fmt.Sprintf("%s %s, status %s: %s", op.Method, op.Path, a.status, out[i].Message)
 	}
 	return out
+}
+
+// RuleNotChecked is the rule of the finding that says an answer's body
+// was not checked against its documented schema, and why: a run that
+// checks nothing must say so, not look like one that found nothing.
+const RuleNotChecked = "not-checked"
+
+func notChecked(op *Operation, a answerRaw, why string) AnswerFinding {
+	return AnswerFinding{Rule: RuleNotChecked, Message: fmt.Sprintf("%s %s, status %s: the body was not checked against the description: %s",
+		op.Method, op.Path, a.status, why)}
 }
 
 // collectAnswer appends the leaves of a validation error: an anyOf is

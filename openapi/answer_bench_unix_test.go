@@ -46,7 +46,7 @@ func BenchmarkCheckAnswer1MB(b *testing.B) {
 	}
 	op := idx.Ops[0]
 	a, _ := op.documented(200)
-	lib, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+	lib, _, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 	for _, c := range []struct {
 		name  string
 		check func() bool

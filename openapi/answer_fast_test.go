@@ -206,7 +206,7 @@ func FuzzAnswerFast(f *testing.F) {
 		if !ok || a.raw.n == nil {
 			return
 		}
-		lib, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+		lib, fast, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 		if lib == nil || fast == nil {
 			return
 		}
@@ -257,7 +257,7 @@ func TestAnswerFastTaken(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, _ := idx.Ops[0].documented(200)
-			lib, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+			lib, fast, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 			if lib == nil || fast == nil {
 				t.Fatalf("no validator (%v) or fast path (%v)", lib, fast)
 			}
@@ -303,7 +303,7 @@ func TestGitHubAnswerFast(t *testing.T) {
 		if !ok {
 			return
 		}
-		lib, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+		lib, fast, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 		if lib == nil || fast == nil {
 			return
 		}
@@ -353,7 +353,7 @@ func TestAnswerFastLongPattern(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := idx.Ops[0].documented(200)
-	_, fast := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
+	_, fast, _ := idx.answerValidator(rawSchema{n: a.raw.n, param: a.raw.param, answer: true})
 	if fast == nil {
 		t.Fatal("no fast path")
 	}

@@ -33,6 +33,13 @@ const (
 	// maxRawNodes bounds the values of one schema rewritten for the
 	// validator, its components included; a larger one is not checked.
 	maxRawNodes = 100_000
+	// maxAnswerNodes bounds the values of one answer's schema rewritten
+	// for its check, components included: the validator's compiler takes
+	// some 7 KB and 60 microseconds a value, so an allOf of 10,000 parts
+	// took 413 MiB and seconds. GitHub's largest answer schema is 1,052
+	// values; a larger one is not checked, and the run says so
+	// (CheckAnswer's not-checked note).
+	maxAnswerNodes = 10_000
 	// maxRawDepth bounds the nesting of one rewritten schema; deeper, a
 	// schema allows anything.
 	maxRawDepth = 64
@@ -58,6 +65,8 @@ type validators struct {
 	mu       sync.Mutex
 	compiled map[rawSchema]*jsonschema.Schema // nil: not checkable
 	fast     map[rawSchema]*fastSchema        // answers' fast path (answer_fast.go)
+	// skipped says why an answer's schema is not checkable.
+	skipped map[rawSchema]string
 }
 
 // Formats asserted; the others (int32, binary, byte ...) are left out:
@@ -105,42 +114,62 @@ func (idx *Index) validator(r rawSchema) *jsonschema.Schema {
 // answerValidator returns the library's validator of an answer's schema
 // and the fast path compiled from the same rewritten document; both are
 // compiled once and kept on the index.
-func (idx *Index) answerValidator(r rawSchema) (*jsonschema.Schema, *fastSchema) {
+// why is the reason a schema it could not compile is not checked.
+func (idx *Index) answerValidator(r rawSchema) (s *jsonschema.Schema, f *fastSchema, why string) {
 	v := idx.valid
 	if v == nil {
-		return nil, nil
+		return nil, nil, ""
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if f, ok := v.fast[r]; ok {
-		return v.compiled[r], f
+		return v.compiled[r], f, v.skipped[r]
 	}
-	var s *jsonschema.Schema
-	var f *fastSchema
-	if doc, err := v.document(r); err == nil {
+	doc, err := v.document(r)
+	if err == nil {
 		// The fast path first: the library's compiler may keep the
 		// document it is handed.
 		f = compileFast(doc, v.draft4)
 		if doc, err = v.document(r); err == nil {
-			s, _ = v.compileDoc(doc)
+			s, err = v.compileDoc(doc)
 		}
 	}
 	if s == nil {
 		f = nil
+		why = uncheckableWhy(err)
 	}
 	if v.compiled == nil {
-		v.compiled = map[rawSchema]*jsonschema.Schema{}
-	}
-	if v.fast == nil {
-		v.fast = map[rawSchema]*fastSchema{}
+		v.compiled, v.fast, v.skipped = map[rawSchema]*jsonschema.Schema{}, map[rawSchema]*fastSchema{}, map[rawSchema]string{}
 	}
 	v.compiled[r], v.fast[r] = s, f
-	return s, f
+	if why != "" {
+		v.skipped[r] = why
+	}
+	return s, f, why
+}
+
+// uncheckableWhy says why a schema was not compiled, for a user.
+func uncheckableWhy(err error) string {
+	var u *uncheckableError
+	switch {
+	case err == nil:
+		return "its schema could not be compiled"
+	case errors.As(err, &u):
+		return u.why
+	}
+	return "its schema could not be compiled (" + err.Error() + ")"
 }
 
 // errUncheckable is a schema the validator is not handed (a remote
-// $ref, $dynamicRef, too large).
+// $ref, $dynamicRef, too large); the error is an *uncheckableError that
+// says which.
 var errUncheckable = errors.New("schema not checkable")
+
+// uncheckableError is errUncheckable with the reason.
+type uncheckableError struct{ why string }
+
+func (e *uncheckableError) Error() string { return errUncheckable.Error() + ": " + e.why }
+func (e *uncheckableError) Unwrap() error { return errUncheckable }
 
 // compile rewrites r into a JSON Schema document of the dialect and
 // compiles it.
@@ -178,7 +207,10 @@ func (noLoader) Load(url string) (any, error) {
 
 // document rewrites r and the components it reaches into one document.
 func (v *validators) document(r rawSchema) (any, error) {
-	c := &rewriter{v: v, names: map[string]string{}, defs: map[string]any{}, answer: r.answer}
+	c := &rewriter{v: v, names: map[string]string{}, defs: map[string]any{}, answer: r.answer, limit: maxRawNodes}
+	if r.answer {
+		c.limit = maxAnswerNodes
+	}
 	root := c.schema(r.n, r.param, 0)
 	for len(c.queue) > 0 && !c.bad {
 		ref := c.queue[0]
@@ -186,7 +218,7 @@ func (v *validators) document(r rawSchema) (any, error) {
 		c.defs[c.names[ref]] = c.schema(v.refs[ref], false, 1)
 	}
 	if c.bad {
-		return nil, errUncheckable
+		return nil, &uncheckableError{why: c.why}
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
@@ -204,8 +236,22 @@ type rewriter struct {
 	defs   map[string]any
 	queue  []string
 	nodes  int
+	limit  int // of nodes: maxRawNodes, or maxAnswerNodes for an answer
 	bad    bool
+	why    string // what made it bad, for a user
 	answer bool
+}
+
+// fail marks the schema uncheckable for why (the first reason stays).
+func (c *rewriter) fail(why string) {
+	if !c.bad {
+		c.bad, c.why = true, why
+	}
+}
+
+// tooLarge is the reason of a schema past the rewriter's limit.
+func (c *rewriter) tooLarge() string {
+	return fmt.Sprintf("its schema is too large to check (more than %d values with the components it reaches, as a large allOf or anyOf makes it; the budget of an answer's check)", c.limit)
 }
 
 func (c *rewriter) defsKey() string {
@@ -224,8 +270,8 @@ var typeNames = map[string]bool{"null": true, "boolean": true, "object": true, "
 // schema keys sit on it.
 func (c *rewriter) schema(n *node, param bool, depth int) any {
 	c.nodes++
-	if c.nodes > maxRawNodes {
-		c.bad = true
+	if c.nodes > c.limit {
+		c.fail(c.tooLarge())
 		return anything()
 	}
 	if n == nil || depth > maxRawDepth {
@@ -255,12 +301,12 @@ func (c *rewriter) schema(n *node, param bool, depth int) any {
 				name, ok = c.ref(val.str)
 			}
 			if !ok {
-				c.bad = true
+				c.fail("its schema has a $ref restls does not follow (outside the description, or to nothing)")
 				return anything()
 			}
 			out["$ref"] = "#/" + c.defsKey() + "/" + name
 		case "$dynamicRef", "$recursiveRef":
-			c.bad = true
+			c.fail("its schema uses " + k + ", which restls does not follow")
 			return anything()
 		case "type":
 			if t := typeList(val); t != nil {
@@ -497,8 +543,12 @@ func (c *rewriter) ref(ref string) (string, bool) {
 // value converts a node to a JSON value (enum and const).
 func (c *rewriter) value(n *node, depth int) any {
 	c.nodes++
-	if c.nodes > maxRawNodes || depth > maxRawDepth {
-		c.bad = true
+	if c.nodes > c.limit {
+		c.fail(c.tooLarge())
+		return nil
+	}
+	if depth > maxRawDepth {
+		c.fail(fmt.Sprintf("its schema has an enum or const value nested deeper than %d levels", maxRawDepth))
 		return nil
 	}
 	switch n.kind {
@@ -508,7 +558,7 @@ func (c *rewriter) value(n *node, depth int) any {
 		if safeNumber(n) {
 			return json.Number(n.str)
 		}
-		c.bad = true // a number the validator would take long to read
+		c.fail("its schema has an enum or const number the validator would take long to read") // 1e999999999
 		return nil
 	case kBool:
 		return n.str == "true"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -73,5 +74,46 @@ func TestRunContractLive(t *testing.T) {
 	want := []string{"1 GET /orders/{id} /items/0/qty type", "3 GET /orders/{id}  status"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("contract notes %q\nwant %q", got, want)
+	}
+}
+
+// TestRunContractNotChecked: an answer whose documented schema is an
+// allOf of 10,000 parts is past the check's budget: the call carries a
+// not-checked note saying so (before: no note, as if the answer held to
+// it, after seconds and hundreds of MiB), and the run succeeds.
+func TestRunContractNotChecked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"p1":1}`))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	writeFile(t, dir, "application.yml", "scriptservice:\n  api:\n    - serviceId: shop\n      url: "+srv.URL+"/api\n")
+	writeFile(t, dir, "restls.yaml", "configRoot: .\nopenapi:\n  shop: shop.json\n")
+	parts := make([]string, 10000)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"string"}},"required":["p%d"]}`, i, i)
+	}
+	writeFile(t, dir, "shop.json", `{"openapi":"3.0.3","info":{"title":"Shop","version":"1"},"paths":{"/orders":{"get":{
+		"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"allOf":[`+strings.Join(parts, ",")+`]}}}}}}}}}`)
+	script := writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {pathParams: [\"orders\"]}, {}).status.code;\n")
+	out, errs, rc := runBinary(t, "run", "--json", "--project", filepath.Join(dir, "restls.yaml"), script)
+	if rc != 0 || errs != "" {
+		t.Fatalf("rc %d, stderr %q\n%.500s", rc, errs, out)
+	}
+	var res struct {
+		Calls []struct {
+			Contract []struct{ Operation, Path, Rule, Message string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Calls) != 1 || len(res.Calls[0].Contract) != 1 {
+		t.Fatalf("calls %+v", res.Calls)
+	}
+	n := res.Calls[0].Contract[0]
+	if n.Rule != "not-checked" || n.Operation != "GET /orders" || !strings.Contains(n.Message, "not checked") || !strings.Contains(n.Message, "too large") {
+		t.Errorf("note %+v", n)
 	}
 }
