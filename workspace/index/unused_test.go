@@ -71,3 +71,38 @@ func TestUnusedTruncated(t *testing.T) {
 		t.Errorf("a truncated index reports unused %q, want none", got)
 	}
 }
+
+// TestUnusedAgreesWithOccurrences: an entry is service-unused exactly when
+// its occurrences, asked from its kinds, hold no call and no url naming
+// it: what references show from the entry is empty then, and only then.
+// Asked of projects where the scope closes over application.yml.
+func TestUnusedAgreesWithOccurrences(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"test files": testFiles,
+		"closed scope": {
+			"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n    - serviceId: idle\n      url: https://idle.example.com\n",
+			"config/script-code-config/script-service-api.xml": "<scriptservice>\n  <api serviceId=\"crm\" url=\"https://crm2.example.com\"/>\n</scriptservice>\n",
+			"task.js": "// restls-kind: scriptTask\napi.rest.v1.get(\"crm\", {}, {});\n",
+		},
+	} {
+		root := project(t, files)
+		ix := build(t, root, nil)
+		for _, file := range ix.EntryFiles() {
+			unused := map[int]bool{}
+			for _, u := range ix.Unused(file) {
+				unused[u.Entry.Defined.Line] = true
+			}
+			for _, e := range ix.EntriesIn(file) {
+				if e.OAuth || e.ID == "" {
+					continue
+				}
+				o := ix.Occurrences(e.ID, false, e.Kinds)
+				named := len(o.Calls) > 0 || slices.ContainsFunc(o.URLRefs, func(r config.Entry) bool { return r.ID != e.ID })
+				if unused[e.Defined.Line] == named {
+					t.Errorf("%s: %s:%d %q: service-unused %v, but its occurrences hold %d calls and %d urls",
+						name, filepath.Base(file), e.Defined.Line, e.ID, unused[e.Defined.Line], len(o.Calls), len(o.URLRefs))
+				}
+			}
+		}
+	}
+}
