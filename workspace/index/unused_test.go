@@ -80,7 +80,7 @@ func TestUnusedAgreesWithOccurrences(t *testing.T) {
 	for name, files := range map[string]map[string]string{
 		"test files": testFiles,
 		"closed scope": {
-			"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n    - serviceId: idle\n      url: https://idle.example.com\n",
+			"config/application.yml":                           "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n    - serviceId: idle\n      url: https://idle.example.com\n",
 			"config/script-code-config/script-service-api.xml": "<scriptservice>\n  <api serviceId=\"crm\" url=\"https://crm2.example.com\"/>\n</scriptservice>\n",
 			"task.js": "// restls-kind: scriptTask\napi.rest.v1.get(\"crm\", {}, {});\n",
 		},
