@@ -41,6 +41,9 @@ const (
 	// History: one kept dry run of the run history
 	// (runtime/dryrun/history), 512 KiB.
 	History
+	// Curl: a curl command line restls curl reads from standard input,
+	// 1 MiB: what curlin.Parse reads (curlin.MaxInputBytes).
+	Curl
 )
 
 var kinds = [...]struct {
@@ -55,6 +58,7 @@ var kinds = [...]struct {
 	Ignore:      {"ignore files", 1 << 20},
 	Input:       {"input files", 16 << 20},
 	History:     {"run history entries", 512 << 10},
+	Curl:        {"curl command lines", 1 << 20},
 }
 
 // Limit is the largest file of kind k that restls reads, in bytes.

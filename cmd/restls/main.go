@@ -43,6 +43,7 @@ type cliEnv struct {
 // name). A new command is one line here and a run function in its own file.
 var commands = []command{
 	{name: "check", summary: "lint scripts and the service configuration for CI: text, JSON, SARIF or GitHub annotations", run: runCheck},
+	{name: "curl", summary: "turn a curl command line into the api.rest.v1 call for a configured serviceId", run: runCurl},
 	{name: "fixtures", summary: "generate fixtures for a script's calls from the services' OpenAPI descriptions", run: runFixtures},
 	{name: "init", summary: "write restls.yaml, the project file every command reads, from the platform layout found", run: runInit},
 	{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun},

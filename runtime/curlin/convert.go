@@ -50,7 +50,7 @@ type NoServiceError struct {
 }
 
 func (e *NoServiceError) Error() string {
-	msg := fmt.Sprintf("no serviceId configured for %s has a url that %s starts with: configure one with url %s (or a shorter prefix of it) in the service configuration, then paste again",
+	msg := fmt.Sprintf("no serviceId configured for %s has a url that %s starts with: configure one with url %s (or a shorter prefix of it) in the service configuration, then convert the command again",
 		e.Kind, e.URL, e.Suggest)
 	if len(e.SameHost) > 0 {
 		msg += "; on the same host: " + strings.Join(e.SameHost, ", ")
