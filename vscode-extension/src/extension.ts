@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { CompareAnswer, DOCUMENT_INFO, DocumentInfo, RunResult, Service, UpdateFixturesAnswer, compareAnswerFrom, documentInfoFrom, servicesFor } from './protocol';
+import { CompareAnswer, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesAnswer, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -66,6 +66,7 @@ export const Commands = {
   updateFixtures: 'restls.updateFixturesFromLastRun',
   revealInConfiguration: REVEAL,
   showReferences: 'restls.showReferences',
+  pasteCurl: 'restls.pasteCurlAsCall',
 } as const;
 
 /** ServerCommands are the workspace/executeCommand ids of restls serve. */
@@ -92,6 +93,7 @@ export const ServerCommands = {
   compareWithFixtures: 'restls.compareWithFixtures',
   updateFixtures: 'restls.updateFixtures',
   reload: 'restls.reload',
+  pasteCurl: 'restls.pasteCurl',
 } as const;
 
 /**
@@ -219,6 +221,7 @@ export class Restls implements vscode.Disposable {
     reg(Commands.showLog, () => this.output.show(true));
     reg(Commands.selectEnvironment, () => this.selectEnvironment());
     reg(Commands.refreshServices, () => this.services.refresh());
+    reg(Commands.pasteCurl, () => this.pasteCurl());
     this.disposables.push(vscode.commands.registerCommand(Commands.showReferences, (u?: unknown, p?: unknown) => showReferences(u, p)));
     this.disposables.push(
       vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
@@ -634,6 +637,51 @@ export class Restls implements vscode.Disposable {
       return undefined;
     }
     return doc;
+  }
+
+  /**
+   * pasteCurl turns the curl command line on the clipboard into an
+   * api.rest.v1 call at the cursor of the active script (replacing the
+   * selection, if any), with what was left out as `// restls:` comments
+   * above it. The server converts it (restls.pasteCurl, the engine of
+   * restls curl and of the designer's Paste curl); its error says what
+   * to fix (a URL no service matches: which base url to configure).
+   * Answers whether the call was inserted.
+   */
+  async pasteCurl(): Promise<boolean> {
+    const editor = vscode.window.activeTextEditor;
+    const doc = editor?.document;
+    if (!editor || !doc || !this.isScript(doc)) {
+      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting), then paste curl at the cursor.');
+      return false;
+    }
+    const curl = await vscode.env.clipboard.readText();
+    if (!curl.trim()) {
+      void vscode.window.showInformationMessage('restls: the clipboard is empty: copy a curl command line first (a browser\'s "Copy as cURL (bash)").');
+      return false;
+    }
+    const client = await this.requireClient();
+    if (!client) {
+      return false;
+    }
+    const sel = editor.selection;
+    let answer: PasteCurlAnswer | undefined;
+    try {
+      answer = pasteCurlAnswerFrom(await client.sendRequest(ExecuteCommandRequest.type, {
+        command: ServerCommands.pasteCurl,
+        arguments: [{ uri: doc.uri.toString(), position: { line: sel.start.line, character: sel.start.character }, curl }],
+      }));
+    } catch (e) {
+      void vscode.window.showWarningMessage(`restls: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+    if (!answer) {
+      void vscode.window.showWarningMessage('restls: restls.pasteCurl answered in a shape this extension does not know; update restls or the extension.');
+      return false;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(sel.start, sel.end), answer.text);
+    return vscode.workspace.applyEdit(edit);
   }
 
   /**

@@ -257,3 +257,33 @@ export interface UpdateFixturesAnswer {
   calls: number;
   skipped: number;
 }
+
+/**
+ * PasteCurlAnswer is what restls.pasteCurl answers (docs/lsp.md, "Paste
+ * curl"): the text to insert at the position asked (the call, with the
+ * notes as `// restls:` comment lines above it), the serviceId matched
+ * and the notes.
+ */
+export interface PasteCurlAnswer {
+  text: string;
+  serviceId: string;
+  notes: string[];
+}
+
+/** pasteCurlAnswerFrom reads restls.pasteCurl's answer; undefined for a shape it does not know. */
+export function pasteCurlAnswerFrom(v: unknown): PasteCurlAnswer | undefined {
+  if (!v || typeof v !== 'object') {
+    return undefined;
+  }
+  const o = v as { edit?: { changes?: Record<string, { newText?: unknown }[]> }; serviceId?: unknown; notes?: unknown };
+  const changes = o.edit?.changes;
+  const edits = changes && typeof changes === 'object' ? Object.entries(changes) : [];
+  // One edit, for the document asked about (the server canonicalises the URI).
+  if (edits.length !== 1 || !Array.isArray(edits[0][1]) || edits[0][1].length !== 1 || typeof edits[0][1][0]?.newText !== 'string') {
+    return undefined;
+  }
+  if (typeof o.serviceId !== 'string' || !Array.isArray(o.notes) || !o.notes.every((n) => typeof n === 'string')) {
+    return undefined;
+  }
+  return { text: edits[0][1][0].newText as string, serviceId: o.serviceId, notes: o.notes as string[] };
+}

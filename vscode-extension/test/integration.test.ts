@@ -122,6 +122,44 @@ test('the Testing view runs and updates test files through the real restls serve
   assert.equal(fs.readFileSync(path.join(ws, 'tests', 'failing.test.yaml'), 'utf8'), before);
 });
 
+test('Paste curl as api.rest.v1 Call: the clipboard\'s command through the real restls.pasteCurl, inserted at the cursor', async () => {
+  // Before the tests that switch configurations: testdata/config
+  // configures registry, with basic authorization.
+  assert.ok(ext(), 'the first test activates the extension');
+  const file = path.join(ws, 'scripts', 'paste.js');
+  fs.writeFileSync(file, 'function run() {\n    \n}\n');
+  openDocument(file, 'javascript', true, new Position(1, 4));
+  await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === file, 'paste.js to be the active editor');
+  const paste = recorded.commands.get('restls.pasteCurlAsCall')!;
+
+  await vscode.env.clipboard.writeText(`curl 'https://registry.example.gov/api/companies/42?fields=name' \\\n  -H 'Authorization: Basic dXNlcjpwYXNz' -H 'X-Trace: 1' --compressed`);
+  const edits = recorded.edits.length;
+  assert.equal(await paste(), true, JSON.stringify(recorded.messages));
+  assert.equal(recorded.edits.length, edits + 1);
+  const edit = recorded.edits.at(-1)!;
+  assert.equal(edit.replaced.length, 1);
+  assert.equal(edit.replaced[0].uri.toString(), vscode.Uri.file(file).toString());
+  assert.deepEqual([edit.replaced[0].range.start.line, edit.replaced[0].range.start.character, edit.replaced[0].range.end.character], [1, 4, 4]);
+  assert.equal(
+    edit.replaced[0].text,
+    '// restls: The Authorization header is left out: serviceId "registry" has basic authorization configured, which replaces it.\n' +
+      '    api.rest.v1.get("registry", {pathParams: ["companies", "42"], queryParams: {fields: "name"}}, {"X-Trace": "1"});',
+  );
+  // The same engine as restls curl: the call it prints.
+  const cli = execFileSync(restls, ['curl', '--config-root', configRoot, '--json', 'curl https://registry.example.gov/api/companies/42?fields=name -H "X-Trace: 1"'], { encoding: 'utf8' });
+  assert.ok(edit.replaced[0].text.endsWith(JSON.parse(cli).call), cli);
+
+  // A URL no service matches: the server's error, nothing inserted.
+  await vscode.env.clipboard.writeText('curl https://elsewhere.example.com/v1/things/7');
+  assert.equal(await paste(), false);
+  assert.equal(recorded.edits.length, edits + 1);
+  assert.match(recorded.messages.at(-1)!.message, /configure one with url https:\/\/elsewhere\.example\.com\/v1\/things/);
+  // An empty clipboard never reaches the server.
+  await vscode.env.clipboard.writeText('  ');
+  assert.equal(await paste(), false);
+  assert.match(recorded.messages.at(-1)!.message, /the clipboard is empty/);
+});
+
 test('a configRoot change reaches the running server in place: no hints for a missing root, new ids for another', async () => {
   const line = 'var r = api.rest.v1.get("';
   const doc = vscode.workspace.textDocuments[0];
