@@ -568,6 +568,39 @@ test("a dry run with pasted mocks renders the preview, copies a call as cURL, an
   await page.close()
 })
 
+test("Paste curl inserts the api.rest.v1 call at the cursor through restls.pasteCurl; a URL no service matches says what to configure", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "var r = ")
+  const curl = "curl 'https://registry.example.gov/api/companies/42?fields=name' \\\n  -H 'Authorization: Basic dXNlcjpwYXNz' -H 'X-Trace: 1' --compressed"
+  await page.evaluate(t => navigator.clipboard.writeText(t), curl)
+  const sent = page.lsp.sent.length
+  await page.click("#paste-curl")
+  // The dialog starts from the clipboard's command.
+  await page.waitForFunction(t => document.getElementById("curl-text").value === t, curl, {timeout: WAIT})
+  await page.screenshot({path: join(shots, "14-paste-curl.png")})
+  await page.click("#curl-insert")
+  await page.locator("#curl-dialog").waitFor({state: "hidden", timeout: WAIT})
+  const answer = await waitAnswer(page, sent, "workspace/executeCommand")
+  assert.equal(answer.result.serviceId, "registry", JSON.stringify(answer))
+  const text = await page.evaluate(() => window.restlsDesigner.view.state.doc.toString())
+  assert.equal(text, 'var r = // restls: The Authorization header is left out: serviceId "registry" has basic authorization configured, which replaces it.\n' +
+    'api.rest.v1.get("registry", {pathParams: ["companies", "42"], queryParams: {fields: "name"}}, {"X-Trace": "1"});')
+  assert.ok(!text.includes("dXNlcjpwYXNz"), "the pasted credential is in the script")
+
+  // A URL no service of the kind matches: the server's advice in the
+  // dialog, which stays open; the script is unchanged.
+  await page.click("#paste-curl")
+  await page.fill("#curl-text", "curl https://elsewhere.example.com/v1/things/7")
+  await page.click("#curl-insert")
+  await page.locator("#curl-error").filter({hasText: "configure one with url https://elsewhere.example.com/v1/things"}).waitFor({timeout: WAIT})
+  assert.ok(await page.locator("#curl-dialog").isVisible())
+  assert.equal(await page.evaluate(() => window.restlsDesigner.view.state.doc.toString()), text)
+  await page.keyboard.press("Escape")
+  await page.locator("#curl-dialog").waitFor({state: "hidden", timeout: WAIT})
+  assert.deepEqual(page.errors, [])
+  await page.close()
+})
+
 test("a broken fixture document is refused with its line, before anything runs", async () => {
   const page = await openDesigner(good.url)
   await openTab(page, "mocks")

@@ -394,6 +394,50 @@ function recorded(result) {
 runButton.addEventListener("click", () => run())
 recordButton.addEventListener("click", () => run({record: true}))
 
+// Paste curl: a curl command line becomes the api.rest.v1 call at the
+// cursor (the server's restls.pasteCurl, the engine of restls curl). The
+// dialog starts from the clipboard when the browser lets the page read
+// it and it holds a curl command; a server error (a URL no service
+// matches: which base url to configure) stays in the dialog to fix.
+const curlDialog = /** @type {HTMLDialogElement} */ ($("curl-dialog"))
+const curlText = /** @type {HTMLTextAreaElement} */ ($("curl-text"))
+$("paste-curl").addEventListener("click", async () => {
+  $("curl-error").textContent = ""
+  curlDialog.returnValue = ""
+  curlDialog.showModal()
+  curlText.focus()
+  try {
+    const clip = await navigator.clipboard.readText()
+    if (/^\s*(\S*\/)?curl(\.exe)?\s/.test(clip) && !curlText.value.trim()) curlText.value = clip
+    curlText.select()
+  } catch {}
+})
+$("curl-form").addEventListener("submit", async e => {
+  const submitter = /** @type {SubmitEvent} */ (e).submitter
+  if (!submitter || /** @type {HTMLButtonElement} */ (submitter).value !== "insert") return
+  e.preventDefault()
+  const text = curlText.value
+  if (!text.trim()) {
+    $("curl-error").textContent = "Paste a curl command line first."
+    return
+  }
+  const button = /** @type {HTMLButtonElement} */ ($("curl-insert"))
+  button.disabled = true
+  $("curl-error").textContent = ""
+  try {
+    const outcome = await editor.pasteCurl(text)
+    if (!outcome.ok) {
+      $("curl-error").textContent = outcome.message
+      return
+    }
+    curlText.value = ""
+    curlDialog.close("insert")
+    editor.view.focus()
+  } finally {
+    button.disabled = false
+  }
+})
+
 // Environment: the current one is always shown; a switch when the
 // project file has several.
 envSelect.addEventListener("change", () => {

@@ -186,6 +186,11 @@ export interface RunOptions {
   record?: boolean
 }
 
+/** What pasteCurl did: the call inserted (its serviceId, text and notes), or why not. */
+export type PasteCurlOutcome =
+  | {ok: true, serviceId: string, call: string, notes: string[]}
+  | {ok: false, message: string}
+
 export interface RestlsEditor {
   readonly view: EditorView
   readonly client: LSPClient
@@ -213,6 +218,14 @@ export interface RestlsEditor {
   plan(): Promise<RunPlan>
   /** Where a fixtures document breaks, as a run would parse it (POST /v1/mock/check). */
   checkMocks(text: string): Promise<MockDiagnostic[]>
+  /**
+   * Turn a curl command line into the api.rest.v1 call at the cursor,
+   * replacing the selection (the server's restls.pasteCurl, the engine of
+   * `restls curl`); what was left out is a `// restls:` comment above it.
+   * A command that cannot be read or a URL no service matches is
+   * {ok: false} with the server's message (which base url to configure).
+   */
+  pasteCurl(curl: string): Promise<PasteCurlOutcome>
   /** Render a run with the response preview; the error position links to this editor. */
   renderPreview(container: HTMLElement, outcome: RunOutcome): void
   /** Detach from the view (destroying it if created) and close the socket. */

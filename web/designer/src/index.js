@@ -29,6 +29,7 @@ export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, san
  * @typedef {import("./index.d.ts").RunOutcome} RunOutcome
  * @typedef {import("./index.d.ts").RunPlan} RunPlan
  * @typedef {import("./index.d.ts").MockDiagnostic} MockDiagnostic
+ * @typedef {import("./index.d.ts").PasteCurlOutcome} PasteCurlOutcome
  */
 
 /** The module's version, as in its package.json. */
@@ -306,6 +307,41 @@ export function attachRestls(options) {
       }
       markRunError(view, outcome.state === "done" ? outcome.result.error : null)
       return outcome
+    },
+    /**
+     * pasteCurl inserts the api.rest.v1 call of a curl command line at
+     * the cursor; see index.d.ts.
+     * @param {string} curl
+     * @returns {Promise<PasteCurlOutcome>}
+     */
+    async pasteCurl(curl) {
+      if (!client.connected) return {ok: false, message: "not connected to restls; try again once the connection is back"}
+      // The server reads the indentation of the cursor's line: send the
+      // text as it is now.
+      client.sync()
+      const doc = view.state.doc
+      const sel = view.state.selection.main
+      const line = doc.lineAt(sel.from)
+      /** @type {any} */
+      let answer
+      try {
+        answer = await client.request("workspace/executeCommand", {command: "restls.pasteCurl",
+          arguments: [{uri: documentURI(state.kind), position: {line: line.number - 1, character: sel.from - line.from}, curl}]})
+      } catch (err) {
+        // The client rejects with the JSON-RPC error object {code, message}.
+        const message = err && typeof err === "object" && "message" in err ? String(err.message) : String(err)
+        return {ok: false, message}
+      }
+      const edits = answer && answer.edit && answer.edit.changes ? Object.values(answer.edit.changes) : []
+      const text = edits.length === 1 && Array.isArray(edits[0]) && edits[0].length === 1 ? edits[0][0].newText : undefined
+      if (typeof text !== "string" || typeof answer.serviceId !== "string") {
+        return {ok: false, message: "restls.pasteCurl answered in a shape this editor does not know: update restls or @restls/designer-editor"}
+      }
+      // Where the selection is now: the text may have changed meanwhile.
+      const now = view.state.doc === doc ? sel : view.state.selection.main
+      view.dispatch({changes: {from: now.from, to: now.to, insert: text}, selection: {anchor: now.from + text.length},
+        scrollIntoView: true, userEvent: "input.paste"})
+      return {ok: true, serviceId: answer.serviceId, call: String(answer.call || ""), notes: Array.isArray(answer.notes) ? answer.notes.map(String) : []}
     },
     /** renderPreview shows a run in container; the error's position moves this editor's cursor. */
     /**
