@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
@@ -120,5 +121,75 @@ func TestServicesProbe(t *testing.T) {
 	// Arguments without --probe stay a usage error.
 	if _, _, rc := run(t, nil, "services", "--service-xml", xmlFile, "bin"); rc != 2 {
 		t.Errorf("argument without --probe: rc %d, want 2", rc)
+	}
+}
+
+// TestServicesProbeTrickle is issue 33's point 7 through the command: a
+// token endpoint that sends its headers and then a byte of body every
+// 20 ms held restls services --probe for ever. The bound of each probe is
+// 3 x (connection + read timeout), here from a platform config of 100
+// and 200 ms: the command ends with the slow service failed and the
+// others probed.
+func TestServicesProbeTrickle(t *testing.T) {
+	stop := make(chan struct{})
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("{"))
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if http.NewResponseController(w).Flush() != nil {
+				return
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-stop:
+				return
+			case <-tick.C:
+				_, _ = w.Write([]byte(" "))
+			}
+		}
+	}))
+	t.Cleanup(tokens.Close)
+	t.Cleanup(func() { close(stop) })
+	bin := httptest.NewServer(httpbin.New().Handler())
+	t.Cleanup(bin.Close)
+	dir := t.TempDir()
+	xmlFile := writeFile(t, dir, "script-service-api.xml", fmt.Sprintf(`<scriptservice>
+  <api serviceId="bin" url="%[1]s/anything"/>
+  <api serviceId="slow" url="%[1]s/bearer"><authorization type="oAuth"><id>slow</id></authorization></api>
+  <oAuth id="slow" url="%[2]s/token" grantType="client_credentials" clientAuthenticationMethod="client_secret_post" clientId="forms" clientSecret="%[3]s"/>
+</scriptservice>`, bin.URL, tokens.URL, probeSecret))
+	platform := writeFile(t, dir, "config.xml", `<config><acme><restclient><connection-timeout default="100" maximum="1000"/><read-timeout default="200" maximum="1000"/></restclient></acme></config>`)
+	type result struct {
+		out, errs string
+		rc        int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errs, rc := run(t, nil, "services", "--service-xml", xmlFile, "--platform-config", platform, "--json", "--probe")
+		done <- result{out, errs, rc}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("restls services --probe still runs after 20 s (bound 900 ms per service)")
+	}
+	var got probeJSON
+	if err := json.Unmarshal([]byte(r.out), &got); err != nil || r.rc != 1 || r.errs != "" {
+		t.Fatalf("exit %d, stderr %q, %v:\n%s", r.rc, r.errs, err, r.out)
+	}
+	for _, p := range got.Probes {
+		switch {
+		case p.ServiceID == "bin" && !p.OK:
+			t.Errorf("bin: %+v", p)
+		case p.ServiceID == "slow" && (p.OK || p.FailedStep != "token" || p.ErrorCode != "probe-timeout" || !strings.Contains(p.Message, "bound of 900ms")):
+			t.Errorf("slow: %+v, want the token step stopped at the bound", p)
+		}
+	}
+	if strings.Contains(r.out, probeSecret) {
+		t.Error("the report holds the client secret")
 	}
 }

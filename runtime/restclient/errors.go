@@ -40,6 +40,11 @@ const (
 	// CodeCanceled: the call was canceled, for example because the script
 	// ran past its time limit.
 	CodeCanceled = "canceled"
+	// CodeProbeTimeout: a service probe (restls services --probe) ran
+	// past its bound in all, 3 x (connection + read timeout): an endpoint
+	// that sends its answer a byte at a time never trips the read
+	// timeout. Probes only; a script never sees it.
+	CodeProbeTimeout = "probe-timeout"
 	// CodeNoFixture: mock mode found no fixture for the call (it was
 	// "mock-no-fixture" before fixtures could be recorded).
 	CodeNoFixture = "no-fixture"

@@ -113,12 +113,28 @@ func (c *Client) Probe(ctx context.Context, reg *config.Registry, id string) *Pr
 	tr := c.probeTransport()
 	defer tr.CloseIdleConnections()
 
+	// The timeouts bound each wait, not a whole exchange: a token
+	// endpoint that sends its headers and then a byte now and then never
+	// trips the read timeout. The probe of one service has its own bound
+	// in all, what its exchanges take at most when each waits its
+	// longest: the token, the HEAD and a GET after a refused HEAD.
+	bound := probeBound(lim.connect, lim.read)
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(parent, bound, errProbeBound)
+	defer cancel()
+	overBound := func() bool { return parent.Err() == nil && errors.Is(context.Cause(ctx), errProbeBound) }
+
 	h := http.Header{"Accept": acceptJSON}
 	switch svc.Auth.Type {
 	case config.AuthBasic:
 		h.Set("Authorization", "Basic "+svc.Auth.EncodedCredentials.Reveal())
 	case config.AuthOAuth:
 		if !s.probeToken(ctx, res, svc, tr, lim, h) && ctx.Err() != nil {
+			if overBound() {
+				o, _ := s.reg.OAuth(svc.Auth.OAuthID)
+				res.overBound(ProbeStepToken, fmt.Sprintf("the token endpoint (%s) of oAuth %q had not sent its whole answer when the probe of %s reached its bound of %v in all (3 x (connection + read timeout)): it answers too slowly, or trickles; check the token endpoint",
+					hostOf(o.URL), o.ID, id, bound))
+			}
 			return res
 		}
 	}
@@ -145,6 +161,10 @@ func (c *Client) Probe(ctx context.Context, reg *config.Registry, id string) *Pr
 		step := clk.failedStep(err, ctx, lim)
 		code, _ := transportFailure(ctx, lim, err)
 		msg := s.classify(ctx, id, hostOf(target), lim, err).Error()
+		if overBound() {
+			code = CodeProbeTimeout
+			msg = fmt.Sprintf("%s had not answered when the probe reached its bound of %v in all (3 x (connection + read timeout)); check the service", id, bound)
+		}
 		// The steps before the failed one stay; the failed one is added.
 		res.Steps = append(stepsBefore(res.Steps, step), ProbeStep{Step: step, Outcome: ProbeFailed, Ms: clk.stepMs(step), Detail: msg})
 		res.fail(step, code, msg)
@@ -159,6 +179,26 @@ func (c *Client) Probe(ctx context.Context, reg *config.Registry, id string) *Pr
 	}
 	res.Steps = append(res.Steps, ProbeStep{Step: ProbeStepHTTP, Outcome: outcome, Ms: msBetween(clk.got, clk.first), Detail: detail})
 	return res
+}
+
+// errProbeBound is the cause of a probe stopped at its bound.
+var errProbeBound = errors.New("the probe's bound in all")
+
+// probeBound is how long the probe of one service may take in all, for
+// the registry's default connection and read timeouts: three exchanges
+// (the token, the HEAD, a GET after a refused HEAD), each connecting and
+// waiting for its answer at most as long as the timeouts allow.
+func probeBound(connect, read time.Duration) time.Duration { return 3 * (connect + read) }
+
+// overBound makes the failure of step the probe's bound: the message of
+// the step, and of the probe, says so.
+func (r *ProbeResult) overBound(step, msg string) {
+	r.FailedStep, r.ErrorCode, r.Message = step, CodeProbeTimeout, msg
+	for i := range r.Steps {
+		if r.Steps[i].Step == step && r.Steps[i].Outcome == ProbeFailed {
+			r.Steps[i].Detail = msg
+		}
+	}
 }
 
 // fail records the first failure.

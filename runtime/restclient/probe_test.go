@@ -5,11 +5,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/config"
 )
@@ -227,4 +229,79 @@ func TestProbeDNS(t *testing.T) {
 		t.Fatalf("nxdomain: %+v", r)
 	}
 	noStep(t, r, ProbeStepConnect)
+}
+
+// trickleServer answers 200 with JSON headers at once, then one space of
+// the body every 20 ms until the client goes (or the test ends): each
+// wait is far below any read timeout, the whole never ends.
+func trickleServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("{"))
+		rc := http.NewResponseController(w)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if rc.Flush() != nil {
+				return
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-stop:
+				return
+			case <-tick.C:
+				if _, err := w.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // first: Close waits for the handler
+	return srv
+}
+
+// TestProbeTrickle is issue 33's point 7: a token endpoint that sends its
+// headers and then trickles its body never tripped the read timeout, and
+// the probe never ended. Now the probe of a service ends at its bound in
+// all, 3 x (connection + read timeout) (here 3 x (100 + 200) ms), with
+// probe-timeout on the token step, and the next service is probed.
+func TestProbeTrickle(t *testing.T) {
+	tokens := trickleServer(t)
+	bin := httpbinServer(t)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(
+		api("slow", bin.URL+"/anything", oauthRef("o")),
+		api("bin", bin.URL+"/anything", ""),
+		fmt.Sprintf(`<oAuth id="o" url=%q grantType="client_credentials" clientAuthenticationMethod="client_secret_post" clientId="c" clientSecret="s3cret-value"/>`, tokens.URL+"/token"),
+	))
+	reg.Timeouts.Connection.Default, reg.Timeouts.Read.Default = 100, 200
+	c := New(Options{})
+	done := make(chan *ProbeResult, 1)
+	start := time.Now()
+	go func() { done <- c.Probe(context.Background(), reg, "slow") }()
+	var r *ProbeResult
+	select {
+	case r = <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the probe of a trickling token endpoint still runs after 15 s (bound 900 ms)")
+	}
+	if took := time.Since(start); took < 900*time.Millisecond || took > 5*time.Second {
+		t.Errorf("took %v, want the bound of 900 ms (and not much more)", took)
+	}
+	if r.OK || r.FailedStep != ProbeStepToken || r.ErrorCode != CodeProbeTimeout {
+		t.Fatalf("%+v, want the token step failed with %s", r, CodeProbeTimeout)
+	}
+	tok := stepOf(t, r, ProbeStepToken)
+	want := `had not sent its whole answer when the probe of slow reached its bound of 900ms in all`
+	if tok.Outcome != ProbeFailed || !strings.Contains(tok.Detail, want) || !strings.Contains(r.Message, want) {
+		t.Errorf("token step %+v, message %q; want %q", tok, r.Message, want)
+	}
+	noStep(t, r, ProbeStepHTTP)
+	if r := c.Probe(context.Background(), reg, "bin"); !r.OK {
+		t.Errorf("bin after slow: %+v", r)
+	}
 }
