@@ -55,7 +55,7 @@ var table = map[string]rule{
 	"openapi":                {may: []string{"config"}},
 	"hints":                  {may: []string{"config", "openapi"}},
 	"runtime/restclient":     {may: []string{"config"}},
-	"runtime/curlin":         {may: []string{"config"}},                                         // curl command lines into api.rest.v1 calls (restls.pasteCurl)
+	"runtime/curlin":         {may: []string{"config"}},                                         // curl command lines into api.rest.v1 calls (restls.pasteCurl, restls curl)
 	"runtime/dryrun":         {may: []string{"config", "runtime/restclient"}},                   // the dry-run result's types, which lsp and web carry
 	"runtime/dryrun/history": {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // the run history behind compare (issue 28)
 	"runtime/dryrun/diff":    {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // a diff of two runs
@@ -68,7 +68,7 @@ var table = map[string]rule{
 	"scripttest":             {may: []string{"config", "runtime", "runtime/restclient"}},
 	"lsp":                    {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"web":                    {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
-	"cmd/restls":             {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
+	"cmd/restls":             {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"input":   {leaf: true},

@@ -12,5 +12,7 @@
 // It owns the reading of curl command lines and nothing else: it never
 // runs a command, reads a file a command names or touches the network.
 // It may import config (the registry) and no other restls package; the
-// language server adapts it (lsp/command_curl.go).
+// language server adapts it (lsp/command_curl.go: restls.pasteCurl, which
+// VS Code and the designer page call) and so does restls curl
+// (cmd/restls/curl.go).
 package curlin
