@@ -60,6 +60,11 @@ func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (an
 		if !s.opts.MayReload {
 			return nil, s.refused(CommandReload)
 		}
+		if f := s.opts.ReloadRefused; f != nil {
+			if err := f(); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: %v", CommandReload, err)
+			}
+		}
 		// Runs in order: requests after it see the new registry.
 		s.srv.Reload()
 		return map[string]any{"reloaded": true}, nil

@@ -34,6 +34,10 @@ type SessionOptions struct {
 	// give recorded answers; the server's --openapi descriptions apply
 	// either way.
 	MayAttachAPIs bool
+	// ReloadRefused, when set, is asked as restls.reload is handled (after
+	// MayReload): an error refuses the reload with its text (a designer
+	// session whose sign-in has expired).
+	ReloadRefused func() error
 	// Refused is the sentence a refused command answers with: why this
 	// session may not, and what to do. Empty means a generic one.
 	Refused string

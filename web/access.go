@@ -140,6 +140,17 @@ type Identity struct {
 	key bool
 }
 
+// expired refuses what id asks for at now when the token it signed in
+// with has expired (an /lsp session keeps its handshake's identity);
+// done says what did not happen. Nil while it is good.
+func (id Identity) expired(now time.Time, done string) *RefusedError {
+	if id.Expires.IsZero() || now.Before(id.Expires) {
+		return nil
+	}
+	return &RefusedError{Code: refusedExpired, Reason: fmt.Sprintf("%s's sign-in on this connection expired at %s (the OpenID Connect token it was opened with): %s; "+
+		"open the connection again with a new token (@restls/designer-editor asks its bearer function for one at each connection)", id.User, id.Expires.UTC().Format(time.RFC3339), done)}
+}
+
 type identityKey struct{}
 
 func withIdentity(ctx context.Context, id Identity) context.Context {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -326,9 +327,14 @@ func auditText(s string, limit int) string {
 // reloadAudit is the hook that audits a session's restls.reload commands
 // (lsp runs them; the stream sees them arrive): one line each, reloaded
 // or refused by the session's options. Nil without an audit.
-func (s *Server) reloadAudit(id Identity, may bool) func(jsonrpc2.Message) {
+//
+// It also decides whether a reload comes after the session's sign-in
+// expired, into expired (nil: it has not), which the session's
+// ReloadRefused reads: one decision, audited and obeyed. Nil without an
+// audit or an expiry.
+func (s *Server) reloadAudit(id Identity, may bool, expired *atomic.Pointer[RefusedError]) func(jsonrpc2.Message) {
 	a := s.gate.opts.Audit
-	if a == nil {
+	if a == nil && id.Expires.IsZero() {
 		return nil
 	}
 	return func(msg jsonrpc2.Message) {
@@ -342,10 +348,19 @@ func (s *Server) reloadAudit(id Identity, may bool) func(jsonrpc2.Message) {
 		if json.Unmarshal(call.Params(), &p) != nil || p.Command != lsp.CommandReload {
 			return
 		}
-		rec := AuditRecord{Time: time.Now().UTC().Format(time.RFC3339Nano), Event: "reload", Environment: s.gate.opts.Environment, Outcome: "reloaded"}
+		now := time.Now()
+		ref := id.expired(now, "the configuration was not reloaded")
+		expired.Store(ref)
+		if a == nil {
+			return
+		}
+		rec := AuditRecord{Time: now.UTC().Format(time.RFC3339Nano), Event: "reload", Environment: s.gate.opts.Environment, Outcome: "reloaded"}
 		rec.identity(id, true)
-		if !may {
+		switch {
+		case !may:
 			rec.Outcome, rec.Code = "refused", refusedRole
+		case ref != nil:
+			rec.Outcome, rec.Code = "refused", refusedExpired
 		}
 		a.write(rec)
 	}

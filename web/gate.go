@@ -166,9 +166,8 @@ func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace
 	if !known {
 		return ctx, nil // the editor on stdio: its user started the server
 	}
-	if !id.Expires.IsZero() && !time.Now().Before(id.Expires) {
-		return ctx, &RefusedError{Code: refusedExpired, Reason: fmt.Sprintf("%s's sign-in on this connection expired at %s (the OpenID Connect token it was opened with): nothing ran; "+
-			"open the connection again with a new token (@restls/designer-editor asks its bearer function for one at each connection)", id.User, id.Expires.UTC().Format(time.RFC3339))}
+	if ref := id.expired(time.Now(), "nothing ran"); ref != nil {
+		return ctx, ref
 	}
 	mode := modeOf(req)
 	if id.Auth == AuthKey || id.Auth == "" {

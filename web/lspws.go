@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 	"go.uber.org/zap"
@@ -66,7 +67,18 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) (served boo
 	st.watch = s.opts.Ops.watch()
 	go st.pingLoop(ctx, s.opts.PingInterval)
 	so := s.sessionOptions(r)
-	st.reloads = s.reloadAudit(id, so.MayReload)
+	var expired atomic.Pointer[RefusedError]
+	if !id.Expires.IsZero() {
+		// Decided when the stream reads the reload, as it is audited;
+		// lsp handles it next, on the same goroutine.
+		so.ReloadRefused = func() error {
+			if ref := expired.Load(); ref != nil {
+				return ref
+			}
+			return nil
+		}
+	}
+	st.reloads = s.reloadAudit(id, so.MayReload, &expired)
 	err = s.opts.LSP.ServeSession(ctx, st, so)
 	switch {
 	case err == nil, errors.Is(err, lsp.ErrNoShutdown):

@@ -293,9 +293,10 @@ func TestServeHTTPAuditBounded(t *testing.T) {
 }
 
 // TestServeHTTPLSPTokenExpires: an /lsp session opened with an OIDC token
-// runs while the token is good and is refused once it has expired (with
-// --oidc-skew's grace), saying so and how to renew it; the refusal is
-// audited; a new connection with a new token runs again.
+// runs and reloads while the token is good and is refused both once it
+// has expired (with --oidc-skew's grace), saying so and how to renew it;
+// the refusals are audited; a new connection with a new token runs
+// again.
 func TestServeHTTPLSPTokenExpires(t *testing.T) {
 	idp := newOIDC(t)
 	svc := newEcho(t)
@@ -323,6 +324,10 @@ func TestServeHTTPLSPTokenExpires(t *testing.T) {
 		return l.answer(id)
 	}
 	l := session(short)
+	l.send(`{"jsonrpc":"2.0","id":6,"method":"workspace/executeCommand","params":{"command":"restls.reload"}}`)
+	if m := l.answer(6); m.Error != nil {
+		t.Fatalf("a reload with a good token: %+v", m.Error)
+	}
 	if m := run(l, 2); m.Error != nil || !strings.Contains(string(m.Result), `"result":7`) {
 		if time.Now().After(exp) {
 			t.Skip("the machine took more than 3 s to open a session and run once: the token expired before the first run")
@@ -334,6 +339,11 @@ func TestServeHTTPLSPTokenExpires(t *testing.T) {
 	m := run(l, 3)
 	if m.Error == nil || !strings.Contains(m.Error.Message, "expired") || !strings.Contains(m.Error.Message, "open the connection again with a new token") {
 		t.Errorf("a run after the token expired answered %s %+v; want refused, saying how to renew", m.Result, m.Error)
+	}
+	// Nor does it reload the configuration for everyone.
+	l.send(`{"jsonrpc":"2.0","id":5,"method":"workspace/executeCommand","params":{"command":"restls.reload"}}`)
+	if m := l.answer(5); m.Error == nil || !strings.Contains(m.Error.Message, "expired") || !strings.Contains(m.Error.Message, "not reloaded") {
+		t.Errorf("a reload after the token expired answered %s %+v", m.Result, m.Error)
 	}
 	// Hints go on: the session is not a run.
 	l.send(`{"jsonrpc":"2.0","id":4,"method":"workspace/executeCommand","params":{"command":"restls.services"}}`)
@@ -353,7 +363,13 @@ func TestServeHTTPLSPTokenExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(text), `"outcome":"refused","code":"token-expired"`) {
-		t.Errorf("the refusal is not in the audit:\n%s", text)
+	for _, want := range []string{`"event":"run"`, `"event":"reload"`} {
+		found := false
+		for _, line := range strings.Split(string(text), "\n") {
+			found = found || strings.Contains(line, want) && strings.Contains(line, `"outcome":"refused","code":"token-expired"`)
+		}
+		if !found {
+			t.Errorf("no %s refused with token-expired in the audit:\n%s", want, text)
+		}
 	}
 }
