@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,5 +129,40 @@ func TestRunSaveBinary(t *testing.T) {
 	}
 	if runs, _ := filepath.Glob(filepath.Join(hist, "*", "*.json")); len(runs) != 1 {
 		t.Errorf("kept %d runs, want the one --save kept", len(runs))
+	}
+}
+
+// TestRunSaveLeavesSharedDirectory is issue 33's point 8 through the
+// binary: restls run --save with RESTLS_HISTORY naming a directory that
+// exists (a shared one, 1777 as /tmp) made it 0700. Now it keeps its
+// mode; the run's own directory is 0700.
+func TestRunSaveLeavesSharedDirectory(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("no POSIX modes")
+	}
+	root := repoRoot(t)
+	dir := t.TempDir()
+	shared := t.TempDir()
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "s.js")
+	if err := os.WriteFile(script, []byte(`return 1;`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := restlsCommand(t, "run", "--config-root", filepath.Join(root, "testdata/config"), "--save", script)
+	cmd.Env = append(cmd.Env, envHistory+"="+shared)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if fi, err := os.Stat(shared); err != nil || fi.Mode()&(os.ModePerm|os.ModeSticky) != 0o777|os.ModeSticky {
+		t.Errorf("RESTLS_HISTORY's directory is now %v (%v), want it left 1777", fi.Mode(), err)
+	}
+	runs, _ := filepath.Glob(filepath.Join(shared, "*", "*.json"))
+	if len(runs) != 1 {
+		t.Fatalf("kept %d runs, want 1", len(runs))
+	}
+	if fi, err := os.Stat(filepath.Dir(runs[0])); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the script's directory is %v (%v), want 0700", fi.Mode(), err)
 	}
 }

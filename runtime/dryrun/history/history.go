@@ -185,7 +185,7 @@ func (d *Dir) scriptDir(script string) string {
 	return filepath.Join(d.Root, hex.EncodeToString(h[:16]))
 }
 
-// Add writes e (0600, in a 0700 directory) and removes the oldest runs of
+// Add writes e (0600, in a directory it makes 0700) and removes the oldest runs of
 // its script past Keep.
 func (d *Dir) Add(e *Entry) error {
 	data, err := encode(e)
@@ -195,12 +195,9 @@ func (d *Dir) Add(e *Entry) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	dir := d.scriptDir(e.Script)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := mkdirPrivate(dir); err != nil {
 		return fmt.Errorf("run history: %w", err)
 	}
-	// A directory made by someone else keeps its mode; ours stay private.
-	_ = os.Chmod(d.Root, 0o700)
-	_ = os.Chmod(dir, 0o700)
 	name := strconv.FormatInt(e.Time.UnixNano(), 10)
 	for i := 0; ; i++ {
 		file := filepath.Join(dir, fmt.Sprintf("%020s-%02d.json", name, i))
@@ -228,6 +225,45 @@ func (d *Dir) Add(e *Entry) error {
 	for len(names) > Keep {
 		os.Remove(filepath.Join(dir, names[0]))
 		names = names[1:]
+	}
+	return nil
+}
+
+// mkdirPrivate makes dir and its missing parents, each 0700 whatever the
+// umask. A directory that exists keeps its mode, whoever made it: Root
+// may be shared (RESTLS_HISTORY=/tmp made /tmp 0700 for the whole
+// machine when restls ran as root).
+func mkdirPrivate(dir string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := os.Mkdir(missing[i], 0o700)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			continue // made meanwhile, by another run: its maker set its mode
+		case err != nil:
+			return err
+		}
+		if err := os.Chmod(missing[i], 0o700); err != nil {
+			return err
+		}
 	}
 	return nil
 }

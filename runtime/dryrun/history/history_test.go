@@ -99,6 +99,46 @@ func TestDirIsPrivate(t *testing.T) {
 	}
 }
 
+// TestDirLeavesOthersDirectoriesAlone is issue 33's point 8: Add made
+// Root 0700 whoever made it, so RESTLS_HISTORY=/tmp as root closed /tmp
+// to the whole machine. Now only the directories Add makes are set
+// 0700; a Root that exists (here 1777, as /tmp) and the parents of a new
+// Root keep their modes.
+func TestDirLeavesOthersDirectoriesAlone(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no POSIX modes")
+	}
+	shared := t.TempDir()
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	mode := func(p string) os.FileMode {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode() & (os.ModePerm | os.ModeSticky)
+	}
+	for _, root := range []string{shared, filepath.Join(shared, "a", "b")} {
+		d := &Dir{Root: root}
+		if err := d.Add(NewEntry("/p/a.js", SourceCLI, run(`1`, `{}`))); err != nil {
+			t.Fatal(err)
+		}
+		if got := mode(shared); got != 0o777|os.ModeSticky {
+			t.Errorf("Root %s: the shared directory's mode became %v", root, got)
+		}
+		if got := mode(d.scriptDir("/p/a.js")); got != 0o700 {
+			t.Errorf("Root %s: the script's directory is %v, want 0700", root, got)
+		}
+	}
+	for _, made := range []string{filepath.Join(shared, "a"), filepath.Join(shared, "a", "b")} {
+		if got := mode(made); got != 0o700 {
+			t.Errorf("%s, made by Add: %v, want 0700", made, got)
+		}
+	}
+}
+
 func TestLargeRunsAreTrimmedToTheBound(t *testing.T) {
 	big := `"` + strings.Repeat("x", MaxEntry) + `"`
 	for name, st := range stores(t) {
