@@ -19,21 +19,11 @@ import (
 // vmHWM is the peak resident memory of process pid so far (Linux).
 func vmHWM(t *testing.T, pid int) int64 {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	n, err := procVmHWM(strconv.Itoa(pid))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM")
-	return 0
+	return n
 }
 
 // TestServeHTTPSessionsAtBudget: three /lsp sessions, each filling its

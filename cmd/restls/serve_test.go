@@ -24,9 +24,15 @@ import (
 // RESTLS_TEST_MAIN=1 the test binary is restls.
 func TestMain(m *testing.M) {
 	if os.Getenv("RESTLS_TEST_MAIN") == "1" {
-		os.Exit(runMain(&cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:]))
+		code := runMain(&cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:])
+		recordPeak()
+		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if peakDir != "" {
+		_ = os.RemoveAll(peakDir)
+	}
+	os.Exit(code)
 }
 
 // restlsCommand returns a command running this test binary as restls.
@@ -39,7 +45,7 @@ func restlsCommand(t testing.TB, args ...string) *exec.Cmd {
 	cmd := exec.Command(exe, args...)
 	// The editors' run history goes to the test's directory, never the
 	// user cache directory.
-	cmd.Env = append(os.Environ(), "RESTLS_TEST_MAIN=1", envHistory+"="+t.TempDir())
+	cmd.Env = append(os.Environ(), "RESTLS_TEST_MAIN=1", envHistory+"="+t.TempDir(), envPeakDir+"="+peakDir)
 	return cmd
 }
 
