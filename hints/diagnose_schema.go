@@ -622,14 +622,81 @@ func wireValues(s string) (str string, num any, boolean any) {
 // valid, with the errors of the reading of the parameter's type.
 func (d *diagnoser) checkParamValue(idx *openapi.Index, op *openapi.Operation, p *openapi.Param, e ast.Expression, name func() string, id string) {
 	text, ok := literalString(e)
-	if !ok || strings.HasPrefix(p.Type, "array") || strings.HasPrefix(p.Type, "object") {
+	if !ok || strings.HasPrefix(p.Type, "object") || strings.HasPrefix(p.Type, "array") && (p.Items == "" || p.Items == openapi.ItemsUnknown) {
 		return
 	}
 	v := idx.ParamValidator(p)
 	if v == nil {
 		return
 	}
+	if strings.HasPrefix(p.Type, "array") {
+		d.jobs = append(d.jobs, func() []Diagnostic { return d.arrayParamFindings(v, op, p, e, text, name, id) })
+		return
+	}
 	d.jobs = append(d.jobs, func() []Diagnostic { return d.paramFindings(v, op, p, e, text, name, id) })
+}
+
+// maxParamItems bounds the items of one array parameter's value that are
+// checked: a value is at most a literal of the script, but a literal may
+// be long.
+const maxParamItems = 256
+
+// arrayParamFindings validates the items of an array parameter's value
+// (a schemaJob): the value split as the description says the service
+// reads it (Param.Items), each item read as its type wants (a number, a
+// boolean, else the text), the whole validated against the array's
+// schema, so an enum on the items (Petstore's findByStatus), their
+// pattern or type, and minItems or maxItems are checked.
+func (d *diagnoser) arrayParamFindings(v *jsonschema.Schema, op *openapi.Operation, p *openapi.Param, e ast.Expression, text string, nameOf func() string, id string) (out []Diagnostic) {
+	items := []string{text}
+	if p.Items != openapi.ItemsOne {
+		items = strings.SplitN(text, p.Items, maxParamItems+1)
+		if len(items) > maxParamItems {
+			return nil
+		}
+	}
+	itemType := strings.Fields(strings.TrimPrefix(p.Type, "array of "))
+	values := make([]any, len(items))
+	for i, it := range items {
+		str, num, boolean := wireValues(it)
+		values[i] = str
+		switch {
+		case len(itemType) == 0:
+		case (itemType[0] == "integer" || itemType[0] == "number") && num != nil:
+			values[i] = num
+		case itemType[0] == "boolean" && boolean != nil:
+			values[i] = boolean
+		}
+	}
+	report := validate(v, values)
+	if report == nil {
+		return nil
+	}
+	l := &literal{d: d} // the items are not members of the script's literal
+	site := schemaSite{op: op, id: id}
+	name := nameOf()
+	for _, f := range l.findings(report, nil) {
+		itemName := name
+		var fixes []Fix
+		i := -1
+		if len(f.InstanceLocation) == 1 {
+			if n, err := strconv.Atoi(f.InstanceLocation[0]); err == nil && n < len(items) {
+				i = n
+			}
+		}
+		if i >= 0 && len(items) > 1 {
+			itemName = fmt.Sprintf("%s, item %d of %d (%q-separated)", name, i+1, len(items), p.Items)
+		}
+		if i >= 0 && len(items) == 1 {
+			fixes = d.enumFix(f, e) // the literal is the item
+		}
+		code, msg := describe(f, itemName)
+		if k, ok := f.ErrorKind.(*kind.Type); ok && i >= 0 {
+			msg = fmt.Sprintf("%s: %s is not %s, which the service reads the item as", itemName, valueText(items[i]), typeNames(k.Want))
+		}
+		out = append(out, Diagnostic{Range: d.rng(e), Severity: SeverityWarning, Code: code, Message: msg + site.suffix(), Fixes: fixes})
+	}
+	return out
 }
 
 // paramFindings validates a parameter's value (a schemaJob).

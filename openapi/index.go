@@ -91,9 +91,23 @@ type Param struct {
 	Required    bool
 	Deprecated  bool
 	Enum        []string
+	// Items says how the value of an array parameter holds its items:
+	// ItemsOne when the value is one item (a query parameter exploded,
+	// OpenAPI 3's default, Swagger's collectionFormat multi: the value
+	// of one key is one item), else the separator ("," for form with
+	// explode false, simple and Swagger's csv; " ", "|", "\t"), else
+	// ItemsUnknown (a style restls does not read). "" for a parameter
+	// that is not an array.
+	Items string
 
 	raw rawSchema // the value's schema, for ParamValidator
 }
+
+// Values of Param.Items besides a separator.
+const (
+	ItemsOne     = "one"
+	ItemsUnknown = "unknown"
+)
 
 // Schema is the shape of a JSON value as far as the hints use it.
 type Schema struct {
@@ -604,12 +618,63 @@ func (b *builder) param(pn *node) Param {
 		if s := b.schema(sn, maxSchemaDepth-2); s != nil {
 			p.Type = s.TypeText()
 			p.Enum = s.Enum
+			if s.Type == "array" {
+				p.Items = b.itemsIn(pn)
+			}
 		}
 		if d := sn.get("default"); d != nil {
 			p.Default = d.scalar()
 		}
 	}
 	return p
+}
+
+// itemsIn says how the value of array parameter pn holds its items
+// (Param.Items): Swagger 2's collectionFormat, OpenAPI 3's style and
+// explode with their defaults for the parameter's place.
+func (b *builder) itemsIn(pn *node) string {
+	in := pn.text("in")
+	if b.swagger {
+		switch pn.text("collectionFormat") {
+		case "", "csv":
+			return ","
+		case "ssv":
+			return " "
+		case "tsv":
+			return "\t"
+		case "pipes":
+			return "|"
+		case "multi":
+			if in == "query" {
+				return ItemsOne
+			}
+		}
+		return ItemsUnknown
+	}
+	style := pn.text("style")
+	if style == "" {
+		style = "simple"
+		if in == "query" {
+			style = "form"
+		}
+	}
+	explode := style == "form"
+	if e := pn.get("explode"); e != nil {
+		explode = e.scalar() == "true"
+	}
+	switch {
+	case style == "simple" && in != "query":
+		return "," // explode or not: path and header items are joined by commas
+	case style == "form" && in == "query" && explode:
+		return ItemsOne
+	case style == "form" && in == "query":
+		return ","
+	case style == "spaceDelimited" && in == "query" && !explode:
+		return " "
+	case style == "pipeDelimited" && in == "query" && !explode:
+		return "|"
+	}
+	return ItemsUnknown
 }
 
 // schema builds the Schema of n; components reached through $ref are
