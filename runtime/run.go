@@ -235,6 +235,7 @@ func (r *runner) run(parent context.Context) {
 			c.endsEarly = endsEarly(err, src)
 			return
 		}
+		positionLoops(ast)
 		c.prg, c.err = goja.CompileAST(ast, false)
 	}()
 	wait := time.NewTimer(r.opts.Timeout)
@@ -541,6 +542,20 @@ func (r *runner) scriptError(err error) *ScriptError {
 	var ex *goja.Exception
 	if !errors.As(err, &ex) {
 		return &ScriptError{Name: "Error", Message: err.Error()}
+	}
+	if p := r.stopped.Load(); p != nil {
+		// The run was stopped while the script waited in a call: the
+		// call failed (canceled) and its error reached the top before
+		// the interrupt did. What the user must see is why it stopped,
+		// where the script was: the call.
+		se := p.scriptError()
+		thrown := r.describeThrown(ex.Value())
+		if thrown.ServiceID != "" && p.code == CodeScriptTimeout {
+			se.Message = fmt.Sprintf("the script ran longer than its time limit of %v and was interrupted while its call to %s waited for an answer: "+
+				"lower the call's TIMEOUTS, or raise --timeout", r.opts.Timeout, thrown.ServiceID)
+		}
+		se.Line, se.Column = r.errorPlace(ex.Stack(), se.Code)
+		return se
 	}
 	se := r.describeThrown(ex.Value())
 	se.Line, se.Column = r.errorPlace(ex.Stack(), se.Code)

@@ -297,6 +297,65 @@ func TestTimeoutInterruptsTheScript(t *testing.T) {
 	}
 }
 
+// TestTimeoutWhileACallWaits is issue 33's point 25: a script whose
+// time ran out while a call waited ended with RestClientError canceled,
+// not the script-timeout a user looks for. Now the code is
+// script-timeout, at the call, saying which call waited.
+func TestTimeoutWhileACallWaits(t *testing.T) {
+	reg := binRegistry(t, "https://bin.example.com")
+	res := run(t, reg, lines(`var a = 1;`, `var r = api.rest.v1.get("bin", {}, {});`, `return r.body;`), func(o *Options) {
+		o.Timeout = 100 * time.Millisecond
+		o.Mock = mock(t, `[{serviceId: bin, delay: 10s, body: {}}]`)
+	})
+	e := res.Error
+	if e == nil || e.Name != "TimeoutError" || e.Code != CodeScriptTimeout || e.Line != 2 || e.ServiceID != "" {
+		t.Fatalf("error %+v, want a TimeoutError script-timeout at line 2", e)
+	}
+	if want := "time limit of 100ms and was interrupted while its call to bin waited for an answer"; !strings.Contains(e.Message, want) {
+		t.Errorf("message %q lacks %q", e.Message, want)
+	}
+	// A caller's cancellation while a call waits stays canceled.
+	ctx, cancel := context.WithCancel(context.Background())
+	o := Options{Source: `api.rest.v1.get("bin", {}, {});`, Registry: reg, Mock: mock(t, `[{serviceId: bin, delay: 10s, body: {}}]`)}
+	done := make(chan *Result, 1)
+	go func() { done <- Run(ctx, o) }()
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if r := <-done; r.Error == nil || r.Error.Code != CodeCanceled {
+		t.Errorf("canceled while a call waits: %+v", r.Error)
+	}
+}
+
+// TestTimeoutInAnEmptyLoop is issue 33's point 25: goja folds a constant
+// loop test away, so while (true) {} had no place of its own and an
+// interrupt there was shown at the statement before it (the last call).
+// Now it is shown at the loop; loops that end keep their meaning.
+func TestTimeoutInAnEmptyLoop(t *testing.T) {
+	reg := binRegistry(t, "https://bin.example.com")
+	for _, tc := range []struct {
+		src       string
+		line, col int
+	}{
+		{lines(`var r = api.rest.v1.get("bin", {}, {});`, `while (true) {}`), 2, 1},
+		{lines(`var x = 1;`, `  for (;;) {}`), 2, 3},
+		{lines(`var x = 1;`, `do {} while (1)`), 2, 1},
+		{lines(`function f() {`, `  var x = "a";`, `  while ("yes") { ; }`, `}`, `f();`), 3, 3},
+		{lines(`var x = [1].map(function (v) {`, `  label: for (;true;) {}`, `});`), 2, 10},
+	} {
+		res := run(t, reg, tc.src, func(o *Options) {
+			o.Timeout = 100 * time.Millisecond
+			o.Mock = mock(t, `[{serviceId: bin, body: {}}]`)
+		})
+		if e := res.Error; e == nil || e.Code != CodeScriptTimeout || e.Line != tc.line || e.Column != tc.col {
+			t.Errorf("%s:\nerror %+v, want script-timeout at %d:%d", tc.src, e, tc.line, tc.col)
+		}
+	}
+	res := run(t, nil, lines(`var n = 0, i = 0;`, `while (0) { n = 100; }`, `do { n++; } while (false);`, `while ("") { n = 100; }`,
+		`for (;;) { if (++i > 3) break; }`, `while (true) { if (++i > 5) break; }`, `return [n, i];`))
+	if got := mustReturn(t, res); got != `[1,6]` {
+		t.Errorf("loops that end: %s, want [1,6]", got)
+	}
+}
+
 func TestMockModeAndKinds(t *testing.T) {
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
 	m := mock(t, `

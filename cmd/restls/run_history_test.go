@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -164,5 +165,44 @@ func TestRunSaveLeavesSharedDirectory(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Dir(runs[0])); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the script's directory is %v (%v), want 0700", fi.Mode(), err)
+	}
+}
+
+// TestRunTimeoutThroughBinary is issue 33's point 25 through the binary
+// (restls run supervises the script in a child): a script out of time
+// while a call waits ends with script-timeout at the call, and one in an
+// empty while (true) {} after a call is shown at the loop, not the call.
+func TestRunTimeoutThroughBinary(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	mock := filepath.Join(dir, "m.mock.yaml")
+	if err := os.WriteFile(mock, []byte("fixtures:\n- {serviceId: registry, path: slow, delay: 10s, body: {}}\n- {serviceId: registry, body: {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src, want string
+		line      int
+	}{
+		{"var a = 1;\nvar r = api.rest.v1.get(\"registry\", {pathParams: [\"slow\"]}, {});\nreturn r.body;\n", "while its call to registry waited for an answer", 2},
+		{"var r = api.rest.v1.get(\"registry\", {}, {});\nwhile (true) {}\n", "look for a loop that never ends", 2},
+	} {
+		script := filepath.Join(dir, "s.js")
+		if err := os.WriteFile(script, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := restlsCommand(t, "run", "--config-root", filepath.Join(root, "testdata/config"), "--mock", mock, "--timeout", "300ms", "--json", script)
+		out, _ := cmd.Output()
+		var got struct {
+			Error struct {
+				Name, Code, Message string
+				Line                int
+			}
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+		if e := got.Error; e.Code != "script-timeout" || e.Name != "TimeoutError" || e.Line != tc.line || !strings.Contains(e.Message, tc.want) {
+			t.Errorf("%s: error %+v, want script-timeout at line %d, %q", tc.src, e, tc.line, tc.want)
+		}
 	}
 }

@@ -1,0 +1,108 @@
+package runtime
+
+import (
+	"reflect"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/token"
+)
+
+// maxLoopWalk bounds the nodes positionLoops visits; a script past it
+// keeps goja's positions (an interrupt in an empty loop may then be shown
+// at the statement before it).
+const maxLoopWalk = 1 << 20
+
+// positionLoops gives every loop whose test is a constant (while (true),
+// for (;;), do ... while (1)) a test that is not one, so that the loop
+// has a place in the compiled program's source map. goja folds a
+// constant test away: while (true) {} compiles to a jump with no
+// position of its own, and an interrupt there (the script's time limit)
+// was shown at the last statement before the loop, a call made long
+// before. The new test, undefined === undefined placed at the loop's
+// keyword, is true as the old one was and has no effect; it costs two
+// loads and a comparison per turn, and is only given to loops that end
+// only by break, return or throw.
+//
+// The walk is iterative and bounded: a binary chain of a million terms
+// is a tree a million deep.
+func positionLoops(prg *ast.Program) {
+	stack := []reflect.Value{reflect.ValueOf(prg)}
+	seen := map[uintptr]bool{}
+	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
+	pkg := reflect.TypeOf(ast.Program{}).PkgPath()
+	for n := 0; len(stack) > 0 && n < maxLoopWalk; n++ {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				stack = append(stack, v.Elem())
+			}
+			continue
+		case reflect.Slice:
+			for i := v.Len() - 1; i >= 0; i-- {
+				stack = append(stack, v.Index(i))
+			}
+			continue
+		case reflect.Pointer:
+			if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != pkg || seen[v.Pointer()] {
+				continue
+			}
+			seen[v.Pointer()] = true
+		default:
+			continue
+		}
+		if v.Type().Implements(nodeType) {
+			switch loop := v.Interface().(type) {
+			case *ast.WhileStatement:
+				if constantTest(loop.Test) {
+					loop.Test = alwaysTrue(loop.While)
+				}
+			case *ast.DoWhileStatement:
+				if constantTest(loop.Test) {
+					loop.Test = alwaysTrue(loop.Do)
+				}
+			case *ast.ForStatement:
+				if loop.Test == nil || constantTest(loop.Test) {
+					loop.Test = alwaysTrue(loop.For)
+				}
+			}
+		}
+		s := v.Elem()
+		for i := s.NumField() - 1; i >= 0; i-- {
+			switch f := s.Field(i); f.Kind() {
+			case reflect.Interface, reflect.Slice, reflect.Pointer:
+				if s.Type().Field(i).IsExported() {
+					stack = append(stack, f)
+				}
+			case reflect.Struct: // an embedded node (PrivateIdentifier's Identifier)
+			}
+		}
+	}
+}
+
+// constantTest reports whether e is a literal that is true, as goja folds
+// it.
+func constantTest(e ast.Expression) bool {
+	switch e := e.(type) {
+	case *ast.BooleanLiteral:
+		return e.Value
+	case *ast.NumberLiteral:
+		switch n := e.Value.(type) {
+		case int64:
+			return n != 0
+		case float64:
+			return n != 0 && n == n // NaN is false
+		}
+	case *ast.StringLiteral:
+		return e.Value != ""
+	}
+	return false
+}
+
+// alwaysTrue is undefined === undefined at at.
+func alwaysTrue(at file.Idx) ast.Expression {
+	return &ast.BinaryExpression{Operator: token.STRICT_EQUAL, Comparison: true,
+		Left: &ast.Identifier{Name: "undefined", Idx: at}, Right: &ast.Identifier{Name: "undefined", Idx: at}}
+}
