@@ -327,11 +327,12 @@ func TestGitHubAnswerFast(t *testing.T) {
 			var b bytes.Buffer
 			g := exampleGen{}
 			g.literal(&b, a.example, 0)
-			if !g.over {
+			if g.left == 0 {
 				check(op, a, b.Bytes())
 			}
 		}
-		if status, body, _ := idx.AnswerExample(op); body != nil {
+		if ex := idx.AnswerExample(op); ex.Body != nil {
+			status, body := ex.Status, ex.Body
 			if a, ok := op.documented(status); ok && a.raw.n != nil {
 				check(op, a, body)
 			}

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -12,10 +13,17 @@ import (
 // value built from the answer's schema. Only an index built by
 // BuildAnswers keeps what this needs.
 
-// Bounds of a generated value.
+// Bounds of a generated value. Every step of the generator is charged
+// to maxExampleSteps: a value or schema written, a part of an allOf, a
+// property or a required name read; and the value stops growing past
+// maxExampleBytes (a fixture file holds 16 MiB). Before issue 33 only the values
+// written were counted, so an allOf of n parts each requiring its own
+// property took n*n lookups per object, again at each level a $ref
+// brought it back: minutes of CPU from a repository's description.
 const (
 	maxExampleDepth = 32
-	maxExampleNodes = 10000
+	maxExampleSteps = 100_000
+	maxExampleBytes = 1 << 20
 	maxExampleItems = 16
 	maxExampleLen   = 1024
 )
@@ -38,15 +46,34 @@ func (b *builder) mediaExample(mt *node) *node {
 	return nil
 }
 
+// Example is the answer a fixture for an operation gives (AnswerExample).
+type Example struct {
+	// Status is the first documented 2XX status (200 for a class or
+	// default).
+	Status int
+	// Body is the JSON body; nil when the answer has no JSON schema.
+	Body json.RawMessage
+	// Cut says what Body leaves out when the schema was too large or
+	// too deep to build whole within the generator's budget; "" when it
+	// is whole.
+	Cut string
+}
+
 // AnswerExample is the answer a fixture for op gives: the first
-// documented 2XX status (200 for a class or default) and its JSON body,
-// from the description's example when it holds to the schema, else a
-// minimal value built from the schema. body is nil when the answer has
-// no JSON schema; valid says whether the body holds to the schema
-// (a schema with a pattern or a not may defeat the minimal value).
-func (idx *Index) AnswerExample(op *Operation) (status int, body json.RawMessage, valid bool) {
+// documented 2XX status and its JSON body, from the description's
+// example when it holds to the schema, else a minimal value built from
+// the schema, within maxExampleSteps (Example.Cut says what was left
+// out). A schema with a pattern or a not may defeat the minimal value:
+// the body is not checked against it.
+func (idx *Index) AnswerExample(op *Operation) Example {
+	return idx.answerExample(op, maxExampleSteps)
+}
+
+// answerExample is AnswerExample within steps (the fuzz target's smaller
+// budget runs the same walk in less time).
+func (idx *Index) answerExample(op *Operation, steps int) Example {
 	if idx == nil || op == nil {
-		return 200, nil, true
+		return Example{Status: 200}
 	}
 	var a *answerRaw
 	for i := range op.answers {
@@ -63,34 +90,40 @@ func (idx *Index) AnswerExample(op *Operation) (status int, body json.RawMessage
 		}
 	}
 	if a == nil {
-		return 200, nil, true
+		return Example{Status: 200}
 	}
-	status = 200
+	ex := Example{Status: 200}
 	if n, err := strconv.Atoi(a.status); err == nil {
-		status = n
-	}
-	holds := func(b []byte) bool {
-		v, ok := decodeNumbers(b)
-		return ok && len(idx.CheckAnswer(op, status, v, true)) == 0
+		ex.Status = n
 	}
 	if a.example != nil {
 		var b bytes.Buffer
-		g := exampleGen{}
+		g := exampleGen{out: &b, budget: steps}
 		g.literal(&b, a.example, 0)
-		if !g.over && (a.raw.n == nil || holds(b.Bytes())) {
-			return status, b.Bytes(), true
+		if g.left == 0 && (a.raw.n == nil || idx.holds(op, ex.Status, b.Bytes())) {
+			ex.Body = b.Bytes()
+			return ex
 		}
 	}
 	if a.raw.n == nil {
-		return status, nil, true
+		return ex
 	}
-	g := exampleGen{}
+	g := exampleGen{budget: steps}
 	if idx.valid != nil {
 		g.refs = idx.valid.refs
 	}
 	var b bytes.Buffer
+	g.out = &b
 	g.schema(&b, a.raw.n, 0)
-	return status, b.Bytes(), holds(b.Bytes())
+	ex.Body = b.Bytes()
+	ex.Cut = g.cutText()
+	return ex
+}
+
+// holds reports whether body holds to op's answer schema for status.
+func (idx *Index) holds(op *Operation, status int, body []byte) bool {
+	v, ok := decodeNumbers(body)
+	return ok && len(idx.CheckAnswer(op, status, v, true)) == 0
 }
 
 func decodeNumbers(b []byte) (any, bool) {
@@ -100,21 +133,87 @@ func decodeNumbers(b []byte) (any, bool) {
 	return v, dec.Decode(&v) == nil
 }
 
-// exampleGen writes JSON values, bounded.
+// exampleGen writes JSON values, bounded: steps counts every step
+// (maxExampleSteps); once over, nothing more is added. A value deeper
+// than maxExampleDepth is left out alone. What is left out is counted
+// (left) with where the first of it is (at).
 type exampleGen struct {
-	refs  map[string]*node
-	nodes int
-	over  bool
+	refs   map[string]*node
+	out    *bytes.Buffer // the value written, for maxExampleBytes
+	budget int           // steps allowed; 0 for maxExampleSteps
+	steps  int
+	over   bool
+	why    string   // why over
+	deep   bool     // a value was left out for its depth
+	left   int      // values left out
+	at     string   // where the first was left out, in the body
+	path   []string // where the generator is, in the body
 }
 
-func (g *exampleGen) count(depth int) bool {
-	g.nodes++
-	if g.nodes > maxExampleNodes || depth > maxExampleDepth {
+// charge counts n steps and reports whether the budget still holds.
+func (g *exampleGen) charge(n int) bool {
+	if g.over {
+		return false
+	}
+	g.steps += n
+	switch {
+	case g.steps > g.allowed():
 		g.over = true
+		g.why = fmt.Sprintf("the schema takes more than %d steps to build", g.allowed())
+	case g.out != nil && g.out.Len() > maxExampleBytes:
+		g.over = true
+		g.why = fmt.Sprintf("the value would be larger than %d KiB", maxExampleBytes>>10)
+	}
+	return !g.over
+}
+
+func (g *exampleGen) allowed() int {
+	if g.budget > 0 {
+		return g.budget
+	}
+	return maxExampleSteps
+}
+
+// count charges a value written at depth, and reports whether it may
+// be; a value it may not write is one left out.
+func (g *exampleGen) count(depth int) bool {
+	if depth > maxExampleDepth {
+		g.deep = true
+		g.leave(1)
+		return false
+	}
+	if !g.charge(1) {
+		g.leave(1)
 		return false
 	}
 	return true
 }
+
+// leave counts n values left out; the first gives the place.
+func (g *exampleGen) leave(n int) {
+	if g.left == 0 {
+		g.at = "body" + strings.Join(g.path, "")
+	}
+	g.left += n
+}
+
+// cutText says what the value leaves out, or "" when it is whole.
+func (g *exampleGen) cutText() string {
+	if g.left == 0 {
+		return ""
+	}
+	var why []string
+	if g.over {
+		why = append(why, g.why)
+	}
+	if g.deep {
+		why = append(why, fmt.Sprintf("it nests deeper than %d levels", maxExampleDepth))
+	}
+	return fmt.Sprintf("the body is cut (%s): %d value(s) left out, the first at %s; complete the fixture by hand, or give the answer an example", strings.Join(why, "; "), g.left, g.at)
+}
+
+func (g *exampleGen) push(key string) { g.path = append(g.path, key) }
+func (g *exampleGen) pop()            { g.path = g.path[:len(g.path)-1] }
 
 // literal writes a description's value (an example, an enum value).
 func (g *exampleGen) literal(b *bytes.Buffer, n *node, depth int) {
@@ -137,22 +236,34 @@ func (g *exampleGen) literal(b *bytes.Buffer, n *node, depth int) {
 	case kArray:
 		b.WriteByte('[')
 		for i, v := range n.vals {
+			if g.over {
+				g.leave(len(n.vals) - i)
+				break
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			g.push("[" + strconv.Itoa(i) + "]")
 			g.literal(b, v, depth+1)
+			g.pop()
 		}
 		b.WriteByte(']')
 	case kObject:
 		b.WriteByte('{')
 		for i, k := range n.keys {
+			if g.over {
+				g.leave(len(n.keys) - i)
+				break
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			s, _ := json.Marshal(k)
 			b.Write(s)
 			b.WriteByte(':')
+			g.push("." + k)
 			g.literal(b, n.vals[i], depth+1)
+			g.pop()
 		}
 		b.WriteByte('}')
 	default:
@@ -166,6 +277,9 @@ func (g *exampleGen) deref(n *node) *node {
 		if ref == "" {
 			return n
 		}
+		if !g.charge(1) {
+			return nil
+		}
 		n = g.refs[ref]
 	}
 	return nil
@@ -175,6 +289,11 @@ func (g *exampleGen) deref(n *node) *node {
 // enum value or default, else the least its type and bounds take.
 func (g *exampleGen) schema(b *bytes.Buffer, n *node, depth int) {
 	n = g.deref(n)
+	if g.over {
+		g.leave(1)
+		b.WriteString("null")
+		return
+	}
 	if n == nil || n.kind != kObject || !g.count(depth) {
 		b.WriteString("{}")
 		return
@@ -197,6 +316,9 @@ func (g *exampleGen) schema(b *bytes.Buffer, n *node, depth int) {
 		if alt := n.get(k); alt != nil && alt.kind == kArray && len(alt.vals) > 0 {
 			pick := alt.vals[0]
 			for _, v := range alt.vals {
+				if !g.charge(1) {
+					break
+				}
 				if d := g.deref(v); d != nil && d.text("type") != "null" {
 					pick = v
 					break
@@ -216,10 +338,16 @@ func (g *exampleGen) schema(b *bytes.Buffer, n *node, depth int) {
 		}
 		b.WriteByte('[')
 		for i := range k {
+			if g.over {
+				g.leave(k - i)
+				break
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			g.push("[" + strconv.Itoa(i) + "]")
 			g.schema(b, n.get("items"), depth+1)
+			g.pop()
 		}
 		b.WriteByte(']')
 	case "string":
@@ -240,18 +368,29 @@ func (g *exampleGen) schema(b *bytes.Buffer, n *node, depth int) {
 func (g *exampleGen) allOf(b *bytes.Buffer, n *node, parts []*node, depth int) {
 	objs := []*node{n}
 	for _, p := range parts {
+		if !g.charge(1) {
+			break
+		}
 		if d := g.deref(p); d != nil && d.kind == kObject {
 			if schemaType(d) == "object" {
 				objs = append(objs, d)
 			}
 			if inner := d.get("allOf"); inner != nil && inner.kind == kArray && depth < maxExampleDepth {
 				for _, q := range inner.vals {
+					if !g.charge(1) {
+						break
+					}
 					if dq := g.deref(q); dq != nil && schemaType(dq) == "object" {
 						objs = append(objs, dq)
 					}
 				}
 			}
 		}
+	}
+	if g.over {
+		g.leave(1)
+		b.WriteString("{}")
+		return
 	}
 	if len(objs) == 1 {
 		g.schema(b, parts[0], depth+1)
@@ -260,9 +399,25 @@ func (g *exampleGen) allOf(b *bytes.Buffer, n *node, parts []*node, depth int) {
 	g.object(b, objs, depth)
 }
 
-// object writes the required properties of the schemas objs, each once.
+// object writes the required properties of the schemas objs, each once,
+// with the schema the first of objs that defines it gives. The
+// properties are read once into a map: looking each required name up
+// in every part was the quadratic walk of issue 33.
 func (g *exampleGen) object(b *bytes.Buffer, objs []*node, depth int) {
 	b.WriteByte('{')
+	defer b.WriteByte('}')
+	props := map[string]*node{}
+	for _, o := range objs {
+		p := o.get("properties")
+		if p == nil || p.kind != kObject || !g.charge(1+len(p.keys)) {
+			continue
+		}
+		for i, k := range p.keys {
+			if _, ok := props[k]; !ok {
+				props[k] = p.vals[i]
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, o := range objs {
 		req := o.get("required")
@@ -274,26 +429,26 @@ func (g *exampleGen) object(b *bytes.Buffer, objs []*node, depth int) {
 				continue
 			}
 			seen[r.str] = true
+			if !g.charge(1) {
+				g.leave(1)
+				continue // counted, not written
+			}
 			if len(seen) > 1 {
 				b.WriteByte(',')
 			}
 			k, _ := json.Marshal(r.str)
 			b.Write(k)
 			b.WriteByte(':')
-			var prop *node
-			for _, p := range objs {
-				if prop = p.get("properties").get(r.str); prop != nil {
-					break
-				}
-			}
+			prop := props[r.str]
 			if prop == nil {
 				b.WriteString(`""`)
 				continue
 			}
+			g.push("." + r.str)
 			g.schema(b, prop, depth+1)
+			g.pop()
 		}
 	}
-	b.WriteByte('}')
 }
 
 // schemaType is a schema's type: the first of a list that is not null,

@@ -106,8 +106,8 @@ func FuzzBuild(f *testing.F) {
 			if i == 50 {
 				break
 			}
-			if _, body, _ := ans.AnswerExample(o); body != nil && !json.Valid(body) {
-				t.Fatalf("%s %s: the generated answer is not JSON: %s", o.Method, o.Path, body)
+			if ex := ans.AnswerExample(o); ex.Body != nil && !json.Valid(ex.Body) {
+				t.Fatalf("%s %s: the generated answer is not JSON: %s", o.Method, o.Path, ex.Body)
 			}
 		}
 	})

@@ -80,6 +80,7 @@ var (
 // FixtureFor builds the fixture of a call from its operation's answer in
 // set, which must keep the answers' schemas (AnswerSet, AnswerAPIs):
 // openapi.Index.AnswerExample. op is the operation ("GET /orders/{id}").
+// A body the generator had to cut says so in f.Comment.
 func FixtureFor(set *openapi.Set, c CallShape) (f restclient.NewFixture, op string, err error) {
 	api, ok := set.API(c.ServiceID)
 	if !ok || api.Index == nil || api.Index.Recorded {
@@ -89,8 +90,8 @@ func FixtureFor(set *openapi.Set, c CallShape) (f restclient.NewFixture, op stri
 	if o == nil {
 		return f, "", fmt.Errorf("%w of serviceId %s's description matches %s %s", ErrNoOperation, c.ServiceID, c.Method, "/"+c.pattern())
 	}
-	status, body, _ := api.Index.AnswerExample(o)
-	return restclient.NewFixture{ServiceID: c.ServiceID, Method: c.Method, Path: c.pattern(), Status: status, Body: body}, o.Method + " " + o.Path, nil
+	ex := api.Index.AnswerExample(o)
+	return restclient.NewFixture{ServiceID: c.ServiceID, Method: c.Method, Path: c.pattern(), Status: ex.Status, Body: ex.Body, Comment: ex.Cut}, o.Method + " " + o.Path, nil
 }
 
 // FixtureFile is the fixture file of script: the one beside it

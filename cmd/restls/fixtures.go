@@ -119,6 +119,9 @@ read, no description, or a fixture file that cannot be updated.`)
 		}
 		added++
 		fmt.Fprintf(env.stdout, "%s: %s %s %s: status %d from %s\n", where, f.Method, f.ServiceID, fixturePathText(f.Path), f.Status, op)
+		if f.Comment != "" {
+			fmt.Fprintf(env.stderr, "%s: %s %s: %s\n", where, f.Method, f.ServiceID, f.Comment)
+		}
 	}
 	if added > 0 {
 		if err := restclient.WriteFixtures(file, cur); err != nil {

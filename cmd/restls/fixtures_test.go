@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/internal/goldentest"
 )
@@ -63,6 +65,45 @@ func TestFixturesGenerateEmptyPath(t *testing.T) {
 	if want := "orders.js:1: GET shop (no pathParams: the service's address): status 200 from GET /\n" +
 		"orders.mock.yaml: 1 fixture added\n"; rc != 0 || out != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant\n%s\nstderr:\n%s", rc, out, want, errs)
+	}
+}
+
+// TestFixturesGenerateAllOfBudget (issue 33, point 4): a description
+// whose answer is an allOf of 10,000 parts, each requiring a property
+// that is the allOf again, held restls fixtures generate for minutes (a
+// quadratic walk per object, at every level). It ends within the
+// generator's budget, writes the fixture with what fits, and says what
+// it left out: on stderr, and above the fixture in the file.
+func TestFixturesGenerateAllOfBudget(t *testing.T) {
+	dir := shopProject(t, "")
+	var d strings.Builder
+	d.WriteString(`{"openapi":"3.1.0","info":{"title":"Shop","version":"1"},"paths":{"/orders/{id}":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Big"}}}}}}}},"components":{"schemas":{"Big":{"allOf":[`)
+	for i := range 10_000 {
+		if i > 0 {
+			d.WriteByte(',')
+		}
+		fmt.Fprintf(&d, `{"type":"object","required":["p%d"],"properties":{"p%d":{"$ref":"#/components/schemas/Big"}}}`, i, i)
+	}
+	d.WriteString(`]}}}}`)
+	writeFile(t, dir, "apis/shop.json", d.String())
+	writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {}).body;\n")
+	cmd := restlsCommand(t, "fixtures", "generate", "orders.js")
+	cmd.Dir = dir
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	runWithin(t, cmd, 30*time.Second, func() string { return out.String() + errb.String() })
+	t.Logf("took %v", time.Since(start))
+	if cmd.ProcessState.ExitCode() != 0 || !strings.HasSuffix(out.String(), "orders.mock.yaml: 1 fixture added\n") {
+		t.Errorf("exit %d, stdout:\n%s", cmd.ProcessState.ExitCode(), out.String())
+	}
+	cut := "orders.js:1: GET shop: the body is cut (the schema takes more than 100000 steps to build): "
+	if !strings.HasPrefix(errb.String(), cut) || !strings.Contains(errb.String(), "left out, the first at body.p0") {
+		t.Errorf("stderr %q, want it to say what was left out", errb.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "orders.mock.yaml"))
+	if err != nil || !strings.Contains(string(data), "\n# the body is cut (the schema takes more than 100000 steps") {
+		t.Errorf("the file does not say the body is cut (%v):\n%.600s", err, data)
 	}
 }
 

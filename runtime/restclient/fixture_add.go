@@ -16,6 +16,9 @@ type NewFixture struct {
 	Status int
 	// Body is the JSON body; nil for none.
 	Body json.RawMessage
+	// Comment is written above the fixture in a YAML file (what the
+	// body leaves out); a JSON file has no place for it.
+	Comment string
 }
 
 // AddFixtures returns a fixtures file's text (old; empty when the file
@@ -28,6 +31,7 @@ func AddFixtures(old []byte, asJSON bool, fixtures []NewFixture) ([]byte, error)
 	for _, f := range fixtures {
 		r := &recordedFixture{ServiceID: f.ServiceID, Method: f.Method, Path: f.Path, Status: f.Status, Body: f.Body}
 		r.key = callKey(r.ServiceID, r.Method, r.Path, nil)
+		r.comment = f.Comment
 		rec = append(rec, r)
 	}
 	if asJSON {

@@ -164,6 +164,8 @@ type recordedFixture struct {
 	BodyBase64 *string         `json:"bodyBase64,omitempty"`
 
 	key string
+	// comment goes above the fixture in a YAML file.
+	comment string
 	// replaces is the index+1 of the old item this one takes the place of.
 	replaces int
 }
@@ -447,6 +449,7 @@ func mergeYAML(old []byte, fixtures []*recordedFixture, fillIn bool, head string
 			if err != nil {
 				return nil, err
 			}
+			n.HeadComment = v.comment
 			if v.replaces > 0 {
 				// The user's comment on the fixture stays with its call.
 				n.HeadComment = list.Content[v.replaces-1].HeadComment
