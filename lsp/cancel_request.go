@@ -10,11 +10,7 @@ import (
 // cancelRequest cancels an in-flight request; the request then answers
 // RequestCancelled (-32800). It runs in arrival order, so it always sees a
 // request that arrived before it.
-func (s *session) cancelRequest(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.CancelParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) cancelRequest(_ context.Context, req *jsonrpc2.Request, p *protocol.CancelParams) (any, error) {
 	var id jsonrpc2.ID
 	switch v := p.ID.(type) {
 	case protocol.Integer:

@@ -2,14 +2,12 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -28,6 +26,8 @@ type showEntryArgs struct {
 	URI   uri.URI        `json:"uri"`
 	Range protocol.Range `json:"range"`
 }
+
+func (a *showEntryArgs) complete() bool { return a.URI.IsFile() }
 
 // skeletonAction is the quick fix of an unknown serviceId that adds an
 // entry for it to the XML file of the script's kind
@@ -110,25 +110,21 @@ func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagn
 // showEntry asks the client to open a configuration file at a range
 // (restls.showEntry); a client without window/showDocument is left as it
 // is.
-func (s *session) showEntry(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
+func (s *session) showEntry(ctx context.Context, c commandCall, a *showEntryArgs) (*ShowEntryResult, error) {
 	// The client answers window/showDocument on the connection this
 	// request came on: release the read goroutine first.
-	ctx, done := s.detach(ctx, req)
+	ctx, done := s.detach(ctx, c.req)
 	defer done()
-	var a showEntryArgs
-	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || !a.URI.IsFile() {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.showEntry takes one argument {uri, range} naming a file")
-	}
 	s.mu.Lock()
 	can := s.caps.showDocument
 	s.mu.Unlock()
 	if !can {
-		return map[string]any{"shown": false}, nil
+		return &ShowEntryResult{Shown: false}, nil
 	}
 	yes := true
 	var res protocol.ShowDocumentResult
 	if _, err := s.conn.Call(ctx, protocol.MethodWindowShowDocument, &protocol.ShowDocumentParams{URI: a.URI, TakeFocus: &yes, Selection: &a.Range}, &res); err != nil {
-		return map[string]any{"shown": false}, nil
+		return &ShowEntryResult{Shown: false}, nil
 	}
-	return map[string]any{"shown": res.Success}, nil
+	return &ShowEntryResult{Shown: res.Success}, nil
 }

@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"strings"
 
@@ -24,6 +24,8 @@ type pasteCurlArgs struct {
 	Curl     string            `json:"curl"`
 }
 
+func (a *pasteCurlArgs) complete() bool { return a.URI != "" && a.Curl != "" }
+
 // PasteCurlResult is the answer of restls.pasteCurl: the edit to apply,
 // the serviceId the URL matched, the call's text and the notes on what
 // was left out (also in the edit, as comment lines above the call).
@@ -38,11 +40,7 @@ type PasteCurlResult struct {
 // and a URL no service matches are RequestFailed errors whose message
 // says why (for the latter, which base url to configure); the client
 // shows it.
-func (s *session) pasteCurl(arg []byte) (*PasteCurlResult, error) {
-	var a pasteCurlArgs
-	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" || a.Curl == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument {uri, position, curl} naming an open document, a position in it and a curl command line", CommandPasteCurl)
-	}
+func (s *session) pasteCurl(_ context.Context, _ commandCall, a *pasteCurlArgs) (*PasteCurlResult, error) {
 	u := canonicalURI(a.URI)
 	v, ok := s.viewOf(u)
 	if !ok {

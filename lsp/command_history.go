@@ -37,6 +37,8 @@ type historyArgs struct {
 	URI string `json:"uri"`
 }
 
+func (a *historyArgs) complete() bool { return a.URI != "" }
+
 // RunInfo says which run a side of a comparison is.
 type RunInfo struct {
 	// Time is when the run ended; zero for a run made for the comparison.
@@ -160,13 +162,9 @@ func (s *session) slowCalls(d *document) []hints.SlowCall {
 	return s.slow[historyKey(d)]
 }
 
-// historyView decodes the arguments of a history command and returns the
-// open document they name.
-func (s *session) historyView(command string, arg []byte) (view, error) {
-	var a historyArgs
-	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
-		return view{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument {uri} naming an open document", command)
-	}
+// historyView returns the open document a history command's argument
+// names.
+func (s *session) historyView(command string, a *historyArgs) (view, error) {
 	v, ok := s.viewOf(canonicalURI(a.URI))
 	if !ok {
 		return view{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not open in the editor; open it first", command, a.URI)
@@ -196,7 +194,7 @@ func info(e *history.Entry) RunInfo {
 }
 
 // compareWithPrevious answers restls.compareWithPrevious.
-func (s *session) compareWithPrevious(arg []byte) (*CompareResult, error) {
+func (s *session) compareWithPrevious(_ context.Context, _ commandCall, arg *historyArgs) (*CompareResult, error) {
 	v, err := s.historyView(CommandCompareWithPrevious, arg)
 	if err != nil {
 		return nil, err
@@ -211,7 +209,7 @@ func (s *session) compareWithPrevious(arg []byte) (*CompareResult, error) {
 // compareWithFixtures answers restls.compareWithFixtures: the document's
 // current text is run answered from the fixture file beside it, and that
 // run is compared with the last one kept. The fixtures run is not kept.
-func (s *session) compareWithFixtures(ctx context.Context, req *jsonrpc2.Request, arg []byte) (*CompareResult, error) {
+func (s *session) compareWithFixtures(ctx context.Context, c commandCall, arg *historyArgs) (*CompareResult, error) {
 	const command = CommandCompareWithFixtures
 	v, err := s.historyView(command, arg)
 	if err != nil {
@@ -236,7 +234,7 @@ func (s *session) compareWithFixtures(ctx context.Context, req *jsonrpc2.Request
 	if err != nil {
 		return nil, err
 	}
-	ctx, done := s.detach(ctx, req)
+	ctx, done := s.detach(ctx, c.req)
 	defer done()
 	res, err := runner(ctx, workspace.RunRequest{
 		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: v.kind,
@@ -260,7 +258,7 @@ func (s *session) compareWithFixtures(ctx context.Context, req *jsonrpc2.Request
 // script's last run go into the fixture file beside it (record "auto"'s
 // file), replacing the fixtures of the same calls as --record does. The
 // client shows the diff (compareWithFixtures) before it asks.
-func (s *session) updateFixtures(arg []byte) (*UpdateFixturesResult, error) {
+func (s *session) updateFixtures(_ context.Context, _ commandCall, arg *historyArgs) (*UpdateFixturesResult, error) {
 	const command = CommandUpdateFixtures
 	v, err := s.historyView(command, arg)
 	if err != nil {

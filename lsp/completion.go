@@ -13,11 +13,7 @@ import (
 
 // completion answers from the hint engine. A document that is not open or a
 // registry that failed to load gives fewer items, never an error.
-func (s *session) completion(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.CompletionParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) completion(ctx context.Context, req *jsonrpc2.Request, p *protocol.CompletionParams) (any, error) {
 	v, ok := s.scriptViewOf(p.TextDocument.URI)
 	ctx, done := s.detach(ctx, req)
 	defer done()

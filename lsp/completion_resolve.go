@@ -16,11 +16,7 @@ import (
 // seq alone when it came from the list's item defaults, and the item is
 // then found by its label. An item from an older answer comes back
 // unchanged.
-func (s *session) completionResolve(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var item protocol.CompletionItem
-	if err := decode(req, &item); err != nil {
-		return nil, err
-	}
+func (s *session) completionResolve(_ context.Context, req *jsonrpc2.Request, item *protocol.CompletionItem) (any, error) {
 	if len(item.Data) == 0 {
 		return &item, nil
 	}

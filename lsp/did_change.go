@@ -11,11 +11,7 @@ import (
 // didChange applies the changes in order. Incremental changes carry UTF-16
 // ranges; the mapper turns them into byte offsets of the text as it is after
 // the previous change of the same notification.
-func (s *session) didChange(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DidChangeTextDocumentParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) didChange(ctx context.Context, req *jsonrpc2.Request, p *protocol.DidChangeTextDocumentParams) (any, error) {
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	old := s.docs[u]

@@ -9,11 +9,7 @@ import (
 
 // didChangeConfiguration takes the settings from the notification when it
 // carries them (push model), else pulls them with workspace/configuration.
-func (s *session) didChangeConfiguration(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DidChangeConfigurationParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) didChangeConfiguration(_ context.Context, req *jsonrpc2.Request, p *protocol.DidChangeConfigurationParams) (any, error) {
 	raw := []byte(p.Settings)
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == "{}" {
 		go s.safely("pull settings", func() { s.pullSettings(s.ctx) })

@@ -7,11 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DidChangeWatchedFilesParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request, p *protocol.DidChangeWatchedFilesParams) (any, error) {
 	var paths []string
 	for _, ev := range p.Changes {
 		if ev.URI.IsFile() {

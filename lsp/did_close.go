@@ -9,11 +9,7 @@ import (
 
 // didClose forgets the document and clears its diagnostics, unless it is a
 // configuration file, whose diagnostics come from the registry and stay.
-func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.DidCloseTextDocumentParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request, p *protocol.DidCloseTextDocumentParams) (any, error) {
 	u := p.TextDocument.URI
 	s.diagnostics.forget(ctx, u, func() { s.dropDocument(u) })
 	return nil, nil

@@ -12,11 +12,8 @@ import (
 	"go.lsp.dev/uri"
 )
 
-func (s *session) didOpen(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var d *document
-	if err := decodeWith(req, func(raw []byte) (err error) { d, err = decodeDidOpen(raw); return err }); err != nil {
-		return nil, err
-	}
+func (s *session) didOpen(ctx context.Context, _ *jsonrpc2.Request, p *openedDocument) (any, error) {
+	d := p.d
 	s.mu.Lock()
 	why := s.admitLocked(d.uri, int64(len(d.doc.Text())))
 	if why == "" {
@@ -29,6 +26,15 @@ func (s *session) didOpen(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	}
 	s.markDirty(d.uri)
 	return nil, nil
+}
+
+// openedDocument is didOpen's params, decoded by decodeDidOpen into the
+// document they open.
+type openedDocument struct{ d *document }
+
+func (o *openedDocument) decodeRaw(raw []byte) (err error) {
+	o.d, err = decodeDidOpen(raw)
+	return err
 }
 
 // didOpenParams is protocol.DidOpenTextDocumentParams as decodeDidOpen

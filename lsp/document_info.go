@@ -46,11 +46,7 @@ type DocumentInfo struct {
 // documentInfo answers restls/documentInfo for an open document, or for
 // a script file on disk the editor has not opened; null for anything
 // else (a closed document of another scheme, an unreadable file).
-func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p DocumentInfoParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *DocumentInfoParams) (any, error) {
 	if p.TextDocument.URI == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: %s needs textDocument.uri", MethodDocumentInfo)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
@@ -38,6 +37,8 @@ type runArgs struct {
 	Record json.RawMessage `json:"record"`
 }
 
+func (a *runArgs) complete() bool { return a.URI != "" }
+
 // servicesArgs are the optional arguments of restls.services.
 type servicesArgs struct {
 	Kind string `json:"kind"`
@@ -46,82 +47,10 @@ type servicesArgs struct {
 
 var progressSeq atomic.Int64
 
-func (s *session) executeCommand(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.ExecuteCommandParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	var arg []byte
-	if len(p.Arguments) > 0 {
-		arg = []byte(p.Arguments[0])
-	}
-	switch p.Command {
-	case CommandReload:
-		if !s.opts.MayReload {
-			return nil, s.refused(CommandReload)
-		}
-		if f := s.opts.ReloadRefused; f != nil {
-			if err := f(); err != nil {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: %v", CommandReload, err)
-			}
-		}
-		// Runs in order: requests after it see the new registry.
-		s.srv.Reload()
-		return map[string]any{"reloaded": true}, nil
-	case CommandServices:
-		var a servicesArgs
-		if len(arg) > 0 {
-			if err := json.Unmarshal(arg, &a); err != nil {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.services takes {kind?, uri?}: %v", err)
-			}
-		}
-		kind := config.ScriptService
-		if a.URI != "" {
-			if v, ok := s.viewOf(canonicalURI(a.URI)); ok {
-				kind = v.kind
-			}
-		}
-		if a.Kind != "" {
-			k, err := config.ParseKind(a.Kind)
-			if err != nil {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.services: %v", err)
-			}
-			kind = k
-		}
-		return s.snapshot().For(kind).HintsMap(), nil
-	case CommandServiceTree:
-		return s.serviceTree(), nil
-	case CommandRunScript:
-		return s.runScript(ctx, req, arg, p.WorkDoneToken)
-	case CommandPasteCurl:
-		return s.pasteCurl(arg) // command_curl.go
-	case CommandShowEntry:
-		return s.showEntry(ctx, req, arg) // code_action_entry.go
-	case CommandRunTests: // testfile.go
-		return s.runTests(ctx, req, arg)
-	case CommandUpdateTest:
-		return s.updateTest(ctx, req, arg)
-	case CommandListTests:
-		return s.listTests(arg)
-	case CommandCompareWithPrevious:
-		return s.compareWithPrevious(arg) // command_history.go
-	case CommandCompareWithFixtures:
-		return s.compareWithFixtures(ctx, req, arg)
-	case CommandUpdateFixtures:
-		return s.updateFixtures(arg)
-	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: unknown command %q; the commands are %s", p.Command, strings.Join(commands, ", "))
-	}
-}
-
 // runScript runs the open document's current text with the injected runner
 // and returns its result (a dryrun.Result: the `restls run --json` object
 // and the mode), reporting $/progress while it runs.
-func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []byte, token protocol.ProgressToken) (*dryrun.Result, error) {
-	var a runArgs
-	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restls.runScript takes one argument {uri, kind?, input?, mock?, record?} naming an open document")
-	}
+func (s *session) runScript(ctx context.Context, c commandCall, a *runArgs) (*dryrun.Result, error) {
 	v, ok := s.viewOf(canonicalURI(a.URI))
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %s is not open in the editor; open it first", a.URI)
@@ -145,13 +74,13 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 	if len(a.Input) > 0 && string(a.Input) != "null" {
 		input = a.Input
 	}
-	mockFile, recordFile, err := s.runFiles(v.d, a)
+	mockFile, recordFile, err := s.runFiles(v.d, *a)
 	if err != nil {
 		return nil, err
 	}
 	// A run waits on real services and asks the client to create a progress
 	// token: it must not hold the read goroutine.
-	ctx, done := s.detach(ctx, req)
+	ctx, done := s.detach(ctx, c.req)
 	defer done()
 
 	// The run is decided here, once: the snapshot and its environment
@@ -163,7 +92,7 @@ func (s *session) runScript(ctx context.Context, req *jsonrpc2.Request, arg []by
 		MockFile: mockFile, RecordFile: recordFile,
 		Snapshot: v.snap, Environment: v.env,
 	}
-	prog := s.startProgress(ctx, token, "restls: running "+uri.Basename(v.d.uri))
+	prog := s.startProgress(ctx, c.token, "restls: running "+uri.Basename(v.d.uri))
 	run.Progress = prog.report
 	res, err := runner(ctx, run)
 	if err != nil {

@@ -18,18 +18,18 @@ type method func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, e
 
 // methods is the protocol surface; each entry lives in its own file.
 var methods = map[string]method{
-	protocol.MethodInitialize:             (*session).initialize,
+	protocol.MethodInitialize:             typed((*session).initialize),
 	protocol.MethodInitialized:            (*session).initialized,
 	protocol.MethodShutdown:               (*session).shutdown,
 	protocol.MethodExit:                   (*session).exit,
-	protocol.MethodCancelRequest:          (*session).cancelRequest,
+	protocol.MethodCancelRequest:          typed((*session).cancelRequest),
 	protocol.MethodSetTrace:               ignore,
-	protocol.MethodTextDocumentDidOpen:    (*session).didOpen,
-	protocol.MethodTextDocumentDidChange:  (*session).didChange,
-	protocol.MethodTextDocumentDidClose:   (*session).didClose,
-	protocol.MethodTextDocumentDidSave:    (*session).didSave,
-	protocol.MethodTextDocumentCompletion: (*session).completion,
-	protocol.MethodCompletionItemResolve:  (*session).completionResolve,
+	protocol.MethodTextDocumentDidOpen:    typed((*session).didOpen),
+	protocol.MethodTextDocumentDidChange:  typed((*session).didChange),
+	protocol.MethodTextDocumentDidClose:   typed((*session).didClose),
+	protocol.MethodTextDocumentDidSave:    typed((*session).didSave),
+	protocol.MethodTextDocumentCompletion: typed((*session).completion),
+	protocol.MethodCompletionItemResolve:  typed((*session).completionResolve),
 	protocol.MethodTextDocumentHover: request(func(s *session, p *protocol.HoverParams) viewed {
 		return s.scriptViewed(p.TextDocument.URI)
 	}, (*session).hover),
@@ -42,10 +42,10 @@ var methods = map[string]method{
 	protocol.MethodTextDocumentCodeAction: request(func(s *session, p *protocol.CodeActionParams) viewed {
 		return s.scriptViewed(p.TextDocument.URI)
 	}, (*session).codeAction),
-	protocol.MethodWorkspaceExecuteCommand:         (*session).executeCommand,
-	protocol.MethodWorkspaceDidChangeWatchedFiles:  (*session).didChangeWatchedFiles,
-	protocol.MethodWorkspaceDidChangeConfiguration: (*session).didChangeConfiguration,
-	MethodDocumentInfo:                             (*session).documentInfo,
+	protocol.MethodWorkspaceExecuteCommand:         typed((*session).executeCommand),
+	protocol.MethodWorkspaceDidChangeWatchedFiles:  typed((*session).didChangeWatchedFiles),
+	protocol.MethodWorkspaceDidChangeConfiguration: typed((*session).didChangeConfiguration),
+	MethodDocumentInfo:                             typed((*session).documentInfo),
 
 	// Navigation over the project index (issue 26).
 	protocol.MethodTextDocumentReferences: request(func(s *session, p *protocol.ReferenceParams) *mapper {
@@ -69,6 +69,35 @@ var methods = map[string]method{
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }
 
+// typed makes a method of a handler that takes its params decoded into
+// P: every method with params is decoded here or in request, never by
+// its handler (an InvalidParams error when they do not decode). A P
+// whose pointer is a rawDecoder decodes itself; any other is read by
+// protocol's decoder. The handler runs on the read goroutine and detaches
+// itself when it may.
+func typed[P any](run func(s *session, ctx context.Context, req *jsonrpc2.Request, p *P) (any, error)) method {
+	return func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		var p P
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+		return run(s, ctx, req, &p)
+	}
+}
+
+// rawDecoder is a params type that decodes its own wire form (didOpen's,
+// which must not copy the script's text).
+type rawDecoder interface{ decodeRaw(raw []byte) error }
+
+// decodeParams decodes the params of req into p, by p's own decoder when
+// it has one.
+func decodeParams(req *jsonrpc2.Request, p any) error {
+	if d, ok := p.(rawDecoder); ok {
+		return decodeWith(req, d.decodeRaw)
+	}
+	return decode(req, p)
+}
+
 // request makes a read-only request's handler of its two parts, doing the
 // steps every such request shares once: decode the params into P (an
 // InvalidParams error when they do not decode); take, on the read
@@ -79,7 +108,7 @@ func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return 
 func request[P, T any](take func(*session, *P) T, run func(*session, context.Context, *P, T) (any, error)) method {
 	return func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		var p P
-		if err := decode(req, &p); err != nil {
+		if err := decodeParams(req, &p); err != nil {
 			return nil, err
 		}
 		t := take(s, &p)

@@ -16,22 +16,14 @@ const (
 	CommandReload    = "restls.reload"
 )
 
-// commands are the commands the server advertises, in this order.
-var commands = []string{CommandRunScript, CommandServices, CommandServiceTree, CommandPasteCurl,
-	CommandCompareWithPrevious, CommandCompareWithFixtures, CommandUpdateFixtures, CommandRunTests, CommandUpdateTest, CommandListTests, CommandShowEntry, CommandReload}
-
-func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.InitializeParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request, p *protocol.InitializeParams) (any, error) {
 	s.mu.Lock()
 	if s.state != stateNew {
 		s.mu.Unlock()
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "restls: initialize was already received")
 	}
 	s.caps = capsOf(&p.Capabilities)
-	s.root = rootOf(&p)
+	s.root = rootOf(p)
 	set, problems := parseSettings(p.InitializationOptions)
 	if msg := s.environmentProblem(set); msg != "" {
 		problems = append(problems, msg)
@@ -81,7 +73,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request) (any, e
 			CodeLensProvider:        &protocol.CodeLensOptions{},
 			InlayHintProvider:       protocol.Boolean(true),
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
-				Commands: commands,
+				Commands: commandNames(),
 			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "restls"},

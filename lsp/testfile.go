@@ -108,6 +108,14 @@ type testArgs struct {
 	Show bool   `json:"show"`
 }
 
+func (a *testArgs) complete() bool { return a.URI != "" }
+
+// updateTestArgs are the arguments of restls.updateTest, which names
+// one case.
+type updateTestArgs testArgs
+
+func (a *updateTestArgs) complete() bool { return a.URI != "" && a.Name != "" }
+
 // UpdateTestResult answers restls.updateTest: the edit (nil when the
 // case's expectations already hold) and the report of the run.
 type UpdateTestResult struct {
@@ -123,17 +131,9 @@ func (s *session) testFiles() bool {
 	return s.srv.opts.Tests.Outline != nil && s.opts.MayUseFiles
 }
 
-// testRequest decodes a test command's arguments into a request for the
-// file they name, with its editor text when it is open.
-func (s *session) testRequest(command string, arg []byte, needName bool) (testArgs, TestRequest, error) {
-	var a testArgs
-	if len(arg) == 0 || json.Unmarshal(arg, &a) != nil || a.URI == "" || needName && a.Name == "" {
-		want := "{uri, name?, show?}"
-		if needName {
-			want = "{uri, name}"
-		}
-		return a, TestRequest{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes one argument %s naming a test file (*%s)", command, want, workspace.TestFileSuffix)
-	}
+// testRequest makes of a test command's argument a request for the file
+// it names, with its editor text when it is open.
+func (s *session) testRequest(command string, a testArgs) (testArgs, TestRequest, error) {
 	u := canonicalURI(a.URI)
 	path := hostPaths.fsPath(u)
 	if u.Scheme() != "file" || !isTestDocument(path) {
@@ -154,13 +154,13 @@ func (s *session) testRequest(command string, arg []byte, needName bool) (testAr
 }
 
 // listTests answers restls.listTests.
-func (s *session) listTests(arg []byte) (any, error) {
-	_, req, err := s.testRequest(CommandListTests, arg, false)
+func (s *session) listTests(_ context.Context, _ commandCall, arg *testArgs) (TestOutline, error) {
+	_, req, err := s.testRequest(CommandListTests, *arg)
 	if err != nil {
-		return nil, err
+		return TestOutline{}, err
 	}
 	if s.srv.opts.Tests.Outline == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandListTests, ErrNoTests)
+		return TestOutline{}, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandListTests, ErrNoTests)
 	}
 	out := s.srv.opts.Tests.Outline(req.Path, req.Text)
 	if out.Cases == nil {
@@ -174,8 +174,8 @@ func (s *session) listTests(arg []byte) (any, error) {
 var ErrNoTests = fmt.Errorf("tests are not available in this restls build: it was started without a test runner")
 
 // runTests answers restls.runTests.
-func (s *session) runTests(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
-	a, tr, err := s.testRequest(CommandRunTests, arg, false)
+func (s *session) runTests(ctx context.Context, c commandCall, arg *testArgs) (json.RawMessage, error) {
+	a, tr, err := s.testRequest(CommandRunTests, *arg)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (s *session) runTests(ctx context.Context, req *jsonrpc2.Request, arg []byt
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandRunTests, ErrNoTests)
 	}
 	// Tests wait on scripts: they must not hold the read goroutine.
-	ctx, done := s.detach(ctx, req)
+	ctx, done := s.detach(ctx, c.req)
 	defer done()
 	rep, err := run(ctx, tr)
 	if ctx.Err() != nil {
@@ -202,8 +202,8 @@ func (s *session) runTests(ctx context.Context, req *jsonrpc2.Request, arg []byt
 }
 
 // updateTest answers restls.updateTest.
-func (s *session) updateTest(ctx context.Context, req *jsonrpc2.Request, arg []byte) (any, error) {
-	a, tr, err := s.testRequest(CommandUpdateTest, arg, true)
+func (s *session) updateTest(ctx context.Context, c commandCall, arg *updateTestArgs) (*UpdateTestResult, error) {
+	a, tr, err := s.testRequest(CommandUpdateTest, testArgs(*arg))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func (s *session) updateTest(ctx context.Context, req *jsonrpc2.Request, arg []b
 	if update == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandUpdateTest, ErrNoTests)
 	}
-	ctx, done := s.detach(ctx, req)
+	ctx, done := s.detach(ctx, c.req)
 	defer done()
 	up, err := update(ctx, tr)
 	if ctx.Err() != nil {
