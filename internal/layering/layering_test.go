@@ -71,6 +71,7 @@ var table = map[string]rule{
 	"cmd/restls":             {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
+	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns
 	"input":   {leaf: true},
 
 	"internal/cursortest":  {leaf: true, testOnly: true},
