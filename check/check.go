@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
@@ -260,7 +260,7 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	doc := hints.NewDocument(text)
 	var sinceFindings []Finding
 	if calls != nil || since.any(kind) {
-		var lines []int
+		var m *textpos.Mapper
 		for _, c := range hints.CallSites(doc) {
 			if c.Dynamic || c.IDRange.End == 0 {
 				continue
@@ -269,12 +269,11 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 				calls.ids = append(calls.ids, c.ServiceID)
 			}
 			for _, d := range since[kind][c.ServiceID] {
-				if lines == nil {
-					lines = lineStarts(text)
+				if m == nil {
+					m = textpos.NewFile(text)
 				}
-				l, col := position(text, lines, c.IDRange.Start)
-				el, ec := position(text, lines, c.IDRange.End)
-				sinceFindings = append(sinceFindings, Finding{File: file, Line: l, Column: col, EndLine: el, EndColumn: ec,
+				start, end := m.RunePos(textpos.ByteOffset(c.IDRange.Start)), m.RunePos(textpos.ByteOffset(c.IDRange.End))
+				sinceFindings = append(sinceFindings, Finding{File: file, Line: start.Line, Column: start.Col, EndLine: end.Line, EndColumn: end.Col,
 					Severity: SeverityWarning, Code: d.code, Message: d.message, Kind: kind})
 			}
 		}
@@ -289,13 +288,14 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	if len(diags) == 0 {
 		return sinceFindings
 	}
-	lines := lineStarts(text)
+	// A script read from disk: a byte order mark takes no column, as in
+	// the editor.
+	m := textpos.NewFile(text)
 	out := make([]Finding, 0, len(diags)+len(sinceFindings))
 	out = append(out, sinceFindings...)
 	for _, d := range diags {
-		l, c := position(text, lines, d.Range.Start)
-		el, ec := position(text, lines, d.Range.End)
-		out = append(out, Finding{File: file, Line: l, Column: c, EndLine: el, EndColumn: ec,
+		start, end := m.RunePos(textpos.ByteOffset(d.Range.Start)), m.RunePos(textpos.ByteOffset(d.Range.End))
+		out = append(out, Finding{File: file, Line: start.Line, Column: start.Col, EndLine: end.Line, EndColumn: end.Col,
 			Severity: severityName(d.Severity), Code: d.Code, Message: d.Message, Kind: kind})
 	}
 	return out
@@ -415,23 +415,4 @@ func displayPath(wd, p string) string {
 		return rel
 	}
 	return p
-}
-
-// lineStarts returns the byte offset of each line's start.
-func lineStarts(text string) []int {
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// position turns a byte offset into a 1-based line and a 1-based column
-// counted in characters.
-func position(text string, starts []int, off int) (line, col int) {
-	off = max(0, min(off, len(text)))
-	i := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1
-	return i + 1, utf8.RuneCountInString(text[starts[i]:off]) + 1
 }

@@ -151,24 +151,37 @@ func TestRunKinds(t *testing.T) {
 	}
 }
 
-// FuzzPosition: the line and column of every offset agree with counting
-// from the start of the text.
-func FuzzPosition(f *testing.F) {
-	f.Add("a\nbc\n", 4)
-	f.Add("ä\r\n\n\x80x", 5)
-	f.Add(strings.Repeat("ü\n", 10000), 15000)
-	f.Fuzz(func(t *testing.T, text string, off int) {
-		if off < 0 || off > len(text) {
-			return
-		}
-		line, col := position(text, lineStarts(text), off)
-		wantLine := strings.Count(text[:off], "\n") + 1
-		start := strings.LastIndexByte(text[:off], '\n') + 1
-		wantCol := len([]rune(text[start:off])) + 1
-		if line != wantLine || col != wantCol {
-			t.Fatalf("position(%q, %d) = %d:%d, want %d:%d", text, off, line, col, wantLine, wantCol)
-		}
+// TestColumnsAsTheEditorShows: a script's findings are placed where an
+// editor shows them: the byte order mark a file starts with takes no
+// column (check counted it: column 19), and a lone "\r" breaks a line (check
+// read one line: 1:19). The conversions themselves are textpos's, tested
+// there (FuzzMapper, which also holds what FuzzPosition checked here).
+func TestColumnsAsTheEditorShows(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"bom.js":    "\ufeffapi.rest.v1.get(\"task-svc\", {}, {});",
+		"lonecr.js": "//\rapi.rest.v1.get(\"task-svc\", {}, {});",
+		"crlf.js":   "//ü\r\n\"😀\"; api.rest.v1.get(\"task-svc\", {}, {});",
+		"props.yml": "",
 	})
+	snap := config.Load(config.Sources{Properties: []string{filepath.Join(root, "props.yml")}})
+	rep, err := Run(Options{Paths: []string{root}, Workspace: fixedWorkspace(snap, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		if f.Kind != "" {
+			got = append(got, fmt.Sprintf("%s:%d:%d-%d:%d %s", filepath.Base(f.File), f.Line, f.Column, f.EndLine, f.EndColumn, f.Code))
+		}
+	}
+	want := []string{
+		"bom.js:1:18-1:26 unknown-service",
+		"crlf.js:2:23-2:31 unknown-service",
+		"lonecr.js:2:18-2:26 unknown-service",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
 }
 
 // TestNoConfiguration: without configuration the scripts are still

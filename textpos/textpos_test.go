@@ -309,6 +309,9 @@ func compare(t *testing.T, text string) {
 var seeds = []string{
 	"",
 	"a",
+	"a\nbc\n", // check's FuzzPosition's seeds
+	"ä\r\n\n\x80x",
+	strings.Repeat("ü\n", 10000),
 	"\n",
 	"\r",
 	"\r\n",
