@@ -64,7 +64,7 @@ func (s *session) pasteCurl(_ context.Context, _ commandCall, a *pasteCurlArgs) 
 	off := m.offset(a.Position)
 	pos := m.position(off)
 	lineStart := m.offset(protocol.Position{Line: pos.Line})
-	line := m.text[lineStart:off]
+	line := m.Text()[lineStart:off]
 	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 	notes := call.Notes
 	if notes == nil {

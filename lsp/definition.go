@@ -33,8 +33,8 @@ func (s *session) definition(ctx context.Context, p *protocol.DefinitionParams, 
 	m := s.configMapper(hostPaths.fileURI(cleanAbs(def.File)), def.File)
 	start := protocol.Position{Line: line}
 	end := start
-	if int(line) < len(m.lines) {
-		end = m.position(m.lineEnd(int(line)))
+	if def.Line >= 1 && def.Line <= m.Lines() {
+		end = m.position(int(m.LineEnd(def.Line)))
 	}
 	loc := protocol.Location{URI: hostPaths.fileURI(cleanAbs(def.File)), Range: protocol.Range{Start: start, End: end}}
 	return []protocol.Location{loc}, nil

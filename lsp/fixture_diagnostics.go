@@ -65,7 +65,7 @@ func (s *session) publishFixtures(ctx context.Context, v view) {
 		m = newFileMapper(string(data))
 	}
 	out := []protocol.Diagnostic{}
-	for _, p := range workspace.CheckFixtures([]byte(m.text), set) {
+	for _, p := range workspace.CheckFixtures([]byte(m.Text()), set) {
 		out = append(out, configDiagnostic(m, config.Diagnostic{Position: config.Position{Line: p.Line, Column: p.Column},
 			Severity: config.SeverityWarning, Code: p.Code, Message: p.Message}))
 	}

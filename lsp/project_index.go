@@ -301,13 +301,9 @@ func entryRange(m *mapper, sp config.Span, at config.Position) protocol.Range {
 		return protocol.Range{Start: m.position(sp.Start), End: m.position(sp.End)}
 	}
 	var r protocol.Range
-	if at.Line > 0 && at.Line-1 < len(m.lines) {
-		l := at.Line - 1
-		start := m.lines[l]
-		if at.Column > 0 {
-			start = min(start+at.Column-1, m.lineEnd(l))
-		}
-		r = protocol.Range{Start: m.position(start), End: m.position(m.lineEnd(l))}
+	if at.Line > 0 && at.Line <= m.Lines() {
+		start := configOffset(m, at.Line, at.Column)
+		r = protocol.Range{Start: m.position(start), End: m.position(int(m.LineEnd(at.Line)))}
 	}
 	return r
 }

@@ -76,18 +76,24 @@ func (s *session) configMapper(u uri.URI, path string) *mapper {
 	return newFileMapper(string(data))
 }
 
+// configOffset is the offset of a registry position: a 1-based line and a
+// byte column counted from the line's first byte, a byte order mark
+// included, as config counts it.
+func configOffset(m *mapper, line, col int) int {
+	start := int(m.LineStart(line))
+	if line == 1 {
+		start = 0
+	}
+	return min(start+max(col-1, 0), int(m.LineEnd(line)))
+}
+
 // configDiagnostic converts a registry diagnostic (1-based line, byte
 // column) to the rest of the line it points at.
 func configDiagnostic(m *mapper, d config.Diagnostic) protocol.Diagnostic {
 	var r protocol.Range
-	if d.Line > 0 && d.Line-1 < len(m.lines) {
-		l := d.Line - 1
-		start := m.lines[l]
-		end := m.lineEnd(l)
-		off := start
-		if d.Column > 0 {
-			off = min(start+d.Column-1, end)
-		}
+	if d.Line > 0 && d.Line <= m.Lines() {
+		start, end := int(m.LineStart(d.Line)), int(m.LineEnd(d.Line))
+		off := configOffset(m, d.Line, d.Column)
 		if off == end && off > start {
 			off = start
 		}

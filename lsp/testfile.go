@@ -374,7 +374,7 @@ func (s *session) testDiagnostics(d *document) []protocol.Diagnostic {
 func problemRange(m *mapper, p *TestProblem) protocol.Range {
 	r := m.lineRange(p.Line)
 	start, end := m.fromRange(r)
-	line := m.text[start:end]
+	line := m.Text()[start:end]
 	from := len(line) - len(strings.TrimLeft(line, " \t-"))
 	if p.Column > 0 && p.Column-1 < len(line) {
 		from = p.Column - 1
