@@ -1,7 +1,9 @@
 package textpos
 
 import (
+	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -39,12 +41,85 @@ type Mapper struct {
 	// disk (NewFile): editors drop it from what they show and send, so it
 	// takes no column.
 	bom int
+
+	// Checkpoints bound a conversion on a long line (a minified file)
+	// to about checkpointEvery bytes of counting: built once, on the
+	// first such conversion.
+	once  sync.Once
+	cks   []checkpoint
+	every int // checkpointEvery; smaller in tests, to reach them
+}
+
+// checkpointEvery is how many bytes a conversion counts at most (plus one
+// character) on a line longer than that.
+const checkpointEvery = 1024
+
+// checkpoint is a place where decoding the text from its start reaches
+// the start of a character, with the characters and UTF-16 units before
+// it.
+type checkpoint struct{ off, runes, utf16 int }
+
+// checkpoints returns the text's checkpoints, one at least every
+// checkpointEvery bytes.
+func (m *Mapper) checkpoints() []checkpoint {
+	m.once.Do(func() {
+		m.cks = make([]checkpoint, 0, len(m.text)/m.every+1)
+		runes, units, next := 0, 0, 0
+		for i := 0; i < len(m.text); {
+			if i >= next {
+				m.cks = append(m.cks, checkpoint{i, runes, units})
+				next = i + m.every
+			}
+			r, size := utf8.DecodeRuneInString(m.text[i:])
+			runes++
+			units += width(r, unitUTF16)
+			i += size
+		}
+	})
+	return m.cks
+}
+
+// from returns the character start to count from, for a count from the
+// line start (a character start) to off: the last checkpoint at or after
+// start and at or before off, with the columns in u between start and
+// it; start itself and 0 on a short stretch.
+func (m *Mapper) from(start, off int, u unit) (at, n int) {
+	if off-start <= m.every {
+		return start, 0
+	}
+	cks := m.checkpoints()
+	j := sort.Search(len(cks), func(j int) bool { return cks[j].off > off }) - 1
+	if j < 0 || cks[j].off <= start {
+		return start, 0
+	}
+	return cks[j].off, m.count(cks[j], u) - m.countAt(start, u)
+}
+
+// count is the columns in u before checkpoint c.
+func (m *Mapper) count(c checkpoint, u unit) int {
+	if u == unitUTF16 {
+		return c.utf16
+	}
+	return c.runes
+}
+
+// countAt is the columns in u before off, a character start.
+func (m *Mapper) countAt(off int, u unit) int {
+	cks := m.checkpoints()
+	j := sort.Search(len(cks), func(j int) bool { return cks[j].off > off }) - 1
+	n := m.count(cks[j], u)
+	for i := cks[j].off; i < off; {
+		r, size := utf8.DecodeRuneInString(m.text[i:])
+		n += width(r, u)
+		i += size
+	}
+	return n
 }
 
 // New maps text as an editor holds it: every character, a byte order mark
 // too, takes its column.
 func New(text string) *Mapper {
-	m := &Mapper{text: text, lines: make([]int, 1, strings.Count(text, "\n")+2)}
+	m := &Mapper{text: text, lines: make([]int, 1, strings.Count(text, "\n")+2), every: checkpointEvery}
 	if strings.IndexByte(text, '\r') < 0 {
 		// The common case, searched with the vectorised IndexByte: a
 		// keystroke in a 10,000-line script rebuilds this index.
@@ -201,8 +276,8 @@ func (m *Mapper) pos(o ByteOffset, u unit) (line, col int) {
 	if u == unitBytes {
 		return lo + 1, off - start + 1
 	}
-	n := 0
-	for i := start; i < off; {
+	i, n := m.from(start, off, u)
+	for i < off {
 		r, size := utf8.DecodeRuneInString(m.text[i:end])
 		if i+size > off {
 			break // off is inside this character: map to its start
@@ -223,8 +298,13 @@ func (m *Mapper) offset(line, col int, u unit) ByteOffset {
 	if u == unitBytes {
 		return ByteOffset(start + max(0, min(want, end-start)))
 	}
-	n := 0
-	for i := start; i < end; {
+	i, n := start, 0
+	if want > m.every/4 {
+		// A long way into the line: from the last checkpoint before
+		// the column.
+		i, n = m.seek(start, end, want, u)
+	}
+	for i < end {
 		if n >= want {
 			return ByteOffset(i)
 		}
@@ -238,6 +318,24 @@ func (m *Mapper) offset(line, col int, u unit) ByteOffset {
 		i += size
 	}
 	return ByteOffset(end)
+}
+
+// seek returns the last checkpoint in the line from start to end whose
+// column in u is at most want, with that column (counted from 0): start
+// and 0 when there is none.
+func (m *Mapper) seek(start, end, want int, u unit) (at, n int) {
+	if end-start <= m.every {
+		return start, 0
+	}
+	cks := m.checkpoints()
+	base := m.countAt(start, u)
+	lo := sort.Search(len(cks), func(j int) bool { return cks[j].off > start })
+	hi := sort.Search(len(cks), func(j int) bool { return cks[j].off >= end })
+	j := lo + sort.Search(hi-lo, func(k int) bool { return m.count(cks[lo+k], u)-base > want }) - 1
+	if j < lo {
+		return start, 0
+	}
+	return cks[j].off, m.count(cks[j], u) - base
 }
 
 // width is the columns rune r takes in u (not bytes).

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -221,10 +222,14 @@ func compare(t *testing.T, text string) {
 	loneCR := strings.Contains(strings.ReplaceAll(text, "\r\n", ""), "\r")
 	bom := strings.HasPrefix(text, BOM)
 	starts := oldLineStarts(text)
-	for _, file := range []bool{false, true} {
+	for _, c := range []struct{ file, small bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		file := c.file
 		m, old := New(text), newOldLSP(text, false)
 		if file {
 			m, old = NewFile(text), newOldLSP(text, true)
+		}
+		if c.small {
+			m.every = 5 // checkpoints every few bytes, in short texts too
 		}
 		for off := -1; off <= len(text)+1; off++ {
 			o := ByteOffset(off)
@@ -326,6 +331,8 @@ var seeds = []string{
 	"line one\n\tindented 😀 tab\r\n  last without break",
 	strings.Repeat("😀é\r\n", 200),                  // many lines
 	strings.Repeat("a😀", 300) + "\n" + BOM + "\rz", // a long line, a mark not at the start
+	// Long lines, past checkpointEvery: a minified file.
+	BOM + strings.Repeat("é😀x\xff\xe2\x82", 300) + "\r\n" + strings.Repeat("a", 3000) + "😀\r" + strings.Repeat("𝄞", 600),
 }
 
 func TestDifferential(t *testing.T) {
@@ -349,4 +356,47 @@ func FuzzMapper(f *testing.F) {
 		}
 		compare(t, text)
 	})
+}
+
+// minified is one line of n bytes with a character beyond ASCII in every
+// eight, as a generated configuration file can be.
+func minified(n int) string { return strings.Repeat("<a x='é'>", n/10) }
+
+// TestLongLineIsBounded: converting every element of a minified file, one
+// line of 2 MB, takes checkpoints, not a count from the line's start each
+// time (which would decode about 40 GB here: minutes, not milliseconds).
+func TestLongLineIsBounded(t *testing.T) {
+	text := minified(2 << 20)
+	m := NewFile(text)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for off := 0; off < len(text); off += 100 {
+			p := m.RunePos(ByteOffset(off))
+			if got := m.OffsetOfRunes(p); got != ByteOffset(off) {
+				t.Errorf("offset %d -> %v -> %d", off, p, got)
+				return
+			}
+			u := m.UTF16Pos(ByteOffset(off))
+			if got := m.OffsetOfUTF16(u); got != ByteOffset(off) {
+				t.Errorf("offset %d -> %v -> %d", off, u, got)
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("20,000 conversions on one long line took more than 20 s: each counts from the line's start")
+	}
+}
+
+func BenchmarkLongLine(b *testing.B) {
+	text := minified(1 << 20)
+	m := New(text)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		off := ByteOffset(i * 7919 % len(text))
+		m.OffsetOfRunes(m.RunePos(off))
+	}
 }
