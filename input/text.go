@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
@@ -95,4 +97,19 @@ func unsafeRune(r rune, n int) bool {
 func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&15]})
+}
+
+// TextJSON is json.Marshal's text of v without its HTML escapes: for
+// JSON shown to a person (a test's expected and actual values, a run's
+// diff). json.Marshal writes & < > as \u0026 \u003c \u003e, for JSON
+// embedded in HTML; a terminal or an editor shows them as they are. The
+// text is still JSON; print it through Printable as any other text.
+func TextJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

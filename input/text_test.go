@@ -1,6 +1,7 @@
 package input
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -72,5 +73,19 @@ func BenchmarkPrintableClean(b *testing.B) {
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
 		Printable(s)
+	}
+}
+
+// TestTextJSON: JSON a person reads keeps & < > as they are (json.Marshal
+// writes \u0026 \u003c \u003e), and is still the same JSON value.
+func TestTextJSON(t *testing.T) {
+	v := map[string]any{"name": "Smith & <b>Sons</b>", "n": 1}
+	got, err := TextJSON(v)
+	if err != nil || string(got) != `{"n":1,"name":"Smith & <b>Sons</b>"}` {
+		t.Fatalf("%s %v", got, err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(got, &back); err != nil || back["name"] != v["name"] {
+		t.Errorf("does not read back: %v %v", back, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -243,7 +244,7 @@ func sortedKeys(m map[string]any) []string {
 
 // show is a value as compact JSON, cut at 200 bytes.
 func show(v any) string {
-	b, err := json.Marshal(v)
+	b, err := input.TextJSON(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -365,7 +366,11 @@ func describeCall(c ExpectCall) string {
 func logsDiff(want []ExpectLog, got []scriptrt.LogEntry) string {
 	var lines []string
 	if len(want) != len(got) {
-		lines = append(lines, fmt.Sprintf("$: expected %d lines, got %d", len(want), len(got)))
+		unit := "lines"
+		if len(want) == 1 {
+			unit = "line"
+		}
+		lines = append(lines, fmt.Sprintf("$: expected %d %s, got %d", len(want), unit, len(got)))
 	}
 	for i := range min(len(want), len(got)) {
 		if want[i].Level != "" && want[i].Level != got[i].Level {

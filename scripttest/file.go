@@ -2,12 +2,14 @@ package scripttest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -199,8 +201,9 @@ func Load(path string) (*File, error) {
 // adds cannot make restls test read, and print, a file of the machine
 // that runs it. A script that is not text is refused unread and unshown.
 func Parse(path string, data []byte) (*File, error) {
-	bad := func(line int, format string, a ...any) error {
-		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
+	errs := problems{path: path}
+	bad := func(line int, format string, a ...any) {
+		errs.add(&Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)})
 	}
 	// The budgeted decode: the expectations, input and fixtures are
 	// walked and decoded from this node, aliases expanded.
@@ -209,19 +212,20 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, yamlError(path, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, bad(1, "a test file is a mapping with script, and cases or the expectations of one test (docs/ci.md)")
+		return nil, &Error{File: path, Line: 1, Msg: "a test file is a mapping with script, and cases or the expectations of one test (docs/ci.md)"}
 	}
 	root := doc.Content[0]
 	var raw rawFile
 	if err := input.DecodeYAMLNode(root, &raw); err != nil {
-		return nil, yamlError(path, err)
-	}
-	if raw.Script == "" {
-		return nil, bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
+		// Every key and value the decode refuses; what follows is
+		// checked too, but a line the decode already names is not
+		// named again (a value it could not take reads as absent).
+		errs.decode(err)
 	}
 	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
-	src, err := input.ReadFileIn(f.root, f.Script, input.Script)
-	if err != nil {
+	if raw.Script == "" {
+		bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
+	} else if src, err := input.ReadFileIn(f.root, f.Script, input.Script); err != nil {
 		hint := "; the path is relative to the test file"
 		switch {
 		case errors.Is(err, input.ErrOutside):
@@ -229,72 +233,165 @@ func Parse(path string, data []byte) (*File, error) {
 		case errors.Is(err, input.ErrNotText):
 			hint = ""
 		}
-		return nil, bad(lineOf(root, "script"), "cannot read the script %s: %v%s", f.Script, unwrapPath(err), hint)
+		bad(lineOf(root, "script"), "cannot read the script %s: %v%s", f.Script, unwrapPath(err), hint)
+	} else {
+		f.Source = string(src)
 	}
-	f.Source = string(src)
 	if raw.Kind != "" {
 		k, err := config.ParseKind(raw.Kind)
 		if err != nil {
-			return nil, bad(lineOf(root, "kind"), "%v", err)
+			bad(lineOf(root, "kind"), "%v", err)
 		}
 		f.Kind, f.kindNamed = k, true
 	} else {
 		f.Kind = config.KindMap(nil).KindOf(f.Script, f.Source)
 	}
 	f.fixtures, f.mockFile, err = fixtures(f.root, path, data, &raw.Fixtures, true)
-	if err != nil {
-		return nil, err
-	}
+	errs.add(err)
 	fileInput, err := jsonOf(&raw.Input)
 	if err != nil {
-		return nil, bad(raw.Input.Line, "input: %v", err)
+		bad(raw.Input.Line, "input: %v", err)
 	}
 	if raw.Cases == nil {
 		if hasKey(root, "name") {
-			return nil, bad(lineOf(root, "name"), "name belongs to a case: put the case under cases, or leave name out")
+			bad(lineOf(root, "name"), "name belongs to a case: put the case under cases, or leave name out")
 		}
 		c, err := newCase(f, root, filepath.Base(path), fileInput, raw.rawCaseFields)
-		if err != nil {
-			return nil, err
-		}
+		errs.add(err)
 		f.Cases = []*Case{c}
-		return f, nil
+		return errs.file(f)
 	}
 	if hasCaseFields(root) {
-		return nil, bad(root.Line, "a file with cases keeps its expectations in the cases")
+		bad(root.Line, "a file with cases keeps its expectations in the cases")
 	}
 	seqNode := valueOf(root, "cases")
 	names := map[string]int{}
 	for i, rc := range raw.Cases {
+		if seqNode == nil || i >= len(seqNode.Content) {
+			break
+		}
 		node := seqNode.Content[i]
-		if rc.Name == "" {
-			return nil, bad(node.Line, "case %d has no name", i+1)
+		switch prev, ok := names[rc.Name]; {
+		case rc.Name == "":
+			bad(node.Line, "case %d has no name", i+1)
+		case ok:
+			bad(node.Line, "case %q is named again (first at line %d); names must differ", rc.Name, prev)
+		default:
+			names[rc.Name] = node.Line
 		}
-		if prev, ok := names[rc.Name]; ok {
-			return nil, bad(node.Line, "case %q is named again (first at line %d); names must differ", rc.Name, prev)
-		}
-		names[rc.Name] = node.Line
 		input := fileInput
 		if rc.Input.Kind != 0 {
 			if input, err = jsonOf(&rc.Input); err != nil {
-				return nil, bad(rc.Input.Line, "input: %v", err)
+				bad(rc.Input.Line, "input: %v", err)
 			}
 		}
 		c, err := newCase(f, node, rc.Name, input, rc.rawCaseFields)
-		if err != nil {
-			return nil, err
-		}
+		errs.add(err)
+		var fx []*restclient.Fixture
 		if rc.Fixtures.Kind != 0 {
-			if c.fixtures, _, err = fixtures(f.root, path, data, &rc.Fixtures, false); err != nil {
-				return nil, err
-			}
+			fx, _, err = fixtures(f.root, path, data, &rc.Fixtures, false)
+			errs.add(err)
 		}
-		f.Cases = append(f.Cases, c)
+		if c != nil {
+			c.fixtures = fx
+			f.Cases = append(f.Cases, c)
+		}
 	}
-	if len(f.Cases) == 0 {
-		return nil, bad(lineOf(root, "cases"), "cases is empty")
+	if len(raw.Cases) == 0 {
+		bad(lineOf(root, "cases"), "cases is empty")
+	}
+	return errs.file(f)
+}
+
+// maxProblems bounds the problems one test file reports.
+const maxProblems = 100
+
+// problems collects the problems of one test file.
+type problems struct {
+	path string
+	list []*Error
+	// decoded are the lines the YAML decode named.
+	decoded map[int]bool
+}
+
+// add keeps err, an *Error (anything else is one at line 1), unless its
+// line is one the decode named already.
+func (p *problems) add(err error) {
+	if err == nil || len(p.list) >= maxProblems {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{File: p.path, Line: 1, Msg: err.Error()}
+	}
+	if p.decoded[e.Line] {
+		return
+	}
+	p.list = append(p.list, e)
+}
+
+// decode keeps every problem of a YAML decode (yaml.LoadErrors), each at
+// its line.
+func (p *problems) decode(err error) {
+	if p.decoded == nil {
+		p.decoded = map[int]bool{}
+	}
+	var le *yaml.LoadErrors
+	if !errors.As(err, &le) || len(le.Errors) == 0 {
+		p.list = append(p.list, yamlError(p.path, err).(*Error))
+		return
+	}
+	for _, one := range le.Errors {
+		if len(p.list) >= maxProblems {
+			break
+		}
+		e := yamlError(p.path, one).(*Error)
+		p.list = append(p.list, e)
+		p.decoded[e.Line] = true
+	}
+}
+
+// file is f when there is no problem, else the problems.
+func (p *problems) file(f *File) (*File, error) {
+	if err := p.err(); err != nil {
+		return nil, err
 	}
 	return f, nil
+}
+
+// err is nil, the one problem, or Errors in file order.
+func (p *problems) err() error {
+	switch len(p.list) {
+	case 0:
+		return nil
+	case 1:
+		return p.list[0]
+	}
+	out := Errors(slices.Clone(p.list))
+	slices.SortStableFunc(out, func(a, b *Error) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column)) })
+	return out
+}
+
+// Errors are the problems of one test file, in file order: restls test
+// reports them all at once.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap gives the problems to errors.As and errors.Is (the first
+// *Error is the first in the file).
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
 }
 
 func newCase(f *File, node *yaml.Node, name string, input json.RawMessage, raw rawCaseFields) (*Case, error) {

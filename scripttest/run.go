@@ -3,6 +3,7 @@ package scripttest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -121,11 +122,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			f, err = Load(p)
 		}
 		if err != nil {
+			// Every problem of the file at once, in file order; the
+			// outcome is at the first.
 			line := 0
-			if e, ok := err.(*Error); ok {
+			failures := []string{err.Error()}
+			var es Errors
+			if errors.As(err, &es) {
+				failures = failures[:0]
+				for _, e := range es {
+					failures = append(failures, e.Error())
+				}
+			}
+			if e := (*Error)(nil); errors.As(err, &e) {
 				line = e.Line
 			}
-			o := &Outcome{File: p, Name: "(test file)", Line: line, Failures: []string{err.Error()}}
+			o := &Outcome{File: p, Name: "(test file)", Line: line, Failures: failures}
 			if opts.Run == nil || opts.Run.MatchString(p) {
 				rep.Outcomes = append(rep.Outcomes, o)
 			}

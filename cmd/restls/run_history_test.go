@@ -34,8 +34,10 @@ return {name: r.body.name};`)
 	fixtures := func(name, body string, status int) string {
 		return write(name, "fixtures:\n- serviceId: registry\n  path: companies/42\n  status: "+strconv.Itoa(status)+"\n  headers: {date: \"Mon\"}\n  body: "+body+"\n")
 	}
-	one := fixtures("one.mock.yaml", `{name: ACME, n: 1}`, 200)
-	two := fixtures("two.mock.yaml", `{name: Acme, n: 2, fail: true}`, 200)
+	// Names with & and <b>: the diff shows them as they are, not as
+	// JSON for HTML (\u0026, \u003cb\u003e).
+	one := fixtures("one.mock.yaml", `{name: "ACME & Co", n: 1}`, 200)
+	two := fixtures("two.mock.yaml", `{name: "<b>Acme</b>", n: 2, fail: true}`, 200)
 	cfg := []string{"--config-root", filepath.Join(root, "testdata/config"), "--color", "never"}
 	runArgs := func(extra ...string) []string {
 		return append(append([]string{"run"}, cfg...), append(extra, script)...)

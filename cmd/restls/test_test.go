@@ -83,7 +83,7 @@ func TestTestJUnit(t *testing.T) {
 		t.Errorf("JUnit counts %d tests, %d failures, %d suites; --json says %d, %d, %d files",
 			suites.Tests, suites.Failures, len(suites.Suites), len(rep.Tests), rep.Failed, rep.Files)
 	}
-	if rep.Passed != 2 || rep.Failed != 8 || rep.Files != 6 {
+	if rep.Passed != 2 || rep.Failed != 9 || rep.Files != 6 {
 		t.Errorf("passed %d, failed %d, files %d; want 2, 8, 6", rep.Passed, rep.Failed, rep.Files)
 	}
 	cases, failures := 0, 0
@@ -125,7 +125,7 @@ func TestTestUpdate(t *testing.T) {
 	config, _ := filepath.Abs("../../testdata/config")
 	passing, _ := os.ReadFile(filepath.Join(dir, "passing.test.yaml"))
 	stdout, _, rc := runBinary(t, "test", "--config-root", config, dir, "--update")
-	if rc != 1 || !strings.Contains(stdout, "4 updated") {
+	if rc != 1 || !strings.Contains(stdout, "5 updated") {
 		t.Errorf("--update: exit %d, want 1 (the malformed file)\n%s", rc, stdout)
 	}
 	updated, err := os.ReadFile(filepath.Join(dir, "failing.test.yaml"))

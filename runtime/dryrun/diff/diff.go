@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -194,7 +195,7 @@ func align(old, new []*restclient.Call) []pair {
 }
 
 func text(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
+	b, _ := input.TextJSON(s)
 	return b
 }
 
@@ -372,8 +373,9 @@ func (l *changeList) emit(what, path string, o, n any, oin, nin bool) {
 	l.add(c)
 }
 
+// marshal is v as JSON for a person to read (no HTML escapes).
 func marshal(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := input.TextJSON(v)
 	if err != nil {
 		return text("(unreadable)")
 	}
