@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -11,6 +13,10 @@ import (
 	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/workspace"
 )
+
+// maxCheckedFixtureFile is the largest fixture file "Add a fixture"
+// parses to see whether it answers the call already.
+const maxCheckedFixtureFile = 1 << 20
 
 // addFixtureTitle is the code action that writes a call's fixture from
 // the description (issue 27).
@@ -106,16 +112,21 @@ func (s *session) fixtureAction(v view, shape workspace.CallShape, set *openapi.
 	} else if old, err = workspace.FixtureText(v.d.path, file); err != nil {
 		return nil
 	}
-	if workspace.Answered(old, shape) {
-		return nil
-	}
-	text, err := workspace.AddFixture(file, old, f)
-	if err != nil {
+	// A large file is not parsed as the cursor moves: the action is
+	// offered whether or not a fixture there answers the call (issue 33:
+	// 24 s and 1.5 GiB beside a 15.5 MB file).
+	large := len(old) > maxCheckedFixtureFile
+	if !large && workspace.Answered(old, shape) {
 		return nil
 	}
 	we := &protocol.WorkspaceEdit{}
-	if old == nil {
+	switch {
+	case old == nil:
 		if !s.caps.documentChanges {
+			return nil
+		}
+		text, err := workspace.AddFixture(file, old, f)
+		if err != nil {
 			return nil
 		}
 		yes := true
@@ -124,10 +135,53 @@ func (s *session) fixtureAction(v view, shape workspace.CallShape, set *openapi.
 			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
 				Edits: []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: string(text)}}},
 		}
-	} else {
-		m := newMapper(string(old))
-		we.Changes = map[uri.URI][]protocol.TextEdit{u: {{Range: protocol.Range{End: m.position(len(old))}, NewText: string(text)}}}
+	default:
+		// Edit what changes: the new fixture goes after the file's last
+		// one, an insertion at its end, not the whole file again.
+		if text, ok := workspace.AppendFixture(file, old, f); ok {
+			end := endPosition(old)
+			we.Changes = map[uri.URI][]protocol.TextEdit{u: {{Range: protocol.Range{Start: end, End: end}, NewText: text}}}
+			break
+		}
+		if large {
+			return nil // a shape only the whole rewrite handles: not for a large file
+		}
+		text, err := workspace.AddFixture(file, old, f)
+		if err != nil {
+			return nil
+		}
+		we.Changes = map[uri.URI][]protocol.TextEdit{u: {changedRange(old, text)}}
 	}
 	kind := protocol.CodeActionKindQuickFix
 	return []protocol.CommandOrCodeAction{&protocol.CodeAction{Title: addFixtureTitle, Kind: &kind, Edit: we}}
+}
+
+// endPosition is the position of the end of text.
+func endPosition(text []byte) protocol.Position {
+	line := bytes.Count(text, []byte{'\n'})
+	last := text[bytes.LastIndexByte(text, '\n')+1:]
+	// Only the last line is mapped: the file may be 16 MiB.
+	return protocol.Position{Line: uint32(line), Character: newMapper(string(last)).position(len(last)).Character}
+}
+
+// changedRange is the edit that turns old into new: the part between
+// their common beginning and end, so that a merge that added a fixture
+// sends that fixture, not the file.
+func changedRange(old, new []byte) protocol.TextEdit {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	for p > 0 && !utf8.RuneStart(old[p]) && p < len(old) {
+		p--
+	}
+	q := 0
+	for q < len(old)-p && q < len(new)-p && old[len(old)-1-q] == new[len(new)-1-q] {
+		q++
+	}
+	for q > 0 && len(old)-q < len(old) && !utf8.RuneStart(old[len(old)-q]) {
+		q--
+	}
+	m := newMapper(string(old))
+	return protocol.TextEdit{Range: protocol.Range{Start: m.position(p), End: m.position(len(old) - q)}, NewText: string(new[p : len(new)-q])}
 }

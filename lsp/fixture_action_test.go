@@ -3,10 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -112,12 +115,102 @@ func TestAddFixtureAction(t *testing.T) {
 	}
 	edit, _ = json.Marshal(got[0]["edit"])
 	var ch struct {
-		Changes map[string][]struct{ NewText string }
+		Changes map[string][]protocol.TextEdit
 	}
 	if err := json.Unmarshal(edit, &ch); err != nil || len(ch.Changes[string(mock)]) != 1 {
 		t.Fatalf("edit %s (%v)", edit, err)
 	}
-	if nt := ch.Changes[string(mock)][0].NewText; !strings.HasPrefix(nt, "# mine\n- {serviceId: other, method: GET, path: x}\n- serviceId: shop\n") {
-		t.Errorf("the edited file:\n%s", nt)
+	// An insertion at the end (issue 33, point 12), not the file again.
+	te := ch.Changes[string(mock)][0]
+	if end := (protocol.Position{Line: 2}); te.Range.Start != end || te.Range.End != end || !strings.HasPrefix(te.NewText, "- serviceId: shop\n") {
+		t.Errorf("edit %+v, want the fixture inserted at the end", te)
+	}
+}
+
+// largeFixtureFile is a fixtures file of about size bytes: a top-level
+// list of fixtures, each on five lines.
+func largeFixtureFile(size int) string {
+	var b strings.Builder
+	b.Grow(size + 200)
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "- serviceId: shop\n  method: GET\n  path: orders/%d\n  status: 200\n  body: {id: %d, state: open, note: \"a note to make the fixture longer\"}\n", i, i)
+	}
+	return b.String()
+}
+
+// TestAddFixtureActionLargeFile (issue 33, point 12): beside a fixtures
+// file of 15.5 MB (under the 16 MiB limit) "Add a fixture for this call"
+// parsed and rewrote it (24 s, 1.5 GiB) and sent it whole as the edit,
+// with every codeAction request. The edit is now an insertion of the new
+// fixture at the end of the file, and the request allocates a few times
+// the file, not a hundred (the file is not parsed above 1 MiB).
+func TestAddFixtureActionLargeFile(t *testing.T) {
+	dir := t.TempDir()
+	// 2 MB, twice maxCheckedFixtureFile: the fixture diagnostics of
+	// the open script still parse the file whole, and the server's end
+	// waits for them. At 15.5 MB the request took 26-56 ms and 33 MiB
+	// (before: 24 s, 1.5 GiB).
+	big := largeFixtureFile(2_000_000)
+	writeFiles(t, dir, map[string]string{
+		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
+		"shop.json":              actionDescription,
+		"orders.mock.yaml":       big,
+	})
+	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
+	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
+	srv.answerAPIs.SetDelay(0)
+	srv.apis.SetDelay(0)
+	c := connect(t, srv, clientOptions{root: dir})
+	u := uri.File(filepath.Join(dir, "orders.js"))
+	text := "var id = context.input.id;\nvar o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", id]}, {});\n"
+	c.open(u, text)
+	for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+		if err := store.Wait(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pos := newMapper(text).position(strings.Index(text, "pathParams"))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	acts := fixtureActionsAt(t, c, u, pos)
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%v, %d MiB allocated", took, alloc>>20)
+	if len(acts) != 1 {
+		t.Fatalf("actions %v, want one", acts)
+	}
+	raw, _ := json.Marshal(acts[0]["edit"])
+	var we protocol.WorkspaceEdit
+	if err := json.Unmarshal(raw, &we); err != nil {
+		t.Fatal(err)
+	}
+	edits := we.Changes[uri.File(filepath.Join(dir, "orders.mock.yaml"))]
+	end := newMapper(big).position(len(big))
+	if len(raw) > 2048 || len(edits) != 1 || edits[0].Range.Start != end || edits[0].Range.End != end || !strings.HasPrefix(edits[0].NewText, "- serviceId: shop\n") {
+		t.Fatalf("the edit is %d bytes: %.300s; want one insertion of the fixture at %v", len(raw), raw, end)
+	}
+	if limit := uint64(8 * len(big)); alloc > limit {
+		t.Errorf("the request allocated %d MiB, want under %d MiB", alloc>>20, limit>>20)
+	}
+}
+
+// TestChangedRange: the whole rewrite's edit (a JSON file, a YAML list
+// that does not end its file) is the changed part only, on rune bounds.
+func TestChangedRange(t *testing.T) {
+	for _, tc := range []struct{ old, new, text string }{
+		{"[\n  {\"a\": 1}\n]\n", "[\n  {\"a\": 1},\n  {\"b\": 2}\n]\n", ",\n  {\"b\": 2}"},
+		{"fixtures:\n- a\nmore: é\n", "fixtures:\n- a\n- b\nmore: é\n", "- b\n"},
+		{"é1", "è1", "è"},
+		{"", "x", "x"},
+	} {
+		te := changedRange([]byte(tc.old), []byte(tc.new))
+		m := newMapper(tc.old)
+		start, end := m.offset(te.Range.Start), m.offset(te.Range.End)
+		if got := tc.old[:start] + te.NewText + tc.old[end:]; got != tc.new || te.NewText != tc.text {
+			t.Errorf("%q -> %q: edit %+v gives %q", tc.old, tc.new, te, got)
+		}
 	}
 }

@@ -137,3 +137,14 @@ func AddFixtures(file string, data []byte, fixtures []restclient.NewFixture) ([]
 func AddFixture(file string, data []byte, f restclient.NewFixture) ([]byte, error) {
 	return AddFixtures(file, data, []restclient.NewFixture{f})
 }
+
+// AppendFixture is the text to insert at the end of data (the text of
+// file, a YAML fixtures file) to add f after its fixtures, without
+// parsing it (restclient.AppendFixtures); ok is false for a JSON file
+// or a shape only AddFixture handles.
+func AppendFixture(file string, data []byte, f restclient.NewFixture) (string, bool) {
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		return "", false
+	}
+	return restclient.AppendFixtures(data, []restclient.NewFixture{f})
+}

@@ -1,6 +1,7 @@
 package restclient
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,49 @@ func TestAddFixtures(t *testing.T) {
 	}
 	if _, err := AddFixtures([]byte("a: b\n"), false, []NewFixture{f}); err == nil {
 		t.Error("a file that is no fixture list was added to")
+	}
+}
+
+// TestAppendFixtures (issue 33, point 12): the text inserted at the end
+// of a YAML fixtures file adds the fixture after its last one, indented
+// as its items are, whatever the list's form; a file whose list does not
+// end it, or a flow list, is left to AddFixtures. Each result parses and
+// answers the new call, the old fixtures kept.
+func TestAppendFixtures(t *testing.T) {
+	f := NewFixture{ServiceID: "shop", Method: "GET", Path: "orders/*", Status: 200, Body: json.RawMessage(`{"id":1}`), Comment: "generated"}
+	for _, tc := range []struct {
+		name, old string
+		ok        bool
+	}{
+		{"top-level list", "# mine\n- serviceId: other\n  method: GET\n  path: x\n", true},
+		{"no newline at the end", "- serviceId: other\n  method: GET\n  path: x", true},
+		{"wrapped, items indented", "fixtures:\n  - serviceId: other\n    method: GET\n    path: x\n  # last\n", true},
+		{"wrapped, items at column 0", "# head\nfixtures: # all\n- serviceId: other\n  method: GET\n  body: |\n    text\n\n    more\n", true},
+		{"another key after", "fixtures:\n- serviceId: other\n  path: x\nmore: 1\n", false},
+		{"flow list", "fixtures: [{serviceId: other, path: x}]\n", false},
+		{"flow top-level", "[{serviceId: other, path: x}]\n", false},
+		{"two documents", "- serviceId: other\n  path: x\n---\n- serviceId: b\n", false},
+		{"empty", "", false},
+		{"no items", "fixtures:\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, ok := AppendFixtures([]byte(tc.old), []NewFixture{f})
+			if ok != tc.ok {
+				t.Fatalf("ok %v, want %v (%q)", ok, tc.ok, text)
+			}
+			if !ok {
+				return
+			}
+			m, err := ParseMock("fixtures.yaml", []byte(tc.old+text))
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, tc.old+text)
+			}
+			if !m.Answers("shop", "GET", []string{"orders", "7"}) || !m.Answers("other", "GET", []string{"x"}) || len(m.Fixtures) != 2 {
+				t.Errorf("the result does not answer both calls:\n%s", tc.old+text)
+			}
+			if !strings.Contains(text, "# generated\n") {
+				t.Errorf("no comment above the fixture:\n%s", text)
+			}
+		})
 	}
 }
