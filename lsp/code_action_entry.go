@@ -21,13 +21,13 @@ import (
 // the url to fill in. Arguments: {uri, range}.
 const CommandShowEntry = "restls.showEntry"
 
-// showEntryArgs are the arguments of restls.showEntry.
-type showEntryArgs struct {
+// ShowEntryArgs are the arguments of restls.showEntry.
+type ShowEntryArgs struct {
 	URI   uri.URI        `json:"uri"`
 	Range protocol.Range `json:"range"`
 }
 
-func (a *showEntryArgs) complete() bool { return a.URI.IsFile() }
+func (a *ShowEntryArgs) complete() bool { return a.URI.IsFile() }
 
 // skeletonAction is the quick fix of an unknown serviceId that adds an
 // entry for it to the XML file of the script's kind
@@ -103,14 +103,14 @@ func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagn
 		Diagnostics: []protocol.Diagnostic{diag},
 		Edit:        we,
 	}
-	a.Command = protocol.Command{Title: "Open " + filepath.Base(file), Command: CommandShowEntry, Arguments: lspArgs(showEntryArgs{URI: u, Range: show})}
+	a.Command = protocol.Command{Title: "Open " + filepath.Base(file), Command: CommandShowEntry, Arguments: lspArgs(ShowEntryArgs{URI: u, Range: show})}
 	return a
 }
 
 // showEntry asks the client to open a configuration file at a range
 // (restls.showEntry); a client without window/showDocument is left as it
 // is.
-func (s *session) showEntry(ctx context.Context, c commandCall, a *showEntryArgs) (*ShowEntryResult, error) {
+func (s *session) showEntry(ctx context.Context, c commandCall, a *ShowEntryArgs) (*ShowEntryResult, error) {
 	// The client answers window/showDocument on the connection this
 	// request came on: release the read goroutine first.
 	ctx, done := s.detach(ctx, c.req)

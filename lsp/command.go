@@ -206,7 +206,7 @@ func (s *session) reload(context.Context, commandCall) (*ReloadResult, error) {
 
 // services answers restls.services: the services of a kind, by the
 // kind named, else the kind of the script named, else scriptService.
-func (s *session) services(_ context.Context, _ commandCall, a *servicesArgs) (map[string]config.HintsEntry, error) {
+func (s *session) services(_ context.Context, _ commandCall, a *ServicesArgs) (map[string]config.HintsEntry, error) {
 	kind := config.ScriptService
 	if a.URI != "" {
 		if v, ok := s.viewOf(canonicalURI(a.URI)); ok {

@@ -17,14 +17,14 @@ import (
 // the call (and its notes, as comments), which the client applies.
 const CommandPasteCurl = "restls.pasteCurl"
 
-// pasteCurlArgs are the arguments of restls.pasteCurl.
-type pasteCurlArgs struct {
+// PasteCurlArgs are the arguments of restls.pasteCurl.
+type PasteCurlArgs struct {
 	URI      string            `json:"uri"`
 	Position protocol.Position `json:"position"`
 	Curl     string            `json:"curl"`
 }
 
-func (a *pasteCurlArgs) complete() bool { return a.URI != "" && a.Curl != "" }
+func (a *PasteCurlArgs) complete() bool { return a.URI != "" && a.Curl != "" }
 
 // PasteCurlResult is the answer of restls.pasteCurl: the edit to apply,
 // the serviceId the URL matched, the call's text and the notes on what
@@ -40,7 +40,7 @@ type PasteCurlResult struct {
 // and a URL no service matches are RequestFailed errors whose message
 // says why (for the latter, which base url to configure); the client
 // shows it.
-func (s *session) pasteCurl(_ context.Context, _ commandCall, a *pasteCurlArgs) (*PasteCurlResult, error) {
+func (s *session) pasteCurl(_ context.Context, _ commandCall, a *PasteCurlArgs) (*PasteCurlResult, error) {
 	u := canonicalURI(a.URI)
 	v, ok := s.viewOf(u)
 	if !ok {

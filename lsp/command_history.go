@@ -32,12 +32,12 @@ const (
 	CommandUpdateFixtures = "restls.updateFixtures"
 )
 
-// historyArgs are the arguments of the history commands.
-type historyArgs struct {
+// HistoryArgs are the arguments of the history commands.
+type HistoryArgs struct {
 	URI string `json:"uri"`
 }
 
-func (a *historyArgs) complete() bool { return a.URI != "" }
+func (a *HistoryArgs) complete() bool { return a.URI != "" }
 
 // RunInfo says which run a side of a comparison is.
 type RunInfo struct {
@@ -164,7 +164,7 @@ func (s *session) slowCalls(d *document) []hints.SlowCall {
 
 // historyView returns the open document a history command's argument
 // names.
-func (s *session) historyView(command string, a *historyArgs) (view, error) {
+func (s *session) historyView(command string, a *HistoryArgs) (view, error) {
 	v, ok := s.viewOf(canonicalURI(a.URI))
 	if !ok {
 		return view{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not open in the editor; open it first", command, a.URI)
@@ -194,7 +194,7 @@ func info(e *history.Entry) RunInfo {
 }
 
 // compareWithPrevious answers restls.compareWithPrevious.
-func (s *session) compareWithPrevious(_ context.Context, _ commandCall, arg *historyArgs) (*CompareResult, error) {
+func (s *session) compareWithPrevious(_ context.Context, _ commandCall, arg *HistoryArgs) (*CompareResult, error) {
 	v, err := s.historyView(CommandCompareWithPrevious, arg)
 	if err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func (s *session) compareWithPrevious(_ context.Context, _ commandCall, arg *his
 // compareWithFixtures answers restls.compareWithFixtures: the document's
 // current text is run answered from the fixture file beside it, and that
 // run is compared with the last one kept. The fixtures run is not kept.
-func (s *session) compareWithFixtures(ctx context.Context, c commandCall, arg *historyArgs) (*CompareResult, error) {
+func (s *session) compareWithFixtures(ctx context.Context, c commandCall, arg *HistoryArgs) (*CompareResult, error) {
 	const command = CommandCompareWithFixtures
 	v, err := s.historyView(command, arg)
 	if err != nil {
@@ -258,7 +258,7 @@ func (s *session) compareWithFixtures(ctx context.Context, c commandCall, arg *h
 // script's last run go into the fixture file beside it (record "auto"'s
 // file), replacing the fixtures of the same calls as --record does. The
 // client shows the diff (compareWithFixtures) before it asks.
-func (s *session) updateFixtures(_ context.Context, _ commandCall, arg *historyArgs) (*UpdateFixturesResult, error) {
+func (s *session) updateFixtures(_ context.Context, _ commandCall, arg *HistoryArgs) (*UpdateFixturesResult, error) {
 	const command = CommandUpdateFixtures
 	v, err := s.historyView(command, arg)
 	if err != nil {

@@ -153,3 +153,40 @@ func TestParamsDecodedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomMethods: every restls/* method the server serves is declared
+// in CustomMethods, and what it answers decodes strictly into the
+// declared result type.
+func TestCustomMethods(t *testing.T) {
+	declared := map[string]MethodDecl{}
+	for _, d := range CustomMethods {
+		if !strings.HasPrefix(d.Name, "restls/") || d.Params == nil || d.Params.Kind() != reflect.Struct {
+			t.Errorf("declaration incomplete: %+v", d)
+		}
+		if d.FromServer == (d.handle != nil) || !d.FromServer && d.Result == nil {
+			t.Errorf("%s: a method the client sends has a handler and a result type, one the server sends neither", d.Name)
+		}
+		declared[d.Name] = d
+	}
+	for name := range methods {
+		if strings.HasPrefix(name, "restls/") && declared[name].handle == nil {
+			t.Errorf("%s is served but not declared in CustomMethods", name)
+		}
+	}
+	if _, ok := declared[MethodStatus]; !ok {
+		t.Errorf("%s is not declared", MethodStatus)
+	}
+
+	srv := newTestServer(t, Options{})
+	c := connect(t, srv, clientOptions{})
+	u := uri.File("/ws/a.js")
+	c.open(u, "return 1")
+	var raw json.RawMessage
+	if err := c.call(MethodDocumentInfo, &DocumentInfoParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	out := reflect.New(declared[MethodDocumentInfo].Result).Interface()
+	if err := decodeStrict(raw, out); err != nil || reflect.ValueOf(out).Elem().IsNil() {
+		t.Errorf("%s answered %s, which does not decode into %s: %v", MethodDocumentInfo, raw, declared[MethodDocumentInfo].Result, err)
+	}
+}

@@ -46,7 +46,7 @@ type DocumentInfo struct {
 // documentInfo answers restls/documentInfo for an open document, or for
 // a script file on disk the editor has not opened; null for anything
 // else (a closed document of another scheme, an unreadable file).
-func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *DocumentInfoParams) (any, error) {
+func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *DocumentInfoParams) (*DocumentInfo, error) {
 	if p.TextDocument.URI == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls: %s needs textDocument.uri", MethodDocumentInfo)
 	}
@@ -84,7 +84,7 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *Do
 			info.MockFile = show(info.MockFile)
 		}
 	}
-	return info, nil
+	return &info, nil
 }
 
 // fixturesOf is the fixture files of the script at path ("": not a file),

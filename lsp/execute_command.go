@@ -26,8 +26,8 @@ var ErrNoRunner = errors.New("dry runs are not available in this restls build: i
 // could not be served now.
 const codeRequestFailed jsonrpc2.Code = -32803
 
-// runArgs are the arguments of restls.runScript.
-type runArgs struct {
+// RunScriptArgs are the arguments of restls.runScript.
+type RunScriptArgs struct {
 	URI   string          `json:"uri"`
 	Kind  string          `json:"kind"`
 	Input json.RawMessage `json:"input"`
@@ -37,10 +37,10 @@ type runArgs struct {
 	Record json.RawMessage `json:"record"`
 }
 
-func (a *runArgs) complete() bool { return a.URI != "" }
+func (a *RunScriptArgs) complete() bool { return a.URI != "" }
 
-// servicesArgs are the optional arguments of restls.services.
-type servicesArgs struct {
+// ServicesArgs are the optional arguments of restls.services.
+type ServicesArgs struct {
 	Kind string `json:"kind"`
 	URI  string `json:"uri"`
 }
@@ -50,7 +50,7 @@ var progressSeq atomic.Int64
 // runScript runs the open document's current text with the injected runner
 // and returns its result (a dryrun.Result: the `restls run --json` object
 // and the mode), reporting $/progress while it runs.
-func (s *session) runScript(ctx context.Context, c commandCall, a *runArgs) (*dryrun.Result, error) {
+func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs) (*dryrun.Result, error) {
 	v, ok := s.viewOf(canonicalURI(a.URI))
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %s is not open in the editor; open it first", a.URI)
@@ -120,7 +120,7 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *runArgs) (*dr
 // mock and record arguments; only a session that may use files may name
 // any (the client could otherwise make the server read or write files of
 // its choosing).
-func (s *session) runFiles(d *document, a runArgs) (mockFile, recordFile string, err error) {
+func (s *session) runFiles(d *document, a RunScriptArgs) (mockFile, recordFile string, err error) {
 	m, _ := fixtureArg(a.Mock)
 	r, _ := fixtureArg(a.Record)
 	if (m != "" || r != "") && !s.opts.MayUseFiles {

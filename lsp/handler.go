@@ -17,7 +17,7 @@ import (
 type method func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error)
 
 // methods is the protocol surface; each entry lives in its own file.
-var methods = map[string]method{
+var methods = withCustomMethods(map[string]method{
 	protocol.MethodInitialize:             typed((*session).initialize),
 	protocol.MethodInitialized:            (*session).initialized,
 	protocol.MethodShutdown:               (*session).shutdown,
@@ -45,7 +45,6 @@ var methods = map[string]method{
 	protocol.MethodWorkspaceExecuteCommand:         typed((*session).executeCommand),
 	protocol.MethodWorkspaceDidChangeWatchedFiles:  typed((*session).didChangeWatchedFiles),
 	protocol.MethodWorkspaceDidChangeConfiguration: typed((*session).didChangeConfiguration),
-	MethodDocumentInfo:                             typed((*session).documentInfo),
 
 	// Navigation over the project index (issue 26).
 	protocol.MethodTextDocumentReferences: request(func(s *session, p *protocol.ReferenceParams) *mapper {
@@ -65,7 +64,7 @@ var methods = map[string]method{
 		return s.navMapper(p.TextDocument.URI)
 	}, (*session).codeLens),
 	protocol.MethodTextDocumentInlayHint: request((*session).inlayHintView, (*session).inlayHint),
-}
+})
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }
 

@@ -83,7 +83,7 @@ func checkAddEntry(t *testing.T, c *testClient, s *script, m marker, pos protoco
 			}
 		}
 		// Its command opens the file on the url to fill in.
-		var args showEntryArgs
+		var args ShowEntryArgs
 		if a.Command.Command != CommandShowEntry || len(a.Command.Arguments) != 1 || json.Unmarshal([]byte(a.Command.Arguments[0]), &args) != nil || args.URI != want {
 			t.Errorf("%s: command %+v, want %s on %s", m.where, a.Command, CommandShowEntry, want)
 			return

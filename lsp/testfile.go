@@ -101,20 +101,20 @@ type TestUpdate struct {
 	Report        json.RawMessage
 }
 
-// testArgs are the arguments of the test commands.
-type testArgs struct {
+// TestArgs are the arguments of the test commands.
+type TestArgs struct {
 	URI  string `json:"uri"`
 	Name string `json:"name"`
 	Show bool   `json:"show"`
 }
 
-func (a *testArgs) complete() bool { return a.URI != "" }
+func (a *TestArgs) complete() bool { return a.URI != "" }
 
-// updateTestArgs are the arguments of restls.updateTest, which names
+// UpdateTestArgs are the arguments of restls.updateTest, which names
 // one case.
-type updateTestArgs testArgs
+type UpdateTestArgs TestArgs
 
-func (a *updateTestArgs) complete() bool { return a.URI != "" && a.Name != "" }
+func (a *UpdateTestArgs) complete() bool { return a.URI != "" && a.Name != "" }
 
 // UpdateTestResult answers restls.updateTest: the edit (nil when the
 // case's expectations already hold) and the report of the run.
@@ -133,7 +133,7 @@ func (s *session) testFiles() bool {
 
 // testRequest makes of a test command's argument a request for the file
 // it names, with its editor text when it is open.
-func (s *session) testRequest(command string, a testArgs) (testArgs, TestRequest, error) {
+func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest, error) {
 	u := canonicalURI(a.URI)
 	path := hostPaths.fsPath(u)
 	if u.Scheme() != "file" || !isTestDocument(path) {
@@ -154,7 +154,7 @@ func (s *session) testRequest(command string, a testArgs) (testArgs, TestRequest
 }
 
 // listTests answers restls.listTests.
-func (s *session) listTests(_ context.Context, _ commandCall, arg *testArgs) (TestOutline, error) {
+func (s *session) listTests(_ context.Context, _ commandCall, arg *TestArgs) (TestOutline, error) {
 	_, req, err := s.testRequest(CommandListTests, *arg)
 	if err != nil {
 		return TestOutline{}, err
@@ -174,7 +174,7 @@ func (s *session) listTests(_ context.Context, _ commandCall, arg *testArgs) (Te
 var ErrNoTests = fmt.Errorf("tests are not available in this restls build: it was started without a test runner")
 
 // runTests answers restls.runTests.
-func (s *session) runTests(ctx context.Context, c commandCall, arg *testArgs) (json.RawMessage, error) {
+func (s *session) runTests(ctx context.Context, c commandCall, arg *TestArgs) (json.RawMessage, error) {
 	a, tr, err := s.testRequest(CommandRunTests, *arg)
 	if err != nil {
 		return nil, err
@@ -202,8 +202,8 @@ func (s *session) runTests(ctx context.Context, c commandCall, arg *testArgs) (j
 }
 
 // updateTest answers restls.updateTest.
-func (s *session) updateTest(ctx context.Context, c commandCall, arg *updateTestArgs) (*UpdateTestResult, error) {
-	a, tr, err := s.testRequest(CommandUpdateTest, testArgs(*arg))
+func (s *session) updateTest(ctx context.Context, c commandCall, arg *UpdateTestArgs) (*UpdateTestResult, error) {
+	a, tr, err := s.testRequest(CommandUpdateTest, TestArgs(*arg))
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func (s *session) testLenses(u uri.URI) []protocol.CodeLens {
 		r.End = r.Start
 		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
 			Title: fmt.Sprintf("Run all %d tests", len(o.Cases)), Command: CommandRunTests,
-			Arguments: lspArgs(testArgs{URI: string(u), Show: true}),
+			Arguments: lspArgs(TestArgs{URI: string(u), Show: true}),
 		}})
 	}
 	for _, c := range o.Cases {
@@ -342,7 +342,7 @@ func (s *session) testLenses(u uri.URI) []protocol.CodeLens {
 		r.End = r.Start
 		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
 			Title: "Run test", Command: CommandRunTests,
-			Arguments: lspArgs(testArgs{URI: string(u), Name: c.Name, Show: true}),
+			Arguments: lspArgs(TestArgs{URI: string(u), Name: c.Name, Show: true}),
 		}})
 	}
 	return out
