@@ -77,6 +77,9 @@ func command[P, R any](name, takes string, optional bool, run func(s *session, c
 			}
 			if !absent {
 				if err := decodeStrict(arg, &p); err != nil {
+					if ae := (argError{}); errors.As(err, &ae) {
+						return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", name, ae)
+					}
 					return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s takes %s: %v", name, takes, err)
 				}
 			}
@@ -107,6 +110,10 @@ func commandWithoutArgs[R any](name string, run func(s *session, ctx context.Con
 		},
 	}
 }
+
+// argError is the error of a member's own decoder (UnmarshalJSON), which
+// says what the member takes itself.
+type argError struct{ error }
 
 // decodeStrict decodes one JSON value into v, refusing members v has no
 // field for and anything after the value.

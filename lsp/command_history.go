@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -281,7 +280,7 @@ func (s *session) updateFixtures(_ context.Context, _ commandCall, arg *HistoryA
 	if last.Trimmed {
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: the last run of %s was too large to keep whole (bodies were cut at %d KiB): record it with restls.runScript and record: %q instead", command, uri.Basename(v.d.uri), history.MaxEntry>>10, auto)
 	}
-	_, file, err := fixtureFiles(scriptPath(v.d.uri, v.d.path), nil, json.RawMessage(`"`+auto+`"`))
+	_, file, err := fixtureFiles(scriptPath(v.d.uri, v.d.path), "", auto)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %v", command, err)
 	}

@@ -80,7 +80,7 @@ func TestFixtureBesideLinkOut(t *testing.T) {
 	if got := workspace.MockFileBeside(script); got != "" {
 		t.Errorf("MockFileBeside = %q, want none", got)
 	}
-	_, _, err := fixtureFiles(script, []byte(`"auto"`), []byte(`"auto"`))
+	_, _, err := fixtureFiles(script, auto, auto)
 	if err == nil || !strings.Contains(err.Error(), "outside the repository root") {
 		t.Errorf("record auto through a link out: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestAddFixtureActionDanglingLink(t *testing.T) {
 	if got := fixtureActionsAt(t, c, u, pos); len(got) != 0 {
 		t.Errorf("offered to create the fixture file through a link to nothing outside the repository: %v", got)
 	}
-	if _, _, err := fixtureFiles(filepath.Join(dir, "orders.js"), []byte(`"auto"`), []byte(`"auto"`)); err == nil || !strings.Contains(err.Error(), "which does not exist") {
+	if _, _, err := fixtureFiles(filepath.Join(dir, "orders.js"), auto, auto); err == nil || !strings.Contains(err.Error(), "which does not exist") {
 		t.Errorf("record auto through a link to nothing: %v", err)
 	}
 	if err := os.Remove(link); err != nil {

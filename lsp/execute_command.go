@@ -33,8 +33,8 @@ type RunScriptArgs struct {
 	Input json.RawMessage `json:"input"`
 	// Mock is a fixture file path, "auto" or false; Record a path or
 	// "auto" (see fixtureFiles).
-	Mock   json.RawMessage `json:"mock"`
-	Record json.RawMessage `json:"record"`
+	Mock   FixtureArg `json:"mock"`
+	Record FixtureArg `json:"record"`
 }
 
 func (a *RunScriptArgs) complete() bool { return a.URI != "" }
@@ -121,9 +121,7 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs
 // any (the client could otherwise make the server read or write files of
 // its choosing).
 func (s *session) runFiles(d *document, a RunScriptArgs) (mockFile, recordFile string, err error) {
-	m, _ := fixtureArg(a.Mock)
-	r, _ := fixtureArg(a.Record)
-	if (m != "" || r != "") && !s.opts.MayUseFiles {
+	if (a.Mock != "" || a.Record != "") && !s.opts.MayUseFiles {
 		return "", "", jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: this session may not name mock or record files, which the server would read and write on its own machine; run without them", CommandRunScript)
 	}
 	mockFile, recordFile, err = fixtureFiles(scriptPath(d.uri, d.path), a.Mock, a.Record)

@@ -19,19 +19,33 @@ import (
 const auto = "auto"
 
 // errFixtureArg says what the mock and record arguments take.
-var errFixtureArg = errors.New(`mock is a file path, "auto" or false; record is a file path, "auto" or false`)
+var errFixtureArg = argError{errors.New(`mock is a file path, "auto" or false; record is a file path, "auto" or false`)}
 
-// fixtureArg is a mock or record argument: absent, false and null mean
-// none; a string is "auto" or a path.
-func fixtureArg(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" || string(raw) == "false" {
-		return "", nil
+// FixtureArg is runScript's mock or record argument: on the wire a file
+// path, "auto", or false (null and absent also mean none, which is "").
+type FixtureArg string
+
+// UnmarshalJSON reads false, null or a non-empty string.
+func (f *FixtureArg) UnmarshalJSON(raw []byte) error {
+	switch string(raw) {
+	case "null", "false":
+		*f = ""
+		return nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil || s == "" {
-		return "", errFixtureArg
+		return errFixtureArg
 	}
-	return s, nil
+	*f = FixtureArg(s)
+	return nil
+}
+
+// MarshalJSON writes none as false.
+func (f FixtureArg) MarshalJSON() ([]byte, error) {
+	if f == "" {
+		return []byte("false"), nil
+	}
+	return json.Marshal(string(f))
 }
 
 // fixtureFiles turns runScript's mock and record arguments into the files
@@ -40,21 +54,13 @@ func fixtureArg(raw json.RawMessage) (string, error) {
 // against the script's directory. mock "auto" is the file beside the
 // script when it exists and none otherwise; record "auto" is that file,
 // or script.mock.yaml when there is none yet.
-func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, recordFile string, err error) {
-	m, err := fixtureArg(mockArg)
-	if err != nil {
-		return "", "", err
-	}
-	r, err := fixtureArg(recordArg)
-	if err != nil {
-		return "", "", err
-	}
+func fixtureFiles(script string, m, r FixtureArg) (mockFile, recordFile string, err error) {
 	if m == auto {
 		if script != "" {
 			mockFile = workspace.MockFileBeside(script)
 		}
 	} else if m != "" {
-		if mockFile, err = fixturePath(script, m, "mock"); err != nil {
+		if mockFile, err = fixturePath(script, string(m), "mock"); err != nil {
 			return "", "", err
 		}
 		if st, err := os.Stat(mockFile); err != nil || !st.Mode().IsRegular() {
@@ -74,7 +80,7 @@ func fixtureFiles(script string, mockArg, recordArg json.RawMessage) (mockFile, 
 			}
 		}
 	} else if r != "" {
-		if recordFile, err = fixturePath(script, r, "record"); err != nil {
+		if recordFile, err = fixturePath(script, string(r), "record"); err != nil {
 			return "", "", err
 		}
 	}
