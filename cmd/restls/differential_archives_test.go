@@ -37,6 +37,9 @@ import (
 // with exit 2 before deciding a kind); reload/ files (they are the
 // second state of reload.txt's configuration, not scripts).
 func TestSurfacesAgreeOnArchives(t *testing.T) {
+	// Independent of every other test (its own files and processes):
+	// it runs beside the other slow ones (make test's time, issue 33).
+	t.Parallel()
 	root := repoRoot(t)
 	archives, _ := filepath.Glob(filepath.Join(root, "lsp/testdata/*.txt"))
 	if len(archives) < 10 {

@@ -46,6 +46,9 @@ import (
 // takes a test file, not a script; the fuzz corpora (they hold protocol
 // frames and YAML, not scripts).
 func TestSurfacesAgree(t *testing.T) {
+	// Independent of every other test (its own files and processes):
+	// it runs beside the other slow ones (make test's time, issue 33).
+	t.Parallel()
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
 	corpus, names := differentialCorpus(t, root)

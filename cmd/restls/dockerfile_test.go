@@ -22,6 +22,9 @@ import (
 // program interpreter, no shared library. It also checks the final stage
 // runs that binary as a non-root user on an empty base.
 func TestDockerfileBuildsStatic(t *testing.T) {
+	// Independent of every other test (its own files and processes):
+	// it runs beside the other slow ones (make test's time, issue 33).
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds restls from scratch (-trimpath, CGO_ENABLED=0)")
 	}

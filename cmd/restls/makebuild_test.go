@@ -12,6 +12,9 @@ import (
 // `make demo` run) gives a binary that names its commit and a version like
 // git describe's, not "dev (commit unknown)".
 func TestMakeBuildStamps(t *testing.T) {
+	// Independent of every other test (its own files and processes):
+	// it runs beside the other slow ones (make test's time, issue 33).
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds restls with make")
 	}

@@ -62,6 +62,9 @@ func writeRefChain(t *testing.T, path string, n int) int64 {
 // that names the $ref where the walk stopped, and ends on exit within a
 // memory bound.
 func TestServeOpenAPIRefChain(t *testing.T) {
+	// Independent of every other test (its own files and processes):
+	// it runs beside the other slow ones (make test's time, issue 33).
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes and loads a 24 MB description")
 	}
