@@ -20,9 +20,10 @@ const maxLoopWalk = 1 << 20
 // position of its own, and an interrupt there (the script's time limit)
 // was shown at the last statement before the loop, a call made long
 // before. The new test, undefined === undefined placed at the loop's
-// keyword, is true as the old one was and has no effect; it costs two
-// loads and a comparison per turn, and is only given to loops that end
-// only by break, return or throw.
+// keyword, is true as the old one was and has no effect; it is given
+// only to loops whose body does nothing (emptyBody), which never end, so
+// the two loads and a comparison per turn it costs slow nothing that
+// matters. A loop whose body does something has places of its own.
 //
 // The walk is iterative and bounded: a binary chain of a million terms
 // is a tree a million deep.
@@ -56,15 +57,15 @@ func positionLoops(prg *ast.Program) {
 		if v.Type().Implements(nodeType) {
 			switch loop := v.Interface().(type) {
 			case *ast.WhileStatement:
-				if constantTest(loop.Test) {
+				if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
 					loop.Test = alwaysTrue(loop.While)
 				}
 			case *ast.DoWhileStatement:
-				if constantTest(loop.Test) {
+				if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
 					loop.Test = alwaysTrue(loop.Do)
 				}
 			case *ast.ForStatement:
-				if loop.Test == nil || constantTest(loop.Test) {
+				if (loop.Test == nil || constantTest(loop.Test)) && loop.Update == nil && emptyBody(loop.Body, 0) {
 					loop.Test = alwaysTrue(loop.For)
 				}
 			}
@@ -80,6 +81,31 @@ func positionLoops(prg *ast.Program) {
 			}
 		}
 	}
+}
+
+// emptyBody reports whether a loop's body compiles to no instruction with
+// a place of its own: nothing, empty blocks, continue. A body that does
+// something has places, and the interrupt is shown there (the jump back
+// has the place of the body's last statement), so its loop keeps its
+// test and its speed.
+func emptyBody(s ast.Statement, depth int) bool {
+	switch s := s.(type) {
+	case nil, *ast.EmptyStatement:
+		return true
+	case *ast.BranchStatement:
+		return s.Token == token.CONTINUE && s.Label == nil
+	case *ast.BlockStatement:
+		if depth > 16 {
+			return false
+		}
+		for _, x := range s.List {
+			if !emptyBody(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // constantTest reports whether e is a literal that is true, as goja folds
