@@ -35,6 +35,14 @@ type RecordOptions struct {
 // connection, not the answer (RFC 9110 7.6.1).
 var DefaultUnrecordedHeaders = []string{"connection", "keep-alive", "proxy-authenticate", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"}
 
+// VolatileHeaders are the response headers that change at every answer
+// or describe the server rather than the answer: a recording leaves them
+// out unless --record-headers names them (issue 33), and a comparison of
+// two runs does not list them (runtime/dryrun/diff). Content-Length is
+// among them for a recording only: a replay sends the length of the body
+// it sends.
+var VolatileHeaders = []string{"age", "date", "expires", "server", "traceparent", "x-correlation-id", "x-request-id"}
+
 // neverRecorded are headers that carry credentials or session state.
 var neverRecorded = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-restls-mock"}
 
@@ -130,7 +138,7 @@ func (r *Recorder) keptHeaders(list Headers) Headers {
 			if !slices.ContainsFunc(r.opts.Headers, func(h string) bool { return strings.EqualFold(h, name) }) {
 				continue
 			}
-		} else if slices.Contains(DefaultUnrecordedHeaders, name) {
+		} else if slices.Contains(DefaultUnrecordedHeaders, name) || slices.Contains(VolatileHeaders, name) || name == "content-length" {
 			continue
 		}
 		out = append(out, HeaderField{Name: name, Value: f.Value})
@@ -222,7 +230,7 @@ func (r *Recorder) fixtures(asJSON bool) []*recordedFixture {
 		for _, h := range c.headers {
 			f.Headers = append(f.Headers, HeaderField{Name: h.Name, Value: red.String(maskHeader(h.Name, h.Value))})
 		}
-		setRecordedBody(f, c.body, red, asJSON)
+		setRecordedBody(f, c.body, red, asJSON, c.status/100 == 2)
 		f.key = callKey(f.ServiceID, f.Method, f.Path, f.Query)
 		count[f.key]++
 		if p := last[f.key]; p != nil && sameAnswer(p, f) {
@@ -247,7 +255,7 @@ func sameAnswer(a, b *recordedFixture) bool {
 		eq(a.BodyText, b.BodyText) && eq(a.BodyBase64, b.BodyBase64)
 }
 
-func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool) {
+func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON, parsed bool) {
 	switch {
 	case len(body) == 0:
 	case json.Valid(body) && string(bytes.TrimSpace(body)) != "null":
@@ -255,8 +263,19 @@ func setRecordedBody(f *recordedFixture, body []byte, red *Redactor, asJSON bool
 		// same bytes back on replay; else as the text received, so a
 		// script that logs or compares the text sees what the service
 		// sent (white space, escapes). A masked credential changes the
-		// bytes either way.
+		// bytes either way. A 2XX answer's body reaches the script parsed
+		// (r.body), so its white space does not matter: it is recorded
+		// compact, as a value, wherever the value replays the same
+		// (issue 33: run --record wrote indented JSON as folded strings).
+		// An exception's body is text (e.body): its bytes are kept.
 		j := redactJSON(body, red)
+		if parsed {
+			var c bytes.Buffer
+			if json.Compact(&c, j) == nil && replaysAsBody(c.Bytes(), asJSON) {
+				f.Body = c.Bytes()
+				return
+			}
+		}
 		if replaysAsBody(j, asJSON) {
 			f.Body = j
 		} else {

@@ -279,10 +279,12 @@ func TestRecordWritesFixtures(t *testing.T) {
 			} else if !bytes.Equal(a.Body, b.Body) {
 				t.Errorf("%s call %d: body %q, replayed %q", name, i, a.Body, b.Body)
 			}
-			for _, h := range []string{"X-Request-Id", "X-Seq"} {
-				if got, want := b.Header.Get(h), a.Header.Get(h); got != want {
-					t.Errorf("%s call %d: %s %q, want %q", name, i, h, got, want)
-				}
+			if got, want := b.Header.Get("X-Seq"), a.Header.Get("X-Seq"); got != want {
+				t.Errorf("%s call %d: X-Seq %q, want %q", name, i, got, want)
+			}
+			// Volatile headers are left out of a recording (issue 33).
+			if got := b.Header.Get("X-Request-Id"); got != "" {
+				t.Errorf("%s call %d: X-Request-Id %q recorded", name, i, got)
 			}
 		}
 		if _, _, err := do(t, replay, stableCalls()[6]); err == nil {
@@ -571,9 +573,10 @@ func TestRecordKeepsTheJSONWrapper(t *testing.T) {
 	}
 }
 
-// TestRecordReplayKeepsTheBytes (issue 24): an answer replays byte for
-// byte, white space and all, and its content-length is the replayed
-// body's, against a real server on loopback.
+// TestRecordReplayKeepsTheBytes (issue 24): an exception's answer (its
+// body is text to the script) replays byte for byte, white space and
+// all; a 2XX JSON answer replays as the same value, compact (issue 33);
+// against a real server on loopback.
 func TestRecordReplayKeepsTheBytes(t *testing.T) {
 	bodies := map[string]string{
 		"missing": `{"error": "no product 999"}`,
@@ -609,11 +612,22 @@ func TestRecordReplayKeepsTheBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bodies[r.PathParams[0]]
+			if r.PathParams[0] != "missing" {
+				// A 2XX answer reaches the script parsed: recorded as a
+				// value, it replays compact (issue 33).
+				var c bytes.Buffer
+				if err := json.Compact(&c, []byte(want)); err != nil {
+					t.Fatal(err)
+				}
+				want = c.String()
+			}
 			if string(got.Body) != want {
 				t.Errorf("%s %s: replayed %q, want %q", filepath.Base(file), r.PathParams[0], got.Body, want)
 			}
-			if cl := got.Header.Get("Content-Length"); cl != fmt.Sprint(len(got.Body)) {
-				t.Errorf("%s %s: content-length %q for a replayed body of %d bytes", filepath.Base(file), r.PathParams[0], cl, len(got.Body))
+			// Content-Length is left out of a recording unless asked for
+			// (issue 33): a replay sends none then.
+			if cl := got.Header.Get("Content-Length"); cl != "" {
+				t.Errorf("%s %s: content-length %q recorded", filepath.Base(file), r.PathParams[0], cl)
 			}
 		}
 	}

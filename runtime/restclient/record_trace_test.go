@@ -2,9 +2,20 @@ package restclient
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/internal/goldentest"
 )
 
 func TestSplitCallURLInvertsBuildURL(t *testing.T) {
@@ -91,5 +102,67 @@ func TestTraceFixturesReplay(t *testing.T) {
 	}
 	if body, _, err := answer(t, m, "GET", []string{"search"}, []QueryParam{{"q", "ann"}}); err != nil || body != "not here\n" {
 		t.Errorf("replay of call 2 = %q, %v\n%s", body, err, doc)
+	}
+}
+
+// TestOneRecorder (issue 33, point 19): restls run --record wrote a
+// service's indented JSON answer as a folded string with its date,
+// server, x-request-id and content-length headers, while the designer's
+// Record wrote structured YAML. Both go through the same recorder now:
+// a 2XX JSON answer is a value, the volatile headers are left out, and
+// the two files hold the same fixtures (golden); naming headers
+// (--record-headers) still records them.
+func TestOneRecorder(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+		h.Set("Server", "nginx/1.25")
+		h.Set("X-Request-Id", fmt.Sprint(time.Now().UnixNano()))
+		h.Set("ETag", `"v1"`)
+		if strings.HasSuffix(r.URL.Path, "/missing") {
+			w.WriteHeader(404)
+			fmt.Fprint(w, "{\n  \"error\": \"no order 9\"\n}\n")
+			return
+		}
+		fmt.Fprint(w, "{\n  \"id\": 7,\n  \"items\": [\n    {\"sku\": \"a-1\", \"qty\": 2}\n  ],\n  \"total\": 12.50\n}\n")
+	}))
+	t.Cleanup(srv.Close)
+	reg := loadRegistry(t, config.ScriptService, servicesXML(api("shop", srv.URL+"/api", "")))
+	calls := []*Request{{ServiceID: "shop", PathParams: []string{"orders", "7"}}, {ServiceID: "shop", PathParams: []string{"orders", "missing"}}}
+	record := func(opts RecordOptions) (string, []*Call) {
+		rec, err := NewRecorder(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(Options{}).Session(reg)
+		s.Record(rec)
+		var traced []*Call
+		for _, r := range calls {
+			_, c, _ := do(t, s, r)
+			traced = append(traced, c)
+		}
+		if err := rec.Save(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(opts.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data), traced
+	}
+	live, traced := record(RecordOptions{File: filepath.Join(t.TempDir(), "orders.mock.yaml")})
+	goldentest.Check(t, "testdata/golden/record/one-recorder.mock.yaml", live)
+	designer, notes, err := TraceFixtures(traced, func(string) (string, bool) { return srv.URL + "/api", true })
+	if err != nil || len(notes) > 0 {
+		t.Fatalf("%v %v", err, notes)
+	}
+	fixturesOf := func(doc string) string { return doc[strings.Index(doc, "fixtures:"):] }
+	if d := cmp.Diff(fixturesOf(live), fixturesOf(string(designer))); d != "" {
+		t.Errorf("the designer's Record differs from run --record (-run +designer):\n%s", d)
+	}
+	asked, _ := record(RecordOptions{File: filepath.Join(t.TempDir(), "orders.mock.yaml"), Headers: []string{"date", "content-length", "etag"}})
+	if !strings.Contains(asked, "date: ") || !strings.Contains(asked, "content-length: ") || strings.Contains(asked, "content-type") {
+		t.Errorf("--record-headers date,content-length,etag recorded:\n%s", asked)
 	}
 }

@@ -48,7 +48,7 @@ const maxAlign = 1 << 22
 // a live answer); a diff leaves them out, and the hop-by-hop headers
 // (restclient.DefaultUnrecordedHeaders), which describe the connection and
 // which a recording leaves out.
-var Volatile = []string{"age", "date", "expires", "traceparent", "x-correlation-id", "x-request-id", "x-restls-mock"}
+var Volatile = append([]string{"x-restls-mock"}, restclient.VolatileHeaders...)
 
 // Diff is what changed from an old run to a new one.
 type Diff struct {
