@@ -81,6 +81,7 @@ var table = map[string]rule{
 	"internal/lsptest":     {leaf: true, testOnly: true},
 	"internal/oauthtest":   {leaf: true, testOnly: true},
 	"internal/openapitest": {leaf: true, testOnly: true},
+	"internal/tsgentest":   {leaf: true, testOnly: true},
 }
 
 // helperName is where test-helper packages live. make check leaves them
