@@ -73,7 +73,7 @@ export function lensesFor(info: DocumentInfo | undefined): Lens[] {
   if (info?.mockFile) {
     lenses.push({ title: '$(beaker) Dry run with mocks', tooltip: `Run the script with the answers in ${path.basename(info.mockFile)}, offline`, mode: 'mock' });
   }
-  const target = info?.mockFile || info?.fixtures[0];
+  const target = info?.mockFile || info?.fixtures?.[0];
   if (target) {
     lenses.push({ title: '$(record) Record mocks', tooltip: `Run the script against the configured services and write their answers to ${path.basename(target)}`, mode: 'record' });
   }

@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { CompareAnswer, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesAnswer, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
+import { CompareResult, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -621,7 +621,7 @@ export class Restls implements vscode.Disposable {
     // record "auto") the one the server finds beside the script now.
     const named = typeof args.record === 'string' && args.record !== 'auto' ? args.record : typeof args.mock === 'string' && args.mock !== 'auto' ? args.mock : undefined;
     const now = named === undefined ? await this.documentInfo(doc) : undefined;
-    const file = named ?? (now?.mockFile || (args.record === 'auto' ? now?.fixtures[0] : undefined));
+    const file = named ?? (now?.mockFile || (args.record === 'auto' ? now?.fixtures?.[0] : undefined));
     this.preview.show(result, doc.uri, name, modeLabel(result.mode, result.mode === 'live' ? undefined : file));
     if (runMode === 'record') {
       this.lenses.refresh();
@@ -690,7 +690,7 @@ export class Restls implements vscode.Disposable {
    * the server renders it, in a document beside the script. After a diff
    * with the fixtures that is not empty it offers to update them.
    */
-  async compare(against: 'previous' | 'fixtures', target?: vscode.Uri): Promise<CompareAnswer | undefined> {
+  async compare(against: 'previous' | 'fixtures', target?: vscode.Uri): Promise<CompareResult | undefined> {
     const doc = this.scriptDocument(target);
     const client = doc && (await this.requireClient());
     if (!doc || !client) {
@@ -698,7 +698,7 @@ export class Restls implements vscode.Disposable {
     }
     const name = path.basename(doc.uri.fsPath);
     const command = against === 'previous' ? ServerCommands.compareWithPrevious : ServerCommands.compareWithFixtures;
-    let answer: CompareAnswer | undefined;
+    let answer: CompareResult | undefined;
     try {
       answer = compareAnswerFrom(await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [{ uri: doc.uri.toString() }] }));
     } catch (e) {
@@ -712,7 +712,7 @@ export class Restls implements vscode.Disposable {
     }
     const shown = await vscode.workspace.openTextDocument({ content: answer.text, language: 'plaintext' });
     await vscode.window.showTextDocument(shown, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
-    if (against === 'fixtures' && !answer.diff.same) {
+    if (against === 'fixtures' && !answer.diff?.same) {
       const file = answer.old.fixtures ? path.basename(answer.old.fixtures) : 'the fixtures';
       const pick = await vscode.window.showInformationMessage(`restls: the last run of ${name} differs from ${file}. Update ${file} with its answers?`, UPDATE_FIXTURES);
       if (pick === UPDATE_FIXTURES) {
@@ -727,7 +727,7 @@ export class Restls implements vscode.Disposable {
    * fixture file, after showing the diff with the file when there is one
    * (compare asks), or asking first when there is none yet.
    */
-  async updateFixtures(target?: vscode.Uri): Promise<UpdateFixturesAnswer | undefined> {
+  async updateFixtures(target?: vscode.Uri): Promise<UpdateFixturesResult | undefined> {
     const doc = this.scriptDocument(target);
     if (!doc) {
       return undefined;
@@ -737,19 +737,19 @@ export class Restls implements vscode.Disposable {
       await this.compare('fixtures', doc.uri);
       return undefined;
     }
-    const file = info?.fixtures[0] ? path.basename(info.fixtures[0]) : 'a fixture file beside the script';
+    const file = info?.fixtures?.[0] ? path.basename(info.fixtures[0]) : 'a fixture file beside the script';
     const pick = await vscode.window.showInformationMessage(`restls: write the answers of the last run of ${path.basename(doc.uri.fsPath)} to ${file}?`, UPDATE_FIXTURES);
     return pick === UPDATE_FIXTURES ? this.writeFixtures(doc) : undefined;
   }
 
-  private async writeFixtures(doc: vscode.TextDocument): Promise<UpdateFixturesAnswer | undefined> {
+  private async writeFixtures(doc: vscode.TextDocument): Promise<UpdateFixturesResult | undefined> {
     const client = await this.requireClient();
     if (!client) {
       return undefined;
     }
-    let answer: UpdateFixturesAnswer;
+    let answer: UpdateFixturesResult;
     try {
-      answer = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.updateFixtures, arguments: [{ uri: doc.uri.toString() }] })) as UpdateFixturesAnswer;
+      answer = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.updateFixtures, arguments: [{ uri: doc.uri.toString() }] })) as UpdateFixturesResult;
     } catch (e) {
       void vscode.window.showWarningMessage(`restls: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;

@@ -5,8 +5,7 @@
 // VS Code's theme colours and the one nonce'd script that turns the
 // component's buttons into messages to the extension.
 
-import { RunResult } from './protocol';
-import { escapeHTML, previewCSS, previewView, toHTML } from '../../web/designer/src/preview/view';
+import { type PreviewRun, escapeHTML, previewCSS, previewView, toHTML } from '../../web/designer/src/preview/view';
 
 /** PageOptions are the page's frame: its nonce, the webview's CSP source, and labels. */
 export interface PageOptions {
@@ -19,7 +18,7 @@ export interface PageOptions {
 }
 
 /** previewPage returns the whole Response Preview page for one dry run. */
-export function previewPage(run: RunResult, opts: PageOptions): string {
+export function previewPage(run: PreviewRun, opts: PageOptions): string {
   const body = toHTML(
     previewView({ state: 'done', result: run, mode: run.mode }, { title: `Response Preview: ${opts.scriptName}`, modeLabel: opts.mode, when: opts.when }),
   );

@@ -3,7 +3,7 @@
 
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
-import { RunResult } from './protocol';
+import type { PreviewRun } from '../../web/designer/src/preview/view';
 import { previewPage } from './previewPage';
 
 export type Reveal = (uri: vscode.Uri, line: number, column: number) => unknown;
@@ -11,14 +11,14 @@ export type Reveal = (uri: vscode.Uri, line: number, column: number) => unknown;
 export class PreviewPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private script: vscode.Uri | undefined;
-  private run: RunResult | undefined;
+  private run: PreviewRun | undefined;
   /** html is the last page shown, for tests. */
   html = '';
 
   constructor(private readonly reveal: Reveal) {}
 
   /** show shows one dry run's result; mode says how its calls were answered ("mocks from orders.mock.yaml"). */
-  show(run: RunResult, script: vscode.Uri, name: string, mode?: string): void {
+  show(run: PreviewRun, script: vscode.Uri, name: string, mode?: string): void {
     this.script = script;
     this.run = run;
     if (!this.panel) {

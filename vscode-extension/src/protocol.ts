@@ -1,56 +1,14 @@
-// Shapes the server sends: the `restls run --json` object returned by the
-// restls.runScript command, the restls.services map and the restls/status
-// notification. Parsing is tolerant: a missing or oddly typed field degrades
-// the display, it never throws.
+// Reading what the server sends: the restls.services map, the restls/status
+// notification and the custom requests' answers. The shapes themselves are
+// generated from the Go types that write them (web/designer/src/wire.gen.d.ts,
+// shared with the designer; regenerate with
+// `go test ./web -run TestWireTypesUpToDate -update`), never written here.
+// Parsing is tolerant: a missing or oddly typed field degrades the display,
+// it never throws.
 
-/** RunError is the script's uncaught error. */
-export interface RunError {
-  name?: string;
-  message?: string;
-  code?: string;
-  serviceId?: string;
-  status?: number | { code?: number; message?: string };
-  body?: unknown;
-  line?: number;
-  column?: number;
-}
+import type { CompareResult, DocumentInfo, KindSource, RunError, ScriptKind } from '../../web/designer/src/wire.gen';
 
-/** Call is one REST call the script made during the dry run (runtime/restclient.Call). */
-export interface Call {
-  serviceId?: string;
-  method?: string;
-  url?: string;
-  requestHeaders?: Record<string, unknown>;
-  requestBody?: unknown;
-  status?: number | { code?: number; message?: string } | null;
-  responseHeaders?: Record<string, unknown>;
-  /** responseBody is the JSON body, or a string holding non-JSON text. */
-  responseBody?: unknown;
-  responseBodyTruncated?: boolean;
-  /** body is accepted as an older name of responseBody. */
-  body?: unknown;
-  durationMs?: number;
-  errorCode?: string;
-  errorMessage?: string;
-  error?: unknown;
-  /** curl is a POSIX shell command line that repeats the request, credentials as $RESTLS_TOKEN_... variables. */
-  curl?: string;
-  /** events are token requests, retries, mock notes and the like. */
-  events?: { kind?: string; message?: string }[] | null;
-  /** contract lists how the answer breaks the service's API description (restclient.ContractNote). */
-  contract?: { operation?: string; path?: string; rule?: string; message?: string }[] | null;
-  [key: string]: unknown;
-}
-
-/** RunResult is the `restls run --json` object. */
-export interface RunResult {
-  result?: unknown;
-  error?: RunError | null;
-  calls?: Call[];
-  logs?: unknown[];
-  /** mode is how the calls were answered: live, mock or record (restls serve's dry runs). */
-  mode?: string;
-}
+export type { CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
 
 /** Service is one entry of the services map. */
 export interface Service {
@@ -181,7 +139,7 @@ export function servicesFor(answer: unknown, kind: string): Record<string, Servi
 }
 
 /** statusCode reads a call's or error's HTTP status, a number or {code, message}. */
-export function statusCode(s: RunError['status'] | null): { code?: number; message?: string } {
+export function statusCode(s: RunError['status'] | number | null): { code?: number; message?: string } {
   if (typeof s === 'number') {
     return { code: s };
   }
@@ -193,23 +151,6 @@ export function statusCode(s: RunError['status'] | null): { code?: number; messa
 
 /** DOCUMENT_INFO is the server's request that says what it decided about one script (docs/lsp.md, "Request restls/documentInfo"). */
 export const DOCUMENT_INFO = 'restls/documentInfo';
-
-/** KindDecision is a script's kind and which rule decided it: the first-line directive, a restls.scriptKinds glob (kindMap, with the glob) or the default. */
-export interface KindDecision {
-  kind: string;
-  source: string;
-  glob?: string;
-}
-
-/** DocumentInfo is the answer of restls/documentInfo: the server decides, the extension shows. */
-export interface DocumentInfo {
-  kind: KindDecision;
-  /** fixtures are the fixture files beside the script, in the order a dry run with mock "auto" looks for them; empty for a document that is not a file. */
-  fixtures: string[];
-  /** mockFile is the fixture file a dry run with mocks reads, "" when there is none. */
-  mockFile: string;
-  displayPath: string;
-}
 
 /** documentInfoFrom reads a restls/documentInfo answer; undefined for null or a shape it does not know. */
 export function documentInfoFrom(v: unknown): DocumentInfo | undefined {
@@ -223,23 +164,15 @@ export function documentInfoFrom(v: unknown): DocumentInfo | undefined {
   }
   const fixtures = Array.isArray(o.fixtures) ? o.fixtures.filter((f): f is string => typeof f === 'string' && f !== '') : [];
   return {
-    kind: { kind: k.kind, source: typeof k.source === 'string' ? k.source : '', ...(typeof k.glob === 'string' && k.glob ? { glob: k.glob } : {}) },
+    kind: { kind: k.kind as ScriptKind, source: (typeof k.source === 'string' ? k.source : '') as KindSource, ...(typeof k.glob === 'string' && k.glob ? { glob: k.glob } : {}) },
     fixtures,
     mockFile: typeof o.mockFile === 'string' ? o.mockFile : '',
     displayPath: typeof o.displayPath === 'string' ? o.displayPath : '',
   };
 }
 
-/** CompareAnswer is what restls.compareWithPrevious and restls.compareWithFixtures answer (docs/lsp.md, "Run history"): the typed diff and its text as the server renders it. */
-export interface CompareAnswer {
-  old: { time?: string; mode?: string; fixtures?: string; trimmed?: boolean };
-  new: { time?: string; mode?: string; trimmed?: boolean };
-  diff: { same: boolean; calls: unknown[]; result: unknown[]; oldCalls: number; newCalls: number };
-  text: string;
-}
-
 /** compareAnswerFrom reads a compare command's answer; undefined for a shape it does not know. */
-export function compareAnswerFrom(v: unknown): CompareAnswer | undefined {
+export function compareAnswerFrom(v: unknown): CompareResult | undefined {
   if (!v || typeof v !== 'object') {
     return undefined;
   }
@@ -248,14 +181,7 @@ export function compareAnswerFrom(v: unknown): CompareAnswer | undefined {
   if (!d || typeof d !== 'object' || typeof d.same !== 'boolean' || typeof o.text !== 'string') {
     return undefined;
   }
-  return v as CompareAnswer;
-}
-
-/** UpdateFixturesAnswer is what restls.updateFixtures answers: the file written and how many answers went into it. */
-export interface UpdateFixturesAnswer {
-  file: string;
-  calls: number;
-  skipped: number;
+  return v as CompareResult;
 }
 
 /**

@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { previewPage } from '../src/previewPage';
-import { RunResult } from '../src/protocol';
-import { bodyView, escapeHTML, h, previewView, toHTML } from '../../web/designer/src/preview/view';
+import { type PreviewRun, bodyView, escapeHTML, h, previewView, toHTML } from '../../web/designer/src/preview/view';
 
 const NONCE = 'n0nce+/=';
 const opts = { nonce: NONCE, cspSource: 'vscode-webview://x', scriptName: 'order.js' };
@@ -18,7 +17,7 @@ const hostile = '<script>alert(1)</script><img src=x onerror="alert(2)">';
 
 // A run as the server sends it: credentials already masked (Go's
 // runtime/restclient maskHeader), hostile text everywhere else.
-const run: RunResult = {
+const run: PreviewRun = {
   result: { ok: true, note: hostile },
   error: null,
   mode: 'mock',
@@ -47,7 +46,7 @@ const run: RunResult = {
       durationMs: 3,
     },
   ],
-  logs: ['plain <log>', { level: 'warn', message: 'hard-coded Authorization header', line: 7 }],
+  logs: ['plain <log>' as never, { level: 'warn', message: 'hard-coded Authorization header', line: 7 }],
 };
 
 function scripts(html: string): string[] {
@@ -161,7 +160,7 @@ test('preview: an error links to its line; result shown otherwise', () => {
 });
 
 test('preview: tolerates missing and odd fields', () => {
-  const html = previewPage({ calls: [{}, { status: 'weird' as never, requestHeaders: { a: ['1', '2'] as never } }] } as RunResult, opts);
+  const html = previewPage({ calls: [{}, { status: 'weird' as never, requestHeaders: { a: ['1', '2'] as never } }] } as PreviewRun, opts);
   assert.equal((html.match(/<details class="restls-call"/g) ?? []).length, 2);
   assert.match(html, /<span class="restls-method">\?<\/span>/);
   assert.match(html, /<dd>1, 2<\/dd>/);
@@ -272,9 +271,9 @@ test('preview: random hostile data never adds a tag, an attribute or a script', 
         events: [{ kind: s(), message: s() }],
         durationMs: r() * 100,
       })),
-      logs: [s(), { level: s(), message: s(), line: 1 }],
+      logs: [s() as never, { level: s(), message: s(), line: 1 }],
     };
-    const html = previewPage(run as RunResult, { ...opts, scriptName: s(), mode: s() });
+    const html = previewPage(run as PreviewRun, { ...opts, scriptName: s(), mode: s() });
     assert.equal(scripts(html).length, 1, `seed ${seed}: one script tag`);
     for (const m of html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)) {
       assert.ok(ALLOWED_TAGS.has(m[1].toLowerCase()), `seed ${seed}: unexpected tag <${m[1]}>`);
@@ -296,13 +295,13 @@ test('preview: random hostile data never adds a tag, an attribute or a script', 
 });
 
 test('preview: the mode line and each call\'s cURL are text; a call without curl has no Copy button', () => {
-  const withCurl: RunResult = {
+  const withCurl: PreviewRun = {
     result: 1,
     error: null,
     mode: 'mock',
     calls: [
-      { serviceId: 'a', method: 'GET', url: 'http://x/', status: 200, curl: `curl 'http://x/' -H '${hostile}'` },
-      { serviceId: 'b', method: 'GET', url: 'http://y/', status: 200 },
+      { serviceId: 'a', method: 'GET', url: 'http://x/', status: { code: 200, message: '200 OK' }, curl: `curl 'http://x/' -H '${hostile}'` },
+      { serviceId: 'b', method: 'GET', url: 'http://y/', status: { code: 200, message: '200 OK' } },
     ],
   };
   const html = previewPage(withCurl, { ...opts, mode: `mocks from ${hostile}` });

@@ -3,6 +3,8 @@
 //   dist/index.js, dist/index.d.ts  the module @restls/designer-editor (ES
 //                                   module; @codemirror/* stay imports, so
 //                                   an embedding editor shares its own)
+//   dist/wire.gen.d.ts              the server's answers, generated from Go
+//                                   (index.d.ts re-exports them)
 //   ../static/designer.js           the designer page: page/main.js with the
 //                                   module from dist/, bundled (committed,
 //                                   embedded with go:embed)
@@ -52,6 +54,7 @@ await esbuild.build({
   logLevel: "warning",
 })
 copyFileSync(join(here, "src", "index.d.ts"), join(dist, "index.d.ts"))
+copyFileSync(join(here, "src", "wire.gen.d.ts"), join(dist, "wire.gen.d.ts"))
 if (moduleOnly) {
   // On stderr: npm pack --json prints its JSON on stdout, where prepack's
   // output would land too.

@@ -97,8 +97,8 @@ test("npm pack in a fresh clone without npm ci fails loudly instead of packing n
   assert.deepEqual(unbuilt.tarballs, [], "no tarball was written")
 })
 
-test("npm pack ships the module, its types and README, nothing else", () => {
-  assert.deepEqual(files, ["README.md", "dist/index.d.ts", "dist/index.js", "package.json"])
+test("npm pack ships the module, its types (with the generated wire types) and README, nothing else", () => {
+  assert.deepEqual(files, ["README.md", "dist/index.d.ts", "dist/index.js", "dist/wire.gen.d.ts", "package.json"])
 })
 
 test("a host page's own EditorView gets serviceId completion from the packed module", async () => {

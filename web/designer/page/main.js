@@ -304,6 +304,7 @@ function showRunMode() {
 // environment (a run that calls nothing needs no confirmation).
 /** @type {Set<string>} */
 const confirmed = new Set()
+/** @type {Record<string, string>} The kinds of credential Go's planServiceJSON.Credentials names. */
 const credentialWords = {none: "no credentials", basic: "basic credentials (login and password from the configuration)", oAuth: "an OAuth token (fetched with the configured client)"}
 /**
  * @param {boolean} recording
@@ -320,11 +321,13 @@ async function confirmLive(recording) {
     editor.renderPreview($("preview"), {state: "error", message: "could not ask which services the run calls: " + (e instanceof Error ? e.message : String(e))})
     return false
   }
-  if (plan.services.length === 0 && plan.dynamic === 0) return true
+  // The server sends [] for none; the wire type says a nil list is null.
+  const services = plan.services || []
+  if (services.length === 0 && plan.dynamic === 0) return true
   $("live-title").textContent = recording ? "Record: run live and keep the answers as mocks?" : "Run live?"
   $("live-env").replaceChildren("Environment: ", el("strong", null, env || "the server's configuration (no project environments)"),
     ". These services will be called for real:")
-  $("live-services").replaceChildren(...plan.services.map(s => el("li", null,
+  $("live-services").replaceChildren(...services.map(s => el("li", null,
     el("strong", null, s.serviceId), s.calls > 1 ? ` (${s.calls} calls)` : "", " ",
     s.configured ? [el("code", null, s.url || ""), " — ", el("span", {class: "cred-" + s.credentials}, credentialWords[s.credentials] || s.credentials)]
       : el("span", {class: "unknown"}, "not configured: the call fails without a request"))))

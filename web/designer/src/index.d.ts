@@ -3,8 +3,14 @@ import type {EditorView} from "@codemirror/view"
 import type {Extension} from "@codemirror/state"
 import type {LSPClient} from "@codemirror/lsp-client"
 
-/** A script kind: which registry the script's serviceIds come from. */
-export type ScriptKind = "scriptService" | "scriptTask" | "validationScript"
+// The server's answers: generated from the Go types that write them
+// (wire.gen.d.ts; regenerate with go test ./web -run TestWireTypesUpToDate -update).
+import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic} from "./wire.gen.js"
+export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic}
+/** One call of a dry run, as `restls run --json` prints it. */
+export type RunCall = Call
+/** A dry run as POST /v1/run answers it: the run, and with record the fixtures built from its masked trace. */
+export type RunResult = RunAnswer
 
 export declare const version: string
 export declare const scriptKinds: readonly ScriptKind[]
@@ -49,32 +55,6 @@ export interface RestlsOptions {
 
 export type Connection = "connecting" | "connected" | "reconnecting"
 
-export interface KindStatus {
-  kind: ScriptKind
-  services: number
-  hints: boolean
-  message: string
-}
-
-export interface ConfigDiagnostic {
-  file?: string
-  line?: number
-  column?: number
-  severity: string
-  code: string
-  message: string
-}
-
-/** GET /v1/status. */
-export interface ServerStatus {
-  version?: string
-  kinds: Array<KindStatus & {loaded: boolean, diagnostics: ConfigDiagnostic[]}>
-  run: {allowed: boolean, reason?: string}
-  /** The project file's environments (a run may name one), and the one runs use by default. */
-  environments?: string[]
-  environment?: string
-}
-
 export interface RestlsState {
   connection: Connection
   kind: ScriptKind
@@ -83,92 +63,12 @@ export interface RestlsState {
   /** Whether this client may dry run, and why not; null until known. */
   run: {allowed: boolean, reason?: string} | null
   /** The last restls/status notification. */
-  status: {kinds: KindStatus[], problems: Record<string, number>} | null
+  status: Status | null
   server: ServerStatus | null
   /** The project file's environments the server offers ([] when none). */
   environments: string[]
   /** The environment hints and runs use now ("" when the project file has none). */
   environment: string
-}
-
-/** One call of a dry run, as `restls run --json` prints it. */
-export interface RunCall {
-  serviceId: string
-  method: string
-  url: string
-  requestHeaders: Record<string, string>
-  requestBody?: unknown
-  status: {code: number, message: string} | null
-  responseHeaders: Record<string, string>
-  responseBody: unknown
-  responseBodyTruncated?: boolean
-  durationMs: number
-  timing?: {dnsMs?: number, connectMs?: number, tlsMs?: number, ttfbMs?: number, totalMs: number, reused?: boolean}
-  responseBytes: number
-  curl?: string
-  errorCode?: string
-  errorMessage?: string
-  events: Array<{kind: string, message: string}>
-  /** How the answer breaks the service's API description (issue 27). */
-  contract?: ContractNote[]
-}
-
-/** One way a call's answer breaks its operation in the service's API description. */
-export interface ContractNote {
-  /** The matched operation: "GET /orders/{id}". */
-  operation: string
-  /** The JSON pointer of the value in the body; "" for the status or the whole body. */
-  path: string
-  /** "status", or the schema keyword broken: type, enum, required ... */
-  rule: string
-  message: string
-}
-
-export interface RunError {
-  name: string
-  message: string
-  code?: string
-  line?: number
-  column?: number
-  sourceLine?: string
-}
-
-export interface RunResult {
-  result: unknown
-  error: RunError | null
-  calls: RunCall[]
-  logs: Array<{level: string, message: string, line?: number}>
-  /** With record: the fixtures (YAML) built from the run's masked trace. */
-  fixtures?: string
-  /** With record: the calls that became no fixture (no answer, unknown serviceId) or a cut one. */
-  fixtureNotes?: string[]
-}
-
-/** What a live run would call (POST /v1/run/plan), from the script's literal serviceIds. */
-export interface RunPlan {
-  kind: ScriptKind
-  /** The project file's environment the run uses; absent when it has none. */
-  environment?: string
-  services: Array<{
-    serviceId: string
-    /** false: the serviceId is not configured; the call fails without a request. */
-    configured: boolean
-    url?: string
-    /** The kind of credential the call sends, never the credential. */
-    credentials: "none" | "basic" | "oAuth"
-    calls: number
-  }>
-  /** Calls whose serviceId is computed at run time. */
-  dynamic: number
-}
-
-/** A problem of a fixtures document (POST /v1/mock/check), 1-based. */
-export interface MockDiagnostic {
-  line: number
-  column: number
-  severity: "error" | "warning"
-  message: string
-  code?: string
 }
 
 export type RunOutcome =

@@ -11,10 +11,16 @@
 // value of that tree; toDOM makes it text nodes, toHTML escapes it, in one
 // function. Nothing here parses markup.
 //
+// The run's shape is generated from Go (../wire.gen.d.ts); the preview
+// reads it through Tolerant, so a renamed or retyped Go field fails the
+// type check here rather than showing nothing.
+//
 // Secrets: the server masks credentials before a run leaves it
 // (runtime/restclient maskHeader and the session's Redactor), the one rule
 // for every surface; the preview shows headers as it gets them and keeps no
 // list of its own.
+
+import type {Call, HTTPStatus, RunError, RunResult} from "../wire.gen"
 
 /** View is an element of the preview: a tag, its attributes and its children. */
 export interface View {
@@ -75,64 +81,30 @@ export function toHTML(v: View | string): string {
   return s + `</${v.tag}>`
 }
 
-// ---- the run, as the server sends it (tolerant: a missing or oddly typed
-// field degrades the display, it never throws) ----
+// ---- the run, as the server sends it: the generated wire types, read
+// tolerantly (a missing or oddly typed field degrades the display, it
+// never throws) ----
 
-/** PreviewStatus is an HTTP status: a number or {code, message}. */
-export type PreviewStatus = number | {code?: number, message?: string} | null | undefined
+/** Tolerant is T as the preview reads it: any member may be missing or null. */
+export type Tolerant<T> = T extends object ? {[K in keyof T]?: Tolerant<T[K]> | null} : T
 
-/** PreviewCall is one REST call of a run (runtime/restclient.Call). */
-export interface PreviewCall {
-  serviceId?: string
-  method?: string
-  url?: string
-  requestHeaders?: Record<string, unknown> | null
-  requestBody?: unknown
-  status?: PreviewStatus
-  responseHeaders?: Record<string, unknown> | null
-  responseBody?: unknown
-  responseBodyTruncated?: boolean
-  /** body is accepted as an older name of responseBody. */
-  body?: unknown
-  durationMs?: number
-  timing?: {dnsMs?: number, connectMs?: number, tlsMs?: number, ttfbMs?: number, totalMs?: number, reused?: boolean} | null
-  responseBytes?: number
-  curl?: string
-  errorCode?: string
-  errorMessage?: string
-  error?: unknown
-  events?: Array<{kind?: string, message?: string}> | null
-  /** contract: how the answer breaks the service's API description (restclient.ContractNote). */
-  contract?: Array<{operation?: string, path?: string, rule?: string, message?: string}> | null
-}
+/** PreviewStatus is an HTTP status as a call or an error carries it. */
+export type PreviewStatus = Tolerant<HTTPStatus> | null | undefined
 
-/** PreviewError is the script's uncaught error. */
-export interface PreviewError {
-  name?: string
-  message?: string
-  code?: string
-  serviceId?: string
-  status?: PreviewStatus
-  body?: unknown
-  line?: number
-  column?: number
-  sourceLine?: string
-}
+/** PreviewCall is one REST call of a run (Go's runtime/restclient.Call). */
+export type PreviewCall = Tolerant<Call>
 
-/** PreviewRun is the result of a dry run (`restls run --json`). */
-export interface PreviewRun {
-  result?: unknown
-  error?: PreviewError | null
-  calls?: PreviewCall[] | null
-  logs?: unknown[] | null
-  mode?: string
-}
+/** PreviewError is the script's uncaught error (Go's runtime/dryrun.ScriptError). */
+export type PreviewError = Tolerant<RunError>
+
+/** PreviewRun is the result of a dry run (Go's runtime/dryrun.Result: `restls run --json`). */
+export type PreviewRun = Tolerant<RunResult>
 
 /** PreviewOutcome is what a surface shows: a run, one under way, or why none ran. */
 export type PreviewOutcome =
   | {state: "idle", message?: string}
   | {state: "running"}
-  | {state: "done", result: PreviewRun, mode?: string}
+  | {state: "done", result: PreviewRun, mode?: string | null}
   | {state: "error", message: string, httpStatus?: number}
 
 /** PreviewOptions are what the host adds around the run. */
@@ -293,8 +265,10 @@ function callView(c: PreviewCall, i: number, open: boolean): View {
   const timing = ([["DNS", t.dnsMs], ["connect", t.connectMs], ["TLS", t.tlsMs], ["first byte", t.ttfbMs], ["total", t.totalMs]] as Array<[string, unknown]>)
     .filter(([, v]) => typeof v === "number").map(([k, v]) => `${k} ${ms(v)}`).join(" · ")
   const method = typeof c.method === "string" ? c.method.toUpperCase() : "?"
-  const errText = c.errorMessage || (c.error !== undefined && c.error !== null && c.error !== "" ? str(c.error) : "")
-  const body = c.responseBody !== undefined ? c.responseBody : c.body
+  // Go's Call has no "error" or "body" member (the wire types say so):
+  // errorMessage and responseBody are the only names read.
+  const errText = str(c.errorMessage)
+  const body = c.responseBody
   const events = Array.isArray(c.events) ? c.events : []
   const contract = Array.isArray(c.contract) ? c.contract : []
   return h("details", {class: "restls-call", open: open || st.code === undefined || st.code >= 400, "data-call": i},
