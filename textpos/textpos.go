@@ -10,11 +10,6 @@ import (
 // ByteOffset is a 0-based offset in bytes into a text's UTF-8.
 type ByteOffset int
 
-// BytePos is a line and a column counted in bytes. Line and Col are
-// 1-based; Col 1 is the line's first byte (after a file's byte order
-// mark, on line 1 of a Mapper made by NewFile).
-type BytePos struct{ Line, Col int }
-
 // RunePos is a line and a column counted in Unicode characters (code
 // points; each byte of invalid UTF-8 counts as one). Line and Col are
 // 1-based. It is the column `restls check` prints (SARIF's
@@ -209,7 +204,8 @@ func (m *Mapper) lineEnd(l int) int {
 	return end
 }
 
-// unit is what a column counts.
+// unit is what a column counts. Nothing outside the tests asks for byte
+// columns (config's moved to characters), so only they use unitBytes.
 type unit int
 
 const (
@@ -218,16 +214,10 @@ const (
 	unitUTF16
 )
 
-// BytePos returns the line and byte column of off. An offset is clamped
-// to the text; one inside a line break or a byte order mark maps to the
-// end or the start of its line.
-func (m *Mapper) BytePos(off ByteOffset) BytePos {
-	l, c := m.pos(off, unitBytes)
-	return BytePos{l, c}
-}
-
-// RunePos returns the line and character column of off, clamped as
-// BytePos is; an offset inside a character maps to that character.
+// RunePos returns the line and character column of off. An offset is
+// clamped to the text; one inside a line break or a byte order mark maps
+// to the end or the start of its line, one inside a character to that
+// character.
 func (m *Mapper) RunePos(off ByteOffset) RunePos {
 	l, c := m.pos(off, unitRunes)
 	return RunePos{l, c}
@@ -240,16 +230,13 @@ func (m *Mapper) UTF16Pos(off ByteOffset) UTF16Pos {
 	return UTF16Pos{l, c}
 }
 
-// OffsetOfBytes returns the offset of p. A column before the line's
+// OffsetOfRunes returns the offset of p. A column before the line's
 // first maps to its start, one past its end to its end (before the
 // break), a line before the first to the text's first column and one past
 // the last to the end of the text.
-func (m *Mapper) OffsetOfBytes(p BytePos) ByteOffset { return m.offset(p.Line, p.Col, unitBytes) }
-
-// OffsetOfRunes returns the offset of p, clamped as OffsetOfBytes is.
 func (m *Mapper) OffsetOfRunes(p RunePos) ByteOffset { return m.offset(p.Line, p.Col, unitRunes) }
 
-// OffsetOfUTF16 returns the offset of p, clamped as OffsetOfBytes is; a
+// OffsetOfUTF16 returns the offset of p, clamped as OffsetOfRunes is; a
 // column between the two halves of a surrogate pair maps to the start of
 // its character, so an edit never splits a code point.
 func (m *Mapper) OffsetOfUTF16(p UTF16Pos) ByteOffset { return m.offset(p.Line, p.Col, unitUTF16) }

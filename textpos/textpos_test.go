@@ -8,6 +8,19 @@ import (
 	"unicode/utf8"
 )
 
+// BytePos is a line and a column counted in bytes, 1-based, as
+// config/xmlscan.go counted them: the differential test compares with it.
+type BytePos struct{ Line, Col int }
+
+// BytePos returns the line and byte column of off, clamped as RunePos is.
+func (m *Mapper) BytePos(off ByteOffset) BytePos {
+	l, c := m.pos(off, unitBytes)
+	return BytePos{l, c}
+}
+
+// OffsetOfBytes returns the offset of p, clamped as OffsetOfRunes is.
+func (m *Mapper) OffsetOfBytes(p BytePos) ByteOffset { return m.offset(p.Line, p.Col, unitBytes) }
+
 // The units side by side: "b" after an "é" (2 bytes, 1 character, 1
 // UTF-16 unit) and a "😀" (4 bytes, 1 character, 2 UTF-16 units).
 func TestUnits(t *testing.T) {
