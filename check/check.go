@@ -82,8 +82,9 @@ const (
 )
 
 // Finding is one diagnostic of a script or a configuration file. Lines and
-// columns start at 1; a script's columns count characters (Unicode code
-// points), a configuration file's count bytes as its parser reports them.
+// columns start at 1; columns count characters (Unicode code points:
+// textpos.RunePos, config.Position.RuneCol), and a byte order mark that
+// starts a file takes none, as in an editor.
 type Finding struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
@@ -332,7 +333,7 @@ func unusedFindings(snap *config.Snapshot, called []scriptCalls, show func(strin
 		if at.Line == 0 {
 			at = u.Entry.Defined
 		}
-		out = append(out, Finding{File: show(u.Entry.Defined.File), Line: at.Line, Column: max(at.Column, 1),
+		out = append(out, Finding{File: show(u.Entry.Defined.File), Line: at.Line, Column: max(at.RuneCol, 1),
 			Severity: SeverityInfo, Code: index.CodeServiceUnused, Message: u.Message})
 	}
 	return out
@@ -388,7 +389,7 @@ func configFindings(snap *config.Snapshot, show func(string) string) []Finding {
 		if d.ServiceID != "" && !strings.Contains(msg, d.ServiceID) {
 			msg = "serviceId " + d.ServiceID + ": " + msg
 		}
-		f := Finding{File: show(d.File), Line: d.Line, Column: d.Column,
+		f := Finding{File: show(d.File), Line: d.Line, Column: d.RuneCol,
 			Severity: configSeverity(d.Severity), Code: d.Code, Message: msg}
 		dir, seen := isDir[d.File]
 		if !seen {

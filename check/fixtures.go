@@ -67,7 +67,7 @@ func checkFixtures(ctx context.Context, opts Options, snap workspace.Snapshot, s
 		kind := fixtureKind(f, data, snap)
 		set := opts.Workspace.AnswerAPIs(snap.Registry(kind))
 		for _, p := range workspace.CheckFixtures(data, set) {
-			out = append(out, Finding{File: show(f), Line: p.Line, Column: p.Column,
+			out = append(out, Finding{File: show(f), Line: p.Line, Column: p.RuneCol,
 				Severity: SeverityWarning, Code: p.Code, Message: p.Message})
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/restls/restls/textpos"
 )
 
 // Entries are every api and oAuth definition as written, for navigation
@@ -165,12 +167,12 @@ func hasKind(ks []Kind, k Kind) bool {
 // of the key (YAML), the line (.properties) or the element (XML).
 type locator struct {
 	data   []byte
-	starts []int
+	m      *textpos.Mapper
 	format byte // 'y' YAML, 'p' properties, 'x' XML
 }
 
 func newLocator(file string, data []byte) *locator {
-	l := &locator{data: data, starts: newLineIndex(data).starts, format: 'y'}
+	l := &locator{data: data, m: textpos.NewFile(string(data)), format: 'y'}
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".properties":
 		l.format = 'p'
@@ -190,11 +192,11 @@ func (l *locator) lineEnd(off int) int {
 
 // value returns the span of value, written for key at pos.
 func (l *locator) value(pos Position, key, value string) Span {
-	if pos.Line < 1 || pos.Line > len(l.starts) || value == "" {
+	if pos.Line < 1 || pos.Line > l.m.Lines() || value == "" {
 		return Span{}
 	}
-	lineStart := l.starts[pos.Line-1]
-	off := min(lineStart+max(pos.Column-1, 0), len(l.data))
+	lineStart := int(l.m.LineStart(pos.Line))
+	off := int(l.m.OffsetOfRunes(pos.RunePos()))
 	var start int
 	switch l.format {
 	case 'p':

@@ -20,7 +20,7 @@ func checkParsed(t *testing.T, data string, p *parsed) {
 	// YAML (like LSP) also breaks lines at a bare CR; count every break.
 	lines := strings.Count(data, "\n") + strings.Count(data, "\r") + 1
 	for _, d := range p.diags {
-		if d.Line < 1 || d.Line > lines+1 || d.Column < 1 {
+		if d.Line < 1 || d.Line > lines+1 || d.RuneCol < 1 {
 			t.Fatalf("diagnostic outside the file (%d lines): %s", lines, d)
 		}
 	}

@@ -42,20 +42,20 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			found++
 			return data, true
 		case errors.As(err, &fe) && errors.Is(err, ErrTooLarge):
-			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, RuneCol: 1}, Severity: SeverityError,
 				Code: CodeFileTooLarge, Message: "configuration file not read: " + fe.Error() + "; check that the path names the configuration file (the file is ignored)"})
 		case errors.As(err, &fe):
-			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, RuneCol: 1}, Severity: SeverityError,
 				Code: CodeNotRegularFile, Message: "configuration file not read: " + fe.Error() + "; name a regular file, or a symbolic link to one (the path is ignored)"})
 		case errors.Is(err, fs.ErrNotExist) || !l.explicit && errors.Is(err, syscall.ENOTDIR):
 			// A looked-for file under a root that is a file is as absent
 			// as one under an empty root; CheckRoot below says why.
 			if l.explicit {
-				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+				fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, RuneCol: 1}, Severity: SeverityError,
 					Code: CodeFileNotFound, Message: "configuration file not found: check the path given on the command line, in RESTLS_* or in the editor settings"})
 			}
 		default:
-			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, Column: 1}, Severity: SeverityError,
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: l.path, Line: 1, RuneCol: 1}, Severity: SeverityError,
 				Code: CodeFileUnreadable, Message: "cannot read configuration file: " + errWithoutPath(err)})
 		}
 		return nil, false
@@ -105,7 +105,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		// Nothing read: say whether that is because the named root is not
 		// there at all, rather than "nothing found" in it.
 		if err := src.CheckRoot(); err != nil {
-			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: src.ConfigRoot, Line: 1, Column: 1}, Severity: SeverityError,
+			fileDiags = append(fileDiags, Diagnostic{Position: Position{File: src.ConfigRoot, Line: 1, RuneCol: 1}, Severity: SeverityError,
 				Code: CodeRootNotFound, Message: err.Error()})
 		}
 	}
@@ -114,7 +114,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 		if where == "" {
 			where = "."
 		}
-		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where, Line: 1, Column: 1}, Severity: SeverityInfo, Code: CodeNoConfiguration,
+		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where, Line: 1, RuneCol: 1}, Severity: SeverityInfo, Code: CodeNoConfiguration,
 			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; pass --config-root or the file flags"})
 	}
 
@@ -637,7 +637,7 @@ func sortByReadingOrder(diags []Diagnostic, sources []*parsed) []Diagnostic {
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		return a.Column < b.Column
+		return a.RuneCol < b.RuneCol
 	})
 	return diags
 }

@@ -123,7 +123,7 @@ func TestControlCharacterIDsAreRefused(t *testing.T) {
 				t.Fatalf("diagnostics:\n%s", dump(r.Diagnostics))
 			}
 			d := ds[0]
-			if d.Severity != SeverityError || d.Line != c.line || d.Column == 0 || strings.ContainsRune(d.Message, '\n') ||
+			if d.Severity != SeverityError || d.Line != c.line || d.RuneCol == 0 || strings.ContainsRune(d.Message, '\n') ||
 				!strings.Contains(d.Message, fmt.Sprintf("serviceId %q contains the control character U+000A at byte 2", "ev\nil; touch /tmp/PWNED #")) ||
 				!strings.Contains(d.Message, "remove the character") {
 				t.Errorf("got %s", d)

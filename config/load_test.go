@@ -109,7 +109,7 @@ scriptservice:
 	// information each, on the url (issue 33); forecast's base has none.
 	var got []string
 	for _, d := range r.Diagnostics {
-		got = append(got, fmt.Sprintf("%d:%d %s %s %s", d.Line, d.Column, d.Severity, d.Code, d.ServiceID))
+		got = append(got, fmt.Sprintf("%d:%d %s %s %s", d.Line, d.RuneCol, d.Severity, d.Code, d.ServiceID))
 		if !strings.Contains(d.Message, "not its basic authorization") || strings.Contains(d.Message, "dXNlcjpwYXNz") {
 			t.Errorf("message %q", d.Message)
 		}
@@ -227,7 +227,7 @@ func TestUnusableEntries(t *testing.T) {
 			if !strings.Contains(d.Message, tt.wantInMsg) {
 				t.Errorf("message %q lacks %q", d.Message, tt.wantInMsg)
 			}
-			if d.Line == 0 || d.Column == 0 {
+			if d.Line == 0 || d.RuneCol == 0 {
 				t.Errorf("diagnostic without a position: %s", d)
 			}
 		})
@@ -433,7 +433,7 @@ func TestSyntaxErrorsHavePositions(t *testing.T) {
 				t.Fatalf("want one syntax error, got:\n%s", dump(r.Diagnostics))
 			}
 			d := ds[0]
-			if d.File != "root/"+tt.file || d.Line != tt.line || d.Column != tt.col {
+			if d.File != "root/"+tt.file || d.Line != tt.line || d.RuneCol != tt.col {
 				t.Errorf("at %s, want %s:%d:%d (%s)", d.Position, tt.file, tt.line, tt.col, d.Message)
 			}
 		})
@@ -454,7 +454,7 @@ func TestXMLPositionsSurviveCommentsAndCDATA(t *testing.T) {
 	if one.URL != "https://one.example.com" || one.Description != "a <b> & é" {
 		t.Errorf("one = %+v", one)
 	}
-	if one.Defined.Line != 5 || one.Defined.Column != 3 {
+	if one.Defined.Line != 5 || one.Defined.RuneCol != 3 {
 		t.Errorf("one defined at %s, want line 5 col 3", one.Defined)
 	}
 	if d := findDiag(r, CodeInsecureURL); len(d) != 1 || d[0].Line != 8 {
@@ -486,7 +486,7 @@ func TestXMLPositionsAfterNestedElements(t *testing.T) {
   </restclient></V>
 </config>`})
 	r := snap.For(ScriptService)
-	at := func(d Diagnostic) string { return fmt.Sprintf("%d:%d", d.Line, d.Column) }
+	at := func(d Diagnostic) string { return fmt.Sprintf("%d:%d", d.Line, d.RuneCol) }
 	var unknown []string
 	for _, d := range findDiag(r, CodeUnknownName) {
 		if strings.HasSuffix(d.File, svc) {
@@ -497,7 +497,7 @@ func TestXMLPositionsAfterNestedElements(t *testing.T) {
 	if got := strings.Join(unknown, " "); got != "2:3 3:71 6:7" {
 		t.Errorf("unknown names at %s, want 2:3 3:71 6:7:\n%s", got, dump(r.Diagnostics))
 	}
-	if d := mustService(t, r, "t").Defined; d.Line != 9 || d.Column != 3 {
+	if d := mustService(t, r, "t").Defined; d.Line != 9 || d.RuneCol != 3 {
 		t.Errorf("t defined at %s, want line 9 col 3", d)
 	}
 	var timeouts []string
@@ -517,7 +517,7 @@ func TestWrongRoot(t *testing.T) {
 		t.Errorf("got:\n%s", dump(r.Diagnostics))
 	}
 	r = loadRoot(t, memFiles{svc: "  \n"}).For(ScriptService)
-	if ds := findDiag(r, CodeBadRoot); len(ds) != 1 || ds[0].Line != 1 || ds[0].Column != 1 {
+	if ds := findDiag(r, CodeBadRoot); len(ds) != 1 || ds[0].Line != 1 || ds[0].RuneCol != 1 {
 		t.Errorf("an empty file has no root element, reported at 1:1; got:\n%s", dump(r.Diagnostics))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/restls/restls/textpos"
 )
 
 // Kind is a script kind. Each kind sees its own registry (docs/api.md#script-kinds).
@@ -68,19 +70,26 @@ func (s Severity) String() string {
 // MarshalJSON writes the severity as its name.
 func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 
-// Position is a place in a configuration file; Line and Column are 1-based.
-// Column counts bytes. A zero Line means the whole file.
+// Position is a place in a configuration file; Line and RuneCol are
+// 1-based. RuneCol counts characters (Unicode code points), as YAML
+// reports them, `restls check` prints them and textpos.RunePos holds
+// them; a byte order mark that starts the file takes none. Lines break
+// at "\n", "\r\n" and a lone "\r" (textpos). A zero Line means the whole
+// file.
 type Position struct {
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	RuneCol int    `json:"column"`
 }
+
+// RunePos returns the line and column, for a textpos.Mapper of the file.
+func (p Position) RunePos() textpos.RunePos { return textpos.RunePos{Line: p.Line, Col: p.RuneCol} }
 
 func (p Position) String() string {
 	if p.Line == 0 {
 		return p.File
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.RuneCol)
 }
 
 // Diagnostic is a problem found while loading configuration.
@@ -482,7 +491,7 @@ func (s *Snapshot) Diagnostics() []Diagnostic {
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		return a.Column < b.Column
+		return a.RuneCol < b.RuneCol
 	})
 	return out
 }

@@ -7,7 +7,7 @@ import "testing"
 // engine share. A registry that was not loaded offers none whatever else it
 // holds, and the reason is its first error before any other diagnostic.
 func TestHintState(t *testing.T) {
-	pos := Position{File: "/etc/acme/application.yml", Line: 3, Column: 5}
+	pos := Position{File: "/etc/acme/application.yml", Line: 3, RuneCol: 5}
 	errD := Diagnostic{Position: pos, Severity: SeverityError, Code: CodeSyntax, Message: "bad"}
 	warnD := Diagnostic{Position: pos, Severity: SeverityWarning, Code: CodeInsecureURL, Message: "http"}
 	infoD := Diagnostic{Position: pos, Severity: SeverityInfo, Code: CodeNoConfiguration, Message: "no configuration found: looked for x"}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+
+	"github.com/restls/restls/textpos"
 )
 
 // syntaxError runs a strict decode to find where data stops being XML; it
@@ -23,10 +25,16 @@ func syntaxError(file string, data []byte) Diagnostic {
 		if err == nil {
 			continue
 		}
-		// InputPos is just past the character that failed (or the end
-		// of the file, for a document that stops early).
-		line, col := dec.InputPos()
-		pos := Position{File: file, Line: line, Column: max(col-1, 1)}
+		// InputOffset is just past the character that failed (or the
+		// end of the file, for a document that stops early): the
+		// position is that character's, or the line's start.
+		m := textpos.NewFile(string(data))
+		off := textpos.ByteOffset(dec.InputOffset())
+		if p := m.RunePos(off); p.Col > 1 {
+			off--
+		}
+		p := m.RunePos(off)
+		pos := Position{File: file, Line: p.Line, RuneCol: p.Col}
 		msg := err.Error()
 		if errors.Is(err, io.EOF) {
 			msg = "the document ends before its root element is closed"
@@ -108,7 +116,7 @@ func parseXMLDoc(xp *xmlPositions, data []byte, p *parsed) (node, bool) {
 		return node{}, false
 	}
 	if root == nil {
-		p.add(Position{File: xp.file, Line: 1, Column: 1}, SeverityError, CodeBadRoot, "the file has no root element: it must hold a <scriptservice> element")
+		p.add(Position{File: xp.file, Line: 1, RuneCol: 1}, SeverityError, CodeBadRoot, "the file has no root element: it must hold a <scriptservice> element")
 		return node{}, false
 	}
 	// Positions are numbered from the document's first element, which is root.

@@ -49,7 +49,7 @@ func TestServiceXMLInParts(t *testing.T) {
 		}
 		t.Fatal("reading in parts differs from reading whole")
 	}
-	if last := split.apis[len(split.apis)-1]; last.pos.Line != 3003 || last.pos.Column != 3 {
+	if last := split.apis[len(split.apis)-1]; last.pos.Line != 3003 || last.pos.RuneCol != 3 {
 		t.Errorf("last entry at %s, want line 3003 column 3", last.pos)
 	}
 }

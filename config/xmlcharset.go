@@ -11,6 +11,8 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/restls/restls/textpos"
 )
 
 // decodeXML returns an XML file's text as UTF-8, as a Java parser reads
@@ -43,7 +45,7 @@ func decodeXML(file string, data []byte) (text []byte, d Diagnostic, ok bool) {
 		// there is none.
 		out, err := enc.NewDecoder().Bytes(data)
 		if err != nil {
-			return nil, Diagnostic{Position: Position{File: file, Line: 1, Column: 1}, Severity: SeverityError, Code: CodeBadEncoding,
+			return nil, Diagnostic{Position: Position{File: file, Line: 1, RuneCol: 1}, Severity: SeverityError, Code: CodeBadEncoding,
 				Message: "the file starts as UTF-16 but cannot be decoded as UTF-16 (" + err.Error() + "); save it as UTF-8 or UTF-16 (the file is ignored)"}, false
 		}
 		// The declaration may say UTF-16 or anything else: the bytes
@@ -55,8 +57,8 @@ func decodeXML(file string, data []byte) (text []byte, d Diagnostic, ok bool) {
 		return data, Diagnostic{}, true
 	}
 	pos := func() Position {
-		line, col := newLineIndex(data[:at]).pos(at)
-		return Position{File: file, Line: line, Column: col}
+		p := textpos.NewFile(string(data[:at])).RunePos(textpos.ByteOffset(at))
+		return Position{File: file, Line: p.Line, RuneCol: p.Col}
 	}
 	switch strings.ToLower(name) {
 	case "utf-8", "utf8", "us-ascii", "ascii":

@@ -224,7 +224,7 @@ func FuzzDecodeXML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		text, d, ok := decodeXML("f.xml", data)
 		if !ok {
-			if d.Code != CodeBadEncoding || d.File != "f.xml" || d.Line < 1 || d.Column < 1 {
+			if d.Code != CodeBadEncoding || d.File != "f.xml" || d.Line < 1 || d.RuneCol < 1 {
 				t.Fatalf("bad diagnostic %+v", d)
 			}
 			return

@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+
+	"github.com/restls/restls/textpos"
 )
 
 // xmlPositions maps elements to their start positions. etree keeps no
@@ -9,7 +11,7 @@ import (
 // order, and an element's number in that order finds its position.
 type xmlPositions struct {
 	file  string
-	lines *lineIndex
+	lines *textpos.Mapper
 	start []int64 // byte offset of each element's '<', document order
 	// The root as the scan saw it, to split a large file: its name as
 	// written, the offset just past its start tag (0 when it has no
@@ -29,7 +31,7 @@ type xmlPositions struct {
 // FuzzScanXML checks it against encoding/xml.
 func scanXML(file string, data []byte) *xmlPositions {
 	// Every element starts with a '<', so their count bounds the elements.
-	xp := &xmlPositions{file: file, lines: newLineIndex(data), start: make([]int64, 0, bytes.Count(data, []byte{'<'}))}
+	xp := &xmlPositions{file: file, lines: textpos.NewFile(string(data)), start: make([]int64, 0, bytes.Count(data, []byte{'<'}))}
 	n := len(data)
 	skipPast := func(i int, end string) int {
 		j := bytes.Index(data[i:], []byte(end))
@@ -150,32 +152,6 @@ func (xp *xmlPositions) at(x node) Position {
 	if x.n >= len(xp.start) {
 		return Position{}
 	}
-	line, col := xp.lines.pos(int(xp.start[x.n]))
-	return Position{xp.file, line, col}
-}
-
-// lineIndex converts byte offsets to 1-based line and column.
-type lineIndex struct{ starts []int }
-
-func newLineIndex(data []byte) *lineIndex {
-	li := &lineIndex{starts: make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))}
-	for i, c := range data {
-		if c == '\n' {
-			li.starts = append(li.starts, i+1)
-		}
-	}
-	return li
-}
-
-func (li *lineIndex) pos(off int) (line, col int) {
-	lo, hi := 0, len(li.starts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if li.starts[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo + 1, off - li.starts[lo] + 1
+	p := xp.lines.RunePos(textpos.ByteOffset(xp.start[x.n]))
+	return Position{xp.file, p.Line, p.Col}
 }

@@ -32,7 +32,7 @@ func parseYAML(file string, data []byte) *parsed {
 	// syntax errors are.
 	dec, err := input.NewYAMLDecoder(data)
 	if err != nil {
-		p.add(Position{File: file, Line: 1, Column: 1}, SeverityError, CodeSyntax, "YAML syntax error: "+err.Error())
+		p.add(Position{File: file, Line: 1, RuneCol: 1}, SeverityError, CodeSyntax, "YAML syntax error: "+err.Error())
 		return p
 	}
 	for {
@@ -45,12 +45,12 @@ func parseYAML(file string, data []byte) *parsed {
 			// reported only the start of the enclosing block).
 			// Some reader errors (control characters) carry no mark: the
 			// file's start is the best place to show them.
-			pos, msg := Position{File: file, Line: 1, Column: 1}, strings.TrimPrefix(err.Error(), "yaml: ")
+			pos, msg := Position{File: file, Line: 1, RuneCol: 1}, strings.TrimPrefix(err.Error(), "yaml: ")
 			var le *yaml.LoadError
 			if errors.As(err, &le) {
 				msg = le.Message
 				if le.Mark.Line > 0 {
-					pos.Line, pos.Column = le.Mark.Line, max(le.Mark.Column, 1)
+					pos.Line, pos.RuneCol = le.Mark.Line, max(le.Mark.Column, 1)
 				}
 			}
 			p.add(pos, SeverityError, CodeSyntax, "YAML syntax error: "+msg+"; fix the file: it is ignored until it parses")

@@ -17,7 +17,7 @@ func TestYAMLAliasBombIsADiagnostic(t *testing.T) {
 		fmt.Fprintf(&b, "l%d: &l%d [%s*l%d]\n", i, i, strings.Repeat(fmt.Sprintf("*l%d,", i-1), 8), i-1)
 	}
 	p := parseYAML("application.yml", []byte(b.String()))
-	if len(p.diags) != 1 || p.diags[0].Code != CodeSyntax || p.diags[0].Line != 10 || p.diags[0].Column != 10 ||
+	if len(p.diags) != 1 || p.diags[0].Code != CodeSyntax || p.diags[0].Line != 10 || p.diags[0].RuneCol != 10 ||
 		!strings.Contains(p.diags[0].Message, "its aliases expand the document") {
 		t.Fatalf("diagnostics %+v, want one syntax error at 10:10 about the aliases", p.diags)
 	}

@@ -53,7 +53,7 @@ func sameTree(fast, lib *yaml.Node, path string) string {
 
 func dumpTree(n *yaml.Node, depth int, b *strings.Builder) {
 	b.WriteString(strings.Repeat("  ", depth))
-	b.WriteString(n.Tag + " " + n.Value + " @" + Position{Line: n.Line, Column: n.Column}.String() + "\n")
+	b.WriteString(n.Tag + " " + n.Value + " @" + Position{Line: n.Line, RuneCol: n.Column}.String() + "\n")
 	for _, c := range n.Content {
 		dumpTree(c, depth+1, b)
 	}

@@ -15,7 +15,7 @@ func bigRegistry(n int) *config.Registry {
 		id := fmt.Sprintf("service-%05d", i)
 		svcs[i] = config.Service{ID: id, URL: "https://" + id + ".example.com/api",
 			Description: "Generated service " + id,
-			Defined:     config.Position{File: "script-service-api.xml", Line: i + 3, Column: 3}}
+			Defined:     config.Position{File: "script-service-api.xml", Line: i + 3, RuneCol: 3}}
 	}
 	return config.NewRegistry(config.ScriptService, svcs, config.DefaultTimeouts, nil)
 }

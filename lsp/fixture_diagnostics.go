@@ -66,7 +66,7 @@ func (s *session) publishFixtures(ctx context.Context, v view) {
 	}
 	out := []protocol.Diagnostic{}
 	for _, p := range workspace.CheckFixtures([]byte(m.Text()), set) {
-		out = append(out, configDiagnostic(m, config.Diagnostic{Position: config.Position{Line: p.Line, Column: p.Column},
+		out = append(out, configDiagnostic(m, config.Diagnostic{Position: config.Position{Line: p.Line, RuneCol: p.RuneCol},
 			Severity: config.SeverityWarning, Code: p.Code, Message: p.Message}))
 	}
 	s.fixtureMu.Lock()

@@ -302,7 +302,7 @@ func entryRange(m *mapper, sp config.Span, at config.Position) protocol.Range {
 	}
 	var r protocol.Range
 	if at.Line > 0 && at.Line <= m.Lines() {
-		start := configOffset(m, at.Line, at.Column)
+		start := configOffset(m, at)
 		r = protocol.Range{Start: m.position(start), End: m.position(int(m.LineEnd(at.Line)))}
 	}
 	return r

@@ -100,7 +100,7 @@ func (s *session) serviceTree() ServiceTree {
 			m = s.configMapper(u, file)
 			mappers[file] = m
 		}
-		d := configDiagnostic(m, config.Diagnostic{Position: config.Position{File: file, Line: line, Column: column}})
+		d := configDiagnostic(m, config.Diagnostic{Position: config.Position{File: file, Line: line, RuneCol: column}})
 		r := d.Range
 		return string(u), &r
 	}
@@ -112,7 +112,7 @@ func (s *session) serviceTree() ServiceTree {
 			svc, _ := reg.Service(id)
 			ts := TreeService{ServiceID: id, URL: svc.URL, Description: svc.Description, Auth: authName(svc.Auth), OAuthID: svc.Auth.OAuthID}
 			if svc.Defined.File != "" {
-				u, r := locate(svc.Defined.File, svc.Defined.Line, svc.Defined.Column)
+				u, r := locate(svc.Defined.File, svc.Defined.Line, svc.Defined.RuneCol)
 				ts.Defined = &TreeLocation{File: show.Path(svc.Defined.File), URI: u, Range: r}
 			}
 			tk.Services = append(tk.Services, ts)
@@ -147,7 +147,7 @@ func (s *session) serviceTree() ServiceTree {
 			tree.Other = append(tree.Other, p)
 			continue
 		}
-		_, p.Range = locate(d.File, d.Line, d.Column)
+		_, p.Range = locate(d.File, d.Line, d.RuneCol)
 		i := addFile(d.File)
 		tree.Files[i].Problems = append(tree.Files[i].Problems, p)
 	}

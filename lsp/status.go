@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
 
@@ -76,24 +77,20 @@ func (s *session) configMapper(u uri.URI, path string) *mapper {
 	return newFileMapper(string(data))
 }
 
-// configOffset is the offset of a registry position: a 1-based line and a
-// byte column counted from the line's first byte, a byte order mark
-// included, as config counts it.
-func configOffset(m *mapper, line, col int) int {
-	start := int(m.LineStart(line))
-	if line == 1 {
-		start = 0
-	}
-	return min(start+max(col-1, 0), int(m.LineEnd(line)))
+// configOffset is the offset of a registry position (1-based line,
+// column in characters) in m, the file's text; column 0 is the line's
+// start.
+func configOffset(m *mapper, p config.Position) int {
+	return int(m.OffsetOfRunes(textpos.RunePos{Line: p.Line, Col: max(p.RuneCol, 1)}))
 }
 
-// configDiagnostic converts a registry diagnostic (1-based line, byte
-// column) to the rest of the line it points at.
+// configDiagnostic converts a registry diagnostic (1-based line, column
+// in characters) to the rest of the line it points at.
 func configDiagnostic(m *mapper, d config.Diagnostic) protocol.Diagnostic {
 	var r protocol.Range
 	if d.Line > 0 && d.Line <= m.Lines() {
 		start, end := int(m.LineStart(d.Line)), int(m.LineEnd(d.Line))
-		off := configOffset(m, d.Line, d.Column)
+		off := configOffset(m, d.Position)
 		if off == end && off > start {
 			off = start
 		}

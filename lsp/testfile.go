@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
 
@@ -74,7 +75,7 @@ type TestCase struct {
 }
 
 // TestProblem is a malformed test file's problem, at a 1-based line and
-// column (0: unknown).
+// column in characters, as YAML counts them (0: unknown).
 type TestProblem struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column,omitempty"`
@@ -376,8 +377,10 @@ func problemRange(m *mapper, p *TestProblem) protocol.Range {
 	start, end := m.fromRange(r)
 	line := m.Text()[start:end]
 	from := len(line) - len(strings.TrimLeft(line, " \t-"))
-	if p.Column > 0 && p.Column-1 < len(line) {
-		from = p.Column - 1
+	if p.Column > 0 && p.Line >= 1 && p.Line <= m.Lines() {
+		if off := int(m.OffsetOfRunes(textpos.RunePos{Line: p.Line, Col: p.Column})); off < end {
+			from = off - start
+		}
 	}
 	to := from
 	for to < len(line) && !strings.ContainsRune(" \t:,{}[]#", rune(line[to])) {

@@ -22,12 +22,13 @@ const (
 const maxFixtureProblems = 200
 
 // FixtureProblem is a fixture whose answer breaks the description of the
-// operation it answers: at the line and column (1-based, bytes) of the
-// status or of the body's value at fault.
+// operation it answers: at the line and column of the status or of the
+// body's value at fault, 1-based, the column in characters (as YAML
+// counts them; config.Position's unit).
 type FixtureProblem struct {
-	Line, Column int
-	Code         string
-	Message      string
+	Line, RuneCol int
+	Code          string
+	Message       string
 }
 
 // CheckFixtures checks the fixtures in data against set (AnswerSet): a
@@ -121,7 +122,7 @@ func checkFixture(n *yaml.Node, nth int, set *openapi.Set) []FixtureProblem {
 			// says the answer was not checked, and why.
 			continue
 		}
-		p := FixtureProblem{Line: n.Line, Column: n.Column, Code: CodeFixtureBody,
+		p := FixtureProblem{Line: n.Line, RuneCol: n.Column, Code: CodeFixtureBody,
 			Message: "fixture " + strconv.Itoa(nth) + " (serviceId " + f.ServiceID + "): " + fd.Message}
 		at := n
 		if fd.Rule == "status" {
@@ -133,7 +134,7 @@ func checkFixture(n *yaml.Node, nth int, set *openapi.Set) []FixtureProblem {
 		} else if v := mapValue(n, "body"); v != nil {
 			at = pointerNode(v, fd.Path)
 		}
-		p.Line, p.Column = at.Line, at.Column
+		p.Line, p.RuneCol = at.Line, at.Column
 		out = append(out, p)
 	}
 	return out

@@ -43,7 +43,7 @@ func TestCheckFixtures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
 			for _, p := range CheckFixtures([]byte(tc.doc), set) {
-				got = append(got, fmt.Sprintf("%d:%d %s %s", p.Line, p.Column, p.Code, p.Message))
+				got = append(got, fmt.Sprintf("%d:%d %s %s", p.Line, p.RuneCol, p.Code, p.Message))
 			}
 			if tc.want == "" {
 				if len(got) > 0 {
@@ -78,7 +78,7 @@ func FuzzCheckFixtures(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := strings.Count(string(data), "\n") + 1
 		for _, p := range CheckFixtures(data, set) {
-			if p.Line < 1 || p.Line > lines || p.Column < 1 || p.Code == "" || p.Message == "" {
+			if p.Line < 1 || p.Line > lines || p.RuneCol < 1 || p.Code == "" || p.Message == "" {
 				t.Fatalf("finding without a place: %+v", p)
 			}
 		}

@@ -45,7 +45,7 @@ func FuzzParseProject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := ParseProject("restls.yaml", data)
 		for _, d := range p.Diagnostics {
-			if d.File != "restls.yaml" || d.Line < 1 || d.Column < 1 || d.Code == "" || d.Message == "" {
+			if d.File != "restls.yaml" || d.Line < 1 || d.RuneCol < 1 || d.Code == "" || d.Message == "" {
 				t.Fatalf("diagnostic without a place: %+v", d)
 			}
 		}

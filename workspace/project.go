@@ -222,7 +222,7 @@ func ParseProject(file string, data []byte) *Project {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
-		return a.Column - b.Column
+		return a.RuneCol - b.RuneCol
 	})
 	return p
 }
@@ -231,7 +231,7 @@ func (p *Project) parse(data []byte) {
 	file := p.File
 	diag := func(line, col int, code, format string, a ...any) {
 		p.Diagnostics = append(p.Diagnostics, config.Diagnostic{
-			Position: config.Position{File: file, Line: max(line, 1), Column: max(col, 1)},
+			Position: config.Position{File: file, Line: max(line, 1), RuneCol: max(col, 1)},
 			Severity: config.SeverityError, Code: code, Message: fmt.Sprintf(format, a...)})
 	}
 	doc, err := input.YAMLNode(data)
