@@ -131,8 +131,8 @@ func TestCommandArgumentsStrict(t *testing.T) {
 }
 
 // TestParamsDecodedOnce: no handler in this package decodes its params
-// or a command's argument itself; handler.go's typed and request, and
-// command.go's command, do it once for all.
+// or a command's argument itself; handler.go's typed (and request, built
+// on it) and command.go's command do it once for all.
 func TestParamsDecodedOnce(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

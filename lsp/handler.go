@@ -69,8 +69,8 @@ var methods = withCustomMethods(map[string]method{
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }
 
 // typed makes a method of a handler that takes its params decoded into
-// P: every method with params is decoded here or in request, never by
-// its handler (an InvalidParams error when they do not decode). A P
+// P: every method with params is decoded here (request is built on it),
+// never by its handler (an InvalidParams error when they do not decode). A P
 // whose pointer is a rawDecoder decodes itself; any other is read by
 // protocol's decoder. The handler runs on the read goroutine and detaches
 // itself when it may.
@@ -98,24 +98,20 @@ func decodeParams(req *jsonrpc2.Request, p any) error {
 }
 
 // request makes a read-only request's handler of its two parts, doing the
-// steps every such request shares once: decode the params into P (an
-// InvalidParams error when they do not decode); take, on the read
+// steps every such request shares once: decode the params into P
+// (typed); take, on the read
 // goroutine, what the request needs of the session's state (a document's
 // view, a mapper), so it sees every notification before it and none
 // after; detach, so later messages are handled while run works; and
 // answer a request cancelled meanwhile with RequestCancelled.
 func request[P, T any](take func(*session, *P) T, run func(*session, context.Context, *P, T) (any, error)) method {
-	return func(s *session, ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		var p P
-		if err := decodeParams(req, &p); err != nil {
-			return nil, err
-		}
-		t := take(s, &p)
+	return typed(func(s *session, ctx context.Context, req *jsonrpc2.Request, p *P) (any, error) {
+		t := take(s, p)
 		ctx, done := s.detach(ctx, req)
 		defer done()
-		res, err := run(s, ctx, &p, t)
+		res, err := run(s, ctx, p, t)
 		return cancelled(ctx, res, err)
-	}
+	})
 }
 
 // viewed is the take of a request about one script: its view, and
