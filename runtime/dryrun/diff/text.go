@@ -17,7 +17,7 @@ const maxShown = 200
 // compared ("the run of 2026-11-28 07:40:00", "this run").
 func Text(w io.Writer, d *Diff, oldName, newName string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "diff: %s (%d calls) → %s (%d calls)\n", input.Printable(oldName), d.OldCalls, input.Printable(newName), d.NewCalls)
+	fmt.Fprintf(&b, "diff: %s (%s) → %s (%s)\n", input.Printable(oldName), calls(d.OldCalls), input.Printable(newName), calls(d.NewCalls))
 	if d.Same {
 		b.WriteString("  no change\n")
 		_, err := io.WriteString(w, b.String())
@@ -78,4 +78,12 @@ func shown(v []byte) string {
 		s = string(r[:maxShown]) + "…"
 	}
 	return input.Printable(s)
+}
+
+// calls says "1 call" or "N calls".
+func calls(n int) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
 }
