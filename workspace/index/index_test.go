@@ -207,3 +207,17 @@ func TestPoll(t *testing.T) {
 		t.Error("a second Poll saw a change")
 	}
 }
+
+// TestWhereCountsCharacters: a position a message names counts characters,
+// as restls check's do (it counted bytes: 36 here).
+func TestWhereCountsCharacters(t *testing.T) {
+	files := map[string]string{
+		"config/application.yml": testFiles["config/application.yml"],
+		"scripts/u.js":           "var s = \"é😀\"; api.rest.v1.get(\"crm\", {}, {});\n",
+	}
+	ix := build(t, project(t, files), nil)
+	refs := ix.Occurrences("crm", false, []config.Kind{config.ScriptService})
+	if got, want := callList(refs.Calls), []string{"scripts/u.js:1:32"}; !slices.Equal(got, want) {
+		t.Errorf("calls %v, want %v", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/textpos"
 )
 
 // intersects reports whether a and b share a kind.
@@ -133,16 +134,9 @@ func (ix *Index) KindsOf(id string) []config.Kind {
 	return out
 }
 
-// LineCol returns the 1-based line and byte column of off in text, for
-// messages.
-func LineCol(text string, off int) (int, int) {
-	off = min(max(off, 0), len(text))
-	line := 1 + strings.Count(text[:off], "\n")
-	return line, off - strings.LastIndexByte(text[:off], '\n')
-}
-
-// where names a script position for a message: rel:line:col.
+// where names a script position for a message: rel:line:col, the column
+// in characters as restls check prints it (it counted bytes).
 func where(s *Script, off int) string {
-	l, c := LineCol(s.Text, off)
-	return fmt.Sprintf("%s:%d:%d", s.Rel, l, c)
+	p := textpos.NewFile(s.Text).RunePos(textpos.ByteOffset(off))
+	return fmt.Sprintf("%s:%d:%d", s.Rel, p.Line, p.Col)
 }
