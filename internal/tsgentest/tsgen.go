@@ -53,38 +53,69 @@ var (
 // follows any depth; real types embed one or two levels).
 const maxDepth = 16
 
-type generator struct {
+// Generator collects declarations: of the types declared, of every
+// named struct or enum they refer to, and hand-written ones, in the order
+// they were first needed.
+type Generator struct {
 	cfg    Config
 	names  map[reflect.Type]string // declared (or being declared) types
 	owners map[string]reflect.Type // name -> type, for collisions
 	order  []reflect.Type
 	decls  map[reflect.Type]string
+	extra  []string
 }
 
-// Generate returns TypeScript declarations of roots and every named
-// struct or enum they refer to, roots first, then in the order found.
-func Generate(cfg Config, roots ...Root) (string, error) {
-	names := make(map[reflect.Type]string, len(cfg.Names)+len(roots))
+// New returns a Generator that writes types as cfg says.
+func New(cfg Config) *Generator {
+	names := make(map[reflect.Type]string, len(cfg.Names))
 	for t, n := range cfg.Names {
 		names[t] = n
 	}
 	cfg.Names = names // the caller's map stays as it was
-	g := &generator{cfg: cfg, names: map[reflect.Type]string{}, owners: map[string]reflect.Type{}, decls: map[reflect.Type]string{}}
-	for _, r := range roots {
-		t := r.Type
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if r.Name != "" {
-			if old, ok := g.cfg.Names[t]; ok && old != r.Name {
-				return "", fmt.Errorf("%s: named both %s and %s", t, old, r.Name)
-			}
-			g.cfg.Names[t] = r.Name
-		}
-		if _, err := g.declare(t); err != nil {
-			return "", err
-		}
+	return &Generator{cfg: cfg, names: map[reflect.Type]string{}, owners: map[string]reflect.Type{}, decls: map[reflect.Type]string{}}
+}
+
+// Declare declares r's type under r.Name (its default name when empty).
+func (g *Generator) Declare(r Root) error {
+	t, err := g.name(r)
+	if err != nil {
+		return err
 	}
+	_, err = g.declare(t)
+	return err
+}
+
+// name records r's name for its type, before anything refers to it.
+func (g *Generator) name(r Root) (reflect.Type, error) {
+	t := r.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if r.Name == "" {
+		return t, nil
+	}
+	if old, ok := g.cfg.Names[t]; ok && old != r.Name {
+		return nil, fmt.Errorf("%s: named both %s and %s", t, old, r.Name)
+	}
+	if old, ok := g.names[t]; ok && old != r.Name {
+		return nil, fmt.Errorf("%s: already declared as %s before it was named %s: declare it first", t, old, r.Name)
+	}
+	g.cfg.Names[t] = r.Name
+	return t, nil
+}
+
+// Expr is the TypeScript type of a value of type t (null included for a
+// nil pointer, slice or map), declaring the named types it refers to.
+func (g *Generator) Expr(t reflect.Type) (string, error) {
+	return g.expr(t, true)
+}
+
+// Add appends a declaration written by the caller (one that refers to
+// declared types by the names Expr returned).
+func (g *Generator) Add(decl string) { g.extra = append(g.extra, decl) }
+
+// String is every declaration, each followed by a blank line but the last.
+func (g *Generator) String() string {
 	var b strings.Builder
 	for i, t := range g.order {
 		if i > 0 {
@@ -92,11 +123,32 @@ func Generate(cfg Config, roots ...Root) (string, error) {
 		}
 		b.WriteString(g.decls[t])
 	}
-	return b.String(), nil
+	for _, d := range g.extra {
+		b.WriteByte('\n')
+		b.WriteString(d)
+	}
+	return b.String()
+}
+
+// Generate returns TypeScript declarations of roots and every named
+// struct or enum they refer to, roots first, then in the order found.
+func Generate(cfg Config, roots ...Root) (string, error) {
+	g := New(cfg)
+	for _, r := range roots { // names first: a root may refer to a later one
+		if _, err := g.name(r); err != nil {
+			return "", err
+		}
+	}
+	for _, r := range roots {
+		if err := g.Declare(r); err != nil {
+			return "", err
+		}
+	}
+	return g.String(), nil
 }
 
 // declare makes t a declaration and returns its name.
-func (g *generator) declare(t reflect.Type) (string, error) {
+func (g *Generator) declare(t reflect.Type) (string, error) {
 	if n, ok := g.names[t]; ok {
 		return n, nil
 	}
@@ -173,7 +225,7 @@ func (g *generator) declare(t reflect.Type) (string, error) {
 	return name, nil
 }
 
-func (g *generator) origin(t reflect.Type) string {
+func (g *Generator) origin(t reflect.Type) string {
 	return "Go's " + strings.TrimPrefix(qualified(t), g.cfg.TrimPackage)
 }
 
@@ -194,7 +246,7 @@ func defaultName(goName string) string {
 }
 
 // marshals reports whether t writes its own JSON.
-func (g *generator) marshals(t reflect.Type) bool {
+func (g *Generator) marshals(t reflect.Type) bool {
 	return t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) ||
 		t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
 }
@@ -213,7 +265,7 @@ type field struct {
 // fields lists t's JSON members as encoding/json decides them: embedded
 // structs without a name inlined, and of several members with one name
 // the shallowest (then the tagged one) kept, none when that is ambiguous.
-func (g *generator) fields(t reflect.Type) ([]field, error) {
+func (g *Generator) fields(t reflect.Type) ([]field, error) {
 	var all []field
 	var walk func(t reflect.Type, depth int, seen map[reflect.Type]bool) error
 	walk = func(t reflect.Type, depth int, seen map[reflect.Type]bool) error {
@@ -311,7 +363,7 @@ func (g *generator) fields(t reflect.Type) ([]field, error) {
 	return out, nil
 }
 
-func (g *generator) fieldExpr(f field) (string, error) {
+func (g *Generator) fieldExpr(f field) (string, error) {
 	if f.asString {
 		t := f.typ
 		if t.Kind() == reflect.Pointer {
@@ -330,7 +382,7 @@ func (g *generator) fieldExpr(f field) (string, error) {
 
 // expr is the TypeScript type of t; nullable says a nil value is written
 // (as null) rather than left out.
-func (g *generator) expr(t reflect.Type, nullable bool) (string, error) {
+func (g *Generator) expr(t reflect.Type, nullable bool) (string, error) {
 	if e, ok := g.cfg.Exprs[t]; ok {
 		return e, nil
 	}
@@ -365,12 +417,12 @@ func errOwnJSON(t reflect.Type) error {
 // elemExpr is the type of a slice's, array's or map's element. A nil
 // pointer among them is taken for a bug, not a shape: Result.Calls never
 // holds one, and clients should not have to say so at every use.
-func (g *generator) elemExpr(t reflect.Type) (string, error) {
+func (g *Generator) elemExpr(t reflect.Type) (string, error) {
 	return g.expr(t, t.Kind() != reflect.Pointer)
 }
 
 // kindExpr is the type of t by its kind, t's name and methods aside.
-func (g *generator) kindExpr(t reflect.Type, nullable bool) (string, error) {
+func (g *Generator) kindExpr(t reflect.Type, nullable bool) (string, error) {
 	null := func(s string) string {
 		if nullable {
 			return s + " | null"
@@ -436,7 +488,7 @@ func (g *generator) kindExpr(t reflect.Type, nullable bool) (string, error) {
 }
 
 // inline writes an anonymous struct in place.
-func (g *generator) inline(t reflect.Type) (string, error) {
+func (g *Generator) inline(t reflect.Type) (string, error) {
 	fields, err := g.fields(t)
 	if err != nil {
 		return "", err

@@ -187,3 +187,30 @@ func TestGenerateRefusals(t *testing.T) {
 		t.Error("a func type was declared")
 	}
 }
+
+// TestGeneratorExpr: a table written by hand (web's CommandResults) gets
+// the expressions of its types, which declares what they refer to, and
+// comes after the declarations.
+func TestGeneratorExpr(t *testing.T) {
+	g := New(Config{})
+	expr, err := g.Expr(reflect.TypeFor[map[string]*fixtureV2]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if expr != "Record<string, FixtureV2> | null" {
+		t.Errorf("Expr = %q", expr)
+	}
+	if expr, err := g.Expr(reflect.TypeFor[*fixtureV1]()); err != nil || expr != "FixtureV1 | null" {
+		t.Errorf("Expr = %q, %v", expr, err)
+	}
+	g.Add("export interface Table {\n  a: FixtureV2\n}\n")
+	got := g.String()
+	if i, j := strings.Index(got, "interface FixtureV2"), strings.Index(got, "interface Table"); i < 0 || j < i {
+		t.Errorf("declarations out of order:\n%s", got)
+	}
+	// A root named after something already referred to it is an error,
+	// not a second name.
+	if err := g.Declare(RootOf[fixtureV1]("Renamed")); err == nil {
+		t.Error("renaming a declared type was accepted")
+	}
+}

@@ -4,7 +4,9 @@
 // them (internal/tsgentest, roots in web/wire_test.go): a dry run's result
 // (restls.runScript, POST /v1/run, restls run --json), restls/status,
 // GET /v1/status, restls/documentInfo, the run history commands' answers,
-// POST /v1/run/plan and POST /v1/mock/check. Change the Go type, then
+// POST /v1/run/plan and POST /v1/mock/check; and the answer of every
+// restls.* command and restls/* request by name (CommandResults,
+// MethodResults, Notifications). Change the Go type, then
 // regenerate; web's TestWireTypesUpToDate fails while this file is stale.
 // An optional member (?) is one Go leaves out when empty; "| null" is a
 // nil Go pointer, slice or map.
@@ -311,4 +313,161 @@ export interface MockDiagnostic {
   severity: string
   message: string
   code?: string
+}
+
+/** HintsEntry is Go's config.HintsEntry. */
+export interface HintsEntry {
+  url: string
+  description: string
+}
+
+/** ServiceTree is Go's lsp.ServiceTree. */
+export interface ServiceTree {
+  kinds: TreeKind[] | null
+  files: TreeFile[] | null
+  other: TreeProblem[] | null
+  sources: ConfigSources
+}
+
+/** TreeKind is Go's lsp.TreeKind. */
+export interface TreeKind {
+  kind: ScriptKind
+  hints: boolean
+  message: string
+  services: TreeService[] | null
+}
+
+/** TreeService is Go's lsp.TreeService. */
+export interface TreeService {
+  serviceId: string
+  url: string
+  description?: string
+  auth: string
+  oAuthId?: string
+  defined?: TreeLocation
+}
+
+/** TreeLocation is Go's lsp.TreeLocation. */
+export interface TreeLocation {
+  file: string
+  uri?: string
+  range?: Range
+}
+
+/** Range is Go's go.lsp.dev/protocol.Range. */
+export interface Range {
+  start: Position
+  end: Position
+}
+
+/** Position is Go's go.lsp.dev/protocol.Position. */
+export interface Position {
+  line: number
+  character: number
+}
+
+/** TreeFile is Go's lsp.TreeFile. */
+export interface TreeFile {
+  file: string
+  uri?: string
+  problems: TreeProblem[] | null
+}
+
+/** TreeProblem is Go's lsp.TreeProblem. */
+export interface TreeProblem {
+  severity: string
+  code: string
+  message: string
+  serviceId?: string
+  range?: Range
+}
+
+/** PasteCurlResult is Go's lsp.PasteCurlResult. */
+export interface PasteCurlResult {
+  edit: WorkspaceEdit
+  serviceId: string
+  call: string
+  notes: string[] | null
+}
+
+/** WorkspaceEdit is Go's go.lsp.dev/protocol.WorkspaceEdit. */
+export interface WorkspaceEdit {
+  changes?: Record<string, TextEdit[] | null>
+  documentChanges?: unknown[]
+  changeAnnotations?: Record<string, ChangeAnnotation>
+}
+
+/** TextEdit is Go's go.lsp.dev/protocol.TextEdit. */
+export interface TextEdit {
+  range: Range
+  newText: string
+}
+
+/** ChangeAnnotation is Go's go.lsp.dev/protocol.ChangeAnnotation. */
+export interface ChangeAnnotation {
+  label: string
+  needsConfirmation?: boolean
+  description?: string
+}
+
+/** UpdateTestResult is Go's lsp.UpdateTestResult. */
+export interface UpdateTestResult {
+  edit?: WorkspaceEdit
+  updated: boolean
+  report: unknown
+}
+
+/** TestOutline is Go's lsp.TestOutline. */
+export interface TestOutline {
+  cases: TestCase[] | null
+  problem?: TestProblem
+}
+
+/** TestCase is Go's lsp.TestCase. */
+export interface TestCase {
+  name: string
+  line: number
+}
+
+/** TestProblem is Go's lsp.TestProblem. */
+export interface TestProblem {
+  line: number
+  column?: number
+  message: string
+}
+
+/** ShowEntryResult is Go's lsp.ShowEntryResult. */
+export interface ShowEntryResult {
+  shown: boolean
+}
+
+/** ReloadResult is Go's lsp.ReloadResult. */
+export interface ReloadResult {
+  reloaded: boolean
+}
+
+/** CommandResults are the answers of the restls.* commands (workspace/executeCommand), by command: Go's lsp.CommandTable. */
+export interface CommandResults {
+  "restls.runScript": RunResult | null
+  "restls.services": Record<string, HintsEntry> | null
+  "restls.serviceTree": ServiceTree
+  "restls.pasteCurl": PasteCurlResult | null
+  "restls.compareWithPrevious": CompareResult | null
+  "restls.compareWithFixtures": CompareResult | null
+  "restls.updateFixtures": UpdateFixturesResult | null
+  "restls.runTests": unknown
+  "restls.updateTest": UpdateTestResult | null
+  "restls.listTests": TestOutline
+  "restls.showEntry": ShowEntryResult | null
+  "restls.reload": ReloadResult | null
+}
+
+/** MethodResults are the answers of restls' own requests, by method: Go's lsp.CustomMethods. */
+export interface MethodResults {
+  "restls/documentInfo": DocumentInfo | null
+}
+
+/** Notifications are the params of the notifications restls sends, by method: Go's lsp.CustomMethods. */
+export interface Notifications {
+  "restls/status": Status
 }
