@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BinaryProblem, chooseBinary, findCandidates } from './binary';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { CompareResult, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
+import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -94,7 +94,7 @@ export const ServerCommands = {
   updateFixtures: 'restls.updateFixtures',
   reload: 'restls.reload',
   pasteCurl: 'restls.pasteCurl',
-} as const;
+} as const satisfies Record<string, keyof CommandResults>;
 
 /**
  * RECONFIGURE_IN_PLACE sends changed configuration settings to the running
@@ -580,7 +580,7 @@ export class Restls implements vscode.Disposable {
     }
     const name = path.basename(doc.uri.fsPath);
     const what = runMode === 'record' ? 'recording the mocks of' : runMode === 'mock' ? 'dry run with mocks of' : 'dry run of';
-    let result: RunResult | undefined;
+    let result: RunResult | null | undefined;
     try {
       result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `restls: ${what} ${name}`, cancellable: true },
@@ -597,7 +597,7 @@ export class Restls implements vscode.Disposable {
               ExecuteCommandRequest.type,
               { command: ServerCommands.runScript, arguments: [args], workDoneToken: wd },
               token,
-            )) as RunResult;
+            )) as CommandResults[typeof ServerCommands.runScript];
           } finally {
             sub.dispose();
           }
@@ -747,11 +747,15 @@ export class Restls implements vscode.Disposable {
     if (!client) {
       return undefined;
     }
-    let answer: UpdateFixturesResult;
+    let answer: UpdateFixturesResult | null;
     try {
-      answer = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.updateFixtures, arguments: [{ uri: doc.uri.toString() }] })) as UpdateFixturesResult;
+      answer = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.updateFixtures, arguments: [{ uri: doc.uri.toString() }] })) as CommandResults[typeof ServerCommands.updateFixtures];
     } catch (e) {
       void vscode.window.showWarningMessage(`restls: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    if (!answer || typeof answer !== 'object') {
+      void vscode.window.showWarningMessage('restls: updating the fixtures returned no answer; see "restls: Show Log".');
       return undefined;
     }
     const skipped = answer.skipped > 0 ? ` (${answer.skipped} without an answer to write)` : '';

@@ -8,7 +8,7 @@
 
 import type { CompareResult, DocumentInfo, KindSource, RunError, ScriptKind } from '../../web/designer/src/wire.gen';
 
-export type { CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
+export type { CommandResults, CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
 
 /** Service is one entry of the services map. */
 export interface Service {
