@@ -6,9 +6,9 @@
 // Parsing is tolerant: a missing or oddly typed field degrades the display,
 // it never throws.
 
-import type { CompareResult, DocumentInfo, KindSource, RunError, ScriptKind } from '../../web/designer/src/wire.gen';
+import type { CompareResult, DocumentInfo, KindSource, RunError, ScriptKind, Status, Tolerant } from '../../web/designer/src/wire.gen';
 
-export type { CommandResults, CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
+export type { CommandResults, Status, CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
 
 /** Service is one entry of the services map. */
 export interface Service {
@@ -16,8 +16,8 @@ export interface Service {
   description?: string;
 }
 
-/** KindStatus is the state of one script kind's registry. */
-export interface KindStatus {
+/** KindSummary is what the status bar shows of one script kind's registry (from Go's lsp.KindStatus). */
+export interface KindSummary {
   kind: string;
   /** count is the number of usable serviceIds; undefined when unknown. */
   count: number | undefined;
@@ -31,80 +31,28 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-function countOf(v: unknown): number | undefined {
-  if (typeof v === 'number') {
-    return num(v);
-  }
-  if (Array.isArray(v)) {
-    return v.length;
-  }
-  if (v && typeof v === 'object') {
-    return Object.keys(v).length;
-  }
-  return undefined;
-}
-
 function text(v: unknown): string | undefined {
-  if (typeof v === 'string') {
-    return v.trim() || undefined;
-  }
-  if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') {
-    return (v as { message: string }).message;
-  }
-  return undefined;
-}
-
-function kindEntry(kind: string, v: unknown): KindStatus {
-  if (typeof v === 'number') {
-    return { kind, count: v, reason: undefined, message: undefined };
-  }
-  const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
-  const count = countOf(o.services ?? o.count ?? o.ids);
-  const message = text(o.message);
-  let reason = text(o.reason) ?? text(o.error) ?? text(o.why);
-  // restls serve: {kind, services, hints, message}; hints false means the
-  // registry could not be used, and message says why.
-  if (o.hints === false || count === 0) {
-    reason = reason ?? (message ? message.replace(/^no serviceId hints:\s*/i, '') : undefined);
-  }
-  return { kind: typeof o.kind === 'string' ? o.kind : kind, count: o.hints === false ? 0 : count, reason, message };
+  return typeof v === 'string' ? v.trim() || undefined : undefined;
 }
 
 /**
- * parseStatus reads a restls/status notification into one entry per kind.
- * restls serve sends {kinds: [{kind, services, hints, message}], sources,
- * problems}; also accepted: {kinds: {K: entry}}, {K: entry}, [entry], or
- * one entry with a kind field.
+ * parseStatus reads a restls/status notification (Go's lsp.Status, the
+ * generated Status) into one entry per kind. It reads only that shape, as
+ * untrusted JSON: an entry without a kind name is skipped, junk gives no
+ * entries; it never throws.
  */
-export function parseStatus(params: unknown): Map<string, KindStatus> {
-  const out = new Map<string, KindStatus>();
-  const add = (k: string, v: unknown) => {
-    const e = kindEntry(k, v);
-    out.set(e.kind, e);
-  };
-  let p = params;
-  if (p && typeof p === 'object' && !Array.isArray(p) && 'kinds' in (p as object)) {
-    p = (p as { kinds: unknown }).kinds;
-  }
-  if (Array.isArray(p)) {
-    for (const e of p) {
-      if (e && typeof e === 'object' && typeof (e as { kind?: unknown }).kind === 'string') {
-        add((e as { kind: string }).kind, e);
-      }
+export function parseStatus(params: unknown): Map<string, KindSummary> {
+  const out = new Map<string, KindSummary>();
+  const p = (params && typeof params === 'object' && !Array.isArray(params) ? params : {}) as Tolerant<Status>;
+  for (const e of Array.isArray(p.kinds) ? p.kinds : []) {
+    if (!e || typeof e !== 'object' || typeof e.kind !== 'string' || !e.kind) {
+      continue;
     }
-    return out;
-  }
-  if (p && typeof p === 'object') {
-    const o = p as Record<string, unknown>;
-    if (typeof o.kind === 'string') {
-      add(o.kind, o);
-      return out;
-    }
-    for (const [k, v] of Object.entries(o)) {
-      if (k !== 'sources' && k !== 'problems' && v !== null && (typeof v === 'object' || typeof v === 'number')) {
-        add(k, v);
-      }
-    }
+    const count = num(e.services);
+    const message = text(e.message);
+    // hints false: the registry could not be used, and message says why.
+    const reason = e.hints === false || count === 0 ? message?.replace(/^no serviceId hints:\s*/i, '') : undefined;
+    out.set(e.kind, { kind: e.kind, count: e.hints === false ? 0 : count, reason, message });
   }
   return out;
 }

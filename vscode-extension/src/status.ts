@@ -2,7 +2,7 @@
 // why it has no serviceId hints, from the server's restls/status
 // notification.
 
-import { KindStatus, parseStatus } from './protocol';
+import { KindSummary, parseStatus } from './protocol';
 
 /** ItemLike is the part of vscode.StatusBarItem used here. */
 export interface ItemLike {
@@ -30,7 +30,7 @@ const KIND_LABEL: Record<string, string> = {
  * statusView decides the text for a kind. problem is set when the server is
  * not running (missing binary and the like); it wins over any stale status.
  */
-export function statusView(kind: string, status: KindStatus | undefined, problem: string | undefined, environment?: string): View {
+export function statusView(kind: string, status: KindSummary | undefined, problem: string | undefined, environment?: string): View {
   const v = statusViewOf(kind, status, problem);
   if (environment === undefined || problem) {
     return v;
@@ -44,7 +44,7 @@ export function statusView(kind: string, status: KindStatus | undefined, problem
   };
 }
 
-function statusViewOf(kind: string, status: KindStatus | undefined, problem: string | undefined): View {
+function statusViewOf(kind: string, status: KindSummary | undefined, problem: string | undefined): View {
   if (problem) {
     return { text: '$(error) restls', tooltip: problem, command: 'restls.showLog' };
   }
@@ -69,7 +69,7 @@ function statusViewOf(kind: string, status: KindStatus | undefined, problem: str
 
 /** StatusBar keeps the last restls/status and renders it for the active script. */
 export class StatusBar {
-  private kinds = new Map<string, KindStatus>();
+  private kinds = new Map<string, KindSummary>();
   private problem: string | undefined;
   private kind: string | undefined;
   private environment: string | undefined;
@@ -110,7 +110,7 @@ export class StatusBar {
   }
 
   /** statusOf returns the last status for a kind. */
-  statusOf(kind: string): KindStatus | undefined {
+  statusOf(kind: string): KindSummary | undefined {
     return this.kinds.get(kind);
   }
 

@@ -11,6 +11,13 @@
 // An optional member (?) is one Go leaves out when empty; "| null" is a
 // nil Go pointer, slice or map.
 
+/**
+ * Tolerant is T as a client reads it off the wire, as untrusted JSON:
+ * any member may be missing or null. The names and types it allows are
+ * still Go's.
+ */
+export type Tolerant<T> = T extends object ? {[K in keyof T]?: Tolerant<T[K]> | null} : T
+
 /** RunResult is Go's runtime/dryrun.Result. */
 export interface RunResult {
   result: unknown

@@ -20,7 +20,7 @@
 // for every surface; the preview shows headers as it gets them and keeps no
 // list of its own.
 
-import type {Call, HTTPStatus, RunError, RunResult} from "../wire.gen"
+import type {Call, HTTPStatus, RunError, RunResult, Tolerant} from "../wire.gen"
 
 /** View is an element of the preview: a tag, its attributes and its children. */
 export interface View {
@@ -84,9 +84,6 @@ export function toHTML(v: View | string): string {
 // ---- the run, as the server sends it: the generated wire types, read
 // tolerantly (a missing or oddly typed field degrades the display, it
 // never throws) ----
-
-/** Tolerant is T as the preview reads it: any member may be missing or null. */
-export type Tolerant<T> = T extends object ? {[K in keyof T]?: Tolerant<T[K]> | null} : T
 
 /** PreviewStatus is an HTTP status as a call or an error carries it. */
 export type PreviewStatus = Tolerant<HTTPStatus> | null | undefined
