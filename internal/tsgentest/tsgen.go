@@ -36,6 +36,10 @@ type Config struct {
 type Root struct {
 	Name string
 	Type reflect.Type
+	// Params marks a type the server decodes (a command's argument):
+	// its own members are optional, since decoding leaves an absent one
+	// zero; the types they refer to are declared as encoded.
+	Params bool
 }
 
 // RootOf is the Root of T's type, named name ("" for the default name).
@@ -63,6 +67,7 @@ type Generator struct {
 	order  []reflect.Type
 	decls  map[reflect.Type]string
 	extra  []string
+	params map[reflect.Type]bool
 }
 
 // New returns a Generator that writes types as cfg says.
@@ -72,7 +77,7 @@ func New(cfg Config) *Generator {
 		names[t] = n
 	}
 	cfg.Names = names // the caller's map stays as it was
-	return &Generator{cfg: cfg, names: map[reflect.Type]string{}, owners: map[string]reflect.Type{}, decls: map[reflect.Type]string{}}
+	return &Generator{cfg: cfg, names: map[reflect.Type]string{}, owners: map[string]reflect.Type{}, decls: map[reflect.Type]string{}, params: map[reflect.Type]bool{}}
 }
 
 // Declare declares r's type under r.Name (its default name when empty).
@@ -90,6 +95,12 @@ func (g *Generator) name(r Root) (reflect.Type, error) {
 	t := r.Type
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if r.Params {
+		if _, ok := g.names[t]; ok && !g.params[t] {
+			return nil, fmt.Errorf("%s: declared as encoded before it was declared as params", t)
+		}
+		g.params[t] = true
 	}
 	if r.Name == "" {
 		return t, nil
@@ -215,7 +226,7 @@ func (g *Generator) declare(t reflect.Type) (string, error) {
 			key = string(k)
 		}
 		opt := ""
-		if f.omitEmpty {
+		if f.omitEmpty || g.params[t] {
 			opt = "?"
 		}
 		fmt.Fprintf(&b, "  %s%s: %s\n", key, opt, expr)

@@ -214,3 +214,31 @@ func TestGeneratorExpr(t *testing.T) {
 		t.Error("renaming a declared type was accepted")
 	}
 }
+
+type argsFixture struct {
+	URI   string  `json:"uri"`
+	Place place   `json:"place"`
+	Mock  *string `json:"mock"`
+}
+
+// TestParams: a type the server decodes has every member of its own
+// optional (decoding leaves an absent one zero); what it refers to is
+// declared as encoded.
+func TestParams(t *testing.T) {
+	got, err := Generate(Config{}, Root{Name: "Args", Type: reflect.TypeFor[argsFixture](), Params: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  uri?: string\n", "  place?: Place\n", "  mock?: string | null\n", "export interface Place {\n  file: string\n  line?: number\n}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	g := New(Config{})
+	if _, err := g.Expr(reflect.TypeFor[argsFixture]()); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Declare(Root{Type: reflect.TypeFor[argsFixture](), Params: true}); err == nil {
+		t.Error("a type declared as encoded was declared again as params")
+	}
+}

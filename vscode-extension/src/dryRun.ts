@@ -5,7 +5,7 @@
 // functions so tests need no vscode.
 
 import * as path from 'path';
-import { DocumentInfo } from './protocol';
+import type { CommandParams, DocumentInfo } from './protocol';
 
 /** DryRunMode is how a dry run answers its calls: live (the real services), mock (the fixture file beside the script), record (live, writing that file) or auto (mock when the file exists, else live). */
 export type DryRunMode = 'auto' | 'live' | 'mock' | 'record';
@@ -18,15 +18,12 @@ export function readDefaultMode(v: unknown): DryRunMode {
   return typeof v === 'string' && (DEFAULT_MODES as readonly string[]).includes(v) ? (v as DryRunMode) : 'auto';
 }
 
-/** RunArgs are restls.runScript's arguments. */
-export interface RunArgs {
-  uri: string;
-  input?: unknown;
-  /** mock is a fixture file path, "auto" or false (live). */
-  mock?: string | false;
-  /** record is the fixture file path to write, or "auto". */
-  record?: string;
-}
+/**
+ * RunArgs are restls.runScript's argument, as the server declares it (Go's
+ * lsp.RunScriptArgs): mock is a fixture file path, "auto" or false (live);
+ * record the fixture file path to write, or "auto".
+ */
+export type RunArgs = CommandParams['restls.runScript'];
 
 /** MissingMocks is the answer of runArgsFor when mock mode has no file to read. */
 export class MissingMocks extends Error {

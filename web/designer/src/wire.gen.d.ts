@@ -4,10 +4,11 @@
 // them (internal/tsgentest, roots in web/wire_test.go): a dry run's result
 // (restls.runScript, POST /v1/run, restls run --json), restls/status,
 // GET /v1/status, restls/documentInfo, the run history commands' answers,
-// POST /v1/run/plan and POST /v1/mock/check; and the answer of every
-// restls.* command and restls/* request by name (CommandResults,
-// MethodResults, Notifications). Change the Go type, then
-// regenerate; web's TestWireTypesUpToDate fails while this file is stale.
+// POST /v1/run/plan and POST /v1/mock/check; and the argument and answer
+// of every restls.* command and restls/* request by name (CommandParams,
+// CommandResults, MethodParams, MethodResults, Notifications); an
+// argument has every member optional, as decoding allows. Change the Go
+// type, then regenerate; web's TestWireTypesUpToDate fails while this file is stale.
 // An optional member (?) is one Go leaves out when empty; "| null" is a
 // nil Go pointer, slice or map.
 
@@ -322,6 +323,75 @@ export interface MockDiagnostic {
   code?: string
 }
 
+/** RunScriptArgs is Go's lsp.RunScriptArgs. */
+export interface RunScriptArgs {
+  uri?: string
+  kind?: string
+  input?: unknown
+  mock?: string | false
+  record?: string | false
+}
+
+/** ServicesArgs is Go's lsp.ServicesArgs. */
+export interface ServicesArgs {
+  kind?: string
+  uri?: string
+}
+
+/** PasteCurlArgs is Go's lsp.PasteCurlArgs. */
+export interface PasteCurlArgs {
+  uri?: string
+  position?: Position
+  curl?: string
+}
+
+/** Position is Go's go.lsp.dev/protocol.Position. */
+export interface Position {
+  line: number
+  character: number
+}
+
+/** HistoryArgs is Go's lsp.HistoryArgs. */
+export interface HistoryArgs {
+  uri?: string
+}
+
+/** TestArgs is Go's lsp.TestArgs. */
+export interface TestArgs {
+  uri?: string
+  name?: string
+  show?: boolean
+}
+
+/** UpdateTestArgs is Go's lsp.UpdateTestArgs. */
+export interface UpdateTestArgs {
+  uri?: string
+  name?: string
+  show?: boolean
+}
+
+/** ShowEntryArgs is Go's lsp.ShowEntryArgs. */
+export interface ShowEntryArgs {
+  uri?: string
+  range?: Range
+}
+
+/** Range is Go's go.lsp.dev/protocol.Range. */
+export interface Range {
+  start: Position
+  end: Position
+}
+
+/** DocumentInfoParams is Go's lsp.DocumentInfoParams. */
+export interface DocumentInfoParams {
+  textDocument?: TextDocumentIdentifier
+}
+
+/** TextDocumentIdentifier is Go's go.lsp.dev/protocol.TextDocumentIdentifier. */
+export interface TextDocumentIdentifier {
+  uri: string
+}
+
 /** HintsEntry is Go's config.HintsEntry. */
 export interface HintsEntry {
   url: string
@@ -359,18 +429,6 @@ export interface TreeLocation {
   file: string
   uri?: string
   range?: Range
-}
-
-/** Range is Go's go.lsp.dev/protocol.Range. */
-export interface Range {
-  start: Position
-  end: Position
-}
-
-/** Position is Go's go.lsp.dev/protocol.Position. */
-export interface Position {
-  line: number
-  character: number
 }
 
 /** TreeFile is Go's lsp.TreeFile. */
@@ -453,6 +511,22 @@ export interface ReloadResult {
   reloaded: boolean
 }
 
+/** CommandParams are the one argument of each restls.* command (undefined: it takes none), by command: Go's lsp.CommandTable. */
+export interface CommandParams {
+  "restls.runScript": RunScriptArgs
+  "restls.services": ServicesArgs
+  "restls.serviceTree": undefined
+  "restls.pasteCurl": PasteCurlArgs
+  "restls.compareWithPrevious": HistoryArgs
+  "restls.compareWithFixtures": HistoryArgs
+  "restls.updateFixtures": HistoryArgs
+  "restls.runTests": TestArgs
+  "restls.updateTest": UpdateTestArgs
+  "restls.listTests": TestArgs
+  "restls.showEntry": ShowEntryArgs
+  "restls.reload": undefined
+}
+
 /** CommandResults are the answers of the restls.* commands (workspace/executeCommand), by command: Go's lsp.CommandTable. */
 export interface CommandResults {
   "restls.runScript": RunResult | null
@@ -467,6 +541,11 @@ export interface CommandResults {
   "restls.listTests": TestOutline
   "restls.showEntry": ShowEntryResult | null
   "restls.reload": ReloadResult | null
+}
+
+/** MethodParams are the params of restls' own requests, by method: Go's lsp.CustomMethods. */
+export interface MethodParams {
+  "restls/documentInfo": DocumentInfoParams
 }
 
 /** MethodResults are the answers of restls' own requests, by method: Go's lsp.CustomMethods. */
