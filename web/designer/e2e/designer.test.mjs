@@ -772,6 +772,12 @@ test("an error box keeps its caret under the column; Problems says when there ar
   const page = await openDesigner(good.url)
   await openTab(page, "problems")
   await page.locator("#problems-summary", {hasText: "No configuration problems"}).waitFor({timeout: WAIT})
+  // The shipped example's <id>/<suffix> entries that drop their base's
+  // credentials are notes (service-reference-no-auth), listed, not counted
+  // as problems.
+  assert.match(await page.locator("#problems-summary").textContent(), /^✓ No configuration problems; \d+ notes?\./)
+  assert.equal(await page.locator("#tab-problems").textContent(), "Problems")
+  assert.match(await page.locator("#problems .problem").first().textContent(), /^Info .*service-reference-no-auth$/, "the notes are listed")
   await typeFresh(page, "")
   // Tabs and wide characters before the column, and a line longer than the pane.
   await page.keyboard.insertText('var s = 1;\n\t\tvar x = "日本語テキスト" + "' + "-".repeat(8) + '" + nope + "' + "-".repeat(80) + '";\n')

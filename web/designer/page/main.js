@@ -502,6 +502,7 @@ const where = (/** @type {ConfigDiagnostic} */ d) => d.file ? `${d.file}${d.line
 /** @type {Record<string, string>} */
 const severityWords = {error: "Error", warning: "Warning", information: "Info", info: "Info", hint: "Hint"}
 const severityWord = (/** @type {unknown} */ s) => severityWords[String(s).toLowerCase()] || String(s)
+const isNote = (/** @type {unknown} */ s) => ["information", "info", "hint"].includes(String(s).toLowerCase())
 let lastProblems = ""
 /** @param {ServerStatus | null} server */
 function showProblems(server) {
@@ -511,10 +512,18 @@ function showProblems(server) {
   const sig = JSON.stringify([!!server, list])
   if (sig === lastProblems) return
   lastProblems = sig
-  tab("problems").textContent = list.length ? `Problems (${list.length})` : "Problems"
-  $("problems-summary").textContent = !server ? "Loading…" : list.length
-    ? `${list.length} configuration problem${list.length === 1 ? "" : "s"}. Paths are relative to the configuration root. Select one to read it.`
-    : "✓ No configuration problems."
+  // Notes (information, hints) are listed but are no problems: a
+  // configuration with notes only still has "no configuration problems".
+  const problems = list.filter(d => !isNote(d.severity)).length
+  const notes = list.length - problems
+  const noteWords = `${notes} note${notes === 1 ? "" : "s"}`
+  tab("problems").textContent = problems ? `Problems (${problems})` : "Problems"
+  $("problems-summary").textContent = !server ? "Loading…"
+    : problems
+      ? `${problems} configuration problem${problems === 1 ? "" : "s"}${notes ? " and " + noteWords : ""}. Paths are relative to the configuration root. Select one to read it.`
+      : notes
+        ? `✓ No configuration problems; ${noteWords}. Select one to read it.`
+        : "✓ No configuration problems."
   const ul = $("problems")
   ul.replaceChildren(...list.map(d => {
     const b = el("button", {type: "button", class: "problem", "data-severity": String(d.severity).toLowerCase(), "aria-expanded": "false"},
