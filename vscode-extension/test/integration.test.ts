@@ -103,7 +103,7 @@ test('the Testing view runs and updates test files through the real restls serve
   await c.resolveHandler!(file);
   const names: string[] = [];
   file.children.forEach((i) => names.push(`${i.label}@${i.range?.start.line}`));
-  assert.deepEqual(names, ['wrong result@6', 'wrong calls@9', 'no fixture@14', 'expects an error@17']);
+  assert.deepEqual(names, ['wrong result@9', 'wrong calls@12', 'no fixture@17', 'html in values@21', 'expects an error@24']);
 
   const wrong = file.children.get(`${file.id}#wrong result`)!;
   await c.profiles[0].run({ include: [wrong], exclude: [] }, { isCancellationRequested: false });
@@ -111,7 +111,7 @@ test('the Testing view runs and updates test files through the real restls serve
   assert.deepEqual(res.map((r) => `${r.item.label}:${r.state}`), ['wrong result:failed']);
   const diffs = res[0].messages.filter((m) => m.expectedOutput !== undefined).map((m) => `${m.message} | ${m.expectedOutput} | ${m.actualOutput}`);
   assert.deepEqual(diffs, ['$.name: expected "Bob", got "Ann" | "Bob" | "Ann"', '$.tags: expected 3 elements, got 2 | 3 elements | 2', '$.tags[1]: expected "b", got "c" | "b" | "c"']);
-  assert.equal(res[0].messages[0].location?.range.line, 6);
+  assert.equal(res[0].messages[0].location?.range.line, 9);
 
   // Update Expectation: the server's edit, the file on disk untouched.
   const before = fs.readFileSync(path.join(ws, 'tests', 'failing.test.yaml'), 'utf8');
@@ -309,7 +309,7 @@ test('dry run through the real server against a loopback service; the preview es
   const cmp = await recorded.commands.get(Commands.diffWithPrevious)!(vscode.Uri.file(file));
   assert.ok(cmp, JSON.stringify(recorded.messages));
   assert.equal(cmp.diff.same, true, cmp.text);
-  assert.match(cmp.text, /^diff: the previous run \(.*\) \(1 calls\) → the last run \(.*\) \(1 calls\)\n  no change\n$/);
+  assert.match(cmp.text, /^diff: the previous run \(.*\) \(1 call\) → the last run \(.*\) \(1 call\)\n  no change\n$/);
   const kept = fs.readdirSync(path.join(ws, 'history'));
   assert.equal(kept.length, 1, 'one directory for run.js');
   assert.equal(fs.readdirSync(path.join(ws, 'history', kept[0])).length, 3, 'three runs of run.js');
