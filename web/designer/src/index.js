@@ -251,7 +251,7 @@ export function attachRestls(options) {
     async plan() {
       const res = await fetch(new URL("v1/run/plan", base), {
         method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())},
-        body: JSON.stringify({text: view.state.doc.toString(), kind: state.kind, ...(environment ? {environment} : {})}),
+        body: JSON.stringify(/** @type {import("./wire.gen.js").PlanBody} */ ({text: view.state.doc.toString(), kind: state.kind, ...(environment ? {environment} : {})})),
       })
       const answer = await res.json().catch(() => ({error: res.statusText}))
       if (!res.ok) throw new Error(answer.error || res.statusText)
@@ -265,7 +265,7 @@ export function attachRestls(options) {
     async checkMocks(text) {
       const res = await fetch(new URL("v1/mock/check", base), {
         method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())},
-        body: JSON.stringify({mock: text, kind: state.kind}),
+        body: JSON.stringify(/** @type {import("./wire.gen.js").MockCheckBody} */ ({mock: text, kind: state.kind})),
       })
       if (!res.ok) return []
       const answer = await res.json().catch(() => ({}))
@@ -286,7 +286,7 @@ export function attachRestls(options) {
      * @returns {Promise<RunOutcome>}
      */
     async run({input, mock, record} = {}) {
-      /** @type {{text: string, kind: ScriptKind, input?: unknown, mock?: RunOptions["mock"], record?: boolean, environment?: string}} */
+      /** @type {import("./wire.gen.js").RunBody} */
       const body = {text: view.state.doc.toString(), kind: state.kind}
       if (input !== undefined) body.input = input
       if (environment) body.environment = environment

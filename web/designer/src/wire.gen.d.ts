@@ -4,7 +4,7 @@
 // them (internal/tsgentest, roots in web/wire_test.go): a dry run's result
 // (restls.runScript, POST /v1/run, restls run --json), restls/status,
 // GET /v1/status, restls/documentInfo, the run history commands' answers,
-// POST /v1/run/plan and POST /v1/mock/check; and the argument and answer
+// POST /v1/run/plan and POST /v1/mock/check (and their bodies); and the argument and answer
 // of every restls.* command and restls/* request by name (CommandParams,
 // CommandResults, MethodParams, MethodResults, Notifications); an
 // argument has every member optional, as decoding allows. Change the Go
@@ -321,6 +321,29 @@ export interface MockDiagnostic {
   severity: string
   message: string
   code?: string
+}
+
+/** RunBody is Go's web.runBody. */
+export interface RunBody {
+  text?: string
+  kind?: string
+  input?: unknown
+  mock?: unknown
+  record?: boolean
+  environment?: string
+}
+
+/** PlanBody is Go's web.planBody. */
+export interface PlanBody {
+  text?: string
+  kind?: string
+  environment?: string
+}
+
+/** MockCheckBody is Go's web.mockCheckBody. */
+export interface MockCheckBody {
+  mock?: string
+  kind?: string
 }
 
 /** RunScriptArgs is Go's lsp.RunScriptArgs. */
