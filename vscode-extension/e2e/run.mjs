@@ -542,7 +542,7 @@ try {
   await diffView.waitFor();
   const diffText = lineText(await diffView.innerText());
   step(`run diff:\n${diffText}`);
-  for (const want of ['(1 calls) →', '~ call 1 mock-shop GET', 'body $.state: "lost" → "gone"', 'body $.seen: 1 → 2', 'result $.state: "lost" → "gone"']) {
+  for (const want of ['(1 call) →', '~ call 1 mock-shop GET', 'body $.state: "lost" → "gone"', 'body $.seen: 1 → 2', 'result $.state: "lost" → "gone"']) {
     if (!diffText.includes(want)) {
       throw new Error(`the diff of the last two runs lacks ${JSON.stringify(want)}:\n${diffText}`);
     }
