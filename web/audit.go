@@ -161,7 +161,6 @@ func OpenAudit(o AuditOptions) (*Audit, error) {
 	return &Audit{w: lj, c: lj}, nil
 }
 
-// Close closes the file.
 // Close writes the counts of refused attempts not written yet, and
 // closes the file.
 func (a *Audit) Close() error {
