@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/textpos"
 )
 
 // Data files are the fixtures files beside scripts (Options.MockSuffixes:
@@ -139,13 +139,13 @@ func parseData(path, rel string, test bool, data []byte) *DataFile {
 		root = root.Content[0]
 	}
 	text := string(data)
-	lines := lineStarts(text)
+	pos := textpos.NewFile(text)
 	place := func(m *yaml.Node) {
 		v := mapValue(m, "serviceId")
 		if v == nil || v.Kind != yaml.ScalarNode || v.Value == "" {
 			return
 		}
-		df.Places = append(df.Places, placeOf(text, lines, v))
+		df.Places = append(df.Places, placeOf(pos, v))
 	}
 	items := func(n *yaml.Node) {
 		if n != nil && n.Kind == yaml.SequenceNode {
@@ -218,32 +218,19 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// lineStarts returns the byte offset where each line of text starts.
-func lineStarts(text string) []int {
-	out := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
-}
-
-// placeOf finds scalar v (a serviceId) in text: its line and column
+// placeOf finds scalar v (a serviceId) in m's text: its line and column
 // (characters) from the parser, checked against the bytes there.
-func placeOf(text string, lines []int, v *yaml.Node) Place {
+func placeOf(m *textpos.Mapper, v *yaml.Node) Place {
 	p := Place{ServiceID: v.Value, Line: v.Line}
-	if v.Line < 1 || v.Line > len(lines) || v.Column < 1 {
+	at := textpos.RunePos{Line: v.Line, Col: v.Column}
+	if v.Line < 1 || v.Line > m.Lines() || v.Column < 1 {
 		return p
 	}
-	off := lines[v.Line-1]
-	for range v.Column - 1 {
-		if off >= len(text) || text[off] == '\n' {
-			return p
-		}
-		_, size := utf8.DecodeRuneInString(text[off:])
-		off += size
+	o := m.OffsetOfRunes(at)
+	if m.RunePos(o) != at {
+		return p // past the line's end: the Mapper clamped it
 	}
+	text, off := m.Text(), int(o)
 	switch v.Style {
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
 		off++ // the quote
