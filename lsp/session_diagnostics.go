@@ -16,6 +16,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
@@ -407,13 +408,13 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 // script restls reads (16 MiB, input's script limit) lets any number of
 // ordinary scripts be parsed together, and the large ones one after the
 // other.
-const parseBudget = 16 << 20
+var parseBudget = input.Script.Limit()
 
 // parsing waits until size bytes of text may be parsed (the whole budget
 // for a text past it); release gives them back. err is ctx's when it
 // ended first.
 func (s *Server) parsing(ctx context.Context, size int) (release func(), err error) {
-	n := int64(min(max(size, 1), parseBudget))
+	n := min(max(int64(size), 1), parseBudget)
 	if err := s.parses.Acquire(ctx, n); err != nil {
 		return nil, err
 	}
