@@ -92,7 +92,10 @@ func (ix *Index) Rename(id, newID string, kinds []config.Kind) (*Plan, error) {
 				newID, e.IDAt, kindList(e.Kinds, scope), id)
 		}
 	}
-	var dyn []string
+	// The message names the first dynamic call and counts the rest:
+	// where (a textpos.Mapper of the whole script) only for the first.
+	var first string
+	dyn := 0
 	for _, p := range sortedPaths(ix.dynamic) {
 		s := ix.scripts[p]
 		if !slices.Contains(scope, s.Kind) {
@@ -100,17 +103,20 @@ func (ix *Index) Rename(id, newID string, kinds []config.Kind) (*Plan, error) {
 		}
 		for _, c := range s.Calls {
 			if c.Dynamic {
-				dyn = append(dyn, where(s, c.IDRange.Start))
+				if dyn == 0 {
+					first = where(s, c.IDRange.Start)
+				}
+				dyn++
 			}
 		}
 	}
-	if len(dyn) > 0 {
+	if dyn > 0 {
 		more := ""
-		if len(dyn) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(dyn)-1)
+		if dyn > 1 {
+			more = fmt.Sprintf(" (and %d more)", dyn-1)
 		}
 		return nil, refuse("the call at %s%s builds its serviceId at run time and may call %q; write the serviceId as a string literal, or rename by hand",
-			dyn[0], more, id)
+			first, more, id)
 	}
 
 	plan := &Plan{Kinds: scope}
