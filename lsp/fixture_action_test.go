@@ -211,6 +211,7 @@ func TestChangedRange(t *testing.T) {
 		{"fixtures:\n- a\nmore: é\n", "fixtures:\n- a\n- b\nmore: é\n", "- b\n"},
 		{"é1", "è1", "è"},
 		{"", "x", "x"},
+		{"- a\n", "- a\n- b\n", "- b\n"},
 	} {
 		te := changedRange([]byte(tc.old), []byte(tc.new))
 		m := newMapper(tc.old)
