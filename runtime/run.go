@@ -594,8 +594,10 @@ func (r *runner) describeThrown(v goja.Value) *ScriptError {
 				who = "the service"
 			}
 			msg := fmt.Sprintf("%s answered %d %s and the script did not catch it (docs/api.md#errors: test e.status && e.status.code)", who, status.Code, status.Message)
-			if hint := r.referenceAuthHint(r.thrown[obj]); hint != "" && status.Code == 401 {
-				msg += "; " + hint
+			if status.Code == 401 {
+				if hint := r.referenceAuthHint(r.thrown[obj]); hint != "" {
+					msg += "; " + hint
+				}
 			}
 			return &ScriptError{Name: "ResponseError", ServiceID: r.thrown[obj], Status: status, Body: &body, Message: msg}
 		}
