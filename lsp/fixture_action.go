@@ -156,10 +156,27 @@ func (s *session) fixtureAction(v view, shape workspace.CallShape, set *openapi.
 	return []protocol.CommandOrCodeAction{&protocol.CodeAction{Title: addFixtureTitle, Kind: &kind, Edit: we}}
 }
 
-// endPosition is the position of the end of text.
+// endPosition is the position of the end of text, under the protocol's
+// line breaks (textpos': \n, \r\n and a lone \r).
 func endPosition(text []byte) protocol.Position {
-	line := bytes.Count(text, []byte{'\n'})
-	last := text[bytes.LastIndexByte(text, '\n')+1:]
+	line, start := 0, 0
+	if bytes.IndexByte(text, '\r') < 0 {
+		line = bytes.Count(text, []byte{'\n'})
+		start = bytes.LastIndexByte(text, '\n') + 1
+	} else {
+		for i := 0; i < len(text); i++ {
+			switch text[i] {
+			case '\r':
+				if i+1 < len(text) && text[i+1] == '\n' {
+					i++
+				}
+				fallthrough
+			case '\n':
+				line, start = line+1, i+1
+			}
+		}
+	}
+	last := text[start:]
 	// Only the last line is mapped: the file may be 16 MiB.
 	return protocol.Position{Line: uint32(line), Character: newMapper(string(last)).position(len(last)).Character}
 }
@@ -179,7 +196,7 @@ func changedRange(old, new []byte) protocol.TextEdit {
 	for q < len(old)-p && q < len(new)-p && old[len(old)-1-q] == new[len(new)-1-q] {
 		q++
 	}
-	for q > 0 && len(old)-q < len(old) && !utf8.RuneStart(old[len(old)-q]) {
+	for q > 0 && !utf8.RuneStart(old[len(old)-q]) {
 		q--
 	}
 	m := newMapper(string(old))

@@ -221,3 +221,15 @@ func TestChangedRange(t *testing.T) {
 		}
 	}
 }
+
+// TestEndPosition: the end of a fixture file under every line break the
+// protocol knows, so "Add a fixture" inserts at the file's real end; a
+// lone \r was not one (the insertion went to line 0).
+func TestEndPosition(t *testing.T) {
+	for _, text := range []string{"", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\rcé", "a\r", "\r\n\r", "x\n\ry"} {
+		m := newMapper(text)
+		if got, want := endPosition([]byte(text)), m.position(len(text)); got != want {
+			t.Errorf("endPosition(%q) = %+v, want %+v", text, got, want)
+		}
+	}
+}
