@@ -115,7 +115,7 @@ func LoadWith(src Sources, read ReadFunc) *Snapshot {
 			where = "."
 		}
 		fileDiags = append(fileDiags, Diagnostic{Position: Position{File: where, Line: 1, RuneCol: 1}, Severity: SeverityInfo, Code: CodeNoConfiguration,
-			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; pass --config-root or the file flags"})
+			Message: "no configuration found: looked for " + strings.Join(src.Files(), ", ") + "; run restls init to write restls.yaml, or name the configuration's root (configRoot in restls.yaml or the editor's settings, --config-root on the command line)"})
 	}
 
 	// scriptService and validationScript read the same sources, so they

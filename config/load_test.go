@@ -649,7 +649,7 @@ func TestSourcesResolution(t *testing.T) {
 		empty := t.TempDir()
 		r := LoadWith(Sources{ConfigRoot: empty}, memFiles{}.read).For(ScriptService)
 		if ds := findDiag(r, CodeNoConfiguration); len(r.Diagnostics) != 1 || len(ds) != 1 || ds[0].Severity != SeverityInfo ||
-			!strings.Contains(ds[0].Message, filepath.Join(empty, svc)) {
+			!strings.Contains(ds[0].Message, filepath.Join(empty, svc)) || !strings.Contains(ds[0].Message, "restls init") {
 			t.Errorf("got:\n%s", dump(r.Diagnostics))
 		}
 	})
