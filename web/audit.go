@@ -101,6 +101,8 @@ const (
 	// refusalUsersMax users are counted apart; past that, refusals of
 	// users not counted yet share one count (user "(others)").
 	refusalUsersMax = 10000
+	// sweepEvery is how often a full table of users may be swept.
+	sweepEvery = refusedWindow / 6
 )
 
 // Audit writes audit records, one JSON object a line.
@@ -111,6 +113,10 @@ type Audit struct {
 
 	// refusals count each user's refused attempts in their window.
 	refusals map[string]*refusalCount
+	// sweeps counts the sweeps of a full refusals table, the last at
+	// sweptAt.
+	sweeps  int
+	sweptAt time.Time
 	closed   bool
 	now      func() time.Time
 }
@@ -222,7 +228,12 @@ func (a *Audit) admitRefusalLocked(r AuditRecord) bool {
 	key := r.Auth + "\x00" + r.User
 	c := a.refusals[key]
 	if c == nil {
-		if len(a.refusals) >= refusalUsersMax {
+		// A full table is swept of ended windows at most once per
+		// sweepEvery: sweeping at every new user would cost each refused
+		// request a walk of refusalUsersMax entries under the lock.
+		if len(a.refusals) >= refusalUsersMax && (a.sweeps == 0 || now.Sub(a.sweptAt) >= sweepEvery) {
+			a.sweeps++
+			a.sweptAt = now
 			for k, old := range a.refusals {
 				if old.dropped == 0 && now.Sub(old.start) >= refusedWindow {
 					delete(a.refusals, k)

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +152,24 @@ func TestAuditRefusalsLimited(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), `"user":"vera","role":"viewer","auth":"oidc","outcome":"refused"`); n != 2*refusedPerWindow {
 		t.Errorf("%d of vera's refusals written, want %d", n, 2*refusedPerWindow)
+	}
+}
+
+// TestAuditRefusalSweepBounded: once refusalUsersMax users are counted,
+// refusals of new users do not each walk the whole table: it is swept at
+// most once per sweepEvery, and a sweep after the windows end frees room.
+func TestAuditRefusalSweepBounded(t *testing.T) {
+	now := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
+	a := &Audit{w: io.Discard, now: func() time.Time { return now }}
+	for i := range refusalUsersMax + 2000 {
+		a.write(AuditRecord{Event: "run", User: fmt.Sprint("u", i), Auth: "oidc", Outcome: "refused"})
+	}
+	if a.sweeps != 1 {
+		t.Errorf("%d sweeps of the full table for 2000 new users in one instant, want 1", a.sweeps)
+	}
+	now = now.Add(refusedWindow)
+	a.write(AuditRecord{Event: "run", User: "late", Auth: "oidc", Outcome: "refused"})
+	if a.sweeps != 2 || a.refusals["oidc\x00late"] == nil {
+		t.Errorf("after the windows ended: %d sweeps, late counted apart: %v", a.sweeps, a.refusals["oidc\x00late"] != nil)
 	}
 }
