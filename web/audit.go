@@ -117,8 +117,8 @@ type Audit struct {
 	// sweptAt.
 	sweeps  int
 	sweptAt time.Time
-	closed   bool
-	now      func() time.Time
+	closed  bool
+	now     func() time.Time
 }
 
 // refusalCount is one user's refused attempts in the window that began
