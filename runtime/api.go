@@ -129,8 +129,15 @@ func (r *runner) typeError(m method, format string, args ...any) {
 func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		req := r.request(m, call.Arguments)
+		obs := r.opts.Observer
+		if obs != nil {
+			obs.CallMade(len(r.res.Calls), &restclient.Call{ServiceID: req.ServiceID, Method: req.Method})
+		}
 		resp, trace, err := r.session.Do(r.ctx, req)
 		r.res.Calls = append(r.res.Calls, trace)
+		if obs != nil {
+			obs.CallAnswered(len(r.res.Calls)-1, trace)
+		}
 		if err != nil {
 			var ae *restclient.ArgError
 			if errors.As(err, &ae) {

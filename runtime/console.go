@@ -22,7 +22,12 @@ func (r *runner) installConsole() error {
 				parts[i] = r.format(a)
 			}
 			line, _ := r.position(r.vm.CaptureCallStack(4, nil))
-			r.res.Logs = append(r.res.Logs, LogEntry{Level: level, Message: strings.Join(parts, " "), Line: line, AfterCalls: len(r.res.Calls)})
+			e := LogEntry{Level: level, Message: strings.Join(parts, " "), Line: line, AfterCalls: len(r.res.Calls)}
+			r.res.Logs = append(r.res.Logs, e)
+			if r.opts.Observer != nil {
+				e.Message = r.session.Redactor().String(e.Message) // as the result will show it
+				r.opts.Observer.Log(e)
+			}
 			return goja.Undefined()
 		})
 	}

@@ -85,6 +85,12 @@ type Options struct {
 	// before the interrupt took effect; restls run ends the process there.
 	MaxMemory      int64
 	MemoryHardStop func(msg string)
+	// Observer, when set, watches the run as it happens (calls made and
+	// answered, console lines, the result); nil costs nothing.
+	Observer dryrun.Observer
+	// Statements instruments the program so that Observer hears each
+	// statement reached (statements.go); ignored without an Observer.
+	Statements bool
 }
 
 // Result is the outcome of a run (dryrun.Result): the object that
@@ -158,6 +164,9 @@ func Run(ctx context.Context, opts Options) *Result {
 	}
 	r.redact()
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	if opts.Observer != nil {
+		opts.Observer.Done(res)
+	}
 	log.Debug("script run", zap.String("file", opts.Filename), zap.String("kind", string(opts.Kind)),
 		zap.Int("calls", len(res.Calls)), zap.Bool("threw", res.Error != nil), zap.Float64("durationMs", res.DurationMs))
 	return res

@@ -23,6 +23,9 @@ type Snapshot struct {
 	Kinds config.KindMap
 	// APIs are the descriptions attached by serviceId or by servers.
 	APIs []APISource
+	// Environment names the project file's environment Config was read
+	// for, "" for none: a run's gate and audit judge it by this.
+	Environment string
 
 	descriptions *Descriptions
 	attach       *Attachments

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
@@ -121,10 +122,10 @@ ended without shutdown, 2 for usage errors.`)
 	// than wait out the HTTP grace period.
 	runsCtx, endRuns := context.WithCancel(context.Background())
 	defer endRuns()
-	// The one runner of this process: the language server's sessions and
-	// POST /v1/run share it (and its --max-runs slots).
-	iso := isolate.New(isolate.Options{MaxMemory: *maxMemory, Timeout: *runTimeout, MaxRuns: *maxRuns, Logger: log.Named("isolate")})
-	runner := scriptRunner(runsCtx, iso)
+	// The one run engine of this process: the language server's sessions
+	// and POST /v1/run share it (and its --max-runs slots).
+	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
+	runner := scriptRunner(runsCtx, eng)
 	load := pool.Load
 	if httpMode {
 		// Over HTTP, web's gate decides every run (--allow-run, roles) for
@@ -227,10 +228,10 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, session *lsp.
 	}
 }
 
-// scriptRunner adapts the isolate runner, which runs each dry run in a
-// child process, to the language server's Runner. A run ends when its
-// request does or when serving does (serveCtx).
-func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
+// scriptRunner adapts the run engine, which runs each dry run in a child
+// process, to the language server's Runner. A run ends when its request
+// does or when serving does (serveCtx).
+func scriptRunner(serveCtx context.Context, eng *engine.Engine) func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
 	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -239,17 +240,10 @@ func scriptRunner(serveCtx context.Context, iso *isolate.Runner) func(context.Co
 		if name == "" {
 			name = req.URI
 		}
-		req.Progress("running " + name)
-		var src config.Sources
-		var reg *config.Registry
-		if req.Snapshot != nil {
-			src, reg = req.Snapshot.Sources, req.Snapshot.For(req.Kind)
-		}
-		res, err := iso.Run(ctx, isolate.Request{Text: req.Text, Kind: req.Kind, Input: req.Input, Sources: src, Registry: reg,
-			Mock: req.MockText, MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: web.AllowedServices(ctx)})
-		if errors.Is(err, isolate.ErrBusy) {
-			return nil, fmt.Errorf("%w: %w", workspace.ErrRunnerBusy, err)
-		}
+		snap := workspace.Snapshot{Config: req.Snapshot, Environment: req.Environment}
+		res, err := eng.Run(ctx, snap, engine.Request{Path: req.Path, Name: name, Text: req.Text, Kind: req.Kind, Input: req.Input,
+			Fixtures:      engine.Fixtures{Inline: req.MockText, File: req.MockFile, Record: req.RecordFile},
+			AllowServices: web.AllowedServices(ctx), Trace: true, Progress: req.Progress})
 		if err != nil && serveCtx.Err() != nil {
 			return nil, errors.New("the server is shutting down; the run was stopped")
 		}

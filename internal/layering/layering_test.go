@@ -30,12 +30,13 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- engine <- check, scripttest <- lsp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
 // path display, the project file): lsp, web and check take their
-// snapshots from it.
+// snapshots from it. engine is the one dry-run engine under every
+// surface that runs a script (lsp, web, scripttest, cmd/restls).
 //
 // Every package of the module has an entry: a new package fails the test
 // until it is placed here on purpose. A package that imports nothing of
@@ -62,13 +63,14 @@ var table = map[string]rule{
 	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":                 {may: []string{"config"}},
-	"workspace":              {may: []string{"config", "openapi", "runtime/restclient"}},         // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go)
-	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}}, // workspace/index: the service-unused rule
-	"workspace/index":        {may: []string{"config", "hints"}},                                 // the project index behind navigation: scripts' calls and configuration entries
-	"scripttest":             {may: []string{"config", "runtime", "runtime/restclient"}},
-	"lsp":                    {may: []string{"config", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
-	"web":                    {may: []string{"config", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
-	"cmd/restls":             {may: []string{"config", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
+	"workspace":              {may: []string{"config", "openapi", "runtime/restclient"}},                                                                                        // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go)
+	"engine":                 {may: []string{"config", "openapi", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history
+	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                // workspace/index: the service-unused rule
+	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
+	"scripttest":             {may: []string{"config", "engine", "runtime", "runtime/restclient"}},
+	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
+	"web":                    {may: []string{"config", "engine", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
+	"cmd/restls":             {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"go.uber.org/zap"
@@ -48,6 +49,35 @@ type ChildRequest struct {
 	// AllowServices, when not nil, are the only serviceIds the script may
 	// call (Request's).
 	AllowServices []string `json:"allowServices,omitempty"`
+	// Script names the script in positions and messages (restls run's
+	// SCRIPT, the editor's shown path); "" is "-".
+	Script string `json:"script,omitempty"`
+	// MockName names the fixtures (Mock or MockFile) in answers and
+	// messages; "" is PastedMocks for Mock and the path for MockFile.
+	// MockAdvice ends a no-fixture message (restclient.Mock.Advice).
+	MockName   string `json:"mockName,omitempty"`
+	MockAdvice string `json:"mockAdvice,omitempty"`
+	// NoFixtures answers every call with no-fixture, from no file (restls
+	// run --curl without --mock: the commands are written, nothing sent).
+	NoFixtures bool `json:"noFixtures,omitempty"`
+	// Live, with fixtures, sends the calls no fixture answers to the
+	// services (restls run --mock F --live).
+	Live bool `json:"live,omitempty"`
+	// RecordHeaders are the response headers RecordFile keeps
+	// (restclient.RecordOptions.Headers); nil: the default set.
+	RecordHeaders []string `json:"recordHeaders,omitempty"`
+	// Trace keeps each call's timing phases and header blocks.
+	Trace bool `json:"trace,omitempty"`
+	// LogLevel is the lowest level of the log lines the child writes to
+	// its stderr ("debug" for restls run -v); "" is warn.
+	LogLevel string `json:"logLevel,omitempty"`
+	// Observe asks for the run's events (Event) on stdout before the
+	// result; Statements for the statements reached among them.
+	Observe    bool `json:"observe,omitempty"`
+	Statements bool `json:"statements,omitempty"`
+
+	// loaded is the registry an in-process run already has (InProcess).
+	loaded *config.Registry
 }
 
 // Service is one service of a registry read from a registryUrl, as the
@@ -73,6 +103,9 @@ func remoteServices(reg *config.Registry) []Service {
 // snapshot (as remote builds one: default timeouts), else its Sources
 // loaded.
 func (req *ChildRequest) registry(kind config.Kind) *config.Registry {
+	if req.loaded != nil && req.loaded.Kind == kind {
+		return req.loaded
+	}
 	if req.Sources.RegistryURL == "" {
 		return config.Load(req.Sources).For(kind)
 	}
@@ -93,11 +126,14 @@ type Limits struct {
 	// MaxResult bounds the result's JSON; a larger one is replaced by a
 	// CodeResultTooLarge result.
 	MaxResult int `json:"maxResult"`
+	// MaxResponseBytes bounds each call's response body; 0 is
+	// restclient.DefaultMaxResponseBytes.
+	MaxResponseBytes int64 `json:"maxResponseBytes,omitempty"`
 }
 
 // mode is how req's calls are answered (Request.Mode).
 func (req *ChildRequest) mode() string {
-	return modeOf(req.Mock != nil, req.MockFile, req.RecordFile)
+	return modeOf(req.Mock != nil || req.NoFixtures, req.MockFile, req.RecordFile)
 }
 
 // maxRequest bounds what a child reads as its request: a script, an input
@@ -109,29 +145,50 @@ const maxRequest = 3*16<<20 + 1<<20
 // fixtures' own errors do), never a restls run flag: the user is in an
 // editor or on the designer page.
 
+// ChildResult is the last line a child writes on its stdout: the run's
+// result and what its JSON leaves out.
+type ChildResult struct {
+	Result *dryrun.Result `json:"result"`
+	// DurationMs is the run's wall time (dryrun.Result.DurationMs, which
+	// its JSON leaves out).
+	DurationMs float64 `json:"durationMs"`
+	// RecordError says why RecordFile could not be written; the run
+	// happened (its logs say it too).
+	RecordError string `json:"recordError,omitempty"`
+}
+
 // ChildMain runs the one dry run its ChildRequest on stdin asks for and
-// writes one dryrun.Result to stdout as JSON; it returns the exit status
+// writes one ChildResult to stdout as a line of JSON (after the run's
+// events, when the request asked for them); it returns the exit status
 // (0 whenever it wrote a result). A run it cannot start (no configuration,
 // fixtures that do not parse) is a result too, with the error code
 // CodeRunnerFailed and a message saying why. Its log lines (warnings: a
-// token refused, a configuration error) go to stderr, which the parent
-// keeps for its log when the child ends without a result.
+// token refused, a configuration error; debug lines with LogLevel debug)
+// go to stderr, which the parent keeps for its log when the child ends
+// without a result, or relays (restls run). An interrupt (the parent's
+// forwarded Ctrl-C) cancels the run, which still ends with a result.
 func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	var req ChildRequest
 	dec := json.NewDecoder(io.LimitReader(stdin, maxRequest))
 	if err := dec.Decode(&req); err != nil {
-		fmt.Fprintf(stderr, "restls: this process is a dry run's child, started by restls serve with a request on stdin: %v\n", err)
+		fmt.Fprintf(stderr, "restls: this process is a dry run's child, started by restls with a request on stdin: %v\n", err)
 		return 2
 	}
 	if req.Limits.MaxResult <= 0 {
 		req.Limits.MaxResult = MaxResult
 	}
-	res := childRun(&req, stderr, func(res *dryrun.Result) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out := &eventWriter{w: stdout}
+	res := childRun(ctx, &req, stderr, out.observer(&req), func(res *dryrun.Result) {
 		// The hard stop: memory reached its limit before the interrupt
 		// took effect. The result is written here and the process ends.
-		writeResult(stdout, res, &req)
+		out.mu.Lock() // no event after the result
+		_ = writeResult(stdout, &ChildResult{Result: res}, &req)
 		os.Exit(0)
 	})
+	out.mu.Lock()
+	defer out.mu.Unlock()
 	if err := writeResult(stdout, res, &req); err != nil {
 		fmt.Fprintf(stderr, "restls: write the dry run's result: %v\n", err)
 		return 2
@@ -139,27 +196,41 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// InProcess runs req in this process, as a child would, and returns its
+// result; obs (nil: none) sees the run's events as they happen, in this
+// process. reg, when not nil, is the registry of req's kind, already
+// loaded (else req's sources are loaded). It applies the memory watchdog
+// (Limits.MaxMemory) but no OS limit and no hard stop: restls test runs
+// its cases this way, and an in-process test of restls run. Log lines go
+// to stderr (nil: none).
+func InProcess(ctx context.Context, req ChildRequest, reg *config.Registry, stderr io.Writer, obs dryrun.Observer) *ChildResult {
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	if req.Limits.MaxResult <= 0 {
+		req.Limits.MaxResult = MaxResult
+	}
+	req.loaded = reg
+	res := childRun(ctx, &req, stderr, obs, nil)
+	res.Result.Mode = req.mode()
+	return res
+}
+
 // childRun runs req in this process; hardStop (nil in tests) ends the
 // process at the memory limit.
-func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)) *dryrun.Result {
+func childRun(ctx context.Context, req *ChildRequest, stderr io.Writer, obs dryrun.Observer, hardStop func(*dryrun.Result)) *ChildResult {
+	start := time.Now()
 	kind, err := config.ParseKind(string(req.Kind))
 	if err != nil {
 		return failed(err.Error())
 	}
-	var mock *restclient.Mock
-	switch {
-	case req.Mock != nil:
-		if mock, err = restclient.ParseMock(restclient.PastedMocks, []byte(*req.Mock)); err != nil {
-			return failed(err.Error())
-		}
-	case req.MockFile != "":
-		if mock, err = restclient.LoadMock(req.MockFile); err != nil {
-			return failed(err.Error())
-		}
+	mock, err := req.fixtures()
+	if err != nil {
+		return failed(err.Error())
 	}
 	var rec *restclient.Recorder
 	if req.RecordFile != "" {
-		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: req.RecordFile}); err != nil {
+		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: req.RecordFile, Headers: req.RecordHeaders}); err != nil {
 			return failed(err.Error())
 		}
 	}
@@ -167,7 +238,13 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 	if !reg.Loaded {
 		return failed(noConfiguration)
 	}
-	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(stderr), zapcore.WarnLevel))
+	level := zapcore.WarnLevel
+	if req.LogLevel != "" {
+		if l, err := zapcore.ParseLevel(req.LogLevel); err == nil {
+			level = l
+		}
+	}
+	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(stderr), level))
 	defer func() { _ = logger.Sync() }()
 	var stop func(string)
 	if hardStop != nil {
@@ -176,55 +253,94 @@ func childRun(req *ChildRequest, stderr io.Writer, hardStop func(*dryrun.Result)
 		}
 		stop = func(msg string) { hardStop(scriptrt.MemoryLimitResult(msg)) }
 	}
-	res := scriptrt.Run(context.Background(), scriptrt.Options{
-		Source:         req.Text,
-		Filename:       "-",
-		Kind:           kind,
-		Registry:       reg,
-		Mock:           mock,
-		Trace:          true, // the preview shows timing phases and wire blocks
-		Record:         rec,
-		Input:          req.Input,
-		Timeout:        req.Limits.Timeout,
-		Logger:         logger,
-		MaxMemory:      req.Limits.MaxMemory,
-		MemoryHardStop: stop,
-		AllowServices:  req.AllowServices,
+	name := req.Script
+	if name == "" {
+		name = "-"
+	}
+	res := scriptrt.Run(ctx, scriptrt.Options{
+		Source:           req.Text,
+		Filename:         name,
+		Kind:             kind,
+		Registry:         reg,
+		MaxResponseBytes: req.Limits.MaxResponseBytes,
+		Mock:             mock,
+		Trace:            req.Trace,
+		Record:           rec,
+		Live:             req.Live,
+		Input:            req.Input,
+		Timeout:          req.Limits.Timeout,
+		Logger:           logger,
+		MaxMemory:        req.Limits.MaxMemory,
+		MemoryHardStop:   stop,
+		AllowServices:    req.AllowServices,
+		Observer:         obs,
+		Statements:       req.Statements,
 	})
+	out := &ChildResult{Result: res, DurationMs: res.DurationMs}
+	if out.DurationMs == 0 {
+		out.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	}
 	if rec != nil {
 		if err := rec.Save(); err != nil {
 			// The run happened; only its fixtures are not written. The
 			// user reads it with the result, as a console error would be.
+			out.RecordError = err.Error()
 			res.Logs = append(res.Logs, dryrun.LogEntry{Level: "error", Message: "restls: " + err.Error(), AfterCalls: len(res.Calls)})
 		}
 	}
-	return res
+	return out
+}
+
+// fixtures is the Mock answering req's calls, nil for a live run.
+func (req *ChildRequest) fixtures() (*restclient.Mock, error) {
+	var mock *restclient.Mock
+	var err error
+	switch {
+	case req.Mock != nil:
+		name := req.MockName
+		if name == "" {
+			name = restclient.PastedMocks
+		}
+		mock, err = restclient.ParseMock(name, []byte(*req.Mock))
+	case req.MockFile != "":
+		mock, err = restclient.LoadMockAs(req.MockFile, req.MockName)
+	case req.NoFixtures:
+		mock = &restclient.Mock{File: req.MockName}
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	mock.Script = req.Script
+	mock.Advice = req.MockAdvice
+	return mock, nil
 }
 
 // noConfiguration is the message of a run with no configuration to load.
 const noConfiguration = config.NoConfiguration
 
 // failed is the result of a run that could not start, saying why.
-func failed(msg string) *dryrun.Result {
-	return crashed(CodeRunnerFailed, "Error", msg)
+func failed(msg string) *ChildResult {
+	return &ChildResult{Result: crashed(CodeRunnerFailed, "Error", msg)}
 }
 
-// writeResult writes res with req's mode as one JSON object, or a
+// writeResult writes res with req's mode as one line of JSON, or a
 // CodeResultTooLarge result when that is more than req's MaxResult.
-func writeResult(w io.Writer, res *dryrun.Result, req *ChildRequest) error {
-	res.Mode = req.mode()
+func writeResult(w io.Writer, res *ChildResult, req *ChildRequest) error {
+	res.Result.Mode = req.mode()
 	raw, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
 	if len(raw) > req.Limits.MaxResult {
 		big := tooLarge(req.Limits.MaxResult)
-		big.Mode = res.Mode
-		if raw, err = json.Marshal(big); err != nil {
+		big.Mode = res.Result.Mode
+		if raw, err = json.Marshal(&ChildResult{Result: big, DurationMs: res.DurationMs}); err != nil {
 			return err
 		}
 	}
-	_, err = w.Write(raw)
+	_, err = w.Write(append(raw, '\n'))
 	return err
 }
 

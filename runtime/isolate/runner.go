@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -104,6 +106,71 @@ type Request struct {
 	// reaches the network (serve --http's runner role limited to some
 	// services).
 	AllowServices []string
+
+	// Script names the script in positions and messages; MockName the
+	// fixtures (Mock or MockFile), MockAdvice ends a no-fixture message,
+	// NoFixtures answers every call with no-fixture from no file, Live
+	// sends the calls no fixture answers, RecordHeaders are what
+	// RecordFile keeps, Trace keeps timing phases and header blocks,
+	// LogLevel is the child's log level ("" is warn): ChildRequest's.
+	Script        string
+	MockName      string
+	MockAdvice    string
+	NoFixtures    bool
+	Live          bool
+	RecordHeaders []string
+	Trace         bool
+	LogLevel      string
+	// Timeout, MaxMemory and MaxResponseBytes bound this run; 0 is the
+	// Runner's (Options) or the default.
+	Timeout          time.Duration
+	MaxMemory        int64
+	MaxResponseBytes int64
+	// Observer, when set, sees the run's events as the child streams
+	// them, and its result; Statements asks for the statements reached.
+	Observer   dryrun.Observer
+	Statements bool
+	// Stderr, when set, receives the child's stderr as it is written
+	// (restls run relays its -v lines); it is still kept for the log.
+	Stderr io.Writer
+	// Interrupt: when ctx ends, the child is interrupted (as by Ctrl-C)
+	// and its result, a canceled run, is returned, instead of killing it
+	// and returning ctx's error (restls run).
+	Interrupt bool
+}
+
+// Child is the request a child reads for req, with lim for the limits req
+// leaves at 0.
+func (req Request) Child(lim Limits) (ChildRequest, error) {
+	var services []Service
+	if req.Sources.RegistryURL != "" {
+		if req.Registry == nil || !req.Registry.Loaded {
+			return ChildRequest{}, ErrRemoteRegistry
+		}
+		services = remoteServices(req.Registry)
+	}
+	if req.Timeout > 0 {
+		lim.Timeout = req.Timeout
+	}
+	if req.MaxMemory > 0 {
+		lim.MaxMemory = req.MaxMemory
+	}
+	if req.MaxResponseBytes > 0 {
+		lim.MaxResponseBytes = req.MaxResponseBytes
+	}
+	if lim.MaxResult <= 0 {
+		lim.MaxResult = MaxResult
+	}
+	creq := ChildRequest{Sources: req.Sources, Services: services, Kind: req.Kind, Text: req.Text, Input: req.Input,
+		MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: req.AllowServices, Limits: lim,
+		Script: req.Script, MockName: req.MockName, MockAdvice: req.MockAdvice, NoFixtures: req.NoFixtures, Live: req.Live,
+		RecordHeaders: req.RecordHeaders, Trace: req.Trace, LogLevel: req.LogLevel,
+		Observe: req.Observer != nil, Statements: req.Observer != nil && req.Statements}
+	if req.Mock != nil {
+		mock := string(req.Mock)
+		creq.Mock = &mock
+	}
+	return creq, nil
 }
 
 // Modes of a run, in its result's Mode.
@@ -116,7 +183,9 @@ const (
 // Mode is how req's calls are answered: record when it writes a fixture
 // file (whether or not fixtures answer some calls first), mock when
 // fixtures (a file or a document) answer them, live otherwise.
-func (req Request) Mode() string { return modeOf(req.Mock != nil, req.MockFile, req.RecordFile) }
+func (req Request) Mode() string {
+	return modeOf(req.Mock != nil || req.NoFixtures, req.MockFile, req.RecordFile)
+}
 
 func modeOf(pasted bool, mockFile, recordFile string) string {
 	switch {
@@ -165,19 +234,28 @@ func New(opts Options) *Runner {
 // when ctx ended (the child is killed and waited for), or a failure to
 // start the child.
 func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
-	var services []Service
-	if req.Sources.RegistryURL != "" {
-		if req.Registry == nil || !req.Registry.Loaded {
-			return nil, ErrRemoteRegistry
+	res, err := r.RunChild(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Result, nil
+}
+
+// RunChild is Run, with what the child's result says besides the run
+// (ChildResult). The run's slot is taken here unless the caller holds
+// one (Acquire) and says so in ctx (WithSlot).
+func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error) {
+	creq, err := req.Child(Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult})
+	if err != nil {
+		return nil, err
+	}
+	if !hasSlot(ctx) {
+		release, ok := r.TryAcquire()
+		if !ok {
+			return nil, ErrBusy
 		}
-		services = remoteServices(req.Registry)
+		defer release()
 	}
-	select {
-	case r.sem <- struct{}{}:
-	default:
-		return nil, ErrBusy
-	}
-	defer func() { <-r.sem }()
 
 	exe := r.opts.Executable
 	if exe == "" {
@@ -185,13 +263,6 @@ func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
 		if exe, err = os.Executable(); err != nil {
 			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
 		}
-	}
-	creq := ChildRequest{Sources: req.Sources, Services: services, Kind: req.Kind, Text: req.Text, Input: req.Input,
-		MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: req.AllowServices,
-		Limits: Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult}}
-	if req.Mock != nil {
-		mock := string(req.Mock)
-		creq.Mock = &mock
 	}
 	body, err := json.Marshal(&creq)
 	if err != nil {
@@ -204,13 +275,25 @@ func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
 	// that does not (a crash in the middle of printing, a different build).
 	outCap := &capped{b: &stdout, max: MaxResult}
 	cmd.Stdout = outCap
-	cmd.Stderr = &capped{b: &stderr, max: 64 << 10}
+	var events *eventReader
+	if req.Observer != nil {
+		events = &eventReader{obs: req.Observer, rest: outCap}
+		cmd.Stdout = events
+	}
+	var errOut io.Writer = &capped{b: &stderr, max: 64 << 10}
+	if req.Stderr != nil {
+		errOut = io.MultiWriter(req.Stderr, errOut)
+	}
+	cmd.Stderr = errOut
 	cmd.SysProcAttr = ChildAttr(true)
 
 	start := time.Now()
-	out, err := Supervise(ctx, cmd, r.opts.MaxMemory, r.opts.Timeout+grace)
+	out, err := supervise(ctx, cmd, creq.Limits.MaxMemory, creq.Limits.Timeout+grace, req.Interrupt)
 	if err != nil {
 		return nil, fmt.Errorf("start the dry run: %w", err)
+	}
+	if events != nil {
+		events.endLine()
 	}
 	r.log.Debug("dry run child ended", zap.Duration("duration", time.Since(start)), zap.Int64("peakRSS", out.PeakRSS),
 		zap.Stringer("state", out.State), zap.Bool("memoryKilled", out.MemoryKilled), zap.Bool("timeKilled", out.TimeKilled))
@@ -220,17 +303,40 @@ func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
 		}
 		return nil, context.Canceled
 	}
-	var res *dryrun.Result
+	var res *ChildResult
 	if outCap.over && out.State != nil && out.State.Exited() {
-		res = tooLarge(MaxResult)
+		res = &ChildResult{Result: tooLarge(MaxResult)}
 	} else {
-		res = r.result(out, stdout.Bytes(), stderr.Bytes())
+		res = r.result(out, creq.Limits, stdout.Bytes(), stderr.Bytes())
 	}
-	res.Mode = req.Mode()
+	res.Result.Mode = req.Mode()
+	if req.Observer != nil {
+		req.Observer.Done(res.Result)
+	}
 	return res, nil
 }
 
-func (r *Runner) result(out Outcome, stdout, stderr []byte) *dryrun.Result {
+// TryAcquire takes one of the MaxRuns slots, without waiting: ok is false
+// when every slot is taken. release gives it back.
+func (r *Runner) TryAcquire() (release func(), ok bool) {
+	select {
+	case r.sem <- struct{}{}:
+		var once sync.Once
+		return func() { once.Do(func() { <-r.sem }) }, true
+	default:
+		return nil, false
+	}
+}
+
+type slotKey struct{}
+
+// WithSlot marks ctx as holding a slot taken with TryAcquire, so the runs
+// under it take none of their own.
+func WithSlot(ctx context.Context) context.Context { return context.WithValue(ctx, slotKey{}, true) }
+
+func hasSlot(ctx context.Context) bool { v, _ := ctx.Value(slotKey{}).(bool); return v }
+
+func (r *Runner) result(out Outcome, lim Limits, stdout, stderr []byte) *ChildResult {
 	code, how := -1, ""
 	if out.State != nil {
 		code = out.State.ExitCode()
@@ -238,22 +344,25 @@ func (r *Runner) result(out Outcome, stdout, stderr []byte) *dryrun.Result {
 			how = out.State.String()
 		}
 	}
-	return r.resultFor(out, code, how, stdout, stderr)
+	return r.resultFor(out, lim, code, how, stdout, stderr)
 }
 
 // resultFor is result for a child that ended with exit status code, or
 // (how, when not empty) was ended by a signal.
-func (r *Runner) resultFor(out Outcome, code int, how string, stdout, stderr []byte) *dryrun.Result {
+func (r *Runner) resultFor(out Outcome, lim Limits, code int, how string, stdout, stderr []byte) *ChildResult {
 	switch {
 	case out.MemoryKilled || outOfMemory(stderr):
-		return scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(r.opts.MaxMemory))
+		return &ChildResult{Result: scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(lim.MaxMemory))}
 	case out.TimeKilled:
-		return crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", r.opts.Timeout))
+		return &ChildResult{Result: crashed(scriptrt.CodeScriptTimeout, "TimeoutError", fmt.Sprintf("the script ran longer than its time limit of %v and its process was stopped: look for a loop that never ends", lim.Timeout))}
 	case code == 0:
-		var res dryrun.Result
+		var res ChildResult
 		err := json.Unmarshal(stdout, &res)
-		if err == nil {
+		if err == nil && res.Result != nil {
 			return &res
+		}
+		if err == nil {
+			err = errors.New("no result")
 		}
 		r.log.Warn("dry run process wrote a result that does not decode", zap.Error(err), zap.Int("bytes", len(stdout)))
 	}
@@ -262,7 +371,7 @@ func (r *Runner) resultFor(out Outcome, code int, how string, stdout, stderr []b
 	if how != "" {
 		what = how
 	}
-	return crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual")
+	return &ChildResult{Result: crashed(CodeRunnerCrashed, "InternalError", "the dry run's process ended without a result ("+what+"); the server log has its last output. Please report it if the script does nothing unusual")}
 }
 
 func crashed(code, name, msg string) *dryrun.Result {

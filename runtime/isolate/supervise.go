@@ -48,6 +48,13 @@ type Outcome struct {
 // the child, a watchdog goroutine cannot run while one large copy (a string
 // concatenation of hundreds of megabytes) holds up a garbage collection.
 func Supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration) (Outcome, error) {
+	return supervise(ctx, cmd, maxMemory, wall, false)
+}
+
+// supervise is Supervise; with interrupt, the end of ctx interrupts the
+// child (os.Interrupt, as Ctrl-C does) and waits for it to end, within
+// wall, instead of killing it.
+func supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration, interrupt bool) (Outcome, error) {
 	var out Outcome
 	if err := cmd.Start(); err != nil {
 		return out, err
@@ -81,8 +88,11 @@ func Supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Du
 			}
 			return out, err
 		case <-done:
-			out.Canceled = true
 			done = nil
+			if interrupt && cmd.Process.Signal(os.Interrupt) == nil {
+				continue
+			}
+			out.Canceled = true
 			kill()
 		case <-deadline:
 			out.TimeKilled = true

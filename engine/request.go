@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/dryrun/history"
+)
+
+// Observer watches a run as it happens (dryrun.Observer): calls made and
+// answered, console lines, statements reached (Request.Statements) and
+// the result. A run in a child streams them to this process.
+type Observer = dryrun.Observer
+
+// Request is one dry run, as a surface asks for it. Only Text is needed;
+// everything left empty is decided by the engine.
+type Request struct {
+	// Path is the script's absolute path, "" when it has none (an
+	// unsaved document, the designer, stdin). The kind rule matches it,
+	// the fixtures beside it are found from it, the history keys by it.
+	Path string
+	// Name is how messages and positions name the script ("" is Path as
+	// Show shows it, else "-").
+	Name string
+	// Text is the script, unsaved edits included.
+	Text string
+	// Kind is the script's kind; "" lets the kind rule decide on the
+	// snapshot's kind map (the script's "// restls-kind:" line first).
+	// A surface passes a kind only when its user named one.
+	Kind config.Kind
+	// Input is context.input as JSON; nil is {}.
+	Input json.RawMessage
+	// Fixtures say what answers the calls; the zero value sends every
+	// call to its service.
+	Fixtures Fixtures
+	// Limits bound this run; zero fields are the engine's.
+	Limits Limits
+	// AllowServices, when not nil, are the only serviceIds the script may
+	// call (a role's limits); any other call fails with
+	// service-not-allowed before reaching the network.
+	AllowServices []string
+	// Trace keeps each call's timing phases and header blocks (the
+	// preview's, restls run -v and --json).
+	Trace bool
+	// Keep, when set, keeps the run in the history.
+	Keep *Keep
+	// Progress, when set, hears a line of progress.
+	Progress func(message string)
+	// Notice, when set, hears what the user should know about the run
+	// that is not its result: a description that did not load, a record
+	// file that could not be written (the run happened).
+	Notice func(message string)
+	// Observer, when set, watches the run; Statements asks it to hear
+	// each statement reached, which instruments the program (costly: only
+	// for a debugger or coverage).
+	Observer   Observer
+	Statements bool
+	// Slot is an admission taken with Admit before the request was read;
+	// nil takes one here. The caller releases it.
+	Slot *Slot
+	// Show is how a path is shown to the user (workspace.PathDisplay);
+	// nil shows it as it is.
+	Show func(path string) string
+
+	// LogLevel is the run's log level ("debug" for restls run -v; "" is
+	// warn), its lines written to Stderr (nil: the engine's log keeps
+	// them when a child ends without a result).
+	LogLevel string
+	Stderr   io.Writer
+	// Interrupt: when ctx ends, the run is interrupted as by Ctrl-C and
+	// returns its result (a canceled run) instead of ctx's error (restls
+	// run).
+	Interrupt bool
+}
+
+// Fixtures say what answers a run's calls: at most one of Inline, File
+// (or Beside) and None; Record and Live add to any.
+type Fixtures struct {
+	// Inline is a fixtures document (YAML or JSON) that came as text: the
+	// designer's Mocks tab, a test case's.
+	Inline []byte
+	// File is a fixtures file; Beside, when File is empty, is the one
+	// beside the script (workspace.MockFileBeside), if any.
+	File   string
+	Beside bool
+	// Name is how Inline or File is shown in answers and messages ("" is
+	// restclient.PastedMocks for Inline, File as Show shows it).
+	Name string
+	// None answers every call with no-fixture, from no file, after its
+	// curl command is written (restls run --curl without --mock).
+	None bool
+	// Advice ends a no-fixture message; "" is the default advice.
+	Advice string
+	// Record is a file the answers of the calls sent to services are
+	// written to (with fixtures: the calls they did not answer);
+	// RecordHeaders the response headers it keeps (nil: the default).
+	Record        string
+	RecordHeaders []string
+	// Live sends the calls no fixture answers to their services.
+	Live bool
+}
+
+// Keep says where a run is kept in the history.
+type Keep struct {
+	// Store is where; nil is the engine's (Options.History).
+	Store history.Store
+	// Key is the script's key (default Request.Path); Source names the
+	// surface (history.SourceEditor, SourceCLI, ...).
+	Key    string
+	Source string
+}
+
+func (r *Request) show(path string) string {
+	if r.Show == nil {
+		return path
+	}
+	return r.Show(path)
+}
+
+// shownName is how the script is named in messages.
+func (r *Request) shownName() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case r.Path != "":
+		return r.show(r.Path)
+	}
+	return "-"
+}

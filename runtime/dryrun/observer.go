@@ -1,0 +1,26 @@
+package dryrun
+
+import "github.com/restls/restls/runtime/restclient"
+
+// Observer watches a run as it happens: the debugger, coverage and
+// failure-path exploration plug in here (engine.Request.Observer). The
+// runtime calls it on the run's goroutine, in order; a run in a child
+// process streams the same events to its parent (runtime/isolate), which
+// calls the observer there. Its methods must not block for long: the
+// script waits. A run with no observer costs nothing for it.
+type Observer interface {
+	// CallMade is called when the script makes call number i (from 0),
+	// before it is sent: method, serviceId and URL are known.
+	CallMade(i int, c *restclient.Call)
+	// CallAnswered is called when call i has its answer or its error.
+	CallAnswered(i int, c *restclient.Call)
+	// Log is called for each console line.
+	Log(e LogEntry)
+	// Statement is called when the script reaches a statement, at its
+	// line and column (1-based, in the script's text), when the request
+	// asked for statements (engine.Request.Statements): the program is
+	// instrumented only then.
+	Statement(line, column int)
+	// Done is called once with the run's result.
+	Done(r *Result)
+}
