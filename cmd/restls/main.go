@@ -46,6 +46,7 @@ var commands = []command{
 	{name: "curl", summary: "turn a curl command line into the api.rest.v1 call for a configured serviceId", run: runCurl},
 	{name: "fixtures", summary: "generate fixtures for a script's calls from the services' OpenAPI descriptions", run: runFixtures},
 	{name: "init", summary: "write restls.yaml, the project file every command reads, from the platform layout found", run: runInit},
+	{name: "mcp", summary: "serve the Model Context Protocol on stdio for coding agents: services, contracts, checks with fixes, fixtures", run: runMCP},
 	{name: "run", summary: "run a script with api.rest.v1 and preview every request and response", run: runRun},
 	{name: "serve", summary: "run the language server on stdio (what editors start)", run: runServe},
 	{name: "serve --http", summary: "serve the designer page, the hints API and the language server over WebSocket"},

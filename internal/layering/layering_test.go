@@ -30,7 +30,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- engine <- check, scripttest <- lsp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- engine <- check, scripttest <- lsp, mcp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -69,12 +69,14 @@ var table = map[string]rule{
 	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
 	"scripttest":             {may: []string{"config", "engine", "runtime", "runtime/restclient"}},
 	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
-	"web":                    {may: []string{"config", "engine", "openapi", "hints", "lsp", "runtime/restclient", "runtime/dryrun", "workspace"}}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
-	"cmd/restls":             {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "web", "workspace"}},
+	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema
+	"web":                    {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}},                                               // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
+	"cmd/restls":             {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns
 	"input":   {leaf: true},
+	"docs":    {leaf: true}, // the pages restls serves itself (docs/api.md to agents)
 
 	"internal/cursortest":  {leaf: true, testOnly: true},
 	"internal/deepgentest": {leaf: true, testOnly: true},

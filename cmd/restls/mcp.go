@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/restls/restls/check"
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
+	"github.com/restls/restls/mcp"
+	"github.com/restls/restls/workspace"
+)
+
+func runMCP(env *cliEnv, args []string) int {
+	fs := newFlagSet(env, "mcp", "[--root DIR] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [config flags]", `
+Serves the Model Context Protocol on stdin and stdout, for a coding agent
+(Claude Code, VS Code's agent mode, Cursor) on the author's machine: the
+configured services without credentials, their operations' contracts, the
+editor's checks with quick fixes as edits, completion, references, the
+impact of a configuration change, fixtures from the descriptions and curl
+conversion, over the same project restls check reads. Nothing but protocol
+is written to stdout; logs go to stderr or --log-file.
+
+The project is the one the other commands find: the nearest restls.yaml
+(or --project) and its environment (--env), the config flags and RESTLS_*
+variables. Every path a tool is given must lead, its links followed, to a
+file below the project root: --root, else the project file's directory,
+else the repository around the working directory, else the working
+directory. The tools write nothing. See docs/mcp.md.
+
+Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
+	rootFlag := fs.String("root", "", "the project root `dir` every path argument must stay below (default: the project file's directory, else the git repository's top, else the working directory)")
+	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
+	logLevel := fs.String("log-level", "info", "log `level`: debug (one line per call), info, warn or error")
+	var apis openAPIFlags
+	fs.Var(&apis, "openapi", openAPIFlagHelp)
+	cf := configFlags{env: env}
+	cf.register(fs)
+	if rc := parseFlags(env, fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "restls mcp: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if cf.rootMissing("mcp") {
+		return 2
+	}
+	log, closeLog, err := serveLogger(env, *logFile, *logLevel, "console")
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+	root, err := projectRoot(*rootFlag, cf.projectFile())
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
+		return 2
+	}
+	srv, err := newMCP(&cf, cf.openAPI(apis), root)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
+		return 2
+	}
+	srv.Logger = log.Named("mcp")
+	s, err := mcp.New(srv)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := s.ServeStdio(ctx, io.NopCloser(env.stdin), nopWriteCloser{env.stdout}); err != nil {
+		log.Error("mcp session ended", zap.Error(err))
+		return 1
+	}
+	return 0
+}
+
+// newMCP is the MCP server's options over the project of cf, as restls
+// check reads it: its configuration, descriptions and check settings.
+func newMCP(cf *configFlags, apis openAPIFlags, root string) (mcp.Options, error) {
+	sources := cf.sources()
+	var kinds config.KindMap
+	var include, exclude []string
+	if p := cf.project; p != nil {
+		kinds, include, exclude = p.ScriptKinds, p.Check.Include, p.Check.Exclude
+	}
+	ws := workspace.New(workspace.Options{Sources: sources, Kinds: kinds, APIs: apis, Recorded: true})
+	impact := func(ctx context.Context, ref string) (*check.Report, error) {
+		base, err := sinceSnapshot(ref, sources)
+		if err != nil {
+			return nil, err
+		}
+		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: ws, Context: ctx,
+			Since: &check.Since{Ref: ref, Config: base}})
+	}
+	return mcp.Options{Project: mcp.FromWorkspace(ws), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
+		Impact: impact, Version: versionString()}, nil
+}
+
+// projectRoot is the directory path arguments must stay below: flag,
+// else the project file's directory, else the repository around the
+// working directory, else the working directory.
+func projectRoot(flag, projectFile string) (string, error) {
+	dir := flag
+	switch {
+	case dir != "":
+	case projectFile != "":
+		dir = filepath.Dir(projectFile)
+	default:
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
+		if top := input.RepoRoot(wd); top != "" {
+			dir = top
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--root %s is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// nopWriteCloser is stdout for the MCP transport: closing the session
+// does not close the process's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

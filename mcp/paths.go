@@ -1,0 +1,80 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/restls/restls/input"
+)
+
+// A path an agent names is relative to the project root (or absolute),
+// and must lead, its symbolic links followed, to a file below the root:
+// input.ReadFileIn reads it, the one bounded reader, which refuses the
+// rest with ErrOutside. The tools write nothing: an agent writes the
+// files it was given the text of.
+
+// errOutside says what to do with a path outside the root.
+func (s *Server) errOutside(path string) error {
+	return fmt.Errorf("%s is outside the project root %s (its links followed): name a file below the root, relative to it", path, s.o.Root)
+}
+
+// abs is the path an argument names: relative to the root, or absolute.
+func (s *Server) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(s.o.Root, filepath.FromSlash(path))
+}
+
+// read reads the file of kind k an argument names, confined to the root.
+// It returns the file's absolute path.
+func (s *Server) read(path string, k input.Kind) (string, []byte, error) {
+	if path == "" {
+		return "", nil, errors.New("no path given")
+	}
+	if len(path) > maxPath {
+		return "", nil, fmt.Errorf("the path is %d bytes, above the %d limit", len(path), maxPath)
+	}
+	abs := s.abs(path)
+	data, err := input.ReadFileIn(s.o.Root, abs, k)
+	switch {
+	case errors.Is(err, input.ErrOutside):
+		return "", nil, s.errOutside(path)
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil, fmt.Errorf("%s does not exist below the project root %s", path, s.o.Root)
+	case err != nil:
+		var fe *input.FileError
+		if errors.As(err, &fe) {
+			return "", nil, fmt.Errorf("%s: %s", s.rel(abs), fe.Error())
+		}
+		return "", nil, fmt.Errorf("cannot read %s: %w", s.rel(abs), unwrapPath(err))
+	}
+	return abs, data, nil
+}
+
+// rel shows a path as the agent names it: relative to the root, with
+// forward slashes, when it is below the root; as it is otherwise.
+func (s *Server) rel(path string) string {
+	if path == "" {
+		return ""
+	}
+	r, err := filepath.Rel(s.o.Root, path)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return path
+	}
+	return filepath.ToSlash(r)
+}
+
+// maxPath bounds a path argument.
+const maxPath = 4096
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
