@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,38 +47,74 @@ func (rs *redactors) of(p Project) redactor {
 
 // newRedactor registers every credential of snap's registries.
 func newRedactor(snap *config.Snapshot) redactor {
-	red := restclient.NewRedactor()
-	if snap == nil {
-		return redactor{red}
-	}
-	for _, k := range config.Kinds {
-		reg := snap.For(k)
-		if reg == nil {
-			continue
+	var c creds
+	if snap != nil {
+		for _, k := range config.Kinds {
+			reg := snap.For(k)
+			if reg == nil {
+				continue
+			}
+			for _, id := range reg.IDs() {
+				svc, _ := reg.Service(id)
+				c.service(reg, svc)
+			}
 		}
-		for _, id := range reg.IDs() {
-			svc, _ := reg.Service(id)
-			addService(red, reg, svc)
-		}
 	}
-	return redactor{red}
+	return c.redactor()
 }
 
-func addService(red *restclient.Redactor, reg *config.Registry, svc *config.Service) {
+// creds are the credentials of a configuration: secrets as they are,
+// basic ones as base64 of login:password.
+type creds struct{ secrets, basic []string }
+
+func (c *creds) service(reg *config.Registry, svc *config.Service) {
 	switch svc.Auth.Type {
 	case config.AuthBasic:
-		red.AddBasic(svc.Auth.EncodedCredentials.Reveal())
+		c.basic = append(c.basic, svc.Auth.EncodedCredentials.Reveal())
 	case config.AuthOAuth:
 		o, ok := reg.OAuth(svc.Auth.OAuthID)
 		if !ok {
 			return
 		}
-		red.Add(o.ClientSecret.Reveal())
-		red.Add(o.Password.Reveal())
-		red.AddBasic(o.TokenBasicAuth.Reveal())
-		for _, p := range o.AdditionalParams {
-			red.Add(p.Value.Reveal())
+		c.secrets = append(c.secrets, o.ClientSecret.Reveal(), o.Password.Reveal())
+		c.basic = append(c.basic, o.TokenBasicAuth.Reveal())
+		if o.ClientID != "" && !o.ClientSecret.IsZero() {
+			// client_secret_basic sends base64 of id:secret.
+			c.basic = append(c.basic, base64.StdEncoding.EncodeToString([]byte(o.ClientID+":"+o.ClientSecret.Reveal())))
 		}
+		for _, p := range o.AdditionalParams {
+			c.secrets = append(c.secrets, p.Value.Reveal())
+		}
+	}
+}
+
+// redactor hides each credential in the forms restclient's Redactor
+// knows (raw, JSON- and URL-escaped, a basic one decoded), and base64
+// of each secret too.
+func (c creds) redactor() redactor {
+	red := restclient.NewRedactor()
+	for _, s := range c.secrets {
+		addBase64(red, s)
+	}
+	for _, b := range c.basic {
+		red.AddBasic(b)
+		if dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b)); err == nil {
+			if _, pw, ok := strings.Cut(string(dec), ":"); ok {
+				addBase64(red, pw)
+			}
+		}
+	}
+	return redactor{red}
+}
+
+// addBase64 registers s and its base64 encodings.
+func addBase64(red *restclient.Redactor, s string) {
+	if len(s) < restclient.MinSecretLen {
+		return
+	}
+	red.Add(s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		red.Add(enc.EncodeToString([]byte(s)))
 	}
 }
 

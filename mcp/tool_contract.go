@@ -147,7 +147,12 @@ func (s *Server) contract(ctx context.Context, _ *sdk.CallToolRequest, in Contra
 		out.Note = "no API description is attached to serviceId " + in.ServiceID + ": restls knows its url, not its operations; attach one with the project file's openapi key (restls.yaml) or --openapi ID=PATH_OR_URL"
 		return nil, out, nil
 	}
-	out.Description = openapi.Redact(api.Index.Source)
+	out.Description = api.Index.Source
+	if openapi.IsURL(out.Description) {
+		out.Description = openapi.Redact(out.Description)
+	} else {
+		out.Description = s.rel(out.Description)
+	}
 	if api.Index.Title != "" {
 		out.Description = api.Index.Title + " (" + out.Description + ")"
 	}

@@ -1,0 +1,82 @@
+package mcp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPathsConfined: every path a tool reads or names stays below the
+// project root, its links followed; what is refused says so and shows
+// nothing of the file.
+func TestPathsConfined(t *testing.T) {
+	root := testProject(t)
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.js")
+	if err := os.WriteFile(secret, []byte("var leaked = 'outside-the-root';\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "scripts", "link.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "scripts", "out")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, testOptions(t, root))
+	for _, tc := range []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+	}{
+		{"parent", "check", map[string]any{"path": "../" + filepath.Base(outside) + "/secret.js"}, "outside the project root"},
+		{"absolute", "check", map[string]any{"path": secret}, "outside the project root"},
+		{"link to a file", "check", map[string]any{"path": "scripts/link.js"}, "outside the project root"},
+		{"link to a directory", "complete", map[string]any{"path": "scripts/out/secret.js", "line": 1, "column": 1}, "outside the project root"},
+		{"unsaved text named outside", "check", map[string]any{"path": "scripts/out/new.js", "text": "api.rest.v1.get('orders', {}, {});"}, "outside the project root"},
+		{"fixtures beside a link", "fixtures", map[string]any{"path": "scripts/out/new.js", "text": "api.rest.v1.get('orders', {}, {});"}, "outside the project root"},
+		{"missing", "check", map[string]any{"path": "scripts/nothing.js"}, "does not exist"},
+		{"directory", "check", map[string]any{"path": "scripts"}, "not a regular file"},
+		{"long path", "check", map[string]any{"path": strings.Repeat("a/", 3000)}, "above the 4096 limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := call(t, cs, tc.tool, tc.args, nil)
+			msg := errorText(res)
+			if !res.IsError || !strings.Contains(msg, tc.want) {
+				t.Fatalf("IsError %v, %q; want an error with %q", res.IsError, msg, tc.want)
+			}
+			if strings.Contains(msg, "outside-the-root") {
+				t.Errorf("the refusal shows the file: %s", msg)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new.mock.yaml")); err == nil {
+		t.Errorf("a file was written outside the root")
+	}
+}
+
+// TestInputsBounded: an argument past its limit is refused, naming the
+// limit, before anything is parsed.
+func TestInputsBounded(t *testing.T) {
+	o := testOptions(t, testProject(t))
+	o.Limits.Text = 1 << 10
+	cs := connect(t, o)
+	big := strings.Repeat("// x\n", 1000)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"check", map[string]any{"text": big}, "above the 1024 limit"},
+		{"complete", map[string]any{"text": big, "line": 1, "column": 1}, "above the 1024 limit"},
+		{"curl", map[string]any{"curl": "curl https://orders.example.com/api/" + strings.Repeat("a", 1<<20)}, "above the 1048576 limit"},
+		{"complete", map[string]any{"text": "x", "line": 9, "column": 1}, "not in the script"},
+		{"services", map[string]any{"kind": "shellScript"}, "shellScript"},
+		{"contract", map[string]any{"serviceId": "orders", "method": "TRACE"}, "GET, DELETE, POST, PUT or PATCH"},
+	} {
+		res := call(t, cs, tc.tool, tc.args, nil)
+		if msg := errorText(res); !res.IsError || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: IsError %v, %q; want an error with %q", tc.tool, res.IsError, cut(msg, 300), tc.want)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// plantedSecrets are the credentials of testdata/project's configuration
+// (and, planted in its description, its answers and headers).
+var plantedSecrets = []string{
+	"b3JkZXJzLXVzZXI6b3JkZXJzLVMzY3JldC1wdw==", // orders' encodedCredentials
+	"orders-user:orders-S3cret-pw",
+	"orders-S3cret-pw",
+	"pay-Cl1ent-S3cret-mcp", // payments-oauth's clientSecret
+}
+
+// secretForms are the forms a secret may take in output.
+func secretForms(s string) []string {
+	j, _ := json.Marshal(s)
+	forms := []string{s, string(j[1 : len(j)-1]), url.QueryEscape(s), url.PathEscape(s)}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding} {
+		forms = append(forms, enc.EncodeToString([]byte(s)))
+	}
+	return forms
+}
+
+// scan fails t when text holds a form of a planted secret.
+func scan(t *testing.T, where, text string) {
+	t.Helper()
+	for _, s := range plantedSecrets {
+		for _, f := range secretForms(s) {
+			if strings.Contains(text, f) {
+				t.Errorf("%s shows a credential (%q, a form of %q)", where, f, s)
+			}
+		}
+	}
+}
+
+// TestNoCredentialInAnyAnswer calls every tool, reads every resource and
+// gets every prompt, and scans the raw answers for the credentials of
+// the configuration, planted in the description too.
+func TestNoCredentialInAnyAnswer(t *testing.T) {
+	root := testProject(t)
+	cs := connect(t, testOptions(t, root))
+	ctx := context.Background()
+	for _, tc := range toolCases {
+		res := call(t, cs, tc.tool, tc.args, nil)
+		data, _ := json.Marshal(res)
+		scan(t, "tool "+tc.name, string(data))
+	}
+	// An error that quotes its input: a serviceId that is a secret.
+	res := call(t, cs, "contract", map[string]any{"serviceId": "pay-Cl1ent-S3cret-mcp"}, nil)
+	if !res.IsError {
+		t.Errorf("contract of an unknown serviceId did not fail")
+	}
+	data, _ := json.Marshal(res)
+	scan(t, "contract's error", string(data))
+	resources, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resources.Resources) < 7 {
+		t.Errorf("%d resources, want at least 7", len(resources.Resources))
+	}
+	for _, r := range resources.Resources {
+		rr, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Errorf("%s: %v", r.URI, err)
+			continue
+		}
+		data, _ := json.Marshal(rr)
+		scan(t, "resource "+r.URI, string(data))
+	}
+	for _, p := range []struct {
+		name string
+		args map[string]string
+	}{{"write-script", map[string]string{"task": "read order pay-Cl1ent-S3cret-mcp", "serviceId": "orders"}}, {"add-test", map[string]string{"path": "scripts/status.js"}}} {
+		pr, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: p.name, Arguments: p.args})
+		if err != nil {
+			t.Errorf("prompt %s: %v", p.name, err)
+			continue
+		}
+		data, _ := json.Marshal(pr)
+		scan(t, "prompt "+p.name, string(data))
+	}
+}
+
+// FuzzRedact: whatever a credential is and wherever an answer holds it
+// (text, structured content, a key), in whatever form (raw, JSON-, URL-
+// or base64-escaped), the answer that leaves holds none of its forms,
+// or is withheld.
+func FuzzRedact(f *testing.F) {
+	f.Add("orders-S3cret-pw", "the order ", " was paid", uint8(0))
+	f.Add("pay-Cl1ent-S3cret-mcp", `{"a":"`, `"}`, uint8(1))
+	f.Add(`p"a\ss<>&word`, "", "", uint8(2))
+	f.Add("s3cr3t with spaces/and?query=1&x", "url: https://h/?k=", "", uint8(3))
+	f.Add("dXNlcjpwYXNz", "Basic ", "", uint8(4))
+	f.Add("\u00e9\u00e8 unicode s\u00e9cret \U0001F600", "", "", uint8(5))
+	f.Add(strings.Repeat("long-secret-", 200), strings.Repeat("x", 5000), "", uint8(6))
+	f.Fuzz(func(t *testing.T, secret, before, after string, form uint8) {
+		if len(secret) < 8 || len(secret) > 4096 || len(before)+len(after) > 1<<16 {
+			return
+		}
+		forms := secretForms(secret)
+		shown := forms[int(form)%len(forms)]
+		text := before + shown + after
+		res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: map[string]any{"v": text, text: 1}}
+		skeleton, _ := json.Marshal(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{}}, StructuredContent: map[string]any{"v": "", "": 1}})
+		for _, f := range forms {
+			if strings.Contains(string(skeleton), f) {
+				return // a "secret" that is the answer's own JSON keys
+			}
+		}
+		red := creds{secrets: []string{secret}}.redactor()
+		out, err := red.result(res)
+		if err != nil {
+			return // withheld: nothing left
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range forms {
+			if strings.Contains(string(data), f) {
+				t.Fatalf("the answer shows %q, a form of the credential %q:\n%s", f, secret, data)
+			}
+		}
+	})
+}
