@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/restls/restls/textpos"
+)
+
+// mcpProject copies mcp/testdata/project (two services with planted
+// credentials, one with a description) to a temporary directory.
+func mcpProject(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "mcp", "testdata", "project"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// mcpStdio starts restls mcp in root and returns the official Go SDK's
+// client session on its stdin and stdout.
+func mcpStdio(t *testing.T, root string, args ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := restlsCommand(t, append([]string{"mcp"}, args...)...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "restls-test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("restls mcp: %v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		_ = cs.Close()
+		if t.Failed() {
+			t.Logf("restls mcp's stderr:\n%s", stderr.String())
+		}
+	})
+	return cs
+}
+
+// callTool calls a tool and decodes its structured answer into out; a
+// tool's error fails the test.
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args, out any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: %s", name, toolText(res))
+	}
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, data)
+	}
+}
+
+func toolText(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+type mcpPos struct{ Line, Column int }
+type mcpEdit struct {
+	Range   struct{ Start, End mcpPos }
+	NewText string
+}
+type mcpCheck struct {
+	Errors      int
+	Diagnostics []struct {
+		Code, Message string
+		Fixes         []struct {
+			Title     string
+			Preferred bool
+			Edits     []mcpEdit
+		}
+	}
+}
+
+// applyEdits applies edits (lines and columns from 1, columns in
+// characters) to text, the last first, as an agent does.
+func applyEdits(t *testing.T, text string, edits []mcpEdit) string {
+	t.Helper()
+	m := textpos.New(text)
+	type span struct {
+		start, end int
+		text       string
+	}
+	var spans []span
+	for _, e := range edits {
+		spans = append(spans, span{int(m.OffsetOfRunes(textpos.RunePos{Line: e.Range.Start.Line, Col: e.Range.Start.Column})),
+			int(m.OffsetOfRunes(textpos.RunePos{Line: e.Range.End.Line, Col: e.Range.End.Column})), e.NewText})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start > spans[j].start })
+	for _, s := range spans {
+		text = text[:s.start] + s.text + text[s.end:]
+	}
+	return text
+}
+
+// agentFlow is what an agent does with restls: lists the tools, writes a
+// script from the services and contract tools, gets its diagnostics,
+// fixes them with the edits returned, and makes its fixtures.
+func agentFlow(t *testing.T, cs *sdk.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, tool := range tools.Tools {
+		have[tool.Name] = true
+	}
+	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures"} {
+		if !have[name] {
+			t.Errorf("tool %s is not listed", name)
+		}
+	}
+	var services struct {
+		Services []struct {
+			ServiceID  string
+			Operations []string
+		}
+	}
+	callTool(t, cs, "services", map[string]any{}, &services)
+	if len(services.Services) == 0 || services.Services[0].ServiceID != "orders" {
+		t.Fatalf("services: %+v", services)
+	}
+	var contract struct {
+		Operations []struct {
+			Method, Path string
+			Payload      struct{ Required []string }
+		}
+	}
+	callTool(t, cs, "contract", map[string]any{"serviceId": "orders", "method": "POST", "path": "orders"}, &contract)
+	if len(contract.Operations) != 1 || contract.Operations[0].Payload.Required[0] != "item" {
+		t.Fatalf("contract: %+v", contract)
+	}
+	// The script as a first draft has it: the serviceId misspelt, the
+	// payload without its required item.
+	text := "var res = api.rest.v1.post(\"order\", {pathParams: [\"orders\"]}, {}, {quantity: 2});\nreturn res.body.id;\n"
+	for round := 0; ; round++ {
+		var c mcpCheck
+		callTool(t, cs, "check", map[string]any{"path": "scripts/new-order.js", "text": text}, &c)
+		if len(c.Diagnostics) == 0 {
+			break
+		}
+		if round == 3 {
+			t.Fatalf("still diagnostics after %d rounds of fixes: %+v\n%s", round, c, text)
+		}
+		// One preferred fix per round: edits of two fixes may overlap.
+		fixed := false
+		for _, d := range c.Diagnostics {
+			for _, f := range d.Fixes {
+				if f.Preferred && !fixed {
+					text = applyEdits(t, text, f.Edits)
+					fixed = true
+				}
+			}
+		}
+		if !fixed {
+			t.Fatalf("diagnostics without a preferred fix: %+v", c)
+		}
+	}
+	if !strings.Contains(text, `"orders"`) || !strings.Contains(text, "item:") {
+		t.Errorf("the fixed script: %s", text)
+	}
+	var fx struct {
+		File, Text string
+		Added      []struct{ Operation string }
+	}
+	callTool(t, cs, "fixtures", map[string]any{"path": "scripts/new-order.js", "text": text}, &fx)
+	if fx.File != "scripts/new-order.mock.yaml" || len(fx.Added) != 1 || fx.Added[0].Operation != "POST /orders" {
+		t.Errorf("fixtures: %+v", fx)
+	}
+}
+
+// TestMCPStdio drives restls mcp, the built binary, with the official Go
+// SDK's client over its stdin and stdout, as an agent does.
+func TestMCPStdio(t *testing.T) {
+	t.Parallel()
+	root := mcpProject(t)
+	cs := mcpStdio(t, root)
+	if got := cs.InitializeResult().ServerInfo.Name; got != "restls" {
+		t.Errorf("server name %q", got)
+	}
+	agentFlow(t, cs)
+}
+
+// TestMCPImpact: the impact tool is restls check --since over the
+// project: a serviceId removed since the last commit breaks its calls.
+func TestMCPImpact(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: restls check --since needs it")
+	}
+	root := mcpProject(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "first")
+	conf := filepath.Join(root, "config", "application.yml")
+	data, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, bytes.Replace(data, []byte("serviceId: orders"), []byte("serviceId: orders-v2"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cs := mcpStdio(t, root)
+	var out struct {
+		Findings []struct{ File, Code, Message string }
+	}
+	callTool(t, cs, "impact", map[string]any{"since": "HEAD"}, &out)
+	var got []string
+	for _, f := range out.Findings {
+		got = append(got, f.File+" "+f.Code)
+	}
+	if strings.Join(got, "; ") != "scripts/status.js since-service-removed" {
+		t.Errorf("impact: %+v", out)
+	}
+}
