@@ -37,6 +37,10 @@ type DocumentInfo struct {
 	// MockFile is the first of Fixtures that exists and that a dry run
 	// would read (workspace.MockFileBeside), "" when there is none.
 	MockFile string `json:"mockFile"`
+	// Script says whether the document is a platform script (Files'
+	// Scripts match its path; a document that is no file always is): an
+	// editor offers its run commands and lenses on this answer.
+	Script bool `json:"script"`
 	// DisplayPath is how the server names the script: relative to the
 	// workspace root when below it, else as it is (the designer's paths as
 	// it shows them).
@@ -74,6 +78,7 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *Do
 	default:
 		return nil, nil
 	}
+	info.Script = path == "" || set.Scripts.Match(path)
 	info.DisplayPath = s.displayScript(root, path, string(u))
 	show := s.opts.ShowPath
 	if show != nil {

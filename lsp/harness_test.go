@@ -22,6 +22,8 @@ type testClient struct {
 	conn jsonrpc2.Conn
 	srv  *Server
 	done chan error // ServeStream's result
+	// initResult is the server's answer to initialize.
+	initResult protocol.InitializeResult
 
 	mu       sync.Mutex
 	seq      int
@@ -167,6 +169,7 @@ func connect(t testing.TB, srv *Server, co clientOptions) *testClient {
 	if err := c.call(protocol.MethodInitialize, p, &res); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	c.initResult = res
 	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
 	return c
 }

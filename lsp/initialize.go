@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"go.lsp.dev/jsonrpc2"
@@ -29,6 +30,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request, p *prot
 		problems = append(problems, msg)
 	}
 	s.applySettingsLocked(set)
+	files := filesOf(s.settings)
 	s.state = stateInitialized
 	reg := s.registryLocked()
 	s.mu.Unlock()
@@ -78,10 +80,22 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request, p *prot
 		},
 		ServerInfo: protocol.ServerInfo{Name: "restls"},
 	}
+	// Before any document is opened, the editor learns which files to
+	// send (docs/lsp.md, "Which files are scripts").
+	if exp, err := json.Marshal(Experimental{Restls: files}); err == nil {
+		res.Capabilities.Experimental = exp
+	}
 	if v := s.srv.opts.Version; v != "" {
 		res.ServerInfo.Version = protocol.NewOptional(v)
 	}
 	return res, nil
+}
+
+// Experimental is what the initialize result's
+// capabilities.experimental holds: restls' answers an editor needs
+// before it sends any document.
+type Experimental struct {
+	Restls Files `json:"restls"`
 }
 
 func capsOf(c *protocol.ClientCapabilities) clientCaps {

@@ -2,10 +2,8 @@ package lsp
 
 import (
 	"context"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -391,12 +389,10 @@ func (w *diagnosticsWorker) publishConfig(ctx context.Context) {
 	if s.srv.opts.Project != "" {
 		st.Project = show.Path(s.srv.opts.Project)
 	}
-	if len(s.srv.opts.Environments) > 0 {
-		st.Environments = slices.Sorted(maps.Keys(s.srv.opts.Environments))
-		s.mu.Lock()
-		st.Environment = s.environmentLocked()
-		s.mu.Unlock()
-	}
+	s.mu.Lock()
+	st.Environments, st.Environment = s.environmentsLocked()
+	st.Files = filesOf(s.settings)
+	s.mu.Unlock()
 	s.notify(ctx, MethodStatus, st)
 }
 

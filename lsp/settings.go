@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -36,6 +37,14 @@ type settings struct {
 	// InlayHints shows each serviceId's host, path and auth kind after
 	// it (inlay_hints.go); nil is on.
 	InlayHints *bool
+	// Scripts decide which files are platform scripts: the "include"
+	// globs, workspace.DefaultScriptGlobs when unset.
+	Scripts workspace.ScriptFiles
+	// Environments are the editor's own environments (VS Code's
+	// restls.environments): each a complete set of sources in place of
+	// the plain ones, picked by Environment like the project file's, and
+	// winning over one of the project file's of the same name.
+	Environments map[string]settings
 }
 
 type rawSettings struct {
@@ -49,6 +58,8 @@ type rawSettings struct {
 	OpenAPI        json.RawMessage `json:"openapi"`
 	Environment    string          `json:"environment"`
 	InlayHints     *bool           `json:"inlayHints"`
+	Include        json.RawMessage `json:"include"`
+	Environments   json.RawMessage `json:"environments"`
 }
 
 // parseSettings reads settings from raw JSON: either the "restls" object
@@ -86,6 +97,22 @@ func parseSettings(raw []byte) (settings, []string) {
 			problems = append(problems, "restls.properties must be a list of file paths")
 		}
 	}
+	if len(r.Include) > 0 && string(r.Include) != "null" {
+		var globs []string
+		if err := json.Unmarshal(r.Include, &globs); err != nil {
+			problems = append(problems, "restls.include must be a list of globs, e.g. [\"**/scripts/**/*.js\"]")
+		}
+		f, err := workspace.NewScriptFiles(globs)
+		if err != nil {
+			problems = append(problems, "restls.include: "+err.Error())
+		}
+		s.Scripts = f
+	}
+	if len(r.Environments) > 0 && string(r.Environments) != "null" && !isEmptyArray(r.Environments) {
+		envs, bad := parseEnvironments(r.Environments)
+		problems = append(problems, bad...)
+		s.Environments = envs
+	}
 	if len(r.ScriptKinds) > 0 && string(r.ScriptKinds) != "null" {
 		kinds, err := orderedKinds(r.ScriptKinds)
 		if err != nil {
@@ -104,6 +131,39 @@ func parseSettings(raw []byte) (settings, []string) {
 		}
 	}
 	return s, problems
+}
+
+// parseEnvironments reads the environments setting: a name to the five
+// source settings of one environment. A name that is blank, or an entry
+// that is not such an object, is left out and named in a problem.
+func parseEnvironments(raw []byte) (map[string]settings, []string) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, []string{"restls.environments must be an object: a name to its configRoot, properties, serviceXml, handlerXml and platformConfig"}
+	}
+	out := map[string]settings{}
+	var problems []string
+	for name, e := range m {
+		var r struct {
+			ConfigRoot     string          `json:"configRoot"`
+			Properties     json.RawMessage `json:"properties"`
+			ServiceXML     string          `json:"serviceXml"`
+			HandlerXML     string          `json:"handlerXml"`
+			PlatformConfig string          `json:"platformConfig"`
+		}
+		name = strings.TrimSpace(name)
+		if name == "" || json.Unmarshal(e, &r) != nil {
+			problems = append(problems, fmt.Sprintf("restls.environments %q: must be an object of configRoot, properties, serviceXml, handlerXml and platformConfig; left out", name))
+			continue
+		}
+		env := settings{ConfigRoot: r.ConfigRoot, ServiceXML: r.ServiceXML, HandlerXML: r.HandlerXML, PlatformConfig: r.PlatformConfig}
+		if len(r.Properties) > 0 && string(r.Properties) != "null" && json.Unmarshal(r.Properties, &env.Properties) != nil {
+			problems = append(problems, fmt.Sprintf("restls.environments %q: properties must be a list of file paths", name))
+		}
+		out[name] = env
+	}
+	slices.Sort(problems)
+	return out, problems
 }
 
 // orderedKinds decodes {"glob": "kind", ...} keeping the order written, since

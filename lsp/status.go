@@ -27,11 +27,34 @@ type Status struct {
 	// Project is the project file (restls.yaml) in force, under the
 	// editor's settings; absent when there is none.
 	Project string `json:"project,omitempty"`
-	// Environments are the project file's environments, sorted, and
-	// Environment the one in force for the session (the "environment"
-	// setting, else the file's default or --env); absent without them.
+	// Environments are the environments the editor may pick, sorted: the
+	// project file's and the editor's own (the "environments" setting).
+	// Environment is the one in force for the session (the
+	// "environment" setting when it names one, else the project file's
+	// default or --env); absent when none is: the plain settings.
+	// Editors offer these and name this one; they decide nothing.
 	Environments []string `json:"environments,omitempty"`
 	Environment  string   `json:"environment,omitempty"`
+	Files
+}
+
+// Files say which files the server treats as platform scripts and as
+// test files, for an editor to select, watch and search with: it keeps
+// no patterns of its own. restls/status and the initialize result
+// (capabilities.experimental.restls) carry them.
+type Files struct {
+	// Scripts are the globs of platform scripts in force: the "include"
+	// setting, else workspace.DefaultScriptGlobs. restls/documentInfo's
+	// script says whether one document matches.
+	Scripts []string `json:"scripts"`
+	// TestFiles is the glob of restls test's test files
+	// (workspace.TestFileGlob).
+	TestFiles string `json:"testFiles"`
+}
+
+// filesOf are the Files of set.
+func filesOf(set settings) Files {
+	return Files{Scripts: set.Scripts.Globs(), TestFiles: workspace.TestFileGlob}
 }
 
 // KindStatus is the registry state of one script kind.

@@ -23,8 +23,18 @@ func (s *session) applySettingsLocked(set settings) {
 	if len(set.ScriptKinds) == 0 {
 		set.ScriptKinds = s.srv.opts.ScriptKinds // the project file's, under the editor's
 	}
+	if s.opts.SourcesRefused != nil {
+		// The editor's environments name files: not this session's to read.
+		set.Environments = nil
+	}
 	s.settings = set
-	src := s.baseSourcesLocked().Override(set.sources(s.root))
+	chosen := set.sources(s.root)
+	if e, ok := s.editorEnvironmentLocked(); ok {
+		// An editor environment replaces the plain settings as a whole:
+		// what it leaves unset is never taken from them.
+		chosen = e.sources(s.root)
+	}
+	src := s.baseSourcesLocked().Override(chosen)
 	switch {
 	case src.Equal(s.srv.opts.Sources):
 		s.own = nil
@@ -33,10 +43,30 @@ func (s *session) applySettingsLocked(set settings) {
 	}
 }
 
+// The environment rule of a language-server session (until
+// workspace.Session owns it): the "environment" setting names one of
+// the editor's environments (the "environments" setting), which wins,
+// or one of the project file's (Options.Environments); a name that is
+// neither, or no name, leaves the server's (the project file's default
+// or --env, else no environment). restls/status reports the names and
+// the one in force, and the editor offers them: it keeps no rule of
+// its own.
+
+// editorEnvironmentLocked is the editor environment the "environment"
+// setting names, if it names one.
+func (s *session) editorEnvironmentLocked() (settings, bool) {
+	name := s.settings.Environment
+	e, ok := s.settings.Environments[name]
+	return e, ok && name != ""
+}
+
 // baseSourcesLocked are the sources the session's settings override: the
 // project file's environment the "environment" setting names, else the
 // server's.
 func (s *session) baseSourcesLocked() config.Sources {
+	if _, editor := s.editorEnvironmentLocked(); editor {
+		return s.srv.opts.Sources
+	}
 	if e, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
 		return e
 	}
@@ -44,12 +74,36 @@ func (s *session) baseSourcesLocked() config.Sources {
 }
 
 // environmentLocked is the project file's environment in force for the
-// session, "" when the file defines none.
+// session, "" when the file defines none or an editor environment is in
+// force: the environment a run is judged and audited in.
 func (s *session) environmentLocked() string {
+	if _, editor := s.editorEnvironmentLocked(); editor {
+		return ""
+	}
 	if _, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
 		return s.settings.Environment
 	}
 	return s.srv.opts.Environment
+}
+
+// environmentsLocked are the environments the editor may pick, sorted
+// (the project file's and the editor's), and the one in force: "" when
+// none is (the plain settings).
+func (s *session) environmentsLocked() (names []string, current string) {
+	set := map[string]bool{}
+	for n := range s.srv.opts.Environments {
+		set[n] = true
+	}
+	for n := range s.settings.Environments {
+		set[n] = true
+	}
+	if len(set) == 0 {
+		return nil, ""
+	}
+	if _, editor := s.editorEnvironmentLocked(); editor {
+		return slices.Sorted(maps.Keys(set)), s.settings.Environment
+	}
+	return slices.Sorted(maps.Keys(set)), s.environmentLocked()
 }
 
 // environmentProblem says what is wrong with the environment setting,
@@ -58,14 +112,31 @@ func (s *session) environmentProblem(set settings) string {
 	if set.Environment == "" {
 		return ""
 	}
+	if s.opts.SourcesRefused != nil {
+		set.Environments = nil
+	}
+	if _, ok := set.Environments[set.Environment]; ok {
+		return ""
+	}
 	if _, ok := s.srv.opts.Environments[set.Environment]; ok {
 		return ""
 	}
-	names := slices.Sorted(maps.Keys(s.srv.opts.Environments))
-	if len(names) == 0 {
-		return fmt.Sprintf("restls.environment %q: there is no project file with environments (restls.yaml's environments); the setting is ignored", set.Environment)
+	set2 := map[string]bool{}
+	for n := range s.srv.opts.Environments {
+		set2[n] = true
 	}
-	return fmt.Sprintf("restls.environment %q: the project file defines no such environment (it defines %s); using %s", set.Environment, strings.Join(names, ", "), s.srv.opts.Environment)
+	for n := range set.Environments {
+		set2[n] = true
+	}
+	names := slices.Sorted(maps.Keys(set2))
+	if len(names) == 0 {
+		return fmt.Sprintf("restls.environment %q: no environments are defined (restls.yaml's environments, or the editor's restls.environments); the setting is ignored", set.Environment)
+	}
+	using := s.srv.opts.Environment
+	if using == "" {
+		using = "the plain settings"
+	}
+	return fmt.Sprintf("restls.environment %q: no such environment (there are %s); using %s", set.Environment, strings.Join(names, ", "), using)
 }
 
 // setSettings applies new settings and re-publishes everything they affect.

@@ -58,6 +58,7 @@ var wireRoots = []tsgentest.Root{
 	tsgentest.RootOf[lsp.Status]("Status"),
 	tsgentest.RootOf[statusJSON]("ServerStatus"),
 	tsgentest.RootOf[lsp.DocumentInfo]("DocumentInfo"),
+	tsgentest.RootOf[lsp.Experimental]("Experimental"),
 	tsgentest.RootOf[lsp.CompareResult]("CompareResult"),
 	tsgentest.RootOf[lsp.UpdateFixturesResult]("UpdateFixturesResult"),
 	tsgentest.RootOf[planJSON]("RunPlan"),

@@ -62,6 +62,11 @@ var settings = []Setting{
 	{Flag: "kind-map", Editor: "scriptKinds", VSCode: true, Project: "scriptKinds"},
 	{Flag: "env", Editor: "environment", Project: "defaultEnvironment"},
 	{Editor: "inlayHints", VSCode: true},
+	// The editor's own environments, listed with the project file's
+	// (restls/status) and picked by "environment".
+	{Editor: "environments", VSCode: true},
+	// Which files are platform scripts (workspace.DefaultScriptGlobs).
+	{Editor: "include", VSCode: true},
 	{Flag: "validate-responses", Project: "validateResponses"},
 	{Flag: "project"},
 }

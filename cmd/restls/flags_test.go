@@ -53,7 +53,7 @@ func TestSettingNamesAgree(t *testing.T) {
 		}
 	}
 	// VS Code's settings of the extension itself, not the server's.
-	clientOnly := []string{"path", "serverArgs", "serverEnv", "logLevel", "include", "environments", "trace.server", "dryRun.mode"}
+	clientOnly := []string{"path", "serverArgs", "serverEnv", "logLevel", "trace.server", "dryRun.mode"}
 	for key := range vscode {
 		name := strings.TrimPrefix(key, "restls.")
 		if !slices.Contains(clientOnly, name) && !slices.ContainsFunc(table, func(s workspace.Setting) bool { return s.Editor == name }) {

@@ -115,6 +115,9 @@ export function documentInfoFrom(v: unknown): DocumentInfo | undefined {
     kind: { kind: k.kind as ScriptKind, source: (typeof k.source === 'string' ? k.source : '') as KindSource, ...(typeof k.glob === 'string' && k.glob ? { glob: k.glob } : {}) },
     fixtures,
     mockFile: typeof o.mockFile === 'string' ? o.mockFile : '',
+    // A server that does not say is older than the field: the document it
+    // was sent was selected as a script.
+    script: typeof o.script === 'boolean' ? o.script : true,
     displayPath: typeof o.displayPath === 'string' ? o.displayPath : '',
   };
 }

@@ -140,6 +140,8 @@ export interface Status {
   project?: string
   environments?: string[]
   environment?: string
+  scripts: string[] | null
+  testFiles: string
 }
 
 /** KindStatus is Go's lsp.KindStatus. */
@@ -231,6 +233,7 @@ export interface DocumentInfo {
   kind: KindDecision
   fixtures: string[] | null
   mockFile: string
+  script: boolean
   displayPath: string
 }
 
@@ -243,6 +246,17 @@ export interface KindDecision {
 
 /** KindSource is Go's config.KindSource. */
 export type KindSource = "directive" | "kindMap" | "default"
+
+/** Experimental is Go's lsp.Experimental. */
+export interface Experimental {
+  restls: Files
+}
+
+/** Files is Go's lsp.Files. */
+export interface Files {
+  scripts: string[] | null
+  testFiles: string
+}
 
 /** CompareResult is Go's lsp.CompareResult. */
 export interface CompareResult {
