@@ -9,16 +9,17 @@ const U = 'file:///ws/scripts/orders.js';
 const S = '/ws/scripts/orders.js';
 const FIXTURES = ['/ws/scripts/orders.mock.yaml', '/ws/scripts/orders.mock.json'];
 /** info is the server's answer for orders.js, with mockFile the fixture file that exists. */
-const info = (mockFile = ''): DocumentInfo => ({ kind: { kind: 'scriptService', source: 'default' }, fixtures: FIXTURES, mockFile, displayPath: 'scripts/orders.js' });
-const untitled: DocumentInfo = { kind: { kind: 'scriptService', source: 'default' }, fixtures: [], mockFile: '', displayPath: 'untitled:Untitled-1' };
+const info = (mockFile = ''): DocumentInfo => ({ kind: { kind: 'scriptService', source: 'default' }, fixtures: FIXTURES, mockFile, script: true, displayPath: 'scripts/orders.js' });
+const untitled: DocumentInfo = { kind: { kind: 'scriptService', source: 'default' }, fixtures: [], mockFile: '', script: true, displayPath: 'untitled:Untitled-1' };
 
 test('documentInfoFrom: the server\'s answer, tolerant of odd shapes', () => {
-  const answer = { kind: { kind: 'scriptTask', source: 'kindMap', glob: '**/tasks/**' }, fixtures: FIXTURES, mockFile: FIXTURES[1], displayPath: 'tasks/a.js' };
+  const answer = { kind: { kind: 'scriptTask', source: 'kindMap', glob: '**/tasks/**' }, fixtures: FIXTURES, mockFile: FIXTURES[1], script: false, displayPath: 'tasks/a.js' };
   assert.deepEqual(documentInfoFrom(answer), answer);
   assert.deepEqual(documentInfoFrom({ kind: { kind: 'scriptService', source: 'default' }, fixtures: [3, ''], mockFile: null }), {
     kind: { kind: 'scriptService', source: 'default' },
     fixtures: [],
     mockFile: '',
+    script: true,
     displayPath: '',
   });
   for (const v of [null, undefined, 'x', {}, { kind: 'scriptTask' }, { kind: { kind: '' } }]) {

@@ -12,6 +12,8 @@ const serverStatus: Status = {
   ],
   sources: { configRoot: '/etc/webforms' },
   problems: { error: 1 },
+  scripts: ['**/scripts/**/*.js'],
+  testFiles: '**/*.test.yaml',
 };
 
 test('parseStatus reads restls serve\'s payload', () => {
