@@ -230,19 +230,37 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
 
 func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
-// regexAfter: reserved words after which '/' starts a regular expression.
-var regexAfter = map[string]bool{
-	"return": true, "typeof": true, "case": true, "do": true, "else": true, "in": true,
-	"new": true, "delete": true, "void": true, "throw": true, "instanceof": true,
+// regexAfter reports the reserved words after which '/' starts a regular
+// expression. Switches, not maps: a map lookup per identifier was a third
+// of the pass (docs/decisions.md, "restls check's speed").
+func regexAfter(w string) bool {
+	switch w {
+	case "return", "typeof", "case", "do", "else", "in", "new", "delete", "void", "throw", "instanceof":
+		return true
+	}
+	return false
 }
 
-// ambiguousAfter: words that are keywords in some contexts (generators,
-// async functions, for-of heads) and plain identifiers in others.
-var ambiguousAfter = map[string]bool{"yield": true, "await": true, "of": true, "let": true}
+// ambiguousAfter reports the words that are keywords in some contexts
+// (generators, async functions, for-of heads) and plain identifiers in
+// others.
+func ambiguousAfter(w string) bool {
+	switch w {
+	case "yield", "await", "of", "let":
+		return true
+	}
+	return false
+}
 
-// parenKeywords: a '(' after these closes with a ')' that a statement
-// (possibly starting with a regex) follows.
-var parenKeywords = map[string]bool{"if": true, "while": true, "for": true, "with": true}
+// parenKeywords reports the words after which a '(' closes with a ')'
+// that a statement (possibly starting with a regex) follows.
+func parenKeywords(w string) bool {
+	switch w {
+	case "if", "while", "for", "with":
+		return true
+	}
+	return false
+}
 
 func (s *scanner) run() Result {
 	src := s.src
@@ -288,7 +306,7 @@ func (s *scanner) run() Result {
 			i = next
 		case c == '(' || c == '[' || c == '{':
 			k := c
-			if c == '(' && s.prev == pOperand && !s.dotBefore && parenKeywords[s.lastWord] {
+			if c == '(' && s.prev == pOperand && !s.dotBefore && parenKeywords(s.lastWord) {
 				k = kKeyword
 			}
 			if !s.open(k) {
@@ -352,9 +370,9 @@ func (s *scanner) run() Result {
 			}
 			dot := s.dotBefore
 			switch {
-			case !dot && regexAfter[word]:
+			case !dot && regexAfter(word):
 				s.operator()
-			case !dot && ambiguousAfter[word]:
+			case !dot && ambiguousAfter(word):
 				s.set(pAmbiguous)
 			default:
 				s.operand()
