@@ -66,6 +66,7 @@ func sinceRepo(t *testing.T) string {
 // every format; a clean comparison adds nothing; a bad REF and a
 // directory outside git are usage errors.
 func TestCheckSince(t *testing.T) {
+	t.Parallel()
 	dir := sinceRepo(t)
 	args := func(extra ...string) []string {
 		return append([]string{"check", "--config-root", filepath.Join(dir, "config"), filepath.Join(dir, "scripts")}, extra...)
@@ -127,6 +128,7 @@ func TestCheckSince(t *testing.T) {
 // of the same repository (a git worktree of HEAD~3) and the working tree
 // names the three changes, as check --since reports them on the calls.
 func TestServicesDiffAcrossCommits(t *testing.T) {
+	t.Parallel()
 	dir := sinceRepo(t)
 	base := filepath.Join(t.TempDir(), "base")
 	cmd := exec.Command("git", "worktree", "add", "-q", "--detach", base, "HEAD~3")
@@ -158,6 +160,7 @@ func TestServicesDiffAcrossCommits(t *testing.T) {
 // a helper that ignores SIGTERM and keeps git's stderr open, is stopped
 // at the git bound plus its grace (before, restls waited for the helper).
 func TestCheckSincePartialClone(t *testing.T) {
+	// Not in parallel: it sets PATH (t.Setenv) and the package's git timeouts.
 	src := sinceRepo(t)
 	gitIn := func(dir string, args ...string) {
 		t.Helper()

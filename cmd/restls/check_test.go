@@ -22,6 +22,7 @@ var checkArgs = []string{"check", "--config-root", "testdata/check/config", "--e
 // TestCheckFormats: the tree gives the expected diagnostics in every
 // format, through the real binary, and exits 1 for its errors.
 func TestCheckFormats(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		extra []string
@@ -47,6 +48,7 @@ func TestCheckFormats(t *testing.T) {
 // TestCheckSARIFValidates validates the SARIF output against the SARIF
 // 2.1.0 JSON schema (testdata/sarif/README.md says where it comes from).
 func TestCheckSARIFValidates(t *testing.T) {
+	t.Parallel()
 	stdout, _, _ := runBinary(t, append(checkArgs, "--format", "sarif")...)
 	schemaFile := filepath.Join("testdata", "sarif", "sarif-2.1.0-rtm.5.json")
 	data, err := os.ReadFile(schemaFile)
@@ -118,6 +120,7 @@ func TestCheckSARIFValidates(t *testing.T) {
 // TestCheckExitStatus: 0 clean, 1 with --strict on a warning, 2 for usage
 // errors and unreadable input.
 func TestCheckExitStatus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.Symlink(filepath.Join(dir, "nowhere.js"), filepath.Join(dir, "dangling.js")); err != nil {
 		t.Fatal(err)

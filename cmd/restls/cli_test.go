@@ -15,6 +15,7 @@ import (
 // the nearest name and one usage line (never the whole flag list), and a
 // named config root that is not there is an error that says so.
 func TestCLISlips(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	script := filepath.Join(t.TempDir(), "ok.js")
 	if err := os.WriteFile(script, []byte("return 1;\n"), 0o644); err != nil {
@@ -67,6 +68,7 @@ func TestCLISlips(t *testing.T) {
 // names every flag its Flags section lists (the configuration flags as
 // "[config flags]"), so no flag hides at the bottom of the page.
 func TestHelpSynopsesNameEveryFlag(t *testing.T) {
+	t.Parallel()
 	configFlags := map[string]bool{"config-root": true, "properties": true, "service-xml": true, "handler-xml": true, "platform-config": true, "project": true, "env": true}
 	for _, name := range []string{"run", "services"} {
 		out, _, rc := run(t, nil, "help", name)
@@ -104,6 +106,7 @@ func TestHelpSynopsesNameEveryFlag(t *testing.T) {
 // (services --diff, serve --http) are in restls help's list and in their
 // command's help, and 'restls help CMD --MODE' prints the mode's own help.
 func TestHelpNamesEveryMode(t *testing.T) {
+	t.Parallel()
 	help := func(args ...string) string {
 		t.Helper()
 		cmd := restlsCommand(t, append([]string{"help"}, args...)...)

@@ -20,6 +20,7 @@ import (
 // each "refers to X, which is unusable (...)" message quoting the one
 // before. Now each message names its own link, and memory stays small.
 func TestReferenceChainBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("scriptservice:\n  api:\n    - serviceId: r_0\n      url: https://example.com/\n")

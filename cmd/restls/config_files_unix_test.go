@@ -20,6 +20,7 @@ import (
 // 0.7 GB/s) or a FIFO (it hung) reports the file and what it is and exits at once, with
 // little memory.
 func TestServicesConfigRootNotRegular(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}

@@ -11,6 +11,7 @@ import (
 // http://127.0.0.1 and http://localhost each got "HTTPS recommended", so
 // check --strict failed on every local development configuration.
 func TestCheckStrictPassesOnLoopbackServices(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "application.yml", `scriptservice:
   api:
@@ -38,6 +39,7 @@ func TestCheckStrictPassesOnLoopbackServices(t *testing.T) {
 // TestServicesCountsInWords (issue 24): restls services with no
 // configuration said "1 diagnostics".
 func TestServicesCountsInWords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := restlsCommand(t, "services")
 	cmd.Dir = dir
@@ -60,6 +62,7 @@ func TestServicesCountsInWords(t *testing.T) {
 // unknown-service message ran on into "Run restls services" without a
 // full stop.
 func TestUnknownServiceMessageIsSentences(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(repoRoot(t), "testdata/config")
 	script := writeFile(t, t.TempDir(), "s.js", "return api.rest.v1.get(\"zzzzzzzzzzzzzzzz\", {}, {}).status.code;\n")
 	out, _ := restlsCommand(t, "run", "--config-root", cfg, script).CombinedOutput()

@@ -19,6 +19,7 @@ import (
 // service matches says which base url to configure. What each prints is
 // in testdata/golden/curl/<name>.txt (-update rewrites them).
 func TestCurlCommand(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
 	for _, tc := range []struct {

@@ -145,6 +145,7 @@ func checkBinary(t *testing.T, name string, data []byte, goos, goarch string) {
 
 // TestDistSHA256SUMS: every file of dist/ is listed, and matches.
 func TestDistSHA256SUMS(t *testing.T) {
+	t.Parallel()
 	dir := distDir(t)
 	f, err := os.Open(filepath.Join(dir, "SHA256SUMS"))
 	if err != nil {
@@ -184,6 +185,7 @@ func TestDistSHA256SUMS(t *testing.T) {
 // the binary for its platform, README.md, LICENSE (Apache-2.0) and an
 // SPDX document; the linux-x64 binary runs and says what it is.
 func TestDistArchives(t *testing.T) {
+	t.Parallel()
 	dir := distDir(t)
 	for _, d := range builtTargets(t) {
 		t.Run(d.target, func(t *testing.T) {
@@ -336,6 +338,7 @@ func runDistBinary(t *testing.T, data []byte) {
 // extension/bin/<target>/restls[.exe] (docs/vscode.md, "Packaging"),
 // executable, and declares that target; the universal one has no binary.
 func TestDistVSIX(t *testing.T) {
+	t.Parallel()
 	dir := distDir(t)
 	for _, d := range builtTargets(t) {
 		t.Run(d.target, func(t *testing.T) {
@@ -512,6 +515,7 @@ var markdownImage = regexp.MustCompile(`!\[[^\]]*\]\(([^)\s]+)`)
 // images at a web address, and two of the four were not packaged.
 // TestDistVSIX checks the .vsix make dist built.
 func TestVSIXReadmeImagesPackaged(t *testing.T) {
+	t.Parallel()
 	ext := filepath.Join(repoRoot(t), "vscode-extension")
 	readme, err := os.ReadFile(filepath.Join(ext, "README.md"))
 	if err != nil {

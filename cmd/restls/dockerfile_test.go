@@ -97,6 +97,7 @@ func TestDockerfileBuildsStatic(t *testing.T) {
 // context leaves out what the image does not need (dist/ alone is about
 // 100 MB after make dist) and keeps what the build stage compiles.
 func TestDockerignore(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join(repoRoot(t), ".dockerignore"))
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +146,7 @@ func TestDockerignore(t *testing.T) {
 // inline mocks wrote their fixtures to /tmp, which docs/runtime.md says
 // they never do.
 func TestServeHTTPWritesNoTempFiles(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	if err := os.WriteFile(file, nil, 0o444); err != nil {
 		t.Fatal(err)

@@ -61,6 +61,7 @@ func distNames(version string) map[string]bool {
 // restls-0.1.0-linux-x64.vsix (make dist writes restls-v0.1.0-...) and
 // "unpack bin/restls" (the archive holds restls-v0.1.0-linux-x64/restls).
 func TestDocsReleaseFileNames(t *testing.T) {
+	t.Parallel()
 	version := releaseVersion(t)
 	names := distNames(version)
 	found := 0
@@ -160,6 +161,7 @@ func runInstall(t *testing.T, dist, script string, env ...string) (string, strin
 // archive they name exists, passes SHA256SUMS, and unpacks a restls that
 // runs from the PATH they set.
 func TestDistDocsCIInstall(t *testing.T) {
+	t.Parallel()
 	dist := distDir(t)
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the examples install the linux-x64 archive")
@@ -250,6 +252,7 @@ func checkInstalled(t *testing.T, binDir, ranIn, version string) {
 // the example script with the example fixtures pasted as mocks. The
 // example once lacked --allow-run, so its page could never dry-run.
 func TestDocsHTTPFirstExampleDryRuns(t *testing.T) {
+	t.Parallel()
 	var args []string
 	for _, block := range codeBlocks(t, "docs/http.md") {
 		for _, line := range strings.Split(block, "\n") {

@@ -40,6 +40,7 @@ func docsBlock(t *testing.T, heading, lang string) string {
 // batch Emacs with restls on PATH: a script opens in js-mode, eglot starts
 // restls for the project, and serviceIds complete through eglot.
 func TestEmacsEglotDocsSnippet(t *testing.T) {
+	t.Parallel()
 	emacs, err := exec.LookPath("emacs")
 	if err != nil {
 		skipMissingTool(t, "emacs", "apt-get install emacs-nox elpa-eglot")

@@ -11,6 +11,7 @@ import (
 // workspace) names test files as workspace does for the editor and
 // restls check, and finds the same files.
 func TestFileNamesAgree(t *testing.T) {
+	t.Parallel()
 	if scripttest.Suffix != workspace.TestFileSuffix {
 		t.Fatalf("scripttest.Suffix %q, workspace.TestFileSuffix %q", scripttest.Suffix, workspace.TestFileSuffix)
 	}

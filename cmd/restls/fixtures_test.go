@@ -18,6 +18,7 @@ import (
 // operation matches is named on stderr; the file replays with --mock;
 // a second run adds nothing.
 func TestFixturesGenerate(t *testing.T) {
+	t.Parallel()
 	dir := shopProject(t, "")
 	writeFile(t, dir, "apis/shop.json", strings.Replace(shopDescription, `"404":{"description":"none"}}}}`,
 		`"404":{"description":"none"}}}},"/orders/{id}/notes":{"post":{"responses":{"201":{"description":"made","content":{"application/json":{"schema":{"type":"object","required":["id","at"],"properties":{"id":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"}}}}}}}}}`, 1))
@@ -58,6 +59,7 @@ func TestFixturesGenerate(t *testing.T) {
 // pathParams was reported with "." for its path; the report says what
 // the fixture answers instead.
 func TestFixturesGenerateEmptyPath(t *testing.T) {
+	t.Parallel()
 	dir := shopProject(t, "")
 	writeFile(t, dir, "apis/shop.json", `{"openapi":"3.1.0","info":{"title":"Shop","version":"1"},"paths":{"/":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"example":{"up":true}}}}}}}}}`)
 	writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {}, {}).body.up;\n")
@@ -75,6 +77,7 @@ func TestFixturesGenerateEmptyPath(t *testing.T) {
 // generator's budget, writes the fixture with what fits, and says what
 // it left out: on stderr, and above the fixture in the file.
 func TestFixturesGenerateAllOfBudget(t *testing.T) {
+	t.Parallel()
 	dir := shopProject(t, "")
 	var d strings.Builder
 	d.WriteString(`{"openapi":"3.1.0","info":{"title":"Shop","version":"1"},"paths":{"/orders/{id}":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Big"}}}}}}}},"components":{"schemas":{"Big":{"allOf":[`)

@@ -19,6 +19,7 @@ import (
 // settings and restls.yaml's keys to it). A setting added to one surface
 // and not written in the table, or named differently, fails.
 func TestSettingNamesAgree(t *testing.T) {
+	t.Parallel()
 	var pkg struct {
 		Contributes struct {
 			Configuration struct {

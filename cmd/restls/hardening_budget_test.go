@@ -20,6 +20,7 @@ func cpuOf(st *os.ProcessState) time.Duration { return st.UserTime() + st.System
 // fails with script-too-deep; each within a CPU bound (generous: a busy
 // 2-core machine).
 func TestParseBudgetThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "arrows.js", strings.Repeat("()=>", 50000)+"1\n")
 	writeFile(t, dir, "labels.js", strings.Repeat("a:", 100000)+"1\n")
@@ -69,6 +70,7 @@ func TestParseBudgetThroughTheBinary(t *testing.T) {
 // restls test: the refused script fails its own test with the budget's
 // message, and the other test files still run (issue 23, finding 12).
 func TestParseBudgetInRestlsTest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "arrows.js", strings.Repeat("()=>", 50000)+"1\n")
 	writeFile(t, dir, "arrows.test.yaml", "script: arrows.js\ncases:\n  - name: refused\n    result: 1\n")

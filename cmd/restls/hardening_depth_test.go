@@ -56,6 +56,7 @@ func oneJSONObject(t *testing.T, out string) (errObj struct{ Name, Code, Message
 // Issue #13, finding 1: python3 -c "n=300000;print('return '+'('*n+'1'+')'*n)"
 // ended restls run with a fatal stack overflow.
 func TestRunDeepScriptIsRefused(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(repoRoot(t), "testdata/config")
 	dir := t.TempDir()
 	n := 300000
@@ -83,6 +84,7 @@ func TestRunDeepScriptIsRefused(t *testing.T) {
 // Issue #13, finding 4: converting a deep result went past --timeout and
 // printed nothing.
 func TestRunDeepResultEndsWithinTheTimeout(t *testing.T) {
+	// Not in parallel: its scripts must end within --timeout 5s, which tests beside it would stretch.
 	cfg := filepath.Join(repoRoot(t), "testdata/config")
 	dir := t.TempDir()
 	build := "var a=[];for(var i=0;i<200000;i++)a=[a];"
@@ -116,6 +118,7 @@ func TestRunDeepResultEndsWithinTheTimeout(t *testing.T) {
 // The stdio language server gives the deep script one diagnostic and
 // stays up.
 func TestServeDeepScriptOneDiagnostic(t *testing.T) {
+	t.Parallel()
 	type published struct {
 		URI         uri.URI `json:"uri"`
 		Diagnostics []struct {
@@ -182,6 +185,7 @@ func TestServeDeepScriptOneDiagnostic(t *testing.T) {
 // whole serve --http process. Now it gets one diagnostic and the session
 // (and the server) go on.
 func TestServeHTTPDeepScriptOneDiagnostic(t *testing.T) {
+	t.Parallel()
 	p := startHTTP(t, nil, "--config-root", filepath.Join(repoRoot(t), "testdata/config"))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

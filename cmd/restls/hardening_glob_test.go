@@ -17,6 +17,7 @@ import (
 // "**" and 60 segments no answer came. The kind is decided when the
 // document opens (diagnostics) and again for the hover.
 func TestServeHTTPGlobBacktracking(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	p := startHTTP(t, nil, "--config-root", filepath.Join(repoRoot(t), "testdata/config"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -96,6 +97,7 @@ func runKilledAfter(t *testing.T, limit time.Duration, args ...string) (stdout s
 // reach). Now the fixture does not match (its last segment is "b"), the
 // next one answers, and both end well within the timeout.
 func TestFixtureGlobBacktracking(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	cfg := filepath.Join(repoRoot(t), "testdata/config")
 	dir := t.TempDir()
 	params := strings.TrimSuffix(strings.Repeat(`"a",`, 60), ",")

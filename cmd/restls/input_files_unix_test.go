@@ -82,6 +82,7 @@ func gitRepo(t *testing.T) (repo, outside string) {
 // both are refused, naming the file and the repository root, and a
 // script inside the repository that is not text is refused unshown.
 func TestTestScriptOutsideRepository(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
 		t.Skip("no /proc/self/environ")
 	}
@@ -132,6 +133,7 @@ func TestTestScriptOutsideRepository(t *testing.T) {
 // ../../outside/victim.test.yaml rewrote the outside file with content
 // the repository chose. Now it is refused and the file stays.
 func TestTestUpdateLinkOut(t *testing.T) {
+	t.Parallel()
 	repo, outside := gitRepo(t)
 	victim := writeFile(t, outside, "victim.test.yaml", "script: s.js\nresult: 2\n")
 	writeFile(t, filepath.Join(repo, "tests"), "s.js", "return 1;\n")
@@ -156,6 +158,7 @@ func TestTestUpdateLinkOut(t *testing.T) {
 // only once whole: the test file stays as it was, no temporary file is
 // left, and the message says so.
 func TestTestUpdateWriteFails(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -195,6 +198,7 @@ func TestTestUpdateWriteFails(t *testing.T) {
 // a path in a missing directory failed only after the live calls were
 // made. Now restls run refuses before any call.
 func TestRunRecordMissingDirectory(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -224,6 +228,7 @@ func TestRunRecordMissingDirectory(t *testing.T) {
 // a directory, and read a sparse 3 GB big.js whole. Now each is a
 // finding naming the file, and the other scripts are checked.
 func TestCheckIgnoreNotRegular(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -334,6 +339,7 @@ func checkJSON(t *testing.T, stdout, stderr string) *checkReport {
 // freshly cloned repository. Now each fails at once, naming what the
 // path is; a fixture file that links out of the repository is refused.
 func TestServeDescriptionsNotRegular(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -415,6 +421,7 @@ func TestServeDescriptionsNotRegular(t *testing.T) {
 // repository refuses it, naming the link and its target, as record
 // "auto" and "Add a fixture for this call" do; nothing is created.
 func TestFixturesGenerateDanglingLink(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir := filepath.Join(base, "repo")
 	for _, d := range []string{".git", "config", "apis"} {

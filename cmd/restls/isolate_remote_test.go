@@ -20,6 +20,7 @@ import (
 // a fixture answers a serviceId the upstream backend serves, and a
 // serviceId it does not serve is unknown.
 func TestServeHTTPRunRemoteRegistry(t *testing.T) {
+	t.Parallel()
 	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
 	p := startHTTP(t, nil, "--registry-url", upstream.base, "--allow-run", "--token", "isolate-test")
 	post := func(script string) (int, string, runResult) {
@@ -53,6 +54,7 @@ func TestServeHTTPRunRemoteRegistry(t *testing.T) {
 // registryUrl dry-runs the open script against the registry it sees, its
 // fixture file beside it answering (issue 25).
 func TestServeRunScriptRemoteRegistry(t *testing.T) {
+	t.Parallel()
 	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
 	dir := t.TempDir()
 	script := filepath.Join(dir, "orders.js")

@@ -73,6 +73,7 @@ func maxRSS(t *testing.T, st *os.ProcessState) int64 {
 // was seen 25 MiB late in a string doubling; 64 MiB keeps the test about
 // the bound, not the scheduler.
 func TestRunMaxMemory(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	const limit = 256 << 20
 	root := isolateRoot(t, "http://127.0.0.1:1")
 	// The baseline: a run that allocates nothing.
@@ -197,6 +198,7 @@ func postRun(ctx context.Context, t *testing.T, base, script string) (*http.Resp
 // result and the server stays up; a third run while two go is answered 429
 // with Retry-After; a run whose client went away leaves no process behind.
 func TestServeHTTPRunIsolated(t *testing.T) {
+	t.Parallel()
 	url, arrived, release := blockingService(t)
 	root := isolateRoot(t, url)
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test",
@@ -263,6 +265,7 @@ func TestServeHTTPRunIsolated(t *testing.T) {
 // TestServeRunScriptBusy: over stdio, restls.runScript while --max-runs
 // runs already go answers a JSON-RPC error saying runs are busy.
 func TestServeRunScriptBusy(t *testing.T) {
+	t.Parallel()
 	url, arrived, release := blockingService(t)
 	root := isolateRoot(t, url)
 	p := startServe(t, nil, "--config-root", root, "--max-runs", "1")
@@ -307,6 +310,7 @@ func TestServeRunScriptBusy(t *testing.T) {
 // grace period is over (issue 29: runs get it to finish) is stopped, its
 // process killed, and the client hears why.
 func TestServeShutdownStopsRuns(t *testing.T) {
+	t.Parallel()
 	root := isolateRoot(t, "http://127.0.0.1:1")
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test", "--shutdown-grace", "1s")
 	type answer struct {

@@ -144,6 +144,7 @@ func readKube(t *testing.T, name string) []byte {
 // into k8s.io/api, and a field the API does not have is caught (the
 // check itself is tested).
 func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
+	t.Parallel()
 	decodeKube(t)
 	bad := bytes.Replace(readKube(t, "deployment.yaml"), []byte("      terminationGracePeriodSeconds:"), []byte("      terminationGracePeriod:"), 1)
 	if err := yaml.UnmarshalStrict(bad, &appsv1.Deployment{}); err == nil {
@@ -158,6 +159,7 @@ func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
 // project file in the ConfigMap has no error and has roles; every Secret
 // and ConfigMap named exists.
 func TestKubernetesManifestsAgree(t *testing.T) {
+	t.Parallel()
 	o := decodeKube(t)
 	d := o.deployment
 	labels := d.Spec.Template.Labels

@@ -18,6 +18,7 @@ import (
 // clean of errors runs. hints and runtime cannot import each other, so the
 // check lives here, where both are wired.
 func TestLiteralChecksMatchTheRuntime(t *testing.T) {
+	t.Parallel()
 	reg := config.Load(config.Sources{ConfigRoot: filepath.Join(repoRoot(t), "testdata/config")}).For(config.ScriptService)
 	mock, err := restclient.ParseMock("answers.yaml", []byte("fixtures:\n  - serviceId: crm-customers\n    body: {}\n"))
 	if err != nil {

@@ -126,6 +126,7 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 // restls on PATH: the two scripts of one root share one client and one
 // server process, omnifunc is the LSP one, serviceIds complete.
 func TestNeovimDocsSnippet(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -200,6 +201,7 @@ func TestNeovimDocsSnippet(t *testing.T) {
 // TestNeovimDocsSnippetMissingBinary: without restls on PATH the snippet
 // warns once, with what to do, and shows no Lua error.
 func TestNeovimDocsSnippetMissingBinary(t *testing.T) {
+	t.Parallel()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
 		skipMissingTool(t, "nvim", "apt-get install neovim")

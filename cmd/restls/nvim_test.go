@@ -40,6 +40,7 @@ func docBlock(t *testing.T, doc, marker string) string {
 // diagnostics, and keep positions right after an incremental edit with
 // non-ASCII text.
 func TestNeovimEndToEnd(t *testing.T) {
+	t.Parallel()
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
 		skipMissingTool(t, "nvim", "apt-get install neovim")

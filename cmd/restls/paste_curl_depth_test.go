@@ -20,6 +20,7 @@ import (
 // overflow". Each is now refused with an error naming the limit, and the
 // same server then converts a command.
 func TestPasteCurlLongPipelineKeepsTheServer(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/config")
 	p := startServe(t, nil, "--config-root", root)
 	if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, nil); err != nil {

@@ -57,6 +57,7 @@ func runProject(t *testing.T, dir string, env []string, args ...string) (string,
 // the PATH or the working directory; --project names another, --env picks
 // an environment, and flags and RESTLS_* override the file key by key.
 func TestProjectFile(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	proj := filepath.Join(root, "testdata", "project")
 	other := t.TempDir()
@@ -145,6 +146,7 @@ func TestProjectFile(t *testing.T) {
 // with --project): its configuration, and its openapi descriptions,
 // attached to their serviceId.
 func TestServeHTTPProject(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	file := filepath.Join(t.TempDir(), "restls.yaml")
 	if err := os.WriteFile(file, []byte("configRoot: "+filepath.Join(root, "testdata", "config-broken")+"\n"), 0o644); err != nil {
@@ -166,6 +168,7 @@ func TestServeHTTPProject(t *testing.T) {
 // which restls check then needs no flag: the config root and the kind of
 // tasks/ come from the file. A second init refuses to overwrite it.
 func TestInit(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	repo := t.TempDir()
 	copyFile := func(from, to string) {
@@ -225,6 +228,7 @@ func TestInit(t *testing.T) {
 // kind map, so its handler serviceId is known, while skip/unknown.js is
 // still checked (hints are on).
 func TestServeProject(t *testing.T) {
+	t.Parallel()
 	proj := filepath.Join(repoRoot(t), "testdata", "project")
 	status := make(chan map[string]any, 8)
 	type published struct {
@@ -305,6 +309,7 @@ func TestServeProject(t *testing.T) {
 // TestCheckProjectSettings: check.strict is --strict's default, which
 // --strict=false overrides, and check.disable drops a code's findings.
 func TestCheckProjectSettings(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -342,6 +347,7 @@ func TestCheckProjectSettings(t *testing.T) {
 // in a folder whose restls.yaml has a typo still serves (without the
 // file, saying so on stderr), where restls check stops.
 func TestServeFoundProjectWithErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "restls.yaml"), []byte("configRot: x\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -374,6 +380,7 @@ func TestServeFoundProjectWithErrors(t *testing.T) {
 // `restls check` from that directory does. They looked only in scripts/
 // and checked against no configuration.
 func TestProjectFoundOutsideRepository(t *testing.T) {
+	t.Parallel()
 	proj := t.TempDir()
 	if r := input.RepoRoot(proj); r != "" {
 		t.Skipf("the temporary directory is inside the git repository %s", r)

@@ -131,6 +131,7 @@ func runBinary(t *testing.T, args ...string) (stdout, stderr string, rc int) {
 // recording with --mock and compare the --json outputs field by field,
 // except durations and what only a live run or only a replay has.
 func TestRecordThenReplayOffline(t *testing.T) {
+	t.Parallel()
 	for _, ext := range []string{"yaml", "json"} {
 		t.Run(ext, func(t *testing.T) {
 			xml, servers, secrets := acceptanceServers(t)
@@ -295,6 +296,7 @@ func compareRuns(t *testing.T, live, replayed string) {
 // TestRecordWritesWhatItHasWhenTheScriptFails: a script that throws or
 // runs past --timeout still leaves the calls it made in the file.
 func TestRecordWritesWhatItHasWhenTheScriptFails(t *testing.T) {
+	t.Parallel()
 	xml, _, _ := acceptanceServers(t)
 	dir := t.TempDir()
 	svcXML := writeFile(t, dir, "services.xml", xml)
@@ -318,6 +320,7 @@ func TestRecordWritesWhatItHasWhenTheScriptFails(t *testing.T) {
 // TestRecordFlagErrors: --record-headers needs --record, and a file that
 // cannot be updated is refused before any call is made.
 func TestRecordFlagErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svcXML := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="x" url="http://127.0.0.1:1"/></scriptservice>`)
 	script := writeFile(t, dir, "s.js", `return 1;`)
@@ -344,6 +347,7 @@ func TestRecordFlagErrors(t *testing.T) {
 // file, the calls the fixtures answer stay offline and only the new call
 // reaches the service and is added; the replay then needs no network.
 func TestRecordFillsInWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	bin := httpbin.New().Handler()
@@ -388,6 +392,7 @@ func TestRecordFillsInWhatIsMissing(t *testing.T) {
 // 2XX JSON answer is recorded as a value now, the volatile headers left
 // out (golden), and --record-headers still records what it names.
 func TestRunRecordStructured(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")

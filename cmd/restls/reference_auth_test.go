@@ -15,6 +15,7 @@ import (
 // information, service-reference-no-auth), and the 401 a live run then
 // gets carries the hint; a 401 answered by a fixture does not.
 func TestReferenceNoAuth(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "" {
 			w.WriteHeader(http.StatusUnauthorized)

@@ -21,6 +21,7 @@ import (
 // the fixtures files, the test files' inline fixtures and their expected
 // calls follow the rename (issue 33: 5 of the 7 cases failed after it).
 func TestRenameKeepsTestsPassing(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	for _, d := range []string{"ci", "config"} {
 		if err := os.CopyFS(filepath.Join(ws, d), os.DirFS(filepath.Join(repoRoot(t), "testdata", d))); err != nil {

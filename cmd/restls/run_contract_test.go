@@ -16,6 +16,7 @@ import (
 // file's openapi): each call carries its contract notes with the JSON
 // path and the rule, and the run still succeeds.
 func TestRunContractLive(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
@@ -82,6 +83,7 @@ func TestRunContractLive(t *testing.T) {
 // not-checked note saying so (before: no note, as if the answer held to
 // it, after seconds and hundreds of MiB), and the run succeeds.
 func TestRunContractNotChecked(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"p1":1}`))

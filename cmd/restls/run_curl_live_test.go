@@ -16,6 +16,7 @@ import (
 // answers, as --mock --live does without --curl), and --curl --record
 // without --live is a usage error.
 func TestRunCurlSendsNothingUnlessLive(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

@@ -23,6 +23,7 @@ import (
 // in the variables it names, and compares go-httpbin's echo of curl's
 // request with its echo of restls's.
 func TestRunJSONCurlWithRealCurl(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("curl"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("curl is not installed (.ci/run installs it)")
@@ -124,6 +125,7 @@ func echoOf(t *testing.T, body []byte) map[string]any {
 // its own with the real curl, sends both byte for byte and runs nothing
 // else.
 func TestRunCurlExportHoldsNoControlCharacter(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("curl"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("curl is not installed (.ci/run installs it)")

@@ -20,6 +20,7 @@ var (
 // read "N ms" or DURATION, the repository root and the temporary directory
 // $ROOT and $TMP.
 func TestRunPreviewGolden(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
 	dir := t.TempDir()

@@ -16,6 +16,7 @@ import (
 // --diff-with last compares with the last one kept, --diff-with FILE with
 // a restls run --json output; the exit status is the run's either way.
 func TestRunSaveAndDiffWith(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	hist := filepath.Join(t.TempDir(), "history")
@@ -98,6 +99,7 @@ return {name: r.body.name};`)
 // the run is a supervised child process (runtime/isolate) that inherits
 // RESTLS_HISTORY.
 func TestRunSaveBinary(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	hist := filepath.Join(t.TempDir(), "history")
@@ -140,6 +142,7 @@ func TestRunSaveBinary(t *testing.T) {
 // exists (a shared one, 1777 as /tmp) made it 0700. Now it keeps its
 // mode; the run's own directory is 0700.
 func TestRunSaveLeavesSharedDirectory(t *testing.T) {
+	t.Parallel()
 	if goruntime.GOOS == "windows" {
 		t.Skip("no POSIX modes")
 	}
@@ -175,6 +178,7 @@ func TestRunSaveLeavesSharedDirectory(t *testing.T) {
 // while a call waits ends with script-timeout at the call, and one in an
 // empty while (true) {} after a call is shown at the loop, not the call.
 func TestRunTimeoutThroughBinary(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	mock := filepath.Join(dir, "m.mock.yaml")

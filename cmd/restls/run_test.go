@@ -19,6 +19,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 }
 
 func TestRunExamplePreview(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	out, errs, rc := run(t, nil, "run", "--config-root", filepath.Join(root, "testdata/config"),
 		"--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"), filepath.Join(root, "testdata/scripts/customer-summary.js"))
@@ -41,6 +42,7 @@ func TestRunExamplePreview(t *testing.T) {
 }
 
 func TestRunJSONIsOneObject(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	input := writeFile(t, dir, "in.json", `{"customerId": 7}`)
@@ -88,6 +90,7 @@ func TestRunJSONIsOneObject(t *testing.T) {
 }
 
 func TestRunErrorsAndExitCodes(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	cfg := filepath.Join(root, "testdata/config")
 	dir := t.TempDir()
@@ -142,6 +145,7 @@ func TestRunErrorsAndExitCodes(t *testing.T) {
 }
 
 func TestRunKindPicksTheRegistry(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	script := writeFile(t, dir, "task.js", `return api.rest.v1.post("archive-cases", {pathParams: ["c-1"]}, {}, {done: true}).status.code;`)
@@ -169,6 +173,7 @@ func TestRunKindPicksTheRegistry(t *testing.T) {
 // logs on, and scans stdout and stderr for every credential the
 // configuration holds, raw and decoded.
 func TestRunOutputsHoldNoConfiguredSecret(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	script := writeFile(t, dir, "all.js", `
@@ -218,6 +223,7 @@ throw new Error(JSON.stringify(out));`)
 // NO_COLOR (it only changes the default), auto does not colour a pipe,
 // --json and --curl exclude each other, -v adds the timing line.
 func TestRunColorCurlAndVerboseFlags(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	base := []string{"run", "--config-root", filepath.Join(root, "testdata/config"), "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml")}
 	script := filepath.Join(root, "testdata/scripts/customer-summary.js")
@@ -255,6 +261,7 @@ func TestRunColorCurlAndVerboseFlags(t *testing.T) {
 // TestRunMockNameFlagErrors: --mock-name needs --mock, and a fixtures
 // file that cannot be loaded is named by --mock-name, never by its path.
 func TestRunMockNameFlagErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svcXML := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="x" url="http://127.0.0.1:1"/></scriptservice>`)
 	script := writeFile(t, dir, "s.js", `return 1;`)
@@ -285,6 +292,7 @@ func TestRunMockNameFlagErrors(t *testing.T) {
 // serviceIds; --kind still overrides it. Through the binary, where the
 // supervisor and its child both decide.
 func TestRunKindFromTheScript(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dir := t.TempDir()
 	in := writeFile(t, dir, "in.json", `{"caseId": "c-9", "user": "ann"}`)

@@ -44,6 +44,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // pseudo-terminal: the default --color auto colours it, unless NO_COLOR
 // is set to anything non-empty.
 func TestRunColorAutoOnATerminal(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	args := []string{"run", "--config-root", filepath.Join(root, "testdata/config"), "--mock", filepath.Join(root, "testdata/mocks/customer-summary.yaml"),
 		filepath.Join(root, "testdata/scripts/customer-summary.js")}

@@ -185,6 +185,7 @@ const (
 // run and holds no token and no secret of the configuration, in any
 // encoding the preview masks.
 func TestServeHTTPOIDC(t *testing.T) {
+	t.Parallel()
 	idp := newOIDC(t)
 	svc := newEcho(t)
 	oauth := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: testSecrets.clientSecret})
@@ -353,6 +354,7 @@ func lspExchange(t *testing.T, ctx context.Context, c *websocket.Conn, call stri
 // groups headers decide the role, only from --trusted-proxy; from any
 // other address every request is refused.
 func TestServeHTTPProxy(t *testing.T) {
+	t.Parallel()
 	svc := newEcho(t)
 	project := roleProject(t, svc.URL, "http://127.0.0.1:1", testSecrets)
 	p := startHTTP(t, nil, "--auth", "proxy", "--trusted-proxy", "127.0.0.1/32", "--project", project, "--allow-run")
@@ -389,6 +391,7 @@ func TestServeHTTPProxy(t *testing.T) {
 // TestServeHTTPAuthFlags: the identity flags are checked before anything
 // listens.
 func TestServeHTTPAuthFlags(t *testing.T) {
+	t.Parallel()
 	notDir := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 // with the body unread reset their connections (a broken pipe, no
 // answer). Two are Go's client, which reads while it writes.
 func TestServeHTTPBusyAnswersLargeBodies(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	entered := make(chan struct{}, 1)
 	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

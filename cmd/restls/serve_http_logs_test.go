@@ -93,6 +93,7 @@ func (p *jsonServe) stop(t *testing.T, seen *[]string) {
 // is a JSON log entry, from start to stop, and the page's access key is in
 // none of them; the log says how to get it.
 func TestServeHTTPJSONLogsOnly(t *testing.T) {
+	t.Parallel()
 	p := startJSONServe(t, "--allow-run")
 	var seen []string
 	e := p.until(t, "designer and hints API", &seen)
@@ -121,6 +122,7 @@ func TestServeHTTPJSONLogsOnly(t *testing.T) {
 // with the key (mode 0600, removed at stop), the key works, and neither
 // the JSON log nor the console line carries it.
 func TestServeHTTPPageURLFile(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "page-url")
 	// An existing file readable by others is made private.
 	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
@@ -185,6 +187,7 @@ func TestServeHTTPPageURLFile(t *testing.T) {
 
 // TestServeHTTPJSONErrors: an error that ends serve is a JSON entry too.
 func TestServeHTTPJSONErrors(t *testing.T) {
+	t.Parallel()
 	ln := mustListen(t)
 	cmd := restlsCommand(t, "serve", "--http", ln, "--log-format", "json", "--config-root", "../../testdata/config")
 	out, err := cmd.CombinedOutput()

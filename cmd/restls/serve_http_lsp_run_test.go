@@ -125,6 +125,7 @@ roles:
 // prod. The other way round, the run asked for in test runs in test and
 // is audited as test, whatever the session chose meanwhile.
 func TestServeHTTPLSPRunEnvironmentOnce(t *testing.T) {
+	t.Parallel()
 	idp := newOIDC(t)
 	svc := newEcho(t)
 	project := envProject(t, svc.URL)
@@ -219,6 +220,7 @@ func TestServeHTTPLSPRunEnvironmentOnce(t *testing.T) {
 // records are short, escaped, and past 20 a minute counted in one
 // "limited" record.
 func TestServeHTTPAuditBounded(t *testing.T) {
+	t.Parallel()
 	idp := newOIDC(t)
 	svc := newEcho(t)
 	project := roleProject(t, svc.URL, svc.URL+"/token", testSecrets)
@@ -298,6 +300,7 @@ func TestServeHTTPAuditBounded(t *testing.T) {
 // the refusals are audited; a new connection with a new token runs
 // again.
 func TestServeHTTPLSPTokenExpires(t *testing.T) {
+	t.Parallel()
 	idp := newOIDC(t)
 	svc := newEcho(t)
 	project := roleProject(t, svc.URL, svc.URL+"/token", testSecrets)

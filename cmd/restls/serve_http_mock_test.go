@@ -18,6 +18,7 @@ import (
 // through the real child process, with the service unreachable, and input
 // is the script's context.input.
 func TestServeHTTPRunWithInlineMock(t *testing.T) {
+	t.Parallel()
 	root := isolateRoot(t, "http://127.0.0.1:1")
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "isolate-test", "--metrics")
 	mock := "- serviceId: slow\n  method: GET\n  path: /orders/7\n  status: 200\n  body: {state: shipped}\n"
@@ -59,6 +60,7 @@ return r.body.state + " " + context.input.id;`
 // fixtures as the pasted mocks, with lines of the pasted text, and no
 // part of the server's temporary directory reaches the answer.
 func TestServeHTTPRunPastedMocksNoServerPath(t *testing.T) {
+	// Not in parallel: it sets TMPDIR (t.Setenv).
 	tmp := filepath.Join(t.TempDir(), "server-tmp")
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		t.Fatal(err)

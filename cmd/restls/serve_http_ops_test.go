@@ -74,6 +74,7 @@ func jsonLog(l string) map[string]any {
 // /readyz without the token; SIGHUP reloads the configuration (no
 // session is open, so nothing else would notice the file changed).
 func TestServeHTTPOps(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	yml := func(ids ...string) {
 		var b strings.Builder
@@ -181,6 +182,7 @@ func grepLines(s, sub string) string {
 }
 
 func TestServeLogFormatRefused(t *testing.T) {
+	t.Parallel()
 	cmd := restlsCommand(t, "serve", "--log-format", "xml")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `--log-format: unknown format "xml" (use console or json)`) {

@@ -47,6 +47,7 @@ const runThatCalls = `{"text":"var r = api.rest.v1.get(\"svc\", {}, {}); return 
 // no --token, a page on any origin posted a text/plain "simple" request
 // (no preflight) to /v1/run, and the service received the credentials.
 func TestServeHTTPCrossSiteRun(t *testing.T) {
+	t.Parallel()
 	root, hits := countingService(t)
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run")
 	post := func(path, ctype string, header map[string]string) int {
@@ -126,6 +127,7 @@ func TestServeHTTPCrossSiteRun(t *testing.T) {
 // checked, so a page on a name re-pointed at 127.0.0.1 could read the API
 // and open /lsp with an Origin equal to its Host.
 func TestServeHTTPRebinding(t *testing.T) {
+	t.Parallel()
 	p := startHTTP(t, nil, "--config-root", "../../testdata/config", "--allow-host", "designer.internal")
 	u, _ := url.Parse(p.base)
 	evil := "rebind.attacker.example:" + u.Port()
@@ -167,6 +169,7 @@ func TestServeHTTPRebinding(t *testing.T) {
 // TestServeHTTPSlowBody is issue 13's finding 7: a body sent one byte a
 // second held a /v1/run connection with no bound.
 func TestServeHTTPSlowBody(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	root, hits := countingService(t)
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--read-timeout", "2s")
 	addr := strings.TrimPrefix(p.base, "http://")
@@ -210,6 +213,7 @@ func TestServeHTTPSlowBody(t *testing.T) {
 // the page address, and never in the log, even at debug level with
 // requests that carry it.
 func TestServeHTTPSecretPrintedOnce(t *testing.T) {
+	t.Parallel()
 	p := startHTTP(t, nil, "--config-root", "../../testdata/config", "--allow-run", "--log-level", "debug")
 	if len(p.key) < 20 {
 		t.Fatalf("page address key %q", p.key)

@@ -37,6 +37,7 @@ func vmHWM(t *testing.T, pid int) int64 {
 //
 //	RESTLS_TEST_SESSION_BYTES=64MiB go test ./cmd/restls -run TestServeHTTPSessionsAtBudget -v
 func TestServeHTTPSessionsAtBudget(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("sends 36 MiB or more over three sockets and parses it")
 	}

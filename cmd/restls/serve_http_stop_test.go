@@ -87,6 +87,7 @@ func startRun(t *testing.T, base string) chan runAnswer {
 // within --shutdown-grace and answer as usual, closes the open socket
 // with 1012 (service restart: the designer module reconnects) and exits 0.
 func TestServeHTTPStop(t *testing.T) {
+	t.Parallel()
 	svc, arrived, release := slowService(t)
 	p, base, ops := stoppingServer(t, svc, "30s")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -137,6 +138,7 @@ func TestServeHTTPStop(t *testing.T) {
 // TestServeHTTPStopGraceOver: a run still going when the grace period is
 // over is stopped, and its client reads why, not a dropped connection.
 func TestServeHTTPStopGraceOver(t *testing.T) {
+	t.Parallel()
 	svc, arrived, _ := slowService(t)
 	p, base, _ := stoppingServer(t, svc, "1s")
 	run := startRun(t, base)

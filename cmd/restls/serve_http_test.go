@@ -107,6 +107,7 @@ func (f failingReader) Read(p []byte) (int, error) {
 }
 
 func TestServeHTTP(t *testing.T) {
+	t.Parallel()
 	p := startHTTP(t, nil, "--config-root", "../../testdata/config")
 
 	code, body := httpGet(t, p.base+"/v1/services?kind=scriptService")
@@ -188,6 +189,7 @@ func TestServeHTTP(t *testing.T) {
 // alone (an editor could not be talking on it). stdin is an OS pipe holding
 // a message; after the child exits, the message is still there to read.
 func TestServeHTTPDoesNotReadStdin(t *testing.T) {
+	t.Parallel()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -213,6 +215,7 @@ func TestServeHTTPDoesNotReadStdin(t *testing.T) {
 }
 
 func TestServeHTTPNonLoopbackNeedsToken(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	env := &cliEnv{stdin: failingReader{read: make(chan struct{})}, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
 	if rc := runMain(env, []string{"serve", "--http", "0.0.0.0:0", "--config-root", "../../testdata/config"}); rc != 2 {
@@ -227,6 +230,7 @@ func TestServeHTTPNonLoopbackNeedsToken(t *testing.T) {
 }
 
 func TestServeHTTPBadFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"serve", "--http", "127.0.0.1:0", "--allow-origin", "*"},
 		{"serve", "--registry-url", "not a url"},
@@ -246,6 +250,7 @@ func TestServeHTTPBadFlags(t *testing.T) {
 // offers no serviceIds and says why; one pointing at a working backend
 // serves its services.
 func TestServeHTTPRegistryURL(t *testing.T) {
+	t.Parallel()
 	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
 	p := startHTTP(t, nil, "--registry-url", upstream.base)
 	code, body := httpGet(t, p.base+"/v1/services")
@@ -266,6 +271,7 @@ func TestServeHTTPRegistryURL(t *testing.T) {
 // TestRegistryURLSetting: an editor's registryUrl setting (stdio) loads the
 // serviceIds from that backend.
 func TestRegistryURLSetting(t *testing.T) {
+	t.Parallel()
 	upstream := startHTTP(t, nil, "--config-root", "../../testdata/config")
 	p := startServe(t, nil, "--config-root", t.TempDir()) // no local services
 	var init json.RawMessage
@@ -298,6 +304,7 @@ func TestRegistryURLSetting(t *testing.T) {
 // TestSourceSettingsRefusedOverHTTP: a designer client cannot make the
 // HTTP backend fetch an address or read files of its choosing.
 func TestSourceSettingsRefusedOverHTTP(t *testing.T) {
+	t.Parallel()
 	p := startHTTP(t, nil, "--config-root", "../../testdata/config")
 	for _, opts := range []string{`{"registryUrl":"http://127.0.0.1:1"}`, `{"configRoot":"/etc"}`, `{"serviceXml":"/etc/passwd"}`} {
 		t.Run(opts, func(t *testing.T) { refusedOverHTTP(t, p, opts) })
@@ -341,6 +348,7 @@ func refusedOverHTTP(t *testing.T, p *httpProcess, initOpts string) {
 // the real runtime against a loopback service (go-httpbin) and answers the
 // `restls run --json` object.
 func TestServeHTTPAllowRun(t *testing.T) {
+	t.Parallel()
 	svc := httptest.NewServer(httpbin.New())
 	defer svc.Close()
 	root := t.TempDir()

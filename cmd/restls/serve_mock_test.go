@@ -22,6 +22,7 @@ import (
 // (the file present) and mock with a relative path replay it with the
 // service gone; mock "auto" without the file runs live.
 func TestServeRunScriptMocks(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	bin := httpbin.New().Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

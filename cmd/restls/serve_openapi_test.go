@@ -21,6 +21,7 @@ import (
 // the description loads in the background (restls/status says when) and
 // pathParams completion offers its segments.
 func TestServeOpenAPIFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "config"), 0o755)
 	os.WriteFile(filepath.Join(dir, "config", "application.yml"),

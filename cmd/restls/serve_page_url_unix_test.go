@@ -15,6 +15,7 @@ import (
 // neither hangs serve at start (an open for writing waits for a reader)
 // nor receives the key: serve stops at once and says what the path is.
 func TestServeHTTPPageURLFileNotRegular(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "page-url")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)

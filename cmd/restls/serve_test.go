@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,11 +31,25 @@ func TestMain(m *testing.M) {
 		recordPeak()
 		os.Exit(code)
 	}
+	parallelBeyondCPUs()
 	code := m.Run()
 	if peakDir != "" {
 		_ = os.RemoveAll(peakDir)
 	}
 	os.Exit(code)
+}
+
+// parallelBeyondCPUs lets more tests run at once than there are CPUs
+// (go test's default -parallel): every test calls t.Parallel() unless it
+// says why not, and most spend their time waiting on a child restls, a
+// server or a timer, not computing. A -test.parallel given wins.
+func parallelBeyondCPUs() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // restlsCommand returns a command running this test binary as restls.
@@ -168,6 +185,7 @@ func (p *serverProcess) wait(t testing.TB) int {
 // logging) and checks every byte on stdout is a well-formed frame, the logs
 // are on stderr, and shutdown+exit gives status 0.
 func TestServeStdoutIsOnlyProtocol(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs("../../testdata/config")
 	p := startServe(t, nil, "--log-level", "debug", "--config-root", root)
 	var init protocol.InitializeResult
@@ -290,6 +308,7 @@ func TestServeStdoutIsOnlyProtocol(t *testing.T) {
 }
 
 func TestServeExitWithoutShutdownIsStatus1(t *testing.T) {
+	t.Parallel()
 	p := startServe(t, nil, "--config-root", t.TempDir())
 	if err := p.call(t, protocol.MethodInitialize, &protocol.InitializeParams{}, nil); err != nil {
 		t.Fatal(err)
@@ -307,6 +326,7 @@ func TestServeExitWithoutShutdownIsStatus1(t *testing.T) {
 }
 
 func TestServeLogFileAndFlags(t *testing.T) {
+	t.Parallel()
 	logFile := filepath.Join(t.TempDir(), "restls.log")
 	var stdout, stderr bytes.Buffer
 	env := &cliEnv{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}

@@ -20,6 +20,7 @@ import (
 // and column with the nearest key, a script or fixtures file that does
 // not exist at the line that names it.
 func TestEditorTestsOutline(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "s.js"), []byte("return 1;"), 0o644); err != nil {
 		t.Fatal(err)
@@ -61,6 +62,7 @@ func TestEditorTestsOutline(t *testing.T) {
 // prints for the same file, and Update gives the text restls test
 // --update writes, without writing it.
 func TestEditorTestsRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "scripttest"))); err != nil {
 		t.Fatal(err)

@@ -79,6 +79,7 @@ func writeTree(t testing.TB, dir string, files map[string]string) {
 // TestServicesDiff: two config roots; the text is golden, the paths made
 // stable.
 func TestServicesDiff(t *testing.T) {
+	t.Parallel()
 	dir := diffProject(t)
 	out, errs, rc := run(t, nil, "services", "--diff", filepath.Join(dir, "a"), filepath.Join(dir, "b"))
 	if rc != 1 || errs != "" {
@@ -93,6 +94,7 @@ func TestServicesDiff(t *testing.T) {
 // TestServicesDiffEnvironments: A and B as environments of restls.yaml,
 // flags after the operands, JSON.
 func TestServicesDiffEnvironments(t *testing.T) {
+	t.Parallel()
 	dir := diffProject(t)
 	out, errs, rc := run(t, nil, "services", "--diff", "test", "prod", "--project", filepath.Join(dir, "restls.yaml"), "--json", "--kind", "scriptTask")
 	if rc != 1 || errs != "" {
@@ -125,6 +127,7 @@ func TestServicesDiffEnvironments(t *testing.T) {
 // TestServicesDiffSame: identical configurations exit 0; a wrong
 // operand count or an unknown environment exits 2.
 func TestServicesDiffSame(t *testing.T) {
+	t.Parallel()
 	dir := diffProject(t)
 	a := filepath.Join(dir, "a")
 	out, errs, rc := run(t, nil, "services", "--diff", a, a)

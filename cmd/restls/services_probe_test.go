@@ -68,6 +68,7 @@ func maskProbe(s string) string {
 }
 
 func TestServicesProbe(t *testing.T) {
+	t.Parallel()
 	xmlFile, tokens := probeServers(t)
 	out, errs, rc := run(t, nil, "services", "--service-xml", xmlFile, "--probe")
 	if rc != 1 || errs != "" {
@@ -131,6 +132,7 @@ func TestServicesProbe(t *testing.T) {
 // and 200 ms: the command ends with the slow service failed and the
 // others probed.
 func TestServicesProbeTrickle(t *testing.T) {
+	// Not in parallel: its 900 ms bound is wall time, which tests beside it would stretch.
 	stop := make(chan struct{})
 	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -32,6 +32,7 @@ func repoRoot(t *testing.T) string {
 }
 
 func TestServicesJSON(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	out, errs, rc := run(t, nil, "services", "--json", "--config-root", filepath.Join(root, "testdata/config"))
 	if rc != 0 || errs != "" {
@@ -86,6 +87,7 @@ func mustRun(t *testing.T, args ...string) string {
 }
 
 func TestServicesExitStatus(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	broken := filepath.Join(root, "testdata/config-broken")
 	tests := []struct {
@@ -117,6 +119,7 @@ func TestServicesExitStatus(t *testing.T) {
 // testdata/golden/services/<config>-<kind>.txt (-update rewrites them, see
 // internal/goldentest). The repository root is shown as $ROOT.
 func TestServicesText(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	for _, cfg := range []string{"config", "config-broken"} {
 		for _, kind := range []string{"scriptService", "scriptTask", "validationScript"} {
@@ -132,6 +135,7 @@ func TestServicesText(t *testing.T) {
 }
 
 func TestServicesEnvironment(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	out, _, rc := run(t, map[string]string{"RESTLS_CONFIG_ROOT": filepath.Join(root, "testdata/config")}, "services", "--json")
 	if rc != 0 || !strings.Contains(out, `"crm-orders"`) {
@@ -178,6 +182,7 @@ func secretsIn(t *testing.T, dir string) []string {
 }
 
 func TestSecretsScanFindsTheExampleCredentials(t *testing.T) {
+	t.Parallel()
 	got := strings.Join(secretsIn(t, filepath.Join(repoRoot(t), "testdata/config")), "\n")
 	for _, want := range []string{
 		"pay-Cl1ent-S3cret",        // YAML clientSecret
@@ -194,6 +199,7 @@ func TestSecretsScanFindsTheExampleCredentials(t *testing.T) {
 }
 
 func TestNoCredentialInAnyOutput(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	dirs, _ := filepath.Glob(filepath.Join(root, "testdata/config*"))
 	if len(dirs) < 2 {

@@ -45,6 +45,7 @@ func skipMissingTool(t *testing.T, tool, install string) {
 // PATH, as on a machine without Neovim and Emacs, and checks that `make
 // test`'s last step (make skipped-report) names each of them and why.
 func TestSkippedEditorTestsReported(t *testing.T) {
+	t.Parallel()
 	makeBin, err := exec.LookPath("make")
 	if err != nil {
 		t.Fatal("make is not installed: README.md's make test needs it")

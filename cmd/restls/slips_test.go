@@ -36,6 +36,7 @@ func runIn(t *testing.T, dir string, args ...string) (string, int) {
 // restls may be written) is `restls version`, flags included; -v is not
 // taken (it is the verbose flag of run and test) but points at --version.
 func TestVersionFlag(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	want, rc := runIn(t, root, "version")
 	if rc != 0 || !strings.HasPrefix(want, "stdout:\nrestls ") {
@@ -61,6 +62,7 @@ func TestVersionFlag(t *testing.T) {
 // says so in words, with or without a configuration, before any
 // complaint about the configuration.
 func TestTestMissingPath(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	empty := t.TempDir() // no configuration here
 	for _, tc := range []struct {
@@ -96,6 +98,7 @@ func TestTestMissingPath(t *testing.T) {
 // expects something and passes stays as written, comments stay; a plain
 // run then passes, and a second --update changes nothing.
 func TestTestUpdateAdopts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script, err := os.ReadFile(filepath.Join("testdata", "scripttest", "summary.js"))
 	if err != nil {
@@ -159,6 +162,7 @@ cases:
 // serviceId literal, in characters), not the call's bracket; the preview's
 // caret stands under it.
 func TestRunPointsWhereCheckDoes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	props := writeFile(t, dir, "application.yml", "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com/api\n    - serviceId: broken\n      url: nowhere/x\n")
 	for _, src := range []string{
@@ -225,6 +229,7 @@ func TestRunPointsWhereCheckDoes(t *testing.T) {
 // TestRunEndsEarly: `return 1+` is an expression the script's end cut
 // short, not a block left open; the preview says so (golden).
 func TestRunEndsEarly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := writeFile(t, dir, "early.js", "var total = 1;\nreturn total +\n")
 	out, errs, rc := runBinary(t, "run", "--color", "never", "--config-root", filepath.Join(repoRoot(t), "testdata/config"), script)
@@ -243,6 +248,7 @@ func TestRunEndsEarly(t *testing.T) {
 // printed are line ends, tabs and, with --color always, restls's own
 // colours.
 func TestUntrustedTextIsEscaped(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b[2J\x1b]0;pwned\x07\u202e"
 	const shown = `\x1b[2J\x1b]0;pwned\x07\u202e`
 	cfg := filepath.Join(repoRoot(t), "testdata/config")
@@ -303,6 +309,7 @@ func TestUntrustedTextIsEscaped(t *testing.T) {
 // directory would otherwise check no serviceId and pass); a configuration
 // that exists but is empty still checks. Both through the binary.
 func TestCheckNoConfiguration(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	writeFile(t, empty, "a.js", "return 1;\n")
 	got, rc := runIn(t, empty, "check", ".")

@@ -21,6 +21,7 @@ var specCitation = regexp.MustCompile(`(?i)\bspec(?:ification)?\s*§?\s*\d|share
 // schemas, examples, golden files) cites the platform's description
 // instead of docs/api.md.
 func TestNoSpecCitations(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	out, err := exec.Command("git", "-C", root, "ls-files", "-co", "--exclude-standard").Output()
 	if err != nil {

@@ -73,6 +73,7 @@ func restlsTestIn(t *testing.T, dir string, args ...string) (string, string, int
 // --validate-responses or validateResponses in the project file; a test
 // file's validateResponses wins over both. Without any, the test passes.
 func TestTestValidateResponses(t *testing.T) {
+	t.Parallel()
 	dir := shopProject(t, "")
 	writeFile(t, dir, "orders.test.yaml", strings.Replace(ordersTest, "%s\n", "", 1))
 	if out, errs, rc := restlsTestIn(t, dir, "."); rc != 0 {

@@ -25,6 +25,7 @@ func testArgs(args ...string) []string {
 // an expected error), erroring and malformed tests through the real
 // binary; the text users read is a golden file.
 func TestTestOutcomes(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, rc := runBinary(t, testArgs("testdata/scripttest")...)
 	if rc != 1 || stderr != "" {
 		t.Errorf("exit %d, stderr %q; want 1 and nothing", rc, stderr)
@@ -41,6 +42,7 @@ func TestTestOutcomes(t *testing.T) {
 // TestTestJUnit: the JUnit XML parses, has a testsuite per file and
 // counts that match the tests; failures hold the diff.
 func TestTestJUnit(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "junit.xml")
 	stdout, _, rc := runBinary(t, testArgs("--junit", file, "--json", "testdata/scripttest")...)
 	if rc != 1 {
@@ -112,6 +114,7 @@ func TestTestJUnit(t *testing.T) {
 // tests' expectations; a plain run then passes. A malformed file is left
 // alone and still fails.
 func TestTestUpdate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"summary.js", "failing.test.yaml", "passing.test.yaml", "malformed.test.yaml"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "scripttest", f))
@@ -147,6 +150,7 @@ func TestTestUpdate(t *testing.T) {
 
 // TestTestSelectionAndUsage: --run selects tests; usage errors exit 2.
 func TestTestSelectionAndUsage(t *testing.T) {
+	t.Parallel()
 	stdout, _, rc := runBinary(t, testArgs("--run", "passing.*/part", "testdata/scripttest")...)
 	if rc != 0 || !strings.Contains(stdout, "1 test in 6 files: 1 passed, 0 failed") {
 		t.Errorf("--run: exit %d\n%s", rc, stdout)
@@ -166,6 +170,7 @@ func TestTestSelectionAndUsage(t *testing.T) {
 // TestTestLive: a call no fixture answers fails with no-fixture offline
 // and goes to the service with --live.
 func TestTestLive(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -204,6 +209,7 @@ func TestTestLive(t *testing.T) {
 // from the PATH, names the configuration (as README.md and make demo-ci
 // rely on). Without the file, check would exit 2 (no configuration).
 func TestCIDemo(t *testing.T) {
+	t.Parallel()
 	stdout, errs, rc := runBinary(t, "check", "--format", "json", "../../testdata/ci")
 	if rc != 0 {
 		t.Errorf("restls check testdata/ci: exit %d\n%s%s", rc, stdout, errs)
@@ -223,6 +229,7 @@ func TestCIDemo(t *testing.T) {
 // four calls answered from the fixtures) because testdata/restls.yaml,
 // found from the script, names it.
 func TestShippedProjectFile(t *testing.T) {
+	t.Parallel()
 	stdout, errs, rc := runBinary(t, "run", "--json", "--mock", "../../testdata/mocks/customer-summary.yaml", "../../testdata/scripts/customer-summary.js")
 	if rc != 0 {
 		t.Fatalf("restls run: exit %d\n%s%s", rc, stdout, errs)

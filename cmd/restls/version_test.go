@@ -10,6 +10,7 @@ import (
 )
 
 func TestVersionText(t *testing.T) {
+	t.Parallel()
 	b := buildInfo{Version: "v0.1.0", Commit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.26.8", OS: "windows", Arch: "amd64"}
 	goldentest.Check(t, "testdata/golden/version/text.golden", b.text())
 }
@@ -17,6 +18,7 @@ func TestVersionText(t *testing.T) {
 // TestVersionStamped checks what `make dist` stamps reaches both outputs,
 // and that --json is exactly the documented object.
 func TestVersionStamped(t *testing.T) {
+	// Not in parallel: it sets the package's version and commit.
 	oldV, oldC := version, commit
 	version, commit = "v9.8.7", "feedface"
 	t.Cleanup(func() { version, commit = oldV, oldC })
@@ -48,6 +50,7 @@ func TestVersionStamped(t *testing.T) {
 // TestVersionUnstamped: a plain `go build` still names a commit, or says
 // it does not know one; it never prints an empty field.
 func TestVersionUnstamped(t *testing.T) {
+	t.Parallel()
 	b := currentBuild()
 	if b.Commit == "" || b.Version == "" || b.GoVersion == "" {
 		t.Errorf("empty field in %+v", b)

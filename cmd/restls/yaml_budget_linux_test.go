@@ -41,6 +41,7 @@ const budgetRSS = 200 << 20
 // in a test file's fixtures is reported at its alias, the test file
 // failing, within a bounded memory; it was killed at 1.5 GiB.
 func TestTestFixturesAliasBomb(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "s.js", "return 1;")
 	text := "script: s.js\nfixtures:\n  - serviceId: a\n    body:\n" + aliasBomb("      ", 9) + "result: 1\n"
@@ -76,6 +77,7 @@ func TestTestFixturesAliasBomb(t *testing.T) {
 // naming its line, and the server process stays small; it went from 17
 // MiB to 1.5 GiB with no answer in 40 s.
 func TestServeHTTPPastedMockAliasBomb(t *testing.T) {
+	t.Parallel()
 	root := isolateRoot(t, "http://127.0.0.1:1")
 	p := startHTTP(t, nil, "--config-root", root, "--allow-run", "--token", "yaml-budget")
 	mock := "- serviceId: slow\n  body:\n" + aliasBomb("    ", 8)
@@ -123,6 +125,7 @@ func peakRSSOf(t *testing.T, pid int) int64 {
 // by the language server as recorded answers, each fail with the budget
 // error, and the server stays small; it reached 2.5 GiB.
 func TestServeRecordedAliasBombs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svcXML := writeFile(t, dir, "services.xml", `<scriptservice><api serviceId="a" url="http://127.0.0.1:1"/></scriptservice>`)
 	script := writeFile(t, dir, "orders.js", `return api.rest.v1.get("a", {}, {});`)
@@ -178,6 +181,7 @@ func TestServeRecordedAliasBombs(t *testing.T) {
 // records an error per pair of copies: 200 million here, minutes and
 // gigabytes (input.decodeNode).
 func TestTestFixturesDuplicateKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "s.js", "return 1;")
 	text := "script: s.js\nfixtures:\n  - serviceId: a\n" + strings.Repeat("    status: 200\n", 20_000) + "result: 1\n"
