@@ -5,7 +5,7 @@
 # request, never on disk (docs/runtime.md, "The dry-run child").
 # docs/deploy.md shows how to run it beside the platform.
 #
-# cmd/restls/dockerfile_test.go runs the build stage's go build line below,
+# internal/hygiene/dockerfile_test.go runs the build stage's go build line below,
 # as written, and checks the result is static: keep it on one RUN line.
 
 FROM golang:1.26-bookworm AS build

@@ -81,10 +81,12 @@ var table = map[string]rule{
 	"internal/cursortest":  {leaf: true, testOnly: true},
 	"internal/deepgentest": {leaf: true, testOnly: true},
 	"internal/goldentest":  {leaf: true, testOnly: true},
+	"internal/hygiene":     {leaf: true, testOnly: true}, // tests of the repository's files (Dockerfile, make, manifests, docs), no code
 	"internal/layering":    {leaf: true, testOnly: true},
 	"internal/lsptest":     {leaf: true, testOnly: true},
 	"internal/oauthtest":   {leaf: true, testOnly: true},
 	"internal/openapitest": {leaf: true, testOnly: true},
+	"internal/restlstest":  {leaf: true, testOnly: true}, // restls built once per test process, run as a child
 	"internal/tsgentest":   {leaf: true, testOnly: true},
 }
 

@@ -53,6 +53,7 @@ var readersAllowed = map[string]string{
 	"runtime/dryrun/history/history.go: os.OpenFile": "creates a history entry (O_EXCL, 0600), never read: entries are read with input.ReadFile",
 	"workspace/init.go: os.OpenFile":                 "creates restls.yaml (O_EXCL: never over an existing file), never read",
 	"internal/goldentest/golden.go: os.ReadFile":     "the golden files of the module's own tests (a test-only package)",
+	"internal/restlstest/restlstest.go: io.ReadAll":  "the answer of a restls the test started (a test-only package)",
 }
 
 // TestReaders is issue 23's "nothing else may call os.ReadFile on such

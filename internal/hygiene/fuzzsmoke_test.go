@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // TestFuzzSmoke runs scripts/fuzz-smoke.sh (make fuzz-smoke) on a module
@@ -25,7 +27,7 @@ func TestFuzzSmoke(t *testing.T) {
 		t.Fatalf("the fuzz smoke needs the go command: %v", err)
 	}
 	mod := t.TempDir()
-	script, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "fuzz-smoke.sh"))
+	script, err := os.ReadFile(filepath.Join(restlstest.Root(t), "scripts", "fuzz-smoke.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}

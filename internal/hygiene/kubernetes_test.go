@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
+	"github.com/restls/restls/internal/restlstest"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/workspace"
 )
@@ -195,9 +196,9 @@ func TestKubernetesManifestsAgree(t *testing.T) {
 	}
 	// Every flag is one of serve's.
 	var help bytes.Buffer
-	cmd := restlsCommand(t, "serve", "-h")
+	cmd := restlstest.Command(t, "serve", "-h")
 	cmd.Stderr, cmd.Stdout = &help, &help
-	runWithin(t, cmd, 30*time.Second, help.String)
+	restlstest.RunWithin(t, cmd, 30*time.Second, help.String)
 	for name := range args {
 		if !regexp.MustCompile(`(?m)^\s+-` + regexp.QuoteMeta(name) + `\b`).MatchString(help.String()) {
 			t.Errorf("--%s is not a flag of restls serve", name)

@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // TestDockerfileBuildsStatic runs the Dockerfile's go build line as
@@ -98,7 +100,7 @@ func TestDockerfileBuildsStatic(t *testing.T) {
 // 100 MB after make dist) and keeps what the build stage compiles.
 func TestDockerignore(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open(filepath.Join(repoRoot(t), ".dockerignore"))
+	f, err := os.Open(filepath.Join(restlstest.Root(t), ".dockerignore"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,26 +153,26 @@ func TestServeHTTPWritesNoTempFiles(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--config-root", "testdata/config")
-	cmd.Dir = repoRoot(t)
+	cmd := restlstest.Command(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--config-root", "testdata/config")
+	cmd.Dir = restlstest.Root(t)
 	cmd.Env = append(cmd.Env, "TMPDIR="+filepath.Join(file, "tmp"), "HOME="+filepath.Join(file, "home"), "XDG_CACHE_HOME="+filepath.Join(file, "cache"))
-	p := startHTTPCmd(t, cmd)
+	p := restlstest.StartHTTP(t, cmd)
 	req, _ := json.Marshal(map[string]any{
 		"text": `return api.rest.v1.get("crm", {pathParams: ["x"]}, {}).body;`,
 		"mock": "fixtures:\n  - serviceId: crm\n    path: x\n    body: {ok: true}\n",
 	})
-	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", bytes.NewReader(req))
+	res, err := http.Post(p.Base+"/v1/run?access_token="+p.Key, "application/json", bytes.NewReader(req))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"result":{"ok":true}`) {
-		t.Fatalf("a dry run with pasted mocks and no writable directory = %d %.500s\nstderr:\n%s", res.StatusCode, body, p.stderr.String())
+		t.Fatalf("a dry run with pasted mocks and no writable directory = %d %.500s\nstderr:\n%s", res.StatusCode, body, p.Stderr.String())
 	}
 
 	for _, f := range []string{"Dockerfile", "docs/deploy.md", "deploy/kubernetes/deployment.yaml"} {
-		data, err := os.ReadFile(filepath.Join(repoRoot(t), f))
+		data, err := os.ReadFile(filepath.Join(restlstest.Root(t), f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // specCitation matches a reference to the platform's description of
@@ -22,14 +24,14 @@ var specCitation = regexp.MustCompile(`(?i)\bspec(?:ification)?\s*§?\s*\d|share
 // instead of docs/api.md.
 func TestNoSpecCitations(t *testing.T) {
 	t.Parallel()
-	root := repoRoot(t)
+	root := restlstest.Root(t)
 	out, err := exec.Command("git", "-C", root, "ls-files", "-co", "--exclude-standard").Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
 	checked := 0
 	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if name == "cmd/restls/speccite_test.go" {
+		if name == "internal/hygiene/speccite_test.go" {
 			continue // the pattern and its own examples
 		}
 		data, err := os.ReadFile(filepath.Join(root, name))
