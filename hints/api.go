@@ -2,6 +2,7 @@ package hints
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
@@ -17,6 +18,12 @@ type Document struct {
 
 	parseOnce sync.Once
 	parsed    *parseResult
+
+	// The analysis of answer types (flow.go), computed once; base is an
+	// earlier version's, for completion until this one's is computed.
+	flowMu  sync.Mutex
+	flowRes atomic.Pointer[flowResult]
+	base    *flowBase
 }
 
 // NewDocument returns a Document for text. Parsing happens on first use.

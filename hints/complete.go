@@ -53,7 +53,7 @@ func complete(dst []CompletionItem, doc *Document, offset int, reg *config.Regis
 	if doc == nil {
 		return Completion{Items: dst}
 	}
-	o := &completeArgs{CompleteOptions: opts, dst: dst}
+	o := &completeArgs{CompleteOptions: opts, dst: dst, doc: doc}
 	c, _ := withScan(doc.text, offset, func(s *scanResult) (Completion, bool) {
 		switch s.where {
 		case inCode:
@@ -77,6 +77,7 @@ type completeArgs struct {
 	CompleteOptions
 	dst      []CompletionItem
 	appended bool // the answer's Items already extend dst
+	doc      *Document
 }
 
 // prefix returns where the identifier the cursor is typing starts (it ends at
@@ -204,6 +205,10 @@ func completeCode(s *scanResult, reg *config.Registry, o *completeArgs) (Complet
 	start, used := s.prefix()
 	rng := Range{start, s.offset}
 	typed := s.text[start:s.offset]
+	if items, incomplete, ok := flowItems(o.dst, o.doc, s, used, rng, o.Display); ok {
+		o.appended = true
+		return Completion{Items: items, Incomplete: incomplete}, true
+	}
 	if items, incomplete, ok := bodyItems(o.dst, s, used, rng, o.Display); ok {
 		o.appended = items != nil
 		return Completion{Items: items, Incomplete: incomplete}, true

@@ -27,6 +27,11 @@ func hoverAt(doc *Document, offset int, reg *config.Registry, disp Display) (out
 		return wordHover(s, reg, disp)
 	})
 	if h == nil {
+		// A name whose value holds (part of) an answer, however it got
+		// there (flow.go).
+		h = flowHover(doc, offset, disp)
+	}
+	if h == nil {
 		return Hover{}, false
 	}
 	return *h, true

@@ -744,6 +744,9 @@ func DefinitionAt(doc *Document, offset int, reg *config.Registry, disp Display)
 			}
 			return Definition{File: idx.Source, Line: op.Line, Range: Range{ws, we}}, true
 		}
+		if d, ok := flowDefinition(doc, offset, disp); ok {
+			return d, true
+		}
 	}
 	if reg == nil {
 		return Definition{}, false

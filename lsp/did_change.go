@@ -37,6 +37,9 @@ func (s *session) didChange(ctx context.Context, req *jsonrpc2.Request, p *proto
 		}
 	}
 	d := newDocument(old.uri, p.TextDocument.Version, text)
+	// Completion uses the answer types of the old version until the new
+	// one's are computed (with its diagnostics).
+	d.doc = old.doc.Next(d.doc.Text())
 	s.mu.Lock()
 	// Only this goroutine changes texts, but the diagnostics worker may have
 	// swapped in a copy of old without its syntax tree: replace it anyway.

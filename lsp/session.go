@@ -136,10 +136,11 @@ func makeDocument(u uri.URI, version int32, text string) *document {
 // unparsed returns d without its syntax tree. Only Diagnose needs the tree
 // (about 1 MB per 1,000 lines, and pointer-dense, so it also slows every
 // garbage collection); completion, hover and signature help work from the
-// text, and code actions from the cached diagnostics.
+// text and the answer types computed with the diagnostics (kept), and
+// code actions from the cached diagnostics.
 func (d *document) unparsed() *document {
 	c := *d
-	c.doc = hints.NewDocument(d.doc.Text())
+	c.doc = d.doc.Unparsed()
 	return &c
 }
 

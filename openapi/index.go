@@ -121,6 +121,16 @@ type Schema struct {
 	Props []Prop
 	// Items is an array's element schema.
 	Items *Schema
+	// Example is the schema's example (or its first examples entry)
+	// when it is a scalar, as written.
+	Example string
+	// Closed marks an object schema with additionalProperties false;
+	// Open one whose additionalProperties is true or a schema (a map):
+	// reading a property it does not list is then no mistake.
+	Closed, Open bool
+	// Seen are the values recorded answers held (BuildRecorded), at
+	// most maxSeen distinct scalars.
+	Seen []string
 }
 
 // Prop is one property of an object schema.
@@ -734,6 +744,19 @@ func (b *builder) schema(n *node, depth int) *Schema {
 				s.Type = v.scalar()
 				break
 			}
+		}
+	}
+	if ex := n.get("example"); ex != nil && ex.kind != kObject && ex.kind != kArray {
+		s.Example = ex.scalar()
+	} else if ex := n.get("examples"); ex != nil && ex.kind == kArray && len(ex.vals) > 0 && ex.vals[0].kind != kObject && ex.vals[0].kind != kArray {
+		s.Example = ex.vals[0].scalar()
+	}
+	if ap := n.get("additionalProperties"); ap != nil {
+		if ap.kind == kBool || ap.kind == kString {
+			s.Closed = ap.scalar() == "false"
+			s.Open = ap.scalar() == "true"
+		} else {
+			s.Open = ap.kind == kObject
 		}
 	}
 	if e := n.get("enum"); e != nil && e.kind == kArray {

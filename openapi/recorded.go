@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,9 +32,6 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 	}
 	idx := &Index{Source: source, Recorded: true, memos: newMemos()}
 	seen := map[string]*Operation{}
-	// merged are the answers merged from several fixtures, each with
-	// its index of properties by name; sorted once all are in.
-	merged := map[*Schema]map[string]int{}
 	for _, f := range list.vals {
 		id := f.text("serviceId")
 		p := f.get("path")
@@ -72,14 +70,11 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 			if op.Response == nil {
 				op.Response = body
 			} else if body != nil {
-				merged[op.Response] = op.Response.merge(body, false, merged[op.Response])
+				mergeRecorded(op.Response, body, 0)
 			}
 		} else {
 			op.Errors = append(op.Errors, Answer{Status: strconv.Itoa(status), Schema: body})
 		}
-	}
-	for s := range merged {
-		sortProps(s.Props)
 	}
 	sort.SliceStable(idx.Ops, func(i, j int) bool {
 		return strings.Join(idx.Ops[i].Segments, "/") < strings.Join(idx.Ops[j].Segments, "/")
@@ -88,8 +83,12 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 	return idx, nil
 }
 
-// inferSchema describes a recorded JSON value: objects by their keys,
-// arrays by the keys of all their elements.
+// maxSeen bounds the values a recorded schema keeps (Schema.Seen).
+const maxSeen = 5
+
+// inferSchema describes a recorded JSON value: objects by their keys
+// (each required: it was there), arrays by the merge of their first 100
+// elements, scalars by their type and value.
 func inferSchema(n *node, depth int) *Schema {
 	if n == nil || depth > maxSchemaDepth {
 		return nil
@@ -99,12 +98,13 @@ func inferSchema(n *node, depth int) *Schema {
 	case kObject:
 		s.Type = "object"
 		for i, k := range n.keys {
-			s.Props = append(s.Props, Prop{Name: k, Schema: inferSchema(n.vals[i], depth+1)})
+			s.Props = append(s.Props, Prop{Name: k, Required: true, Schema: inferSchema(n.vals[i], depth+1)})
 		}
 		sortProps(s.Props)
+		// A key written twice: the first one counts.
+		s.Props = slices.CompactFunc(s.Props, func(a, b Prop) bool { return a.Name == b.Name })
 	case kArray:
 		s.Type = "array"
-		var at map[string]int
 		for i, v := range n.vals {
 			if i == 100 {
 				break
@@ -113,23 +113,91 @@ func inferSchema(n *node, depth int) *Schema {
 			if s.Items == nil {
 				s.Items = e
 			} else if e != nil {
-				at = s.Items.merge(e, false, at)
+				mergeRecorded(s.Items, e, depth+1)
 			}
 		}
-		if s.Items != nil {
-			sortProps(s.Items.Props)
-		}
-	case kString:
-		s.Type = "string"
-	case kNumber:
-		s.Type = "number"
-		if !strings.ContainsAny(n.str, ".eE") {
+	case kString, kNumber, kBool:
+		s.Type = map[kind]string{kString: "string", kNumber: "number", kBool: "boolean"}[n.kind]
+		if n.kind == kNumber && !strings.ContainsAny(n.str, ".eE") {
 			s.Type = "integer"
 		}
-	case kBool:
-		s.Type = "boolean"
+		if len(n.str) <= 64 {
+			s.Seen = []string{n.str}
+		}
 	case kNull:
 		s.Type = "null"
 	}
 	return s
+}
+
+// mergeRecorded merges the shape of another recorded answer o into s:
+// the types either had (integer and number make number), the keys both
+// had stay required and the others become optional, the values seen
+// (at most maxSeen).
+func mergeRecorded(s, o *Schema, depth int) {
+	if depth > maxSchemaDepth {
+		return
+	}
+	s.Type = mergeTypes(s.Type, o.Type)
+	for _, v := range o.Seen {
+		if len(s.Seen) < maxSeen && !slices.Contains(s.Seen, v) {
+			s.Seen = append(s.Seen, v)
+		}
+	}
+	if o.Type == "object" || len(o.Props) > 0 {
+		if s.Props == nil && len(o.Props) > 0 && !strings.Contains(s.Type, "object") {
+			s.Props = []Prop{}
+		}
+		for i := range s.Props {
+			if o.Prop(s.Props[i].Name) == nil {
+				s.Props[i].Required = false
+			}
+		}
+		added := false
+		for _, p := range o.Props {
+			if q := s.Prop(p.Name); q != nil {
+				if q.Schema == nil {
+					q.Schema = p.Schema
+				} else if p.Schema != nil {
+					mergeRecorded(q.Schema, p.Schema, depth+1)
+				}
+				continue
+			}
+			p.Required = false
+			s.Props = append(s.Props, p)
+			added = true
+		}
+		if added {
+			sortProps(s.Props)
+		}
+	}
+	if o.Items != nil {
+		if s.Items == nil {
+			s.Items = o.Items
+		} else {
+			mergeRecorded(s.Items, o.Items, depth+1)
+		}
+	}
+}
+
+// mergeTypes joins two recorded types: "integer" and "number" make
+// "number"; others are listed, "string|null".
+func mergeTypes(a, b string) string {
+	switch {
+	case a == b || b == "":
+		return a
+	case a == "":
+		return b
+	}
+	set := strings.Split(a, "|")
+	for _, t := range strings.Split(b, "|") {
+		if !slices.Contains(set, t) {
+			set = append(set, t)
+		}
+	}
+	if slices.Contains(set, "number") && slices.Contains(set, "integer") {
+		set = slices.DeleteFunc(set, func(t string) bool { return t == "integer" })
+	}
+	sort.Strings(set)
+	return strings.Join(set, "|")
 }
