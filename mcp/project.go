@@ -11,16 +11,23 @@ import (
 
 // FromWorkspace is the Project of ws, as restls check reads it: each
 // snapshot after the descriptions the configuration attaches have
-// loaded. ws must list every description in its Options.APIs.
-func FromWorkspace(ws *workspace.Workspace) Project { return wsProject{ws} }
+// loaded. ws must list every description in its Options.APIs; env
+// names the project file's environment its configuration was read from
+// ("" for none).
+func FromWorkspace(ws *workspace.Workspace, env string) Project { return wsProject{ws, env} }
 
-type wsProject struct{ ws *workspace.Workspace }
+type wsProject struct {
+	ws  *workspace.Workspace
+	env string
+}
 
 func (p wsProject) Snapshot(ctx context.Context) (workspace.Snapshot, error) {
 	if err := p.ws.WaitDescriptions(ctx, nil); err != nil {
 		return workspace.Snapshot{}, fmt.Errorf("loading the API descriptions: %w", err)
 	}
-	return p.ws.Snapshot(), nil
+	snap := p.ws.Snapshot()
+	snap.Environment = p.env
+	return snap, nil
 }
 
 func (p wsProject) Config() *config.Snapshot { return p.ws.Registry().Get() }

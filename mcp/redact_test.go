@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/restls/restls/engine"
 )
 
 // plantedSecrets are the credentials of testdata/project's configuration
@@ -47,12 +49,35 @@ func scan(t *testing.T, where, text string) {
 // the configuration, planted in the description too.
 func TestNoCredentialInAnyAnswer(t *testing.T) {
 	root := testProject(t)
-	cs := connect(t, testOptions(t, root))
+	o := testOptions(t, root)
+	o.Run = engine.New(engine.Options{Isolation: engine.InProcess}).Run
+	cs := connect(t, o)
 	ctx := context.Background()
 	for _, tc := range toolCases {
 		res := call(t, cs, tc.tool, tc.args, nil)
 		data, _ := json.Marshal(res)
 		scan(t, "tool "+tc.name, string(data))
+	}
+	// A run whose answers carry the credentials, in a header and the
+	// body, which the script logs, returns and throws.
+	fixtures := `fixtures:
+- serviceId: orders
+  method: GET
+  path: orders/*
+  headers: {Authorization: "Basic b3JkZXJzLXVzZXI6b3JkZXJzLVMzY3JldC1wdw==", X-Key: pay-Cl1ent-S3cret-mcp}
+  body: {token: orders-S3cret-pw}
+`
+	script := `var r = api.rest.v1.get("orders", {pathParams: ["orders", "1"], queryParams: {key: "pay-Cl1ent-S3cret-mcp"}}, {Authorization: "Bearer pay-Cl1ent-S3cret-mcp"});
+console.log(JSON.stringify(r.headers), r.body.token);
+if (context.input.fail) throw new Error("token " + r.body.token);
+return {headers: r.headers, token: r.body.token};`
+	for _, fail := range []bool{false, true} {
+		res := call(t, cs, "run", map[string]any{"text": script, "fixtures": fixtures, "input": map[string]any{"fail": fail}}, nil)
+		data, _ := json.Marshal(res)
+		if res.IsError || !strings.Contains(string(data), "***") {
+			t.Errorf("run: %s", data)
+		}
+		scan(t, "tool run", string(data))
 	}
 	// An error that quotes its input: a serviceId that is a secret.
 	res := call(t, cs, "contract", map[string]any{"serviceId": "pay-Cl1ent-S3cret-mcp"}, nil)

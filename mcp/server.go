@@ -51,6 +51,12 @@ type Options struct {
 	// Impact checks the project against the configuration of a git
 	// revision (restls check --since); nil leaves the impact tool out.
 	Impact Impact
+	// Run runs the run tool's dry runs (engine.Engine.Run, behind the
+	// HTTP server's gate on /mcp); nil leaves the run tool out.
+	Run Runner
+	// AllowLive lets the run tool send calls to the services (restls mcp
+	// --allow-live; on /mcp, the gate still asks for the role runner).
+	AllowLive bool
 	// Version is the server's, reported at initialize.
 	Version string
 	// Logger receives one Debug line per call; nil discards them.

@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/engine"
 )
 
 func TestToolsListed(t *testing.T) {
@@ -82,4 +85,50 @@ func TestCheckFixesApply(t *testing.T) {
 		t.Fatalf("diagnostic: %+v", d)
 	}
 	t.Logf("%+v", d)
+}
+
+func TestRun(t *testing.T) {
+	root := testProject(t)
+	o := testOptions(t, root)
+	o.Run = engine.New(engine.Options{Isolation: engine.InProcess}).Run
+	cs := connect(t, o)
+	fixtures := "fixtures:\n- serviceId: orders\n  method: GET\n  path: orders/*\n  body: {id: \"42\", status: paid}\n"
+	var out RunOut
+	call(t, cs, "run", map[string]any{"path": "scripts/status.js", "input": map[string]any{"id": "42"}, "fixtures": fixtures}, &out)
+	if out.Threw || out.Mode != "mock" || string(mustJSON(t, out.Result)) != `"paid"` {
+		t.Fatalf("run: %+v", out)
+	}
+	var calls []struct{ ServiceID string }
+	remarshal(t, out.Calls, &calls)
+	if len(calls) != 1 || calls[0].ServiceID != "orders" {
+		t.Errorf("calls: %s", mustJSON(t, out.Calls))
+	}
+	// An answer the description does not allow: a contract note.
+	call(t, cs, "run", map[string]any{"path": "scripts/status.js", "input": map[string]any{"id": "42"},
+		"fixtures": strings.Replace(fixtures, "paid", "lost", 1)}, &out)
+	var noted []struct {
+		Contract []struct{ Rule, Path string }
+	}
+	remarshal(t, out.Calls, &noted)
+	if len(noted) != 1 || len(noted[0].Contract) != 1 || noted[0].Contract[0].Rule != "enum" || noted[0].Contract[0].Path != "/status" {
+		t.Errorf("no contract note on an answer outside the enum: %s", mustJSON(t, out.Calls))
+	}
+	// No fixtures, not live: nothing reaches a service.
+	call(t, cs, "run", map[string]any{"text": "return api.rest.v1.get(\"orders\", {pathParams: [\"orders\", \"1\"]}, {}).body;"}, &out)
+	if !out.Threw || !strings.Contains(string(mustJSON(t, out.Error)), "no-fixture") {
+		t.Errorf("a run without fixtures: %+v", out)
+	}
+	res := call(t, cs, "run", map[string]any{"path": "scripts/status.js", "live": true}, nil)
+	if !res.IsError || !strings.Contains(errorText(res), "--allow-live") {
+		t.Errorf("a live run where they are off: %v %q", res.IsError, errorText(res))
+	}
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -34,6 +34,10 @@ func (s *Server) addTools() {
 		Description: "Turns a curl command line into the api.rest.v1 call that sends the same request to the configured serviceId whose url the command's URL extends, with notes on what was left out."}, s.curl)
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "fixtures", Title: "Fixtures from the descriptions", Annotations: ro,
 		Description: "Builds fixtures (recorded answers a dry run replays) for a script's calls from their API descriptions, and returns the whole text of the fixtures file beside the script with them added. Nothing is written: write the text to the file named."}, s.fixtures)
+	if s.o.Run != nil {
+		sdk.AddTool(s.srv, &sdk.Tool{Name: "run", Title: "Dry run with fixtures", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !s.o.AllowLive, OpenWorldHint: new(s.o.AllowLive)},
+			Description: "Runs a script as the platform would, its api.rest.v1 calls answered by fixtures (inline, a file, or the fixtures file beside the script) instead of the services: the result or the error thrown, every call with its request, answer and contract notes, and the console output. A call no fixture answers fails with no-fixture. live sends those calls to the services, where restls allows it."}, s.run)
+	}
 	if s.o.Impact != nil {
 		sdk.AddTool(s.srv, &sdk.Tool{Name: "impact", Title: "Impact of a configuration change", Annotations: ro,
 			Description: "Lists the scripts' calls whose serviceId became unknown or unusable, whose url changed host or path, or whose authorization changed between the configuration at a git revision and the working tree's (restls check --since)."}, s.impact)

@@ -13,32 +13,42 @@ import (
 
 	"github.com/restls/restls/check"
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/mcp"
+	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/workspace"
 )
 
 func runMCP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "mcp", "[--root DIR] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "mcp", "[--root DIR] [--allow-live] [--run-timeout D] [--max-runs N] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [config flags]", `
 Serves the Model Context Protocol on stdin and stdout, for a coding agent
 (Claude Code, VS Code's agent mode, Cursor) on the author's machine: the
 configured services without credentials, their operations' contracts, the
 editor's checks with quick fixes as edits, completion, references, the
-impact of a configuration change, fixtures from the descriptions and curl
-conversion, over the same project restls check reads. Nothing but protocol
-is written to stdout; logs go to stderr or --log-file.
+impact of a configuration change, fixtures from the descriptions, curl
+conversion and dry runs with fixtures, over the same project restls check
+reads. Nothing but protocol is written to stdout; logs go to stderr or
+--log-file.
 
 The project is the one the other commands find: the nearest restls.yaml
 (or --project) and its environment (--env), the config flags and RESTLS_*
 variables. Every path a tool is given must lead, its links followed, to a
 file below the project root: --root, else the project file's directory,
 else the repository around the working directory, else the working
-directory. The tools write nothing. See docs/mcp.md.
+directory. The tools write nothing. A dry run answers its calls from
+fixtures only, unless --allow-live lets the agent send them to the
+services. See docs/mcp.md.
 
 Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	rootFlag := fs.String("root", "", "the project root `dir` every path argument must stay below (default: the project file's directory, else the git repository's top, else the working directory)")
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug (one line per call), info, warn or error")
+	allowLive := fs.Bool("allow-live", false, "let the run tool send the calls no fixture answers to the configured services (off: an agent's dry runs use fixtures only)")
+	runTimeout := fs.Duration("run-timeout", scriptrt.DefaultTimeout, "interrupt a dry run after this `duration`")
+	maxRuns := fs.Int("max-runs", isolate.DefaultMaxRuns, "how many dry runs may go at once (`n`); more are refused as busy")
+	maxMemory := memoryFlag(fs, "stop a dry run whose process has grown by this `size`")
 	var apis openAPIFlags
 	fs.Var(&apis, "openapi", openAPIFlagHelp)
 	cf := configFlags{env: env}
@@ -48,6 +58,10 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.stderr, "restls mcp: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *runTimeout <= 0 || *maxRuns <= 0 {
+		fmt.Fprintf(env.stderr, "restls mcp: --run-timeout and --max-runs must be positive, got %v and %d\n", *runTimeout, *maxRuns)
 		return 2
 	}
 	if cf.rootMissing("mcp") {
@@ -70,6 +84,9 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 		return 2
 	}
 	srv.Logger = log.Named("mcp")
+	// The run engine of this process, each run in a child restls.
+	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
+	srv.Run, srv.AllowLive = eng.Run, *allowLive
 	s, err := mcp.New(srv)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
@@ -102,7 +119,7 @@ func newMCP(cf *configFlags, apis openAPIFlags, root string) (mcp.Options, error
 		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: ws, Context: ctx,
 			Since: &check.Since{Ref: ref, Config: base}})
 	}
-	return mcp.Options{Project: mcp.FromWorkspace(ws), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
+	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.environmentName()), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
 		Impact: impact, Version: versionString()}, nil
 }
 

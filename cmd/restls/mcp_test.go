@@ -122,7 +122,7 @@ func applyEdits(t *testing.T, text string, edits []mcpEdit) string {
 // agentFlow is what an agent does with restls: lists the tools, writes a
 // script from the services and contract tools, gets its diagnostics,
 // fixes them with the edits returned, and makes its fixtures.
-func agentFlow(t *testing.T, cs *sdk.ClientSession) {
+func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	t.Helper()
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
@@ -133,7 +133,7 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession) {
 	for _, tool := range tools.Tools {
 		have[tool.Name] = true
 	}
-	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures"} {
+	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures", "run"} {
 		if !have[name] {
 			t.Errorf("tool %s is not listed", name)
 		}
@@ -193,7 +193,24 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession) {
 	}
 	callTool(t, cs, "fixtures", map[string]any{"path": "scripts/new-order.js", "text": text}, &fx)
 	if fx.File != "scripts/new-order.mock.yaml" || len(fx.Added) != 1 || fx.Added[0].Operation != "POST /orders" {
-		t.Errorf("fixtures: %+v", fx)
+		t.Fatalf("fixtures: %+v", fx)
+	}
+	// The agent writes the script and its fixtures, and runs it: the
+	// fixtures beside it answer.
+	for name, data := range map[string]string{"scripts/new-order.js": text, fx.File: fx.Text} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var run struct {
+		Mode, Fixtures string
+		Threw          bool
+		Result         any
+		Calls          []struct{ ServiceID, Method string }
+	}
+	callTool(t, cs, "run", map[string]any{"path": "scripts/new-order.js"}, &run)
+	if run.Threw || run.Mode != "mock" || run.Fixtures != fx.File || len(run.Calls) != 1 || run.Calls[0].Method != "POST" {
+		t.Errorf("run: %+v", run)
 	}
 }
 
@@ -206,7 +223,12 @@ func TestMCPStdio(t *testing.T) {
 	if got := cs.InitializeResult().ServerInfo.Name; got != "restls" {
 		t.Errorf("server name %q", got)
 	}
-	agentFlow(t, cs)
+	agentFlow(t, cs, root)
+	// An agent may not call the services unless the user let it.
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: map[string]any{"path": "scripts/status.js", "live": true}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "--allow-live") {
+		t.Errorf("a live run without --allow-live: %v %+v", err, res)
+	}
 }
 
 // TestMCPImpact: the impact tool is restls check --since over the
