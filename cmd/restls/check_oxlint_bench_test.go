@@ -155,6 +155,7 @@ func BenchmarkCheckVsOxlint(b *testing.B) {
 // TestCheckCorpusScripts: every script of the side-by-side's corpus
 // makes corpusCalls calls, as the figures say.
 func TestCheckCorpusScripts(t *testing.T) {
+	t.Parallel()
 	for _, i := range []int{0, 1, 2, 50, corpusScripts - 1} {
 		if n := strings.Count(corpusScript(i), "api.rest.v1."); n != corpusCalls {
 			t.Errorf("script %d has %d calls, want %d", i, n, corpusCalls)

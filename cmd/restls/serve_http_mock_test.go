@@ -122,3 +122,15 @@ return "unreachable";`
 		}
 	}
 }
+
+// grepLines is the lines of s that hold sub (internal/e2e's
+// serve_http_ops_test.go has the same).
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

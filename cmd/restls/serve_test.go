@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +18,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/internal/lsptest"
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // TestMain lets tests run the real command as a child process: with
@@ -31,25 +29,12 @@ func TestMain(m *testing.M) {
 		recordPeak()
 		os.Exit(code)
 	}
-	parallelBeyondCPUs()
+	restlstest.ParallelBeyondCPUs()
 	code := m.Run()
 	if peakDir != "" {
 		_ = os.RemoveAll(peakDir)
 	}
 	os.Exit(code)
-}
-
-// parallelBeyondCPUs lets more tests run at once than there are CPUs
-// (go test's default -parallel): every test calls t.Parallel() unless it
-// says why not, and most spend their time waiting on a child restls, a
-// server or a timer, not computing. A -test.parallel given wins.
-func parallelBeyondCPUs() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // restlsCommand returns a command running this test binary as restls.

@@ -3,6 +3,9 @@ package hygiene_test
 import (
 	"testing"
 
+	// Linking golden defines -update in this test binary, so that
+	// `go test ./... -update` works across the module.
+	_ "github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/internal/restlstest"
 )
 

@@ -80,6 +80,7 @@ var table = map[string]rule{
 
 	"internal/cursortest":  {leaf: true, testOnly: true},
 	"internal/deepgentest": {leaf: true, testOnly: true},
+	"internal/e2e":         {leaf: true, testOnly: true}, // restls end to end through the binary (sessions, editors, commands), no code
 	"internal/goldentest":  {leaf: true, testOnly: true},
 	"internal/hygiene":     {leaf: true, testOnly: true}, // tests of the repository's files (Dockerfile, make, manifests, docs), no code
 	"internal/layering":    {leaf: true, testOnly: true},

@@ -8,14 +8,18 @@ package restlstest
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,13 +36,29 @@ var (
 	buildErr  error
 )
 
-// Main runs the tests of m and removes the binary Binary built.
+// Main runs the tests of m, more at once than there are CPUs
+// (ParallelBeyondCPUs), and removes the binary Binary built.
 func Main(m *testing.M) {
+	ParallelBeyondCPUs()
 	code := m.Run()
 	if buildDir != "" {
 		_ = os.RemoveAll(buildDir)
 	}
 	os.Exit(code)
+}
+
+// ParallelBeyondCPUs lets more tests run at once than there are CPUs
+// (go test's default -parallel): tests that drive restls call
+// t.Parallel() unless they say why not, and most spend their time waiting
+// on a child restls, a server or a timer, not computing. A -test.parallel
+// given on the command line wins. TestMain calls it before m.Run.
+func ParallelBeyondCPUs() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // Root is the module's root directory: the nearest parent of the working
@@ -126,10 +146,14 @@ type HTTPProcess struct {
 	// Base is the server's URL (http://127.0.0.1:port), Key the
 	// access_token of the page address it printed, if any.
 	Base, Key string
+	// Pid is the server's process id.
+	Pid int
 	// Stderr is what the server wrote so far.
 	Stderr *bytes.Buffer
-	// Wait yields the process's end.
-	Wait <-chan error
+	// Wait yields the process's end, once.
+	Wait chan error
+	// Kill sends the server a signal.
+	Kill func(syscall.Signal)
 }
 
 // listenLine is what serve --http prints once it listens.
@@ -147,7 +171,7 @@ func StartHTTP(t testing.TB, cmd *exec.Cmd) *HTTPProcess {
 		t.Fatal(err)
 	}
 	wait := make(chan error, 1)
-	p := &HTTPProcess{Stderr: &buf, Wait: wait}
+	p := &HTTPProcess{Pid: cmd.Process.Pid, Stderr: &buf, Wait: wait, Kill: func(s syscall.Signal) { _ = cmd.Process.Signal(s) }}
 	go func() { wait <- cmd.Wait(); pw.Close() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	found := make(chan []string, 1)

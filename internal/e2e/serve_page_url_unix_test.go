@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package e2e_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bytes"
@@ -19,11 +19,21 @@ import (
 // vmHWM is the peak resident memory of process pid so far (Linux).
 func vmHWM(t *testing.T, pid int) int64 {
 	t.Helper()
-	n, err := procVmHWM(strconv.Itoa(pid))
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no VmHWM in /proc/%d/status", pid)
+	return 0
 }
 
 // TestServeHTTPSessionsAtBudget: three /lsp sessions, each filling its
@@ -35,7 +45,7 @@ func vmHWM(t *testing.T, pid int) int64 {
 // session, some 15 s on a shared 2-core machine); the default budget
 // (five documents a session, a minute or two) is measured with
 //
-//	RESTLS_TEST_SESSION_BYTES=64MiB go test ./cmd/restls -run TestServeHTTPSessionsAtBudget -v
+//	RESTLS_TEST_SESSION_BYTES=64MiB go test ./internal/e2e -run TestServeHTTPSessionsAtBudget -v
 func TestServeHTTPSessionsAtBudget(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
