@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -43,7 +42,7 @@ func testOptions(t testing.TB, root string) Options {
 		apis = append(apis, workspace.APISource{ServiceID: id, Location: p.OpenAPI[id]})
 	}
 	ws := workspace.New(workspace.Options{Sources: src, Kinds: p.ScriptKinds, APIs: apis, Recorded: true})
-	return Options{Project: FromWorkspace(ws, ""), Root: root, ProjectFile: p.File, Version: "test"}
+	return Options{Project: FromWorkspace(ws, "", nil), Root: root, ProjectFile: p.File, Version: "test"}
 }
 
 // connect serves o in memory and returns a client session on it.
@@ -100,8 +99,6 @@ func errorText(res *sdk.CallToolResult) string {
 	return ""
 }
 
-// gitAvailable reports whether git runs here.
-func gitAvailable() bool { _, err := exec.LookPath("git"); return err == nil }
 
 // remarshal decodes v's JSON into out.
 func remarshal(t testing.TB, v, out any) {

@@ -13,12 +13,18 @@ import (
 // snapshot after the descriptions the configuration attaches have
 // loaded. ws must list every description in its Options.APIs; env
 // names the project file's environment its configuration was read from
-// ("" for none).
-func FromWorkspace(ws *workspace.Workspace, env string) Project { return wsProject{ws, env} }
+// ("" for none). current, when not nil, is the configuration in force
+// (the language server's, which serve --http reloads and may fetch from
+// a registry backend); nil reads ws's registry, reloaded when one of
+// its files changed.
+func FromWorkspace(ws *workspace.Workspace, env string, current func() *config.Snapshot) Project {
+	return wsProject{ws, env, current}
+}
 
 type wsProject struct {
-	ws  *workspace.Workspace
-	env string
+	ws      *workspace.Workspace
+	env     string
+	current func() *config.Snapshot
 }
 
 func (p wsProject) Snapshot(ctx context.Context) (workspace.Snapshot, error) {
@@ -27,10 +33,17 @@ func (p wsProject) Snapshot(ctx context.Context) (workspace.Snapshot, error) {
 	}
 	snap := p.ws.Snapshot()
 	snap.Environment = p.env
+	snap.Config = p.Config()
 	return snap, nil
 }
 
-func (p wsProject) Config() *config.Snapshot { return p.ws.Registry().Get() }
+func (p wsProject) Config() *config.Snapshot {
+	if p.current != nil {
+		return p.current()
+	}
+	p.ws.Registry().ReloadIfChanged()
+	return p.ws.Registry().Get()
+}
 
 func (p wsProject) AnswerAPIs(ctx context.Context, reg *config.Registry) *openapi.Set {
 	if reg == nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/mcp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -103,6 +104,10 @@ type Options struct {
 	// /metrics (when Ops has metrics), /healthz and /readyz on, without
 	// the token: for a scraper and probes on an internal port.
 	OpsAddr string
+	// MCP serves /mcp (the Model Context Protocol for coding agents);
+	// nil answers it 404. Its run tool's runner must be behind Gate
+	// (Gate.WrapEngine).
+	MCP *mcp.Server
 	// StopDelay is how long a stopping server keeps its listener open,
 	// not ready and refusing new sessions and runs, before it drains: the
 	// time a load balancer's health checks take to stop sending it
@@ -246,6 +251,14 @@ func New(opts Options) (*Server, error) {
 	s.mux.Handle("POST /v1/run/plan", s.mayRun(http.HandlerFunc(s.handleRunPlan)))
 	s.mux.Handle("POST /v1/mock/check", s.mayRun(http.HandlerFunc(s.handleMockCheck)))
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
+	if opts.MCP != nil {
+		h := s.mayUseMCP(opts.MCP.Handler())
+		// Stateless: POST carries every message; GET and DELETE are
+		// answered 405 by the transport, not the page's 404.
+		for _, m := range []string{"POST", "GET", "DELETE"} {
+			s.mux.Handle(m+" /mcp", h)
+		}
+	}
 	s.mux.Handle("GET /", pageHandler())
 	return s, nil
 }

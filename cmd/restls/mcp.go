@@ -78,7 +78,7 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
 		return 2
 	}
-	srv, err := newMCP(&cf, cf.openAPI(apis), root)
+	srv, err := newMCP(&cf, cf.openAPI(apis), root, nil)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
 		return 2
@@ -102,8 +102,9 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 }
 
 // newMCP is the MCP server's options over the project of cf, as restls
-// check reads it: its configuration, descriptions and check settings.
-func newMCP(cf *configFlags, apis openAPIFlags, root string) (mcp.Options, error) {
+// check reads it: its configuration (current's, when not nil: serve's
+// language server), descriptions and check settings.
+func newMCP(cf *configFlags, apis openAPIFlags, root string, current func() *config.Snapshot) (mcp.Options, error) {
 	sources := cf.sources()
 	var kinds config.KindMap
 	var include, exclude []string
@@ -119,7 +120,7 @@ func newMCP(cf *configFlags, apis openAPIFlags, root string) (mcp.Options, error
 		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: ws, Context: ctx,
 			Since: &check.Since{Ref: ref, Config: base}})
 	}
-	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.environmentName()), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
+	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.environmentName(), current), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
 		Impact: impact, Version: versionString()}, nil
 }
 

@@ -147,6 +147,15 @@ ended without shutdown, 2 for usage errors.`)
 		Environment:  cf.environmentName(),
 	})
 
+	if httpMode {
+		// /mcp: the MCP server over the same project, its runs through
+		// the same engine behind the same gate.
+		if err := hf.mcpServer(&cf, openAPI, srv, eng, log); err != nil {
+			fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
+			return 2
+		}
+	}
+
 	// Background work ends with ctx and is waited for, so nothing of this
 	// run outlives it (in-process tests run serve again).
 	var bg sync.WaitGroup

@@ -14,8 +14,10 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/mcp"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/web"
 	"github.com/restls/restls/workspace"
@@ -72,6 +74,8 @@ type httpFlags struct {
 	// the environment served.
 	project     *workspace.Project
 	environment string
+	// mcp serves /mcp (mcpServer).
+	mcp *mcp.Server
 }
 
 // stringList is a repeatable string flag.
@@ -132,6 +136,23 @@ func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web
 	h.gate = web.NewGate(web.GateOptions{AllowRun: h.allowRun, Environment: h.environment, Audit: h.auditLog, Ops: h.ops})
 	h.runner = h.ops.WrapRunner(runner)
 	return h.ops.WrapLoad(load), h.gate.Wrap(h.runner)
+}
+
+// mcpServer makes the server of /mcp: the MCP server over cf's project
+// with srv's configuration, its dry runs eng's behind the gate, which
+// decides by role whether one may go live.
+func (h *httpFlags) mcpServer(cf *configFlags, apis openAPIFlags, srv *lsp.Server, eng *engine.Engine, log *zap.Logger) error {
+	root, err := projectRoot("", cf.projectFile())
+	if err != nil {
+		return err
+	}
+	o, err := newMCP(cf, apis, root, srv.Snapshot)
+	if err != nil {
+		return err
+	}
+	o.Run, o.AllowLive, o.Logger = mcp.Runner(h.gate.WrapEngine(eng.Run)), true, log.Named("mcp")
+	h.mcp, err = mcp.New(o)
+	return err
 }
 
 // authOptions are the identity flags as web takes them.
@@ -260,7 +281,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	return web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
 		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
-		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay}
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp}
 }
 
 // announce tells the person who started the server where the page is.

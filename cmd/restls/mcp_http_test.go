@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/restls/restls/internal/oauthtest"
+	"github.com/restls/restls/web"
+)
+
+// withBearer sends every request with Authorization: Bearer tok.
+type withBearer struct{ tok string }
+
+func (b withBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.tok)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// mcpHTTP connects the official Go SDK's client to base's /mcp with
+// token (none when empty).
+func mcpHTTP(t *testing.T, base, token string) (*sdk.ClientSession, error) {
+	t.Helper()
+	hc := &http.Client{Timeout: time.Minute}
+	if token != "" {
+		hc.Transport = withBearer{token}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "restls-test", Version: "1"}, nil).Connect(ctx,
+		&sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	if err == nil {
+		t.Cleanup(func() { _ = cs.Close() })
+	}
+	return cs, err
+}
+
+// TestMCPHTTPKey: /mcp on serve --http over loopback, behind the access
+// key: refused without it; with it, the agent's whole flow, its dry run
+// through the gate into the audit trail.
+func TestMCPHTTPKey(t *testing.T) {
+	t.Parallel()
+	root := mcpProject(t)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	p := startHTTPIn(t, root, "--allow-run", "--audit", audit)
+	if _, err := mcpHTTP(t, p.base, ""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Errorf("/mcp without the key: %v", err)
+	}
+	if code, _ := send(t, http.MethodPost, p.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.Header{"Host": {"evil.example"}, "Authorization": {"Bearer " + p.key}}); code == 200 {
+		t.Errorf("/mcp answered a foreign Host")
+	}
+	cs, err := mcpHTTP(t, p.base, p.key)
+	if err != nil {
+		t.Fatalf("/mcp with the key: %v", err)
+	}
+	agentFlow(t, cs, root)
+	p.kill(syscall.SIGTERM)
+	<-p.wait
+	text, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r web.AuditRecord
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(text))), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" {
+		t.Errorf("audit of the /mcp run: %v\n%s", err, text)
+	}
+}
+
+// TestMCPHTTPRoles: /mcp with OpenID Connect tokens, as in the designer's
+// tests: a viewer reads but may not run; a mocker runs with fixtures but
+// not live; a runner runs live; each refusal names the role needed, and
+// every run is in the audit trail.
+func TestMCPHTTPRoles(t *testing.T) {
+	t.Parallel()
+	idp := newOIDC(t)
+	svc := newEcho(t)
+	oauth := oauthtest.New(t, oauthtest.Options{ClientID: "forms", Secret: testSecrets.clientSecret})
+	project := roleProject(t, svc.URL, oauth.URL, testSecrets)
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	p := startHTTP(t, nil, "--auth", "oidc", "--oidc-issuer", idp.Issuer(), "--oidc-audience", idp.ClientID,
+		"--project", project, "--allow-run", "--audit", audit)
+	if _, err := mcpHTTP(t, p.base, ""); err == nil {
+		t.Errorf("/mcp without a token connected")
+	}
+	run := func(cs *sdk.ClientSession, args map[string]any) (*sdk.CallToolResult, string) {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(res)
+		return res, string(data)
+	}
+	mock := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).body`, "fixtures": "fixtures:\n" + openFixture}
+	live := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).status.code`, "live": true}
+	for _, tc := range []struct {
+		user   string
+		groups []string
+		mock   string // what a run with fixtures answers
+		live   string // what a live run answers
+	}{
+		{"vera", nil, "role mocker", "role mocker"},
+		{"mo", []string{"authors"}, `"mocked":true`, "needs the role runner"},
+		{"ron", []string{"ops"}, `"mocked":true`, `"result":200`},
+	} {
+		cs, err := mcpHTTP(t, p.base, idp.token(t, tc.user, tc.groups, nil))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.user, err)
+		}
+		var services struct{ Services []struct{ ServiceID string } }
+		callTool(t, cs, "services", map[string]any{}, &services)
+		if len(services.Services) != 4 {
+			t.Errorf("%s: services %+v", tc.user, services)
+		}
+		for _, c := range []struct {
+			args map[string]any
+			want string
+		}{{mock, tc.mock}, {live, tc.live}} {
+			if _, out := run(cs, c.args); !strings.Contains(out, c.want) {
+				t.Errorf("%s: run %v answered %.400s; want %s", tc.user, c.args["live"], out, c.want)
+			}
+		}
+	}
+	p.kill(syscall.SIGTERM)
+	<-p.wait
+	text, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		var r web.AuditRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		got = append(got, r.User+"/"+r.Role+"/"+r.Mode+"/"+r.Outcome)
+	}
+	want := "vera/viewer/mock/refused vera/viewer/live/refused mo/mocker/mock/returned mo/mocker/live/refused ron/runner/mock/returned ron/runner/live/returned"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("audit:\n%s\nwant\n%s", g, want)
+	}
+	for _, s := range []string{testSecrets.apiKey, testSecrets.basic, testSecrets.basicPassword, testSecrets.clientSecret} {
+		if strings.Contains(string(text), s) {
+			t.Errorf("the audit shows a credential")
+		}
+	}
+}
