@@ -99,7 +99,6 @@ func errorText(res *sdk.CallToolResult) string {
 	return ""
 }
 
-
 // remarshal decodes v's JSON into out.
 func remarshal(t testing.TB, v, out any) {
 	t.Helper()
