@@ -180,7 +180,7 @@ func (e *Engine) Run(ctx context.Context, snap workspace.Snapshot, req Request) 
 		res.Kind = p.kind // a result made without the run (memory-limit)
 	}
 	if out.RecordError != "" && req.Notice != nil {
-		req.Notice(out.RecordError)
+		req.Notice(Notice{Message: out.RecordError, Record: true})
 	}
 	e.checkAnswers(ctx, snap, p, res, req.Notice)
 	e.keep(req, p, res)
@@ -210,6 +210,12 @@ func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
 	if snap.Config != nil {
 		src = snap.Config.Sources
 		p.reg = snap.Config.For(p.kind)
+		if src.RegistryURL == "" && (p.reg == nil || !p.reg.Loaded) {
+			return nil, &ConfigError{Kind: p.kind, Registry: p.reg}
+		}
+	}
+	if req.Decided != nil {
+		req.Decided(p.kind, p.reg)
 	}
 	lim := req.Limits.or(e.opts.Limits)
 	p.iso = isolate.Request{Text: req.Text, Kind: p.kind, Input: req.Input, Sources: src, Registry: p.reg,
@@ -221,6 +227,16 @@ func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
 	}
 	return p, nil
 }
+
+// ConfigError is a run with no configuration to run against: no
+// configuration file of the script's kind was found or read. Nothing
+// ran. Registry, when not nil, has the diagnostics that say why.
+type ConfigError struct {
+	Kind     config.Kind
+	Registry *config.Registry
+}
+
+func (e *ConfigError) Error() string { return config.NoConfiguration }
 
 // FixturesError is a run whose fixtures cannot be used: a fixtures
 // document or file that does not parse (its message names the file as
@@ -298,7 +314,7 @@ func (e *Engine) execute(ctx context.Context, p *plan) (*isolate.ChildResult, er
 // descriptions (workspace.CheckCall), as notes on the call; they never
 // fail the run. The descriptions, with their answers' schemas, load once
 // per engine, when a run first has calls to check.
-func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *plan, res *dryrun.Result, notice func(string)) {
+func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *plan, res *dryrun.Result, notice func(Notice)) {
 	reg := workspace.Usable(p.reg)
 	if len(res.Calls) == 0 || reg == nil || len(snap.APIs) == 0 {
 		return
@@ -313,7 +329,7 @@ func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *p
 		docs, _ := e.answers.Docs(snap.APIs)
 		for _, d := range docs {
 			if d.Err != nil {
-				notice(d.Err.Error() + "; answers are not checked against it")
+				notice(Notice{Message: d.Err.Error() + "; answers are not checked against it"})
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -209,9 +210,9 @@ func (r *recorder) Done(res *dryrun.Result) {
 }
 
 // TestObserverSeesTheRun: an observer sees every call made and
-// answered, the console lines and the result, in order, whether the
-// script runs in this process or in a child (whose events stream to
-// this one before its result).
+// answered, the console lines, the statements reached and the result, in
+// order, whether the script runs in this process or in a child (whose
+// events stream to this one before its result).
 func TestObserverSeesTheRun(t *testing.T) {
 	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -226,7 +227,7 @@ func TestObserverSeesTheRun(t *testing.T) {
 	for name, iso := range map[string]Isolation{"in process": InProcess, "child": Child} {
 		e := New(Options{Isolation: iso, Limits: Limits{Timeout: 20 * time.Second}})
 		obs := &recorder{}
-		res, err := e.Run(context.Background(), snap, Request{Path: "/ws/a.js", Text: text, Observer: obs})
+		res, err := e.Run(context.Background(), snap, Request{Path: "/ws/a.js", Text: text, Observer: obs, Statements: true})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -238,6 +239,9 @@ func TestObserverSeesTheRun(t *testing.T) {
 		}
 		if strings.Join(obs.logs, ",") != "between" || obs.done != res {
 			t.Errorf("%s: logs %q, done %p (result %p)", name, obs.logs, obs.done, res)
+		}
+		if !slices.Equal(obs.lines, []int{1, 2, 3, 4}) {
+			t.Errorf("%s: statements reached at lines %v, want 1 to 4", name, obs.lines)
 		}
 	}
 }

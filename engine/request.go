@@ -51,7 +51,11 @@ type Request struct {
 	// Notice, when set, hears what the user should know about the run
 	// that is not its result: a description that did not load, a record
 	// file that could not be written (the run happened).
-	Notice func(message string)
+	Notice func(Notice)
+	// Decided, when set, hears the kind and its registry once they are
+	// decided, before the script runs (restls run reports the
+	// configuration's errors there).
+	Decided func(kind config.Kind, reg *config.Registry)
 	// Observer, when set, watches the run; Statements asks it to hear
 	// each statement reached, which instruments the program (costly: only
 	// for a debugger or coverage).
@@ -100,6 +104,16 @@ type Fixtures struct {
 	RecordHeaders []string
 	// Live sends the calls no fixture answers to their services.
 	Live bool
+}
+
+// Notice is something the user should know about a run besides its
+// result.
+type Notice struct {
+	Message string
+	// Record: the record file could not be written (the run happened;
+	// its logs say it too). Else a description did not load and answers
+	// were not checked against it.
+	Record bool
 }
 
 // Keep says where a run is kept in the history.

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"go.uber.org/zap"
 
@@ -238,13 +239,17 @@ func (r *runner) run(parent context.Context) {
 		}()
 		// Parse first: the parser's errors carry positions, goja.Compile's
 		// only a formatted message. Source maps are never loaded.
-		ast, err := parser.ParseFile(nil, r.opts.Filename, prefix+src+"\n})", 0, parser.WithDisableSourceMaps)
+		text := prefix + src + "\n})"
+		ast, err := parser.ParseFile(nil, r.opts.Filename, text, 0, parser.WithDisableSourceMaps)
 		if err != nil {
 			c.parseErr = err
 			c.endsEarly = endsEarly(err, src)
 			return
 		}
 		positionLoops(ast)
+		if r.opts.Statements && r.opts.Observer != nil {
+			instrumentStatements(ast, file.Idx(len(prefix)+1), text)
+		}
 		c.prg, c.err = goja.CompileAST(ast, false)
 	}()
 	wait := time.NewTimer(r.opts.Timeout)
@@ -278,6 +283,12 @@ func (r *runner) run(parent context.Context) {
 	if err := r.install(); err != nil {
 		r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 		return
+	}
+	if r.opts.Statements && r.opts.Observer != nil {
+		if err := r.installStatementHook(src); err != nil {
+			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+			return
+		}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()

@@ -12,15 +12,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
-	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
@@ -71,25 +70,8 @@ one). A diff never changes the exit status.
 Exit status: 0 when the script returns, 1 when it throws (or cannot be
 compiled, or runs past --timeout or --max-memory), 2 for usage errors or
 when the script, input, fixtures or configuration cannot be loaded.`)
-	kindName := fs.String("kind", "", "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript (default: the script's first-line \"// restls-kind: K\" comment, else scriptService)")
-	inputFile := fs.String("input", "", "JSON `file` whose value becomes context.input (default {})")
-	asJSON := fs.Bool("json", false, "print one JSON object: result, error, calls, logs")
-	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
-	mockFile := fs.String("mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
-	mockName := fs.String("mock-name", "", "the `name` shown for the --mock file in answers and messages (X-Restls-Mock, no-fixture, NAME:LINE) (default its path)")
-	maxMemoryFlag := memoryFlag(fs, "stop the script when the process has grown by this `size`")
-	recordFile := fs.String("record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
-	recordHeaders := fs.String("record-headers", "", "comma-separated response header `names` to record, volatile ones included (default: all but hop-by-hop ones and the volatile date, server, age, expires, traceparent, x-request-id, x-correlation-id and content-length; never Set-Cookie, Cookie or Authorization)")
-	maxBytes := fs.Int64("max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
-	verbose := fs.Bool("v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
-	asCurl := fs.Bool("curl", false, "print a curl command per call (credentials as shell variables) instead of the preview; no call reaches a service unless --live is given (the --mock fixtures answer them)")
-	live := fs.Bool("live", false, "send calls to the services: with --curl, which otherwise sends none; with --mock, the calls no fixture answers")
-	var openAPI openAPIFlags
-	fs.Var(&openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
-	save := fs.Bool("save", false, "keep this run in the run history ($"+envHistory+" or the user cache directory's restls/history), as the editor keeps its runs")
-	diffWith := fs.String("diff-with", "", "after the preview, print what changed from an earlier run: a `file` (a history entry or restls run --json output) or \"last\", the last run of SCRIPT kept in the history")
-	colorMode := fs.String("color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
-	full := fs.Bool("full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
+	var f runFlags
+	f.register(fs)
 	cf := configFlags{env: env}
 	cf.register(fs)
 	// Flags may also follow SCRIPT.
@@ -97,7 +79,6 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if rc >= 0 {
 		return rc
 	}
-	maxMemory := *maxMemoryFlag
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "restls run: "+format+"\n", a...)
 		return 2
@@ -105,168 +86,200 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if len(positional) != 1 {
 		return usageErr("expected exactly one SCRIPT file, got %d arguments; see restls run -h", len(positional))
 	}
-	script := positional[0]
-	// --kind overrides; otherwise the kind rule of check, test and the
-	// editor decides (config.KindMap.Decide), once the script is read.
-	kind := config.ScriptService
-	if *kindName != "" {
-		k, err := config.ParseKind(*kindName)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		kind = k
-	}
-	if *timeout <= 0 {
-		return usageErr("--timeout must be positive, got %v", *timeout)
-	}
-	if *maxBytes <= 0 {
-		return usageErr("--max-response-bytes must be positive, got %d", *maxBytes)
-	}
-	color, err := scriptrt.ColorFor(*colorMode, isTerminal(env.stdout), env.getenv("NO_COLOR"))
+	f.script = positional[0]
+	out, err := f.check(env)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if *asJSON && *asCurl {
-		return usageErr("--json and --curl are two outputs; pick one (--json holds each call's curl command too)")
-	}
-	if *mockName != "" && *mockFile == "" {
-		return usageErr("--mock-name needs --mock FILE")
-	}
-	if *asCurl && !*live && *recordFile != "" {
-		return usageErr("--record keeps what the services answer, and --curl sends no call to a service unless --live is given: add --live to send the calls and record them, or leave out --record")
-	}
-	if (*save || *diffWith != "") && script == "-" {
-		return usageErr("--save and --diff-with keep and find runs by the script's file: give a SCRIPT file, not -")
-	}
-	if *diffWith != "" && (*asJSON || *asCurl) {
-		return usageErr("--diff-with prints after the preview; with --json or --curl, compare two --json outputs with --diff-with FILE in a run without them")
-	}
-	if *kindName == "" && script != "-" {
-		// The supervisor names the kind too (the memory-limit header); an
-		// unreadable script is the child's to report.
-		if src, err := input.ReadFile(script, input.Script); err == nil {
-			kind = config.KindMap(nil).KindOf(script, string(src))
-		}
-	}
-	out := runOutput{asJSON: *asJSON, asCurl: *asCurl, script: script, kind: kind, mockFile: restclient.MockName(*mockFile, *mockName),
-		preview: scriptrt.PreviewOptions{Color: color, Full: *full, Verbose: *verbose}, save: *save, diffWith: *diffWith}
-	if env.stdout == os.Stdout && env.getenv(isolate.EnvSupervised) == "" {
-		return superviseRun(env, args, maxMemory, out)
-	}
-	var src []byte
-	if script == "-" {
-		src, err = input.ReadFrom(env.stdin, "standard input", input.Script)
-	} else {
-		src, err = input.ReadFile(script, input.Script)
-	}
+	req, err := f.request(env)
 	if err != nil {
-		return usageErr("cannot read the script: %s", readErr(script, err))
+		return usageErr("%v", err)
 	}
-	var inputJSON json.RawMessage
-	if *inputFile != "" {
-		data, err := input.ReadFile(*inputFile, input.Input)
-		if err != nil {
-			return usageErr("cannot read --input: %s", readErr(*inputFile, err))
-		}
-		if !json.Valid(data) {
-			return usageErr("--input %s is not valid JSON", *inputFile)
-		}
-		inputJSON = data
-	}
-	var mock *restclient.Mock
-	if *mockFile != "" {
-		if mock, err = restclient.LoadMockAs(*mockFile, *mockName); err != nil {
-			return usageErr("--mock: %v", err)
-		}
-		mock.Script = script
-		if *asCurl && !*live {
-			mock.Advice = ", or add --live to send the calls no fixture answers (restls run --curl sends none by itself)"
-		}
-	} else if *asCurl && !*live {
-		// Export only: every call fails after its command is written.
-		mock = &restclient.Mock{File: noMockFile, Script: script,
-			Advice: " to a fixtures file and give it with --mock FILE, or add --live to send the calls (restls run --curl sends none by itself)"}
-	}
-	var rec *restclient.Recorder
-	if *recordFile != "" {
-		if rec, err = restclient.NewRecorder(restclient.RecordOptions{File: *recordFile, Headers: restclient.HeaderNames(*recordHeaders)}); err != nil {
-			return usageErr("--record: %v", err)
-		}
-	} else if *recordHeaders != "" {
-		return usageErr("--record-headers needs --record FILE")
-	}
-	if script != "-" {
-		cf.start = script
+	if f.script != "-" {
+		cf.start = f.script
 	}
 	if cf.rootMissing("run") {
 		return 2
 	}
-	if *kindName == "" {
-		// restls.yaml's scriptKinds too, as check and the editor decide
-		// (the directive still comes first).
-		file := script
-		if abs, err := filepath.Abs(script); err == nil && script != "-" {
-			file = abs // check and the editor match kind globs on absolute paths
-		}
-		kind = cf.projectKinds().KindOf(file, string(src))
-		out.kind = kind
-	}
-	reg := config.Load(cf.sources()).For(kind)
-	if !reg.Loaded {
-		for _, d := range reg.Diagnostics {
-			fmt.Fprintln(env.stderr, d.String())
-		}
-		return usageErr("%s", errNoConfiguration)
-	}
-	if n := countErrors(reg.Diagnostics); n > 0 {
-		fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
-	}
-
-	level := zapcore.WarnLevel
-	if *verbose {
-		level = zapcore.DebugLevel
-	}
-	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(env.stderr), level))
-	defer func() { _ = logger.Sync() }()
-
-	// The memory limit and its hard stop are the process's: only the real
-	// one sets them, never an in-process test.
-	var hardStop func(string)
-	if env.stdout == os.Stdout {
-		if err := scriptrt.LimitProcessMemory(maxMemory); err != nil {
-			logger.Warn("no OS memory limit for this run; the watchdog still applies", zap.Error(err))
-		}
-		hardStop = func(msg string) {
-			writeRunResult(env, scriptrt.MemoryLimitResult(msg), out)
-			os.Exit(1)
+	snap := workspace.NewSnapshot(config.Load(cf.sources()), cf.projectKinds(), cf.openAPI(f.openAPI), nil, nil, nil)
+	snap.Environment = cf.environmentName()
+	req.Decided = func(kind config.Kind, reg *config.Registry) {
+		if n := countErrors(reg.Diagnostics); n > 0 {
+			fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
 		}
 	}
+	recordFailed := false
+	req.Notice = func(n engine.Notice) {
+		fmt.Fprintf(env.stderr, "restls run: %s\n", n.Message)
+		recordFailed = recordFailed || n.Record
+	}
+	// The real process runs the script in a child that it watches from
+	// outside (runtime/isolate): a script that makes it grow past
+	// --max-memory is killed however fast it allocates. An in-process
+	// test runs it here.
+	iso := engine.Child
+	if env.stdout != os.Stdout {
+		iso = engine.InProcess
+	}
+	eng := engine.New(engine.Options{Isolation: iso, MaxRuns: 1})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res := scriptrt.Run(ctx, scriptrt.Options{
-		Source:           string(src),
-		Filename:         script,
-		Kind:             kind,
-		Registry:         reg,
-		MaxResponseBytes: *maxBytes,
-		Mock:             mock,
-		Trace:            *asJSON || *verbose, // what shows timing phases and wire blocks
-		Record:           rec,
-		Live:             *live,
-		Input:            inputJSON,
-		Timeout:          *timeout,
-		Logger:           logger,
-		MaxMemory:        maxMemory,
-		MemoryHardStop:   hardStop,
-	})
-	checkAnswers(ctx, env.stderr, reg, cf.openAPI(openAPI), res.Calls)
-	if rec != nil {
-		if err := rec.Save(); err != nil {
-			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
-			defer func() { rc = 1 }() // after the output, whatever the script did
+	res, err := eng.Run(ctx, snap, req)
+	if err != nil {
+		return runFailed(env, err)
+	}
+	// restls run's output has never had the mode (it says it with
+	// "answers from" and its flags): kept as it was, byte for byte.
+	res.Mode = ""
+	rc = writeRunResult(env, res, out)
+	if recordFailed {
+		rc = max(rc, 1) // after the output, whatever the script did
+	}
+	return rc
+}
+
+// runFailed reports a run that did not start and returns its exit
+// status (2: what the user gave cannot be run).
+func runFailed(env *cliEnv, err error) int {
+	var fe *engine.FixturesError
+	var ce *engine.ConfigError
+	switch {
+	case errors.As(err, &fe) && fe.Record:
+		fmt.Fprintf(env.stderr, "restls run: --record: %v\n", err)
+	case errors.As(err, &fe):
+		fmt.Fprintf(env.stderr, "restls run: --mock: %v\n", err)
+	case errors.As(err, &ce):
+		if ce.Registry != nil {
+			for _, d := range ce.Registry.Diagnostics {
+				fmt.Fprintln(env.stderr, d.String())
+			}
+		}
+		fmt.Fprintf(env.stderr, "restls run: %s\n", errNoConfiguration)
+	default:
+		fmt.Fprintf(env.stderr, "restls run: start the run: %v\n", err)
+	}
+	return 2
+}
+
+// runFlags are restls run's own flags.
+type runFlags struct {
+	script                          string
+	kind, input, mockFile, mockName string
+	recordFile, recordHeaders       string
+	asJSON, verbose, asCurl, live   bool
+	save, full                      bool
+	diffWith, color                 string
+	timeout                         time.Duration
+	maxMemory                       *int64
+	maxBytes                        int64
+	openAPI                         openAPIFlags
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.kind, "kind", "", "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript (default: the script's first-line \"// restls-kind: K\" comment, else scriptService)")
+	fs.StringVar(&f.input, "input", "", "JSON `file` whose value becomes context.input (default {})")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object: result, error, calls, logs")
+	fs.DurationVar(&f.timeout, "timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
+	fs.StringVar(&f.mockFile, "mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
+	fs.StringVar(&f.mockName, "mock-name", "", "the `name` shown for the --mock file in answers and messages (X-Restls-Mock, no-fixture, NAME:LINE) (default its path)")
+	f.maxMemory = memoryFlag(fs, "stop the script when the process has grown by this `size`")
+	fs.StringVar(&f.recordFile, "record", "", "write every call's answer as a fixture to this YAML (or .json) `file`, updated in place, for --mock to replay; with --mock only the calls no fixture answers go to the network and are recorded")
+	fs.StringVar(&f.recordHeaders, "record-headers", "", "comma-separated response header `names` to record, volatile ones included (default: all but hop-by-hop ones and the volatile date, server, age, expires, traceparent, x-request-id, x-correlation-id and content-length; never Set-Cookie, Cookie or Authorization)")
+	fs.Int64Var(&f.maxBytes, "max-response-bytes", restclient.DefaultMaxResponseBytes, "fail a call whose response body is larger than this many `bytes` after decompression")
+	fs.BoolVar(&f.verbose, "v", false, "show the request and response header blocks as sent and received and the timing phases of each call, and log debug lines (per call, tokens) to stderr")
+	fs.BoolVar(&f.asCurl, "curl", false, "print a curl command per call (credentials as shell variables) instead of the preview; no call reaches a service unless --live is given (the --mock fixtures answer them)")
+	fs.BoolVar(&f.live, "live", false, "send calls to the services: with --curl, which otherwise sends none; with --mock, the calls no fixture answers")
+	fs.Var(&f.openAPI, "openapi", "check each call's answer against an OpenAPI description (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
+	fs.BoolVar(&f.save, "save", false, "keep this run in the run history ($"+envHistory+" or the user cache directory's restls/history), as the editor keeps its runs")
+	fs.StringVar(&f.diffWith, "diff-with", "", "after the preview, print what changed from an earlier run: a `file` (a history entry or restls run --json output) or \"last\", the last run of SCRIPT kept in the history")
+	fs.StringVar(&f.color, "color", "auto", "colour the preview: `when` is auto (when stdout is a terminal and NO_COLOR is not set), always or never")
+	fs.BoolVar(&f.full, "full", false, "print whole bodies in the preview instead of cutting them at 40 lines or 8 KiB")
+}
+
+// check refuses flags that do not go together and returns how the result
+// is shown.
+func (f *runFlags) check(env *cliEnv) (runOutput, error) {
+	color, err := scriptrt.ColorFor(f.color, isTerminal(env.stdout), env.getenv("NO_COLOR"))
+	if f.kind != "" {
+		if _, err := config.ParseKind(f.kind); err != nil {
+			return runOutput{}, err
 		}
 	}
-	return writeRunResult(env, res, out)
+	switch {
+	case f.timeout <= 0:
+		return runOutput{}, fmt.Errorf("--timeout must be positive, got %v", f.timeout)
+	case f.maxBytes <= 0:
+		return runOutput{}, fmt.Errorf("--max-response-bytes must be positive, got %d", f.maxBytes)
+	case err != nil:
+		return runOutput{}, err
+	case f.asJSON && f.asCurl:
+		return runOutput{}, errors.New("--json and --curl are two outputs; pick one (--json holds each call's curl command too)")
+	case f.mockName != "" && f.mockFile == "":
+		return runOutput{}, errors.New("--mock-name needs --mock FILE")
+	case f.asCurl && !f.live && f.recordFile != "":
+		return runOutput{}, errors.New("--record keeps what the services answer, and --curl sends no call to a service unless --live is given: add --live to send the calls and record them, or leave out --record")
+	case (f.save || f.diffWith != "") && f.script == "-":
+		return runOutput{}, errors.New("--save and --diff-with keep and find runs by the script's file: give a SCRIPT file, not -")
+	case f.diffWith != "" && (f.asJSON || f.asCurl):
+		return runOutput{}, errors.New("--diff-with prints after the preview; with --json or --curl, compare two --json outputs with --diff-with FILE in a run without them")
+	}
+	return runOutput{asJSON: f.asJSON, asCurl: f.asCurl, script: f.script, mockFile: restclient.MockName(f.mockFile, f.mockName),
+		preview: scriptrt.PreviewOptions{Color: color, Full: f.full, Verbose: f.verbose}, save: f.save, diffWith: f.diffWith}, nil
+}
+
+// request reads the script and the input and builds the run's request.
+func (f *runFlags) request(env *cliEnv) (engine.Request, error) {
+	var src []byte
+	var err error
+	if f.script == "-" {
+		src, err = input.ReadFrom(env.stdin, "standard input", input.Script)
+	} else {
+		src, err = input.ReadFile(f.script, input.Script)
+	}
+	if err != nil {
+		return engine.Request{}, fmt.Errorf("cannot read the script: %s", readErr(f.script, err))
+	}
+	req := engine.Request{Name: f.script, Text: string(src), Trace: f.asJSON || f.verbose,
+		Limits: engine.Limits{Timeout: f.timeout, MaxMemory: *f.maxMemory, MaxResponseBytes: f.maxBytes},
+		Stderr: env.stderr, Interrupt: true}
+	if f.kind != "" {
+		req.Kind, _ = config.ParseKind(f.kind) // checked (check)
+	}
+	if f.script != "-" {
+		if abs, err := filepath.Abs(f.script); err == nil {
+			req.Path = abs // check and the editor match kind globs on absolute paths
+		}
+	}
+	if f.verbose {
+		req.LogLevel = "debug"
+	}
+	if f.input != "" {
+		data, err := input.ReadFile(f.input, input.Input)
+		if err != nil {
+			return engine.Request{}, fmt.Errorf("cannot read --input: %s", readErr(f.input, err))
+		}
+		if !json.Valid(data) {
+			return engine.Request{}, fmt.Errorf("--input %s is not valid JSON", f.input)
+		}
+		req.Input = data
+	}
+	fx := engine.Fixtures{File: f.mockFile, Name: restclient.MockName(f.mockFile, f.mockName), Live: f.live, Record: f.recordFile}
+	switch {
+	case f.mockFile != "" && f.asCurl && !f.live:
+		fx.Advice = ", or add --live to send the calls no fixture answers (restls run --curl sends none by itself)"
+	case f.mockFile == "" && f.asCurl && !f.live:
+		// Export only: every call fails after its command is written.
+		fx.None, fx.Name = true, noMockFile
+		fx.Advice = " to a fixtures file and give it with --mock FILE, or add --live to send the calls (restls run --curl sends none by itself)"
+	}
+	if f.recordHeaders != "" {
+		if f.recordFile == "" {
+			return engine.Request{}, errors.New("--record-headers needs --record FILE")
+		}
+		fx.RecordHeaders = restclient.HeaderNames(f.recordHeaders)
+	}
+	req.Fixtures = fx
+	return req, nil
 }
 
 // noMockFile names the fixtures of restls run --curl without --mock
@@ -288,7 +301,6 @@ type runOutput struct {
 	asJSON, asCurl bool
 	preview        scriptrt.PreviewOptions
 	script         string
-	kind           config.Kind
 	mockFile       string // as shown: --mock-name or the --mock path
 	save           bool   // --save
 	diffWith       string // --diff-with
@@ -297,9 +309,6 @@ type runOutput struct {
 // writeRunResult prints a run's result and returns the exit status.
 func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 	script := out.script
-	if res.Kind == "" {
-		res.Kind = out.kind // a memory-limit result, made without the run
-	}
 	if out.asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
@@ -312,7 +321,7 @@ func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 			return 1
 		}
 	} else {
-		header := fmt.Sprintf("restls run %s (%s", input.Printable(script), out.kind)
+		header := fmt.Sprintf("restls run %s (%s", input.Printable(script), res.Kind)
 		if out.mockFile != "" {
 			header += ", answers from " + input.Printable(out.mockFile)
 		}
@@ -338,23 +347,6 @@ func countErrors(diags []config.Diagnostic) int {
 		}
 	}
 	return n
-}
-
-// superviseRun runs this same command line again in a child process that
-// is watched from outside (runtime/isolate): a script that makes the child
-// grow past --max-memory is killed however fast it allocates, and this
-// process reports memory-limit for it. Otherwise the child's output is
-// the run's.
-func superviseRun(env *cliEnv, args []string, maxMemory int64, out runOutput) int {
-	code, memory, err := isolate.RunSupervised(append([]string{"run"}, args...), maxMemory)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "restls run: start the run: %v\n", err)
-		return 2
-	}
-	if memory {
-		return writeRunResult(env, scriptrt.MemoryLimitResult(scriptrt.MemoryLimitMessage(maxMemory)), out)
-	}
-	return code
 }
 
 // isTerminal reports whether w is a terminal (for --color auto).

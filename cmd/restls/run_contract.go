@@ -12,23 +12,6 @@ import (
 	"github.com/restls/restls/workspace"
 )
 
-// checkAnswers holds each call's answer to its operation in the services'
-// API descriptions (--openapi and the project file's openapi): a status
-// the operation does not document, a JSON body that breaks the answer's
-// schema, as notes on the call (restclient.Call.Contract). It never fails
-// the run; a description that does not load is a line on stderr.
-func checkAnswers(ctx context.Context, stderr io.Writer, reg *config.Registry, sources openAPIFlags, calls []*restclient.Call) {
-	if len(sources) == 0 || len(calls) == 0 {
-		return
-	}
-	set := workspace.AnswerSet(ctx, reg, sources, func(_ workspace.APISource, err error) {
-		fmt.Fprintf(stderr, "restls run: %v; answers are not checked against it\n", err)
-	})
-	for _, c := range calls {
-		c.Contract = append(c.Contract, workspace.CheckCall(set, reg, c)...)
-	}
-}
-
 // testAnswerCheck is restls test's answer check (validateResponses):
 // the descriptions of sources, loaded with their answers' schemas once,
 // on the first answer to check, and attached to the registry of each

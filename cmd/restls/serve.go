@@ -245,12 +245,8 @@ func scriptRunner(serveCtx context.Context, eng *engine.Engine) func(context.Con
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(serveCtx, cancel)()
-		name := req.Path
-		if name == "" {
-			name = req.URI
-		}
 		snap := workspace.Snapshot{Config: req.Snapshot, Environment: req.Environment}
-		res, err := eng.Run(ctx, snap, engine.Request{Path: req.Path, Name: name, Text: req.Text, Kind: req.Kind, Input: req.Input,
+		res, err := eng.Run(ctx, snap, engine.Request{Text: req.Text, Kind: req.Kind, Input: req.Input,
 			Fixtures:      engine.Fixtures{Inline: req.MockText, File: req.MockFile, Record: req.RecordFile},
 			AllowServices: web.AllowedServices(ctx), Trace: true, Progress: req.Progress})
 		if err != nil && serveCtx.Err() != nil {

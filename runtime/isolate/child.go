@@ -155,6 +155,27 @@ type ChildResult struct {
 	// RecordError says why RecordFile could not be written; the run
 	// happened (its logs say it too).
 	RecordError string `json:"recordError,omitempty"`
+	// AfterCalls are the logs' AfterCalls (dryrun.LogEntry), which their
+	// JSON leaves out: where the terminal preview shows each line.
+	AfterCalls []int `json:"afterCalls,omitempty"`
+}
+
+// carry fills what the result's JSON leaves out, before it is written.
+func (c *ChildResult) carry() {
+	c.AfterCalls = nil
+	for _, l := range c.Result.Logs {
+		c.AfterCalls = append(c.AfterCalls, l.AfterCalls)
+	}
+}
+
+// restore puts back what carry kept, once read.
+func (c *ChildResult) restore() {
+	c.Result.DurationMs = c.DurationMs
+	if len(c.AfterCalls) == len(c.Result.Logs) {
+		for i, n := range c.AfterCalls {
+			c.Result.Logs[i].AfterCalls = n
+		}
+	}
 }
 
 // ChildMain runs the one dry run its ChildRequest on stdin asks for and
@@ -329,6 +350,7 @@ func failed(msg string) *ChildResult {
 // CodeResultTooLarge result when that is more than req's MaxResult.
 func writeResult(w io.Writer, res *ChildResult, req *ChildRequest) error {
 	res.Result.Mode = req.mode()
+	res.carry()
 	raw, err := json.Marshal(res)
 	if err != nil {
 		return err

@@ -6,13 +6,16 @@
 // entry point (ChildMain, which cmd/restls calls for the one argument
 // ChildArg before any command-line parsing). The parent writes one
 // ChildRequest as JSON on the child's stdin (configuration sources, kind,
-// script, context.input, pasted fixtures or fixture files, limits: nothing
-// secret on a command line or on disk) and reads one dryrun.Result from
-// its stdout; a run the child cannot start is a result with a code, never
-// text on stderr to be parsed. The package also owns the limits applied
+// script, context.input, fixtures, limits, log level, whether to stream
+// events: nothing secret on a command line or on disk) and reads one
+// ChildResult line from its stdout, after the run's events (Event) when
+// an observer asked for them; a run the child cannot start is a result
+// with a code, never text on stderr to be parsed. Every mode (serve,
+// restls run) uses this one request and result; InProcess runs the same
+// request in this process (restls test). The package also owns the limits applied
 // from outside the child (its resident memory, the wall clock,
 // cancellation, the size of its result), the limit on concurrent runs,
 // and turning a child that ended without a result into a result with a
-// clear error code. `restls run` uses Supervise in the same way for
-// itself (RunSupervised). It must not import the LSP packages, web or cmd.
+// clear error code. The run engine (package engine) is its one user; it
+// must not import the engine, the LSP packages, web or cmd.
 package isolate

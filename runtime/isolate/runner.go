@@ -227,23 +227,14 @@ func New(opts Options) *Runner {
 	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log}
 }
 
-// Run runs req in a child process and returns its result: the child's
-// own, or one made here when the child ended without one (code
+// RunChild runs req in a child process and returns its result: the
+// child's own, or one made here when the child ended without one (code
 // memory-limit, script-timeout, result-too-large or runner-crashed); its
 // Mode is req's. The error is ErrBusy, ErrRemoteRegistry, ctx's error
-// when ctx ended (the child is killed and waited for), or a failure to
-// start the child.
-func (r *Runner) Run(ctx context.Context, req Request) (*dryrun.Result, error) {
-	res, err := r.RunChild(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return res.Result, nil
-}
-
-// RunChild is Run, with what the child's result says besides the run
-// (ChildResult). The run's slot is taken here unless the caller holds
-// one (Acquire) and says so in ctx (WithSlot).
+// when ctx ended (the child is killed and waited for; with
+// req.Interrupt, interrupted and its result returned), or a failure to
+// start the child. The run's slot is taken here unless the caller holds
+// one (TryAcquire) and says so in ctx (WithSlot).
 func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error) {
 	creq, err := req.Child(Limits{Timeout: r.opts.Timeout, MaxMemory: r.opts.MaxMemory, MaxResult: MaxResult})
 	if err != nil {
@@ -359,6 +350,7 @@ func (r *Runner) resultFor(out Outcome, lim Limits, code int, how string, stdout
 		var res ChildResult
 		err := json.Unmarshal(stdout, &res)
 		if err == nil && res.Result != nil {
+			res.restore()
 			return &res
 		}
 		if err == nil {

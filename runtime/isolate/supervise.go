@@ -3,18 +3,11 @@ package isolate
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"time"
 )
-
-// EnvSupervised, set to 1 in a child's environment, tells `restls run` that
-// a parent already watches it, so it runs the script itself instead of
-// starting a supervised child of its own.
-const EnvSupervised = "RESTLS_SUPERVISED"
 
 // Allowance is what a child may use beyond its memory limit before it is
 // killed: the restls process itself (about 15 MB for `restls run` with a
@@ -39,21 +32,16 @@ type Outcome struct {
 	PeakRSS int64
 }
 
-// Supervise starts cmd and waits for it, killing it (SIGKILL, its whole
+// supervise starts cmd and waits for it, killing it (SIGKILL, its whole
 // process group when cmd sets Setpgid) when its resident memory exceeds
 // maxMemory+Allowance, when wall (if positive) has passed, or when ctx
-// ends. It always waits for the child, so none is left behind.
+// ends; with interrupt, the end of ctx interrupts the child instead
+// (os.Interrupt, as Ctrl-C does) and waits for it to end, within wall.
+// It always waits for the child, so none is left behind.
 //
 // The check runs in this process, outside the child's Go runtime: inside
 // the child, a watchdog goroutine cannot run while one large copy (a string
 // concatenation of hundreds of megabytes) holds up a garbage collection.
-func Supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration) (Outcome, error) {
-	return supervise(ctx, cmd, maxMemory, wall, false)
-}
-
-// supervise is Supervise; with interrupt, the end of ctx interrupts the
-// child (os.Interrupt, as Ctrl-C does) and waits for it to end, within
-// wall, instead of killing it.
 func supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration, interrupt bool) (Outcome, error) {
 	var out Outcome
 	if err := cmd.Start(); err != nil {
@@ -130,62 +118,9 @@ func residentMemory(pid int) int64 {
 	return n * pageSize
 }
 
-// RunSupervised runs this executable again with args and EnvSupervised=1,
-// on this process's stdin, stdout and stderr, and supervises it as
-// Supervise does with no wall-clock limit; `restls run` uses it so that its
-// --max-memory holds however fast a script allocates. It returns the
-// child's exit status (1 when a signal ended it), and whether it ended at
-// the memory limit (killed here, or the Go runtime's "out of memory" at the
-// OS limit), in which case the child printed no result.
-func RunSupervised(args []string, maxMemory int64) (code int, memory bool, err error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return 0, false, err
-	}
-	oom := &oomWriter{}
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), EnvSupervised+"=1")
-	cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
-	cmd.Stderr = io.MultiWriter(os.Stderr, oom)
-	cmd.SysProcAttr = ChildAttr(false)
-	// Ctrl-C reaches the child too, which reports a canceled run.
-	signal.Ignore(os.Interrupt)
-	defer signal.Reset(os.Interrupt)
-	out, err := Supervise(context.Background(), cmd, maxMemory, 0)
-	if err != nil {
-		return 0, false, err
-	}
-	if out.MemoryKilled || oom.seen {
-		return 1, true, nil
-	}
-	if !out.State.Exited() {
-		return 1, false, nil
-	}
-	return out.State.ExitCode(), false, nil
-}
-
-// oomWriter notices the Go runtime's fatal out-of-memory message, keeping
-// only the end of the previous write so a line split across writes counts.
-type oomWriter struct {
-	seen bool
-	tail []byte
-}
-
 // outOfMemory reports whether a process's stderr holds the Go runtime's
 // out-of-memory report ("runtime: out of memory: cannot allocate ..." then
 // "fatal error: out of memory", or "fatal error: runtime: out of memory").
 func outOfMemory(stderr []byte) bool {
 	return bytes.Contains(stderr, []byte("fatal error: out of memory")) || bytes.Contains(stderr, []byte("runtime: out of memory"))
-}
-
-func (w *oomWriter) Write(p []byte) (int, error) {
-	buf := append(w.tail, p...)
-	if outOfMemory(buf) {
-		w.seen = true
-	}
-	if n := 64; len(buf) > n {
-		buf = buf[len(buf)-n:]
-	}
-	w.tail = append(w.tail[:0], buf...)
-	return len(p), nil
 }
