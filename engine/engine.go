@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -180,7 +181,14 @@ func (e *Engine) Run(ctx context.Context, snap workspace.Snapshot, req Request) 
 		res.Kind = p.kind // a result made without the run (memory-limit)
 	}
 	if out.RecordError != "" && req.Notice != nil {
-		req.Notice(Notice{Message: out.RecordError, Record: true})
+		req.Notice(out.RecordError)
+	}
+	if req.Fixtures.Record != "" && req.Recorded != nil {
+		var err error
+		if out.RecordError != "" {
+			err = errors.New(out.RecordError)
+		}
+		req.Recorded(err)
 	}
 	e.checkAnswers(ctx, snap, p, res, req.Notice)
 	e.keep(req, p, res)
@@ -314,7 +322,7 @@ func (e *Engine) execute(ctx context.Context, p *plan) (*isolate.ChildResult, er
 // descriptions (workspace.CheckCall), as notes on the call; they never
 // fail the run. The descriptions, with their answers' schemas, load once
 // per engine, when a run first has calls to check.
-func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *plan, res *dryrun.Result, notice func(Notice)) {
+func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *plan, res *dryrun.Result, notice func(string)) {
 	reg := workspace.Usable(p.reg)
 	if len(res.Calls) == 0 || reg == nil || len(snap.APIs) == 0 {
 		return
@@ -329,7 +337,7 @@ func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *p
 		docs, _ := e.answers.Docs(snap.APIs)
 		for _, d := range docs {
 			if d.Err != nil {
-				notice(Notice{Message: d.Err.Error() + "; answers are not checked against it"})
+				notice(d.Err.Error() + "; answers are not checked against it")
 			}
 		}
 	}

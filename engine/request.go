@@ -51,7 +51,10 @@ type Request struct {
 	// Notice, when set, hears what the user should know about the run
 	// that is not its result: a description that did not load, a record
 	// file that could not be written (the run happened).
-	Notice func(Notice)
+	Notice func(message string)
+	// Recorded, when set and the run records (Fixtures.Record), hears
+	// whether the record file was written: nil, or why not.
+	Recorded func(err error)
 	// Decided, when set, hears the kind and its registry once they are
 	// decided, before the script runs (restls run reports the
 	// configuration's errors there).
@@ -104,16 +107,6 @@ type Fixtures struct {
 	RecordHeaders []string
 	// Live sends the calls no fixture answers to their services.
 	Live bool
-}
-
-// Notice is something the user should know about a run besides its
-// result.
-type Notice struct {
-	Message string
-	// Record: the record file could not be written (the run happened;
-	// its logs say it too). Else a description did not load and answers
-	// were not checked against it.
-	Record bool
 }
 
 // Keep says where a run is kept in the history.

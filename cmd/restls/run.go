@@ -109,10 +109,8 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		}
 	}
 	recordFailed := false
-	req.Notice = func(n engine.Notice) {
-		fmt.Fprintf(env.stderr, "restls run: %s\n", n.Message)
-		recordFailed = recordFailed || n.Record
-	}
+	req.Notice = func(msg string) { fmt.Fprintf(env.stderr, "restls run: %s\n", msg) }
+	req.Recorded = func(err error) { recordFailed = err != nil }
 	// The real process runs the script in a child that it watches from
 	// outside (runtime/isolate): a script that makes it grow past
 	// --max-memory is killed however fast it allocates. An in-process
