@@ -127,7 +127,7 @@ func (d *diagnoser) flowRead(res *flowResult, rd fread) (Diagnostic, bool) {
 	}
 	from := "its API description"
 	if sev == SeverityInfo {
-		from = "the recorded answers " + d.disp.path(v.idx.Source)
+		from = "the recorded answers in " + d.disp.path(v.idx.Source)
 	} else if v.idx != nil {
 		src := v.idx.Source
 		if !openapi.IsURL(src) {
@@ -135,7 +135,7 @@ func (d *diagnoser) flowRead(res *flowResult, rd fread) (Diagnostic, bool) {
 		}
 		from = "its API description " + src
 	}
-	msg := fmt.Sprintf("%s does not have the field %q here (%s lists %s%s), so it reads undefined: check the name",
+	msg := fmt.Sprintf("%s does not have the field %q here (fields in %s: %s%s), so it reads undefined: check the name",
 		what, rd.name, from, strings.Join(listed, ", "), more)
 	diag := Diagnostic{Range: rd.rng, Severity: sev, Code: CodeOpenAPIUnknownRead, Message: msg}
 	if near := config.Nearest(rd.name, names, 1); len(near) > 0 && !strings.Contains(d.text[rd.rng.Start:rd.rng.End], `"`) {

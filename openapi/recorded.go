@@ -65,6 +65,9 @@ func BuildRecorded(source string, data []byte) (*Index, error) {
 			seen[key] = op
 			idx.Ops = append(idx.Ops, op)
 		}
+		if st := strconv.Itoa(status); !slices.Contains(op.Statuses, st) {
+			op.Statuses = append(op.Statuses, st)
+		}
 		body := inferSchema(f.get("body"), 0)
 		if status >= 200 && status < 300 {
 			if op.Response == nil {

@@ -16,6 +16,9 @@ import (
 )
 
 func runFixtures(env *cliEnv, args []string) int {
+	if len(args) > 0 && args[0] == "schema" {
+		return runFixturesSchema(env, args[1:])
+	}
 	fs := newFlagSet(env, "fixtures generate", "[--openapi ID=PATH_OR_URL] [config flags] SCRIPT", `
 Adds a fixture for every api.rest.v1 call of SCRIPT that no fixture
 answers yet to the fixture file beside it (NAME.mock.yaml, created when
@@ -46,7 +49,7 @@ read, no description, or a fixture file that cannot be updated.`)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			return parseFlags(env, fs, args)
 		}
-		return usageErr("the subcommand is generate: restls fixtures generate SCRIPT")
+		return usageErr("the subcommands are generate and schema: restls fixtures generate SCRIPT, restls fixtures schema SERVICEID")
 	}
 	pos, rc := parseInterleaved(env, fs, args[1:])
 	if rc >= 0 {
