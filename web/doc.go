@@ -3,7 +3,8 @@
 //
 // It owns the HTTP endpoints (GET /v1/services, /v1/calls, /v1/status,
 // /v1/schema/mock.json, /v1/schema/restls.json, /healthz, /readyz,
-// /metrics, POST /v1/run), the operators' port and its metrics (ops.go), reloads an operator asks for (ReloadBySignal: cmd/restls owns the signal), their security
+// /metrics, POST /v1/run, /mcp: package mcp's server behind the key or
+// a role, its runs through the gate), the operators' port and its metrics (ops.go), reloads an operator asks for (ReloadBySignal: cmd/restls owns the signal), their security
 // (bearer token, CORS allow-list, loopback-only default, and the rule
 // that a non-loopback address needs a token: CheckListen), who a request
 // comes from (access.go: the key, an OpenID Connect token verified with
@@ -18,7 +19,8 @@
 // choose configuration sources, lspws.go), and the designer page embedded
 // with go:embed (GET /).
 //
-// web may import config, hints, lsp, runtime/dryrun (the type of a run's
+// web may import config, engine (the run tool's runner shape,
+// Gate.WrapEngine), mcp (the server /mcp serves), hints, lsp, runtime/dryrun (the type of a run's
 // result, which POST /v1/run answers as it is), runtime/restclient (only
 // for the fixture format: ParseMock checks a run's inline mock, MockSchema
 // is served) and workspace (the project: restls.yaml and its schema,
