@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -51,7 +51,9 @@ func TestMCPHTTPKey(t *testing.T) {
 	t.Parallel()
 	root := mcpProject(t)
 	audit := filepath.Join(t.TempDir(), "audit.jsonl")
-	p := startHTTPIn(t, root, "--allow-run", "--audit", audit)
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--audit", audit)
+	cmd.Dir = root
+	p := startHTTPCmd(t, cmd)
 	if _, err := mcpHTTP(t, p.base, ""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 		t.Errorf("/mcp without the key: %v", err)
 	}

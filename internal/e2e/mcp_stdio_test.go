@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func mcpProject(t *testing.T) string {
 	t.Helper()
 	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "mcp", "testdata", "project"))); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(repoRoot(t), "mcp", "testdata", "project"))); err != nil {
 		t.Fatal(err)
 	}
 	return dst
