@@ -20,10 +20,9 @@ import (
 // schemas, so idxs must not be in use elsewhere.
 func RecordedFragment(serviceID string, idxs []*Index, show func(string) string) ([]byte, int) {
 	type opAt struct {
-		op      *Operation
-		source  string
-		answers int
-		errs    map[string]bool
+		op     *Operation
+		source string
+		errs   map[string]bool
 	}
 	byKey := map[string]*opAt{}
 	var keys []string
