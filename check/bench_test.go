@@ -65,7 +65,7 @@ func BenchmarkCheck(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n++
-		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.New(workspace.Options{Sources: src})})
+		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.NewSession(workspace.SessionOptions{Sources: src})})
 		if err != nil {
 			b.Fatal(err)
 		}

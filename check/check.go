@@ -48,7 +48,7 @@ type Options struct {
 	// its API descriptions (and the recorded answers beside the scripts)
 	// give the openapi-* diagnostics, and their files' problems are
 	// reported. Run waits for the descriptions it needs.
-	Workspace *workspace.Workspace
+	Workspace *workspace.Session
 	// Context bounds the wait for descriptions; nil means no bound but
 	// the loader's own.
 	Context context.Context

@@ -189,7 +189,7 @@ func TestColumnsAsTheEditorShows(t *testing.T) {
 // line.
 func TestNoConfiguration(t *testing.T) {
 	root := writeTree(t, map[string]string{"a.js": `api.rest.v1.get("anything", {}, {}, {x: 1});`})
-	rep, err := Run(Options{Paths: []string{root}, Workspace: workspace.New(workspace.Options{Sources: config.Sources{ConfigRoot: root}})})
+	rep, err := Run(Options{Paths: []string{root}, Workspace: workspace.NewSession(workspace.SessionOptions{Sources: config.Sources{ConfigRoot: root}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +207,8 @@ func TestNoConfiguration(t *testing.T) {
 }
 
 // fixedWorkspace is a workspace whose configuration is snap, with kinds.
-func fixedWorkspace(snap *config.Snapshot, kinds config.KindMap) *workspace.Workspace {
-	return workspace.New(workspace.Options{Kinds: kinds, Load: func(config.Sources) *config.Snapshot { return snap }})
+func fixedWorkspace(snap *config.Snapshot, kinds config.KindMap) *workspace.Session {
+	return workspace.NewSession(workspace.SessionOptions{Kinds: kinds, Load: func(config.Sources) *config.Snapshot { return snap }})
 }
 
 // TestUnused: --unused reports each entry that no script checked, of a
@@ -222,7 +222,7 @@ func TestUnused(t *testing.T) {
 		"config/script-handler-config/script-handler-api.xml": "<scriptservice>\n  <api serviceId=\"tasky\" url=\"https://t.example.com\"/>\n</scriptservice>\n",
 		"scripts/a.js": "api.rest.v1.get(\"crm\", {}, {});\napi.rest.v1.get(\"orders\", {}, {});\napi.rest.v1.get(\"tasky\", {}, {});\n",
 	})
-	ws := workspace.New(workspace.Options{Sources: config.Sources{ConfigRoot: filepath.Join(root, "config")}})
+	ws := workspace.NewSession(workspace.SessionOptions{Sources: config.Sources{ConfigRoot: filepath.Join(root, "config")}})
 	var got []string
 	for _, unused := range []bool{false, true} {
 		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: ws, Unused: unused})

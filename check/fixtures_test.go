@@ -82,7 +82,7 @@ cases:
 `,
 	})
 	snap := config.Load(config.Sources{Properties: []string{filepath.Join(root, "application.yml")}})
-	ws := workspace.New(workspace.Options{Load: func(config.Sources) *config.Snapshot { return snap },
+	ws := workspace.NewSession(workspace.SessionOptions{Load: func(config.Sources) *config.Snapshot { return snap },
 		APIs: []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(root, "apis", "shop.yaml")}}})
 	rep, err := Run(Options{Paths: []string{root}, Workspace: ws})
 	if err != nil {

@@ -33,7 +33,7 @@ func BenchmarkCompletionServerSide(b *testing.B) {
 	text, pos := lsptest.BigScript(10000)
 	u := uri.File("/ws/big.js")
 	ses.docs[u] = newDocument(u, 1, text)
-	if n := srv.Snapshot().For(config.ScriptService).Len(); n != 10000 {
+	if n := srv.Session().Registry().Get().For(config.ScriptService).Len(); n != 10000 {
 		b.Fatalf("registry has %d services", n)
 	}
 	for _, bc := range []struct {

@@ -32,7 +32,7 @@ func TestServerDecidesForEditors(t *testing.T) {
 		"scripts/b.js":          "return 2;\n",
 	})
 	project := map[string]config.Sources{"ci": {ConfigRoot: filepath.Join(dir, "ci")}}
-	srv := newTestServer(t, Options{Sources: project["ci"], Environments: project, Environment: "ci"})
+	srv := newTestServer(t, Options{Session: projectSession(t, dir, "environments:\n  ci: {configRoot: ci}\ndefaultEnvironment: ci\n", project["ci"])})
 	files := func(c *testClient) Files {
 		t.Helper()
 		var exp Experimental

@@ -207,7 +207,7 @@ func (s *session) reload(context.Context, commandCall) (*ReloadResult, error) {
 		}
 	}
 	// Runs in order: requests after it see the new registry.
-	s.srv.Reload()
+	s.srv.ws.Reload()
 	return &ReloadResult{Reloaded: true}, nil
 }
 

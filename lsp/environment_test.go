@@ -27,7 +27,8 @@ func TestEnvironmentSetting(t *testing.T) {
 		"test": {ConfigRoot: filepath.Join(dir, "test")},
 		"prod": {ConfigRoot: filepath.Join(dir, "prod")},
 	}
-	srv := newTestServer(t, Options{PollInterval: -1, Sources: envs["test"], Environments: envs, Environment: "test"})
+	ws := projectSession(t, dir, "environments:\n  test: {configRoot: test}\n  prod: {configRoot: prod}\ndefaultEnvironment: test\n", envs["test"])
+	srv := newTestServer(t, Options{PollInterval: -1, Session: ws})
 	services := func(st Status) int { return st.Kinds[0].Services }
 
 	c := connect(t, srv, clientOptions{root: dir})

@@ -48,7 +48,7 @@ func (s *session) fixtureActions(v view, start, end int) []protocol.CommandOrCod
 	if call == nil || call.Dynamic || call.ServiceID == "" || call.Method == "" {
 		return nil
 	}
-	set := s.answerCache.Set(s.srv.answerAPIs, src, v.reg)
+	set := s.answerCache.Set(s.srv.ws.AnswerDescriptions(), src, v.reg)
 	if api, ok := set.API(call.ServiceID); !ok || api.Index == nil {
 		return nil // no description (yet): the cheap answer, asked as the cursor moves
 	}

@@ -57,14 +57,14 @@ func TestAddFixtureAction(t *testing.T) {
 	})
 	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
 	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
-	srv.answerAPIs.SetDelay(0)
-	srv.apis.SetDelay(0) // nothing loads after the test
+	srv.ws.AnswerDescriptions().SetDelay(0)
+	srv.ws.Descriptions().SetDelay(0) // nothing loads after the test
 	c := connect(t, srv, clientOptions{root: dir})
 	script := filepath.Join(dir, "orders.js")
 	u := uri.File(script)
 	text := "var id = context.input.id;\nvar o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", id]}, {});\napi.rest.v1.get(\"other\", {pathParams: [\"x\"]}, {});\n"
 	c.open(u, text)
-	for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+	for _, store := range []*workspace.Descriptions{srv.ws.AnswerDescriptions(), srv.ws.Descriptions()} {
 		if err := store.Wait(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}
@@ -159,13 +159,13 @@ func TestAddFixtureActionLargeFile(t *testing.T) {
 	})
 	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
 	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
-	srv.answerAPIs.SetDelay(0)
-	srv.apis.SetDelay(0)
+	srv.ws.AnswerDescriptions().SetDelay(0)
+	srv.ws.Descriptions().SetDelay(0)
 	c := connect(t, srv, clientOptions{root: dir})
 	u := uri.File(filepath.Join(dir, "orders.js"))
 	text := "var id = context.input.id;\nvar o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", id]}, {});\n"
 	c.open(u, text)
-	for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+	for _, store := range []*workspace.Descriptions{srv.ws.AnswerDescriptions(), srv.ws.Descriptions()} {
 		if err := store.Wait(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}

@@ -35,13 +35,13 @@ func BenchmarkFixtureAction(b *testing.B) {
 	})
 	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
 	srv := newTestServer(b, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
-	srv.answerAPIs.SetDelay(0)
-	srv.apis.SetDelay(0)
+	srv.ws.AnswerDescriptions().SetDelay(0)
+	srv.ws.Descriptions().SetDelay(0)
 	c := connect(b, srv, clientOptions{root: dir})
 	text := "var id = context.input.id;\nvar o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", id]}, {});\n"
 	u := uri.File(filepath.Join(dir, "orders.js"))
 	c.open(u, text)
-	for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+	for _, store := range []*workspace.Descriptions{srv.ws.AnswerDescriptions(), srv.ws.Descriptions()} {
 		if err := store.Wait(context.Background(), src); err != nil {
 			b.Fatal(err)
 		}
@@ -93,13 +93,13 @@ func BenchmarkFixtureDiagnostics(b *testing.B) {
 			writeFiles(b, dir, files)
 			src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
 			srv := newTestServer(b, Options{PollInterval: -1, DiagnosticsDelay: time.Microsecond, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
-			srv.answerAPIs.SetDelay(0)
-			srv.apis.SetDelay(0)
+			srv.ws.AnswerDescriptions().SetDelay(0)
+			srv.ws.Descriptions().SetDelay(0)
 			c := connect(b, srv, clientOptions{root: dir})
 			u := uri.File(filepath.Join(dir, "orders.js"))
 			text := "var o = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {});\n"
 			c.open(u, text)
-			for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+			for _, store := range []*workspace.Descriptions{srv.ws.AnswerDescriptions(), srv.ws.Descriptions()} {
 				if err := store.Wait(context.Background(), src); err != nil {
 					b.Fatal(err)
 				}

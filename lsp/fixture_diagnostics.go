@@ -33,7 +33,7 @@ func (s *session) publishFixtures(ctx context.Context, v view) {
 	if file == "" {
 		return
 	}
-	set := s.answerCache.Set(s.srv.answerAPIs, src, v.reg)
+	set := s.answerCache.Set(s.srv.ws.AnswerDescriptions(), src, v.reg)
 	u := hostPaths.fileURI(cleanAbs(file))
 	s.mu.Lock()
 	d := s.docs[u]

@@ -27,13 +27,13 @@ func TestFixtureDiagnostics(t *testing.T) {
 	})
 	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")},
 		OpenAPI: []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}})
-	srv.answerAPIs.SetDelay(0)
-	srv.apis.SetDelay(0)
+	srv.ws.AnswerDescriptions().SetDelay(0)
+	srv.ws.Descriptions().SetDelay(0)
 	c := connect(t, srv, clientOptions{root: dir})
 	c.open(uri.File(filepath.Join(dir, "orders.js")), `api.rest.v1.get("shop", {pathParams: ["orders", "1"]}, {});`)
 	fixtures := uri.File(filepath.Join(dir, "orders.mock.yaml"))
 	t.Cleanup(func() { // nothing loads after the test
-		for _, store := range []*workspace.Descriptions{srv.answerAPIs, srv.apis} {
+		for _, store := range []*workspace.Descriptions{srv.ws.AnswerDescriptions(), srv.ws.Descriptions()} {
 			_ = store.Wait(context.Background(), []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}})
 		}
 	})

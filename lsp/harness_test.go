@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,9 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // testClient is a real jsonrpc2 client on the other end of a loopback
@@ -347,4 +351,15 @@ func labels(l *protocol.CompletionList) []string {
 		out = append(out, it.Label)
 	}
 	return out
+}
+
+// projectSession is a workspace session whose default sources are src and
+// whose environments are those of a project file in dir with text yml.
+func projectSession(t testing.TB, dir, yml string, src config.Sources) *workspace.Session {
+	t.Helper()
+	set, err := workspace.NewEnvironments(workspace.ParseProject(filepath.Join(dir, workspace.FileName), []byte(yml)), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return workspace.NewSession(workspace.SessionOptions{Sources: src, Environments: set})
 }

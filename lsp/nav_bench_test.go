@@ -55,7 +55,7 @@ func BenchmarkNavigationServer(b *testing.B) {
 	u := uri.File(main)
 	for b.Loop() {
 		srv := newTestServer(b, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})
-		srv.Snapshot() // the registry's first load is not the index's
+		srv.Session().Registry().Get() // the registry's first load is not the index's
 		start := time.Now()
 		c := connect(b, srv, clientOptions{root: dir})
 		c.open(u, string(text))

@@ -74,7 +74,7 @@ func (s *session) openAPISourcesLocked() []workspace.APISource {
 	if s.settings.OpenAPI != nil && s.opts.MayAttachAPIs {
 		return resolveOpenAPI(s.settings.OpenAPI, s.root)
 	}
-	return s.srv.opts.OpenAPI
+	return s.srv.ws.APIs()
 }
 
 // APIStatus is one description in restls/status.
@@ -117,8 +117,8 @@ func (s *session) openAPIStatus(reg *config.Registry, show workspace.PathDisplay
 	if len(src) == 0 {
 		return out
 	}
-	docs, _ := s.srv.apis.Docs(src)
-	set := s.apiCache.Set(s.srv.apis, src, reg)
+	docs, _ := s.srv.ws.Descriptions().Docs(src)
+	set := s.apiCache.Set(s.srv.ws.Descriptions(), src, reg)
 	for i, d := range docs {
 		st := APIStatus{ServiceID: d.ServiceID, Source: d.Location, State: "loading", Recorded: src[i].Recorded}
 		if !openapi.IsURL(d.Location) {
@@ -149,7 +149,7 @@ func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
 	if len(src) == 0 {
 		return nil
 	}
-	docs, _ := s.srv.apis.Docs(src)
+	docs, _ := s.srv.ws.Descriptions().Docs(src)
 	out := map[string][]protocol.Diagnostic{}
 	var m *mapper
 	mapped := ""
@@ -164,25 +164,4 @@ func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
 		})
 	}
 	return out
-}
-
-// APIServices returns the serviceIds of reg whose API description (from
-// Options.OpenAPI) is loaded, for the HTTP backend's /v1/services
-// ("api": true), nil when none is, and the number of description loads
-// completed so far: the answer changes only when reg or that number does.
-// It starts the loads not started yet and never waits for them.
-func (s *Server) APIServices(reg *config.Registry) (ids map[string]bool, gen int64) {
-	if len(s.opts.OpenAPI) == 0 || reg == nil {
-		return nil, 0
-	}
-	set, gen := s.apiSets.SetGen(s.apis, s.opts.OpenAPI, reg)
-	list := set.IDs()
-	if len(list) == 0 {
-		return nil, gen
-	}
-	ids = make(map[string]bool, len(list))
-	for _, id := range list {
-		ids[id] = true
-	}
-	return ids, gen
 }

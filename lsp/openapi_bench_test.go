@@ -33,11 +33,11 @@ func BenchmarkOpenAPICompletionServerSide(b *testing.B) {
 	ses.state = stateInitialized
 	// Load the description before measuring.
 	loaded := make(chan struct{})
-	srv.apis.OnLoaded(func() { close(loaded) })
-	reg := workspace.Usable(srv.Snapshot().For(config.ScriptService))
-	srv.apis.Docs(srv.opts.OpenAPI)
+	srv.ws.Descriptions().OnLoaded(func() { close(loaded) })
+	reg := workspace.Usable(srv.Session().Registry().Get().For(config.ScriptService))
+	srv.ws.Descriptions().Docs(srv.opts.OpenAPI)
 	<-loaded
-	if set := ses.apiCache.Set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
+	if set := ses.apiCache.Set(srv.ws.Descriptions(), srv.opts.OpenAPI, reg); set == nil {
 		b.Fatal("no description")
 	}
 	plain := clientCaps{snippets: true}

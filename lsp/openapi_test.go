@@ -74,7 +74,7 @@ func TestBrokenDescription(t *testing.T) {
 	later := time.Now().Add(time.Second)
 	os.Chtimes(desc, later, later)
 	n := len(c.statuses)
-	srv.Reload()
+	srv.Session().Reload()
 	c.waitFor("status after reload", func() bool {
 		return len(c.statuses) > n && c.statuses[len(c.statuses)-1].OpenAPI[0].State == "loaded"
 	})
@@ -139,21 +139,21 @@ func TestAPIServices(t *testing.T) {
 	srv := newTestServer(t, Options{PollInterval: -1, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")},
 		OpenAPI: []workspace.APISource{{Location: filepath.Join(dir, "shop.yaml")}}})
 	loaded := make(chan struct{})
-	srv.apis.OnLoaded(func() { close(loaded) })
-	reg := srv.Snapshot().For(config.ScriptService)
-	got, before := srv.APIServices(reg)
+	srv.ws.Descriptions().OnLoaded(func() { close(loaded) })
+	reg := srv.Session().Registry().Get().For(config.ScriptService)
+	got, before := srv.Session().APIServices(reg)
 	if got != nil {
 		t.Fatalf("before the load: %v", got)
 	}
 	<-loaded
-	got, after := srv.APIServices(reg)
+	got, after := srv.Session().APIServices(reg)
 	if len(got) != 2 || !got["shop"] || !got["shop-orders"] {
 		t.Errorf("APIServices = %v", got)
 	}
 	if after == before {
 		t.Errorf("the generation stayed %d across a load: /v1/services would keep its answer", after)
 	}
-	if again, gen := srv.APIServices(reg); gen != after || len(again) != 2 {
+	if again, gen := srv.Session().APIServices(reg); gen != after || len(again) != 2 {
 		t.Errorf("asked again: %v, generation %d (was %d)", again, gen, after)
 	}
 }

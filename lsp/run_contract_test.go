@@ -37,12 +37,12 @@ func TestRunScriptContract(t *testing.T) {
 		return &res, err
 	}
 	srv := newTestServer(t, Options{PollInterval: -1, Runner: runner, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
-	srv.answerAPIs.SetDelay(0)
-	srv.apis.SetDelay(0)
+	srv.ws.AnswerDescriptions().SetDelay(0)
+	srv.ws.Descriptions().SetDelay(0)
 	c := connect(t, srv, clientOptions{root: dir})
 	u := uri.File(filepath.Join(dir, "orders.js"))
 	c.open(u, "return 1")
-	t.Cleanup(func() { _ = srv.apis.Wait(context.Background(), src) })
+	t.Cleanup(func() { _ = srv.ws.Descriptions().Wait(context.Background(), src) })
 	var res struct {
 		Calls []struct {
 			Contract []struct {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -23,9 +21,15 @@ import (
 
 // Options configure a Server.
 type Options struct {
+	// Session is the project the server serves: its registries per
+	// environment, descriptions and open documents' texts (one per
+	// process; cmd/restls makes it). nil: one made of Sources, Load,
+	// OpenAPI and ScriptKinds, with no environments.
+	Session *workspace.Session
 	// Sources are the configuration sources used when a session does not name
 	// its own (command-line flags and RESTLS_* variables). Settings sent by
-	// the editor override them field by field.
+	// the editor override them field by field. Only for a Session made
+	// here.
 	Sources config.Sources
 	// Logger receives the server's logs; nil discards them. It must never
 	// write to the LSP stream (stdout in stdio mode).
@@ -70,12 +74,6 @@ type Options struct {
 	// ScriptKinds is the kind map used when a session's settings give no
 	// scriptKinds (the project file's).
 	ScriptKinds config.KindMap
-	// Environments are the project file's environments, each its complete
-	// sources under the flags; a session's "environment" setting picks one
-	// in place of Sources. Environment names the one Sources is (the file's
-	// default, or --env).
-	Environments map[string]config.Sources
-	Environment  string
 }
 
 // ErrNoShutdown is returned by ServeStream when the client ended the
@@ -84,28 +82,19 @@ type Options struct {
 // then.
 var ErrNoShutdown = errors.New("lsp: session ended without a shutdown request")
 
-// Server is the state every session shares: options and the default
-// registry. It is safe for concurrent use; one Server serves any number of
-// sessions.
+// Server is the language server's protocol state every session shares:
+// its sessions and the project indexes they navigate. Every workspace
+// question goes to its workspace.Session (ws). It is safe for concurrent
+// use; one Server serves any number of sessions.
 type Server struct {
-	opts   Options
-	log    *zap.Logger
-	slog   *slog.Logger
-	shared *workspace.Registry
-	apis   *workspace.Descriptions
-	// answerAPIs keep the answers' schemas, for the fixture checks.
-	answerAPIs *workspace.Descriptions
-	// apiSets attaches Options.OpenAPI for APIServices; answerSets attaches
-	// them from answerAPIs for CheckRunAnswers (an Attachments caches the
-	// sets of one store).
-	apiSets, answerSets workspace.Attachments
+	opts Options
+	log  *zap.Logger
+	slog *slog.Logger
+	ws   *workspace.Session
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	nextID   int
-	// envs are the registries of the project file's other environments,
-	// made by EnvironmentSnapshot.
-	envs map[string]*workspace.Registry
 
 	// nav holds the project indexes (project_index.go); issue 26.
 	nav navIndexes
@@ -121,118 +110,58 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	if opts.Load == nil {
-		opts.Load = config.Load
-	}
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 2 * time.Second
 	}
 	if opts.DiagnosticsDelay == 0 {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
-	s := &Server{
-		parses: semaphore.NewWeighted(parseBudget),
-		opts:   opts,
-		log:    opts.Logger,
-		slog:   slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
-		shared: workspace.NewRegistry(opts.Sources, opts.Load, opts.Logger),
-		apis:   workspace.NewDescriptions(opts.Logger, workspace.FirstLoadDelay),
-		// answerAPIs: the descriptions with their answers' schemas, for
-		// the fixture files beside open scripts (publishFixtures).
-		answerAPIs: workspace.NewAnswerDescriptions(opts.Logger, workspace.FirstLoadDelay),
-		sessions:   map[*session]struct{}{},
+	ws := opts.Session
+	if ws == nil {
+		ws = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, Load: opts.Load, Kinds: opts.ScriptKinds, APIs: opts.OpenAPI,
+			DescriptionDelay: workspace.FirstLoadDelay, Logger: opts.Logger})
 	}
-	s.apis.OnLoaded(func() {
+	s := &Server{
+		parses:   semaphore.NewWeighted(parseBudget),
+		opts:     opts,
+		log:      opts.Logger,
+		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
+		ws:       ws,
+		sessions: map[*session]struct{}{},
+	}
+	ws.OnDescriptionsLoaded(func() {
 		for _, ses := range s.sessionList() {
 			ses.markConfigDirty()
 		}
 	})
-	s.answerAPIs.OnLoaded(func() {
+	// The answers' schemas: for the fixture files beside open scripts
+	// (publishFixtures).
+	ws.OnAnswersLoaded(func() {
 		for _, ses := range s.sessionList() {
 			ses.markDirty()
 		}
 	})
+	ws.OnReload(s.reloaded)
 	return s
 }
 
-// Snapshot returns the current snapshot of the default sources.
-func (s *Server) Snapshot() *config.Snapshot { return s.shared.Get() }
+// Session is the workspace session the server serves.
+func (s *Server) Session() *workspace.Session { return s.ws }
 
-// Environments are the project file's environments, sorted, and the one
-// the default sources are; nil and "" when the file defines none.
-func (s *Server) Environments() (names []string, current string) {
-	if len(s.opts.Environments) == 0 {
-		return nil, s.opts.Environment
-	}
-	return slices.Sorted(maps.Keys(s.opts.Environments)), s.opts.Environment
-}
-
-// EnvironmentSnapshot is the current snapshot of the project file's
-// environment name (the server's own registry for the default one),
-// read on first use and kept; false when the file defines no such
-// environment. A designer session's run in another environment uses it.
-func (s *Server) EnvironmentSnapshot(name string) (*config.Snapshot, bool) {
-	if name == "" || name == s.opts.Environment {
-		return s.shared.Get(), true
-	}
-	src, ok := s.opts.Environments[name]
-	if !ok {
-		return nil, false
-	}
-	s.mu.Lock()
-	if s.envs == nil {
-		s.envs = map[string]*workspace.Registry{}
-	}
-	reg := s.envs[name]
-	if reg == nil {
-		reg = workspace.NewRegistry(src, s.opts.Load, s.log)
-		s.envs[name] = reg
-	}
-	s.mu.Unlock()
-	// Runs are rare next to keystrokes: a run sees the files as they are
-	// now, without a watcher of its own.
-	reg.ReloadIfChanged()
-	return reg.Get(), true
-}
-
-// Reload reads the default sources and every session's own sources again;
-// then every open script in every session is diagnosed again and the
-// diagnostics and status are re-published.
-func (s *Server) Reload() { s.reload(false) }
-
-// reload reloads; fromFiles says a configuration file change caused it
-// (sessions then tell the user about the platform restart once).
-func (s *Server) reload(fromFiles bool) {
-	s.shared.Reload()
-	s.apis.Reload()
-	s.mu.Lock()
-	envs := slices.Collect(maps.Values(s.envs))
-	s.mu.Unlock()
-	for _, reg := range envs {
-		reg.Reload()
-	}
+// reloaded tells the sessions that the workspace read a registry again:
+// after Reload, every session's own registry is read again too and every
+// open script diagnosed again; after a file change of the default
+// environment, the sessions that read it hear of it.
+func (s *Server) reloaded(r workspace.Reload) {
 	for _, ses := range s.sessionList() {
-		if own := ses.ownRegistry(); own != nil {
-			own.Reload()
-		}
-		ses.registryReloaded(fromFiles)
-	}
-}
-
-// sharedChanged is called by a session's watcher: when the default sources
-// changed on disk, reload once and tell every session that uses them.
-func (s *Server) sharedChanged() {
-	if !s.shared.ReloadIfChanged() {
-		return
-	}
-	s.log.Info("configuration files changed; reloaded", zap.Strings("files", s.shared.Files()))
-	s.sharedReloaded()
-}
-
-// sharedReloaded tells the sessions that read the shared registry.
-func (s *Server) sharedReloaded() {
-	for _, ses := range s.sessionList() {
-		if ses.ownRegistry() == nil {
+		own := ses.ownRegistry()
+		switch {
+		case !r.FromFiles:
+			if own != nil {
+				own.Reload()
+			}
+			ses.registryReloaded(false)
+		case own == nil:
 			ses.registryReloaded(true)
 		}
 	}

@@ -465,7 +465,7 @@ func TestSettingsPullAndMultipleSessions(t *testing.T) {
 		return len(a.statuses) > 0 && a.statuses[len(a.statuses)-1].Kinds[0].Services == 1
 	})
 	b.waitFor("flags config", func() bool { return len(b.statuses) > 0 && b.statuses[0].Kinds[0].Services == 2 })
-	if got := srv.Snapshot().For(config.ScriptService).Len(); got != 2 {
+	if got := srv.Session().Registry().Get().For(config.ScriptService).Len(); got != 2 {
 		t.Errorf("Server.Snapshot has %d services, want the flags' 2", got)
 	}
 	a.mu.Lock()
@@ -475,7 +475,7 @@ func TestSettingsPullAndMultipleSessions(t *testing.T) {
 	nb := len(b.statuses)
 	b.mu.Unlock()
 	writeFiles(t, flagsDir, map[string]string{"application.yml": twoServices + "    - serviceId: hr\n      url: https://hr.example.com\n"})
-	srv.Reload()
+	srv.Session().Reload()
 	a.waitFor("status after reload in a", func() bool { return len(a.statuses) > na })
 	b.waitFor("status after reload in b", func() bool { return len(b.statuses) > nb && b.statuses[len(b.statuses)-1].Kinds[0].Services == 3 })
 	if got := a.lastStatus().Kinds[0].Services; got != 1 {

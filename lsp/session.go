@@ -216,7 +216,7 @@ func (s *session) registryLocked() *workspace.Registry {
 	if s.own != nil {
 		return s.own
 	}
-	return s.srv.shared
+	return s.srv.ws.Registry()
 }
 
 func (s *session) ownRegistry() *workspace.Registry {
@@ -261,7 +261,7 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 		return view{}, false
 	}
 	snap := r.Get()
-	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.apis, &s.apiCache, &s.recorded)
+	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded)
 	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)

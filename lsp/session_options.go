@@ -80,15 +80,13 @@ func (s *session) load() func(config.Sources) *config.Snapshot {
 		return func(src config.Sources) *config.Snapshot {
 			// The project file's environments are the server's own
 			// configuration: choosing one reads nothing a client named.
-			for _, e := range s.srv.opts.Environments {
-				if e.Equal(src) {
-					return s.srv.opts.Load(src)
-				}
+			if s.srv.ws.IsEnvironment(src) {
+				return s.srv.ws.Load(src)
 			}
 			return config.FailedSnapshot(src, refusal)
 		}
 	}
-	return s.srv.opts.Load
+	return s.srv.ws.Load
 }
 
 // refused is the error a command the session may not use answers.

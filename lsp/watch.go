@@ -3,9 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ const watcherID = "restls-config-files"
 // server's use the shared registry, others get the session's own.
 func (s *session) applySettingsLocked(set settings) {
 	if len(set.ScriptKinds) == 0 {
-		set.ScriptKinds = s.srv.opts.ScriptKinds // the project file's, under the editor's
+		set.ScriptKinds = s.srv.ws.Kinds() // the project file's, under the editor's
 	}
 	if s.opts.SourcesRefused != nil {
 		// The editor's environments name files: not this session's to read.
@@ -36,107 +35,86 @@ func (s *session) applySettingsLocked(set settings) {
 	}
 	src := s.baseSourcesLocked().Override(chosen)
 	switch {
-	case src.Equal(s.srv.opts.Sources):
+	case src.Equal(s.srv.ws.Sources()):
 		s.own = nil
 	case s.own == nil || !s.own.Sources().Equal(src):
 		s.own = workspace.NewRegistry(src, s.load(), s.log)
 	}
 }
 
-// The environment rule of a language-server session (until
-// workspace.Session owns it): the "environment" setting names one of
-// the editor's environments (the "environments" setting), which wins,
-// or one of the project file's (Options.Environments); a name that is
-// neither, or no name, leaves the server's (the project file's default
-// or --env, else no environment). restls/status reports the names and
-// the one in force, and the editor offers them: it keeps no rule of
-// its own.
+// The environment of a language-server session is the workspace's rule
+// (workspace.PickFrom): the "environment" setting names one of the
+// editor's environments (the "environments" setting), which wins, or one
+// of the project file's; no name leaves the default (the project file's
+// default or --env, else none), and a name that is neither is warned of
+// and leaves the default too. restls/status reports the names and the
+// one in force, and the editor offers them: it keeps no rule of its own.
+
+// chooseLocked is the rule's choice for the session's settings, and the
+// editor environment it picked, if it picked one.
+func (s *session) chooseLocked() (workspace.Choice, settings) {
+	c, e, err := workspace.PickFrom(s.srv.ws.EnvironmentSet(), s.settings.Environment, s.settings.Environments)
+	if err != nil {
+		c, e, _ = workspace.PickFrom(s.srv.ws.EnvironmentSet(), "", s.settings.Environments)
+	}
+	return c, e
+}
 
 // editorEnvironmentLocked is the editor environment the "environment"
 // setting names, if it names one.
 func (s *session) editorEnvironmentLocked() (settings, bool) {
-	name := s.settings.Environment
-	e, ok := s.settings.Environments[name]
-	return e, ok && name != ""
+	c, e := s.chooseLocked()
+	return e, c.Client
 }
 
-// baseSourcesLocked are the sources the session's settings override: the
-// project file's environment the "environment" setting names, else the
-// server's.
+// baseSourcesLocked are the sources the session's settings override:
+// those of the project file's environment in force, the server's own for
+// an editor environment.
 func (s *session) baseSourcesLocked() config.Sources {
-	if _, editor := s.editorEnvironmentLocked(); editor {
-		return s.srv.opts.Sources
-	}
-	if e, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
-		return e
-	}
-	return s.srv.opts.Sources
+	return s.srv.ws.EnvironmentSources(s.environmentLocked())
 }
 
 // environmentLocked is the project file's environment in force for the
 // session, "" when the file defines none or an editor environment is in
 // force: the environment a run is judged and audited in.
 func (s *session) environmentLocked() string {
-	if _, editor := s.editorEnvironmentLocked(); editor {
-		return ""
+	if c, _ := s.chooseLocked(); !c.Client {
+		return c.Name
 	}
-	if _, ok := s.srv.opts.Environments[s.settings.Environment]; ok && s.settings.Environment != "" {
-		return s.settings.Environment
-	}
-	return s.srv.opts.Environment
+	return ""
 }
 
 // environmentsLocked are the environments the editor may pick, sorted
 // (the project file's and the editor's), and the one in force: "" when
 // none is (the plain settings).
 func (s *session) environmentsLocked() (names []string, current string) {
-	set := map[string]bool{}
-	for n := range s.srv.opts.Environments {
-		set[n] = true
-	}
-	for n := range s.settings.Environments {
-		set[n] = true
-	}
-	if len(set) == 0 {
+	names = workspace.NamesWith(s.srv.ws.EnvironmentSet(), s.settings.Environments)
+	if names == nil {
 		return nil, ""
 	}
-	if _, editor := s.editorEnvironmentLocked(); editor {
-		return slices.Sorted(maps.Keys(set)), s.settings.Environment
-	}
-	return slices.Sorted(maps.Keys(set)), s.environmentLocked()
+	c, _ := s.chooseLocked()
+	return names, c.Name
 }
 
 // environmentProblem says what is wrong with the environment setting,
 // "" when nothing is.
 func (s *session) environmentProblem(set settings) string {
-	if set.Environment == "" {
-		return ""
-	}
 	if s.opts.SourcesRefused != nil {
 		set.Environments = nil
 	}
-	if _, ok := set.Environments[set.Environment]; ok {
+	_, _, err := workspace.PickFrom(s.srv.ws.EnvironmentSet(), set.Environment, set.Environments)
+	var unknown *workspace.UnknownEnvironmentError
+	if !errors.As(err, &unknown) {
 		return ""
 	}
-	if _, ok := s.srv.opts.Environments[set.Environment]; ok {
-		return ""
-	}
-	set2 := map[string]bool{}
-	for n := range s.srv.opts.Environments {
-		set2[n] = true
-	}
-	for n := range set.Environments {
-		set2[n] = true
-	}
-	names := slices.Sorted(maps.Keys(set2))
-	if len(names) == 0 {
+	if len(unknown.Known) == 0 {
 		return fmt.Sprintf("restls.environment %q: no environments are defined (restls.yaml's environments, or the editor's restls.environments); the setting is ignored", set.Environment)
 	}
-	using := s.srv.opts.Environment
+	using := s.srv.ws.EnvironmentSet().Default()
 	if using == "" {
 		using = "the plain settings"
 	}
-	return fmt.Sprintf("restls.environment %q: no such environment (there are %s); using %s", set.Environment, strings.Join(names, ", "), using)
+	return fmt.Sprintf("restls.environment %q: no such environment (there are %s); using %s", set.Environment, strings.Join(unknown.Known, ", "), using)
 }
 
 // setSettings applies new settings and re-publishes everything they affect.
@@ -272,7 +250,7 @@ func (s *session) poll() {
 	}
 	s.pollProjectIndex(s.srv.opts.PollInterval)
 	if own == nil {
-		s.srv.sharedChanged()
+		s.srv.ws.ReloadIfChanged()
 		return
 	}
 	if own.ReloadIfChanged() {
@@ -286,7 +264,7 @@ func (s *session) configFilesChanged(paths []string) {
 	s.mu.Lock()
 	own := s.own
 	s.mu.Unlock()
-	shared := s.srv.shared
+	shared := s.srv.ws.Registry()
 	hit := func(r *workspace.Registry) bool {
 		files := r.Files()
 		for _, p := range paths {
@@ -303,7 +281,6 @@ func (s *session) configFilesChanged(paths []string) {
 	}
 	if hit(shared) {
 		s.log.Info("configuration files changed; reloading", zap.Strings("files", paths))
-		shared.Reload()
-		s.srv.sharedReloaded()
+		s.srv.ws.ReloadDefault()
 	}
 }

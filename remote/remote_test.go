@@ -228,7 +228,7 @@ func TestRefresh(t *testing.T) {
 	defer hs.Close()
 	l, _ := remote.New(hs.URL, remote.Options{Logger: zaptest.NewLogger(t)})
 	ls := lsp.NewServer(lsp.Options{Load: l.Load, PollInterval: -1})
-	if ls.Snapshot().For(config.ScriptService).Len() == 0 {
+	if ls.Session().Registry().Get().For(config.ScriptService).Len() == 0 {
 		t.Fatal("no services from the backend")
 	}
 	ctx := context.Background()
@@ -240,8 +240,8 @@ func TestRefresh(t *testing.T) {
 	if !l.Refresh(ctx) {
 		t.Fatal("refresh reports no change when the backend went away")
 	}
-	ls.Reload()
-	reg := ls.Snapshot().For(config.ScriptService)
+	ls.Session().Reload()
+	reg := ls.Session().Registry().Get().For(config.ScriptService)
 	if reg.Loaded || reg.Len() != 0 || !strings.Contains(reg.Diagnostics[0].Message, "503") {
 		t.Fatalf("backend down: loaded %v, %d services, %v", reg.Loaded, reg.Len(), reg.Diagnostics)
 	}
@@ -249,8 +249,8 @@ func TestRefresh(t *testing.T) {
 	if !l.Refresh(ctx) {
 		t.Fatal("refresh reports no change when the backend came back")
 	}
-	ls.Reload()
-	if reg := ls.Snapshot().For(config.ScriptService); !reg.Loaded || reg.Len() == 0 {
+	ls.Session().Reload()
+	if reg := ls.Session().Registry().Get().For(config.ScriptService); !reg.Loaded || reg.Len() == 0 {
 		t.Fatalf("backend back: loaded %v, %d services", reg.Loaded, reg.Len())
 	}
 }

@@ -32,7 +32,7 @@ const cacheControl = "no-cache"
 const retryAfterBusy = "2"
 
 // etagCache remembers the encoded hints map per (snapshot, kind) and
-// generation of the API descriptions (lsp.Server.APIServices), so polling
+// generation of the API descriptions (workspace.Session.APIServices), so polling
 // an unchanged registry costs a map lookup, not an encoding.
 type etagCache struct {
 	mu   sync.Mutex
@@ -171,7 +171,7 @@ func (s *Server) handleServices(w http.ResponseWriter, r *http.Request) {
 	// Services with a loaded API description say so ("api": true);
 	// descriptions load in the background, so the answer is cached by
 	// their generation too.
-	apis, gen := s.opts.LSP.APIServices(snap.For(kind))
+	apis, gen := s.opts.Session.APIServices(snap.For(kind))
 	build := func() any {
 		reg := snap.For(kind)
 		if reg == nil {
@@ -303,7 +303,7 @@ type kindStatusJSON struct {
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := statusOf(s.opts.Snapshot(), s.opts.Version)
 	st.Run = s.runStatus(r)
-	st.Environments, st.Environment = s.opts.LSP.Environments()
+	st.Environments, st.Environment = s.opts.Session.Environments()
 	writeJSON(w, http.StatusOK, st)
 }
 
@@ -504,7 +504,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	reg := req.Snapshot.For(kind)
 	// Each call's answer held to the server's API descriptions, as the
 	// editor's and restls run's are: notes beside the call, never a failure.
-	s.opts.LSP.CheckRunAnswers(r.Context(), workspace.Usable(reg), res)
+	s.opts.Session.CheckRunAnswers(r.Context(), workspace.Usable(reg), res.Calls)
 	if !body.Record {
 		writeJSON(w, http.StatusOK, res)
 		return
@@ -527,20 +527,28 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // environmentSnapshot is the registry of the project file's environment
-// name, and the name; the server's own for "".
+// name, and the name, as the workspace's rule picks it ("": the
+// default's).
 func (s *Server) environmentSnapshot(name string) (*config.Snapshot, string, error) {
-	names, current := s.opts.LSP.Environments()
-	if name == "" || name == current {
+	if name == "" {
+		_, current := s.opts.Session.Environments()
 		return s.opts.Snapshot(), current, nil
 	}
-	snap, ok := s.opts.LSP.EnvironmentSnapshot(name)
-	if !ok {
-		if len(names) == 0 {
+	snap, env, err := s.opts.Session.EnvironmentSnapshot(name)
+	var unknown *workspace.UnknownEnvironmentError
+	if errors.As(err, &unknown) {
+		if len(unknown.Known) == 0 {
 			return nil, "", fmt.Errorf("environment %q: this server's project file defines no environments; leave \"environment\" out", name)
 		}
-		return nil, "", fmt.Errorf("environment %q: the project file defines no such environment; use one of %s (GET /v1/status lists them)", name, strings.Join(names, ", "))
+		return nil, "", fmt.Errorf("environment %q: the project file defines no such environment; use one of %s (GET /v1/status lists them)", name, strings.Join(unknown.Known, ", "))
 	}
-	return snap, name, nil
+	if err != nil {
+		return nil, "", err
+	}
+	if _, current := s.opts.Session.Environments(); env == current {
+		return s.opts.Snapshot(), env, nil
+	}
+	return snap, env, nil
 }
 
 // mockSchema is the fixture format's JSON Schema, for editors that

@@ -130,7 +130,7 @@ func TestServicesETagChangesOnReload(t *testing.T) {
 	res, _ := get(t, hs.URL+"/v1/services", nil)
 	first := res.Header.Get("ETag")
 	write("scriptservice:\n  api:\n    - serviceId: two\n      url: https://two.example.com\n")
-	s.opts.LSP.Reload()
+	s.opts.Session.Reload()
 	res, body := get(t, hs.URL+"/v1/services", map[string]string{"If-None-Match": first})
 	if res.StatusCode != 200 || !strings.Contains(body, `"two"`) || res.Header.Get("ETag") == first {
 		t.Fatalf("after reload: %d %s ETag %q (before %q)", res.StatusCode, body, res.Header.Get("ETag"), first)

@@ -14,7 +14,6 @@ import (
 	"gopkg.in/natefinch/lumberjack.v2"
 
 	"github.com/restls/restls/input"
-	"github.com/restls/restls/lsp"
 )
 
 // AuditRecord is one line of the audit trail (--audit): who ran or
@@ -355,7 +354,7 @@ func (s *Server) reloadAudit(id Identity, may bool, expired *atomic.Pointer[Refu
 		var p struct {
 			Command string `json:"command"`
 		}
-		if json.Unmarshal(call.Params(), &p) != nil || p.Command != lsp.CommandReload {
+		if json.Unmarshal(call.Params(), &p) != nil || p.Command != commandReload {
 			return
 		}
 		now := time.Now()

@@ -14,6 +14,14 @@ import (
 	"github.com/restls/restls/lsp"
 )
 
+// LSPServer is the language server /lsp serves: this file is the only one
+// of web that imports lsp (internal/layering's table says so), and every
+// other endpoint asks Options.Session.
+type LSPServer = lsp.Server
+
+// commandReload is restls.reload, which the audit watches for over /lsp.
+const commandReload = lsp.CommandReload
+
 // handleLSP upgrades to a WebSocket and runs one language-server session on
 // it until either side closes.
 func (s *Server) handleLSP(w http.ResponseWriter, r *http.Request) {

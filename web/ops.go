@@ -377,7 +377,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 // descriptions, every session diagnosed again, a line in the audit and
 // the log.
 func (s *Server) ReloadBySignal() {
-	s.opts.LSP.Reload()
+	s.opts.Session.Reload()
 	s.auditSignalReload()
 	s.log.Info("configuration reloaded (SIGHUP)")
 }

@@ -50,14 +50,19 @@ func configDir(t *testing.T, svc, secret string) string {
 func designerBackendEnvs(t *testing.T, dir string, envs map[string]string) (*httptest.Server, string) {
 	t.Helper()
 	log := zaptest.NewLogger(t)
-	lo := lsp.Options{Sources: config.Sources{ConfigRoot: dir}, Logger: log.Named("lsp"), PollInterval: -1}
+	wo := workspace.SessionOptions{Sources: config.Sources{ConfigRoot: dir}, Logger: log.Named("workspace")}
 	if envs != nil {
-		lo.Environment, lo.Environments = "test", map[string]config.Sources{"test": lo.Sources}
+		yml := fmt.Sprintf("defaultEnvironment: test\nenvironments:\n  test: {configRoot: %q}\n", dir)
 		for name, root := range envs {
-			lo.Environments[name] = config.Sources{ConfigRoot: root}
+			yml += fmt.Sprintf("  %s: {configRoot: %q}\n", name, root)
 		}
+		set, err := workspace.NewEnvironments(workspace.ParseProject(filepath.Join(dir, workspace.FileName), []byte(yml)), "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wo.Environments = set
 	}
-	ls := lsp.NewServer(lo)
+	ls := lsp.NewServer(lsp.Options{Session: workspace.NewSession(wo), Logger: log.Named("lsp"), PollInterval: -1})
 	const key = "designer-test-key"
 	s, err := web.New(web.Options{LSP: ls, Logger: log.Named("web"), Token: key,
 		Runner: func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {

@@ -13,7 +13,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/mcp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
@@ -29,11 +28,14 @@ type Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result,
 
 // Options configure a Server.
 type Options struct {
-	// LSP serves /lsp; every socket is one session of it, so all sessions
-	// share its registry. Required.
-	LSP *lsp.Server
+	// LSP serves /lsp; every socket is one session of it. Required.
+	LSP *LSPServer
+	// Session is the project every endpoint but /lsp asks (registries per
+	// environment, descriptions, answer checks, reload); nil means the
+	// one LSP serves.
+	Session *workspace.Session
 	// Snapshot returns the registry /v1/services and /v1/status report; nil
-	// means LSP.Snapshot.
+	// means the Session's default environment's.
 	Snapshot func() *config.Snapshot
 	// Token, when set, must be presented as "Authorization: Bearer <token>"
 	// (or access_token=<token> in the query, for the page and its WebSocket,
@@ -172,8 +174,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
+	if opts.Session == nil {
+		opts.Session = opts.LSP.Session()
+	}
 	if opts.Snapshot == nil {
-		opts.Snapshot = opts.LSP.Snapshot
+		opts.Snapshot = opts.Session.Registry().Get
 	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second

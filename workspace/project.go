@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -98,12 +97,14 @@ type Project struct {
 	// Config is the configuration at the top of the file, before any
 	// environment.
 	Config config.Sources
-	// Environments are the named environments, each the keys it sets
-	// (the top-level configuration supplies the rest).
-	Environments map[string]config.Sources
-	// DefaultEnvironment is the environment used when none is asked for;
-	// the file must name one when it defines environments.
-	DefaultEnvironment string
+	// environments are the named environments, each the keys it sets
+	// (the top-level configuration supplies the rest), and
+	// defaultEnvironment the one used when none is asked for (the file
+	// must name one when it defines environments). Unexported: only the
+	// one rule that picks an environment reads them (environment.go;
+	// TestEnvironmentRule holds every other file of the module to it).
+	environments       map[string]config.Sources
+	defaultEnvironment string
 	// ScriptKinds maps globs to kinds in the order written, as the editor
 	// setting scriptKinds and restls check --kind-map.
 	ScriptKinds config.KindMap
@@ -126,41 +127,6 @@ type Project struct {
 // HasErrors reports whether a diagnostic of the file is an error.
 func (p *Project) HasErrors() bool {
 	return slices.ContainsFunc(p.Diagnostics, func(d config.Diagnostic) bool { return d.Severity == config.SeverityError })
-}
-
-// EnvironmentNames are the environments the file defines, sorted.
-func (p *Project) EnvironmentNames() []string {
-	names := make([]string, 0, len(p.Environments))
-	for n := range p.Environments {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// Sources is the configuration of environment env ("" for the default):
-// the top-level keys, each that the environment sets replaced by its.
-func (p *Project) Sources(env string) (config.Sources, error) {
-	if env == "" {
-		env = p.DefaultEnvironment
-	}
-	if env == "" {
-		return p.Config, nil
-	}
-	e, ok := p.Environments[env]
-	if !ok {
-		msg := fmt.Sprintf("%s has no environment %q", p.File, env)
-		if near := config.Nearest(env, p.EnvironmentNames(), 1); len(near) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", near[0])
-		}
-		if len(p.Environments) == 0 {
-			msg += " (it defines no environments)"
-		} else {
-			msg += " (it defines " + strings.Join(p.EnvironmentNames(), ", ") + ")"
-		}
-		return config.Sources{}, fmt.Errorf("%w: %s", ErrUnknownEnvironment, msg)
-	}
-	return p.Config.Override(e), nil
 }
 
 // FindProject looks for restls.yaml in start (a directory, or a file whose
@@ -285,27 +251,7 @@ func (p *Project) parse(data []byte) {
 	}
 	dir := filepath.Dir(file)
 	p.Config = raw.rawSources.resolve(dir)
-	if len(raw.Environments) > 0 {
-		p.Environments = make(map[string]config.Sources, len(raw.Environments))
-		for name, e := range raw.Environments {
-			p.Environments[name] = e.resolve(dir)
-		}
-	}
-	p.DefaultEnvironment = raw.DefaultEnvironment
-	switch _, ok := p.Environments[raw.DefaultEnvironment]; {
-	case raw.DefaultEnvironment != "" && !ok:
-		n := valueOf(root, "defaultEnvironment")
-		msg := fmt.Sprintf("defaultEnvironment %q is not one of the environments", raw.DefaultEnvironment)
-		if near := config.Nearest(raw.DefaultEnvironment, p.EnvironmentNames(), 1); len(near) > 0 {
-			msg += fmt.Sprintf(": did you mean %q?", near[0])
-		} else if len(p.Environments) > 0 {
-			msg += " (" + strings.Join(p.EnvironmentNames(), ", ") + ")"
-		}
-		diag(n.Line, n.Column, CodeInvalid, "%s", msg)
-	case raw.DefaultEnvironment == "" && len(p.Environments) > 0:
-		n := keyOf(root, "environments")
-		diag(n.Line, n.Column, CodeInvalid, "environments need a defaultEnvironment: name the one used without --env (one of %s)", strings.Join(p.EnvironmentNames(), ", "))
-	}
+	p.decodeEnvironments(raw, dir, root, diag)
 	p.ScriptKinds = p.decodeKinds(&raw.ScriptKinds, diag)
 	p.OpenAPI = p.decodeOpenAPI(&raw.OpenAPI, dir, diag)
 	p.Roles = decodeRoles(raw.Roles, root, diag)

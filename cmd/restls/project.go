@@ -24,6 +24,10 @@ type projectFlags struct {
 	// environment's configuration.
 	project *workspace.Project
 	psrc    config.Sources
+	// envs are the file's environments, each as --env NAME would read
+	// it (the file's keys, then RESTLS_* variables, then the flags),
+	// with the default --env or the file's picked by the rule.
+	envs workspace.Environments
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
@@ -73,14 +77,20 @@ func (c *configFlags) loadProject(cmd string) bool {
 		}
 		return fail("%s has errors (above): fix them, or name another file with --project", p.File)
 	}
-	s, err := p.Sources(c.envName)
+	envs, err := workspace.NewEnvironments(p, c.envName, func(src config.Sources) config.Sources {
+		return src.Override(config.FromEnv(c.env.getenv)).Override(c.flags)
+	})
+	if err != nil {
+		return fail("--env: %v", err)
+	}
+	s, err := p.Sources(envs.Default())
 	if err != nil {
 		return fail("--env: %v", err)
 	}
 	if s.RegistryURL != "" && cmd != "serve" {
 		return fail("%s: registryUrl is read by serve only; restls %s reads configuration files: name them (configRoot, ...) in the file, or pick an environment that does with --env", p.File, cmd)
 	}
-	c.project, c.psrc = p, s
+	c.project, c.psrc, c.envs = p, s, envs
 	return true
 }
 
@@ -143,34 +153,6 @@ func (c *configFlags) projectFile() string {
 		return abs
 	}
 	return c.project.File
-}
-
-// environments are the file's environments, each as --env NAME would
-// read it: the file's keys, then RESTLS_* variables, then the flags. nil
-// without a file or environments.
-func (c *configFlags) environments() map[string]config.Sources {
-	if c.project == nil || len(c.project.Environments) == 0 {
-		return nil
-	}
-	out := map[string]config.Sources{}
-	for _, name := range c.project.EnvironmentNames() {
-		if src, err := c.project.Sources(name); err == nil {
-			out[name] = src.Override(config.FromEnv(c.env.getenv)).Override(c.flags)
-		}
-	}
-	return out
-}
-
-// environmentName is the environment in force: --env, else the file's
-// defaultEnvironment; "" without environments.
-func (c *configFlags) environmentName() string {
-	if c.project == nil || len(c.project.Environments) == 0 {
-		return ""
-	}
-	if c.envName != "" {
-		return c.envName
-	}
-	return c.project.DefaultEnvironment
 }
 
 // projectKinds is the file's scriptKinds, the language server's default.

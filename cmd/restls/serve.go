@@ -132,19 +132,25 @@ ended without shutdown, 2 for usage errors.`)
 		// /v1/run and restls.runScript alike.
 		load, runner = hf.watch(load, runner, env, &cf)
 	}
+	// The one workspace session of this process: the editor's sessions,
+	// /lsp and /v1 all ask it.
+	ws := workspace.NewSession(workspace.SessionOptions{
+		Sources:          sources,
+		Load:             load,
+		Environments:     cf.envs,
+		Kinds:            cf.projectKinds(),
+		APIs:             openAPI,
+		DescriptionDelay: workspace.FirstLoadDelay,
+		Logger:           log,
+	})
 	srv := lsp.NewServer(lsp.Options{
-		Sources:      sources,
-		Logger:       log,
-		Runner:       runner,
-		History:      editorHistory(env, log),
-		Tests:        editorTests(*runTimeout),
-		Load:         load,
-		Version:      versionString(),
-		OpenAPI:      openAPI,
-		Project:      cf.projectFile(),
-		ScriptKinds:  cf.projectKinds(),
-		Environments: cf.environments(),
-		Environment:  cf.environmentName(),
+		Session: ws,
+		Logger:  log,
+		Runner:  runner,
+		History: editorHistory(env, log),
+		Tests:   editorTests(*runTimeout),
+		Version: versionString(),
+		Project: cf.projectFile(),
 	})
 
 	if httpMode {
@@ -171,7 +177,7 @@ ended without shutdown, 2 for usage errors.`)
 
 	// Registry backends in use (--registry-url, editors' registryUrl) are
 	// fetched again periodically; a change re-diagnoses every open script.
-	bg.Go(func() { pool.Run(ctx, rf.refresh, srv.Reload) })
+	bg.Go(func() { pool.Run(ctx, rf.refresh, ws.Reload) })
 	if httpMode {
 		return hf.serve(ctx, env, srv, withStdio, log)
 	}

@@ -126,10 +126,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 // returns is the language server's, behind the gate.
 func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web.Runner, env *cliEnv, cf *configFlags) (func(config.Sources) *config.Snapshot, web.Runner) {
 	h.ops = web.NewOps(web.OpsOptions{Metrics: h.metrics || h.metricsAddr != "", Version: versionString()})
-	h.project, h.environment = cf.project, cf.envName
-	if h.environment == "" && h.project != nil {
-		h.environment = h.project.DefaultEnvironment
-	}
+	h.project, h.environment = cf.project, cf.envs.Default()
 	if h.audit != "" {
 		h.auditLog, h.setupErr = web.OpenAudit(web.AuditOptions{File: h.audit, Stderr: env.stderr, MaxSizeMB: h.auditMaxSize, MaxBackups: h.auditBackups})
 	}
@@ -278,7 +275,11 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return web.Options{LSP: srv, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
+	var ws *workspace.Session
+	if srv != nil {
+		ws = srv.Session()
+	}
+	return web.Options{LSP: srv, Session: ws, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
 		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp}

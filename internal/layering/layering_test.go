@@ -26,6 +26,11 @@ type rule struct {
 	leaf bool
 	// testOnly: only _test.go files may import it (shared test helpers).
 	testOnly bool
+	// only narrows may to some files: of the package's non-test files,
+	// only those named (base names) may import the package a key names,
+	// which must also be in may. web imports lsp to serve /lsp, and for
+	// nothing else.
+	only map[string][]string
 }
 
 // table is the layering, bottom up:
@@ -70,8 +75,9 @@ var table = map[string]rule{
 	"scripttest":             {may: []string{"config", "engine", "runtime", "runtime/restclient"}},
 	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema
-	"web":                    {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}},                                               // restclient: the fixture format only (ParseMock, MockSchema); workspace: the project file, path display and the run contract
-	"cmd/restls":             {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "web", "workspace"}},
+	"web": {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
+		only: map[string][]string{"lsp": {"lspws.go"}}}, // lsp: serving /lsp only; every other question goes to workspace.Session
+	"cmd/restls": {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns
@@ -151,6 +157,22 @@ func TestCheck(t *testing.T) {
 			"internal/lib/a.go": "package lib\n",
 		}, nil, []string{
 			`mid/a_test.go imports m/top: mid may import only low and leaves (table in internal/layering/layering_test.go)`,
+		}},
+		{"one file's exception", map[string]string{
+			"low/a.go":          "package low\n",
+			"mid/a.go":          "package mid\n",
+			"top/a.go":          "package top\n",
+			"internal/th/a.go":  "package th\n",
+			"internal/lib/a.go": "package lib\n",
+			"side/door.go":      "package side\nm/mid\nm/low\n",
+			"side/other.go":     "package side\nm/mid\nm/low\n",
+			"side/a_test.go":    "package side\nm/mid\n",
+		}, map[string]rule{
+			"low": {leaf: true}, "mid": {may: []string{"low"}}, "top": {may: []string{"low", "mid"}},
+			"internal/th": {leaf: true, testOnly: true}, "internal/lib": {leaf: true},
+			"side": {may: []string{"low", "mid"}, only: map[string][]string{"mid": {"door.go"}}},
+		}, []string{
+			`side/other.go imports m/mid: of side's files only door.go may import mid (table in internal/layering/layering_test.go)`,
 		}},
 		{"test helper in code", map[string]string{
 			"low/a.go":          "package low\n",
@@ -328,6 +350,8 @@ func check(t *testing.T, root, module string, tbl map[string]rule) []string {
 				msgs = append(msgs, fmt.Sprintf("%s imports %s: %s", rel, imp, notInTable(dep)))
 			case target.testOnly && !isTest:
 				msgs = append(msgs, fmt.Sprintf("%s imports %s: %s is a test helper, only _test.go files may import it %s", rel, imp, dep, where))
+			case known && !isTest && slices.Contains(r.may, dep) && r.only[dep] != nil && !slices.Contains(r.only[dep], name):
+				msgs = append(msgs, fmt.Sprintf("%s imports %s: of %s's files only %s may import %s %s", rel, imp, pkg, strings.Join(r.only[dep], ", "), dep, where))
 			case !known || external || target.leaf || slices.Contains(r.may, dep):
 			case r.leaf:
 				msgs = append(msgs, fmt.Sprintf("%s imports %s: %s is a leaf and may import no package of %s %s", rel, imp, pkg, module, where))
@@ -349,6 +373,11 @@ func check(t *testing.T, root, module string, tbl map[string]rule) []string {
 			more = append(more, fmt.Sprintf("%s: in the layering table but has no Go files: remove it from table in internal/layering/layering_test.go", pkg))
 		} else if !documented[pkg] {
 			more = append(more, fmt.Sprintf("%s: no package doc comment: say in doc.go what the package owns and what it must not import", pkg))
+		}
+		for dep := range r.only {
+			if !slices.Contains(r.may, dep) {
+				more = append(more, fmt.Sprintf("%s: only names %s, which is not in its may %s", pkg, dep, where))
+			}
 		}
 		for _, dep := range r.may {
 			if _, ok := tbl[dep]; !ok {
