@@ -17,12 +17,12 @@ import (
 // (the language server's, which serve --http reloads and may fetch from
 // a registry backend); nil reads ws's registry, reloaded when one of
 // its files changed.
-func FromWorkspace(ws *workspace.Workspace, env string, current func() *config.Snapshot) Project {
+func FromWorkspace(ws *workspace.Session, env string, current func() *config.Snapshot) Project {
 	return wsProject{ws, env, current}
 }
 
 type wsProject struct {
-	ws      *workspace.Workspace
+	ws      *workspace.Session
 	env     string
 	current func() *config.Snapshot
 }

@@ -111,7 +111,7 @@ func newMCP(cf *configFlags, apis openAPIFlags, root string, current func() *con
 	if p := cf.project; p != nil {
 		kinds, include, exclude = p.ScriptKinds, p.Check.Include, p.Check.Exclude
 	}
-	ws := workspace.New(workspace.Options{Sources: sources, Kinds: kinds, APIs: apis, Recorded: true})
+	ws := workspace.NewSession(workspace.SessionOptions{Sources: sources, Environments: cf.envs, Kinds: kinds, APIs: apis, Recorded: true})
 	impact := func(ctx context.Context, ref string) (*check.Report, error) {
 		base, err := sinceSnapshot(ref, sources)
 		if err != nil {
@@ -120,7 +120,7 @@ func newMCP(cf *configFlags, apis openAPIFlags, root string, current func() *con
 		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: ws, Context: ctx,
 			Since: &check.Since{Ref: ref, Config: base}})
 	}
-	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.environmentName(), current), Root: root, ProjectFile: cf.projectFile(), Environment: cf.environmentName(),
+	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.envs.Default(), current), Root: root, ProjectFile: cf.projectFile(), Environment: cf.envs.Default(),
 		Impact: impact, Version: versionString()}, nil
 }
 

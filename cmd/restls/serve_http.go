@@ -143,7 +143,7 @@ func (h *httpFlags) mcpServer(cf *configFlags, apis openAPIFlags, srv *lsp.Serve
 	if err != nil {
 		return err
 	}
-	o, err := newMCP(cf, apis, root, srv.Snapshot)
+	o, err := newMCP(cf, apis, root, srv.Session().Registry().Get)
 	if err != nil {
 		return err
 	}
