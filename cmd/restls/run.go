@@ -102,7 +102,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 		return 2
 	}
 	snap := workspace.NewSnapshot(config.Load(cf.sources()), cf.projectKinds(), cf.openAPI(f.openAPI), nil, nil, nil)
-	snap.Environment = cf.environmentName()
+	snap.Environment = cf.envs.Default()
 	req.Decided = func(kind config.Kind, reg *config.Registry) {
 		if n := countErrors(reg.Diagnostics); n > 0 {
 			fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
