@@ -138,6 +138,20 @@ func (p *serverProcess) call(t testing.TB, method string, params, result any) er
 	return err
 }
 
+// wait waits for the process to exit and returns its exit code.
+func (p *serverProcess) wait(t testing.TB) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("restls serve did not exit; stderr:\n%s", p.stderr.String())
+	}
+	<-p.conn.Done()
+	return p.cmd.ProcessState.ExitCode()
+}
+
 // httpProcess is `restls serve --http 127.0.0.1:0 ...` as a child process.
 type httpProcess struct {
 	base   string // http://127.0.0.1:port

@@ -24,6 +24,11 @@ import (
 	"time"
 )
 
+// EnvBinary names a restls binary to test instead of building one
+// (RESTLS_TEST_BINARY=bin/restls go test ./internal/e2e tests a build
+// of make build's).
+const EnvBinary = "RESTLS_TEST_BINARY"
+
 // EnvHistory is cmd/restls's variable for the editors' run history
 // directory: Command points it at the test's directory, never the user
 // cache directory.
@@ -81,7 +86,8 @@ func Root(t testing.TB) string {
 	}
 }
 
-// Binary is restls built from this checkout, once per test process.
+// Binary is restls built from this checkout, once per test process, or
+// the one $RESTLS_TEST_BINARY names.
 // `go run -exec cp` rather than `go build -o`: go run keeps the linked
 // binary in the build cache, so a second test package, or the next run
 // with the same code, copies it instead of linking restls again (about
@@ -89,6 +95,10 @@ func Root(t testing.TB) string {
 func Binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		if given := os.Getenv(EnvBinary); given != "" {
+			binary, buildErr = filepath.Abs(given)
+			return
+		}
 		root := Root(t)
 		if buildDir, buildErr = os.MkdirTemp("", "restls-bin-"); buildErr != nil {
 			return

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 type nvimDocsResult struct {
@@ -127,14 +129,11 @@ func runDocsSnippet(t *testing.T, path string, missing bool) (res nvimDocsResult
 // server process, omnifunc is the LSP one, serviceIds complete.
 func TestNeovimDocsSnippet(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// restls on PATH: this test binary as restls, counting its starts.
+	exe := restlstest.Binary(t)
+	// restls on PATH, counting its starts.
 	bin := t.TempDir()
 	starts := filepath.Join(bin, "starts")
-	wrapper := "#!/bin/sh\necho \"$*\" >>'" + starts + "'\nRESTLS_TEST_MAIN=1 exec '" + exe + "' \"$@\"\n"
+	wrapper := "#!/bin/sh\necho \"$*\" >>'" + starts + "'\nexec '" + exe + "' \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "restls"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}

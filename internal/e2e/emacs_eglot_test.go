@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // docsBlock returns the first ```lang block of the docs/lsp.md section
@@ -45,16 +47,13 @@ func TestEmacsEglotDocsSnippet(t *testing.T) {
 	if err != nil {
 		skipMissingTool(t, "emacs", "apt-get install emacs-nox elpa-eglot")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := restlstest.Binary(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wrapper := "#!/bin/sh\nRESTLS_TEST_MAIN=1 exec '" + exe + "' \"$@\"\n"
+	wrapper := "#!/bin/sh\nexec '" + exe + "' \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "restls"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ local ok, err = pcall(function()
   local client_id = vim.lsp.start_client({
     name = "restls",
     cmd = cmd,
-    cmd_env = { RESTLS_TEST_MAIN = "1" },
     root_dir = vim.fn.fnamemodify(script, ":h"),
   })
   out.client = client_id ~= nil

@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // docBlock is the fenced code block that follows the line starting with
@@ -45,10 +47,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 	if err != nil {
 		skipMissingTool(t, "nvim", "apt-get install neovim")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := restlstest.Binary(t)
 	dir := t.TempDir()
 	// A copy of the configuration under the root: the rename edits it.
 	root := filepath.Join(dir, "config")

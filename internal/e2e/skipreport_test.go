@@ -1,4 +1,4 @@
-package main
+package e2e_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // envSkipLog names the file where tests that need a tool this machine
@@ -57,7 +59,10 @@ func TestSkippedEditorTestsReported(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "skipped.txt")
 	editorTests := []string{"TestNeovimEndToEnd", "TestNeovimDocsSnippet", "TestNeovimDocsSnippetMissingBinary", "TestEmacsEglotDocsSnippet"}
 	child := exec.Command(exe, "-test.run", "^("+strings.Join(editorTests, "|")+")$", "-test.count=1")
-	child.Env = append(withoutEnv(os.Environ(), "PATH", "CI", envSkipLog), "PATH="+t.TempDir(), envSkipLog+"="+log)
+	// The child finds no go on PATH to build restls with: it is given
+	// the one built here.
+	child.Env = append(withoutEnv(os.Environ(), "PATH", "CI", envSkipLog), "PATH="+t.TempDir(), envSkipLog+"="+log,
+		restlstest.EnvBinary+"="+restlstest.Binary(t))
 	if out, err := child.CombinedOutput(); err != nil {
 		t.Fatalf("the editor tests without their tools: %v\n%s", err, out)
 	}
