@@ -271,6 +271,11 @@ func (e *Engine) fixtures(req Request, iso *isolate.Request) error {
 		file = workspace.MockFileBeside(req.Path)
 	}
 	switch {
+	case f.Parsed != nil:
+		if e.opts.Isolation == Child {
+			return &FixturesError{Err: errors.New("parsed fixtures run in process only: give a child run its fixtures as Inline or File")}
+		}
+		iso.Parsed = f.Parsed
 	case f.Inline != nil:
 		name := f.Name
 		if name == "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/history"
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // Observer watches a run as it happens (dryrun.Observer): calls made and
@@ -107,6 +108,11 @@ type Fixtures struct {
 	RecordHeaders []string
 	// Live sends the calls no fixture answers to their services.
 	Live bool
+	// Parsed are fixtures already parsed, used as they are (their File,
+	// Advice and Script included), in place of Inline and File: restls
+	// test's, whose case's and file's fixtures keep their own file and
+	// line. InProcess only: a Child run is refused them.
+	Parsed *restclient.Mock
 }
 
 // Keep says where a run is kept in the history.

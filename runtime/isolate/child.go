@@ -76,8 +76,10 @@ type ChildRequest struct {
 	Observe    bool `json:"observe,omitempty"`
 	Statements bool `json:"statements,omitempty"`
 
-	// loaded is the registry an in-process run already has (InProcess).
+	// loaded is the registry an in-process run already has (InProcess),
+	// parsed its fixtures (Request.Parsed).
 	loaded *config.Registry
+	parsed *restclient.Mock
 }
 
 // Service is one service of a registry read from a registryUrl, as the
@@ -133,7 +135,7 @@ type Limits struct {
 
 // mode is how req's calls are answered (Request.Mode).
 func (req *ChildRequest) mode() string {
-	return modeOf(req.Mock != nil || req.NoFixtures, req.MockFile, req.RecordFile)
+	return modeOf(req.Mock != nil || req.NoFixtures || req.parsed != nil, req.MockFile, req.RecordFile)
 }
 
 // maxRequest bounds what a child reads as its request: a script, an input
@@ -317,6 +319,8 @@ func (req *ChildRequest) fixtures() (*restclient.Mock, error) {
 	var mock *restclient.Mock
 	var err error
 	switch {
+	case req.parsed != nil:
+		return req.parsed, nil // as the caller made them, its advice included
 	case req.Mock != nil:
 		name := req.MockName
 		if name == "" {

@@ -18,6 +18,7 @@ import (
 	"github.com/restls/restls/config"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/restclient"
 )
 
 // ErrBusy is returned by Runner.Run when MaxRuns runs are already going.
@@ -137,6 +138,11 @@ type Request struct {
 	// and its result, a canceled run, is returned, instead of killing it
 	// and returning ctx's error (restls run).
 	Interrupt bool
+	// Parsed are fixtures already parsed, used as they are in place of
+	// Mock and MockFile (restls test's, whose case's and file's fixtures
+	// keep their own file and line): an in-process run only (InProcess),
+	// since a child reads its fixtures as text.
+	Parsed *restclient.Mock
 }
 
 // Child is the request a child reads for req, with lim for the limits req
@@ -170,6 +176,7 @@ func (req Request) Child(lim Limits) (ChildRequest, error) {
 		mock := string(req.Mock)
 		creq.Mock = &mock
 	}
+	creq.parsed = req.Parsed
 	return creq, nil
 }
 
