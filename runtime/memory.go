@@ -90,7 +90,7 @@ type memoryWatch struct {
 // watchMemory starts the watchdog; the returned function stops it and
 // waits until it has stopped, so no callback runs after it returns.
 func watchMemory(limit int64, interrupt, hardStop func(msg string)) (stop func()) {
-	w := &memoryWatch{limit: limit, base: processMemory(), interrupt: interrupt, hardStop: hardStop, done: make(chan struct{})}
+	w := &memoryWatch{limit: limit, base: sampledMemory(), interrupt: interrupt, hardStop: hardStop, done: make(chan struct{})}
 	w.wg.Add(1)
 	go w.loop()
 	return func() {
@@ -117,7 +117,7 @@ func (w *memoryWatch) loop() {
 			return
 		case <-t.C:
 		}
-		used := processMemory() - w.base
+		used := sampledMemory() - w.base
 		if used >= w.limit {
 			if w.hardStop != nil {
 				w.hardStop(msg)
@@ -144,6 +144,35 @@ func MemoryLimitResult(msg string) *Result {
 		Calls:  []*restclient.Call{},
 		Logs:   []LogEntry{},
 	}
+}
+
+// memoryFresh is how old a sample of the process's memory may be for a
+// watchdog to use it: its own interval, so a run's start and its ticks see
+// the process at most one interval late (at most twice the overshoot
+// memoryPoll allows, well inside the limit's 1/8 margin).
+const memoryFresh = memoryPoll
+
+// memorySample is the last sample of the process's memory, shared by the
+// watchdogs of runs that go side by side in one process (restls test's
+// cases, one per core): n runs cost one read per memoryFresh, not n per
+// start and per tick.
+var memorySample struct {
+	mu   sync.Mutex
+	at   time.Time
+	used int64
+}
+
+// readMemory samples the process's memory (a variable for tests).
+var readMemory = processMemory
+
+// sampledMemory is the process's memory, read at most memoryFresh ago.
+func sampledMemory() int64 {
+	memorySample.mu.Lock()
+	defer memorySample.mu.Unlock()
+	if now := time.Now(); memorySample.at.IsZero() || now.Sub(memorySample.at) >= memoryFresh {
+		memorySample.used, memorySample.at = readMemory(), now
+	}
+	return memorySample.used
 }
 
 var pageSize = int64(os.Getpagesize())

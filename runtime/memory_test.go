@@ -73,3 +73,29 @@ func TestStoppedErrorNames(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchdogsShareSamples: runs side by side in one process (restls
+// test's cases) take their watchdog's samples from one read of the
+// process's memory per memoryFresh, not one read each; and the watchdog
+// still stops a script (TestMemoryLimitInterruptsTheScript).
+func TestWatchdogsShareSamples(t *testing.T) {
+	reads := 0
+	readMemory = func() int64 { reads++; return 1 << 30 }
+	t.Cleanup(func() { readMemory = processMemory })
+	memorySample.mu.Lock()
+	memorySample.at = time.Time{}
+	memorySample.mu.Unlock()
+	start := time.Now()
+	var stops []func()
+	for range 50 {
+		stops = append(stops, watchMemory(64<<20, func(string) {}, nil))
+	}
+	for _, stop := range stops {
+		stop()
+	}
+	// At most one read per memoryFresh that passed (the loop is fast:
+	// usually one), against 50 before.
+	if max := int(time.Since(start)/memoryFresh) + 1; reads == 0 || reads > max {
+		t.Errorf("50 watchdogs started within %v read the process's memory %d times, want at most %d", time.Since(start), reads, max)
+	}
+}
