@@ -94,6 +94,9 @@ type TestRequest struct {
 	// Kinds the session's kind map for scripts whose file names no kind.
 	Snapshot *config.Snapshot
 	Kinds    config.KindMap
+	// APIs are the session's API descriptions, which each call's answer
+	// is held to (notes on the call, as restls.runScript's).
+	APIs []workspace.APISource
 }
 
 // TestUpdate is what Tests.Update did.
@@ -151,6 +154,7 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 	req.Kinds = s.settings.ScriptKinds
 	s.mu.Unlock()
 	req.Snapshot = s.snapshot()
+	req.APIs = s.openAPISources()
 	return a, req, nil
 }
 

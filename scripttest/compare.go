@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
@@ -415,13 +414,10 @@ const ruleNotChecked = "not-checked"
 // contractFailures are the answers among calls that break their
 // operation's description (validateResponses), one paragraph per call:
 // the call, what answered it, and each JSON path with its schema rule.
-func contractFailures(kind config.Kind, calls []*restclient.Call, check func(config.Kind, *restclient.Call) []restclient.ContractNote) []string {
-	if check == nil {
-		return nil
-	}
+func contractFailures(calls []*restclient.Call) []string {
 	var out []string
 	for i, c := range calls {
-		notes := check(kind, c)
+		notes := c.Contract
 		if len(notes) == 0 {
 			continue
 		}

@@ -6,6 +6,10 @@
 // expectations with the actual outcome (Update), and reports as text,
 // JSON or JUnit XML.
 //
-// It imports config, runtime and runtime/restclient only: never hints,
-// lsp or anything above.
+// Each case runs through the run engine (engine.Run), in this process, as
+// every other door of a dry run runs a script: its outcome carries the
+// run as they answer it.
+//
+// It imports config, engine, workspace, runtime and runtime/restclient
+// only: never hints, lsp or anything above.
 package scripttest

@@ -2,7 +2,6 @@ package scripttest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"regexp"
@@ -11,8 +10,10 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 // Options say which tests to run and how.
@@ -33,14 +34,19 @@ type Options struct {
 	Timeout time.Duration
 	// Workers is how many tests run at once; 0 means one per core.
 	Workers int
-	// ValidateResponses checks every answer (a fixture's or, with Live,
-	// a service's) with CheckAnswer: one that breaks its operation's
-	// description fails the case. A test file's validateResponses
-	// overrides it.
+	// APIs are the API descriptions each call's answer is held to, as
+	// every door of a dry run does (engine.Run): notes on the call.
+	APIs []workspace.APISource
+	// ValidateResponses makes a case fail when an answer (a fixture's or,
+	// with Live, a service's) breaks its operation's description in APIs.
+	// A test file's validateResponses overrides it.
 	ValidateResponses bool
-	// CheckAnswer returns how a call's answer breaks the description of
-	// its operation (workspace.CheckCall); nil checks nothing.
-	CheckAnswer func(config.Kind, *restclient.Call) []restclient.ContractNote
+	// Notice, when set, hears what the user should know that is no
+	// test's outcome (a description in APIs that does not load), once.
+	Notice func(message string)
+	// Engine runs the cases; nil runs them in this process (the memory
+	// watchdog and Timeout bound each), Workers at a time.
+	Engine *engine.Engine
 	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
 	// test file names no kind: decided as check and the editor decide.
 	Kinds config.KindMap
@@ -66,20 +72,25 @@ type Outcome struct {
 	// Mismatches are the result's differences by JSON path, as the
 	// result paragraph of Failures lists them: for an editor that shows
 	// expected and actual side by side.
-	Mismatches []Mismatch            `json:"mismatches,omitempty"`
-	Result     json.RawMessage       `json:"result,omitempty"`
-	Error      *scriptrt.ScriptError `json:"error,omitempty"`
-	Calls      []*restclient.Call    `json:"calls,omitempty"`
-	DurationMs float64               `json:"durationMs"`
+	Mismatches []Mismatch `json:"mismatches,omitempty"`
+	// Run is the case's run as every other door of a dry run answers it
+	// (restls run --json, restls.runScript, POST /v1/run): result, error,
+	// calls with their contract notes, logs, kind and mode, inline in the
+	// JSON. Nil for a test file that could not be read.
+	*RunResult
+	DurationMs float64 `json:"durationMs"`
 	// Script is the script's path, for the error's position.
 	Script string `json:"script,omitempty"`
 
-	res    *scriptrt.Result
 	failed failed
 	// contract are the failures of validateResponses, which Update
 	// cannot mend: the fixture or the service must change.
 	contract []string
 }
+
+// RunResult is a dry run's result (dryrun.Result), as a test's outcome
+// holds it.
+type RunResult = scriptrt.Result
 
 // Report is every test's outcome, files in order, cases in file order.
 type Report struct {
@@ -142,13 +153,6 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			}
 			continue
 		}
-		if !f.kindNamed && len(opts.Kinds) > 0 {
-			file := f.Script
-			if abs, err := filepath.Abs(file); err == nil {
-				file = abs // check and the editor match kind globs on absolute paths
-			}
-			f.Kind = opts.Kinds.KindOf(file, f.Source)
-		}
 		files[i] = f
 		for _, c := range f.Cases {
 			if opts.Run != nil && !opts.Run.MatchString(p+"/"+c.Name) {
@@ -163,12 +167,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	r := &runner{opts: opts, eng: opts.Engine,
+		snap: workspace.Snapshot{Config: opts.Snapshot, Kinds: opts.Kinds, APIs: opts.APIs}}
+	if r.eng == nil {
+		r.eng = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers})
+	}
 	next := make(chan job)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(jobs), 1)) {
 		wg.Go(func() {
 			for j := range next {
-				runCase(ctx, j.c, j.out, opts)
+				r.runCase(ctx, j.c, j.out)
 			}
 		})
 	}
@@ -183,7 +192,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			// A case that expects nothing passes whatever happens: it is
 			// one waiting for its first expectations (docs/ci.md's
 			// adoption workflow), so it is written too.
-			if !j.out.Passed || j.c.Expect.none() && j.out.res != nil {
+			if !j.out.Passed || j.c.Expect.none() && j.out.RunResult != nil {
 				byFile[j.c.file] = append(byFile[j.c.file], j)
 			}
 		}
@@ -218,33 +227,72 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// runCase runs one case with its own runtime and fixtures and compares.
-func runCase(ctx context.Context, c *Case, out *Outcome, opts Options) {
+// runner runs the cases of one Run.
+type runner struct {
+	opts Options
+	eng  *engine.Engine
+	snap workspace.Snapshot
+
+	mu      sync.Mutex
+	noticed map[string]bool
+}
+
+// notice passes msg on to Options.Notice once.
+func (r *runner) notice(msg string) {
+	if r.opts.Notice == nil {
+		return
+	}
+	r.mu.Lock()
+	seen := r.noticed[msg]
+	if r.noticed == nil {
+		r.noticed = map[string]bool{}
+	}
+	r.noticed[msg] = true
+	r.mu.Unlock()
+	if !seen {
+		r.opts.Notice(msg)
+	}
+}
+
+// runCase runs one case with its own runtime and fixtures through the run
+// engine, as every other door runs a script, and compares.
+func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
+	opts := r.opts
 	f := c.file
 	mock := &restclient.Mock{File: f.mockFile, Fixtures: append(append([]*restclient.Fixture(nil), c.fixtures...), f.fixtures...),
 		Advice: " to the case's or the file's fixtures, or run restls test with --live to call the services"}
 	if len(c.fixtures) > 0 || mock.File == "" {
 		mock.File = f.Path
 	}
-	ro := scriptrt.Options{
-		Source:   f.Source,
-		Filename: f.Script,
-		Kind:     f.Kind,
-		Registry: opts.Snapshot.For(f.Kind),
-		Mock:     mock,
-		Input:    c.Input,
-		Timeout:  opts.Timeout,
+	fx := engine.Fixtures{Parsed: mock, Live: opts.Live}
+	if opts.Live && len(mock.Fixtures) == 0 {
+		fx.Parsed = nil // every call goes to its service: a live run
 	}
-	if opts.Live {
-		ro.Client = restclient.New(restclient.Options{MaxResponseBytes: restclient.DefaultMaxResponseBytes, Mock: mock, MockPassThrough: true})
+	req := engine.Request{Name: f.Script, Text: f.Source, Input: c.Input,
+		Fixtures: fx,
+		Limits:   engine.Limits{Timeout: opts.Timeout},
+		// Each call's timing phases and, live, its header blocks, as the
+		// other doors keep them.
+		Trace:  true,
+		Notice: r.notice,
+	}
+	if abs, err := filepath.Abs(f.Script); err == nil {
+		req.Path = abs // the kind map matches absolute paths, as check and the editor do
+	}
+	if f.kindNamed {
+		req.Kind = f.Kind // the test file's kind: no kind map overrides it
 	}
 	start := time.Now()
-	res := scriptrt.Run(ctx, ro)
+	res, err := r.eng.Run(ctx, r.snap, req)
 	out.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	out.Result, out.Error, out.Calls = res.Result, res.Error, res.Calls
+	if err != nil {
+		out.Failures = []string{"the case did not run: " + err.Error()}
+		return
+	}
+	out.RunResult = res
 	out.Failures, out.Mismatches, out.failed = compare(c, res)
 	if f.validate != nil && *f.validate || f.validate == nil && opts.ValidateResponses {
-		out.contract = contractFailures(f.Kind, res.Calls, opts.CheckAnswer)
+		out.contract = contractFailures(res.Calls)
 		if len(out.contract) > 0 && len(out.Failures) == 0 {
 			out.Failures = append(out.contract, callsMade(res.Calls))
 		} else if len(out.contract) > 0 {
@@ -252,6 +300,5 @@ func runCase(ctx context.Context, c *Case, out *Outcome, opts Options) {
 			out.Failures = append(append(out.Failures[:last:last], out.contract...), out.Failures[last])
 		}
 	}
-	out.res = res
 	out.Passed = len(out.Failures) == 0
 }

@@ -14,7 +14,7 @@ import (
 // lacks, with the actual outcome: the result (or the error), the calls,
 // and the logs when c checks them. A passing part stays as written.
 func update(c *Case, o *Outcome) {
-	e, res := c.Expect, o.res
+	e, res := c.Expect, o.RunResult
 	if res == nil {
 		return
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"time"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/scripttest"
@@ -20,10 +22,14 @@ import (
 // the editor's text. Each test's script is interrupted after timeout
 // (serve's --run-timeout).
 func editorTests(timeout time.Duration) lsp.Tests {
+	// The cases run in this process, as restls test runs them, through
+	// the run engine every door uses; one engine for every test file, so
+	// the descriptions answers are held to load once.
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: editorTestRuns})
 	return lsp.Tests{
 		Outline: testOutline,
 		Run: func(ctx context.Context, req lsp.TestRequest) (json.RawMessage, error) {
-			rep, err := runEditorTests(ctx, req, timeout, nil)
+			rep, err := runEditorTests(ctx, eng, req, timeout, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -39,7 +45,7 @@ func editorTests(timeout time.Duration) lsp.Tests {
 				before, req.Text = data, data
 			}
 			after := before
-			rep, err := runEditorTests(ctx, req, timeout, func(_ string, data []byte) error {
+			rep, err := runEditorTests(ctx, eng, req, timeout, func(_ string, data []byte) error {
 				after = data
 				return nil
 			})
@@ -54,6 +60,11 @@ func editorTests(timeout time.Duration) lsp.Tests {
 		},
 	}
 }
+
+// editorTestRuns is how many cases the editor's test runs may run at
+// once, all test files together: each run takes one slot per core, so a
+// few go side by side; a case past them fails as busy rather than wait.
+var editorTestRuns = 8 * runtime.GOMAXPROCS(0)
 
 // testOutline reads a test file as restls test does.
 func testOutline(path string, text []byte) lsp.TestOutline {
@@ -80,12 +91,13 @@ func testOutline(path string, text []byte) lsp.TestOutline {
 
 // runEditorTests runs req's file (or its one case) with scripttest.Run;
 // write, when set, receives --update's text, which turns Update on.
-func runEditorTests(ctx context.Context, req lsp.TestRequest, timeout time.Duration, write func(string, []byte) error) (*scripttest.Report, error) {
+func runEditorTests(ctx context.Context, eng *engine.Engine, req lsp.TestRequest, timeout time.Duration, write func(string, []byte) error) (*scripttest.Report, error) {
 	if req.Snapshot == nil {
 		return nil, errors.New("no configuration is loaded")
 	}
 	path := filepath.Clean(req.Path)
-	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout, Kinds: req.Kinds, Update: write != nil, Write: write}
+	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout, Kinds: req.Kinds, APIs: req.APIs,
+		Update: write != nil, Write: write, Engine: eng}
 	if req.Text != nil {
 		opts.Overlay = map[string][]byte{path: req.Text}
 	}

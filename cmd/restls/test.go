@@ -94,7 +94,8 @@ that cannot be written.`)
 	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
 		opts.ValidateResponses = *p.ValidateResponses
 	}
-	opts.CheckAnswer = testAnswerCheck(ctx, env.stderr, snap, cf.openAPI(openAPI))
+	opts.APIs = cf.openAPI(openAPI)
+	opts.Notice = func(msg string) { fmt.Fprintf(env.stderr, "restls test: %s\n", msg) }
 	rep, err := scripttest.Run(ctx, opts)
 	if err != nil {
 		return usageErr("%v", err)
