@@ -1,10 +1,17 @@
 package mcp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/workspace"
 )
 
 // TestPathsConfined: every path a tool reads or names stays below the
@@ -78,5 +85,36 @@ func TestInputsBounded(t *testing.T) {
 		if msg := errorText(res); !res.IsError || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: IsError %v, %q; want an error with %q", tc.tool, res.IsError, cut(msg, 300), tc.want)
 		}
+	}
+}
+
+// TestFloodRefused: a call past Limits.Calls is refused at once, saying
+// to retry, while the others go on; after them, calls are answered again.
+func TestFloodRefused(t *testing.T) {
+	o := testOptions(t, testProject(t))
+	o.Limits.Calls = 1
+	entered, release := make(chan struct{}), make(chan struct{})
+	o.Run = func(ctx context.Context, _ workspace.Snapshot, _ engine.Request) (*dryrun.Result, error) {
+		close(entered)
+		<-release
+		return &dryrun.Result{Result: []byte("1")}, nil
+	}
+	cs := connect(t, o)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: map[string]any{"text": "return 1", "fixtures": "fixtures: []"}})
+		done <- err
+	}()
+	<-entered
+	_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "services", Arguments: map[string]any{}})
+	if err == nil || !strings.Contains(err.Error(), "call again when one of yours has answered") {
+		t.Errorf("a call past the limit: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("the call in flight: %v", err)
+	}
+	if res := call(t, cs, "services", map[string]any{}, nil); res.IsError {
+		t.Errorf("a call after the flood: %s", errorText(res))
 	}
 }

@@ -95,7 +95,7 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := s.ServeStdio(ctx, io.NopCloser(env.stdin), nopWriteCloser{env.stdout}); err != nil {
-		log.Error("mcp session ended", zap.Error(err))
+		log.Error("the MCP session ended: the client must send one JSON-RPC message per line, each at most 8 MiB", zap.Error(err))
 		return 1
 	}
 	return 0

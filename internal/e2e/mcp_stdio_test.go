@@ -271,3 +271,33 @@ func TestMCPImpact(t *testing.T) {
 		t.Errorf("impact: %+v", out)
 	}
 }
+
+// TestMCPStdioHostile: what is not JSON-RPC, and a line past the limit,
+// end the session at once with the reason on stderr; nothing hangs.
+func TestMCPStdioHostile(t *testing.T) {
+	t.Parallel()
+	root := mcpProject(t)
+	for _, tc := range []struct {
+		name  string
+		input string
+	}{
+		{"not json", "not json\n"},
+		{"not json-rpc", `{"jsonrpc":"1.0","method":7}` + "\n"},
+		{"line past the limit", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check","arguments":{"text":"` + strings.Repeat("x", 9<<20) + "\"}}}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := restlsCommand(t, "mcp")
+			cmd.Dir = root
+			cmd.Stdin = strings.NewReader(tc.input)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			runWithin(t, cmd, time.Minute, func() string { return stderr.String() })
+			if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "JSON-RPC message per line") {
+				t.Errorf("exit %d, stderr %.500s", cmd.ProcessState.ExitCode(), stderr.String())
+			}
+			if strings.Contains(stdout.String(), "xxxx") {
+				t.Errorf("the input was echoed")
+			}
+		})
+	}
+}
