@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web designer-typecheck
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web designer-typecheck
 
 all: build
 
@@ -93,8 +93,19 @@ FUZZMINIMIZE ?= 10x
 fuzz-smoke:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINIMIZE=$(FUZZMINIMIZE) FUZZ='$(FUZZ)' scripts/fuzz-smoke.sh $(PKGS)
 
+# Every benchmark of the module. Those that compare restls with another
+# tool report the ratio themselves (BenchmarkScriptVsPlainGET: a dry run's
+# call against bare net/http, docs/runtime.md; BenchmarkCheckVsOxlint:
+# restls check against oxlint, which bench-oxlint installs first).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# restls check and oxlint with no-undef side by side on 10,000 generated
+# scripts, oxlint installed from npm under a temporary directory
+# (scripts/bench-check-vs-oxlint.sh; docs/ci.md, "How fast"). BENCHTIME
+# and COUNT are go test's -benchtime and -count.
+bench-oxlint:
+	GO=$(GO) BENCHTIME='$(BENCHTIME)' COUNT='$(COUNT)' scripts/bench-check-vs-oxlint.sh
 
 # VS Code extension (vscode-extension/, docs/vscode.md): type check, bundle
 # and node tests, one of which drives the real bin/restls through

@@ -105,8 +105,8 @@ if (orders.status.code === 200 && orders.body) {
 // BenchmarkCheckVsOxlint times restls check (the binary as make dist
 // builds it) and oxlint with no-undef on the corpus of writeCheckCorpus,
 // one after the other in each iteration, so both see the same load on a
-// shared machine. It reports the median wall seconds of each and their
-// ratio (the acceptance: ratio <= 1). Without oxlint it times restls
+// shared machine. It reports the median wall seconds of each, their ratio
+// (the acceptance: ratio <= 1), and the median CPU seconds of each. Without oxlint it times restls
 // only. make bench-oxlint runs it with oxlint installed; run it with
 // -benchtime 10x or more.
 func BenchmarkCheckVsOxlint(b *testing.B) {
@@ -120,7 +120,9 @@ func BenchmarkCheckVsOxlint(b *testing.B) {
 	if oxlint == "" {
 		oxlint, _ = exec.LookPath("oxlint")
 	}
-	timeRun := func(wantExit int, exe string, args ...string) time.Duration {
+	// Wall time, and CPU time (user and system) which depends less on
+	// the neighbours on a shared machine.
+	timeRun := func(wantExit int, exe string, args ...string) (wall, cpu time.Duration) {
 		cmd := exec.Command(exe, args...)
 		cmd.Dir = dir
 		var out, errs bytes.Buffer
@@ -131,13 +133,15 @@ func BenchmarkCheckVsOxlint(b *testing.B) {
 		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != wantExit {
 			b.Fatalf("%s %s: %v (want exit %d)\nstdout: %.1000s\nstderr: %.1000s", exe, strings.Join(args, " "), err, wantExit, out.String(), errs.String())
 		}
-		return d
+		return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	var ours, theirs []time.Duration
+	var ours, theirs, oursCPU, theirsCPU []time.Duration
 	for b.Loop() {
-		ours = append(ours, timeRun(1, restls, "check", "--config-root", "config", "scripts"))
+		w, c := timeRun(1, restls, "check", "--config-root", "config", "scripts")
+		ours, oursCPU = append(ours, w), append(oursCPU, c)
 		if oxlint != "" {
-			theirs = append(theirs, timeRun(1, oxlint, "-c", ".oxlintrc.json", "--quiet", "scripts"))
+			w, c := timeRun(1, oxlint, "-c", ".oxlintrc.json", "--quiet", "scripts")
+			theirs, theirsCPU = append(theirs, w), append(theirsCPU, c)
 		}
 	}
 	median := func(ds []time.Duration) float64 {
@@ -146,8 +150,10 @@ func BenchmarkCheckVsOxlint(b *testing.B) {
 		return s[len(s)/2].Seconds()
 	}
 	b.ReportMetric(median(ours), "restls-s")
+	b.ReportMetric(median(oursCPU), "restls-cpu-s")
 	if len(theirs) > 0 {
 		b.ReportMetric(median(theirs), "oxlint-s")
+		b.ReportMetric(median(theirsCPU), "oxlint-cpu-s")
 		b.ReportMetric(median(ours)/median(theirs), "ratio")
 	}
 }
