@@ -232,7 +232,7 @@ func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
 // regexAfter reports the reserved words after which '/' starts a regular
 // expression. Switches, not maps: a map lookup per identifier was a third
-// of the pass (docs/decisions.md, "restls check's speed").
+// of the pass (docs/decisions.md, "restls check against oxlint").
 func regexAfter(w string) bool {
 	switch w {
 	case "return", "typeof", "case", "do", "else", "in", "new", "delete", "void", "throw", "instanceof":

@@ -21,7 +21,7 @@ import (
 // is set: the run is a batch whose garbage (each script's syntax tree) dies
 // young, so collecting at 5 times the live heap instead of twice spends
 // about a fifth less CPU on 10,000 scripts for some 15 MB more peak
-// memory ("restls check's speed" in docs/decisions.md).
+// memory ("restls check against oxlint" in docs/decisions.md).
 const checkGCPercent = 400
 
 // kindMapFlag is the repeatable --kind-map GLOB=KIND.

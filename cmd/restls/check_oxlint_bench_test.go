@@ -31,7 +31,7 @@ const (
 
 // writeCheckCorpus writes the corpus into dir, the same bytes every time:
 // application.yml with corpusServices services, corpusScripts scripts of
-// about 40 lines with corpusCalls calls each in scripts/NN/, one script in
+// 27 lines with corpusCalls calls each in scripts/NN/, one script in
 // 50 calling an unknown serviceId and one in 100 reading an undefined
 // variable (so both tools report something), and .oxlintrc.json turning
 // on no-undef with the scripts' globals.
