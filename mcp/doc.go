@@ -15,8 +15,9 @@
 // confined to the project root with their links followed (paths.go),
 // every argument and answer bounded (limits.go).
 //
-// It is an adapter, as lsp is: the project comes from a Project (a
-// workspace.Workspace today, workspace.Session once it lands), the hints
+// It is an adapter, as lsp is: the project is the process's
+// workspace.Session (the language server's on serve --http), each call
+// a snapshot of the environment it asks for by the session's rule; the hints
 // from package hints, the checks from check, the navigation from
 // workspace/index, curl conversion from runtime/curlin; it never reads a
 // configuration file, picks an environment or finds fixtures itself.

@@ -42,7 +42,7 @@ func testOptions(t testing.TB, root string) Options {
 		apis = append(apis, workspace.APISource{ServiceID: id, Location: p.OpenAPI[id]})
 	}
 	ws := workspace.NewSession(workspace.SessionOptions{Sources: src, Kinds: p.ScriptKinds, APIs: apis, Recorded: true})
-	return Options{Project: FromWorkspace(ws, "", nil), Root: root, ProjectFile: p.File, Version: "test"}
+	return Options{Session: ws, Root: root, ProjectFile: p.File, Version: "test"}
 }
 
 // connect serves o in memory and returns a client session on it.

@@ -3,54 +3,64 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/workspace"
 )
 
-// FromWorkspace is the Project of ws, as restls check reads it: each
-// snapshot after the descriptions the configuration attaches have
-// loaded. ws must list every description in its Options.APIs; env
-// names the project file's environment its configuration was read from
-// ("" for none). current, when not nil, is the configuration in force
-// (the language server's, which serve --http reloads and may fetch from
-// a registry backend); nil reads ws's registry, reloaded when one of
-// its files changed.
-func FromWorkspace(ws *workspace.Session, env string, current func() *config.Snapshot) Project {
-	return wsProject{ws, env, current}
-}
+// The project is the process's workspace.Session: the snapshot a call
+// takes, in the environment it asks for (the session's one rule picks
+// it), the descriptions with their answers' schemas, and every
+// environment's configuration for the redactor.
 
-type wsProject struct {
-	ws      *workspace.Session
-	env     string
-	current func() *config.Snapshot
-}
-
-func (p wsProject) Snapshot(ctx context.Context) (workspace.Snapshot, error) {
-	if err := p.ws.WaitDescriptions(ctx, nil); err != nil {
+// snapshot is the project as one call sees it, in environment env (""
+// for the default), the descriptions of the configuration loaded (ctx
+// bounds the wait).
+func (s *Server) snapshot(ctx context.Context, env string) (workspace.Snapshot, error) {
+	sess := s.o.Session
+	sess.ReloadIfChanged()
+	if err := sess.WaitDescriptions(ctx, nil); err != nil {
 		return workspace.Snapshot{}, fmt.Errorf("loading the API descriptions: %w", err)
 	}
-	snap := p.ws.Snapshot()
-	snap.Environment = p.env
-	snap.Config = p.Config()
+	snap := sess.Snapshot()
+	if env != "" {
+		cfg, name, err := sess.EnvironmentSnapshot(env)
+		if err != nil {
+			return workspace.Snapshot{}, err
+		}
+		snap.Config, snap.Environment = cfg, name
+	}
 	return snap, nil
 }
 
-func (p wsProject) Config() *config.Snapshot {
-	if p.current != nil {
-		return p.current()
-	}
-	p.ws.Registry().ReloadIfChanged()
-	return p.ws.Registry().Get()
-}
-
-func (p wsProject) AnswerAPIs(ctx context.Context, reg *config.Registry) *openapi.Set {
+// answerAPIs are the descriptions of reg's services with their answers'
+// schemas (fixtures, examples), loaded within ctx; nil when none.
+func (s *Server) answerAPIs(ctx context.Context, reg *config.Registry) *openapi.Set {
 	if reg == nil {
 		return nil
 	}
-	if err := p.ws.WaitAnswers(ctx); err != nil {
+	if err := s.o.Session.WaitAnswers(ctx); err != nil {
 		return nil
 	}
-	return p.ws.AnswerAPIs(reg)
+	return s.o.Session.AnswerAPIs(reg)
+}
+
+// configs are the configurations whose credentials no answer may show:
+// the default environment's and every other environment's of the
+// project file, each as it is now.
+func (s *Server) configs() []*config.Snapshot {
+	sess := s.o.Session
+	out := []*config.Snapshot{sess.Registry().Get()}
+	names, def := sess.Environments()
+	for _, name := range names {
+		if name == def {
+			continue
+		}
+		if cfg, _, err := sess.EnvironmentSnapshot(name); err == nil && !slices.Contains(out, cfg) {
+			out = append(out, cfg)
+		}
+	}
+	return out
 }

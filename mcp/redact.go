@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,29 +27,31 @@ import (
 // redactor hides the credentials of one configuration.
 type redactor struct{ r *restclient.Redactor }
 
-// redactors keeps the redactor of the configuration last seen: a
+// redactors keeps the redactor of the configurations last seen: a
 // reload makes a new one.
 type redactors struct {
-	mu   sync.Mutex
-	snap *config.Snapshot
-	r    redactor
+	mu    sync.Mutex
+	snaps []*config.Snapshot
+	r     redactor
 }
 
-// of is the redactor of p's configuration as it is now.
-func (rs *redactors) of(p Project) redactor {
-	snap := p.Config()
+// of is the redactor of the configurations snaps.
+func (rs *redactors) of(snaps []*config.Snapshot) redactor {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if snap != rs.snap || rs.r.r == nil {
-		rs.snap, rs.r = snap, newRedactor(snap)
+	if !slices.Equal(snaps, rs.snaps) || rs.r.r == nil {
+		rs.snaps, rs.r = snaps, newRedactor(snaps)
 	}
 	return rs.r
 }
 
-// newRedactor registers every credential of snap's registries.
-func newRedactor(snap *config.Snapshot) redactor {
+// newRedactor registers every credential of the registries of snaps.
+func newRedactor(snaps []*config.Snapshot) redactor {
 	var c creds
-	if snap != nil {
+	for _, snap := range snaps {
+		if snap == nil {
+			continue
+		}
 		for _, k := range config.Kinds {
 			reg := snap.For(k)
 			if reg == nil {

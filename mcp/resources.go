@@ -65,7 +65,7 @@ func (s *Server) projectResource(context.Context, *sdk.ReadResourceRequest) (*sd
 }
 
 func (s *Server) servicesResource(ctx context.Context, uri string, k config.Kind) (*sdk.ReadResourceResult, error) {
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, "")
 	if err != nil {
 		return nil, err
 	}

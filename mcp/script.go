@@ -16,9 +16,10 @@ import (
 // (the text of a file not saved yet: the path then says where it lives,
 // which decides its kind and the recorded answers it sees).
 type ScriptArg struct {
-	Text string `json:"text,omitempty" jsonschema:"the script's JavaScript text; give text, path or both (text not saved yet at path)"`
-	Path string `json:"path,omitempty" jsonschema:"the script's path relative to the project root (forward slashes); read from disk when text is not given"`
-	Kind string `json:"kind,omitempty" jsonschema:"the script kind: scriptService, scriptTask or validationScript; default: the script's first-line '// restls-kind: K' comment, else the project's scriptKinds, else scriptService"`
+	Text        string `json:"text,omitempty" jsonschema:"the script's JavaScript text; give text, path or both (text not saved yet at path)"`
+	Path        string `json:"path,omitempty" jsonschema:"the script's path relative to the project root (forward slashes); read from disk when text is not given"`
+	Kind        string `json:"kind,omitempty" jsonschema:"the script kind: scriptService, scriptTask or validationScript; default: the script's first-line '// restls-kind: K' comment, else the project's scriptKinds, else scriptService"`
+	Environment string `json:"environment,omitempty" jsonschema:"the project file's environment whose configuration to use (restls.yaml's environments); default its defaultEnvironment"`
 }
 
 // script is a ScriptArg read and decided once.
@@ -68,7 +69,7 @@ func (s *Server) script(ctx context.Context, a ScriptArg) (*script, error) {
 	default:
 		sc.abs = filepath.Join(s.o.Root, untitled)
 	}
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, a.Environment)
 	if err != nil {
 		return nil, err
 	}

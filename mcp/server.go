@@ -13,41 +13,20 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/restls/restls/config"
-	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/workspace"
 )
 
-// Project is the live project the tools read: the snapshot one call
-// takes, and the descriptions with their answers' schemas. cmd/restls
-// gives a workspace.Workspace's (FromWorkspace); workspace.Session takes
-// its place when it lands.
-type Project interface {
-	// Snapshot is the project as one call sees it, the API descriptions
-	// of the configuration loaded (ctx bounds the wait).
-	Snapshot(ctx context.Context) (workspace.Snapshot, error)
-	// Config is the configuration in force, without waiting: every
-	// answer's credentials are hidden by it.
-	Config() *config.Snapshot
-	// AnswerAPIs are the descriptions of reg's services with their
-	// answers' schemas (fixtures, examples), loaded within ctx; nil
-	// when none is attached.
-	AnswerAPIs(ctx context.Context, reg *config.Registry) *openapi.Set
-}
-
 // Options configure a Server.
 type Options struct {
-	// Project is the project the tools read. Required.
-	Project Project
+	// Session is the process's project, the tools read it (the
+	// language server's on serve --http). Required.
+	Session *workspace.Session
 	// Root is the project root: every path an agent names must lead,
 	// its links followed, to a file below it. Required.
 	Root string
 	// ProjectFile is the project file in force (restls.yaml), "" for
 	// none: the project resource.
 	ProjectFile string
-	// Environment names the project file's environment in force, "" for
-	// none.
-	Environment string
 	// Impact checks the project against the configuration of a git
 	// revision (restls check --since); nil leaves the impact tool out.
 	Impact Impact
@@ -78,8 +57,8 @@ type Server struct {
 
 // New returns the server of o.
 func New(o Options) (*Server, error) {
-	if o.Project == nil {
-		return nil, errors.New("mcp: Options.Project is required")
+	if o.Session == nil {
+		return nil, errors.New("mcp: Options.Session is required")
 	}
 	if o.Root == "" {
 		return nil, errors.New("mcp: Options.Root is required")
@@ -198,7 +177,7 @@ func (s *Server) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		ctx, cancel := context.WithTimeout(ctx, s.o.Limits.Time)
 		defer cancel()
 		res, err := next(ctx, method, req)
-		red := s.red.of(s.o.Project)
+		red := s.red.of(s.configs())
 		if err != nil {
 			err = red.err(err)
 		} else {

@@ -3,10 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/workspace"
 )
 
 func TestToolsListed(t *testing.T) {
@@ -131,4 +134,53 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestEnvironments: a tool asks for the project file's environment by
+// name (the session's one rule picks it), an unknown one is the rule's
+// error, and no environment's credentials show in any answer.
+func TestEnvironments(t *testing.T) {
+	root := testProject(t)
+	prod := filepath.Join(root, "config-prod")
+	if err := os.MkdirAll(prod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yml := "scriptservice:\n  api:\n    - serviceId: orders\n      url: https://orders.prod.example.com/api\n      authorization:\n        type: basic\n        encodedCredentials: cHJvZDpwcm9kLVMzY3JldC1vbmx5\n"
+	if err := os.WriteFile(filepath.Join(prod, "application.yml"), []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	project := "configRoot: config\nopenapi:\n  orders: orders.openapi.yaml\nenvironments:\n  dev: {}\n  prod:\n    configRoot: config-prod\ndefaultEnvironment: dev\n"
+	if err := os.WriteFile(filepath.Join(root, workspace.FileName), []byte(project), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t, root)
+	p, err := workspace.LoadProject(filepath.Join(root, workspace.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs, err := workspace.NewEnvironments(p, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := p.Sources("")
+	o.Session = workspace.NewSession(workspace.SessionOptions{Sources: src, Environments: envs, APIs: o.Session.APIs(), Recorded: true})
+	cs := connect(t, o)
+	var out ServicesOut
+	call(t, cs, "services", map[string]any{}, &out)
+	if out.Environment != "dev" || out.Total != 2 {
+		t.Errorf("default environment: %+v", out)
+	}
+	call(t, cs, "services", map[string]any{"environment": "prod"}, &out)
+	if out.Environment != "prod" || out.Total != 1 || out.Services[0].URL != "https://orders.prod.example.com/api" {
+		t.Errorf("prod: %+v", out)
+	}
+	res := call(t, cs, "services", map[string]any{"environment": "staging"}, nil)
+	if !res.IsError || !strings.Contains(errorText(res), "staging") {
+		t.Errorf("an unknown environment: %v %q", res.IsError, errorText(res))
+	}
+	// prod's password, asked for in dev: hidden all the same.
+	res = call(t, cs, "contract", map[string]any{"serviceId": "prod-S3cret-only"}, nil)
+	if data := mustJSON(t, res); strings.Contains(string(data), "prod-S3cret-only") || !strings.Contains(string(data), "***") {
+		t.Errorf("another environment's credential shows: %s", data)
+	}
 }

@@ -13,10 +13,11 @@ import (
 
 // ContractIn is the contract tool's input.
 type ContractIn struct {
-	ServiceID string `json:"serviceId" jsonschema:"the serviceId, as the services tool lists it"`
-	Method    string `json:"method,omitempty" jsonschema:"GET, DELETE, POST, PUT or PATCH; default every method of the path"`
-	Path      string `json:"path,omitempty" jsonschema:"the call's pathParams joined with '/', as the script passes them (orders/42), or the template (orders/{id}); default: list the service's operations"`
-	Kind      string `json:"kind,omitempty" jsonschema:"the script kind whose configuration names the serviceId (default scriptService)"`
+	ServiceID   string `json:"serviceId" jsonschema:"the serviceId, as the services tool lists it"`
+	Method      string `json:"method,omitempty" jsonschema:"GET, DELETE, POST, PUT or PATCH; default every method of the path"`
+	Path        string `json:"path,omitempty" jsonschema:"the call's pathParams joined with '/', as the script passes them (orders/42), or the template (orders/{id}); default: list the service's operations"`
+	Kind        string `json:"kind,omitempty" jsonschema:"the script kind whose configuration names the serviceId (default scriptService)"`
+	Environment string `json:"environment,omitempty" jsonschema:"the project file's environment (default its defaultEnvironment)"`
 }
 
 // ContractOut is the contract tool's answer.
@@ -126,7 +127,7 @@ func (s *Server) contract(ctx context.Context, _ *sdk.CallToolRequest, in Contra
 	default:
 		return nil, out, fmt.Errorf("method %s: api.rest.v1 sends GET, DELETE, POST, PUT or PATCH", in.Method)
 	}
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, in.Environment)
 	if err != nil {
 		return nil, out, err
 	}
@@ -188,7 +189,7 @@ func (s *Server) contract(ctx context.Context, _ *sdk.CallToolRequest, in Contra
 		out.Note += ": call contract without path to list the operations"
 		return nil, out, nil
 	}
-	answers := s.o.Project.AnswerAPIs(ctx, reg)
+	answers := s.answerAPIs(ctx, reg)
 	for _, o := range found {
 		e := operation(o, api)
 		if answers != nil {

@@ -44,7 +44,7 @@ func (s *Server) curl(ctx context.Context, _ *sdk.CallToolRequest, in CurlIn) (*
 	if err != nil {
 		return nil, CurlOut{}, err
 	}
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, "")
 	if err != nil {
 		return nil, CurlOut{}, err
 	}
@@ -101,7 +101,7 @@ func (s *Server) fixtures(ctx context.Context, _ *sdk.CallToolRequest, in Script
 		return nil, FixturesOut{}, fmt.Errorf("%s: %v", s.rel(file), unwrapPath(err))
 	}
 	out := FixturesOut{File: s.rel(file), Exists: data != nil, Added: []FixtureNote{}}
-	set := s.o.Project.AnswerAPIs(ctx, sc.reg)
+	set := s.answerAPIs(ctx, sc.reg)
 	var fixtures []restclient.NewFixture
 	for _, c := range hints.CallSites(sc.doc) {
 		if c.Method == "" {

@@ -103,7 +103,7 @@ func (s *Server) references(ctx context.Context, _ *sdk.CallToolRequest, in Refe
 		}
 		kinds = []config.Kind{k}
 	}
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, "")
 	if err != nil {
 		return nil, out, err
 	}

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -15,7 +14,7 @@ import (
 // ServicesIn is the services tool's input.
 type ServicesIn struct {
 	Kind        string `json:"kind,omitempty" jsonschema:"the script kind whose services to list: scriptService (default), scriptTask or validationScript"`
-	Environment string `json:"environment,omitempty" jsonschema:"the project file's environment; default the one restls was started with (the only one it serves today)"`
+	Environment string `json:"environment,omitempty" jsonschema:"the project file's environment (restls.yaml's environments); default its defaultEnvironment"`
 	Query       string `json:"query,omitempty" jsonschema:"keep the services whose serviceId, url or description contains this text (case-insensitive)"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"at most this many services (default and maximum 500)"`
 }
@@ -56,14 +55,11 @@ func (s *Server) services(ctx context.Context, _ *sdk.CallToolRequest, in Servic
 	if err != nil {
 		return nil, ServicesOut{}, err
 	}
-	if err := s.environment(in.Environment); err != nil {
-		return nil, ServicesOut{}, err
-	}
-	snap, err := s.o.Project.Snapshot(ctx)
+	snap, err := s.snapshot(ctx, in.Environment)
 	if err != nil {
 		return nil, ServicesOut{}, err
 	}
-	out := ServicesOut{Kind: string(kind), Environment: s.o.Environment, Services: []Service{}}
+	out := ServicesOut{Kind: string(kind), Environment: snap.Environment, Services: []Service{}}
 	reg := snap.Config.For(kind)
 	if h := reg.HintState(); !h.Offered || reg.Len() == 0 {
 		out.Hints = h.Message()
@@ -147,17 +143,6 @@ func kindArg(s string) (config.Kind, error) {
 		return config.ScriptService, nil
 	}
 	return config.ParseKind(s)
-}
-
-// environment refuses an environment other than the one served.
-func (s *Server) environment(name string) error {
-	if name == "" || name == s.o.Environment {
-		return nil
-	}
-	if s.o.Environment == "" {
-		return fmt.Errorf("environment %s: restls was started without a project file's environment; start it with --env %s", name, name)
-	}
-	return fmt.Errorf("environment %s: restls serves the environment %s; start another restls with --env %s, or leave environment out", name, s.o.Environment, name)
 }
 
 // limit is a list's limit: n within (0, Limits.Items], else Items.

@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/check"
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/mcp"
@@ -78,7 +77,11 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
 		return 2
 	}
-	srv, err := newMCP(&cf, cf.openAPI(apis), root, nil)
+	// The one workspace session of this process, as restls check reads
+	// the project.
+	sess := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Environments: cf.envs, Kinds: cf.projectKinds(), APIs: cf.openAPI(apis),
+		Recorded: true, Logger: log.Named("workspace")})
+	srv, err := newMCP(&cf, sess, root)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)
 		return 2
@@ -101,27 +104,22 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	return 0
 }
 
-// newMCP is the MCP server's options over the project of cf, as restls
-// check reads it: its configuration (current's, when not nil: serve's
-// language server), descriptions and check settings.
-func newMCP(cf *configFlags, apis openAPIFlags, root string, current func() *config.Snapshot) (mcp.Options, error) {
-	sources := cf.sources()
-	var kinds config.KindMap
+// newMCP is the MCP server's options over sess, the process's session
+// of cf's project, with the project file's check settings for impact.
+func newMCP(cf *configFlags, sess *workspace.Session, root string) (mcp.Options, error) {
 	var include, exclude []string
 	if p := cf.project; p != nil {
-		kinds, include, exclude = p.ScriptKinds, p.Check.Include, p.Check.Exclude
+		include, exclude = p.Check.Include, p.Check.Exclude
 	}
-	ws := workspace.NewSession(workspace.SessionOptions{Sources: sources, Environments: cf.envs, Kinds: kinds, APIs: apis, Recorded: true})
 	impact := func(ctx context.Context, ref string) (*check.Report, error) {
-		base, err := sinceSnapshot(ref, sources)
+		base, err := sinceSnapshot(ref, sess.Sources())
 		if err != nil {
 			return nil, err
 		}
-		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: ws, Context: ctx,
+		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: sess, Context: ctx,
 			Since: &check.Since{Ref: ref, Config: base}})
 	}
-	return mcp.Options{Project: mcp.FromWorkspace(ws, cf.envs.Default(), current), Root: root, ProjectFile: cf.projectFile(), Environment: cf.envs.Default(),
-		Impact: impact, Version: versionString()}, nil
+	return mcp.Options{Session: sess, Root: root, ProjectFile: cf.projectFile(), Impact: impact, Version: versionString()}, nil
 }
 
 // projectRoot is the directory path arguments must stay below: flag,

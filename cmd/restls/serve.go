@@ -156,7 +156,7 @@ ended without shutdown, 2 for usage errors.`)
 	if httpMode {
 		// /mcp: the MCP server over the same project, its runs through
 		// the same engine behind the same gate.
-		if err := hf.mcpServer(&cf, openAPI, srv, eng, log); err != nil {
+		if err := hf.mcpServer(&cf, ws, eng, log); err != nil {
 			fmt.Fprintf(env.stderr, "restls serve: %v\n", err)
 			return 2
 		}

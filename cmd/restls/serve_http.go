@@ -135,15 +135,15 @@ func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web
 	return h.ops.WrapLoad(load), h.gate.Wrap(h.runner)
 }
 
-// mcpServer makes the server of /mcp: the MCP server over cf's project
-// with srv's configuration, its dry runs eng's behind the gate, which
-// decides by role whether one may go live.
-func (h *httpFlags) mcpServer(cf *configFlags, apis openAPIFlags, srv *lsp.Server, eng *engine.Engine, log *zap.Logger) error {
+// mcpServer makes the server of /mcp: the MCP server over sess, the
+// session the language server reads, its dry runs eng's behind the gate,
+// which decides by role whether one may go live.
+func (h *httpFlags) mcpServer(cf *configFlags, sess *workspace.Session, eng *engine.Engine, log *zap.Logger) error {
 	root, err := projectRoot("", cf.projectFile())
 	if err != nil {
 		return err
 	}
-	o, err := newMCP(cf, apis, root, srv.Session().Registry().Get)
+	o, err := newMCP(cf, sess, root)
 	if err != nil {
 		return err
 	}
