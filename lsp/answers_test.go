@@ -19,6 +19,7 @@ import (
 )
 
 func TestResponseID(t *testing.T) {
+	t.Parallel()
 	for body, want := range map[string]int64{
 		`{"jsonrpc":"2.0","id":7,"result":{"items":[]}}`:                  7,
 		`{"jsonrpc":"2.0","id":-3,"error":{"code":-32800,"message":"x"}}`: -3,
@@ -48,6 +49,7 @@ func TestResponseID(t *testing.T) {
 }
 
 func TestAnswerRecyclerHold(t *testing.T) {
+	t.Parallel()
 	h := answerRecycler{holds: true}
 	b1, b2 := new([]byte), new([]byte)
 	id := jsonrpc2.NewNumberID
@@ -119,6 +121,7 @@ func TestAnswerRecyclerHold(t *testing.T) {
 // encodes into it (a data race TestCompletionAnswersGoBack showed under
 // -race).
 func TestStreamCloseForgetsAnswers(t *testing.T) {
+	t.Parallel()
 	a, b := net.Pipe()
 	defer b.Close()
 	st := NewStream(a, nil).(*stream)
@@ -226,6 +229,7 @@ func settled(st *stream) int {
 // completions, some cancelled, some with a repeated id, and not after the
 // connection closes with answers unwritten.
 func TestCompletionAnswersGoBack(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigConfig(t, dir, 300)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -283,6 +287,7 @@ func TestCompletionAnswersGoBack(t *testing.T) {
 // Concurrent completions over the package's stream, whose answer buffers
 // are recycled once written, each get their own complete answer.
 func TestCompletionAnswersConcurrently(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigConfig(t, dir, 300)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -382,6 +387,7 @@ func (r *answerRecycler) heldCount() int {
 // buffer went back to the pool and the next completion encoded over it
 // while it was written: a corrupt frame, and the editor's stream ended.
 func TestRepeatedIDKeepsHeldAnswer(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{"held, then the repeat arrives", "the repeat arrives, then held"} {
 		t.Run(order, func(t *testing.T) {
 			a, b := net.Pipe()

@@ -24,6 +24,7 @@ import (
 // session that may not choose sources (a designer's) gets no editor
 // environments.
 func TestServerDecidesForEditors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"ci/application.yml":    "scriptservice:\n  api:\n    - serviceId: only-ci\n      url: https://ci.example.test\n",

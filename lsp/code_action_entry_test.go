@@ -40,6 +40,7 @@ func skeletonActions(t *testing.T, c *testClient, u uri.URI) []protocol.CodeActi
 // one); a session shown other paths gets none; restls.showEntry opens the
 // file through window/showDocument when the client offers it.
 func TestSkeletonEntryCapabilities(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n",

@@ -16,6 +16,7 @@ import (
 // line, with the notes as comments above it; a URL no service matches
 // is an error naming the base url to configure.
 func TestPasteCurl(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "config")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "config"))); err != nil {
 		t.Fatal(err)

@@ -69,6 +69,7 @@ func execCommand(c *testClient, command string, arg any, out any) error {
 // the previous one and with the fixtures, and the last run's answers
 // written into the fixture file.
 func TestHistoryCompareAndUpdate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "config")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "config"))); err != nil {
 		t.Fatal(err)
@@ -147,6 +148,7 @@ func TestHistoryCompareAndUpdate(t *testing.T) {
 // writes nothing to the server's store and sees only its own runs; one
 // that may not use files may not update fixtures.
 func TestHistoryDesignerSession(t *testing.T) {
+	t.Parallel()
 	store := &history.Dir{Root: filepath.Join(t.TempDir(), "history")}
 	q := &queueRunner{queue: []string{liveRun(200, `1`), liveRun(200, `2`), liveRun(200, `3`)}}
 	srv := newTestServer(t, Options{Runner: q.run, History: store})
@@ -183,6 +185,7 @@ func TestHistoryDesignerSession(t *testing.T) {
 // in the script's last run gets an information diagnostic timeout-budget
 // on each of its call sites; the next run without it takes it away.
 func TestTimeoutBudgetDiagnostic(t *testing.T) {
+	t.Parallel()
 	slow := strings.Replace(liveRun(200, `1`), `"events":[]`, `"events":[{"kind":"timeout-budget","message":"the answer took 850 ms, 85% of the 1000 ms read timeout in force"}]`, 1)
 	q := &queueRunner{queue: []string{slow, liveRun(200, `1`)}}
 	srv := newTestServer(t, Options{Runner: q.run})

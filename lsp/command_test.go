@@ -22,6 +22,7 @@ import (
 // it takes (or, for a member that decodes itself, what that member
 // takes).
 func TestCommandTable(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	c := connect(t, srv, clientOptions{skipInit: true})
 	var res protocol.InitializeResult
@@ -100,6 +101,7 @@ func TestCommandTable(t *testing.T) {
 // command does not take is refused before anything runs, as is a second
 // argument; the command's own checks still answer as before.
 func TestCommandArgumentsStrict(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	c := connect(t, srv, clientOptions{})
 	u := uri.File("/ws/a.js")
@@ -134,6 +136,7 @@ func TestCommandArgumentsStrict(t *testing.T) {
 // or a command's argument itself; handler.go's typed (and request, built
 // on it) and command.go's command do it once for all.
 func TestParamsDecodedOnce(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +162,7 @@ func TestParamsDecodedOnce(t *testing.T) {
 // in CustomMethods, and what it answers decodes strictly into the
 // declared result type.
 func TestCustomMethods(t *testing.T) {
+	t.Parallel()
 	declared := map[string]MethodDecl{}
 	for _, d := range CustomMethods {
 		if !strings.HasPrefix(d.Name, "restls/") || d.Params == nil || d.Params.Kind() != reflect.Struct {

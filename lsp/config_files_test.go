@@ -16,6 +16,7 @@ import (
 // TestUTF16ConfigPositions: a diagnostic in a UTF-16 service file is
 // placed on the text the editor shows (the decoded file), not on its bytes.
 func TestUTF16ConfigPositions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	line3 := `  <api serviceId="ä" url="https://a.example.com"/><api serviceId="b" url="ftp:x"/>`
 	text := "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<scriptservice>\n" + line3 + "\n</scriptservice>\n"

@@ -25,6 +25,7 @@ import (
 // FIFO in a cloned workspace) gives a diagnostic on that path, and the
 // server keeps answering, instead of reading forever.
 func TestSettingsNameDevZero(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -63,6 +64,7 @@ func TestSettingsNameDevZero(t *testing.T) {
 // mock (it would read a file of the machine as fixtures), and record
 // "auto" refuses to replace it (issue 23).
 func TestFixtureBesideLinkOut(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	repo, outside := filepath.Join(base, "repo"), filepath.Join(base, "outside")
 	for _, d := range []string{filepath.Join(repo, ".git"), outside} {
@@ -105,6 +107,7 @@ func TestFixtureBesideLinkOut(t *testing.T) {
 // target outside. The action is not offered (workspace.FixtureWritable,
 // record "auto"'s rule); once the link is gone it is.
 func TestAddFixtureActionDanglingLink(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir := filepath.Join(base, "repo")
 	writeFiles(t, dir, map[string]string{

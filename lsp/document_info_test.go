@@ -20,6 +20,7 @@ import (
 // session with ShowPath is shown only ShowPath's names; anything else is
 // null.
 func TestDocumentInfo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

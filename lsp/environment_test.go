@@ -18,6 +18,7 @@ import (
 // may not choose sources, may still choose one of the server's
 // environments (nothing it names is read).
 func TestEnvironmentSetting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"test/application.yml": "scriptservice:\n  api:\n    - serviceId: only-test\n      url: https://test.example.test\n",

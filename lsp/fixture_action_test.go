@@ -50,6 +50,7 @@ func fixtureActionsAt(t testing.TB, c *testClient, u uri.URI, pos protocol.Posit
 // gone; a call whose serviceId has no description gets none; with the
 // file there, the action edits it, keeping what it holds.
 func TestAddFixtureAction(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n    - serviceId: other\n      url: https://other.example.test\n",
@@ -146,6 +147,7 @@ func largeFixtureFile(size int) string {
 // fixture at the end of the file, and the request allocates a few times
 // the file, not a hundred (the file is not parsed above 1 MiB).
 func TestAddFixtureActionLargeFile(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	dir := t.TempDir()
 	// 2 MB, twice maxCheckedFixtureFile: the fixture diagnostics of
 	// the open script still parse the file whole, which a larger file
@@ -206,6 +208,7 @@ func TestAddFixtureActionLargeFile(t *testing.T) {
 // TestChangedRange: the whole rewrite's edit (a JSON file, a YAML list
 // that does not end its file) is the changed part only, on rune bounds.
 func TestChangedRange(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ old, new, text string }{
 		{"[\n  {\"a\": 1}\n]\n", "[\n  {\"a\": 1},\n  {\"b\": 2}\n]\n", ",\n  {\"b\": 2}"},
 		{"fixtures:\n- a\nmore: é\n", "fixtures:\n- a\n- b\nmore: é\n", "- b\n"},
@@ -226,6 +229,7 @@ func TestChangedRange(t *testing.T) {
 // protocol knows, so "Add a fixture" inserts at the file's real end; a
 // lone \r was not one (the insertion went to line 0).
 func TestEndPosition(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\rcé", "a\r", "\r\n\r", "x\n\ry"} {
 		m := newMapper(text)
 		if got, want := endPosition([]byte(text)), m.position(len(text)); got != want {

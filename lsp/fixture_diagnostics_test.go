@@ -18,6 +18,7 @@ import (
 // the descriptions with their answers' schemas load; the fixture file
 // opened and mended in the editor is checked as edited.
 func TestFixtureDiagnostics(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",

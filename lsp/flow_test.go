@@ -17,6 +17,7 @@ import (
 // element of r.body.items) uses the answer types of the version before
 // the keystroke.
 func TestFlowCompletionWhileTyping(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",

@@ -14,6 +14,7 @@ import (
 // TestIndexLeftOutSaid: when the project index's budget leaves scripts
 // out, the user is told which, and what navigation then misses.
 func TestIndexLeftOutSaid(t *testing.T) {
+	// Not in parallel: it sets navIndexMaxBytes.
 	old := navIndexMaxBytes
 	navIndexMaxBytes = 2000
 	t.Cleanup(func() { navIndexMaxBytes = old })

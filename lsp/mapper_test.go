@@ -14,6 +14,7 @@ import (
 var cursor = cursortest.Split
 
 func TestMapperPosition(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -46,6 +47,7 @@ func TestMapperPosition(t *testing.T) {
 }
 
 func TestMapperOffsetClamps(t *testing.T) {
+	t.Parallel()
 	text := "a😀b\nxy\r\nz"
 	m := newMapper(text)
 	tests := []struct {
@@ -132,6 +134,7 @@ func FuzzMapper(f *testing.F) {
 // TestIncrementalEditsUTF16 applies edits the way an editor computes them
 // (UTF-16 positions) and checks the text matches.
 func TestIncrementalEditsUTF16(t *testing.T) {
+	t.Parallel()
 	text := "// 😀 Привет\nvar r = api.rest.v1.get('crm', {}, {});\n"
 	m := newMapper(text)
 	// Replace "crm" on line 1: "var r = api.rest.v1.get('" is 25 units.

@@ -47,6 +47,7 @@ import (
 // reloaded.complete, reloaded.diag, ... are checked after the reload (the
 // plain ones before it).
 func TestMarkers(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no marker tests: %v", err)

@@ -19,6 +19,7 @@ import (
 )
 
 func TestOpenAPISettingProblem(t *testing.T) {
+	t.Parallel()
 	if _, problems := parseSettings([]byte(`{"openapi": 3}`)); len(problems) != 1 || !strings.Contains(problems[0], "restls.openapi") {
 		t.Errorf("problems = %q", problems)
 	}
@@ -45,6 +46,7 @@ func waitAPIs(c *testClient) Status {
 // a failed state in restls/status; fixing it and reloading brings the
 // hints.
 func TestBrokenDescription(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",
@@ -88,6 +90,7 @@ func TestBrokenDescription(t *testing.T) {
 
 // GitHub's own description through the server: issue 17's acceptance.
 func TestGitHubThroughServer(t *testing.T) {
+	t.Parallel()
 	desc := openapitest.GitHub(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -127,6 +130,7 @@ func TestGitHubThroughServer(t *testing.T) {
 // APIServices (the HTTP backend's "api": true) names the services with a
 // loaded description, including those that use it by reference.
 func TestAPIServices(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	shop, err := os.ReadFile("../openapi/testdata/shop.yaml")
 	if err != nil {
@@ -163,6 +167,7 @@ func TestAPIServices(t *testing.T) {
 // restls/status says why: the server would read files or fetch addresses
 // any client names.
 func TestOpenAPISettingRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	shop, err := os.ReadFile("../openapi/testdata/shop.yaml")
 	if err != nil {

@@ -18,6 +18,7 @@ var (
 // colon, Neovim and Sublime do not, a UNC share has an authority) name the
 // same files, and a POSIX restls reads them as plain paths.
 func TestPathStyleFromURI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, win, posix string
 	}{
@@ -45,6 +46,7 @@ func TestPathStyleFromURI(t *testing.T) {
 // the URI VS Code uses for the same file, so diagnostics published on a
 // configuration file land on the editor's document.
 func TestPathStyleFileURI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		style pathStyle
 		in    string
@@ -67,6 +69,7 @@ func TestPathStyleFileURI(t *testing.T) {
 }
 
 func TestPathStyleIsAbsCleanResolve(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		style           pathStyle
 		root, in        string
@@ -106,6 +109,7 @@ func TestPathStyleIsAbsCleanResolve(t *testing.T) {
 // Code's spelling) reloads the source the settings name as
 // C:\Webforms\Application.yml; on Linux case matters.
 func TestPathStyleSame(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		style pathStyle
 		a, b  string
@@ -135,6 +139,7 @@ func (ps pathStyle) matchGlob(glob, file string) bool {
 }
 
 func TestPathStyleMatchGlob(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		style      pathStyle
 		glob, file string
@@ -158,6 +163,7 @@ func TestPathStyleMatchGlob(t *testing.T) {
 // TestPathStyleGlobPattern: watcher patterns use "/" (a "\" escapes in an
 // LSP glob) and VS Code's lower-case drive letter.
 func TestPathStyleGlobPattern(t *testing.T) {
+	t.Parallel()
 	if got, want := windowsPaths.globPattern(`C:\webforms\application.yml`), "c:/webforms/application.yml"; got != want {
 		t.Errorf("windows globPattern = %q, want %q", got, want)
 	}

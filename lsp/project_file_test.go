@@ -16,6 +16,7 @@ import (
 // is typed, as every command reports them: an unknown key at its place
 // with the nearest known one; fixed, the diagnostics clear.
 func TestProjectFileDiagnostics(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := newTestServer(t, Options{PollInterval: -1})
 	c := connect(t, srv, clientOptions{root: dir})

@@ -42,6 +42,7 @@ var watchedProject = map[string]string{
 // outside the editor and reported by workspace/didChangeWatchedFiles are
 // in the next answer; a configuration change is too.
 func TestReferencesFollowWatchedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, watchedProject)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})
@@ -76,6 +77,7 @@ func TestReferencesFollowWatchedFiles(t *testing.T) {
 // TestReferencesFollowPolling: without a client that watches files, the
 // polling watcher brings a created script into the index.
 func TestReferencesFollowPolling(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, watchedProject)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, PollInterval: 10 * time.Millisecond})
@@ -97,6 +99,7 @@ func TestReferencesFollowPolling(t *testing.T) {
 // workspaceEdit.documentChanges gets plain changes, configuration ones
 // included (it has no way to be asked).
 func TestRenameWithoutDocumentChanges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, watchedProject)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})

@@ -17,6 +17,7 @@ import (
 // show change, and a client that supports workspace/inlayHint/refresh is
 // asked for those. A client that supports neither is never asked.
 func TestRefreshAfterOutsideChange(t *testing.T) {
+	t.Parallel()
 	for _, refresh := range []bool{true, false} {
 		t.Run(map[bool]string{true: "refreshSupport", false: "no refreshSupport"}[refresh], func(t *testing.T) {
 			dir := t.TempDir()

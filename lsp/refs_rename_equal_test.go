@@ -25,6 +25,7 @@ import (
 // one asked from, and <id>/<suffix> urls in both XML files, so that the
 // test cannot pass by comparing nothing.
 func TestReferencesEqualRename(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no marker archives: %v", err)

@@ -17,6 +17,7 @@ import (
 // the ids exactly as the editor shows the files (without the mark), on
 // the first line too, and so do the references.
 func TestRenameInBOMFileNotOpen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"config/application.yml": "\ufeff" + "scriptservice: {api: [{serviceId: crm, url: 'https://crm.example.com'}]}\n",

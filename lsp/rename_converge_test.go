@@ -19,6 +19,7 @@ import (
 // and the references of the new id follow: no unknown-service, both
 // scripts call it.
 func TestRenameConverges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: geo\n      url: https://geo.example.com\n",

@@ -19,6 +19,7 @@ import (
 // notes of their answers against the session's descriptions, as restls
 // run's do; a call no operation documents has none.
 func TestRunScriptContract(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n",

@@ -45,6 +45,7 @@ func execRun(c *testClient, arg map[string]any) error {
 // is handed, "auto" meaning the file beside the script; relative paths
 // are the script's directory's.
 func TestRunScriptFixtureFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	other := t.TempDir()
 	for _, f := range []string{"orders.mock.yaml", "both.mock.yaml", "both.mock.json", "json.mock.json", "fixtures/a.yaml"} {
@@ -105,6 +106,7 @@ func TestRunScriptFixtureFiles(t *testing.T) {
 // TestRunScriptFixtureErrors: what a bad mock or record argument, or a
 // session that may not name files, answers.
 func TestRunScriptFixtureErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fr := &fileRunner{}
 	srv := newTestServer(t, Options{Runner: fr.run})

@@ -77,6 +77,7 @@ func (c *testClient) run(u uri.URI) (echoed, error) {
 }
 
 func TestLifecycle(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	c := connect(t, srv, clientOptions{skipInit: true})
 
@@ -124,6 +125,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestExitWithoutShutdown(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	c := connect(t, srv, clientOptions{})
 	c.notify(protocol.MethodExit, nil)
@@ -138,6 +140,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 // characters included, back to back, then asks for the text: every edit
 // must have been applied in order.
 func TestDidChangeOrdering(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{Runner: echoRunner})
 	c := connect(t, srv, clientOptions{})
 	u := uri.File("/ws/order.js")
@@ -184,6 +187,7 @@ func TestDidChangeOrdering(t *testing.T) {
 }
 
 func TestCancelAnswersRequestCancelled(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ workspace.RunRequest) (*dryrun.Result, error) {
 		close(started)
@@ -209,6 +213,7 @@ func TestCancelAnswersRequestCancelled(t *testing.T) {
 }
 
 func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
 		if calls.Add(1) == 1 {
@@ -232,6 +237,7 @@ func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
 }
 
 func TestRunScriptWithoutRunner(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	c := connect(t, srv, clientOptions{})
 	u := uri.File("/ws/a.js")
@@ -246,6 +252,7 @@ func TestRunScriptWithoutRunner(t *testing.T) {
 }
 
 func TestRunScriptProgressAndKind(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{Runner: func(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		req.Progress("calling crm")
 		return echoRunner(context.Background(), req)
@@ -285,6 +292,7 @@ func TestRunScriptProgressAndKind(t *testing.T) {
 }
 
 func TestServicesCommandAndStatus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
 	srv := newTestServer(t, Options{})
@@ -304,6 +312,7 @@ func TestServicesCommandAndStatus(t *testing.T) {
 }
 
 func TestFailedRegistryStatusSaysWhy(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api: [\n"})
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -326,6 +335,7 @@ func TestFailedRegistryStatusSaysWhy(t *testing.T) {
 // reloads, the status and the services change, the restart message comes
 // once, and config diagnostics follow the file.
 func TestReloadOnFileChange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
 	core, logs := observer.New(zap.DebugLevel)
@@ -377,6 +387,7 @@ func TestReloadOnFileChange(t *testing.T) {
 // TestClientWatchesFiles: a client with dynamic registration gets watchers
 // for the config files, and its didChangeWatchedFiles reloads.
 func TestClientWatchesFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
 	yes := true
@@ -416,6 +427,7 @@ func TestClientWatchesFiles(t *testing.T) {
 // configured in the editor", not a bad setting that drops the
 // initializationOptions.
 func TestEmptyListSettingsKeepInitializationOptions(t *testing.T) {
+	t.Parallel()
 	initDir, editorDir := t.TempDir(), t.TempDir()
 	writeFiles(t, initDir, map[string]string{"application.yml": twoServices})
 	writeFiles(t, editorDir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: only\n      url: https://only.example.com\n"})
@@ -446,6 +458,7 @@ func TestEmptyListSettingsKeepInitializationOptions(t *testing.T) {
 // TestSettingsPullAndMultipleSessions: workspace/configuration overrides the
 // flags for one session; Server.Reload re-publishes in every session.
 func TestSettingsPullAndMultipleSessions(t *testing.T) {
+	t.Parallel()
 	flagsDir, editorDir := t.TempDir(), t.TempDir()
 	writeFiles(t, flagsDir, map[string]string{"application.yml": twoServices})
 	writeFiles(t, editorDir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: only\n      url: https://only.example.com\n"})
@@ -484,6 +497,7 @@ func TestSettingsPullAndMultipleSessions(t *testing.T) {
 }
 
 func TestParseSettings(t *testing.T) {
+	t.Parallel()
 	set, problems := parseSettings([]byte(`{"restls":{"configRoot":"c","properties":"p.yml","scriptKinds":{"b/**":"scriptTask","a/*.js":"validationScript","x":"nope"}}}`))
 	if set.ConfigRoot != "c" || len(set.Properties) != 1 || set.Properties[0] != "p.yml" {
 		t.Errorf("settings = %+v", set)
@@ -517,6 +531,7 @@ func TestParseSettings(t *testing.T) {
 // text and the diagnostics (for code actions), not its syntax tree, and
 // goes on taking edits.
 func TestDocumentsDropTheirSyntaxTree(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{Runner: echoRunner})
 	c := connect(t, srv, clientOptions{})
 	n := 12
@@ -561,6 +576,7 @@ func vscodeCaps() protocol.ClientCapabilities {
 }
 
 func TestCompletionResolveAndItemDefaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -600,6 +616,7 @@ func TestCompletionResolveAndItemDefaults(t *testing.T) {
 // A client that resolves documentation but takes no default data gets a
 // reference in each item.
 func TestCompletionResolveWithoutDefaultData(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices})
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -636,6 +653,7 @@ func TestCompletionResolveWithoutDefaultData(t *testing.T) {
 }
 
 func TestRunScriptKindAndInputArguments(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{Runner: echoRunner})
 	c := connect(t, srv, clientOptions{})
 	u := uri.File("/ws/a.js")

@@ -19,6 +19,7 @@ import (
 // and an LSP location of the definition; the files read with their
 // problems. The credentials of the configuration never appear.
 func TestServiceTree(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"config", "config-broken"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), name)
@@ -60,6 +61,7 @@ func TestServiceTree(t *testing.T) {
 // TestServiceTreeHiddenPaths: a session shown other paths (the designer)
 // gets the shown names and no URI or range, which would be the real paths.
 func TestServiceTreeHiddenPaths(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": twoServices + "    - serviceId: bad\n"})
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})

@@ -17,6 +17,7 @@ import (
 // the configuration file once the index is built, and again when a
 // script that calls the entry is created or deleted outside the editor.
 func TestServiceUnusedFollowsWatchedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n    - serviceId: hr\n      url: https://hr.example.com\n",

@@ -21,6 +21,7 @@ import (
 // hints, but restls.runScript and restls.reload answer Refused; stdio
 // sessions (ServeStream) may do both.
 func TestSessionWithoutPermissions(t *testing.T) {
+	t.Parallel()
 	var runs atomic.Int32
 	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
 		runs.Add(1)
@@ -62,6 +63,7 @@ func TestSessionWithoutPermissions(t *testing.T) {
 // it says, in restls/status, and gets no diagnostics on the configuration
 // files' own URIs.
 func TestSessionShowPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api: [\n"})
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: dir}})
@@ -85,6 +87,7 @@ func TestSessionShowPath(t *testing.T) {
 // server's own sources still load, and a session without the refusal may
 // choose.
 func TestSessionSourcesRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"application.yml": "scriptservice:\n  api:\n    - serviceId: mine\n      url: https://svc.example.com\n"})
 	var loaded sync.Map // sources loaded, by ConfigRoot

@@ -12,6 +12,7 @@ import (
 // TestResolveCacheKeepsTheNewestAnswer: answers finish in any order; the
 // newest one numbered stays, and keep hands back what is no longer needed.
 func TestResolveCacheKeepsTheNewestAnswer(t *testing.T) {
+	t.Parallel()
 	var c resolveCache
 	reg := config.NewRegistry(config.ScriptService, nil, config.DefaultTimeouts, nil)
 	a, b := c.next(), c.next()
@@ -49,6 +50,7 @@ func TestResolveCacheKeepsTheNewestAnswer(t *testing.T) {
 // whatever the interleaving, every item slice but the one kept comes back
 // for recycling.
 func TestResolveCacheConcurrent(t *testing.T) {
+	t.Parallel()
 	var c resolveCache
 	const n = 200
 	var back atomic.Int64

@@ -13,6 +13,7 @@ import (
 // one table of setting names (workspace.Settings), and every row that
 // names an editor setting is one the server reads.
 func TestSettingNamesInTable(t *testing.T) {
+	t.Parallel()
 	var read []string
 	for f := range reflect.TypeFor[rawSettings]().Fields() {
 		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {

@@ -22,6 +22,7 @@ func frame(body string) string {
 // and checks each gets an error response with a null id, and that a valid
 // request afterwards is answered.
 func TestServerSurvivesMalformedFrames(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{})
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -99,6 +100,7 @@ func (p *pipeRWC) Close() error                { return nil }
 // read the message that follows (found by FuzzStream: a case-folded copy of
 // such a line is longer than the line, and indexing it panicked).
 func TestStreamResyncAfterInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	body := `{"jsonrpc":"2.0","id":1,"method":"x"}`
 	for _, garbage := range []string{"\xc80\xa7\xb9\xe4\xc9", "\xff\xfe\xfd", "\xe4\xe4 CONTENT-length"} {
 		rwc := &pipeRWC{in: bytes.NewReader([]byte(garbage + frame(body)))}

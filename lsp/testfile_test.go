@@ -57,6 +57,7 @@ const fakeTestFile = "script: s.js\ncases:\n  - name: a\n    result: 0\n  - name
 // "Run test" per case and "Run all" above a file of several, and the
 // problem that makes restls test fail it as a diagnostic on the key.
 func TestTestFileLensesAndDiagnostics(t *testing.T) {
+	t.Parallel()
 	ft := &fakeTests{}
 	srv := newTestServer(t, Options{Tests: ft.tests()})
 	c := connect(t, srv, clientOptions{})
@@ -119,6 +120,7 @@ func TestTestFileLensesAndDiagnostics(t *testing.T) {
 // is, and with show tells the user; restls.updateTest answers the edit
 // of the lines that change.
 func TestRunTestsCommand(t *testing.T) {
+	t.Parallel()
 	ft := &fakeTests{}
 	srv := newTestServer(t, Options{Tests: ft.tests()})
 	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"scriptKinds": map[string]string{"**/h/*.js": "scriptTask"}}}})
@@ -179,6 +181,7 @@ func TestRunTestsCommand(t *testing.T) {
 // TestTestFilesNeedFiles: a session that may not have the server read
 // files (a designer's) gets no test lenses and may not run tests.
 func TestTestFilesNeedFiles(t *testing.T) {
+	t.Parallel()
 	ft := &fakeTests{}
 	srv := newTestServer(t, Options{Tests: ft.tests()})
 	c := connect(t, srv, clientOptions{session: &SessionOptions{MayRun: true}})
@@ -201,6 +204,7 @@ func TestTestFilesNeedFiles(t *testing.T) {
 // TestTextEdit: the edit covers what changed, never half a character
 // or half of a CRLF.
 func TestTextEdit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ before, after string }{
 		{"a: 1\n", "a: 2\n"},
 		{"a: é\n", "a: è\n"},
@@ -228,6 +232,7 @@ func TestTextEdit(t *testing.T) {
 // TestTestFileIsNoScript: the script features leave a test file alone,
 // though its text would complete as a script's.
 func TestTestFileIsNoScript(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, Options{Tests: (&fakeTests{}).tests()})
 	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"configRoot": filepath.Join("..", "testdata", "config")}}})
 	dir := t.TempDir()
@@ -277,6 +282,7 @@ func FuzzTextEdit(f *testing.F) {
 // characters, as YAML reports it; read as bytes it pointed into the middle
 // of "😀" on a line with "é" before the key.
 func TestProblemRangeCountsCharacters(t *testing.T) {
+	t.Parallel()
 	m := newMapper("cases:\n  - {name: é😀, bogus: 1}\n")
 	got := problemRange(m, &TestProblem{Line: 2, Column: 16})
 	want := protocol.Range{Start: protocol.Position{Line: 1, Character: 16}, End: protocol.Position{Line: 1, Character: 21}}

@@ -20,6 +20,7 @@ import (
 // diagnostic of the unknown serviceId on the third line lands on its
 // column and is published under the URI VS Code uses (file:///c%3A/...).
 func TestWindowsScriptCRLF(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs("../testdata/config")
 	c := connect(t, newTestServer(t, Options{Sources: config.Sources{ConfigRoot: root}}), clientOptions{})
 	text := "// a script saved on Windows\r\nvar r = api.rest.v1.get(\"crm\", {}, {});\r\nvar s = api.rest.v1.get(\"crm-ordrs\", {}, {});\r\n"
@@ -46,6 +47,7 @@ func TestWindowsScriptCRLF(t *testing.T) {
 // canonical form the document is kept under (file:///c%3A/...). The
 // document is found: its first-line kind chooses the services.
 func TestWindowsCommandURI(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs("../testdata/config")
 	c := connect(t, newTestServer(t, Options{Sources: config.Sources{ConfigRoot: root}}), clientOptions{})
 	c.open("file:///C:/webforms/tasks/t.js", "// restls-kind: scriptTask\r\nvar r = 1;\r\n")

@@ -227,6 +227,7 @@ func FuzzAnswerFast(f *testing.F) {
 // leaves the invalid ones to the library (whose findings TestCheckAnswer
 // holds).
 func TestAnswerFastTaken(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		v31       bool
@@ -289,6 +290,7 @@ func TestAnswerFastTaken(t *testing.T) {
 // fast path proves valid, the library finds valid; and the fast path
 // proves most of the valid ones (else it is no faster).
 func TestGitHubAnswerFast(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(openapitest.GitHub(t))
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +349,7 @@ func TestGitHubAnswerFast(t *testing.T) {
 // TestAnswerFastLongPattern: a pattern past MaxPattern is checked by
 // neither path (compilePattern): both find the answer valid.
 func TestAnswerFastLongPattern(t *testing.T) {
+	t.Parallel()
 	long := "^(" + strings.Repeat("a|", MaxPattern/2) + "b)$"
 	schema := `{"type":"object","properties":{"s":{"type":"string","pattern":` + strconv.Quote(long) + `}}}`
 	idx, err := BuildAnswers("x.json", []byte(answerDoc(true, schema, `{}`)))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckAnswer(t *testing.T) {
+	t.Parallel()
 	doc := `{"openapi":"3.0.3","paths":{"/x":{"get":{"responses":{
 		"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/X"}}}},
 		"404":{"description":"none"},
@@ -72,6 +73,7 @@ func TestCheckAnswer(t *testing.T) {
 // says why, never silence; the budget bounds the work: an allOf of
 // 10,000 parts took 413 MiB and seconds to compile.
 func TestCheckAnswerNotChecked(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	parts := make([]string, 10000)
 	for i := range parts {
 		parts[i] = fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"string"}},"required":["p%d"]}`, i, i)

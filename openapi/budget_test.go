@@ -39,6 +39,7 @@ func problemWith(idx *Index, parts ...string) *Problem {
 // the stack. The walk stops at maxSchemaNest schemas being built and
 // says where, naming the $ref; a short chain is followed to its end.
 func TestRefChainBudget(t *testing.T) {
+	t.Parallel()
 	idx, err := Build("chain.json", refChain(100_000))
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestRefChainBudget(t *testing.T) {
 // has 3,000 inline properties make 3 million properties to build; the
 // builder stops at maxSchemaWork, keeps the paths and says so.
 func TestSchemaWorkBudget(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(`{"openapi":"3.0.3","info":{"title":"wide","version":"1"},"paths":{"/item":{"post":{"requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{`)
 	for i := range 3000 {
@@ -101,6 +103,7 @@ func TestSchemaWorkBudget(t *testing.T) {
 // component being built, without a problem; the properties of a cycle
 // through allOf are merged once.
 func TestRefCycles(t *testing.T) {
+	t.Parallel()
 	idx, err := Build("cycles.yaml", []byte(`openapi: 3.0.3
 info: {title: cycles, version: "1"}
 paths:
@@ -144,6 +147,7 @@ components:
 // properties) gives what the search of the list gave (few): each name
 // once, required when any allOf part requires it, never from oneOf.
 func TestMergeKeepsFirstAndRequired(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, 40} {
 		var b strings.Builder
 		fmt.Fprintf(&b, "openapi: 3.0.3\ninfo: {title: m, version: '1'}\npaths:\n  /m:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema:\n")

@@ -36,6 +36,7 @@ func allOfRequired(n int, self bool) []byte {
 // is JSON, and Cut says what was left out and where; an allOf within
 // the budget is built whole.
 func TestAnswerExampleAllOfBudget(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n       int
 		self    bool

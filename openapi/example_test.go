@@ -12,6 +12,7 @@ import (
 // with the description's example when it holds to the schema, else a
 // minimal value that does, in each description style.
 func TestAnswerExample(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, schema, media, want string
 		status                    string
@@ -54,6 +55,7 @@ func TestAnswerExample(t *testing.T) {
 
 // TestAnswerExampleSwagger: a Swagger 2.0 answer's examples and schema.
 func TestAnswerExampleSwagger(t *testing.T) {
+	t.Parallel()
 	doc := `{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{
 		"/a":{"get":{"produces":["application/json"],"responses":{"200":{"description":"ok","schema":{"type":"object"},"examples":{"application/json":{"ok":true}}}}}},
 		"/b":{"get":{"produces":["application/json"],"responses":{"200":{"description":"ok","schema":{"type":"object","required":["n"],"properties":{"n":{"type":"integer","minimum":3}}}}}}}}}`
@@ -79,6 +81,7 @@ func TestAnswerExampleSwagger(t *testing.T) {
 // JSON success answer holds to its schema, but for the few whose schema
 // a minimal value cannot meet; counted, not listed.
 func TestGitHubAnswerExamples(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(openapitest.GitHub(t))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestGitHubDescription(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	data, err := os.ReadFile(openapitest.GitHub(t))
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ func lit(parts ...string) []Seg {
 }
 
 func TestShop30(t *testing.T) {
+	t.Parallel()
 	idx := load(t, "testdata/shop.yaml")
 	if idx.Version != "3.0.3" || len(idx.Servers) != 1 || idx.Servers[0] != "https://shop.example.test/api" {
 		t.Fatalf("version %q servers %v", idx.Version, idx.Servers)
@@ -100,6 +101,7 @@ func TestShop30(t *testing.T) {
 }
 
 func TestThings31(t *testing.T) {
+	t.Parallel()
 	idx := load(t, "testdata/things31.json")
 	api := API{Index: idx}
 	op, _ := api.Match("GET", lit("things", "?"))
@@ -115,6 +117,7 @@ func TestThings31(t *testing.T) {
 }
 
 func TestBadDescriptions(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"not json":    "{",
 		"not openapi": `{"a": 1}`,
@@ -131,6 +134,7 @@ func TestBadDescriptions(t *testing.T) {
 }
 
 func TestRecorded(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../testdata/mocks/customer-summary.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +158,7 @@ func TestRecorded(t *testing.T) {
 }
 
 func TestSwagger2(t *testing.T) {
+	t.Parallel()
 	idx, err := Build("s.json", []byte(`{"swagger": "2.0", "host": "api.example.test", "basePath": "/v1/", "schemes": ["https"],
  "paths": {"/pets/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "type": "integer"}],
   "get": {"parameters": [{"name": "tag", "in": "query", "type": "string", "enum": ["a", "b"], "default": "a"}],
@@ -181,6 +186,7 @@ func TestSwagger2(t *testing.T) {
 // TestMemoForIsBounded: MemoFor hands out one slot per key, keeps the
 // MaxMemos used last, and builds a slot again for a key it dropped.
 func TestMemoForIsBounded(t *testing.T) {
+	t.Parallel()
 	idx, err := Build("a.yaml", []byte("openapi: 3.0.0\ninfo: {title: a, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n"))
 	if err != nil {
 		t.Fatal(err)

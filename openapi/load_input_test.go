@@ -12,6 +12,7 @@ import (
 // TestDescriptionLimit: the reader's limit for descriptions is MaxSize,
 // the limit of a description fetched by URL and of the builder.
 func TestDescriptionLimit(t *testing.T) {
+	t.Parallel()
 	if input.Description.Limit() != MaxSize {
 		t.Errorf("input.Description.Limit() = %d, MaxSize = %d", input.Description.Limit(), MaxSize)
 	}
@@ -20,6 +21,7 @@ func TestDescriptionLimit(t *testing.T) {
 // TestLoaderFileTooLarge: a sparse description above MaxSize is refused
 // by its size, with ErrTooLarge, before it is read.
 func TestLoaderFileTooLarge(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "big.json")
 	f, err := os.Create(path)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestLoaderURL(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/shop.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestLoaderURL(t *testing.T) {
 }
 
 func TestLoaderFile(t *testing.T) {
+	t.Parallel()
 	var l Loader
 	if _, err := l.Load(context.Background(), filepath.Join(t.TempDir(), "missing.yaml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
@@ -87,6 +89,7 @@ func TestLoaderFile(t *testing.T) {
 // URL) collects the garbage its reading left at once (a forced
 // collection, debug.FreeOSMemory); a small one does not.
 func TestLoaderReleasesLargeReads(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	var b strings.Builder
 	long := strings.Repeat("A long description. ", 200)
 	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "Large", "version": "1"}, "paths": {`)

@@ -166,6 +166,7 @@ func checkNext(t *testing.T, api API) {
 }
 
 func TestNextSharedMatchesReference(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"testdata/shop.yaml", "testdata/things31.json", "testdata/merge.yaml"} {
 		t.Run(file, func(t *testing.T) {
 			idx := load(t, file)
@@ -197,6 +198,7 @@ func TestNextSharedMatchesReference(t *testing.T) {
 // /repos/{template_owner}/{template_repo}, whose kids "generate" and a
 // parameter exist under both.
 func TestNextMerged(t *testing.T) {
+	t.Parallel()
 	api := API{Index: load(t, "testdata/merge.yaml")}
 	segs := lit("repos", "?", "?")
 	var got []string
@@ -217,6 +219,7 @@ func TestNextMerged(t *testing.T) {
 // TestNextSharedConcurrent builds the kept candidates from many goroutines
 // at once (go test -race): every caller gets the same candidate.
 func TestNextSharedConcurrent(t *testing.T) {
+	t.Parallel()
 	api := API{Index: load(t, "testdata/merge.yaml")}
 	segs := prefixes(api)
 	const workers = 8

@@ -18,6 +18,7 @@ import (
 // redirect within the origin is followed with them; one to another
 // origin is followed only without them, or refused.
 func TestLoaderRedirectCarriesNoCredential(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/shop.yaml")
 	if err != nil {
 		t.Fatal(err)

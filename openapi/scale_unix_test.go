@@ -25,6 +25,7 @@ func processCPU(t testing.TB) time.Duration {
 // generous: about 1 s each on the 2-core VM, see docs/decisions.md), and
 // fully, within the work budget.
 func TestBuildLinear(t *testing.T) {
+	// Not in parallel: it measures this process's CPU time, which tests beside it would add to.
 	if testing.Short() {
 		t.Skip("builds two large descriptions")
 	}

@@ -12,6 +12,7 @@ import (
 // Every request schema of GitHub's description is handed to the
 // validator and compiles; the kept schemas cost little heap.
 func TestGitHubValidators(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	data, err := os.ReadFile(openapitest.GitHub(t))
 	if err != nil {
 		t.Fatal(err)

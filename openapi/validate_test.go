@@ -9,6 +9,7 @@ import (
 // TestRequestSchemaRewrite: what the validator is handed of a request
 // body's schema, per dialect, judged by the values it lets through.
 func TestRequestSchemaRewrite(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, version, schema, components string
 		valid, invalid                    []string // JSON values
@@ -100,6 +101,7 @@ func TestRequestSchemaRewrite(t *testing.T) {
 // TestSwaggerParamSchema: a Swagger 2.0 parameter carries its schema's
 // keys itself; its required flag is not a required list.
 func TestSwaggerParamSchema(t *testing.T) {
+	t.Parallel()
 	doc := `{"swagger":"2.0","paths":{"/x":{"get":{"parameters":[{"name":"n","in":"query","required":true,"type":"integer","maximum":5,"enum":[1,2,7]}],"responses":{"200":{"description":"ok"}}}}}}`
 	idx, err := Build("x.json", []byte(doc))
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // values of maxNodes (nine files at once: 2.5 GiB in the language
 // server).
 func TestRecordedAliasBomb(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	var b strings.Builder
 	b.WriteString("- serviceId: a\n  path: x\n  body:\n    l0: &l0 [x,x,x,x,x,x,x,x,x]\n")
 	for i := 1; i < 9; i++ {

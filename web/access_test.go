@@ -25,6 +25,7 @@ import (
 // web's: CheckListen refuses it in the key mode alone, and Serve refuses
 // a listener on every interface the same way.
 func TestCheckListen(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		addr string
 		o    Options
@@ -61,6 +62,7 @@ func TestCheckListen(t *testing.T) {
 // is refused over HTTP and over /lsp, with the sentence that names the
 // flag, and never reaches the runner; /v1/status says so too.
 func TestRunsDisabled(t *testing.T) {
+	t.Parallel()
 	ran := false
 	runner := func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 		ran = true
@@ -223,6 +225,7 @@ const (
 // the runner; a runner's services travel to the runner; every run is
 // audited with who, role, mode and outcome, and counted by role and mode.
 func TestProxyRoles(t *testing.T) {
+	t.Parallel()
 	rs := newRoleServer(t, "test")
 	for _, tc := range []struct {
 		name, user, groups, body string
@@ -284,6 +287,7 @@ func TestProxyRoles(t *testing.T) {
 // TestRunnerEnvironment: a runner limited to environments may not run
 // live on a server of another environment, and may run with fixtures.
 func TestRunnerEnvironment(t *testing.T) {
+	t.Parallel()
 	rs := newRoleServer(t, "prod")
 	if code, body := rs.run(t, "rita", "ops-test", liveBody); code != http.StatusForbidden || !strings.Contains(body, "this run uses prod") {
 		t.Errorf("live in prod: %d %s", code, body)
@@ -299,6 +303,7 @@ func TestRunnerEnvironment(t *testing.T) {
 // TestProxyUntrusted: a request that does not come from --trusted-proxy
 // is refused whatever headers it carries.
 func TestProxyUntrusted(t *testing.T) {
+	t.Parallel()
 	rs := newRoleServer(t, "", "10.0.0.0/8")
 	res, body := get(t, rs.hs+"/v1/services", map[string]string{DefaultUserHeader: "mallory", DefaultGroupsHeader: "ops-all"})
 	if res.StatusCode != http.StatusForbidden || !strings.Contains(body, "--trusted-proxy") {
@@ -309,6 +314,7 @@ func TestProxyUntrusted(t *testing.T) {
 // TestProxyLSPRoles: over /lsp a viewer's run is refused with the role
 // it needs, a reload too, and both are audited (a reload as refused).
 func TestProxyLSPRoles(t *testing.T) {
+	t.Parallel()
 	rs := newRoleServer(t, "test")
 	ctx := testCtx(t)
 	for _, tc := range []struct {
@@ -351,6 +357,7 @@ func TestProxyLSPRoles(t *testing.T) {
 // not ready, refuses new sessions, and asks proxies to close the
 // connection after each answer.
 func TestStopDelay(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.StopDelay = time.Minute })
 	began := make(chan struct{})
 	s.stopping = func() { close(began) }

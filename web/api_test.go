@@ -52,6 +52,7 @@ func noSecrets(t *testing.T, what, body string) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/healthz", nil)
 	if res.StatusCode != 200 || !strings.Contains(body, `"status":"ok"`) || !strings.Contains(body, `"version":"test"`) {
@@ -60,6 +61,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestServicesHintsMapWithETag(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/v1/services", nil)
 	if res.StatusCode != 200 {
@@ -118,6 +120,7 @@ func TestServicesHintsMapWithETag(t *testing.T) {
 // TestServicesETagChangesOnReload: the ETag follows the registry, so an
 // editor polling with If-None-Match sees a change.
 func TestServicesETagChangesOnReload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	yml := filepath.Join(dir, "application.yml")
 	write := func(text string) {
@@ -138,6 +141,7 @@ func TestServicesETagChangesOnReload(t *testing.T) {
 }
 
 func TestServicesFailingRegistry(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: brokenRoot(t)}, nil)
 	res, body := get(t, hs.URL+"/v1/services", nil)
 	if res.StatusCode != 200 || strings.TrimSpace(body) != "{}" {
@@ -178,6 +182,7 @@ func TestServicesFailingRegistry(t *testing.T) {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/v1/status", nil)
 	if res.StatusCode != 200 {
@@ -213,6 +218,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestCalls(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/v1/calls", nil)
 	if res.StatusCode != 200 {
@@ -242,6 +248,7 @@ func TestCalls(t *testing.T) {
 }
 
 func TestRunDisabledWithoutAllowRun(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := post(t, hs.URL+"/v1/run", `{"text":"1"}`, nil)
 	if res.StatusCode != http.StatusForbidden || !strings.Contains(body, "--allow-run") {
@@ -250,6 +257,7 @@ func TestRunDisabledWithoutAllowRun(t *testing.T) {
 }
 
 func TestRunWithRunner(t *testing.T) {
+	t.Parallel()
 	var got workspace.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -298,6 +306,7 @@ func post(t *testing.T, url, body string, header map[string]string) (*http.Respo
 }
 
 func TestUnknownPath(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, _ := get(t, hs.URL+"/v2/nothing", nil)
 	if res.StatusCode != 404 {
@@ -309,6 +318,7 @@ func TestUnknownPath(t *testing.T) {
 // the JSON document itself, reaches the runner; a broken one is a 400 that
 // names its line, before anything runs.
 func TestRunMock(t *testing.T) {
+	t.Parallel()
 	var got []workspace.RunRequest
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -359,6 +369,7 @@ func mustJSON(t *testing.T, v any) string {
 // TestMockSchema: the fixture format's schema, with an ETag, readable
 // without the key as every other read.
 func TestMockSchema(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/v1/schema/mock.json", nil)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/schema+json" || body != string(restclient.MockSchema) {
@@ -373,6 +384,7 @@ func TestMockSchema(t *testing.T) {
 // TestProjectSchema: restls.yaml's schema, served as the fixture
 // format's is.
 func TestProjectSchema(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/v1/schema/restls.json", nil)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/schema+json" || body != string(workspace.Schema) {
@@ -387,6 +399,7 @@ func TestProjectSchema(t *testing.T) {
 // TestStatusRun: /v1/status tells a page whether its Dry Run would be
 // answered, and why not, so the button is disabled with the reason.
 func TestStatusRun(t *testing.T) {
+	t.Parallel()
 	runner := func(o *Options) {
 		o.Runner = func(context.Context, workspace.RunRequest) (*dryrun.Result, error) { return nil, nil }
 	}

@@ -14,6 +14,7 @@ import (
 // TestAuditRotates: the audit file is created private, appended to, and
 // rotated by size, keeping every line whole.
 func TestAuditRotates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "audit.jsonl")
 	a, err := OpenAudit(AuditOptions{File: file, MaxSizeMB: 1, MaxBackups: 2})
@@ -53,6 +54,7 @@ func TestAuditRotates(t *testing.T) {
 // bound with the count of what was cut; a run's calls past
 // auditCallsMax are counted, not listed.
 func TestAuditBoundsFields(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	a := &Audit{w: &b}
 	long := "evil\u009b31m\u202egnp." + strings.Repeat("x", 1<<20) + ".js"
@@ -92,6 +94,7 @@ func TestAuditBoundsFields(t *testing.T) {
 // TestAuditText: the escaped, cut text is never longer than its bound
 // plus the note, and text within it is kept whole.
 func TestAuditText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"payments.js", "payments.js"},
 		{"a\u202eb", `a\u202eb`},
@@ -110,6 +113,7 @@ func TestAuditText(t *testing.T) {
 // is written when the window ends (or the audit closes); other users and
 // runs that were not refused are written as before.
 func TestAuditRefusalsLimited(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	now := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
 	a := &Audit{w: &b, now: func() time.Time { return now }}
@@ -159,6 +163,7 @@ func TestAuditRefusalsLimited(t *testing.T) {
 // refusals of new users do not each walk the whole table: it is swept at
 // most once per sweepEvery, and a sweep after the windows end frees room.
 func TestAuditRefusalSweepBounded(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
 	a := &Audit{w: io.Discard, now: func() time.Time { return now }}
 	for i := range refusalUsersMax + 2000 {

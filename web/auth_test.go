@@ -15,6 +15,7 @@ import (
 )
 
 func TestToken(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token"
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.Token = token })
 	for _, path := range []string{"/healthz", "/v1/services", "/v1/calls", "/v1/status", "/"} {
@@ -83,6 +84,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	const allowed = "http://designer.example.com:3000"
 	const token = "tok"
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
@@ -148,6 +150,7 @@ func TestCORS(t *testing.T) {
 }
 
 func TestNoCORSByDefault(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, _ := get(t, hs.URL+"/v1/calls", map[string]string{"Origin": "http://localhost:3000"})
 	if v := res.Header.Get("Access-Control-Allow-Origin"); v != "" {
@@ -161,6 +164,7 @@ func TestNoCORSByDefault(t *testing.T) {
 }
 
 func TestBadAllowOrigin(t *testing.T) {
+	t.Parallel()
 	for _, o := range []string{"*", "localhost:3000", "http://a.example.com/path", "ftp://a.example.com", "http://*.example.com"} {
 		if _, err := parseOrigins([]string{o}); err == nil || !strings.Contains(err.Error(), "--allow-origin") {
 			t.Errorf("parseOrigins(%q) = %v, want an error naming the flag", o, err)
@@ -169,6 +173,7 @@ func TestBadAllowOrigin(t *testing.T) {
 }
 
 func TestAddr(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "127.0.0.1:7373", ":8080": "127.0.0.1:8080", "localhost": "localhost:7373", "0.0.0.0:7373": "0.0.0.0:7373", "[::1]:9": "[::1]:9"} {
 		if got := NormalizeAddr(in); got != want {
 			t.Errorf("NormalizeAddr(%q) = %q, want %q", in, got, want)
@@ -184,6 +189,7 @@ func TestAddr(t *testing.T) {
 // TestTokenNeverLogged: the request log names the path, never the query
 // that may carry access_token, nor the Authorization header.
 func TestTokenNeverLogged(t *testing.T) {
+	t.Parallel()
 	const token = "log-me-n0t"
 	core, logs := observer.New(zapcore.DebugLevel)
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {

@@ -43,6 +43,7 @@ func sessionLimitNote(t *testing.T, ctx context.Context, c *lspClient, uri strin
 // SessionDocuments documents and SessionBytes of text; past either, the
 // document gets a diagnostic naming the limit and the flag that raises it.
 func TestSessionBudgets(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.SessionDocuments = 3
 		o.SessionBytes = 1 << 20
@@ -87,6 +88,7 @@ func TestSessionBudgets(t *testing.T) {
 // The bound holds in memory: 40 documents of 4 MiB (160 MiB) sent on one
 // socket leave the server holding about the session's 64 MiB.
 func TestSessionBytesBoundMemory(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	ctx := testCtx(t)
 	c, err := dialLSP(t, ctx, wsURL(hs), nil)
@@ -125,6 +127,7 @@ func TestSessionBytesBoundMemory(t *testing.T) {
 // and climbing) and the session stayed counted as open. Now the session
 // ends, its slot is free, and the process stops spending CPU.
 func TestClosedSessionStopsWorking(t *testing.T) {
+	// Not in parallel: it measures this process's CPU time, which tests beside it would add to.
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	var ends sync.WaitGroup
 	ends.Add(1)
@@ -195,6 +198,7 @@ func TestClosedSessionStopsWorking(t *testing.T) {
 // Now a run is admitted before its body is read: with both runs taken,
 // the large requests get 429 and the server's heap stays flat.
 func TestRunAdmittedBeforeTheMockIsParsed(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	release := make(chan struct{})
 	started := make(chan struct{}, 2)
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {

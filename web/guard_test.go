@@ -35,6 +35,7 @@ func hostOf(t *testing.T, raw string) (host, port string) {
 // loopback names of the address it listens on and --allow-host values; a
 // rebound name is refused with a hint at --allow-host.
 func TestHostAllowlist(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.AllowHosts = []string{"designer.internal", "Proxy.Example:8443"}
 	})
@@ -87,6 +88,7 @@ func TestHostAllowlist(t *testing.T) {
 }
 
 func TestBadAllowHost(t *testing.T) {
+	t.Parallel()
 	for _, h := range []string{"", "*.example.com", "http://a.example.com", "a.example.com/x", "a.example.com:http", "a b"} {
 		if _, err := parseHosts([]string{h}); err == nil || !strings.Contains(err.Error(), "--allow-host") {
 			t.Errorf("parseHosts(%q) = %v, want an error naming the flag", h, err)
@@ -98,6 +100,7 @@ func TestBadAllowHost(t *testing.T) {
 // every route, whatever it asks for; the server's own origin (under any
 // name it answers to) and --allow-origin values pass.
 func TestForeignOrigin(t *testing.T) {
+	t.Parallel()
 	const allowed = "http://designer.example.com:3000"
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.AllowOrigins = []string{allowed} })
 	_, port := hostOf(t, hs.URL)
@@ -143,6 +146,7 @@ func TestForeignOrigin(t *testing.T) {
 // page's address, and a JSON body; a cross-site "simple" request (no
 // preflight) never reaches the runner.
 func TestRunNeedsKey(t *testing.T) {
+	t.Parallel()
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -198,6 +202,7 @@ func TestRunNeedsKey(t *testing.T) {
 // TestSessionWithoutKey: a socket opened without the key may edit but not
 // run scripts or reload; one opened with it may.
 func TestSessionWithoutKey(t *testing.T) {
+	t.Parallel()
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1,
@@ -248,6 +253,7 @@ func TestSessionWithoutKey(t *testing.T) {
 // TestSlowBody: a client that sends the headers, then one byte of body a
 // second, is cut off at the read timeout.
 func TestSlowBody(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 300 * time.Millisecond
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -301,6 +307,7 @@ func slowPost(t *testing.T, addr, query string) <-chan struct{} {
 // TestLongRunOutlivesReadTimeout: the read timeout bounds the request's
 // arrival, not the dry run: a run longer than it is not cancelled.
 func TestLongRunOutlivesReadTimeout(t *testing.T) {
+	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 200 * time.Millisecond
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
@@ -323,6 +330,7 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 // one (a deadline would end net/http's watch for a client that goes away
 // and cancel the request).
 func TestReadDeadlineOnlyForTheBody(t *testing.T) {
+	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.ReadTimeout = 200 * time.Millisecond })
 	s.mux.HandleFunc("POST /test/slow", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := io.ReadAll(r.Body); err != nil {

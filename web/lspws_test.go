@@ -12,6 +12,7 @@ import (
 )
 
 func TestLSPCompletionOverWebSocket(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	ctx := testCtx(t)
 	c, err := dialLSP(t, ctx, wsURL(hs), nil)
@@ -51,6 +52,7 @@ func TestLSPCompletionOverWebSocket(t *testing.T) {
 // CodeSourcesRefused in its diagnostics) and nothing they name is loaded,
 // whatever the key.
 func TestLSPSourcesRefused(t *testing.T) {
+	t.Parallel()
 	var loaded sync.Map
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	s.opts.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1,
@@ -89,6 +91,7 @@ func TestLSPSourcesRefused(t *testing.T) {
 // and reload, and is held to the operator's sources like a designer
 // session (the mechanism is lsp's, TestSessionSourcesRefused).
 func TestStdioSession(t *testing.T) {
+	t.Parallel()
 	o := StdioSession()
 	if !o.MayRun || !o.MayReload || o.SourcesRefused == nil || o.SourcesRefused.Code != codeSourcesRefused ||
 		!strings.Contains(o.SourcesRefused.Message, "not honoured by restls serve --http") {

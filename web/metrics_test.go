@@ -13,6 +13,7 @@ import (
 // gave them, values escaped as the text format wants, and the output read
 // back by Prometheus' own parser with its help text.
 func TestMetricSeries(t *testing.T) {
+	t.Parallel()
 	m := newMetricSet()
 	f := m.family("restls_test_total", "A test\\counter\nof two lines.", "route", "code")
 	odd := `a"b\c` + "\n"

@@ -70,6 +70,7 @@ func labelSets(f *dto.MetricFamily) []string {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	const token = "metrics-test-token"
 	_, hs := metricsServer(t, token)
 	base := hs.URL
@@ -206,6 +207,7 @@ func TestMetrics(t *testing.T) {
 // TestMetricsMethodLabelBounded: a method restls does not serve is counted
 // as "other", so a client cannot make the label set grow.
 func TestMetricsMethodLabelBounded(t *testing.T) {
+	t.Parallel()
 	_, hs := metricsServer(t, "")
 	base := hs.URL
 	ctx := testCtx(t)
@@ -231,6 +233,7 @@ func TestMetricsMethodLabelBounded(t *testing.T) {
 }
 
 func TestMetricsOffByDefault(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	if res, _ := get(t, hs.URL+"/metrics", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /metrics without metrics = %d, want 404", res.StatusCode)
@@ -241,6 +244,7 @@ func TestMetricsOffByDefault(t *testing.T) {
 // when it failed (no serviceId hints is a working server, docs/api.md#editor-hints);
 // /healthz answers throughout.
 func TestReadyz(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	var once sync.Once
 	ops := NewOps(OpsOptions{})
@@ -268,6 +272,7 @@ func TestReadyz(t *testing.T) {
 // TestRPCWatchIDs: a response is matched to its request by id, numeric or
 // string (escaped however the encoder likes).
 func TestRPCWatchIDs(t *testing.T) {
+	t.Parallel()
 	ops := NewOps(OpsOptions{Metrics: true})
 	w := ops.watch()
 	for _, tc := range []struct {

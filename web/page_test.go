@@ -10,6 +10,7 @@ import (
 // TestPage: the designer page and its bundle are embedded (a fresh go build
 // serves them) and sent with a strict content security policy.
 func TestPage(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	res, body := get(t, hs.URL+"/", nil)
 	if res.StatusCode != 200 || !strings.Contains(body, `<script src="designer.js">`) || !strings.Contains(body, `id="tab-mocks"`) || !strings.Contains(body, `id="tab-problems"`) {

@@ -15,6 +15,7 @@ import (
 // TestRelativeTo: a path under the root is shown relative to it, any
 // other by its file name only.
 func TestRelativeTo(t *testing.T) {
+	t.Parallel()
 	show := relativeTo("/etc/restls")
 	for in, want := range map[string]string{
 		"/etc/restls/application.yml":                       "application.yml",
@@ -58,6 +59,7 @@ func TestRelativeTo(t *testing.T) {
 // completion said "Defined in /etc/...". A web client sees configuration
 // positions relative to the configuration root, in every message.
 func TestNoServerPathsOverWebSocket(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(exampleRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +122,7 @@ func TestNoServerPathsOverWebSocket(t *testing.T) {
 // TestNoServerPathsInStatus: /v1/status, with a configuration that fails,
 // names the files relative to the root.
 func TestNoServerPathsInStatus(t *testing.T) {
+	t.Parallel()
 	root := brokenRoot(t)
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: root}, nil)
 	_, body := get(t, hs.URL+"/v1/status", nil)

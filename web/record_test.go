@@ -103,6 +103,7 @@ func postJSON(t *testing.T, url, key, body string) (int, string) {
 // a loopback service and answers fixtures that replay the same run with
 // no network, and that never hold the service's credentials.
 func TestRecordBuildsFixtures(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cret-Passw0rd"
 	calls := 0
 	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -173,6 +174,7 @@ return [a.body.path, b];`
 // its kind of credential and never the credential; the mock check points
 // at the line of a broken fixture and warns of an unknown serviceId.
 func TestRunPlanAndMockCheck(t *testing.T) {
+	t.Parallel()
 	const secret = "pl4n-Secret"
 	hs, key := designerBackend(t, "http://127.0.0.1:9", secret)
 	script := `api.rest.v1.get("echo", {}, {}); api.rest.v1.post("echo", {}, {}, {});
@@ -219,6 +221,7 @@ func quote(s string) string {
 // environments; a run and a plan that name one use its services, and an
 // unknown name is a 400 that lists them.
 func TestRunInAnotherEnvironment(t *testing.T) {
+	t.Parallel()
 	hit := map[string]int{}
 	serve := func(name string) *httptest.Server {
 		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -26,6 +26,7 @@ func updating() bool {
 // checked against testdata/golden/http/refusals.golden; -update rewrites
 // it.
 func TestRefusalsGolden(t *testing.T) {
+	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			return &dryrun.Result{Result: []byte("1")}, nil

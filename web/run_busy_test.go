@@ -14,6 +14,7 @@ import (
 // TestRunBusyIs429: a runner at its limit makes POST /v1/run answer 429
 // with Retry-After, whatever else its error says.
 func TestRunBusyIs429(t *testing.T) {
+	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
 			return nil, fmt.Errorf("%w: two runs already go", workspace.ErrRunnerBusy)

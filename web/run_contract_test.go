@@ -22,6 +22,7 @@ import (
 // note beside the call, with its JSON path and rule, and the run still
 // answers 200.
 func TestRunChecksAnswers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

@@ -16,6 +16,7 @@ import (
 // else "kind" (the designer's kind selector, a kind map to its /lsp
 // session, so the run agrees with the hints), else scriptService.
 func TestRunKindFromTheScript(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got config.Kind
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {

@@ -21,6 +21,7 @@ import (
 // answer changes (a new ETag) when the description has loaded, and polls
 // after that are answered from the cache (304 for the ETag).
 func TestServicesSayWhichHaveAnAPI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "application.yml"), []byte("scriptservice:\n  api:\n    - serviceId: shop\n      url: https://shop.example.test/api\n    - serviceId: other\n      url: https://other.example.test\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 // documents: every session opens the same URI with its own text and sees
 // only its own diagnostics.
 func TestManySessions(t *testing.T) {
+	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	ctx := testCtx(t)
 	const n = 40
@@ -98,6 +99,7 @@ func smallBufferClient() *http.Client {
 // answer. Its session is dropped; meanwhile and afterwards other sessions
 // get their answers.
 func TestClientThatStopsReading(t *testing.T) {
+	t.Parallel()
 	ended := make(chan error, 4)
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.SendQueue = 16
@@ -168,6 +170,7 @@ func TestClientThatStopsReading(t *testing.T) {
 // server: one message per text frame, malformed frames answered and
 // skipped, large messages intact.
 func TestStreamAdapter(t *testing.T) {
+	t.Parallel()
 	log := zaptest.NewLogger(t)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := websocket.Accept(w, r, nil)
@@ -232,6 +235,7 @@ func TestStreamAdapter(t *testing.T) {
 // TestGracefulShutdown: cancelling Serve's context ends open sessions with
 // "going away" and Serve returns.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	ls, _ := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	s, err := New(Options{LSP: ls.opts.LSP, Logger: zaptest.NewLogger(t)})
 	if err != nil {
@@ -277,6 +281,7 @@ func TestGracefulShutdown(t *testing.T) {
 // TestDeadClient: a client that neither reads nor answers pings (a laptop
 // lid closed mid-session) is dropped after one ping timeout.
 func TestDeadClient(t *testing.T) {
+	t.Parallel()
 	ended := make(chan error, 1)
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.PingInterval = 20 * time.Millisecond
@@ -301,6 +306,7 @@ func TestDeadClient(t *testing.T) {
 // TestMaxSessions: beyond the cap a handshake is refused with 503, and a
 // slot frees when a session ends.
 func TestMaxSessions(t *testing.T) {
+	t.Parallel()
 	ended := make(chan error, 4)
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.MaxSessions = 2 })
 	s.endHook = func(err error) { ended <- err }

@@ -204,6 +204,7 @@ func diffChange() reflect.Type {
 // the answers generate: a field was added, renamed or retyped without
 // regenerating the clients' declarations.
 func TestWireTypesUpToDate(t *testing.T) {
+	t.Parallel()
 	body, err := wireTypes()
 	if err != nil {
 		t.Fatal(err)

@@ -210,6 +210,9 @@ type Runner struct {
 	opts Options
 	sem  chan struct{}
 	log  *zap.Logger
+	// grace is the package's grace; a test shortens it rather than
+	// waiting 5 s for a child that never ends.
+	grace time.Duration
 }
 
 // New returns a Runner. It removes the run directories that servers
@@ -231,7 +234,7 @@ func New(opts Options) *Runner {
 	if n := cleanStale(os.TempDir()); n > 0 {
 		log.Info("removed the run directories a killed server left behind", zap.Int("count", n), zap.String("dir", os.TempDir()))
 	}
-	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log}
+	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log, grace: grace}
 }
 
 // RunChild runs req in a child process and returns its result: the
@@ -286,7 +289,7 @@ func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error
 	cmd.SysProcAttr = ChildAttr(true)
 
 	start := time.Now()
-	out, err := supervise(ctx, cmd, creq.Limits.MaxMemory, creq.Limits.Timeout+grace, req.Interrupt)
+	out, err := supervise(ctx, cmd, creq.Limits.MaxMemory, creq.Limits.Timeout+r.grace, req.Interrupt)
 	if err != nil {
 		return nil, fmt.Errorf("start the dry run: %w", err)
 	}

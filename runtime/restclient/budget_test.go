@@ -21,6 +21,7 @@ func budgetEvents(c *Call) []Event {
 // force gets the timeout-budget event, traced or not; a quick one, and one
 // that timed out, do not.
 func TestTimeoutBudgetLive(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
 	for _, trace := range []bool{false, true} {
@@ -47,6 +48,7 @@ func TestTimeoutBudgetLive(t *testing.T) {
 // TestTimeoutBudgetFixtureDelay: a fixture's delay counts as the answer's
 // time, against the registry's default read timeout.
 func TestTimeoutBudgetFixtureDelay(t *testing.T) {
+	t.Parallel()
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("a", "https://a.example/api", "")))
 	m, err := ParseMock("f.yaml", []byte("fixtures:\n- {serviceId: a, path: slow, delay: 170ms, body: {}}\n- {serviceId: a, path: quick, body: {}}\n"))
 	if err != nil {

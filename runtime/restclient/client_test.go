@@ -38,6 +38,7 @@ func decodeEcho(t *testing.T, body []byte) echo {
 }
 
 func TestGetEchoesURLHeadersAndBasicAuth(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(
 		api("bin", srv.URL+"/anything?fixed=1", basicAuth("dXNlcjpwYXNzd29yZA==")),
@@ -98,6 +99,7 @@ func hasEvent(c *Call, kind, substr string) bool {
 }
 
 func TestPostJSONAndMultipart(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL+"/anything", "")))
 	s := New(Options{}).Session(reg)
@@ -140,6 +142,7 @@ func TestPostJSONAndMultipart(t *testing.T) {
 }
 
 func TestStatusesAndRedirectsAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer other.Close()
@@ -177,6 +180,7 @@ func TestStatusesAndRedirectsAreNotFollowed(t *testing.T) {
 }
 
 func TestNotJSONGzipAndSizeLimit(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	big := bytes.Repeat([]byte(`{"k":"0123456789"},`), 3000)
 	zipped := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -223,6 +227,7 @@ func TestNotJSONGzipAndSizeLimit(t *testing.T) {
 }
 
 func TestReadTimeout(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
 	s := New(Options{}).Session(reg)
@@ -251,6 +256,7 @@ func TestReadTimeout(t *testing.T) {
 // timeout than the one before is still cut at its own, and one with a
 // longer timeout is not cut at the previous call's.
 func TestReadTimeoutSharedAcrossCalls(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
 	s := New(Options{}).Session(reg)
@@ -275,6 +281,7 @@ func TestReadTimeoutSharedAcrossCalls(t *testing.T) {
 }
 
 func TestTimeoutsAreClampedWithANote(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
 	s := New(Options{}).Session(reg)
@@ -294,6 +301,7 @@ func TestTimeoutsAreClampedWithANote(t *testing.T) {
 }
 
 func TestConnectTimeoutWithBlockingDialer(t *testing.T) {
+	t.Parallel()
 	var budget atomic.Int64
 	blocking := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		if dl, ok := ctx.Deadline(); ok {
@@ -317,6 +325,7 @@ func TestConnectTimeoutWithBlockingDialer(t *testing.T) {
 }
 
 func TestConnectTimeoutCoversTLSHandshake(t *testing.T) {
+	t.Parallel()
 	// A listener that accepts and then never answers the ClientHello.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -351,6 +360,7 @@ func TestConnectTimeoutCoversTLSHandshake(t *testing.T) {
 }
 
 func TestConnectionFailures(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -382,6 +392,7 @@ func TestConnectionFailures(t *testing.T) {
 }
 
 func TestUnknownAndUnusableServices(t *testing.T) {
+	t.Parallel()
 	reg := loadRegistry(t, config.ScriptService, servicesXML(
 		api("crm-customers", "https://crm.example.com/c", ""),
 		api("crm-orders", "https://crm.example.com/o", ""),
@@ -405,6 +416,7 @@ func TestUnknownAndUnusableServices(t *testing.T) {
 }
 
 func TestHeaderValidation(t *testing.T) {
+	t.Parallel()
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("x", "https://x.example.com", "")))
 	s := New(Options{}).Session(reg)
 	for _, h := range []HeaderField{{"X-A", "a\r\nInjected: 1"}, {"X-A", "a\nb"}, {"Bad Name", "v"}, {"", "v"}} {
@@ -428,6 +440,7 @@ type uncomparableCtx struct {
 // call must still obey its own parent: a canceled parent stops its call,
 // and the next call, with another parent, goes through.
 func TestSessionContextFollowsEachCallsParent(t *testing.T) {
+	t.Parallel()
 	srv := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("bin", srv.URL, "")))
 	s := New(Options{}).Session(reg)

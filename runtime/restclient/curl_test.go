@@ -50,6 +50,7 @@ func runCurl(t *testing.T, command string, env map[string]string) []byte {
 // credentials in the variables it names, and compares go-httpbin's echo of
 // both requests: method, URL (path and query), headers and body.
 func TestCurlReproducesTheRequest(t *testing.T) {
+	t.Parallel()
 	bin := httpbinServer(t)
 	a := newAuthServer(t, config.ClientSecretPost, nil)
 	const basicCreds = "dXNlcjpiMW4tUGFzc3dvcmQ=" // user:b1n-Password
@@ -143,6 +144,7 @@ func mustJSON(s string) string {
 }
 
 func TestCurlCommandText(t *testing.T) {
+	t.Parallel()
 	red := NewRedactor()
 	red.Add("s3cret-in-body")
 	h := http.Header{"Accept": {"application/json"}, "Authorization": {"Bearer tok-123456"}, "Content-Type": {"application/json"}, "X-Note": {"it's"}}
@@ -176,6 +178,7 @@ curl -sS --globoff --path-as-is --http1.1 -X POST 'https://crm.test/api?q=a%20b'
 // TestShellQuoteThroughSh hands hostile words to a real POSIX shell and
 // checks it gives each back unchanged.
 func TestShellQuoteThroughSh(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "plain", "a b", "'", "''", "'\\''", hostile, "line1\nline2\n", "$(id)", "`id`", "${HOME}", "\\", "é ü 漢字", "\x01\x7f\xff", "-n", "--"} {
 		if got := shEcho(t, s); got != s {
 			t.Errorf("%q came back as %q (quoted %s)", s, got, ShellQuote(s))
@@ -270,6 +273,7 @@ func hasPair(args []string, opt, val string) bool {
 }
 
 func TestCurlArgumentsSurviveTheShell(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{hostile, "'", "\"", "a\nb\n", "$(touch /tmp/restls-pwned)", "`id`", "\\'", "é漢\x01\x7f\xff", strings.Repeat("'\"$`\\", 500)} {
 		checkCurlArgs(t, s, s)
 	}
@@ -310,6 +314,7 @@ func checkNoRawControl(t testing.TB, cmd string) {
 // header name or value holds, the script run by a real shell runs curl
 // only, with the arguments of the request.
 func TestCurlExportRunsNothingInjected(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pwned := dir + "/PWNED"
 	evil := "ev\nil; touch " + pwned + " #"
@@ -353,6 +358,7 @@ func TestCurlExportRunsNothingInjected(t *testing.T) {
 }
 
 func TestEscapeControl(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain é 漢":              "plain é 漢",
 		"two\nlines":             "two\nlines",

@@ -10,6 +10,7 @@ import (
 // file (its comments kept) or a JSON file (its wrapper kept), and a new
 // file says where its fixtures came from; every result parses back.
 func TestAddFixtures(t *testing.T) {
+	t.Parallel()
 	f := NewFixture{ServiceID: "shop", Method: "GET", Path: "orders/*", Status: 200, Body: []byte(`{"id":1,"tags":["a"]}`)}
 	for _, tc := range []struct {
 		name, old string
@@ -52,6 +53,7 @@ func TestAddFixtures(t *testing.T) {
 // end it, or a flow list, is left to AddFixtures. Each result parses and
 // answers the new call, the old fixtures kept.
 func TestAppendFixtures(t *testing.T) {
+	t.Parallel()
 	f := NewFixture{ServiceID: "shop", Method: "GET", Path: "orders/*", Status: 200, Body: json.RawMessage(`{"id":1}`), Comment: "generated"}
 	for _, tc := range []struct {
 		name, old string

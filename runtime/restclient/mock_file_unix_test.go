@@ -22,6 +22,7 @@ import (
 // /dev/zero, a FIFO or a directory named with --mock is an error naming
 // the file, at once.
 func TestLoadMockRegularFilesOnly(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -52,6 +53,7 @@ func TestLoadMockRegularFilesOnly(t *testing.T) {
 // of the text, in X-Restls-Mock, no-fixture, parse and read errors; the
 // file's path and directory appear nowhere.
 func TestLoadMockAsNamesTheFileAsTold(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "server-tmp")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)

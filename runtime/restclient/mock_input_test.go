@@ -17,6 +17,7 @@ import (
 // which key was meant, at file:line:col, as configuration and test files
 // do, in YAML and in JSON.
 func TestFixtureKeyTypo(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	for _, tc := range []struct{ file, text string }{
 		{"orders.mock.yaml", "- serviceId: a\n  stauts: 404\n"},
@@ -52,6 +53,7 @@ func aliasBody(levels int) string {
 // cost of the document; before the budget the body was expanded to JSON
 // (9^8 values, over a gigabyte).
 func TestParseMockAliasBomb(t *testing.T) {
+	// Not in parallel: it measures this process's memory, which tests beside it would add to.
 	doc := []byte(aliasBody(8))
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -75,6 +77,7 @@ func TestParseMockAliasBomb(t *testing.T) {
 // body's (a body edited since, or written compact) is the body's on
 // replay.
 func TestReplayedContentLength(t *testing.T) {
+	t.Parallel()
 	m, err := ParseMock("f.mock.yaml", []byte("- serviceId: a\n  headers: {content-length: '126'}\n  body: {id: 1}\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseMockFormsAndMatching(t *testing.T) {
+	t.Parallel()
 	yamlDoc := `
 fixtures:
   - serviceId: a

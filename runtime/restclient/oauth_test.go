@@ -102,6 +102,7 @@ func oauthRegistry(t testing.TB, a *authServer, grant, method string, nested boo
 }
 
 func TestOAuthGrantsAndClientAuthMethods(t *testing.T) {
+	t.Parallel()
 	for _, grant := range []string{config.GrantClientCredentials, config.GrantPassword} {
 		for _, method := range []string{config.ClientSecretPost, config.ClientSecretBasic} {
 			for _, nested := range []bool{false, true} {
@@ -163,6 +164,7 @@ func TestOAuthGrantsAndClientAuthMethods(t *testing.T) {
 }
 
 func TestOAuthTokenCacheExpiryAndConcurrency(t *testing.T) {
+	t.Parallel()
 	a := newAuthServer(t, config.ClientSecretPost, nil)
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())
@@ -202,6 +204,7 @@ func TestOAuthTokenCacheExpiryAndConcurrency(t *testing.T) {
 }
 
 func TestOAuth401InvalidatesAndRetriesOnce(t *testing.T) {
+	t.Parallel()
 	a := newAuthServer(t, config.ClientSecretBasic, func(a *authServer) { a.revokeAfterUse = true })
 	s := New(Options{}).Session(oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretBasic, false))
 	if _, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil {
@@ -230,6 +233,7 @@ func TestOAuth401InvalidatesAndRetriesOnce(t *testing.T) {
 }
 
 func TestOAuthTokenErrorsDoNotLeakTheBody(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		status int
 		body   string
@@ -259,6 +263,7 @@ func TestOAuthTokenErrorsDoNotLeakTheBody(t *testing.T) {
 }
 
 func TestOAuthTokenEndpointUnreachable(t *testing.T) {
+	t.Parallel()
 	a := newAuthServer(t, config.ClientSecretPost, nil)
 	reg := oauthRegistry(t, a, config.GrantClientCredentials, config.ClientSecretPost, false)
 	a.token.Close()

@@ -51,6 +51,7 @@ func closedPort(t *testing.T) string {
 }
 
 func TestProbeHTTPBinAndHeadRefused(t *testing.T) {
+	t.Parallel()
 	bin := httpbinServer(t)
 	noHead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodHead {
@@ -119,6 +120,7 @@ func TestProbeHTTPBinAndHeadRefused(t *testing.T) {
 }
 
 func TestProbeOAuth(t *testing.T) {
+	t.Parallel()
 	a := newAuthServer(t, config.ClientSecretPost, nil)
 	good := oauthDef(a, config.GrantClientCredentials, config.ClientSecretPost, false)
 	wrong := strings.Replace(strings.Replace(good, `id="o"`, `id="w"`, 1), testClientSecret, "not-the-S3cret", 1)
@@ -165,6 +167,7 @@ func TestProbeOAuth(t *testing.T) {
 }
 
 func TestProbeRefusedAndTLS(t *testing.T) {
+	t.Parallel()
 	untrusted := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	t.Cleanup(untrusted.Close)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(
@@ -208,6 +211,7 @@ func TestProbeRefusedAndTLS(t *testing.T) {
 // resolve fails at the dns step (the resolver's error given by a dialer
 // here: tests reach no name server).
 func TestProbeDNS(t *testing.T) {
+	t.Parallel()
 	bin := httpbinServer(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(bin.URL, "http://"))
 	reg := loadRegistry(t, config.ScriptService, servicesXML(
@@ -271,6 +275,7 @@ func trickleServer(t *testing.T) *httptest.Server {
 // all, 3 x (connection + read timeout) (here 3 x (100 + 200) ms), with
 // probe-timeout on the token step, and the next service is probed.
 func TestProbeTrickle(t *testing.T) {
+	// Not in parallel: it bounds the wall time, which tests beside it would stretch.
 	tokens := trickleServer(t)
 	bin := httpbinServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(

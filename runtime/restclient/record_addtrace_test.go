@@ -17,6 +17,7 @@ import (
 // history), recorded with AddTrace, give the file a live recording of the
 // same calls gives.
 func TestAddTraceRecordsAsLive(t *testing.T) {
+	t.Parallel()
 	srv := stableServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api?tenant=a%20b", basicAuth(basicCreds))))
 	// The binary answer's trace is text with U+FFFD: not the bytes sent.
@@ -68,6 +69,7 @@ func TestAddTraceRecordsAsLive(t *testing.T) {
 }
 
 func TestAddTraceRefuses(t *testing.T) {
+	t.Parallel()
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", "https://svc.example/api", "")))
 	rec, err := NewRecorder(RecordOptions{File: filepath.Join(t.TempDir(), "f.mock.yaml")})
 	if err != nil {

@@ -34,6 +34,7 @@ func answer(t *testing.T, m *Mock, method string, params []string, query []Query
 }
 
 func TestFixtureBodyKeepsOrderNumbersAndText(t *testing.T) {
+	t.Parallel()
 	for name, doc := range map[string]string{
 		"yaml": `
 - serviceId: a
@@ -78,6 +79,7 @@ func TestFixtureBodyKeepsOrderNumbersAndText(t *testing.T) {
 }
 
 func TestFixtureQueryAndTimes(t *testing.T) {
+	t.Parallel()
 	m, err := ParseMock("f.yaml", []byte(`
 - {serviceId: a, method: GET, path: "x", query: {page: 2, tag: [a, b]}, bodyText: "page 2"}
 - {serviceId: a, method: GET, path: "x", query: {}, times: 2, bodyText: "first"}
@@ -118,6 +120,7 @@ func TestFixtureQueryAndTimes(t *testing.T) {
 // TestNoFixtureNamesTheClosest: the message says which fixture came
 // closest (file:line) and why it did not answer.
 func TestNoFixtureNamesTheClosest(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	for _, file := range []string{"mocks.yaml", "mocks.json"} {
 		doc := `
@@ -242,6 +245,7 @@ func stableCalls() []*Request {
 // TestRecordWritesFixtures: the recorded file in both formats (golden),
 // with no credential, and a replay answers the same calls the same way.
 func TestRecordWritesFixtures(t *testing.T) {
+	t.Parallel()
 	srv := stableServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api", basicAuth(basicCreds))))
 	for _, name := range []string{"recorded.mock.yaml", "recorded.mock.json"} {
@@ -317,6 +321,7 @@ func tokens(t testing.TB, data []byte) string {
 // comments, and appends new ones; with a Mock (fill in) nothing is
 // replaced and only what the fixtures did not answer is recorded.
 func TestRecordUpdatesInPlace(t *testing.T) {
+	t.Parallel()
 	srv := stableServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api", "")))
 	file := filepath.Join(t.TempDir(), "orders.mock.yaml")
@@ -389,6 +394,7 @@ fixtures:
 // token; the service refuses the first one. The recording holds the
 // answer the script saw, and no token request.
 func TestRecordKeepsTheAnswerAfterA401Retry(t *testing.T) {
+	t.Parallel()
 	var tokens int
 	tok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tokens++
@@ -428,6 +434,7 @@ func TestRecordKeepsTheAnswerAfterA401Retry(t *testing.T) {
 // TestRedactJSONStaysValid: a secret inside a key, a string or a number is
 // masked and the body is still JSON with its keys in order.
 func TestRedactJSONStaysValid(t *testing.T) {
+	t.Parallel()
 	red := NewRedactor()
 	red.Add("s3cret")
 	red.Add("123456")
@@ -526,6 +533,7 @@ func FuzzRedactJSON(f *testing.F) {
 // (and those Connection names) and the credential carriers; with
 // --record-headers only those named, and still never a credential.
 func TestRecordedHeaders(t *testing.T) {
+	t.Parallel()
 	list := Headers{
 		{"cache-control", "no-store"}, {"connection", "X-Hop, close"}, {"content-type", "application/json"},
 		{"etag", `"v1"`}, {"keep-alive", "timeout=5"}, {"set-cookie", "s=1"}, {"transfer-encoding", "chunked"},
@@ -552,6 +560,7 @@ func TestRecordedHeaders(t *testing.T) {
 // their order when its fixtures are rewritten, and text such as <a&b> as
 // it was written.
 func TestRecordKeepsTheJSONWrapper(t *testing.T) {
+	t.Parallel()
 	srv := stableServer(t)
 	reg := loadRegistry(t, config.ScriptService, servicesXML(api("svc", srv.URL+"/api", "")))
 	file := filepath.Join(t.TempDir(), "orders.mock.json")
@@ -578,6 +587,7 @@ func TestRecordKeepsTheJSONWrapper(t *testing.T) {
 // all; a 2XX JSON answer replays as the same value, compact (issue 33);
 // against a real server on loopback.
 func TestRecordReplayKeepsTheBytes(t *testing.T) {
+	t.Parallel()
 	bodies := map[string]string{
 		"missing": `{"error": "no product 999"}`,
 		"compact": `{"id":1,"name":"a"}`,
@@ -637,6 +647,7 @@ func TestRecordReplayKeepsTheBytes(t *testing.T) {
 // larger than itself (an object nested 5,000 deep: 30 KB of JSON, 25 MB
 // of YAML) is recorded as text; an ordinary one as a YAML value.
 func TestRecordDeepBodyAsText(t *testing.T) {
+	t.Parallel()
 	deep := []byte(strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000))
 	if replaysAsBody(deep, false) {
 		t.Errorf("the deep body is recorded as a YAML value")

@@ -19,6 +19,7 @@ import (
 )
 
 func TestSplitCallURLInvertsBuildURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		base   string
 		params []string
@@ -68,6 +69,7 @@ func FuzzSplitCallURL(f *testing.F) {
 // TestTraceFixturesReplay: the fixtures made from a trace answer the same
 // calls with the same answers, and keep no credential header.
 func TestTraceFixturesReplay(t *testing.T) {
+	t.Parallel()
 	base := "http://127.0.0.1:9/crm/"
 	u1, _ := BuildURL(base, []string{"customers", "42"}, nil)
 	u2, _ := BuildURL(base, []string{"search"}, []QueryParam{{"q", "ann"}})
@@ -113,6 +115,7 @@ func TestTraceFixturesReplay(t *testing.T) {
 // the two files hold the same fixtures (golden); naming headers
 // (--record-headers) still records them.
 func TestOneRecorder(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")

@@ -62,6 +62,7 @@ func validateFixtures(s *jsonschema.Schema, data []byte) error {
 // TestFixtureFilesValidate: every fixtures file in the repository's
 // testdata validates against the schema.
 func TestFixtureFilesValidate(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, pattern := range []string{"../../testdata/mocks/*", "testdata/golden/record/*.mock.*"} {
 		m, _ := filepath.Glob(pattern)
@@ -85,6 +86,7 @@ func TestFixtureFilesValidate(t *testing.T) {
 // TestSchemaAgreesWithTheParser: documents the parser rejects for their
 // shape are rejected by the schema too, and the reverse.
 func TestSchemaAgreesWithTheParser(t *testing.T) {
+	t.Parallel()
 	s := mockSchema(t)
 	for doc, valid := range map[string]bool{
 		`[{serviceId: a}]`: true,

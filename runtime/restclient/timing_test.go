@@ -19,6 +19,7 @@ import (
 // reused one neither, a mock answer only a total; ResponseBytes is the
 // body after decompression.
 func TestTimingPhasesAndSize(t *testing.T) {
+	t.Parallel()
 	bin := httpbinServer(t)
 	tlsBin := httptest.NewTLSServer(httpbin.New().Handler())
 	t.Cleanup(tlsBin.Close)

@@ -8,6 +8,7 @@ import (
 
 // sensitiveHeader's ASCII fast path must agree with lowering the name.
 func TestSensitiveHeaderMatchesLowering(t *testing.T) {
+	t.Parallel()
 	names := []string{"Authorization", "authorization", "AUTHORIZATION", "Proxy-Authorization", "Cookie", "Set-Cookie",
 		"X-Auth-Token", "X-TOKEN", "Client-Secret", "X-Password-Hint", "X-Passwd", "PASSWD", "X-Api-Key", "ApiKey", "Accept", "Content-Type",
 		"Authorizatio", "Authorization2", "Cookies", "tok", "", "X-Ünicode-Token", "\u212aeep"}
@@ -28,6 +29,7 @@ func TestSensitiveHeaderMatchesLowering(t *testing.T) {
 // flag, never a secret) in every trace (docs/decisions.md, "One preview
 // component").
 func TestSensitiveHeaderIsTheOneRule(t *testing.T) {
+	t.Parallel()
 	for _, n := range []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "ApiKey",
 		"X-Partner-Api-Key", "X-Auth-Token", "Client-Secret", "X-Password", "X-Passwd", "DB-PASSWD"} {
 		if !sensitiveHeader(n) || !sensitiveHeaderSlow(n) {
@@ -45,6 +47,7 @@ func TestSensitiveHeaderIsTheOneRule(t *testing.T) {
 }
 
 func TestTrimStatusCode(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		status string
 		code   int

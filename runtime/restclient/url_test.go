@@ -8,6 +8,7 @@ import (
 )
 
 func TestBuildURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		base   string
 		params []string
@@ -40,6 +41,7 @@ func TestBuildURL(t *testing.T) {
 }
 
 func TestBuildURLRejectsDotAndEmptySegments(t *testing.T) {
+	t.Parallel()
 	for _, seg := range []string{"", ".", ".."} {
 		_, err := BuildURL("https://h/a", []string{"ok", seg}, nil)
 		var ae *ArgError
