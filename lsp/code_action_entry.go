@@ -57,8 +57,8 @@ func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagn
 	u := hostPaths.fileURI(file)
 	var cur string
 	exists := true
-	if od := s.document(u); od != nil {
-		cur = od.doc.Text()
+	if text, _, open := s.openText(file); open {
+		cur = text
 	} else if data, err := config.ReadText(file); err == nil {
 		cur = string(data)
 	} else if errors.Is(err, fs.ErrNotExist) {

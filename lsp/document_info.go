@@ -69,12 +69,12 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *Do
 		info.Kind = kindDecision(d, set)
 	case u.IsFile():
 		path = hostPaths.fsPath(u)
-		data, err := input.ReadFile(path, input.Script)
+		text, _, err := s.readFile(path, input.Script)
 		if err != nil {
 			return nil, nil
 		}
 		info = fixturesOf(path)
-		info.Kind = set.ScriptKinds.Decide(hostPaths.slash(path), string(data))
+		info.Kind = set.ScriptKinds.Decide(hostPaths.slash(path), text)
 	default:
 		return nil, nil
 	}

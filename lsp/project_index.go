@@ -188,10 +188,16 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 }
 
 // bringCurrent applies the registry's snapshot and the open documents'
-// texts to a built index.
+// texts to a built index: every editor's (the workspace's overlay, which
+// the sessions sharing the index all see), this session's own first.
 func (s *session) bringCurrent(ni *navIndex) {
+	var open map[string]string
+	if s.overlaysFiles() {
+		open = s.srv.ws.Overlays(ni.ix.Root())
+	} else {
+		open = map[string]string{}
+	}
 	s.mu.Lock()
-	open := make(map[string]string, len(s.docs))
 	for _, d := range s.docs {
 		if d.path != "" && d.uri.IsFile() {
 			open[filepath.Clean(d.path)] = d.doc.Text()
@@ -327,8 +333,11 @@ func (ms *mappers) config(path string) *mapper {
 	}
 	u := hostPaths.fileURI(cleanAbs(path))
 	var m *mapper
-	if d := ms.s.document(u); d != nil {
-		m = d.m
+	if text, dm, open := ms.s.openText(path); open {
+		m = dm
+		if m == nil {
+			m = newMapper(text)
+		}
 	} else if ms.ni != nil {
 		ms.ni.mu.Lock()
 		m = ms.ni.files[path]
@@ -355,13 +364,12 @@ func (ms *mappers) data(path string) *mapper {
 	if m := ms.m[path]; m != nil {
 		return m
 	}
-	m := ms.s.navMapper(hostPaths.fileURI(cleanAbs(path)))
-	if m == nil {
-		data, err := input.ReadFile(path, input.Fixtures)
-		if err != nil {
-			data = nil
-		}
-		m = newFileMapper(string(data))
+	text, m, err := ms.s.readFile(path, input.Fixtures)
+	switch {
+	case err != nil:
+		m = newFileMapper("")
+	case m == nil:
+		m = newFileMapper(text)
 	}
 	ms.m[path] = m
 	return m

@@ -207,6 +207,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 		s.mu.Lock()
 		delete(s.sessions, ses)
 		s.mu.Unlock()
+		s.ws.DropOverlays(id)
 	}()
 
 	ses.log.Info("session started")

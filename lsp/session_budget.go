@@ -45,13 +45,26 @@ func (s *session) setDocumentLocked(d *document) {
 	}
 	s.docs[d.uri] = d
 	s.textBytes += int64(len(d.doc.Text()))
+	if s.overlaysFiles() && d.uri.IsFile() && d.path != "" {
+		s.srv.ws.SetOverlay(s.id, d.path, d.version, d.doc.Text())
+	}
 }
+
+// overlaysFiles reports whether the session's open files are the
+// workspace's overlay, which every session's features read in place of
+// the disk: only those of a client that may use the server's files (an
+// editor that started it), never a designer's, whose documents could
+// otherwise change what others read.
+func (s *session) overlaysFiles() bool { return s.opts.MayUseFiles && s.opts.ShowPath == nil }
 
 // deleteDocumentLocked forgets document u. s.mu is held.
 func (s *session) deleteDocumentLocked(u uri.URI) {
 	if old := s.docs[u]; old != nil {
 		s.textBytes -= int64(len(old.doc.Text()))
 		delete(s.docs, u)
+		if s.overlaysFiles() && old.uri.IsFile() && old.path != "" {
+			s.srv.ws.DropOverlay(s.id, old.path)
+		}
 	}
 }
 

@@ -87,11 +87,11 @@ func statusOf(snap *config.Snapshot, show workspace.PathDisplay) Status {
 // the editor has it, else the file on disk as config reads it (ReadText:
 // a regular file, XML decoded to UTF-8, so positions find their place).
 func (s *session) configMapper(u uri.URI, path string) *mapper {
-	s.mu.Lock()
-	d := s.docs[u]
-	s.mu.Unlock()
-	if d != nil {
-		return d.m
+	if text, m, open := s.openText(path); open {
+		if m == nil {
+			m = newMapper(text)
+		}
+		return m
 	}
 	data, err := config.ReadText(path)
 	if err != nil {

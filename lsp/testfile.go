@@ -147,8 +147,8 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 		return a, TestRequest{}, s.refused(command)
 	}
 	req := TestRequest{Path: path, Case: a.Name}
-	if d := s.document(u); d != nil {
-		req.Text = []byte(d.doc.Text())
+	if text, _, open := s.openText(path); open {
+		req.Text = []byte(text)
 	}
 	s.mu.Lock()
 	req.Kinds = s.settings.ScriptKinds

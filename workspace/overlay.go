@@ -59,6 +59,19 @@ func (s *Session) DropOverlay(holder int, path string) {
 	}
 }
 
+// DropOverlays forgets every file holder has open (its session ended).
+func (s *Session) DropOverlays(holder int) {
+	o := &s.overlays
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for path, h := range o.m {
+		delete(h, holder)
+		if len(h) == 0 {
+			delete(o.m, path)
+		}
+	}
+}
+
 // Overlay is the text of the file at path as an editor holds it; false
 // when no client has it open.
 func (s *Session) Overlay(path string) (Overlay, bool) {
