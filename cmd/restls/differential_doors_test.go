@@ -138,8 +138,6 @@ var doorsKnown = []struct {
 	doors          []string
 	cases, finding *regexp.Regexp
 }{
-	{"restls run --json carries no mode", []string{doorRun}, anyCase,
-		regexp.MustCompile(`^\.mode: .* != \(absent\)$`)},
 	{"the editor names the fixtures file by absolute path", []string{doorDesigner, doorRun, doorTest}, anyCase,
 		regexp.MustCompile(`^\.(calls\[\d+\]\.(errorMessage|responseHeaders\.x-restls-mock)|error\.message|refused): ".*\$PROJECT/.*" != "`)},
 	{"the editor's no-fixture advice names the script by absolute path (it said restls fixtures generate SCRIPT before the engine)", []string{doorEditor}, anyCase,

@@ -126,9 +126,6 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if err != nil {
 		return runFailed(env, err)
 	}
-	// restls run's output has never had the mode (it says it with
-	// "answers from" and its flags): kept as it was, byte for byte.
-	res.Mode = ""
 	rc = writeRunResult(env, res, out)
 	if recordFailed {
 		rc = max(rc, 1) // after the output, whatever the script did
@@ -176,7 +173,7 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.kind, "kind", "", "script `kind`: scriptService, scriptTask (reads the handlers' file) or validationScript (default: the script's first-line \"// restls-kind: K\" comment, else scriptService)")
 	fs.StringVar(&f.input, "input", "", "JSON `file` whose value becomes context.input (default {})")
-	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object: result, error, calls, logs")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object: result, error, calls, logs, kind, mode")
 	fs.DurationVar(&f.timeout, "timeout", scriptrt.DefaultTimeout, "interrupt the script after this `duration`")
 	fs.StringVar(&f.mockFile, "mock", "", "answer calls from the fixtures in this YAML or JSON `file` instead of the network")
 	fs.StringVar(&f.mockName, "mock-name", "", "the `name` shown for the --mock file in answers and messages (X-Restls-Mock, no-fixture, NAME:LINE) (default its path)")

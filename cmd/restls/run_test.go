@@ -59,12 +59,13 @@ func TestRunJSONIsOneObject(t *testing.T) {
 	if dec.More() {
 		t.Fatal("more than one JSON value on stdout")
 	}
-	for _, k := range []string{"result", "error", "calls", "logs", "kind"} {
+	for _, k := range []string{"result", "error", "calls", "logs", "kind", "mode"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
 	}
-	if len(got) != 5 || string(got["error"]) != "null" || string(got["kind"]) != `"scriptService"` {
+	// The mode, as every other door of a dry run says it (issue 34).
+	if len(got) != 6 || string(got["error"]) != "null" || string(got["kind"]) != `"scriptService"` || string(got["mode"]) != `"mock"` {
 		t.Errorf("object %s", out)
 	}
 	var calls []struct {
