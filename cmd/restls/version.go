@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // version and commit are stamped at build time by `make dist`
@@ -22,6 +25,10 @@ type buildInfo struct {
 	GoVersion string `json:"goVersion"`
 	OS        string `json:"os"`
 	Arch      string `json:"arch"`
+	// Files are the server's default globs of scripts and test files
+	// (lsp.Files): an editor asks them here before it starts a server,
+	// to know whether an open file is the server's (docs/vscode.md).
+	Files lsp.Files `json:"files"`
 }
 
 func versionString() string {
@@ -36,7 +43,8 @@ func versionString() string {
 // commit `go build` recorded from the source tree (with "-dirty" when the
 // tree had uncommitted changes), or "unknown".
 func currentBuild() buildInfo {
-	b := buildInfo{Version: versionString(), Commit: commit, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	b := buildInfo{Version: versionString(), Commit: commit, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+		Files: lsp.Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: workspace.TestFileGlob}}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		b.GoVersion = bi.GoVersion
 		if b.Commit == "" {
@@ -69,7 +77,7 @@ func (b buildInfo) text() string {
 
 func runVersion(env *cliEnv, args []string) int {
 	fs := newFlagSet(env, "version", "[--json]", "Prints the version and commit of restls, the Go version it was built with and its OS/architecture.")
-	asJSON := fs.Bool("json", false, "print one JSON object: version, commit, goVersion, os, arch")
+	asJSON := fs.Bool("json", false, "print one JSON object: version, commit, goVersion, os, arch, and files (the default globs of scripts and test files an editor selects with)")
 	if rc := parseFlags(env, fs, args); rc >= 0 {
 		return rc
 	}

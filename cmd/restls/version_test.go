@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/restls/restls/internal/goldentest"
+	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 func TestVersionText(t *testing.T) {
@@ -41,8 +44,9 @@ func TestVersionStamped(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("not the documented JSON object: %v\n%s", err, out)
 	}
-	want := buildInfo{Version: "v9.8.7", Commit: "feedface", GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
-	if got != want {
+	want := buildInfo{Version: "v9.8.7", Commit: "feedface", GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+		Files: lsp.Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: "**/*.test.yaml"}}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("version --json = %+v, want %+v", got, want)
 	}
 }
