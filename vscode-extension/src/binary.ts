@@ -4,6 +4,7 @@
 // shown once.
 
 import { execFile } from 'child_process';
+import { Files, filesFrom } from './protocol';
 import * as fs from 'fs';
 import * as path from 'path';
 import { resolvePath } from './settings';
@@ -245,4 +246,22 @@ export async function checkBinary(found: Found, run: Runner = realRunner): Promi
     throw new BinaryProblem(`${found.path} is restls ${version}, which has no \`serve\` command (the language server). ${upgrade}`, 'version');
   }
   return version;
+}
+
+/**
+ * binaryFiles asks a restls binary for its default globs of scripts and
+ * test files (`restls version --json`'s files: Go's lsp.Files), which the
+ * extension needs before any server runs, to know whether an open file is
+ * the server's; undefined when the binary does not say.
+ */
+export async function binaryFiles(found: Found, run: Runner = realRunner): Promise<Files | undefined> {
+  const r = await run(found.path, ['version', '--json']);
+  if (r.code !== 0) {
+    return undefined;
+  }
+  try {
+    return filesFrom((JSON.parse(r.stdout) as { files?: unknown }).files);
+  } catch {
+    return undefined;
+  }
 }

@@ -18,9 +18,9 @@ import {
   TransportKind,
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
-import { BinaryProblem, chooseBinary, findCandidates } from './binary';
+import { BinaryProblem, binaryFiles, chooseBinary, findCandidates } from './binary';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
-import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
+import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, Files, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, environmentsFrom, filesFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
@@ -28,26 +28,28 @@ import {
   Settings,
   classifyChange,
   configDocumentSelector,
-  documentSelector,
+  configured,
   readSettings,
   readsInput,
   serverArgs,
   serverConfig,
   serverEnv,
+  scriptSelector,
+  testFileSelector,
 } from './settings';
 import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
 import { Location } from './servicesTree';
 import { StatusBar } from './status';
-import { TEST_GLOB, TestsView, isTestFile } from './testing';
+import { TestsView } from './testing';
 
 /** UPDATE_FIXTURES is the button that writes the last run's answers into the fixture file. */
 const UPDATE_FIXTURES = 'Update Fixtures';
 
-/** ENV_KEY is the workspaceState key of the active environment's name. */
-export const ENV_KEY = 'restls.environment';
+/** PICK_KEY is the workspaceState key of the environment picked in this workspace: the user's choice, sent to the server, which decides what it names. */
+export const PICK_KEY = 'restls.environment';
 
-/** DEFAULT_ENV names, in the status bar and the pick, the sources of the plain restls.* settings when restls.environments has entries. */
-export const DEFAULT_ENV = 'default';
+/** NO_PICK is how the status bar and the pick name "no environment in force" (the server's default: the plain settings). */
+export const NO_PICK = 'default';
 
 /** Commands are the VS Code command ids this extension contributes. They differ from the server's own command ids (restls.runScript, restls.services, restls.reload), which the language client registers by itself. */
 export const Commands = {
@@ -127,7 +129,7 @@ export class Restls implements vscode.Disposable {
   private lastInput = new Map<string, string>();
   /** lenses are the dry-run CodeLenses above each script. */
   readonly lenses = new DryRunLenses(
-    (doc) => this.isScript(doc),
+    (doc) => this.selected(doc),
     (doc) => this.documentInfo(doc),
   );
   /**
@@ -136,7 +138,7 @@ export class Restls implements vscode.Disposable {
    * fixture files, so the extension has no pattern of its own for them.
    */
   private readonly fileWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-  /** tests is the Testing view of the *.test.yaml files (testing.ts). */
+  /** tests is the Testing view of the server's test files (testing.ts). */
   tests: TestsView | undefined;
   /** activeSeq orders the status bar's documentInfo answers: only the latest is shown. */
   private activeSeq = 0;
@@ -152,31 +154,35 @@ export class Restls implements vscode.Disposable {
     this.disposables.push(this.output, this.statusItem, this.preview, this.services);
   }
 
-  /** projectEnvironments are the environments of the project file in force (restls.yaml), as the server's restls/status lists them, and the one it uses. */
-  private project: { environments: string[]; environment: string | undefined } = { environments: [], environment: undefined };
+  /**
+   * served is what the running server answered about environments
+   * (restls/status): the ones to offer and the one in force. The server
+   * lists and decides; the extension names and offers.
+   */
+  private served: { environments: string[]; environment: string | undefined } = { environments: [], environment: undefined };
 
-  /** environment is the active environment's name, undefined for the plain settings (or a remembered name no longer in restls.environments or the project file). */
+  /** files are the server's globs of scripts and test files (initialize, then restls/status); undefined before a server answered. */
+  files: Files | undefined;
+
+  /** environment is the environment in force, as the server names it; undefined when none is. */
   environment(): string | undefined {
-    const name = this.ctx.workspaceState.get<string>(ENV_KEY);
-    if (name === undefined) {
-      return undefined;
-    }
-    return Object.prototype.hasOwnProperty.call(this.settings.environments, name) || this.project.environments.includes(name) ? name : undefined;
+    return this.served.environment;
   }
 
-  /** environmentLabel is what the status bar names: nothing without environments. */
+  /** picked is the environment picked in this workspace, undefined for none (the server's default). */
+  private picked(): string | undefined {
+    return this.ctx.workspaceState.get<string>(PICK_KEY);
+  }
+
+  /** environmentLabel is what the status bar names: nothing when the server offers no environments. */
   private environmentLabel(): string | undefined {
-    if (Object.keys(this.settings.environments).length > 0) {
-      return this.environment() ?? DEFAULT_ENV;
-    }
-    return this.project.environments.length > 0 ? (this.environment() ?? this.project.environment) : undefined;
+    return this.served.environments.length > 0 ? (this.served.environment ?? NO_PICK) : undefined;
   }
 
-  /** projectStatus takes the project file's environments from a restls/status. */
-  private projectStatus(params: unknown): void {
-    const p = (params ?? {}) as { environments?: unknown; environment?: unknown };
-    const envs = Array.isArray(p.environments) ? p.environments.filter((e): e is string => typeof e === 'string') : [];
-    this.project = { environments: envs, environment: typeof p.environment === 'string' ? p.environment : undefined };
+  /** serverStatus takes the environments and files from a restls/status. */
+  private serverStatus(params: unknown): void {
+    this.served = environmentsFrom(params);
+    this.files = filesFrom(params) ?? this.files;
     this.status.setEnvironment(this.environmentLabel());
   }
 
@@ -197,7 +203,7 @@ export class Restls implements vscode.Disposable {
   serverConfigFor(uri?: vscode.Uri): ServerConfig {
     const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
     const s = readSettings(vscode.workspace.getConfiguration(SECTION, folder?.uri));
-    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri), this.environment(), this.workspaceFolder());
+    return serverConfig(s, folder?.uri.fsPath ?? this.workspaceFolder(uri), this.picked(), this.workspaceFolder());
   }
 
   activate(): void {
@@ -227,13 +233,20 @@ export class Restls implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
       vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.services, showCollapseAll: true }),
     );
-    this.tests = new TestsView(async (command, args) => {
-      const client = await this.requireClient();
-      if (!client) {
-        throw new Error(this.problem ?? 'the restls server is not running');
-      }
-      return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
-    });
+    this.tests = new TestsView(
+      async (command, args) => {
+        const client = await this.requireClient();
+        if (!client) {
+          throw new Error(this.problem ?? 'the restls server is not running');
+        }
+        return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+      },
+      async () => {
+        // The Testing view asks which files are tests: the server says.
+        await this.ensureStarted();
+        return this.files?.testFiles || undefined;
+      },
+    );
     this.disposables.push(this.tests);
     this.status.setEnvironment(this.environmentLabel());
     this.disposables.push(
@@ -250,8 +263,8 @@ export class Restls implements vscode.Disposable {
       this.fileWatcher.onDidDelete((u) => this.lenses.fileChanged(u.fsPath)),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         this.updateActive();
-        if (this.isScript(doc) || isTestFile(doc)) {
-          void this.ensureStarted();
+        if (!this.started) {
+          void this.wantsServer(doc).then((yes) => (yes ? this.ensureStarted() : undefined));
         }
       }),
     );
@@ -261,18 +274,22 @@ export class Restls implements vscode.Disposable {
 
   /**
    * startIfWanted starts the server when the workspace has platform work:
-   * an open script or test file (*.test.yaml), or a service configuration
-   * file. VS Code activates the
+   * a service configuration file or a project file (restls.yaml), or an
+   * open script or test file (wantsServer). VS Code activates the
    * extension for any JavaScript file; an unrelated project must not get a
-   * server process, let alone a "restls not found" message.
+   * server process, let alone a "restls not found" message. Which files
+   * are scripts or tests is the server's answer (the running server's
+   * this.files, else the binary's defaults), never the extension's.
    */
   private async startIfWanted(): Promise<void> {
-    if (vscode.workspace.textDocuments.some((d) => this.isScript(d) || isTestFile(d))) {
-      return this.ensureStarted();
+    for (const d of vscode.workspace.textDocuments) {
+      if (await this.wantsServer(d)) {
+        return this.ensureStarted();
+      }
     }
     let files: vscode.Uri[] = [];
     try {
-      files = await vscode.workspace.findFiles('**/{script-service-api.xml,script-handler-api.xml}', '**/node_modules/**', 1);
+      files = await vscode.workspace.findFiles('**/{script-service-api.xml,script-handler-api.xml,restls.yaml}', '**/node_modules/**', 1);
     } catch {
       // No workspace: wait for a script.
     }
@@ -293,12 +310,60 @@ export class Restls implements vscode.Disposable {
     return this.queue;
   }
 
-  /** isScript tells whether restls handles a document (restls.include). */
-  isScript(doc: vscode.TextDocument | undefined): boolean {
-    if (!doc) {
+  /**
+   * wantsServer tells whether opening doc starts the server: a JavaScript
+   * or YAML file on disk in a workspace set up for restls
+   * (settings.configured), or one that the server's globs of scripts or
+   * test files select: the running server's, else the binary's defaults
+   * (askBinary).
+   */
+  private async wantsServer(doc: vscode.TextDocument): Promise<boolean> {
+    if (doc.uri.scheme !== 'file' || (doc.languageId !== 'javascript' && doc.languageId !== 'yaml')) {
       return false;
     }
-    return vscode.languages.match(documentSelector(this.settings.include), doc) > 0;
+    if (configured(this.settings)) {
+      return true;
+    }
+    const files = this.files ?? (await this.askBinary());
+    return files !== undefined && vscode.languages.match([...scriptSelector(files.scripts ?? []), ...testFileSelector(files.testFiles)], doc) > 0;
+  }
+
+  /** binaryDefaults is the binary's answer to askBinary, asked once. */
+  private binaryDefaults: Promise<Files | undefined> | undefined;
+
+  /**
+   * askBinary asks the restls binary for its default globs of scripts and
+   * test files (`restls version --json`) before any server runs; undefined,
+   * silently, when there is no usable binary (a workspace that may not be
+   * a platform one gets no message).
+   */
+  private askBinary(): Promise<Files | undefined> {
+    this.binaryDefaults ??= (async () => {
+      try {
+        const { found } = await chooseBinary(findCandidates(this.settings.path, this.workspaceFolder(), this.ctx.extensionPath));
+        return await binaryFiles(found);
+      } catch {
+        return undefined;
+      }
+    })();
+    return this.binaryDefaults;
+  }
+
+  /**
+   * isScript asks the running server whether doc is a platform script
+   * (restls/documentInfo's script); false while no server runs or for a
+   * document the server was not sent (its globs of scripts select them).
+   */
+  async isScript(doc: vscode.TextDocument | undefined): Promise<boolean> {
+    if (!doc || !this.selected(doc)) {
+      return false;
+    }
+    return (await this.documentInfo(doc))?.script === true;
+  }
+
+  /** selected tells whether the running server's selector sends doc to it (its globs of scripts); false before a server answered. */
+  selected(doc: vscode.TextDocument): boolean {
+    return this.files !== undefined && vscode.languages.match(scriptSelector(this.files.scripts ?? []), doc) > 0;
   }
 
   /**
@@ -325,27 +390,35 @@ export class Restls implements vscode.Disposable {
     return (await this.documentInfo(doc))?.kind.kind ?? 'scriptService';
   }
 
+  /** updateActive asks the server about the active document: whether it is a script (the run commands' context restls.isScript) and its kind (the status bar). */
   private updateActive(): void {
     const doc = vscode.window.activeTextEditor?.document;
-    const script = this.isScript(doc);
-    void vscode.commands.executeCommand('setContext', 'restls.isScript', script);
     const seq = ++this.activeSeq;
-    if (!script || !doc) {
-      this.status.setActive(undefined);
+    if (!doc || !this.selected(doc)) {
+      void vscode.commands.executeCommand('setContext', 'restls.isScript', false);
+      // A server that could not start cannot say which files are scripts:
+      // the item says why on every JavaScript file of the workspace.
+      const failed = this.problem !== undefined && !this.running() && doc?.uri.scheme === 'file' && doc.languageId === 'javascript';
+      this.status.setActive(failed ? 'scriptService' : undefined);
       return;
     }
-    void this.kindOf(doc).then((kind) => {
-      if (seq === this.activeSeq) {
-        this.status.setActive(kind);
+    void this.documentInfo(doc).then((info) => {
+      if (seq !== this.activeSeq) {
+        return;
       }
+      const script = info?.script === true;
+      void vscode.commands.executeCommand('setContext', 'restls.isScript', script);
+      this.status.setActive(script ? info.kind.kind : undefined);
     });
   }
 
   private async onSettingsChanged(): Promise<void> {
     const before = this.settings;
+    if (before.path !== readSettings(vscode.workspace.getConfiguration(SECTION)).path) {
+      this.binaryDefaults = undefined; // another binary may say otherwise
+    }
     const after = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.settings = after;
-    this.status.setEnvironment(this.environmentLabel());
     this.updateActive();
     const change = classifyChange(before, after);
     this.log(`settings changed: ${change}`);
@@ -430,7 +503,9 @@ export class Restls implements vscode.Disposable {
       // them diagnostics; the path decides; their lenses are the Testing
       // view's here), and the configuration files (by name only: no other
       // YAML, XML or properties file).
-      documentSelector: [...documentSelector(this.settings.include), { scheme: 'file', language: 'yaml', pattern: TEST_GLOB }, ...configDocumentSelector()],
+      // (The scripts and test files are added when the server names them:
+      // adoptFiles.)
+      documentSelector: configDocumentSelector(),
       outputChannel: this.output,
       // The client would pop up a message for every failed notification
       // while a server is down; this extension reports once (fail()).
@@ -470,9 +545,16 @@ export class Restls implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
+    // Running is set as the initialize answer arrives, before the client
+    // registers its document selector: the server's globs go in then.
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.adoptFiles(client);
+      }
+    });
     client.onNotification('restls/status', (params: unknown) => {
       this.status.update(params);
-      this.projectStatus(params);
+      this.serverStatus(params);
       // A status follows every load and settings change, which may change
       // kinds (restls.scriptKinds): ask the server again.
       this.updateActive();
@@ -492,6 +574,22 @@ export class Restls implements vscode.Disposable {
     }
   }
 
+  /**
+   * adoptFiles takes the server's globs of scripts and test files from its
+   * initialize answer (capabilities.experimental.restls) and selects the
+   * documents they match, with the configuration files: the documents the
+   * client sends and serves. A server that names none gets only the
+   * configuration files, and the log says why.
+   */
+  private adoptFiles(client: LanguageClient): void {
+    const files = filesFrom((client.initializeResult?.capabilities.experimental as { restls?: unknown } | undefined)?.restls);
+    this.files = files;
+    if (!files) {
+      this.log('the server names no script files (capabilities.experimental.restls): update restls; until then no script is served');
+    }
+    client.clientOptions.documentSelector = [...scriptSelector(files?.scripts ?? []), ...testFileSelector(files?.testFiles), ...configDocumentSelector()];
+  }
+
   /** onClosed restarts a crashed server, at most RESTARTS_ALLOWED times in RESTART_WINDOW_MS, then stops with one notification. */
   private onClosed(): { action: CloseAction; handled: boolean } {
     const now = Date.now();
@@ -509,6 +607,7 @@ export class Restls implements vscode.Disposable {
   fail(message: string, binary: boolean): void {
     this.problem = message;
     this.status.setProblem(message);
+    this.updateActive();
     this.log(message);
     if (this.notified.has(message)) {
       return;
@@ -548,17 +647,13 @@ export class Restls implements vscode.Disposable {
    * or the active one, in mode, or in restls.dryRun.mode when none is given.
    */
   async dryRun(mode?: DryRunMode, target?: vscode.Uri): Promise<RunResult | undefined> {
-    const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeTextEditor?.document;
-    if (!doc || !this.isScript(doc)) {
-      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
+    const doc = await this.scriptDocument(target);
+    const client = doc && (await this.requireClient());
+    if (!doc || !client) {
       return undefined;
     }
     const runMode = mode ?? readDefaultMode(vscode.workspace.getConfiguration(SECTION, doc.uri).get('dryRun.mode'));
     const script = doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
-    const client = await this.requireClient();
-    if (!client) {
-      return undefined;
-    }
     let args: RunArgs;
     try {
       args = runArgsFor(doc.uri.toString(), await this.documentInfo(doc), runMode);
@@ -629,11 +724,18 @@ export class Restls implements vscode.Disposable {
     return result;
   }
 
-  /** scriptDocument is the open script at target, else the active one; undefined (with a message) when it is not a platform script. */
-  private scriptDocument(target?: vscode.Uri): vscode.TextDocument | undefined {
+  /**
+   * scriptDocument is the open document at target, else the active one,
+   * when the server says it is a platform script (starting the server if
+   * need be); undefined, with a message, otherwise.
+   */
+  private async scriptDocument(target?: vscode.Uri): Promise<vscode.TextDocument | undefined> {
     const doc = target ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString()) : vscode.window.activeTextEditor?.document;
-    if (!doc || !this.isScript(doc)) {
-      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting).');
+    if (doc && doc.uri.scheme === 'file' && !this.started) {
+      await this.ensureStarted();
+    }
+    if (!doc || !(await this.isScript(doc))) {
+      void vscode.window.showInformationMessage(NOT_A_SCRIPT);
       return undefined;
     }
     return doc;
@@ -650,9 +752,8 @@ export class Restls implements vscode.Disposable {
    */
   async pasteCurl(): Promise<boolean> {
     const editor = vscode.window.activeTextEditor;
-    const doc = editor?.document;
-    if (!editor || !doc || !this.isScript(doc)) {
-      void vscode.window.showInformationMessage('restls: open a platform script first (a file matched by the restls.include setting), then paste curl at the cursor.');
+    const doc = editor && (await this.scriptDocument());
+    if (!editor || !doc) {
       return false;
     }
     const curl = await vscode.env.clipboard.readText();
@@ -691,7 +792,7 @@ export class Restls implements vscode.Disposable {
    * with the fixtures that is not empty it offers to update them.
    */
   async compare(against: 'previous' | 'fixtures', target?: vscode.Uri): Promise<CompareResult | undefined> {
-    const doc = this.scriptDocument(target);
+    const doc = await this.scriptDocument(target);
     const client = doc && (await this.requireClient());
     if (!doc || !client) {
       return undefined;
@@ -728,7 +829,7 @@ export class Restls implements vscode.Disposable {
    * (compare asks), or asking first when there is none yet.
    */
   async updateFixtures(target?: vscode.Uri): Promise<UpdateFixturesResult | undefined> {
-    const doc = this.scriptDocument(target);
+    const doc = await this.scriptDocument(target);
     if (!doc) {
       return undefined;
     }
@@ -817,7 +918,7 @@ export class Restls implements vscode.Disposable {
       return undefined;
     }
     const editor = vscode.window.activeTextEditor;
-    const script = editor && this.isScript(editor.document);
+    const script = editor && (await this.isScript(editor.document));
     const kind = script ? await this.kindOf(editor.document) : 'scriptService';
     // With a script the server decides its kind (it knows the same rules).
     const arg = script ? { uri: editor.document.uri.toString() } : { kind };
@@ -861,19 +962,22 @@ export class Restls implements vscode.Disposable {
   }
 
   /**
-   * selectEnvironment offers the environments of restls.environments (and
-   * the plain settings as "default") and makes the pick active: remembered
-   * in this workspace, sent to the running server, which reloads.
+   * selectEnvironment offers the environments the server lists
+   * (restls/status: restls.yaml's and restls.environments together) and
+   * "default" (no pick: the server's default), with the one in force
+   * checked, and sends the pick to the server, which decides and says in
+   * its next status what is in force. The pick is remembered in this
+   * workspace.
    */
   async selectEnvironment(): Promise<string | undefined> {
-    const envs = this.settings.environments;
-    const names = Object.keys(envs);
-    if (names.length === 0 && this.project.environments.length > 0) {
-      return this.selectProjectEnvironment();
+    const client = await this.requireClient();
+    if (!client) {
+      return undefined;
     }
-    if (names.length === 0) {
+    const { environments, environment } = this.served;
+    if (environments.length === 0) {
       const pick = await vscode.window.showInformationMessage(
-        'restls: no environments are defined. Add them to the restls.environments setting: a name and its configRoot, properties, serviceXml, handlerXml and platformConfig.',
+        'restls: no environments are defined. Define them in the project file (restls.yaml, "environments") or in the restls.environments setting: a name and its configRoot, properties, serviceXml, handlerXml and platformConfig.',
         'Open Setting',
       );
       if (pick === 'Open Setting') {
@@ -881,50 +985,30 @@ export class Restls implements vscode.Disposable {
       }
       return undefined;
     }
-    const active = this.environment();
+    // Where an environment of the setting points: shown, not decided.
     const where = (e: { configRoot: string; properties: string[]; serviceXml: string }) =>
       [e.configRoot, ...e.properties, e.serviceXml].filter(Boolean).join(', ') || 'the workspace folder';
+    const own = this.settings.environments;
     type Item = vscode.QuickPickItem & { env: string | undefined };
-    const s = this.settings;
+    const check = (on: boolean) => (on ? '$(check) ' : '');
     const items: Item[] = [
-      { env: undefined, label: `${active === undefined ? '$(check) ' : ''}${DEFAULT_ENV}`, description: 'the restls.configRoot and file settings', detail: where(s) },
-      ...names.map((n) => ({ env: n, label: `${active === n ? '$(check) ' : ''}${n}`, detail: where(envs[n]) })),
+      { env: undefined, label: `${check(environment === undefined)}${NO_PICK}`, description: "no pick: the server's default", detail: where(this.settings) },
+      ...environments.map((n) =>
+        Object.prototype.hasOwnProperty.call(own, n) ? { env: n, label: `${check(environment === n)}${n}`, detail: where(own[n]) } : { env: n, label: `${check(environment === n)}${n}`, description: 'restls.yaml' },
+      ),
     ];
     const pick = await vscode.window.showQuickPick(items, { title: 'restls: environment', placeHolder: 'The configuration completion, diagnostics and dry runs use' });
     if (!pick) {
       return undefined;
     }
-    await this.ctx.workspaceState.update(ENV_KEY, pick.env);
-    this.log(`environment: ${pick.env ?? DEFAULT_ENV}`);
-    this.status.setEnvironment(this.environmentLabel());
-    if (pick.env !== active && this.running() && this.client) {
+    const before = this.picked();
+    await this.ctx.workspaceState.update(PICK_KEY, pick.env);
+    this.log(`environment picked: ${pick.env ?? NO_PICK}`);
+    if (pick.env !== before && this.running() && this.client) {
       this.status.reset();
       await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
     }
-    return pick.env ?? DEFAULT_ENV;
-  }
-
-  /**
-   * selectProjectEnvironment offers the environments of the project file
-   * the server reads (restls.yaml) and sends the pick, which the server
-   * resolves; the pick is remembered in this workspace.
-   */
-  private async selectProjectEnvironment(): Promise<string | undefined> {
-    const active = this.environment() ?? this.project.environment;
-    type Item = vscode.QuickPickItem & { env: string };
-    const items: Item[] = this.project.environments.map((n) => ({ env: n, label: `${active === n ? '$(check) ' : ''}${n}`, description: 'restls.yaml' }));
-    const pick = await vscode.window.showQuickPick(items, { title: 'restls: environment', placeHolder: 'The environment of restls.yaml completion, diagnostics and dry runs use' });
-    if (!pick) {
-      return undefined;
-    }
-    await this.ctx.workspaceState.update(ENV_KEY, pick.env);
-    this.log(`environment: ${pick.env} (restls.yaml)`);
-    this.status.setEnvironment(pick.env);
-    if (pick.env !== active && this.running() && this.client) {
-      this.status.reset();
-      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: this.serverConfigFor() } });
-    }
-    return pick.env;
+    return pick.env ?? NO_PICK;
   }
 
   /** reload asks the server to read the configuration again. */
@@ -959,6 +1043,9 @@ export class Restls implements vscode.Disposable {
 
 const CANCELLED = Symbol('cancelled');
 
+/** NOT_A_SCRIPT is what a script command says on a document the server does not serve as a script. */
+const NOT_A_SCRIPT = "restls: open a platform script first (a file restls serves as a script: restls.include, else the server's default).";
+
 /**
  * DryRunLenses puts "Dry run", "Dry run with mocks" (when the server found
  * the script's fixture file) and "Record mocks" above the first line of
@@ -972,15 +1059,18 @@ export class DryRunLenses implements vscode.CodeLensProvider, vscode.Disposable 
   private readonly fixtures = new Set<string>();
 
   constructor(
-    private readonly isScript: (doc: vscode.TextDocument) => boolean,
+    private readonly selected: (doc: vscode.TextDocument) => boolean,
     private readonly info: (doc: vscode.TextDocument) => Promise<DocumentInfo | undefined>,
   ) {}
 
   async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    if (!this.isScript(doc)) {
+    if (!this.selected(doc)) {
       return [];
     }
     const info = await this.info(doc);
+    if (info && !info.script) {
+      return [];
+    }
     for (const f of info?.fixtures ?? []) {
       this.fixtures.add(f);
     }

@@ -6,9 +6,9 @@
 // Parsing is tolerant: a missing or oddly typed field degrades the display,
 // it never throws.
 
-import type { CompareResult, DocumentInfo, KindSource, RunError, ScriptKind, Status, Tolerant } from '../../web/designer/src/wire.gen';
+import type { CompareResult, DocumentInfo, Files, KindSource, RunError, ScriptKind, Status, Tolerant } from '../../web/designer/src/wire.gen';
 
-export type { CommandParams, CommandResults, Status, CompareResult, DocumentInfo, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
+export type { CommandParams, CommandResults, Status, CompareResult, DocumentInfo, Experimental, Files, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
 
 /** Service is one entry of the services map. */
 export interface Service {
@@ -55,6 +55,34 @@ export function parseStatus(params: unknown): Map<string, KindSummary> {
     out.set(e.kind, { kind: e.kind, count: e.hints === false ? 0 : count, reason, message });
   }
   return out;
+}
+
+/**
+ * environmentsFrom reads the environments of a restls/status: the ones
+ * the server offers and the one in force (undefined: none). The server
+ * lists and decides them; this only reads the answer.
+ */
+export function environmentsFrom(params: unknown): { environments: string[]; environment: string | undefined } {
+  const p = (params && typeof params === 'object' && !Array.isArray(params) ? params : {}) as Tolerant<Status>;
+  const environments = Array.isArray(p.environments) ? p.environments.filter((e): e is string => typeof e === 'string' && e !== '') : [];
+  return { environments, environment: typeof p.environment === 'string' && p.environment !== '' ? p.environment : undefined };
+}
+
+/**
+ * filesFrom reads the server's globs of scripts and test files (Go's
+ * lsp.Files: the initialize result's capabilities.experimental.restls,
+ * and every restls/status); undefined when v names no globs of scripts
+ * (a server older than them).
+ */
+export function filesFrom(v: unknown): Files | undefined {
+  const p = (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Tolerant<Files>;
+  if (!Array.isArray(p.scripts)) {
+    return undefined;
+  }
+  return {
+    scripts: p.scripts.filter((g): g is string => typeof g === 'string' && g !== ''),
+    testFiles: typeof p.testFiles === 'string' ? p.testFiles : '',
+  };
 }
 
 function isServiceMap(v: unknown): v is Record<string, Service> {

@@ -10,14 +10,6 @@ import * as path from 'path';
 /** SECTION is the settings section, also the workspace/configuration section the server asks for. */
 export const SECTION = 'restls';
 
-/** DEFAULT_INCLUDE mirrors the default of restls.include in package.json. */
-export const DEFAULT_INCLUDE: readonly string[] = [
-  '**/script-code/**/*.js',
-  '**/script-handler/**/*.js',
-  '**/scripts/**/*.js',
-  '**/*.script.js',
-];
-
 /** Settings are the restls.* values as the user wrote them. */
 export interface Settings {
   path: string;
@@ -31,6 +23,7 @@ export interface Settings {
   inlayHints: boolean;
   /** openapi is restls.openapi: a serviceId map or a list of descriptions; undefined when unset. */
   openapi: Record<string, string> | string[] | undefined;
+  /** include is restls.include as written; empty leaves the server's globs of scripts. */
   include: string[];
   logLevel: string;
   traceServer: string;
@@ -38,7 +31,7 @@ export interface Settings {
   serverArgs: string[];
   /** serverEnv are added to the server process's environment. */
   serverEnv: Record<string, string>;
-  /** environments are named sets of configuration sources (restls.environments). */
+  /** environments are named sets of configuration sources (restls.environments), sent to the server, which lists and picks. */
   environments: Record<string, Sources>;
 }
 
@@ -63,8 +56,12 @@ export interface ServerConfig {
   inlayHints?: boolean;
   /** openapi is sent only when restls.openapi is set: unset leaves the project file's and the server's. */
   openapi?: Record<string, string> | string[];
-  /** environment names one of the project file's environments (restls.yaml), which the server reads; sent only when one is picked. */
+  /** environment is the name picked in this workspace, sent as picked: the server decides what it names (docs/lsp.md, "environment"); sent only when one is picked. */
   environment?: string;
+  /** environments are restls.environments with absolute paths; sent only when there are some. */
+  environments?: Record<string, Sources>;
+  /** include is restls.include; sent only when set: unset leaves the server's globs of scripts. */
+  include?: string[];
 }
 
 /** ConfigurationLike is the part of vscode.WorkspaceConfiguration used here. */
@@ -100,7 +97,6 @@ function strMap(v: unknown, trim = true): Record<string, string> {
 
 /** readSettings reads restls.* with defaults for missing or mistyped values (a bad value in settings.json must not stop the extension). */
 export function readSettings(cfg: ConfigurationLike): Settings {
-  const include = strList(cfg.get('include'), DEFAULT_INCLUDE);
   return {
     path: str(cfg.get('path')),
     configRoot: str(cfg.get('configRoot')),
@@ -111,7 +107,7 @@ export function readSettings(cfg: ConfigurationLike): Settings {
     scriptKinds: strMap(cfg.get('scriptKinds')),
     openapi: readOpenAPI(cfg.get('openapi')),
     inlayHints: cfg.get('inlayHints') !== false,
-    include: include.length > 0 ? include : [...DEFAULT_INCLUDE],
+    include: strList(cfg.get('include')),
     logLevel: str(cfg.get('logLevel'), 'info') || 'info',
     traceServer: str(cfg.get('trace.server'), 'off') || 'off',
     serverArgs: strList(cfg.get('serverArgs')),
@@ -154,18 +150,6 @@ export function readEnvironments(v: unknown): Record<string, Sources> {
 }
 
 /**
- * activeSources are the sources in use: the environment named active when
- * restls.environments has it (as a whole: a field it does not set is
- * unset, never taken from the plain settings), else the plain settings.
- */
-export function activeSources(s: Settings, active: string | undefined): { name: string | undefined; sources: Sources } {
-  if (active !== undefined && Object.prototype.hasOwnProperty.call(s.environments, active)) {
-    return { name: active, sources: s.environments[active] };
-  }
-  return { name: undefined, sources: { configRoot: s.configRoot, properties: s.properties, serviceXml: s.serviceXml, handlerXml: s.handlerXml, platformConfig: s.platformConfig } };
-}
-
-/**
  * resolvePath expands ~ and ${workspaceFolder} (also ${userHome}) and makes
  * a relative path absolute against the workspace folder. An empty value
  * stays empty (meaning "not set"). Without a workspace folder a relative
@@ -196,30 +180,27 @@ export function resolvePath(p: string, workspaceFolder: string | undefined, home
  * `restls services` defaults to the current directory; except for the
  * folder the server runs in (serverDir), where the server's own default
  * holds: the project file it finds there (restls.yaml), else that folder.
- * environment is a restls.environments name, or else one of the project
- * file's environments, which the server resolves.
+ * Each of restls.environments gets the same resolution. environment is
+ * the name picked in this workspace, sent as it is: the server lists the
+ * environments and decides which one is in force (restls/status).
  */
 export function serverConfig(s: Settings, workspaceFolder: string | undefined, environment?: string, serverDir?: string): ServerConfig {
-  const r = (p: string) => resolvePath(p, workspaceFolder);
-  const src = activeSources(s, environment).sources;
-  let configRoot = r(src.configRoot);
-  const anyFile = src.properties.length > 0 || src.serviceXml || src.handlerXml || src.platformConfig;
-  if (!configRoot && !anyFile && workspaceFolder && workspaceFolder !== serverDir) {
-    configRoot = workspaceFolder;
-  }
   const out: ServerConfig = {
-    configRoot,
-    properties: src.properties.map(r),
-    serviceXml: r(src.serviceXml),
-    handlerXml: r(src.handlerXml),
-    platformConfig: r(src.platformConfig),
+    ...resolveSources(s, workspaceFolder, serverDir),
     scriptKinds: { ...s.scriptKinds },
   };
   if (!s.inlayHints) {
     out.inlayHints = false;
   }
-  if (environment !== undefined && !Object.prototype.hasOwnProperty.call(s.environments, environment)) {
+  if (environment !== undefined) {
     out.environment = environment;
+  }
+  const names = Object.keys(s.environments);
+  if (names.length > 0) {
+    out.environments = Object.fromEntries(names.map((n) => [n, resolveSources(s.environments[n], workspaceFolder, serverDir)]));
+  }
+  if (s.include.length > 0) {
+    out.include = [...s.include];
   }
   if (s.openapi !== undefined) {
     out.openapi = Array.isArray(s.openapi) ? [...s.openapi] : { ...s.openapi };
@@ -227,12 +208,31 @@ export function serverConfig(s: Settings, workspaceFolder: string | undefined, e
   return out;
 }
 
+/** resolveSources makes one set of sources' paths absolute, with the workspace folder as the config root when none is set (serverConfig). */
+function resolveSources(src: Sources, workspaceFolder: string | undefined, serverDir: string | undefined): Sources {
+  const r = (p: string) => resolvePath(p, workspaceFolder);
+  let configRoot = r(src.configRoot);
+  const anyFile = src.properties.length > 0 || src.serviceXml || src.handlerXml || src.platformConfig;
+  if (!configRoot && !anyFile && workspaceFolder && workspaceFolder !== serverDir) {
+    configRoot = workspaceFolder;
+  }
+  return {
+    configRoot,
+    properties: src.properties.map(r),
+    serviceXml: r(src.serviceXml),
+    handlerXml: r(src.handlerXml),
+    platformConfig: r(src.platformConfig),
+  };
+}
+
 /** Change says what a settings change needs. */
 export type Change = 'none' | 'reconfigure' | 'restart';
 
 /**
  * classifyChange compares two settings. The binary, its log level and the
- * document selector (include) are fixed when the server starts, so they need
+ * globs of scripts (include: the server answers them at initialize, and
+ * the document selector is built from that answer) are fixed when the
+ * server starts, so they need
  * a restart; the registry sources and kinds are sent to the running server;
  * trace.server is applied by the language client itself.
  */
@@ -278,9 +278,34 @@ export function serverEnv(s: Settings, base: Record<string, string | undefined> 
   return out;
 }
 
-/** documentSelector builds the selector from restls.include: only matching JavaScript files on disk, never every JavaScript file. */
-export function documentSelector(include: readonly string[]): { scheme: string; language: string; pattern: string }[] {
-  return include.map((pattern) => ({ scheme: 'file', language: 'javascript', pattern }));
+/**
+ * scriptSelector selects the documents the server named as scripts (its
+ * globs of scripts: capabilities.experimental.restls at initialize, the
+ * restls.include setting when set, else the server's default): JavaScript
+ * files on disk, never every JavaScript file. The globs are the server's;
+ * this only hands them to VS Code, which sends what they match.
+ */
+export function scriptSelector(globs: readonly string[]): { scheme: string; language: string; pattern: string }[] {
+  return globs.map((pattern) => ({ scheme: 'file', language: 'javascript', pattern }));
+}
+
+/** testFileSelector selects the test files the server named (its testFiles glob): it diagnoses them. */
+export function testFileSelector(glob: string | undefined): { scheme: string; language: string; pattern: string }[] {
+  return glob ? [{ scheme: 'file', language: 'yaml', pattern: glob }] : [];
+}
+
+/**
+ * configured tells whether the user set restls up for this workspace: a
+ * configuration source, environments, script globs or server arguments.
+ * Before a server runs there is nobody to ask which files are scripts, so
+ * an open JavaScript file starts the server only in a workspace that is
+ * set up (or that holds platform configuration or a project file).
+ */
+export function configured(s: Settings): boolean {
+  return Boolean(
+    s.configRoot || s.properties.length > 0 || s.serviceXml || s.handlerXml || s.platformConfig ||
+      Object.keys(s.environments).length > 0 || s.include.length > 0 || s.serverArgs.length > 0,
+  );
 }
 
 /**

@@ -35,8 +35,8 @@ export function statusView(kind: string, status: KindSummary | undefined, proble
   if (environment === undefined || problem) {
     return v;
   }
-  // With restls.environments the item names the active one, and a click
-  // chooses another.
+  // With environments (the server's list) the item names the one in
+  // force, as the server says, and a click chooses another.
   return {
     text: v.text.replace(/^(\$\([^)]+\) restls)(: )?/, (_, head: string, colon: string | undefined) => `${head}: ${environment}${colon ? ' · ' : ''}`),
     tooltip: `Environment ${environment}. ${v.tooltip} Click to choose another environment.`,
@@ -103,7 +103,7 @@ export class StatusBar {
     this.render();
   }
 
-  /** setEnvironment names the active environment in the item (undefined: restls.environments is empty). */
+  /** setEnvironment names the environment in force in the item (undefined: the server offers none). */
   setEnvironment(name: string | undefined): void {
     this.environment = name;
     this.render();

@@ -1,20 +1,10 @@
-// The Testing view: *.test.yaml files of `restls test` and their cases,
+// The Testing view: the test files of `restls test` and their cases,
 // as the server reads them (restls.listTests), run through
 // restls.runTests, and "Update expectation" through restls.updateTest.
-// The server decides everything about a test file; this only shows it.
+// The server decides everything about a test file, which files are test
+// files included (its testFiles glob); this only shows it.
 
 import * as vscode from 'vscode';
-
-/** TEST_GLOB finds the test files (scripttest.Suffix). */
-export const TEST_GLOB = '**/*.test.yaml';
-
-/**
- * isTestFile tells whether doc is a test file of `restls test` on disk: the server diagnoses it, so opening one starts the server.
- * The name ends exactly in .test.yaml, as restls test and the server decide (workspace.IsTestFile); the glob is VS Code's to watch with.
- */
-export function isTestFile(doc: { uri: vscode.Uri } | undefined): boolean {
-  return doc !== undefined && doc.uri.scheme === 'file' && doc.uri.fsPath.endsWith('.test.yaml');
-}
 
 /** TestCommands are the server's test commands. */
 export const TestCommands = {
@@ -72,28 +62,52 @@ export class TestsView implements vscode.Disposable {
   readonly controller: vscode.TestController;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly exec: Exec) {
+  /** glob is the server's testFiles glob the watcher watches; undefined before a server answered. */
+  private glob: string | undefined;
+  private watcher: vscode.Disposable[] = [];
+
+  /**
+   * exec runs a server command; testFiles asks the server for its glob of
+   * test files (starting it if need be), undefined when it cannot say.
+   */
+  constructor(
+    private readonly exec: Exec,
+    private readonly testFiles: () => Promise<string | undefined>,
+  ) {
     this.controller = vscode.tests.createTestController('restls.tests', 'restls tests');
     this.controller.resolveHandler = (item) => (item ? this.resolveFile(item) : this.discover());
     this.controller.refreshHandler = () => this.discover();
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (req, token) => this.run(req, token), true);
-    const watcher = vscode.workspace.createFileSystemWatcher(TEST_GLOB);
-    this.disposables.push(
-      this.controller,
-      watcher,
-      watcher.onDidCreate((u) => void this.resolveFile(this.fileItem(u))),
-      watcher.onDidChange((u) => void this.resolveFile(this.fileItem(u))),
-      watcher.onDidDelete((u) => this.controller.items.delete(u.toString())),
-      vscode.commands.registerCommand(UPDATE_EXPECTATION, (arg: unknown) => this.updateExpectation(arg)),
-    );
+    this.disposables.push(this.controller, vscode.commands.registerCommand(UPDATE_EXPECTATION, (arg: unknown) => this.updateExpectation(arg)));
   }
 
-  /** discover lists the workspace's test files. */
+  /** discover lists the workspace's test files: those the server's glob finds. */
   async discover(): Promise<void> {
-    const files = await vscode.workspace.findFiles(TEST_GLOB, '**/node_modules/**');
+    const glob = await this.testFiles();
+    if (!glob) {
+      return;
+    }
+    this.watch(glob);
+    const files = await vscode.workspace.findFiles(glob, '**/node_modules/**');
     for (const u of files) {
       this.fileItem(u);
     }
+  }
+
+  /** watch follows the test files of glob as they come, change and go; a new glob replaces the old one's watcher. */
+  private watch(glob: string): void {
+    if (glob === this.glob) {
+      return;
+    }
+    this.glob = glob;
+    this.watcher.forEach((d) => d.dispose());
+    const w = vscode.workspace.createFileSystemWatcher(glob);
+    this.watcher = [
+      w,
+      w.onDidCreate((u) => void this.resolveFile(this.fileItem(u))),
+      w.onDidChange((u) => void this.resolveFile(this.fileItem(u))),
+      w.onDidDelete((u) => this.controller.items.delete(u.toString())),
+    ];
   }
 
   private fileItem(u: vscode.Uri): vscode.TestItem {
@@ -212,7 +226,7 @@ export class TestsView implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) {
+    for (const d of [...this.disposables, ...this.watcher]) {
       d.dispose();
     }
   }

@@ -71,6 +71,8 @@ test('all five commands are registered, none clashes with the server commands', 
 
 test('a missing binary gives one notification with Open Setting, the status bar says why, no restart loop', async () => {
   settings.set('restls.path', '/nonexistent/restls');
+  // A workspace set up for restls: opening a file starts the server.
+  settings.set('restls.configRoot', 'testdata/config');
   let asked: ((v: string) => void) | undefined;
   const picked = new Promise<string>((r) => (asked = r));
   answers.message = (m) => {
@@ -116,10 +118,9 @@ test('initializationOptions carry resolved paths; the status bar follows restls/
   // The kind is the server's answer (restls/documentInfo), not the extension's.
   await waitFor(() => statusItem().text === '$(warning) restls: no serviceId hints', `the scriptTask status: ${statusItem().text}`);
   assert.match(statusItem().tooltip, /scriptTask: script-handler-api\.xml:4:3: unknown element <apii>/);
-  // A JavaScript file outside restls.include is not ours.
+  // A JavaScript file the server's globs of scripts do not select is not ours.
   openDocument(path.join(ws, 'lib', 'util.js'));
-  assert.equal(statusItem().visible, false);
-  assert.equal(recorded.contexts.get('restls.isScript'), false);
+  await waitFor(() => !statusItem().visible && recorded.contexts.get('restls.isScript') === false, 'no status item for lib/util.js');
   const opened = (await fakeState(e)).opened as string[];
   assert.ok(opened.some((u) => u.endsWith('/scripts/order.js')));
   assert.ok(!opened.some((u) => u.endsWith('/lib/util.js')), 'restls must not take over every JavaScript file');
@@ -277,17 +278,58 @@ test('settings: a source change reconfigures the running server, a log level cha
 });
 
 test('an unrelated JavaScript project gets no server and no message until a script is opened', async () => {
-  settings.set('restls.path', '/nonexistent/restls');
+  settings.set('restls.path', '${workspaceFolder}/bin/restls');
   openDocument(path.join(ws, 'lib', 'util.js'));
   ext = activate(fakeContext(path.join(ws, 'ext')));
   await waitFor(() => recorded.outputs[0]?.lines.some((l) => /starts when a script is opened/.test(l)), 'the extension to decide');
   assert.equal(ext.started, false);
   assert.equal(recorded.messages.length, 0, JSON.stringify(recorded.messages));
   assert.equal(statusItem().visible, false);
-  // Opening a platform script starts it (here: reports the missing binary, once).
+  // Opening a platform script starts it: the binary's default globs
+  // (restls version --json) select it, not a list of the extension's.
   openDocument(path.join(ws, 'scripts', 'order.js'));
-  await waitFor(() => recorded.messages.find((m) => m.level === 'error'), 'the missing-binary message');
-  assert.ok(ext.started);
+  await waitFor(() => ext!.running(), 'the server for scripts/order.js');
+  assert.equal(recorded.messages.filter((m) => m.level === 'error').length, 0);
+});
+
+test('before a server runs, the binary says which files are scripts: one naming other globs is followed', async () => {
+  process.env.FAKE_RESTLS_SCRIPTS = '**/lib/*.js';
+  try {
+    settings.set('restls.path', '${workspaceFolder}/bin/restls');
+    openDocument(path.join(ws, 'scripts', 'order.js'));
+    ext = activate(fakeContext(path.join(ws, 'ext')));
+    await waitFor(() => recorded.outputs[0]?.lines.some((l) => /starts when a script is opened/.test(l)), 'the extension to decide');
+    assert.equal(ext.started, false, 'scripts/order.js is not a script of this binary');
+    openDocument(path.join(ws, 'lib', 'util.js'));
+    await waitFor(() => ext!.running(), 'the server for lib/util.js');
+  } finally {
+    delete process.env.FAKE_RESTLS_SCRIPTS;
+  }
+});
+
+test('the server decides which files are scripts and tests: a server naming other globs is followed, and the extension keeps no copy', async () => {
+  fs.mkdirSync(path.join(ws, 'handlers'));
+  fs.writeFileSync(path.join(ws, 'handlers', 'nightly.js'), 'return 1;\n');
+  fs.mkdirSync(path.join(ws, 't'));
+  fs.writeFileSync(path.join(ws, 't', 'orders.spec.yaml'), 'script: ../handlers/nightly.js\ncases:\n  - name: a\n    result: 0\n');
+  fs.writeFileSync(path.join(ws, 't', 'orders.test.yaml'), 'script: ../handlers/nightly.js\ncases:\n  - name: a\n    result: 0\n');
+  const handler = openDocument(path.join(ws, 'handlers', 'nightly.js'));
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake({ 'restls.serverEnv': { FAKE_RESTLS_SCRIPTS: '**/handlers/*.js', FAKE_RESTLS_TESTS: '**/*.spec.yaml' } });
+  assert.deepEqual(e.files, { scripts: ['**/handlers/*.js'], testFiles: '**/*.spec.yaml' }, 'the initialize answer');
+  // The document selector is the server's: the handler is sent, scripts/order.js is not.
+  await waitForAsync(async () => ((await fakeState(e)).opened as string[]).some((u) => u.endsWith('/handlers/nightly.js')), 'the handler sent to the server');
+  const opened = (await fakeState(e)).opened as string[];
+  assert.ok(!opened.some((u) => u.endsWith('/scripts/order.js')), `not a script of this server: ${opened.join(', ')}`);
+  // Run commands and the status bar follow the server's documentInfo.
+  await waitFor(() => recorded.contexts.get('restls.isScript') === false, 'scripts/order.js (active) is no script');
+  assert.equal(await e.isScript(handler as any), true);
+  // The Testing view finds the server's test files, not *.test.yaml.
+  const c = recorded.testControllers[0];
+  await c.resolveHandler!();
+  const listed: string[] = [];
+  c.items.forEach((i: { label: string }) => listed.push(i.label));
+  assert.deepEqual(listed, [path.join('t', 'orders.spec.yaml')]);
 });
 
 test('a service configuration in the workspace starts the server without an open script', async () => {
@@ -451,7 +493,7 @@ test('the binary bundled in the extension (bin/<platform>-<arch>/restls) comes b
   assert.equal(recorded.messages.filter((m) => m.level === 'error').length, 0);
 });
 
-test('environments: the pick is remembered per workspace, sent to the server, named in the status bar', async () => {
+test('environments: the server\'s list and the one in force are shown; the pick is remembered per workspace and sent to the server', async () => {
   const envs = { test: { configRoot: 'envs/test' }, production: { configRoot: 'envs/prod', properties: ['prod.yml'] } };
   // Without environments the command says how to define them.
   openDocument(path.join(ws, 'scripts', 'order.js'));
@@ -462,21 +504,22 @@ test('environments: the pick is remembered per workspace, sent to the server, na
   await waitFor(() => recorded.executed.find((x) => x.command === 'workbench.action.openSettings' && x.args[0] === 'restls.environments'), 'the environments setting');
   assert.equal(statusItem().command, Commands.showServices, 'no environments: the item lists the services');
 
+  // The setting goes to the server, which lists the environments.
   setSetting('restls.environments', envs);
-  await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `the default environment named: ${statusItem().text}`);
+  const sentEnvs = await waitForAsync(async () => (await fakeState(e)).configurations.find((x: any) => x.restls.environments), 'the environments sent');
+  assert.deepEqual(sentEnvs.restls.environments.production, { configRoot: path.join(ws, 'envs/prod'), properties: [path.join(ws, 'prod.yml')], serviceXml: '', handlerXml: '', platformConfig: '' });
+  await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `no pick named: ${statusItem().text}`);
   answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'production');
   assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), 'production');
   const pick = recorded.quickPicks.at(-1)!;
   assert.deepEqual(pick.items.map((i: { label: string; detail: string }) => [i.label, i.detail]), [
     ['$(check) default', path.join('testdata', 'config')],
-    ['test', 'envs/test'],
     ['production', 'envs/prod, prod.yml'],
+    ['test', 'envs/test'],
   ]);
-  const sent = await waitForAsync(async () => {
-    const c = (await fakeState(e)).configurations;
-    return c.find((x: any) => x.restls.configRoot === path.join(ws, 'envs/prod'));
-  }, 'the production sources sent to the server');
-  assert.deepEqual(sent.restls.properties, [path.join(ws, 'prod.yml')]);
+  const sent = await waitForAsync(async () => (await fakeState(e)).configurations.find((x: any) => x.restls.environment === 'production'), 'the pick sent to the server');
+  assert.equal(sent.restls.configRoot, path.join(ws, 'testdata/config'), 'the plain settings stay the plain settings: the server picks');
+  await waitFor(() => statusItem().text === '$(check) restls: production · 3 services', `the server's answer named: ${statusItem().text}`);
   assert.equal(statusItem().command, Commands.selectEnvironment);
   assert.equal(e.environment(), 'production');
 
@@ -491,9 +534,9 @@ test('environments: the pick is remembered per workspace, sent to the server, na
   openDocument(path.join(ws, 'scripts', 'order.js'));
   ext = e = activate(ctx);
   await waitFor(() => e.running(), 'the server in the second window');
-  assert.equal((await fakeState(e)).initializationOptions.configRoot, path.join(ws, 'envs/prod'));
+  assert.equal((await fakeState(e)).initializationOptions.environment, 'production');
   await waitFor(() => statusItem().text === '$(check) restls: production · 3 services', `the status bar: ${statusItem().text}`);
-  // An environment removed from the settings falls back to default.
+  // An environment removed from the settings: the server no longer names it.
   setSetting('restls.environments', { test: envs.test });
   await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `default again: ${statusItem().text}`);
 });
@@ -504,12 +547,25 @@ test('environments of the project file (restls.yaml): the status lists them, the
   await waitFor(() => statusItem().text === '$(check) restls: ci · 3 services', `the default environment named: ${statusItem().text}`);
   answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'broken');
   assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), 'broken');
-  assert.deepEqual(recorded.quickPicks.at(-1)!.items.map((i: { label: string }) => i.label), ['broken', '$(check) ci']);
+  assert.deepEqual(recorded.quickPicks.at(-1)!.items.map((i: { label: string }) => i.label), ['default', 'broken', '$(check) ci']);
   const sent = await waitForAsync(async () => (await fakeState(e)).configurations.find((x: any) => x.restls.environment === 'broken'), 'the environment sent by name');
   assert.ok(!('environment' in (await fakeState(e)).initializationOptions), 'nothing picked at first: the server\'s default');
   assert.ok(sent.restls.configRoot, 'the other settings still go with it');
   await waitFor(() => statusItem().text.includes('restls: broken'), `the pick in the status bar: ${statusItem().text}`);
   assert.equal(e.environment(), 'broken');
+});
+
+test('environments: another server\'s list and choice are followed, whatever the settings say', async () => {
+  // A server that lists "blue" and "green" and puts none in force: the
+  // extension shows that, though restls.environments is empty.
+  openDocument(path.join(ws, 'scripts', 'order.js'));
+  const e = await startWithFake({ 'restls.serverEnv': { FAKE_RESTLS_ENVIRONMENTS: '-green,blue' } });
+  await waitFor(() => statusItem().text === '$(check) restls: default · 3 services', `the server's answer: ${statusItem().text}`);
+  answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'green');
+  assert.equal(await recorded.commands.get(Commands.selectEnvironment)!(), 'green');
+  assert.deepEqual(recorded.quickPicks.at(-1)!.items.map((i: { label: string }) => i.label), ['$(check) default', 'blue', 'green']);
+  await waitFor(() => statusItem().text === '$(check) restls: green · 3 services', `green in force: ${statusItem().text}`);
+  assert.equal(e.environment(), 'green');
 });
 
 test('the Services view: registered in the Explorer, filled from restls.serviceTree after each status, a row reveals its definition', async () => {

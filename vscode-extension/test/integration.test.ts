@@ -329,6 +329,8 @@ test('environments: the status bar pick switches the real server to another conf
   const broken = path.join(repo, 'testdata', 'config-broken');
   const idsOf = (root: string) => Object.keys(JSON.parse(execFileSync(restls, ['services', '--config-root', root, '--json'], { encoding: 'utf8' })).services).sort();
   setSetting('restls.environments', { test: { configRoot }, broken: { configRoot: broken } });
+  // The server lists them (restls/status) before the pick offers them.
+  await waitFor(() => e.served.environments.join() === 'broken,test', `the server to list the environments: ${JSON.stringify(e.served)}`);
   // Any .js under scripts/ is a script: the status bar shows for it.
   const file = path.join(ws, 'scripts', 'env.js');
   const line = 'var r = api.rest.v1.get("';
@@ -359,7 +361,7 @@ test('environments: the status bar pick switches the real server to another conf
   const pick = recorded.quickPicks.at(-1)!;
   assert.deepEqual(
     pick.items.map((i: { label: string }) => i.label),
-    ['default', '$(check) test', 'broken'],
+    ['default', 'broken', '$(check) test'],
     'the pick marks the active environment',
   );
 

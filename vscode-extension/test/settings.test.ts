@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import {
-  DEFAULT_INCLUDE,
   classifyChange,
-  documentSelector,
+  configured,
+  scriptSelector,
+  testFileSelector,
   readSettings,
   readsInput,
   resolvePath,
-  activeSources,
   readEnvironments,
   serverArgs,
   serverConfig,
@@ -21,7 +21,7 @@ test('readSettings: defaults when nothing is set', () => {
   const s = readSettings(cfg({}));
   assert.equal(s.path, '');
   assert.deepEqual(s.properties, []);
-  assert.deepEqual(s.include, [...DEFAULT_INCLUDE]);
+  assert.deepEqual(s.include, [], "unset: the server's globs of scripts");
   assert.equal(s.logLevel, 'info');
   assert.equal(s.traceServer, 'off');
   assert.deepEqual(s.scriptKinds, {});
@@ -31,7 +31,7 @@ test('readSettings: mistyped values fall back instead of throwing', () => {
   const s = readSettings(cfg({ path: 42, properties: 'a.yml', include: [], scriptKinds: ['x'], logLevel: null, 'trace.server': 'verbose' }));
   assert.equal(s.path, '');
   assert.deepEqual(s.properties, ['a.yml'], 'a single string is a one-element list');
-  assert.deepEqual(s.include, [...DEFAULT_INCLUDE], 'an empty include would select nothing: default instead');
+  assert.deepEqual(s.include, [], "empty: the server's globs of scripts");
   assert.deepEqual(s.scriptKinds, {});
   assert.equal(s.logLevel, 'info');
   assert.equal(s.traceServer, 'verbose');
@@ -72,7 +72,8 @@ test('serverConfig: the workspace folder is the config root only when no source 
     platformConfig: '/ws/c.xml',
     scriptKinds: { '**/h/*.js': 'scriptTask' },
   });
-  assert.ok(!('path' in full) && !('include' in full), 'editor-only settings are not sent');
+  assert.ok(!('path' in full) && !('include' in full) && !('environments' in full) && !('environment' in full), 'editor-only settings are not sent; include, environments and environment only when set');
+  assert.deepEqual(serverConfig(readSettings(cfg({ include: ['**/handlers/*.js'] })), '/ws').include, ['**/handlers/*.js'], 'include is the server\'s to decide with');
 });
 
 test('classifyChange: restart for binary, log level and include; reconfigure for sources; none otherwise', () => {
@@ -94,8 +95,18 @@ test('serverArgs: serve with the log level (the client adds --stdio)', () => {
   assert.deepEqual(serverArgs(readSettings(cfg({ logLevel: 'debug' }))), ['serve', '--log-level', 'debug']);
 });
 
-test('documentSelector: only included JavaScript files on disk', () => {
-  assert.deepEqual(documentSelector(['**/scripts/**/*.js']), [{ scheme: 'file', language: 'javascript', pattern: '**/scripts/**/*.js' }]);
+test('scriptSelector and testFileSelector: the server\'s globs, files on disk only', () => {
+  assert.deepEqual(scriptSelector(['**/scripts/**/*.js']), [{ scheme: 'file', language: 'javascript', pattern: '**/scripts/**/*.js' }]);
+  assert.deepEqual(scriptSelector([]), [], 'a server that names none: no script');
+  assert.deepEqual(testFileSelector('**/*.spec.yaml'), [{ scheme: 'file', language: 'yaml', pattern: '**/*.spec.yaml' }]);
+  assert.deepEqual(testFileSelector(''), []);
+});
+
+test('configured: a workspace set up for restls starts the server when a file is opened', () => {
+  assert.equal(configured(readSettings(cfg({}))), false);
+  for (const v of [{ configRoot: 'x' }, { properties: ['p.yml'] }, { serviceXml: 'a.xml' }, { environments: { t: { configRoot: 'x' } } }, { include: ['**/*.js'] }, { serverArgs: ['--project', 'x'] }]) {
+    assert.equal(configured(readSettings(cfg(v))), true, JSON.stringify(v));
+  }
 });
 
 test('readsInput', () => {
@@ -107,7 +118,7 @@ test('readsInput', () => {
   assert.ok(!readsInput("api.rest.v1.get('crm', {}, {})"));
 });
 
-test('restls.environments: read tolerantly; the active one replaces the five source settings as a whole', () => {
+test('restls.environments: read tolerantly, sent resolved with the pick; the server decides', () => {
   const s = readSettings(
     cfg({
       configRoot: 'webforms',
@@ -124,35 +135,19 @@ test('restls.environments: read tolerantly; the active one replaces the five sou
   );
   assert.deepEqual(Object.keys(s.environments), ['test', 'production']);
   assert.deepEqual(s.environments.test, { configRoot: 'envs/test', properties: ['test.yml'], serviceXml: '', handlerXml: '', platformConfig: '' });
-  assert.equal(activeSources(s, 'nope').name, undefined, 'a remembered name no longer defined falls back to the settings');
-  assert.equal(activeSources(s, 'toString').name, undefined, 'not an inherited property');
-  assert.deepEqual(serverConfig(s, '/ws'), {
-    configRoot: '/ws/webforms',
-    properties: ['/ws/base.yml'],
-    serviceXml: '',
-    handlerXml: '',
-    platformConfig: '',
-    scriptKinds: { '**/h/*.js': 'scriptTask' },
-  });
-  assert.deepEqual(serverConfig(s, '/ws', 'test'), {
-    configRoot: '/ws/envs/test',
-    properties: ['/ws/test.yml'],
-    serviceXml: '',
-    handlerXml: '',
-    platformConfig: '',
-    scriptKinds: { '**/h/*.js': 'scriptTask' },
-  });
-  // Only a file: no configRoot, not even the workspace folder.
-  assert.deepEqual(serverConfig(s, '/ws', 'production'), {
-    configRoot: '',
-    properties: [],
-    serviceXml: '/etc/prod/script-service-api.xml',
-    handlerXml: '',
-    platformConfig: '',
-    scriptKinds: { '**/h/*.js': 'scriptTask' },
-  });
+  const environments = {
+    test: { configRoot: '/ws/envs/test', properties: ['/ws/test.yml'], serviceXml: '', handlerXml: '', platformConfig: '' },
+    // Only a file: no configRoot, not even the workspace folder.
+    production: { configRoot: '', properties: [], serviceXml: '/etc/prod/script-service-api.xml', handlerXml: '', platformConfig: '' },
+  };
+  const plain = { configRoot: '/ws/webforms', properties: ['/ws/base.yml'], serviceXml: '', handlerXml: '', platformConfig: '', scriptKinds: { '**/h/*.js': 'scriptTask' } };
+  assert.deepEqual(serverConfig(s, '/ws'), { ...plain, environments });
+  // The pick is sent as picked, whatever it names: the server decides
+  // (a name no longer defined is its warning and its default).
+  assert.deepEqual(serverConfig(s, '/ws', 'test'), { ...plain, environments, environment: 'test' });
+  assert.deepEqual(serverConfig(s, '/ws', 'nope'), { ...plain, environments, environment: 'nope' });
   assert.deepEqual(readEnvironments({ empty: {} }), { empty: { configRoot: '', properties: [], serviceXml: '', handlerXml: '', platformConfig: '' } });
-  assert.equal(serverConfig(readSettings(cfg({ environments: { empty: {} } })), '/ws', 'empty').configRoot, '/ws', 'an empty environment reads the workspace folder');
+  assert.equal(serverConfig(readSettings(cfg({ environments: { empty: {} } })), '/ws', 'empty').environments!.empty.configRoot, '/ws', 'an empty environment reads the workspace folder');
   assert.deepEqual(readEnvironments(null), {});
 });
 
@@ -178,15 +173,16 @@ test('serverConfig: restls.openapi is sent only when set, in the form written', 
   assert.equal(classifyChange(readSettings(cfg({})), readSettings(cfg({ openapi: { crm: 'c.yaml' } }))), 'reconfigure');
 });
 
-test('serverConfig: the folder the server runs in keeps the server\'s default (restls.yaml, else the folder); a project environment is sent by name', () => {
+test('serverConfig: the folder the server runs in keeps the server\'s default (restls.yaml, else the folder); the pick is sent by name', () => {
   const base = readSettings(cfg({}));
   assert.equal(serverConfig(base, '/ws', undefined, '/ws').configRoot, '', 'the server finds restls.yaml from its working directory');
   assert.equal(serverConfig(base, '/other', undefined, '/ws').configRoot, '/other', 'another folder of a multi-root workspace is its own root');
-  assert.equal(serverConfig(base, '/ws', 'prod', '/ws').environment, 'prod', 'a name restls.environments lacks is the project file\'s');
+  assert.equal(serverConfig(base, '/ws', 'prod', '/ws').environment, 'prod');
   const withEnvs = readSettings(cfg({ environments: { prod: { configRoot: 'envs/prod' } } }));
   const c = serverConfig(withEnvs, '/ws', 'prod', '/ws');
-  assert.ok(!('environment' in c), 'restls.environments is resolved here, not by the server');
-  assert.equal(c.configRoot, '/ws/envs/prod');
+  assert.equal(c.environment, 'prod', 'an environment of the setting is picked by name too: the server picks');
+  assert.equal(c.configRoot, '', 'the plain settings stay the plain settings');
+  assert.equal(c.environments!.prod.configRoot, '/ws/envs/prod');
 });
 
 test('serverConfig: restls.inlayHints is sent only when off', () => {
