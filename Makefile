@@ -171,7 +171,7 @@ dist: vscode-extension/node_modules/.package-lock.json
 	GO=$(GO) scripts/dist.sh
 
 dist-test:
-	RESTLS_DIST_TEST=1 TARGETS="$(TARGETS)" $(GO) test -count=1 -run '^TestDist' ./cmd/restls
+	RESTLS_DIST_TEST=1 TARGETS="$(TARGETS)" $(GO) test -count=1 -run '^TestDist' ./internal/hygiene
 
 # make dist and dist-test in a fresh clone of HEAD (no build output, no
 # node_modules), as a release engineer starts: .ci/run runs this rather

@@ -43,14 +43,6 @@ func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 	return startHTTPCmd(t, cmd)
 }
 
-// startHTTPIn is startHTTP with dir as the working directory.
-func startHTTPIn(t *testing.T, dir string, args ...string) *httpProcess {
-	t.Helper()
-	cmd := restlsCommand(t, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Dir = dir
-	return startHTTPCmd(t, cmd)
-}
-
 func startHTTPCmd(t *testing.T, cmd *exec.Cmd) *httpProcess {
 	t.Helper()
 	pr, pw := io.Pipe()

@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"archive/tar"
@@ -25,6 +25,8 @@ import (
 
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // distTargets are the targets of `make dist` (scripts/dist.sh): VS Code's
@@ -64,7 +66,7 @@ func builtTargets(t *testing.T) []struct{ target, goos, goarch string } {
 // (RESTLS_DIST_TEST=1, which fails rather than skips without dist/).
 func distDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "dist")
+	dir := filepath.Join(restlstest.Root(t), "dist")
 	sums, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS"))
 	if err != nil || len(sums) == 0 {
 		if os.Getenv("RESTLS_DIST_TEST") != "" {
@@ -233,7 +235,7 @@ func TestDistArchives(t *testing.T) {
 // repository root: what every archive must carry.
 func repoDocs(t *testing.T) []string {
 	t.Helper()
-	root := repoRoot(t)
+	root := restlstest.Root(t)
 	var out []string
 	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -322,7 +324,7 @@ func runDistBinary(t *testing.T, data []byte) {
 	}
 	// The version make build stamps on that commit: make dist of an
 	// untagged commit once stamped the release version v0.1.0.
-	if want := stampedVersion(t, repoRoot(t), strings.TrimSuffix(b.Commit, "-dirty")); b.Version != want {
+	if want := stampedVersion(t, restlstest.Root(t), strings.TrimSuffix(b.Commit, "-dirty")); b.Version != want {
 		t.Errorf("make dist stamped version %q on commit %s, want %q, as make build does", b.Version, b.Commit, want)
 	}
 	text, err := exec.Command(bin, "version").Output()
@@ -516,7 +518,7 @@ var markdownImage = regexp.MustCompile(`!\[[^\]]*\]\(([^)\s]+)`)
 // TestDistVSIX checks the .vsix make dist built.
 func TestVSIXReadmeImagesPackaged(t *testing.T) {
 	t.Parallel()
-	ext := filepath.Join(repoRoot(t), "vscode-extension")
+	ext := filepath.Join(restlstest.Root(t), "vscode-extension")
 	readme, err := os.ReadFile(filepath.Join(ext, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -561,7 +563,7 @@ func TestVSIXReadmeImagesPackaged(t *testing.T) {
 	if err := json.Unmarshal(data, &pkg); err != nil {
 		t.Fatal(err)
 	}
-	dist, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "dist.sh"))
+	dist, err := os.ReadFile(filepath.Join(restlstest.Root(t), "scripts", "dist.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}

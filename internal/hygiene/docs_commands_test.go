@@ -1,4 +1,4 @@
-package main
+package hygiene_test
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // The pages a newcomer follows to install restls; their release file names
@@ -27,7 +29,7 @@ var releaseName = regexp.MustCompile(`restls-[A-Za-z0-9.<>${}_-]*?(?:\.vsix|\.ta
 // version (make dist stamps it on a commit tagged so, or with VERSION=).
 func releaseVersion(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "vscode-extension", "package.json"))
+	b, err := os.ReadFile(filepath.Join(restlstest.Root(t), "vscode-extension", "package.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestDocsReleaseFileNames(t *testing.T) {
 	names := distNames(version)
 	found := 0
 	for _, doc := range installDocs {
-		data, err := os.ReadFile(filepath.Join(repoRoot(t), doc))
+		data, err := os.ReadFile(filepath.Join(restlstest.Root(t), doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +101,7 @@ func TestDocsReleaseFileNames(t *testing.T) {
 // codeBlocks returns the fenced code blocks of a page of the repository.
 func codeBlocks(t *testing.T, doc string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), doc))
+	data, err := os.ReadFile(filepath.Join(restlstest.Root(t), doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +272,13 @@ func TestDocsHTTPFirstExampleDryRuns(t *testing.T) {
 	}
 	// startHTTP listens on 127.0.0.1:0; the rest is the example's, run
 	// from the repository root as the docs are.
-	p := startHTTPIn(t, repoRoot(t), args[1:]...)
-	if p.key == "" {
-		t.Fatalf("no access key in the page address:\n%s", p.stderr.String())
+	cmd := restlstest.Command(t, append([]string{"serve", "--http", "127.0.0.1:0"}, args[1:]...)...)
+	cmd.Dir = restlstest.Root(t)
+	p := restlstest.StartHTTP(t, cmd)
+	if p.Key == "" {
+		t.Fatalf("no access key in the page address:\n%s", p.Stderr.String())
 	}
-	code, body := httpGet(t, p.base+"/v1/status?access_token="+p.key)
+	code, body := restlstest.HTTPGet(t, p.Base+"/v1/status?access_token="+p.Key)
 	var status struct {
 		Run struct {
 			Allowed bool   `json:"allowed"`
@@ -287,16 +291,16 @@ func TestDocsHTTPFirstExampleDryRuns(t *testing.T) {
 	if !status.Run.Allowed {
 		t.Fatalf("the page of docs/http.md's first example cannot dry-run: %s", status.Run.Reason)
 	}
-	script, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata/scripts/customer-summary.js"))
+	script, err := os.ReadFile(filepath.Join(restlstest.Root(t), "testdata/scripts/customer-summary.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mock, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata/mocks/customer-summary.yaml"))
+	mock, err := os.ReadFile(filepath.Join(restlstest.Root(t), "testdata/mocks/customer-summary.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req, _ := json.Marshal(map[string]any{"text": string(script), "mock": string(mock)})
-	res, err := http.Post(p.base+"/v1/run?access_token="+p.key, "application/json", bytes.NewReader(req))
+	res, err := http.Post(p.Base+"/v1/run?access_token="+p.Key, "application/json", bytes.NewReader(req))
 	if err != nil {
 		t.Fatal(err)
 	}

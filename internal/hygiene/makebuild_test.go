@@ -1,11 +1,14 @@
-package main
+package hygiene_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/internal/restlstest"
 )
 
 // TestMakeBuildStamps: `make build` (what README's quick start and
@@ -18,7 +21,7 @@ func TestMakeBuildStamps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds restls with make")
 	}
-	root := repoRoot(t)
+	root := restlstest.Root(t)
 	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Fatalf("git rev-parse HEAD: %v (the test needs the git checkout make build stamps from)", err)
@@ -44,6 +47,20 @@ func TestMakeBuildStamps(t *testing.T) {
 	if want := stampedVersion(t, root, commit); b.Version != want {
 		t.Errorf("make build's binary says version %q, want %q", b.Version, want)
 	}
+}
+
+// buildInfo is what `restls version --json` prints (cmd/restls/version.go).
+type buildInfo struct {
+	Version   string `json:"version"`
+	Commit    string `json:"commit"`
+	GoVersion string `json:"goVersion"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+}
+
+// text is what `restls version` prints for b: its documented line.
+func (b buildInfo) text() string {
+	return fmt.Sprintf("restls %s (commit %s, %s, %s/%s)\n", b.Version, b.Commit, b.GoVersion, b.OS, b.Arch)
 }
 
 // stampedVersion is the version make build and make dist stamp on commit,
