@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/workspace"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	// Run runs the run tool's dry runs (engine.Engine.Run, behind the
 	// HTTP server's gate on /mcp); nil leaves the run tool out.
 	Run Runner
+	// Tests runs the test tool's test files (fixtures only); nil leaves
+	// the tool out.
+	Tests *engine.Engine
 	// AllowLive lets the run tool send calls to the services (restls mcp
 	// --allow-live; on /mcp, the gate still asks for the role runner).
 	AllowLive bool

@@ -184,3 +184,27 @@ func TestEnvironments(t *testing.T) {
 		t.Errorf("another environment's credential shows: %s", data)
 	}
 }
+
+func TestTestFile(t *testing.T) {
+	root := testProject(t)
+	o := testOptions(t, root)
+	o.Tests = engine.New(engine.Options{Isolation: engine.InProcess})
+	cs := connect(t, o)
+	var out TestOut
+	call(t, cs, "test", map[string]any{"path": "scripts/status.test.yaml"}, &out)
+	if out.Passed != 1 || out.Failed != 0 {
+		t.Fatalf("test: %+v", out)
+	}
+	if err := os.WriteFile(filepath.Join(root, "scripts", "status.test.yaml"), []byte("script: status.js\ninput: {id: \"42\"}\nfixtures:\n  - {serviceId: orders, method: GET, path: orders/42, body: {status: open}}\nresult: paid\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "test", map[string]any{"path": "scripts/status.test.yaml"}, &out)
+	if out.Failed != 1 || !strings.Contains(string(mustJSON(t, out.Tests)), "open") {
+		t.Errorf("a failing test: %s", mustJSON(t, out))
+	}
+	for _, p := range []string{"scripts/status.js", "../outside.test.yaml"} {
+		if res := call(t, cs, "test", map[string]any{"path": p}, nil); !res.IsError {
+			t.Errorf("test of %s did not fail", p)
+		}
+	}
+}

@@ -38,6 +38,10 @@ func (s *Server) addTools() {
 		sdk.AddTool(s.srv, &sdk.Tool{Name: "run", Title: "Dry run with fixtures", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !s.o.AllowLive, OpenWorldHint: new(s.o.AllowLive)},
 			Description: "Runs a script as the platform would, its api.rest.v1 calls answered by fixtures (inline, a file, or the fixtures file beside the script) instead of the services: the result or the error thrown, every call with its request, answer and contract notes, and the console output. A call no fixture answers fails with no-fixture. live sends those calls to the services, where restls allows it."}, s.run)
 	}
+	if s.o.Tests != nil {
+		sdk.AddTool(s.srv, &sdk.Tool{Name: "test", Title: "Run a test file", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+			Description: "Runs a restls test file (NAME.test.yaml: a script, its input, fixtures and the expected result, calls and logs of each case) as restls test does, with fixtures only: each case passed or failed, with the differences by JSON path and its run."}, s.testFile)
+	}
 	if s.o.Impact != nil {
 		sdk.AddTool(s.srv, &sdk.Tool{Name: "impact", Title: "Impact of a configuration change", Annotations: ro,
 			Description: "Lists the scripts' calls whose serviceId became unknown or unusable, whose url changed host or path, or whose authorization changed between the configuration at a git revision and the working tree's (restls check --since)."}, s.impact)

@@ -224,6 +224,19 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("server name %q", got)
 	}
 	agentFlow(t, cs, root)
+	// Its test: the fixtures the agent wrote, the result the run gave.
+	test := "script: new-order.js\nfixtures: new-order.mock.yaml\nresult: \"\"\n"
+	if err := os.WriteFile(filepath.Join(root, "scripts", "new-order.test.yaml"), []byte(test), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Passed, Failed int
+		Tests          []struct{ Failures []string }
+	}
+	callTool(t, cs, "test", map[string]any{"path": "scripts/new-order.test.yaml"}, &tr)
+	if tr.Passed != 1 || tr.Failed != 0 {
+		t.Errorf("test: %+v", tr)
+	}
 	// An agent may not call the services unless the user let it.
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: map[string]any{"path": "scripts/status.js", "live": true}})
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "--allow-live") {
