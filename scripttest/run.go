@@ -32,6 +32,9 @@ type Options struct {
 	Update bool
 	// Timeout bounds each test's run; 0 means the runtime's default.
 	Timeout time.Duration
+	// MaxMemory stops a test whose run makes the process grow by more
+	// (the memory watchdog); 0 means the runtime's default.
+	MaxMemory int64
 	// Workers is how many tests run at once; 0 means one per core.
 	Workers int
 	// APIs are the API descriptions each call's answer is held to, as
@@ -270,7 +273,7 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 	}
 	req := engine.Request{Name: f.Script, Text: f.Source, Input: c.Input,
 		Fixtures: fx,
-		Limits:   engine.Limits{Timeout: opts.Timeout},
+		Limits:   engine.Limits{Timeout: opts.Timeout, MaxMemory: opts.MaxMemory},
 		// Each call's timing phases and, live, its header blocks, as the
 		// other doors keep them.
 		Trace:  true,

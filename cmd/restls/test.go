@@ -13,7 +13,7 @@ import (
 )
 
 func runTest(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--validate-responses] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
 Runs the script tests in the NAME.test.yaml files under the PATHs
 (default .): each names a script, its kind, context.input and the
 fixtures that answer its calls (the --mock format), and expects a result
@@ -25,6 +25,11 @@ Tests run offline: a call no fixture answers fails with no-fixture, unless
 --live sends it to the service. --update writes the actual outcome into
 the expectations of the tests that fail (or expect nothing yet), so a
 plain run then passes.
+
+Each test runs in this process through the dry-run engine every surface
+uses, one runtime per test, several side by side: --timeout bounds each,
+and a script that makes the process grow by more than --max-memory is
+stopped with the error code memory-limit.
 
 --validate-responses (or validateResponses: true in the project file or
 in a test file, which wins) checks every answer, a fixture's or with
@@ -45,6 +50,7 @@ that cannot be written.`)
 	asJSON := fs.Bool("json", false, "print one JSON object: tests, passed, failed")
 	verbose := fs.Bool("v", false, "list passing tests too")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt each test's script after this `duration`")
+	maxMemory := memoryFlag(fs, "stop a test's script when the process has grown by this `size` while it runs")
 	validate := fs.Bool("validate-responses", false, "fail a test whose answers break their operation's OpenAPI description (--openapi, the project file's openapi); a test file's validateResponses overrides it, and it overrides the project file's")
 	var openAPI openAPIFlags
 	fs.Var(&openAPI, "openapi", "the OpenAPI description --validate-responses checks answers against (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
@@ -89,7 +95,7 @@ that cannot be written.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, Kinds: cf.projectKinds()}
+	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds()}
 	opts.ValidateResponses = *validate
 	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
 		opts.ValidateResponses = *p.ValidateResponses
