@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web designer-typecheck
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web e2e-mcp designer-typecheck
 
 all: build
 
@@ -161,6 +161,16 @@ web/designer/node_modules: web/designer/package-lock.json
 e2e-web: build designer-check
 	mkdir -p out/e2e-web
 	cd web/designer && RESTLS_BIN=$(CURDIR)/$(BIN) node --test e2e/
+
+# restls mcp and /mcp driven by the official TypeScript SDK's client
+# (npm @modelcontextprotocol/sdk), as an agent drives them (docs/mcp.md);
+# the Go SDK's client drives the same in internal/e2e.
+e2e-mcp: build mcp/e2e-ts/node_modules
+	cd mcp/e2e-ts && RESTLS_BIN=$(CURDIR)/$(BIN) node --test
+
+mcp/e2e-ts/node_modules: mcp/e2e-ts/package-lock.json
+	cd mcp/e2e-ts && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
 
 # The downloads of a release in dist/ (docs/vscode.md, "Packaging"):
 # restls archives for linux-x64, linux-arm64, darwin-x64, darwin-arm64 and

@@ -24,6 +24,14 @@ func TestToolsListed(t *testing.T) {
 		if tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
 			t.Errorf("tool %s: description, input or output schema missing", tool.Name)
 		}
+		// A schema written as the boolean true is refused by the
+		// TypeScript SDK's clients: every one must be an object.
+		var in, out any
+		remarshal(t, tool.InputSchema, &in)
+		remarshal(t, tool.OutputSchema, &out)
+		for _, where := range append(booleanSchemas(in, "input"), booleanSchemas(out, "output")...) {
+			t.Errorf("tool %s: the schema at %s is a boolean", tool.Name, where)
+		}
 	}
 	want := "services contract check complete references curl fixtures"
 	if got := strings.Join(names, " "); !sameWords(got, want) {
@@ -207,4 +215,23 @@ func TestTestFile(t *testing.T) {
 			t.Errorf("test of %s did not fail", p)
 		}
 	}
+}
+
+// booleanSchemas are the paths of the subschemas of schema written as a
+// boolean (properties' values, items).
+func booleanSchemas(schema any, path string) []string {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return []string{path}
+	}
+	var out []string
+	if props, ok := m["properties"].(map[string]any); ok {
+		for name, p := range props {
+			out = append(out, booleanSchemas(p, path+"."+name)...)
+		}
+	}
+	if items, ok := m["items"]; ok {
+		out = append(out, booleanSchemas(items, path+"[]")...)
+	}
+	return out
 }
