@@ -89,6 +89,9 @@ type diagnoser struct {
 	out     []Diagnostic
 	nearest map[string][]string // unknown serviceId -> nearest ids
 	jobs    []schemaJob         // literal values to check against schemas (diagnose_schema.go)
+	// described: a call names a service with a description or recorded
+	// answers (the answer types are then checked: diagnose_flow.go).
+	described bool
 }
 
 func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }
@@ -232,6 +235,11 @@ func (d *diagnoser) checkCall(c *Call, call *ast.CallExpression, nameRng Range) 
 	}
 	if svc != nil {
 		d.checkOpenAPI(c, args, nameRng)
+	}
+	if !d.described && d.disp.APIs != nil && len(args) > argServiceID {
+		if id, _, _, ok := d.stringLit(args[argServiceID]); ok {
+			_, d.described = d.disp.apiOf(id, true)
+		}
 	}
 }
 

@@ -1,13 +1,17 @@
 package hints
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja/ast"
 	jstoken "github.com/dop251/goja/token"
+
+	"github.com/restls/restls/openapi"
 )
 
 // The flow of answer types through a script (issue 38): where the answer
@@ -39,9 +43,10 @@ const (
 	flowMaxDepth  = 16      // steps of a path from its origin
 	flowMaxPasses = 8       // passes to a fixed point
 	flowMaxWork   = 4 << 20 // node visits, all passes together
-	// flowMaxTime bounds the wall time of one analysis on a loaded
-	// machine; the work bound is what normally ends a long one.
-	flowMaxTime = 250 * time.Millisecond
+	// flowMaxTime bounds the wall time of one analysis on a machine so
+	// loaded that the work bound takes longer; the work bound is what
+	// normally ends a long one, the same on every machine.
+	flowMaxTime = time.Second
 )
 
 // okind is what a type starts from.
@@ -136,10 +141,38 @@ type flowResult struct {
 	calls    []flowCall
 	bindings []fbinding
 	scopes   []fscope // in the order they open: a scope comes after the one it is in
-	reads    []fread  // by start
+	names    map[scopeName]int32
+	reads    []cread // by start
+	sets     []tset  // the types reads refer to, each once
 	cmps     []fcmp
 	// stopped says a bound ended the analysis early.
 	stopped bool
+	// ops are the operations of calls for one set of descriptions.
+	ops atomic.Pointer[callOps]
+}
+
+// callOps are the operations (and descriptions) of a result's calls
+// against one set of descriptions, made once.
+type callOps struct {
+	apis *openapi.Set
+	op   []*openapi.Operation
+	idx  []*openapi.Index
+}
+
+// opOf returns the operation call k addresses with disp's descriptions.
+func (r *flowResult) opOf(k int32, disp Display) (*openapi.Operation, *openapi.Index) {
+	if k < 0 || int(k) >= len(r.calls) {
+		return nil, nil
+	}
+	c := r.ops.Load()
+	if c == nil || c.apis != disp.APIs {
+		c = &callOps{apis: disp.APIs, op: make([]*openapi.Operation, len(r.calls)), idx: make([]*openapi.Index, len(r.calls))}
+		for i, fc := range r.calls {
+			c.op[i], c.idx[i] = operationOf(r.text, fc.call, fc.open, disp, true)
+		}
+		r.ops.Store(c)
+	}
+	return c.op[k], c.idx[k]
 }
 
 // flowCall is one api.rest.v1 call: which, and where its '(' is.
@@ -156,7 +189,13 @@ type fbinding struct {
 type fscope struct {
 	start, end int
 	parent     int32
-	names      map[string]int32
+}
+
+// scopeName is a name declared in a scope (one map for all scopes: most
+// scopes declare a name or two).
+type scopeName struct {
+	sc   int32
+	name string
 }
 
 // fread is a typed name in the script: a variable read or a property read
@@ -167,6 +206,21 @@ type fread struct {
 	prop bool
 	base tset
 	t    tset
+}
+
+// cread is an fread as a result keeps it: small (a script has a read
+// every few tokens, and an editor keeps the results of its open
+// documents).
+type cread struct {
+	start, end int32
+	base, t    int32 // in sets
+	prop       bool
+}
+
+// read expands the i-th read.
+func (r *flowResult) read(i int) fread {
+	c := r.reads[i]
+	return fread{rng: Range{int(c.start), int(c.end)}, name: r.text[c.start:c.end], prop: c.prop, base: r.sets[c.base], t: r.sets[c.t]}
 }
 
 // fcmp is a comparison of a typed value with a number literal.
@@ -290,14 +344,18 @@ func (d *Document) Unparsed() *Document {
 func (r *flowResult) parsed() bool { return r != nil && (len(r.scopes) > 0) }
 
 // flowForCompletion returns the analysis completion uses at offset and
-// offset in its text: the document's own if computed or if there is no
-// earlier one, else the earlier version's (Next).
-func (d *Document) flowForCompletion(offset int) (*flowResult, int) {
+// offset in its text: the document's own if computed, else the earlier
+// version's (Next), else, when make is set, the document's own made now
+// (a parse: the first completion of a document not diagnosed yet).
+func (d *Document) flowForCompletion(offset int, make bool) (*flowResult, int) {
 	if r := d.flowReady(); r != nil && r.parsed() {
 		return r, offset
 	}
 	if d.base != nil {
 		return d.base.res, d.base.toBase(offset)
+	}
+	if !make {
+		return nil, offset
 	}
 	return d.flow(), offset
 }
@@ -325,11 +383,10 @@ func (r *flowResult) lookup(name string, offset int) (tset, bool) {
 		}
 	}
 	for sc >= 0 {
-		s := &r.scopes[sc]
-		if b, ok := s.names[name]; ok {
+		if b, ok := r.names[scopeName{sc, name}]; ok {
 			return r.bindings[b].t, true
 		}
-		sc = s.parent
+		sc = r.scopes[sc].parent
 	}
 	return tset{}, false
 }
@@ -340,8 +397,8 @@ func (r *flowResult) readAt(offset int, mapRange func(Range) (Range, bool)) (fre
 		return fread{}, Range{}, false
 	}
 	// reads are sorted by start; ranges of names do not nest.
-	for i := sort.Search(len(r.reads), func(i int) bool { return r.reads[i].rng.End >= offset }); i < len(r.reads); i++ {
-		rd := r.reads[i]
+	for i := sort.Search(len(r.reads), func(i int) bool { return int(r.reads[i].end) >= offset }); i < len(r.reads); i++ {
+		rd := r.read(i)
 		rng, ok := mapRange(rd.rng)
 		if !ok {
 			continue
@@ -361,11 +418,13 @@ type analyzer struct {
 	res      *flowResult
 	text     string
 	paths    map[pathKey]*tpath
-	scopeOf  map[ast.Node]int32
+	scopeOf  map[int]int32 // by the node's start: two scopes never start at one offset
 	resolved map[*ast.Identifier]int32
-	funcOf   map[ast.Node]int32
+	funcOf   map[int]int32 // by the function's start
 	funcs    []ffunc
 	callOf   map[*ast.CallExpression]int32
+	singles  map[ftype][]ftype // one-type sets, shared (cap 1: add copies)
+	reads    []fread           // of the last pass, compacted into the result
 	tryOf    map[*ast.TryStatement]tset
 	cur      int32 // current scope
 	fn       int32 // current function, -1 at the top
@@ -389,15 +448,15 @@ type ffunc struct {
 // analyzePool recycles the analyzers' maps: an analysis runs for every
 // diagnosed version of every script.
 var analyzePool = sync.Pool{New: func() any {
-	return &analyzer{paths: map[pathKey]*tpath{}, scopeOf: map[ast.Node]int32{},
-		resolved: map[*ast.Identifier]int32{}, funcOf: map[ast.Node]int32{},
-		callOf: map[*ast.CallExpression]int32{}, tryOf: map[*ast.TryStatement]tset{}}
+	return &analyzer{paths: map[pathKey]*tpath{}, scopeOf: map[int]int32{},
+		resolved: map[*ast.Identifier]int32{}, funcOf: map[int]int32{},
+		callOf: map[*ast.CallExpression]int32{}, tryOf: map[*ast.TryStatement]tset{}, singles: map[ftype][]ftype{}}
 }}
 
 // analyze computes the answer types of a parsed script; a script that
 // did not parse gets an empty analysis.
 func analyze(text string, p *parseResult) (res *flowResult) {
-	res = &flowResult{text: text}
+	res = &flowResult{text: text, names: map[scopeName]int32{}}
 	if p == nil || p.body == nil {
 		return res
 	}
@@ -415,7 +474,10 @@ func analyze(text string, p *parseResult) (res *flowResult) {
 		clear(a.funcOf)
 		clear(a.callOf)
 		clear(a.tryOf)
+		clear(a.singles)
 		a.funcs = a.funcs[:0]
+		clear(a.reads)
+		a.reads = a.reads[:0]
 		a.res = nil
 		analyzePool.Put(a)
 	}()
@@ -428,12 +490,70 @@ func analyze(text string, p *parseResult) (res *flowResult) {
 			break
 		}
 	}
-	// A last pass notes the types of the names read.
-	a.record = true
-	a.script(p.body)
 	res.stopped = a.spent()
-	sort.SliceStable(res.reads, func(i, j int) bool { return res.reads[i].rng.Start < res.reads[j].rng.Start })
+	a.reads = a.reads[:0]
+	// A last pass notes the types of the names read, with an allowance
+	// of its own: a stopped analysis still says what it knows.
+	a.record = true
+	a.work = 0
+	a.deadline = time.Now().Add(flowMaxTime)
+	a.script(p.body)
+	res.stopped = res.stopped || a.spent()
+	a.compact()
 	return res
+}
+
+// compact moves the reads into the result, each type set once, and
+// keeps only the variables completion may look up: those that hold
+// types, and those whose name such a variable has (they may hide it).
+func (a *analyzer) compact() {
+	res := a.res
+	sort.SliceStable(a.reads, func(i, j int) bool { return a.reads[i].rng.Start < a.reads[j].rng.Start })
+	type setKey struct {
+		p     *ftype
+		n     int
+		mixed bool
+	}
+	index := map[setKey]int32{}
+	set := func(t tset) int32 {
+		k := setKey{n: len(t.ts), mixed: t.mixed}
+		if len(t.ts) > 0 {
+			k.p = &t.ts[0]
+		}
+		if i, ok := index[k]; ok {
+			return i
+		}
+		i := int32(len(res.sets))
+		res.sets = append(res.sets, t)
+		index[k] = i
+		return i
+	}
+	res.reads = make([]cread, len(a.reads))
+	for i, rd := range a.reads {
+		res.reads[i] = cread{start: int32(rd.rng.Start), end: int32(rd.rng.End), base: set(rd.base), t: set(rd.t), prop: rd.prop}
+	}
+	typed := map[string]bool{}
+	for _, b := range res.bindings {
+		if values(b.t) {
+			typed[b.name] = true
+		}
+	}
+	keep := make([]int32, len(res.bindings))
+	var bindings []fbinding
+	for i, b := range res.bindings {
+		keep[i] = -1
+		if typed[b.name] {
+			keep[i] = int32(len(bindings))
+			bindings = append(bindings, b)
+		}
+	}
+	names := make(map[scopeName]int32, len(bindings))
+	for k, b := range res.names {
+		if keep[b] >= 0 {
+			names[k] = keep[b]
+		}
+	}
+	res.bindings, res.names = bindings, names
 }
 
 // spent reports whether a bound ended the analysis.
@@ -462,12 +582,13 @@ func (a *analyzer) script(body *ast.BlockStatement) {
 // scope enters the scope of node n (made on the first pass, declare
 // filling its names) and returns its index.
 func (a *analyzer) scope(n ast.Node, start, end int, declare func(int32)) int32 {
-	if sc, ok := a.scopeOf[n]; ok {
+	key := int(n.Idx0())
+	if sc, ok := a.scopeOf[key]; ok {
 		return sc
 	}
 	sc := int32(len(a.res.scopes))
 	a.res.scopes = append(a.res.scopes, fscope{start: start, end: end, parent: a.cur})
-	a.scopeOf[n] = sc
+	a.scopeOf[key] = sc
 	if declare != nil {
 		declare(sc)
 	}
@@ -476,16 +597,13 @@ func (a *analyzer) scope(n ast.Node, start, end int, declare func(int32)) int32 
 
 // declare adds name to scope sc (once) and returns its binding.
 func (a *analyzer) declare(sc int32, name string) int32 {
-	s := &a.res.scopes[sc]
-	if b, ok := s.names[name]; ok {
+	k := scopeName{sc, name}
+	if b, ok := a.res.names[k]; ok {
 		return b
-	}
-	if s.names == nil {
-		s.names = map[string]int32{}
 	}
 	b := int32(len(a.res.bindings))
 	a.res.bindings = append(a.res.bindings, fbinding{name: name})
-	s.names[name] = b
+	a.res.names[k] = b
 	return b
 }
 
@@ -621,7 +739,8 @@ func (a *analyzer) hoistInto(sc int32, into ast.ForInto) {
 
 // funcIndex returns the index of function n, made on first sight.
 func (a *analyzer) funcIndex(n ast.Node, params *ast.ParameterList) int32 {
-	if f, ok := a.funcOf[n]; ok {
+	key := int(n.Idx0())
+	if f, ok := a.funcOf[key]; ok {
 		return f
 	}
 	f := int32(len(a.funcs))
@@ -630,7 +749,7 @@ func (a *analyzer) funcIndex(n ast.Node, params *ast.ParameterList) int32 {
 		np = len(params.List)
 	}
 	a.funcs = append(a.funcs, ffunc{params: make([]tset, np)})
-	a.funcOf[n] = f
+	a.funcOf[key] = f
 	return f
 }
 
@@ -641,7 +760,7 @@ func (a *analyzer) resolve(id *ast.Identifier) int32 {
 	}
 	name := id.Name.String()
 	for sc := a.cur; sc >= 0; sc = a.res.scopes[sc].parent {
-		if b, ok := a.res.scopes[sc].names[name]; ok {
+		if b, ok := a.res.names[scopeName{sc, name}]; ok {
 			a.resolved[id] = b
 			return b
 		}
@@ -684,6 +803,16 @@ func (a *analyzer) path(parent *tpath, step string) *tpath {
 	return p
 }
 
+// single returns the set of x alone, shared.
+func (a *analyzer) single(x ftype) tset {
+	ts, ok := a.singles[x]
+	if !ok {
+		ts = []ftype{x}
+		a.singles[x] = ts
+	}
+	return tset{ts: ts[:1:1]}
+}
+
 // step is the type of reading step from a value of type t.
 func (a *analyzer) step(t tset, step string) tset {
 	var out tset
@@ -699,7 +828,15 @@ func (a *analyzer) step(t tset, step string) tset {
 			out.mixed = true
 			continue
 		}
-		out.add(tset{ts: []ftype{{o: x.o, id: x.id, p: p}}})
+		y := ftype{o: x.o, id: x.id, p: p}
+		switch {
+		case len(t.ts) == 1:
+			m := out.mixed
+			out = a.single(y)
+			out.mixed = m
+		case !slices.Contains(out.ts, y):
+			out.ts = append(out.ts, y)
+		}
 	}
 	if t.mixed && out.empty() {
 		out.mixed = true
@@ -977,7 +1114,7 @@ func (a *analyzer) note(id *ast.Identifier, b int32) {
 		return
 	}
 	start := offsetOf(a.text, id.Idx)
-	a.res.reads = append(a.res.reads, fread{rng: Range{start, min(start+len(id.Name.String()), len(a.text))},
+	a.reads = append(a.reads, fread{rng: Range{start, min(start+len(id.Name.String()), len(a.text))},
 		name: id.Name.String(), t: t})
 }
 
@@ -1010,7 +1147,7 @@ func (a *analyzer) bind(target ast.Expression, t tset) {
 				a.addTo(b, v)
 				if a.record && !v.empty() {
 					start := offsetOf(a.text, p.Name.Idx)
-					a.res.reads = append(a.res.reads, fread{rng: Range{start, start + len(p.Name.Name.String())},
+					a.reads = append(a.reads, fread{rng: Range{start, start + len(p.Name.Name.String())},
 						name: p.Name.Name.String(), prop: true, base: t, t: a.res.bindings[b].t})
 				}
 			case *ast.PropertyKeyed:
@@ -1065,7 +1202,7 @@ func (a *analyzer) noteProp(key ast.Expression, name string, base, t tset) {
 	if s, ok := key.(*ast.StringLiteral); ok && s != nil {
 		r = Range{r.Start + 1, max(r.Start+1, r.End-1)} // inside the quotes
 	}
-	a.res.reads = append(a.res.reads, fread{rng: r, name: name, prop: true, base: base, t: t})
+	a.reads = append(a.reads, fread{rng: r, name: name, prop: true, base: base, t: t})
 }
 
 // literalKey returns the name of a property key written as an identifier
@@ -1153,7 +1290,7 @@ func (a *analyzer) function(n ast.Node, params *ast.ParameterList, body ast.Node
 		}
 	}
 	a.cur, a.fn = outerScope, outerFn
-	return tset{ts: []ftype{{o: oFunc, id: f}}}
+	return a.single(ftype{o: oFunc, id: f})
 }
 
 // funcLiteral returns the function node of e and its parts, if e is a
@@ -1191,7 +1328,7 @@ func (a *analyzer) expr(e ast.Expression) tset {
 		t := a.step(base, e.Identifier.Name.String())
 		if a.record && values(base) {
 			start := offsetOf(a.text, e.Identifier.Idx)
-			a.res.reads = append(a.res.reads, fread{rng: Range{start, min(start+len(e.Identifier.Name.String()), len(a.text))},
+			a.reads = append(a.reads, fread{rng: Range{start, min(start+len(e.Identifier.Name.String()), len(a.text))},
 				name: e.Identifier.Name.String(), prop: true, base: base, t: t})
 		}
 		return t
@@ -1340,14 +1477,14 @@ func (a *analyzer) call(c *ast.CallExpression) tset {
 				a.funcs[a.fn].api = true
 			}
 		}
-		return tset{ts: []ftype{{o: oResponse, id: k}}}
+		return a.single(ftype{o: oResponse, id: k})
 	}
 	if dot, ok := c.Callee.(*ast.DotExpression); ok && dot != nil {
 		recv := a.expr(dot.Left)
 		name := dot.Identifier.Name.String()
 		if a.record && values(recv) {
 			start := offsetOf(a.text, dot.Identifier.Idx)
-			a.res.reads = append(a.res.reads, fread{rng: Range{start, start + len(name)}, name: name, prop: true, base: recv, t: tset{}})
+			a.reads = append(a.reads, fread{rng: Range{start, start + len(name)}, name: name, prop: true, base: recv, t: tset{}})
 		}
 		kind, isArray := arrayMethods[name]
 		if !isArray || !values(recv) {
@@ -1414,25 +1551,30 @@ func (a *analyzer) call(c *ast.CallExpression) tset {
 		return mixedT
 	}
 	fnT := a.expr(c.Callee)
-	args := make([]tset, len(c.ArgumentList))
-	for i, x := range c.ArgumentList {
-		args[i] = a.expr(x)
-	}
-	var out tset
 	called := false
 	for _, x := range fnT.ts {
-		if x.o != oFunc {
-			continue
-		}
-		called = true
-		for i, t := range args {
-			a.argTo(x.id, i, t)
-		}
-		out.add(a.funcs[x.id].ret)
+		called = called || x.o == oFunc
 	}
 	if !called {
-		// A callback handed to something restls does not know.
+		// Something restls does not know (its callbacks are visited).
+		for _, x := range c.ArgumentList {
+			a.expr(x)
+		}
 		return mixedT
+	}
+	var out tset
+	for i, arg := range c.ArgumentList {
+		t := a.expr(arg)
+		for _, x := range fnT.ts {
+			if x.o == oFunc {
+				a.argTo(x.id, i, t)
+			}
+		}
+	}
+	for _, x := range fnT.ts {
+		if x.o == oFunc {
+			out.add(a.funcs[x.id].ret)
+		}
 	}
 	return out
 }

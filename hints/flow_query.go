@@ -52,10 +52,7 @@ func (r *flowResult) resolve(x ftype, extra []string, disp Display) (fval, bool)
 	if x.o == oException {
 		v.kind = vException
 	}
-	if x.id >= 0 && int(x.id) < len(r.calls) {
-		c := r.calls[x.id]
-		v.op, v.idx = operationOf(r.text, c.call, c.open, disp, true)
-	}
+	v.op, v.idx = r.opOf(x.id, disp)
 	steps := append(x.p.steps(), extra...)
 	for i, st := range steps {
 		if st == "<arr>" {
@@ -211,7 +208,9 @@ func flowItems(dst []CompletionItem, doc *Document, s *scanResult, used int, rng
 	if !ok {
 		return nil, false, false
 	}
-	res, at := doc.flowForCompletion(rng.Start)
+	// A document not analysed yet is analysed now only where answers
+	// can be typed (a description, recorded answers, an exception).
+	res, at := doc.flowForCompletion(rng.Start, disp.APIs != nil || strings.Contains(s.text, "catch"))
 	t, ok := res.lookup(root, at)
 	if !ok || !values(t) {
 		return nil, false, false
