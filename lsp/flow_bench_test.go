@@ -44,12 +44,14 @@ func flowScript(lines int) (string, int) {
 // description, as BenchmarkOpenAPICompletionServerSide does:
 //
 //   - cached: the document's own analysis is made (by its diagnostics);
+//
 //   - keystroke: a new version just typed (it does not parse: "who." is
 //     half-typed), completed from the analysis of the version before;
+//
 //   - cold: the first completion of a document opened a moment ago, no
 //     analysis yet (it parses and analyses the script once; not bounded).
 //
-//	go test -run '^$' -bench FlowCompletionServerSide ./lsp/
+//     go test -run '^$' -bench FlowCompletionServerSide ./lsp/
 func BenchmarkFlowCompletionServerSide(b *testing.B) {
 	desc := openapitest.GitHub(b)
 	dir := b.TempDir()
