@@ -242,9 +242,10 @@ export class Restls implements vscode.Disposable {
         return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
       },
       async () => {
-        // The Testing view asks which files are tests: the server says.
-        await this.ensureStarted();
-        return this.files?.testFiles || undefined;
+        // The Testing view asks which files are tests: the running server,
+        // else the binary (silently: opening the view in an unrelated
+        // project starts no server and says nothing).
+        return this.files?.testFiles || (await this.askBinary())?.testFiles || undefined;
       },
     );
     this.disposables.push(this.tests);

@@ -283,6 +283,9 @@ test('an unrelated JavaScript project gets no server and no message until a scri
   ext = activate(fakeContext(path.join(ws, 'ext')));
   await waitFor(() => recorded.outputs[0]?.lines.some((l) => /starts when a script is opened/.test(l)), 'the extension to decide');
   assert.equal(ext.started, false);
+  // Opening the Testing view asks the binary which files are tests, and starts nothing.
+  await recorded.testControllers[0].resolveHandler!();
+  assert.equal(ext.started, false, 'the Testing view started a server');
   assert.equal(recorded.messages.length, 0, JSON.stringify(recorded.messages));
   assert.equal(statusItem().visible, false);
   // Opening a platform script starts it: the binary's default globs
