@@ -11,15 +11,23 @@
 // about a script (its kind and why, its fixture files, its display path)
 // so that they never decide it again.
 //
-// A Server holds what sessions share: options and the registry snapshot.
-// ServeStream runs one session (one editor connection) on a jsonrpc2.Stream;
-// the stdio command and the HTTP/WebSocket backend both call it.
+// A Server holds protocol state only: its sessions (documents as the
+// protocol sends them, settings, diagnostics scheduling) and the project
+// indexes they navigate. ServeStream runs one session (one editor
+// connection) on a jsonrpc2.Stream; the stdio command and the
+// HTTP/WebSocket backend both call it.
 //
-// The project itself (the registry and its reload, the API descriptions
-// and their attachment, recorded answers, fixture naming, path display)
-// is package workspace's: each request takes a workspace.Snapshot built
-// from the session's settings and asks it for the kind, the registry and
-// the descriptions, as restls check does.
+// The project itself is the workspace.Session the Server is given
+// (Options.Session, one per process): the registries per environment and
+// the one rule that picks an environment, reloads, the API descriptions
+// and answer-schema stores with their attachments, the answer check of a
+// run, and the open documents' texts (its overlay: a trusted session's
+// open files, which every session reads in place of the disk through
+// files.go). The Server subscribes to what changes there (descriptions
+// loaded, registry reloaded) and diagnoses again. Each request takes a
+// workspace.Snapshot built from the session's settings and asks it for
+// the kind, the registry and the descriptions, as restls check does; a
+// session's own registry (sources its settings name) stays a session's.
 //
 // lsp may import config, openapi, hints, workspace, runtime/dryrun (the
 // type of a run's result, which restls.runScript answers as it is),

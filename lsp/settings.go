@@ -31,7 +31,7 @@ type settings struct {
 	// server's (--openapi), an empty list attaches none.
 	OpenAPI []workspace.APISource
 	// Environment picks one of the project file's environments
-	// (Options.Environments) as the sources the other settings override;
+	// (workspace.Session.Environment picks it) as the sources the other settings override;
 	// "" keeps the server's.
 	Environment string
 	// InlayHints shows each serviceId's host, path and auth kind after

@@ -23,10 +23,12 @@
 // Gate.WrapEngine), mcp (the server /mcp serves), hints, lsp, runtime/dryrun (the type of a run's
 // result, which POST /v1/run answers as it is), runtime/restclient (only
 // for the fixture format: ParseMock checks a run's inline mock, MockSchema
-// is served) and workspace (the project: restls.yaml and its schema,
-// path display, the dry-run contract RunRequest). It imports lsp for the
-// language server it serves on /lsp and wraps (its sessions, status and
-// reload), not for the project. It must not
+// is served) and workspace (the project: Options.Session, which every
+// endpoint but /lsp asks for status, services, environments, a run's
+// answer check and reload; restls.yaml and its schema, path display, the
+// dry-run contract RunRequest). Only lspws.go imports lsp, for the
+// language server it serves on /lsp (internal/layering's table holds web
+// to it). It must not
 // import runtime (dry runs reach it through the injected Options.Runner)
 // or anything in cmd; it never
 // reads a credential: the hints map and the status carry none.

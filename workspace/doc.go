@@ -24,10 +24,19 @@
 //     with the answers' schemas in a store of their own
 //     (NewAnswerDescriptions);
 //   - path display for clients shown other paths (PathDisplay);
+//   - the one rule that picks an environment (environment.go: the name
+//     asked, else --env or the file's defaultEnvironment, else none; an
+//     unknown name an UnknownEnvironmentError listing the known ones),
+//     the only reader of the file's environments (TestEnvironmentRule);
+//   - Session, one per process (session.go): the registry of each
+//     environment, the description and answer-schema stores with their
+//     attachments, the recorded answers, the answer check of every dry
+//     run (CheckAnswers), reload with hooks the language server
+//     subscribes to, and the open documents' texts (overlay.go, read in
+//     place of the disk by ReadFile); restls check, mcp, the language
+//     server and web all ask it;
 //   - Snapshot, the immutable view one request takes (registry per kind,
-//     kind map, descriptions, recorded answers), and Workspace, from which
-//     a command such as restls check takes one after waiting for the
-//     descriptions it needs.
+//     kind map, descriptions, recorded answers, environment).
 //
 // It sits between config and openapi below and lsp, web, check,
 // scripttest and cmd/restls above: it imports config, openapi,
