@@ -65,11 +65,11 @@ func BenchmarkFlowCompletionServerSide(b *testing.B) {
 	ses.state = stateInitialized
 	ses.caps = clientCaps{snippets: true}
 	loaded := make(chan struct{})
-	srv.apis.OnLoaded(func() { close(loaded) })
-	reg := workspace.Usable(srv.Snapshot().For(config.ScriptService))
-	srv.apis.Docs(srv.opts.OpenAPI)
+	srv.ws.OnDescriptionsLoaded(func() { close(loaded) })
+	reg := workspace.Usable(srv.ws.Registry().Get().For(config.ScriptService))
+	srv.ws.Descriptions().Docs(srv.ws.APIs())
 	<-loaded
-	if set := ses.apiCache.Set(srv.apis, srv.opts.OpenAPI, reg); set == nil {
+	if set := ses.apiCache.Set(srv.ws.Descriptions(), srv.ws.APIs(), reg); set == nil {
 		b.Fatal("no description")
 	}
 	text, off := flowScript(10000)
@@ -105,7 +105,7 @@ func BenchmarkFlowCompletionServerSide(b *testing.B) {
 		}
 		lsptest.ReportPercentiles(b, "", ds)
 	}
-	disp := hints.Display{APIs: ses.apiCache.Set(srv.apis, srv.opts.OpenAPI, reg)}
+	disp := hints.Display{APIs: ses.apiCache.Set(srv.ws.Descriptions(), srv.ws.APIs(), reg)}
 	// "who.l" parses: the document's own analysis is used.
 	typed := strings.Replace(text, "  who.\n", "  who.l\n", 1)
 	b.Run("cached", func(b *testing.B) {
