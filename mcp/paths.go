@@ -18,7 +18,7 @@ import (
 
 // errOutside says what to do with a path outside the root.
 func (s *Server) errOutside(path string) error {
-	return fmt.Errorf("%s is outside the project root %s (its links followed): name a file below the root, relative to it", path, s.o.Root)
+	return fmt.Errorf("%s is outside %s (its links followed): name a file below the root, relative to it", path, s.root())
 }
 
 // abs is the path an argument names: relative to the root, or absolute.
@@ -44,11 +44,11 @@ func (s *Server) read(path string, k input.Kind) (string, []byte, error) {
 	case errors.Is(err, input.ErrOutside):
 		return "", nil, s.errOutside(path)
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, fmt.Errorf("%s does not exist below the project root %s", path, s.o.Root)
+		return "", nil, fmt.Errorf("%s does not exist below %s", path, s.root())
 	case err != nil:
 		var fe *input.FileError
 		if errors.As(err, &fe) {
-			return "", nil, fmt.Errorf("%s: %s", s.rel(abs), fe.Error())
+			return "", nil, fmt.Errorf("%s: %s", s.rel(abs), s.hideRoot(fe.Error()))
 		}
 		return "", nil, fmt.Errorf("cannot read %s: %w", s.rel(abs), unwrapPath(err))
 	}
@@ -56,16 +56,39 @@ func (s *Server) read(path string, k input.Kind) (string, []byte, error) {
 }
 
 // rel shows a path as the agent names it: relative to the root, with
-// forward slashes, when it is below the root; as it is otherwise.
+// forward slashes, when it is below the root; as it is otherwise, or, for
+// a remote client (Options.Remote), by its file name only: a client of
+// /mcp is never shown where the server keeps its files.
 func (s *Server) rel(path string) string {
 	if path == "" {
 		return ""
 	}
 	r, err := filepath.Rel(s.o.Root, path)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		if s.o.Remote && filepath.IsAbs(path) {
+			return filepath.Base(path)
+		}
 		return path
 	}
 	return filepath.ToSlash(r)
+}
+
+// root names the project root in messages: with its path for the local
+// agent, without it for a remote one.
+func (s *Server) root() string {
+	if s.o.Remote {
+		return "the project root"
+	}
+	return "the project root " + s.o.Root
+}
+
+// hideRoot is a message without the root's path, for a remote client.
+func (s *Server) hideRoot(msg string) string {
+	if !s.o.Remote {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, s.o.Root+string(filepath.Separator), "")
+	return strings.ReplaceAll(msg, s.o.Root, "the project root")
 }
 
 // maxPath bounds a path argument.

@@ -118,3 +118,22 @@ func TestFloodRefused(t *testing.T) {
 		t.Errorf("a call after the flood: %s", errorText(res))
 	}
 }
+
+// TestRemoteHidesRoot: a remote client (/mcp) is never shown where the
+// server keeps the project.
+func TestRemoteHidesRoot(t *testing.T) {
+	root := testProject(t)
+	o := testOptions(t, root)
+	o.Remote = true
+	cs := connect(t, o)
+	for _, args := range []map[string]any{{"path": "../elsewhere.js"}, {"path": "scripts/missing.js"}, {"path": filepath.Join(root, "scripts")}} {
+		res := call(t, cs, "check", args, nil)
+		if msg := errorText(res); !res.IsError || strings.Contains(msg, root) {
+			t.Errorf("%v: %q", args, msg)
+		}
+	}
+	res := call(t, cs, "contract", map[string]any{"serviceId": "orders"}, nil)
+	if data := mustJSON(t, res); strings.Contains(string(data), root) {
+		t.Errorf("contract shows the root: %s", data)
+	}
+}

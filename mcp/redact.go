@@ -24,8 +24,12 @@ import (
 // the last step, so that a new tool, a message quoting a file or a
 // description echoing a header cannot either.
 
-// redactor hides the credentials of one configuration.
-type redactor struct{ r *restclient.Redactor }
+// redactor hides the credentials of one configuration, then applies
+// also (nil: nothing more).
+type redactor struct {
+	r    *restclient.Redactor
+	also func(string) string
+}
 
 // redactors keeps the redactor of the configurations last seen: a
 // reload makes a new one.
@@ -107,7 +111,7 @@ func (c creds) redactor() redactor {
 			}
 		}
 	}
-	return redactor{red}
+	return redactor{r: red}
 }
 
 // addBase64 registers s and its base64 encodings.
@@ -126,7 +130,13 @@ func addBase64(red *restclient.Redactor, s string) {
 var errWithheld = errors.New("restls withheld this answer: it could not be checked for credentials; report it as a restls bug")
 
 // text hides the credentials in s.
-func (r redactor) text(s string) string { return r.r.String(s) }
+func (r redactor) text(s string) string {
+	s = r.r.String(s)
+	if r.also != nil {
+		s = r.also(s)
+	}
+	return s
+}
 
 // result returns res with every credential hidden: res itself when it
 // holds none, else a copy decoded from its redacted JSON.

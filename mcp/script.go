@@ -44,7 +44,7 @@ const untitled = "untitled.js"
 // script reads a, takes the snapshot and decides the kind.
 func (s *Server) script(ctx context.Context, a ScriptArg) (*script, error) {
 	if a.Text == "" && a.Path == "" {
-		return nil, fmt.Errorf("give the script as text, as a path relative to the project root %s, or both", s.o.Root)
+		return nil, fmt.Errorf("give the script as text, as a path relative to %s, or both", s.root())
 	}
 	if len(a.Text) > s.o.Limits.Text {
 		return nil, fmt.Errorf("text is %d bytes, above the %d limit: give a shorter script, or its path", len(a.Text), s.o.Limits.Text)

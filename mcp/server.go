@@ -44,6 +44,10 @@ type Options struct {
 	Version string
 	// Logger receives one Debug line per call; nil discards them.
 	Logger *zap.Logger
+	// Remote: the clients are on other machines (/mcp): paths outside
+	// the root are shown by file name, and messages never name the root's
+	// path.
+	Remote bool
 	// Limits bound the calls; the zero value is DefaultLimits.
 	Limits Limits
 }
@@ -182,6 +186,9 @@ func (s *Server) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		defer cancel()
 		res, err := next(ctx, method, req)
 		red := s.red.of(s.configs())
+		if s.o.Remote {
+			red.also = s.hideRoot
+		}
 		if err != nil {
 			err = red.err(err)
 		} else {

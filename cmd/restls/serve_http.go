@@ -147,7 +147,7 @@ func (h *httpFlags) mcpServer(cf *configFlags, sess *workspace.Session, eng *eng
 	if err != nil {
 		return err
 	}
-	o.Run, o.AllowLive, o.Logger = mcp.Runner(h.gate.WrapEngine(eng.Run)), true, log.Named("mcp")
+	o.Run, o.AllowLive, o.Logger, o.Remote = mcp.Runner(h.gate.WrapEngine(eng.Run)), true, log.Named("mcp"), true
 	h.mcp, err = mcp.New(o)
 	return err
 }
