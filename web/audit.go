@@ -34,8 +34,11 @@ type AuditRecord struct {
 	// ForwardedFor is the proxy's X-Forwarded-For with --auth proxy.
 	ForwardedFor string `json:"forwardedFor,omitempty"`
 	Script       string `json:"script,omitempty"`
-	SHA256       string `json:"sha256,omitempty"`
-	Kind         string `json:"kind,omitempty"`
+	// Via names the door of a run other than the designer's and the
+	// editor's: mcp for the MCP server's run tool on /mcp.
+	Via    string `json:"via,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	Kind   string `json:"kind,omitempty"`
 	// Environment is the project file's environment the server serves.
 	Environment string `json:"environment,omitempty"`
 	// Mode is live or mock.

@@ -243,7 +243,9 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		mode := modeOf(req)
 		g.opts.Ops.dryRunBy(role, mode, outcome)
 		if g.opts.Audit != nil {
-			g.opts.Audit.write(g.runRecord(start, id, known, req, mode, res, err, outcome))
+			rec := g.runRecord(start, id, known, req, mode, res, err, outcome)
+			rec.Via, _ = ctx.Value(viaKey{}).(string)
+			g.opts.Audit.write(rec)
 		}
 		return res, err
 	}

@@ -64,6 +64,9 @@ func (g *Gate) WrapEngine(run EngineRunner) EngineRunner {
 			}
 			return run(ctx, snap, req)
 		})
-		return gated(ctx, view)
+		return gated(context.WithValue(ctx, viaKey{}, "mcp"), view)
 	}
 }
+
+// viaKey carries the door of a run the audit names (AuditRecord.Via).
+type viaKey struct{}

@@ -72,7 +72,7 @@ func TestMCPHTTPKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r web.AuditRecord
-	if err := json.Unmarshal([]byte(strings.TrimSpace(string(text))), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" {
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(text))), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" || r.Via != "mcp" {
 		t.Errorf("audit of the /mcp run: %v\n%s", err, text)
 	}
 }
