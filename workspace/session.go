@@ -130,9 +130,6 @@ func (s *Session) reloaded(r Reload) {
 	}
 }
 
-// Logger is the session's logger, never nil.
-func (s *Session) Logger() *zap.Logger { return s.log }
-
 // Load is how the session reads sources.
 func (s *Session) Load(src config.Sources) *config.Snapshot { return s.opts.Load(src) }
 
