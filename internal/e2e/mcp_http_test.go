@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -57,8 +58,20 @@ func TestMCPHTTPKey(t *testing.T) {
 	if _, err := mcpHTTP(t, p.base, ""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 		t.Errorf("/mcp without the key: %v", err)
 	}
-	if code, _ := send(t, http.MethodPost, p.base+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.Header{"Host": {"evil.example"}, "Authorization": {"Bearer " + p.key}}); code == 200 {
-		t.Errorf("/mcp answered a foreign Host")
+	// Hostile requests with the key: each refused with a status and a
+	// reason, the server answering on.
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		name, host, body string
+		code             int
+	}{
+		{"a foreign Host (DNS rebinding)", "evil.example", list, 421},
+		{"not JSON", "", "not json", 400},
+		{"a body past the limit", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check","arguments":{"text":"` + strings.Repeat("x", 9<<20) + `"}}}`, 413},
+	} {
+		if code, body := postMCP(t, p.base, p.key, tc.host, tc.body); code != tc.code {
+			t.Errorf("%s: %d %.200s; want %d", tc.name, code, body, tc.code)
+		}
 	}
 	cs, err := mcpHTTP(t, p.base, p.key)
 	if err != nil {
@@ -154,4 +167,27 @@ func TestMCPHTTPRoles(t *testing.T) {
 			t.Errorf("the audit shows a credential")
 		}
 	}
+}
+
+// postMCP posts body to base's /mcp with the key, and Host host when
+// not empty.
+func postMCP(t *testing.T, base, key, host, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	return res.StatusCode, string(b)
 }
