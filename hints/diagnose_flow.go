@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dop251/goja/ast"
+
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
 )
@@ -40,12 +42,14 @@ var stringMembers = map[string]bool{
 // from the exception's body, and comparisons of a status code with one
 // the operation does not document.
 func (d *diagnoser) checkFlow(doc *Document) {
-	// The analysis costs about a parse: made only where it may report
-	// (restls check of 10,000 scripts stays near its time without it).
-	// Without a described service, only the exception's reads can be
-	// wrong.
-	if !d.described && !(strings.Contains(d.text, "catch") &&
-		(strings.Contains(d.text, ".body.") || strings.Contains(d.text, ".headers"))) {
+	// The analysis costs about a parse, and an editor keeps its result
+	// for each open script: made only where it may report (a call to a
+	// service with a description or recorded answers). Elsewhere the
+	// catch parameter's own reads are checked without it.
+	if !d.described {
+		if p := doc.parse(); p.body != nil && strings.Contains(d.text, "catch") {
+			d.checkCatchReads(p.body)
+		}
 		return
 	}
 	res := doc.flow()
@@ -104,13 +108,9 @@ func (d *diagnoser) flowRead(res *flowResult, rd fread) (Diagnostic, bool) {
 	}
 	switch {
 	case exc > 0 && len(missing) == 0 && excHeaders == 0:
-		return Diagnostic{Range: rd.rng, Severity: SeverityWarning, Code: CodeExceptionBodyField,
-			Message: fmt.Sprintf("the exception's body is the failed answer's text, a string: it has no field %q; "+
-				"parse it first (JSON.parse(e.body).%s), inside a try: it may not be JSON", rd.name, rd.name)}, true
+		return excBodyField(rd.rng, rd.name), true
 	case excHeaders > 0 && exc == 0 && len(missing) == 0:
-		return Diagnostic{Range: rd.rng, Severity: SeverityWarning, Code: CodeExceptionHeaders,
-			Message: "the exception of a call has no headers (only status.code, status.message and body): " +
-				"the failed answer's headers are not available to the script"}, true
+		return excHeadersRead(rd.rng), true
 	case len(missing) == 0 || exc > 0 || excHeaders > 0:
 		return Diagnostic{}, false
 	}
@@ -202,4 +202,75 @@ func documented(statuses []string, code int) bool {
 		}
 	}
 	return false
+}
+
+func excBodyField(r Range, name string) Diagnostic {
+	return Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeExceptionBodyField,
+		Message: fmt.Sprintf("the exception's body is the failed answer's text, a string: it has no field %q; "+
+			"parse it first (JSON.parse(e.body).%s), inside a try: it may not be JSON", name, name)}
+}
+
+func excHeadersRead(r Range) Diagnostic {
+	return Diagnostic{Range: r, Severity: SeverityWarning, Code: CodeExceptionHeaders,
+		Message: "the exception of a call has no headers (only status.code, status.message and body): " +
+			"the failed answer's headers are not available to the script"}
+}
+
+// checkCatchReads checks, without the analysis, the reads of a catch
+// parameter whose try calls a service: e.body.x and e.headers.
+func (d *diagnoser) checkCatchReads(body ast.Node) {
+	n := 0
+	walk(body, func(node ast.Node) {
+		t, ok := node.(*ast.TryStatement)
+		if !ok || t == nil || t.Catch == nil || t.Catch.Body == nil || n >= maxFlowDiagnostics {
+			return
+		}
+		id, ok := t.Catch.Parameter.(*ast.Identifier)
+		if !ok || id == nil || t.Body == nil || !callsService(t.Body) {
+			return
+		}
+		name := id.Name.String()
+		walk(t.Catch.Body, func(x ast.Node) {
+			dot, ok := x.(*ast.DotExpression)
+			if !ok || dot == nil || n >= maxFlowDiagnostics {
+				return
+			}
+			prop := dot.Identifier.Name.String()
+			start := offsetOf(d.text, dot.Identifier.Idx)
+			r := Range{start, min(start+len(prop), len(d.text))}
+			switch left := dot.Left.(type) {
+			case *ast.Identifier:
+				if left != nil && left.Name.String() == name && prop == "headers" {
+					d.add(excHeadersRead(r))
+					n++
+				}
+			case *ast.DotExpression:
+				if in, ok := left.Left.(*ast.Identifier); ok && in != nil && in.Name.String() == name &&
+					left.Identifier.Name.String() == "body" && !stringMembers[prop] {
+					d.add(excBodyField(r, prop))
+					n++
+				}
+			}
+		})
+	})
+}
+
+// callsService reports whether block b calls api.rest.v1 (or a function,
+// which may).
+func callsService(b ast.Node) bool {
+	found := false
+	walk(b, func(x ast.Node) {
+		c, ok := x.(*ast.CallExpression)
+		if found || !ok || c == nil {
+			return
+		}
+		if _, ok := c.Callee.(*ast.Identifier); ok {
+			found = true
+			return
+		}
+		if ch := dotChain(c.Callee); len(ch) == 4 && ch[0] == "api" && ch[1] == "rest" && ch[2] == "v1" {
+			found = true
+		}
+	})
+	return found
 }

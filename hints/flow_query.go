@@ -209,8 +209,8 @@ func flowItems(dst []CompletionItem, doc *Document, s *scanResult, used int, rng
 		return nil, false, false
 	}
 	// A document not analysed yet is analysed now only where answers
-	// can be typed (a description, recorded answers, an exception).
-	res, at := doc.flowForCompletion(rng.Start, disp.APIs != nil || strings.Contains(s.text, "catch"))
+	// can be typed (a description or recorded answers), as Diagnose does.
+	res, at := doc.flowForCompletion(rng.Start, disp.APIs.Len() > 0)
 	t, ok := res.lookup(root, at)
 	if !ok || !values(t) {
 		return nil, false, false

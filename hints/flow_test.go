@@ -202,3 +202,18 @@ func FuzzFlow(f *testing.F) {
 		HoverAt(next, off, reg, disp)
 	})
 }
+
+// Without any description the analysis is not made, but the catch
+// parameter's own reads are still checked.
+func TestCatchReadsWithoutDescription(t *testing.T) {
+	src := "try { api.rest.v1.get(\"crm\", {}, {}); } catch (e) { e.body.code; e.headers; e.body.length; e.status.code; }\n" +
+		"try { JSON.parse(x); } catch (e) { e.body.code; }\n"
+	var got []string
+	for _, d := range Diagnose(NewDocument(src), testRegistry(t), Display{}) {
+		got = append(got, d.Code+" "+src[d.Range.Start:d.Range.End])
+	}
+	want := []string{CodeExceptionBodyField + " code", CodeExceptionHeaders + " headers"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("diagnostics = %q, want %q", got, want)
+	}
+}

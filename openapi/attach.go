@@ -94,6 +94,14 @@ func (s *Set) API(id string) (API, bool) {
 	return a, ok
 }
 
+// Len returns how many services have a description.
+func (s *Set) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.apis)
+}
+
 // IDs returns the serviceIds that have a description, sorted.
 func (s *Set) IDs() []string {
 	if s == nil {
