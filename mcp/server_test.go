@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,4 +235,29 @@ func booleanSchemas(schema any, path string) []string {
 		out = append(out, booleanSchemas(items, path+"[]")...)
 	}
 	return out
+}
+
+// TestServicesPaged: without a limit a page of 100 services, truncated
+// says more matched; a limit up to 500 is taken.
+func TestServicesPaged(t *testing.T) {
+	root := testProject(t)
+	var y strings.Builder
+	y.WriteString("scriptservice:\n  api:\n")
+	for i := range 700 {
+		fmt.Fprintf(&y, "    - serviceId: svc-%03d\n      url: https://svc.example.com/%d\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(root, "config", "application.yml"), []byte(y.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, testOptions(t, root))
+	for _, tc := range []struct {
+		args map[string]any
+		want int
+	}{{map[string]any{}, 100}, {map[string]any{"limit": 300}, 300}, {map[string]any{"limit": 5000}, 500}} {
+		var out ServicesOut
+		call(t, cs, "services", tc.args, &out)
+		if len(out.Services) != tc.want || !out.Truncated || out.Total != 700 {
+			t.Errorf("%v: %d services, truncated %v, total %d; want %d", tc.args, len(out.Services), out.Truncated, out.Total, tc.want)
+		}
+	}
 }

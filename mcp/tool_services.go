@@ -16,7 +16,7 @@ type ServicesIn struct {
 	Kind        string `json:"kind,omitempty" jsonschema:"the script kind whose services to list: scriptService (default), scriptTask or validationScript"`
 	Environment string `json:"environment,omitempty" jsonschema:"the project file's environment (restls.yaml's environments); default its defaultEnvironment"`
 	Query       string `json:"query,omitempty" jsonschema:"keep the services whose serviceId, url or description contains this text (case-insensitive)"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"at most this many services (default and maximum 500)"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"at most this many services (default 100, at most 500); narrow the list with query rather than raise it"`
 }
 
 // ServicesOut is the services tool's answer.
@@ -69,6 +69,11 @@ func (s *Server) services(ctx context.Context, _ *sdk.CallToolRequest, in Servic
 	}
 	apis := snap.APIsFor("", workspaceUsable(reg))
 	limit := s.limit(in.Limit)
+	if in.Limit <= 0 {
+		// A project may configure thousands: an agent reads a page and
+		// narrows with query, rather than take them all into its context.
+		limit = min(limit, defaultServices)
+	}
 	q := strings.ToLower(in.Query)
 	ids := reg.IDs()
 	out.Total = len(ids)
@@ -144,6 +149,9 @@ func kindArg(s string) (config.Kind, error) {
 	}
 	return config.ParseKind(s)
 }
+
+// defaultServices is the services tool's page without a limit.
+const defaultServices = 100
 
 // limit is a list's limit: n within (0, Limits.Items], else Items.
 func (s *Server) limit(n int) int {
