@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 // Observer watches a run as it happens (dryrun.Observer): calls made and
@@ -142,3 +144,8 @@ func (r *Request) shownName() string {
 	}
 	return "-"
 }
+
+// RunFunc is Engine.Run's shape: what a surface is given to run scripts
+// with (the engine's Run, or Run behind web's gate, which audits and
+// limits it).
+type RunFunc func(ctx context.Context, snap workspace.Snapshot, req Request) (*dryrun.Result, error)

@@ -2,15 +2,13 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-	"go.uber.org/zap"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/diff"
@@ -105,15 +103,12 @@ func historyKey(d *document) string {
 // keepRun adds a finished run of d to the history and remembers its call
 // timings for the timeout-budget hint. A failure to keep it is logged, the
 // run's answer is not changed by it.
-func (s *session) keepRun(d *document, res *dryrun.Result) {
+func (s *session) keepIn(d *document) *engine.Keep {
 	source := history.SourceEditor
 	if s.opts.HistoryInMemory {
 		source = history.SourceDesigner
 	}
-	if err := s.history.Add(history.NewEntry(historyKey(d), source, res)); err != nil {
-		s.log.Info("run not kept in the history", zap.String("uri", string(d.uri)), zap.Error(err))
-	}
-	s.keepSlowCalls(d, res)
+	return &engine.Keep{Store: s.history, Key: historyKey(d), Source: source}
 }
 
 // maxSlowCalls bounds the slow calls kept per script (one per serviceId
@@ -235,18 +230,11 @@ func (s *session) compareWithFixtures(ctx context.Context, c commandCall, arg *H
 	}
 	ctx, done := s.detach(ctx, c.req)
 	defer done()
-	res, err := runner(ctx, workspace.RunRequest{
-		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: v.kind,
-		MockFile: mockFile, Snapshot: v.snap, Environment: v.env, Progress: func(string) {},
-	})
-	if ctx.Err() != nil {
-		return nil, protocol.ErrRequestCancelled
-	}
-	if errors.Is(err, workspace.ErrRunnerBusy) {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %v", command, err)
-	}
+	show := s.showPath(v)
+	res, err := runner(ctx, v.ws, engine.Request{Path: v.d.path, Name: show(script), Text: v.d.doc.Text(),
+		Fixtures: engine.Fixtures{File: mockFile}, Trace: true, Show: show})
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", command, err)
+		return nil, s.runError(ctx, command, string(v.d.uri), err)
 	}
 	shown := workspace.NewPathDisplay(s.opts.ShowPath, v.snap.Sources).Path(mockFile)
 	return compared(RunInfo{Mode: res.Mode, Fixtures: shown}, info(runs[0]), diff.Compare(res, runs[0].Run),

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/diff"
@@ -28,13 +29,13 @@ type queueRunner struct {
 	mocked   []string // the MockFile of each run from fixtures
 }
 
-func (q *queueRunner) run(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+func (q *queueRunner) run(_ context.Context, _ workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var raw string
 	mode := dryrun.ModeLive
-	if req.MockFile != "" {
-		q.mocked = append(q.mocked, req.MockFile)
+	if req.Fixtures.File != "" {
+		q.mocked = append(q.mocked, req.Fixtures.File)
 		raw, mode = q.fixtures, dryrun.ModeMock
 	} else {
 		raw, q.queue = q.queue[0], q.queue[1:]
@@ -44,6 +45,11 @@ func (q *queueRunner) run(_ context.Context, req workspace.RunRequest) (*dryrun.
 		return nil, err
 	}
 	res.Mode = mode
+	if k := req.Keep; k != nil { // as the engine keeps it
+		if err := k.Store.Add(history.NewEntry(k.Key, k.Source, &res)); err != nil {
+			return nil, err
+		}
+	}
 	return &res, nil
 }
 

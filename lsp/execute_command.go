@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"sync/atomic"
 
@@ -14,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -55,7 +57,8 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "restls.runScript: %s is not open in the editor; open it first", a.URI)
 	}
-	kind := v.kind
+	// A kind the user named wins; else the engine's kind rule decides.
+	var kind config.Kind
 	if a.Kind != "" {
 		k, err := config.ParseKind(a.Kind)
 		if err != nil {
@@ -83,37 +86,70 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs
 	ctx, done := s.detach(ctx, c.req)
 	defer done()
 
-	// The run is decided here, once: the snapshot and its environment
-	// were taken together (viewOf), and the gate judges, the run uses and
-	// the audit records that pair, whatever the settings become while the
-	// client answers the progress request below.
-	run := workspace.RunRequest{
-		URI: string(v.d.uri), Path: v.d.path, Text: v.d.doc.Text(), Kind: kind, Input: input,
-		MockFile: mockFile, RecordFile: recordFile,
-		Snapshot: v.snap, Environment: v.env,
+	// The run is decided by the engine, once, on the snapshot and the
+	// environment taken together (viewOf): the gate judges, the run uses
+	// and the audit records that pair, whatever the settings become while
+	// the client answers the progress request below.
+	show := s.showPath(v)
+	run := engine.Request{Path: v.d.path, Name: show(scriptPath(v.d.uri, v.d.path)), Text: v.d.doc.Text(), Kind: kind, Input: input,
+		Fixtures: engine.Fixtures{File: mockFile, Record: recordFile}, Trace: true, Show: show, Keep: s.keepIn(v.d)}
+	if run.Name == "" {
+		run.Name = uri.Basename(v.d.uri)
 	}
 	prog := s.startProgress(ctx, c.token, "restls: running "+uri.Basename(v.d.uri))
 	run.Progress = prog.report
-	res, err := runner(ctx, run)
+	res, err := runner(ctx, v.ws, run)
 	if err != nil {
 		prog.end("failed")
 	} else {
 		prog.end("done")
 	}
-	if ctx.Err() != nil {
-		return nil, protocol.ErrRequestCancelled
-	}
-	if errors.Is(err, workspace.ErrRunnerBusy) {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "restls.runScript: %v", err)
-	}
 	if err != nil {
-		s.log.Info("runScript failed", zap.String("uri", a.URI), zap.Error(err))
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "restls.runScript: %v", err)
+		return nil, s.runError(ctx, CommandRunScript, a.URI, err)
 	}
-	// The answers are checked first, so the run kept has its notes.
-	s.checkRunAnswers(ctx, workspace.Usable(v.snap.For(kind)), res)
-	s.keepRun(v.d, res)
+	s.keepSlowCalls(v.d, res)
 	return res, nil
+}
+
+// runError is how a run that did not run is answered: canceled, busy
+// (RequestFailed: try again), fixtures that do not load (InvalidParams,
+// naming the file and line), no configuration (RequestFailed), else an
+// internal error.
+func (s *session) runError(ctx context.Context, command, u string, err error) error {
+	var fe *engine.FixturesError
+	var ce *engine.ConfigError
+	switch {
+	case ctx.Err() != nil:
+		return protocol.ErrRequestCancelled
+	case errors.Is(err, workspace.ErrRunnerBusy), errors.As(err, &ce):
+		return jsonrpc2.Errorf(codeRequestFailed, "%s: %v", command, err)
+	case errors.As(err, &fe):
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", command, err)
+	}
+	s.log.Info("run failed", zap.String("command", command), zap.String("uri", u), zap.Error(err))
+	return jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", command, err)
+}
+
+// showPath is how a run names the script and its fixture files: as the
+// session shows paths (ShowPath: a designer's /lsp), else relative to the
+// workspace's root when under it, as restls run from the project's
+// directory names them.
+func (s *session) showPath(v view) func(string) string {
+	if s.opts.ShowPath != nil {
+		return workspace.NewPathDisplay(s.opts.ShowPath, v.snap.Sources).Path
+	}
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	return func(p string) string {
+		if root == "" || p == "" {
+			return p
+		}
+		if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
+		return p
+	}
 }
 
 // runFiles are the fixture files a run of d reads and writes, from the

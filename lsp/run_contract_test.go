@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +10,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/workspace"
 )
 
@@ -26,23 +25,24 @@ func TestRunScriptContract(t *testing.T) {
 		"shop.json":              actionDescription,
 	})
 	src := []workspace.APISource{{ServiceID: "shop", Location: filepath.Join(dir, "shop.json")}}
-	// The result as the dry-run child sends it (runtime/dryrun, JSON).
-	const calls = `{"result": 1, "calls": [
-		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/orders/1", "status": {"code": 200},
-		 "responseHeaders": {"content-type": "application/json"}, "responseBody": {"id": 0, "state": "lost"}},
-		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/orders/2", "status": {"code": 500}},
-		{"serviceId": "shop", "method": "GET", "url": "https://shop.example.test/api/carts/2", "status": {"code": 500}}]}`
-	runner := func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
-		var res dryrun.Result
-		err := json.Unmarshal([]byte(calls), &res)
-		return &res, err
-	}
-	srv := newTestServer(t, Options{PollInterval: -1, Runner: runner, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
+	// The calls answered by fixtures, run by the real engine in this
+	// process: it checks the answers, against the session's descriptions.
+	writeFiles(t, dir, map[string]string{"orders.mock.yaml": `
+- {serviceId: shop, method: GET, path: orders/1, status: 200, headers: {content-type: application/json}, body: {id: 0, state: lost}}
+- {serviceId: shop, method: GET, path: orders/2, status: 500}
+- {serviceId: shop, method: GET, path: carts/2, status: 500}
+`})
+	script := `api.rest.v1.get("shop", {pathParams: ["orders", "1"]}, {});
+try { api.rest.v1.get("shop", {pathParams: ["orders", "2"]}, {}); } catch (e) {}
+try { api.rest.v1.get("shop", {pathParams: ["carts", "2"]}, {}); } catch (e) {}
+return 1;`
+	eng := engine.New(engine.Options{Isolation: engine.InProcess})
+	srv := newTestServer(t, Options{PollInterval: -1, Runner: eng.Run, Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}, OpenAPI: src})
 	srv.ws.AnswerDescriptions().SetDelay(0)
 	srv.ws.Descriptions().SetDelay(0)
 	c := connect(t, srv, clientOptions{root: dir})
 	u := uri.File(filepath.Join(dir, "orders.js"))
-	c.open(u, "return 1")
+	c.open(u, script)
 	t.Cleanup(func() { _ = srv.ws.Descriptions().Wait(context.Background(), src) })
 	var res struct {
 		Calls []struct {
@@ -53,7 +53,7 @@ func TestRunScriptContract(t *testing.T) {
 			} `json:"contract"`
 		} `json:"calls"`
 	}
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": CommandRunScript, "arguments": []any{map[string]any{"uri": string(u)}}}, &res); err != nil {
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": CommandRunScript, "arguments": []any{map[string]any{"uri": string(u), "mock": filepath.Join(dir, "orders.mock.yaml")}}}, &res); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

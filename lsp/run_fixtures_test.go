@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
@@ -20,10 +21,10 @@ import (
 // fileRunner records the fixture files of each run it is handed.
 type fileRunner struct {
 	mu   sync.Mutex
-	last workspace.RunRequest
+	last engine.Request
 }
 
-func (f *fileRunner) run(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+func (f *fileRunner) run(_ context.Context, _ workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 	f.mu.Lock()
 	f.last = req
 	f.mu.Unlock()
@@ -33,7 +34,7 @@ func (f *fileRunner) run(_ context.Context, req workspace.RunRequest) (*dryrun.R
 func (f *fileRunner) files() (string, string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.last.MockFile, f.last.RecordFile
+	return f.last.Fixtures.File, f.last.Fixtures.Record
 }
 
 func execRun(c *testClient, arg map[string]any) error {

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/workspace"
 )
@@ -34,10 +34,12 @@ type Options struct {
 	// Logger receives the server's logs; nil discards them. It must never
 	// write to the LSP stream (stdout in stdio mode).
 	Logger *zap.Logger
-	// Runner runs a script for the restls.runScript command. The lsp package
-	// does not import the runtime; cmd/restls injects it. nil makes the
-	// command answer that dry runs are not available.
-	Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error)
+	// Runner runs a script for the restls.runScript command: the run
+	// engine's Run (engine.RunFunc), which decides the kind, the
+	// fixtures, the isolation, the answer checks and the history, behind
+	// web's gate over HTTP. cmd/restls injects it. nil makes the command
+	// answer that dry runs are not available.
+	Runner engine.RunFunc
 	// History keeps the dry runs of sessions that keep theirs on disk
 	// (cmd/restls gives editors a history.Dir under the user cache
 	// directory); nil keeps every session's runs in memory, for that

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -55,10 +56,15 @@ func codeOf(err error) jsonrpc2.Code {
 }
 
 // echoRunner returns what runScript handed it, so tests can see the text the
-// server holds and the kind it chose.
-func echoRunner(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-	raw, err := json.Marshal(map[string]any{"text": req.Text, "kind": req.Kind, "input": string(req.Input)})
-	return &dryrun.Result{Result: raw}, err
+// server holds and the kind the engine decides on the snapshot it was
+// given (the one named, else the snapshot's kind rule on the path).
+func echoRunner(_ context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+	kind := req.Kind
+	if kind == "" {
+		kind = snap.Kind(filepath.ToSlash(req.Path), req.Text).Kind
+	}
+	raw, err := json.Marshal(map[string]any{"text": req.Text, "kind": kind, "input": string(req.Input)})
+	return &dryrun.Result{Result: raw, Kind: kind}, err
 }
 
 type echoed struct {
@@ -189,7 +195,7 @@ func TestDidChangeOrdering(t *testing.T) {
 func TestCancelAnswersRequestCancelled(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
-	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ workspace.RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(ctx context.Context, _ workspace.Snapshot, _ engine.Request) (*dryrun.Result, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -215,7 +221,7 @@ func TestCancelAnswersRequestCancelled(t *testing.T) {
 func TestRunnerPanicIsAnsweredAndSurvived(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.Snapshot, engine.Request) (*dryrun.Result, error) {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
@@ -253,9 +259,9 @@ func TestRunScriptWithoutRunner(t *testing.T) {
 
 func TestRunScriptProgressAndKind(t *testing.T) {
 	t.Parallel()
-	srv := newTestServer(t, Options{Runner: func(_ context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(_ context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		req.Progress("calling crm")
-		return echoRunner(context.Background(), req)
+		return echoRunner(context.Background(), snap, req)
 	}})
 	c := connect(t, srv, clientOptions{initOptions: map[string]any{
 		"scriptKinds": map[string]string{"**/tasks/*.js": "scriptTask", "*.validator.js": "validationScript"},

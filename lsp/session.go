@@ -244,6 +244,9 @@ type view struct {
 	// env is the project file's environment snap belongs to, taken under
 	// the same lock: a run judged, run and audited in env uses snap.
 	env string
+	// ws is the workspace snapshot the rest was read from (its
+	// Environment is env): what a run is given.
+	ws workspace.Snapshot
 }
 
 // viewOf returns the document and the registry it sees; ok is false when
@@ -265,7 +268,8 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)
-	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env}, true
+	ws.Environment = env
+	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
 }
 
 // scriptViewOf is viewOf for the script features (completion, hover,

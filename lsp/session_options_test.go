@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -23,7 +24,7 @@ import (
 func TestSessionWithoutPermissions(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32
-	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
+	srv := newTestServer(t, Options{Runner: func(context.Context, workspace.Snapshot, engine.Request) (*dryrun.Result, error) {
 		runs.Add(1)
 		return &dryrun.Result{Result: json.RawMessage("1")}, nil
 	}})

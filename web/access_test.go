@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
@@ -64,7 +65,7 @@ func TestCheckListen(t *testing.T) {
 func TestRunsDisabled(t *testing.T) {
 	t.Parallel()
 	ran := false
-	runner := func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+	runner := func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		ran = true
 		return &dryrun.Result{Result: json.RawMessage("1")}, nil
 	}
@@ -114,7 +115,7 @@ type roleServer struct {
 	hs    string
 	audit *bytes.Buffer
 	mu    sync.Mutex
-	got   []workspace.RunRequest
+	got   []engine.Request
 	svcs  [][]string
 	ops   *Ops
 	s     *Server
@@ -141,10 +142,10 @@ func newRoleServer(t *testing.T, env string, trusted ...string) *roleServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+	runner := func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		rs.mu.Lock()
 		rs.got = append(rs.got, req)
-		rs.svcs = append(rs.svcs, AllowedServices(ctx))
+		rs.svcs = append(rs.svcs, req.AllowServices)
 		rs.mu.Unlock()
 		c := &restclient.Call{ServiceID: "crm-customers", Method: "GET", URL: "http://user:pw@crm.example/v1/customers?apiKey=k3y-Value-Secret#frag", DurationMs: 1.5,
 			Status: &restclient.Status{Code: 200, Message: "OK"}}

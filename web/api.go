@@ -15,8 +15,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/hints"
-	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
@@ -362,8 +362,8 @@ type runAnswer struct {
 }
 
 // mockText returns the fixture document of a run body, nil for none, or
-// an error a user can act on; the document is parsed here so a mistake is
-// a 400 naming its line, not a failed run.
+// an error a user can act on. The engine parses it before anything runs:
+// a mistake is a 400 naming its line (runFailed), not a failed run.
 func (b *runBody) mockText() ([]byte, error) {
 	raw := bytes.TrimSpace(b.Mock)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -380,10 +380,7 @@ func (b *runBody) mockText() ([]byte, error) {
 		}
 		doc = []byte(text)
 	}
-	if _, err := restclient.ParseMock(mockName, doc); err != nil {
-		return nil, err
-	}
-	return doc, nil
+	return doc, nil // parsed by the engine, once
 }
 
 // mockName names the inline fixture document in parse errors as the run
@@ -394,15 +391,6 @@ const maxRunBody = 4 << 20
 
 // designerScript is the name of the script of POST /v1/run.
 const designerScript = "script.js"
-
-// anyScript matches every script: "kind" as a kind map.
-var anyScript = func() *input.Glob {
-	g, err := input.FileGlob("**")
-	if err != nil {
-		panic(err) // a constant pattern
-	}
-	return g
-}()
 
 // runShape is POST /v1/run's body, for messages.
 const runShape = `{"text": script, "kind"?: kind, "input"?: value, "mock"?: fixtures (YAML or JSON text), "record"?: true, "environment"?: name}`
@@ -418,18 +406,20 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		refuseUnread(w, r, http.StatusForbidden, ReasonNoAllowRun+" (a dry run executes the script and calls the configured services)")
 		return
 	}
-	// Admission first: the body (up to 4 MiB) and its mock are decoded
-	// only for a run that may go, so concurrent large requests past
-	// --max-runs cost a 429, not their parse (issue 23, finding 4). The
-	// runner's own limit still holds for /lsp runs.
-	select {
-	case s.runSlots <- struct{}{}:
-		defer func() { <-s.runSlots }()
-	default:
-		s.opts.Ops.dryRun("busy")
-		w.Header().Set("Retry-After", retryAfterBusy)
-		refuseUnread(w, r, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
-		return
+	// Admission first, the engine's one limit (--max-runs): the body (up
+	// to 4 MiB) and its mock are decoded only for a run that may go, so
+	// concurrent large requests past --max-runs cost a 429, not their
+	// parse (issue 23, finding 4). The run uses the slot taken here.
+	var slot *engine.Slot
+	if s.opts.Admit != nil {
+		var ok bool
+		if slot, ok = s.opts.Admit(); !ok {
+			s.opts.Ops.dryRun("busy")
+			w.Header().Set("Retry-After", retryAfterBusy)
+			refuseUnread(w, r, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
+			return
+		}
+		defer slot.Release()
 	}
 	var body runBody
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
@@ -449,66 +439,41 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `"record" is a live run whose answers become fixtures: leave "mock" out`)
 		return
 	}
-	// The kind rule every surface uses decides: a first-line
-	// "// restls-kind: K", else "kind" (the designer's kind selector, which
-	// its /lsp session sees as a scriptKinds glob, so hints and run
-	// agree), else scriptService.
-	var kinds config.KindMap
+	// "kind" is a kind the user named (the designer's kind selector): it
+	// wins over the script's "// restls-kind:" line, as restls run --kind
+	// and restls.runScript's kind do; without it the engine's kind rule
+	// decides.
+	var kind config.Kind
 	if body.Kind != "" {
-		k, err := config.ParseKind(body.Kind)
-		if err != nil {
+		if kind, err = config.ParseKind(body.Kind); err != nil {
 			s.opts.Ops.dryRun("bad-request")
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
-		kinds = config.KindMap{{Glob: anyScript, Kind: k}}
 	}
-	kind := kinds.KindOf(designerScript, body.Text)
-	var input []byte
-	if len(body.Input) > 0 && string(body.Input) != "null" {
-		input = body.Input
-	}
-	snap, env, err := s.environmentSnapshot(body.Environment)
+	cfg, env, err := s.environmentSnapshot(body.Environment)
 	if err != nil {
 		s.opts.Ops.dryRun("bad-request")
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	req := workspace.RunRequest{URI: "designer:" + designerScript, Text: body.Text, Kind: kind, Input: input, MockText: mock,
-		Snapshot: snap, Environment: env, Progress: func(string) {}}
-	res, err := s.run(r.Context(), req)
+	snap := workspace.NewSnapshot(cfg, nil, s.opts.Session.APIs(), nil, nil, nil)
+	snap.Environment = env
+	req := engine.Request{Name: designerScript, Text: body.Text, Kind: kind, Input: body.Input, Trace: true, Slot: slot}
+	if mock != nil {
+		req.Fixtures.Inline = mock
+	}
+	res, err := s.run(r.Context(), snap, req)
 	if err != nil {
-		if r.Context().Err() != nil {
-			return // the client went away
-		}
-		var ref *RefusedError
-		if errors.As(err, &ref) {
-			s.opts.Ops.dryRun("refused")
-			code := http.StatusForbidden
-			if ref.Code == refusedStopping {
-				code = http.StatusServiceUnavailable
-				w.Header().Set("Retry-After", retryAfterBusy)
-			}
-			writeError(w, code, ref.Reason)
-			return
-		}
-		if errors.Is(err, workspace.ErrRunnerBusy) {
-			w.Header().Set("Retry-After", retryAfterBusy)
-			writeError(w, http.StatusTooManyRequests, err.Error())
-			return
-		}
-		s.log.Info("dry run failed", zap.Error(err))
-		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
+		s.runFailed(w, r, err)
 		return
 	}
-	reg := req.Snapshot.For(kind)
-	// Each call's answer held to the server's API descriptions, as the
-	// editor's and restls run's are: notes beside the call, never a failure.
-	s.opts.Session.CheckRunAnswers(r.Context(), workspace.Usable(reg), res.Calls)
 	if !body.Record {
 		writeJSON(w, http.StatusOK, res)
 		return
 	}
+	res.Mode = dryrun.ModeRecord // a live run whose answers become fixtures
+	reg := snap.Config.For(res.Kind)
 	doc, notes, err := restclient.TraceFixtures(res.Calls, func(id string) (string, bool) {
 		svc, ok := reg.Service(id)
 		if !ok {
@@ -524,6 +489,36 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		answer.Fixtures = &text
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// runFailed answers a run that did not run: refused by the gate (403,
+// or 503 while stopping), busy (429), fixtures or configuration that
+// cannot be used (400, 422), or a failure to start it (422).
+func (s *Server) runFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return // the client went away
+	}
+	var ref *RefusedError
+	var fe *engine.FixturesError
+	switch {
+	case errors.As(err, &ref):
+		s.opts.Ops.dryRun("refused")
+		code := http.StatusForbidden
+		if ref.Code == refusedStopping {
+			code = http.StatusServiceUnavailable
+			w.Header().Set("Retry-After", retryAfterBusy)
+		}
+		writeError(w, code, ref.Reason)
+	case errors.Is(err, workspace.ErrRunnerBusy):
+		w.Header().Set("Retry-After", retryAfterBusy)
+		writeError(w, http.StatusTooManyRequests, err.Error())
+	case errors.As(err, &fe):
+		s.opts.Ops.dryRun("bad-request")
+		writeError(w, http.StatusBadRequest, err.Error()+"; fix the fixture (the format is GET /v1/schema/mock.json and docs/runtime.md)")
+	default:
+		s.log.Info("dry run failed", zap.Error(err))
+		writeError(w, http.StatusUnprocessableEntity, "dry run failed: "+err.Error())
+	}
 }
 
 // environmentSnapshot is the registry of the project file's environment

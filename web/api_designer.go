@@ -56,16 +56,17 @@ func (s *Server) handleRunPlan(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `the body must be JSON {"text": script, "kind"?: kind}: `+err.Error())
 		return
 	}
-	var kinds config.KindMap
+	// The kind the run would use (handleRun): the one named, else the
+	// kind rule.
+	kind := config.KindMap(nil).KindOf(designerScript, body.Text)
 	if body.Kind != "" {
 		k, err := config.ParseKind(body.Kind)
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
-		kinds = config.KindMap{{Glob: anyScript, Kind: k}}
+		kind = k
 	}
-	kind := kinds.KindOf(designerScript, body.Text)
 	snap, env, err := s.environmentSnapshot(body.Environment)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())

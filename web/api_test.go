@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
@@ -258,10 +259,11 @@ func TestRunDisabledWithoutAllowRun(t *testing.T) {
 
 func TestRunWithRunner(t *testing.T) {
 	t.Parallel()
-	var got workspace.RunRequest
+	var got engine.Request
+	var gotSnap workspace.Snapshot
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-			got = req
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+			got, gotSnap = req, snap
 			if strings.Contains(req.Text, "fail") {
 				return nil, errors.New("script.js:1:1: ReferenceError: fail is not defined")
 			}
@@ -273,7 +275,7 @@ func TestRunWithRunner(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, `"result":"ok"`) {
 		t.Fatalf("POST /v1/run = %d %s", res.StatusCode, body)
 	}
-	if got.Kind != config.ScriptTask || string(got.Input) != `{"a":1}` || got.Snapshot == nil || got.Progress == nil {
+	if got.Kind != config.ScriptTask || string(got.Input) != `{"a":1}` || gotSnap.Config == nil {
 		t.Errorf("runner got %+v", got)
 	}
 	res, body = post(t, hs.URL+"/v1/run", `{"text":"fail()"}`, key)
@@ -315,15 +317,19 @@ func TestUnknownPath(t *testing.T) {
 }
 
 // TestRunMock: an inline fixture document, as text (YAML or JSON) or as
-// the JSON document itself, reaches the runner; a broken one is a 400 that
-// names its line, before anything runs.
+// the JSON document itself, reaches the engine; a broken one is a 400 that
+// names its line, before anything runs (the engine parses it first).
 func TestRunMock(t *testing.T) {
 	t.Parallel()
-	var got []workspace.RunRequest
+	var got []engine.Request
+	eng := engine.New(engine.Options{Isolation: engine.InProcess})
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-			got = append(got, req)
-			return &dryrun.Result{Result: json.RawMessage(`"ok"`)}, nil
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+			res, err := eng.Run(ctx, snap, req)
+			if err == nil {
+				got = append(got, req)
+			}
+			return res, err
 		}
 	})
 	key := map[string]string{"Authorization": "Bearer " + s.key}
@@ -341,8 +347,8 @@ func TestRunMock(t *testing.T) {
 		if res.StatusCode != 200 || len(got) != 1 {
 			t.Fatalf("%s: POST /v1/run = %d %s", name, res.StatusCode, body)
 		}
-		if string(got[0].MockText) != tc.want || string(got[0].Input) != `{"a":1}` {
-			t.Errorf("%s: runner got mock %q input %s, want %q", name, got[0].MockText, got[0].Input, tc.want)
+		if string(got[0].Fixtures.Inline) != tc.want || string(got[0].Input) != `{"a":1}` {
+			t.Errorf("%s: runner got mock %q input %s, want %q", name, got[0].Fixtures.Inline, got[0].Input, tc.want)
 		}
 	}
 	got = nil
@@ -401,7 +407,7 @@ func TestProjectSchema(t *testing.T) {
 func TestStatusRun(t *testing.T) {
 	t.Parallel()
 	runner := func(o *Options) {
-		o.Runner = func(context.Context, workspace.RunRequest) (*dryrun.Result, error) { return nil, nil }
+		o.Runner = func(context.Context, workspace.Snapshot, engine.Request) (*dryrun.Result, error) { return nil, nil }
 	}
 	_, off := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, nil)
 	s, on := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, runner)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
@@ -202,18 +203,16 @@ func TestRunAdmittedBeforeTheMockIsParsed(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 2)
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.MaxRuns = 2
-		// As the isolate runner does: two runs at once, then busy.
-		slots := make(chan struct{}, 2)
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-			select {
-			case slots <- struct{}{}:
-			default:
+		// The engine's one limit: two runs at once, then busy; the held
+		// runs use the slots handleRun took for them.
+		eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 2})
+		o.Admit = eng.Admit
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+			if req.Slot == nil {
 				return nil, workspace.ErrRunnerBusy
 			}
 			started <- struct{}{}
 			<-release
-			<-slots
 			return &dryrun.Result{Result: json.RawMessage(`1`)}, nil
 		}
 	})

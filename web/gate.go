@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -136,74 +137,65 @@ const (
 	refusedExpired     = "token-expired"
 )
 
-type servicesKey struct{}
-
-// AllowedServices are the serviceIds a run's calls are limited to (the
-// runner's role limits), nil for no limit: cmd's runner hands them to the
-// dry run's child (isolate.Request.AllowServices), where a call to any
-// other fails with service-not-allowed before reaching the network. They
-// travel in ctx because the runner's signature is the language server's.
-func AllowedServices(ctx context.Context) []string {
-	s, _ := ctx.Value(servicesKey{}).([]string)
-	return s
-}
-
-// modeOf is how req's calls are answered: mock when fixtures (a file or
-// a document) answer them, live otherwise (recording is live).
-func modeOf(req workspace.RunRequest) string {
-	if req.RecordFile == "" && (req.MockFile != "" || req.MockText != nil) {
+// modeOf is how req's calls are answered as the gate judges them: mock
+// when fixtures (a file, a document, or none at all: every call answered
+// no-fixture) answer them and nothing reaches a service, live otherwise
+// (recording, and fixtures with live calls for the rest, are live).
+func modeOf(req engine.Request) string {
+	f := req.Fixtures
+	if f.Record == "" && !f.Live && (f.File != "" || f.Inline != nil || f.None) {
 		return dryrun.ModeMock
 	}
 	return dryrun.ModeLive
 }
 
-// admit decides whether id may run req; the context carries the run's
-// service limits.
-func (g *Gate) admit(ctx context.Context, id Identity, known bool, req workspace.RunRequest) (context.Context, error) {
+// admit decides whether id may run req against snap, and returns req
+// with the role's service limits (Request.AllowServices).
+func (g *Gate) admit(id Identity, known bool, snap workspace.Snapshot, req engine.Request) (engine.Request, error) {
 	if !g.opts.AllowRun {
-		return ctx, &RefusedError{Code: refusedDisabled, Reason: ReasonNoAllowRun}
+		return req, &RefusedError{Code: refusedDisabled, Reason: ReasonNoAllowRun}
 	}
 	if !known {
-		return ctx, nil // the editor on stdio: its user started the server
+		return req, nil // the editor on stdio: its user started the server
 	}
 	if ref := id.expired(time.Now(), "nothing ran"); ref != nil {
-		return ctx, ref
+		return req, ref
 	}
 	mode := modeOf(req)
 	if id.Auth == AuthKey || id.Auth == "" {
 		if !id.key {
-			return ctx, &RefusedError{Code: refusedRole, Reason: keyMissing}
+			return req, &RefusedError{Code: refusedRole, Reason: keyMissing}
 		}
-		return ctx, nil
+		return req, nil
 	}
 	need := RoleRunner
 	if mode == dryrun.ModeMock {
 		need = RoleMocker
 	}
 	if id.Role < need {
-		return ctx, &RefusedError{Code: refusedRole, Reason: needsRole(id)}
+		return req, &RefusedError{Code: refusedRole, Reason: needsRole(id)}
 	}
 	if mode != dryrun.ModeLive {
-		return ctx, nil
+		return req, nil
 	}
-	if env := g.environmentOf(req); len(id.Environments) > 0 && !slices.Contains(id.Environments, env) {
+	if env := g.environmentOf(snap); len(id.Environments) > 0 && !slices.Contains(id.Environments, env) {
 		if env == "" {
 			env = "no named environment"
 		}
-		return ctx, &RefusedError{Code: refusedEnvironment, Reason: fmt.Sprintf("%s's role runner allows live runs in %s only, and this run uses %s: run with fixtures, or pick one of those environments",
+		return req, &RefusedError{Code: refusedEnvironment, Reason: fmt.Sprintf("%s's role runner allows live runs in %s only, and this run uses %s: run with fixtures, or pick one of those environments",
 			id.User, strings.Join(id.Environments, ", "), env)}
 	}
 	if len(id.Services) > 0 {
-		ctx = context.WithValue(ctx, servicesKey{}, slices.Clone(id.Services))
+		req.AllowServices = slices.Clone(id.Services)
 	}
-	return ctx, nil
+	return req, nil
 }
 
-// environmentOf is the environment req runs in: the one it names, else
-// the server's.
-func (g *Gate) environmentOf(req workspace.RunRequest) string {
-	if req.Environment != "" {
-		return req.Environment
+// environmentOf is the environment a run against snap runs in: the
+// snapshot's, else the server's.
+func (g *Gate) environmentOf(snap workspace.Snapshot) string {
+	if snap.Environment != "" {
+		return snap.Environment
 	}
 	return g.opts.Environment
 }
@@ -224,13 +216,13 @@ func (g *Gate) Wrap(runner Runner) Runner {
 	if runner == nil {
 		return nil
 	}
-	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		start := time.Now()
 		id, known := IdentityFrom(ctx)
-		rctx, err := g.admit(ctx, id, known, req)
+		req, err := g.admit(id, known, snap, req)
 		var res *dryrun.Result
 		if err == nil {
-			res, err = g.run(rctx, runner, req)
+			res, err = g.run(ctx, runner, snap, req)
 		}
 		outcome := runOutcome(ctx, res, err)
 		role := "stdio"
@@ -243,7 +235,7 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		mode := modeOf(req)
 		g.opts.Ops.dryRunBy(role, mode, outcome)
 		if g.opts.Audit != nil {
-			rec := g.runRecord(start, id, known, req, mode, res, err, outcome)
+			rec := g.runRecord(start, id, known, snap, req, mode, res, err, outcome)
 			rec.Via, _ = ctx.Value(viaKey{}).(string)
 			g.opts.Audit.write(rec)
 		}
@@ -252,7 +244,7 @@ func (g *Gate) Wrap(runner Runner) Runner {
 }
 
 // run runs req unless the gate is draining, and stops it when halted.
-func (g *Gate) run(ctx context.Context, runner Runner, req workspace.RunRequest) (*dryrun.Result, error) {
+func (g *Gate) run(ctx context.Context, runner Runner, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 	if !g.enter() {
 		return nil, &RefusedError{Code: refusedStopping, Reason: reasonStopping}
 	}
@@ -260,7 +252,7 @@ func (g *Gate) run(ctx context.Context, runner Runner, req workspace.RunRequest)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(g.stopped, cancel)()
-	res, err := runner(ctx, req)
+	res, err := runner(ctx, snap, req)
 	if err != nil && g.stopped.Err() != nil {
 		return nil, ErrStopped
 	}
@@ -285,10 +277,14 @@ func runOutcome(ctx context.Context, res *dryrun.Result, err error) string {
 	return "failed"
 }
 
-func (g *Gate) runRecord(start time.Time, id Identity, known bool, req workspace.RunRequest, mode string, res *dryrun.Result, err error, outcome string) AuditRecord {
+func (g *Gate) runRecord(start time.Time, id Identity, known bool, snap workspace.Snapshot, req engine.Request, mode string, res *dryrun.Result, err error, outcome string) AuditRecord {
 	sum := sha256.Sum256([]byte(req.Text))
+	kind := req.Kind // the one the user named; else the one the engine decided
+	if res != nil && res.Kind != "" {
+		kind = res.Kind
+	}
 	rec := AuditRecord{Time: start.UTC().Format(time.RFC3339Nano), Event: "run", Script: scriptName(req), SHA256: hex.EncodeToString(sum[:]),
-		Kind: string(req.Kind), Environment: g.environmentOf(req), Mode: mode, Outcome: outcome,
+		Kind: string(kind), Environment: g.environmentOf(snap), Mode: mode, Outcome: outcome,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000}
 	rec.identity(id, known)
 	var ref *RefusedError
@@ -315,10 +311,10 @@ func (g *Gate) runRecord(start time.Time, id Identity, known bool, req workspace
 // scriptName is the script's name as the audit gives it: the file's
 // name, never its directory (a path on a user's machine says nothing
 // the hash does not).
-func scriptName(req workspace.RunRequest) string {
+func scriptName(req engine.Request) string {
 	name := req.Path
 	if name == "" {
-		name = req.URI
+		name = req.Name
 	}
 	if i := strings.LastIndexAny(name, `/\:`); i >= 0 {
 		name = name[i+1:]

@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
@@ -149,7 +150,7 @@ func TestRunNeedsKey(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			runs.Add(1)
 			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		}
@@ -206,7 +207,7 @@ func TestSessionWithoutKey(t *testing.T) {
 	var runs atomic.Int32
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1,
-			Runner: func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+			Runner: func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 				runs.Add(1)
 				return &dryrun.Result{Result: json.RawMessage("1")}, nil
 			}})
@@ -256,7 +257,7 @@ func TestSlowBody(t *testing.T) {
 	t.Parallel()
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 300 * time.Millisecond
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			return &dryrun.Result{Result: json.RawMessage("1")}, nil
 		}
 	})
@@ -310,7 +311,7 @@ func TestLongRunOutlivesReadTimeout(t *testing.T) {
 	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.ReadTimeout = 200 * time.Millisecond
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()

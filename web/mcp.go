@@ -35,36 +35,19 @@ func (s *Server) mayUseMCP(next http.Handler) http.Handler {
 	})
 }
 
-// EngineRunner is engine.Engine.Run's shape: the MCP run tool's runner.
-type EngineRunner func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error)
+// EngineRunner is engine.Engine.Run's shape: the MCP run tool's runner,
+// the same as every other surface's (Runner).
+type EngineRunner = Runner
 
-// WrapEngine returns run behind the gate, as Wrap does for a Runner: a
-// run it refuses (--allow-run off, a role too weak, a runner's
-// environments) never reaches run; a runner's serviceIds limit the
-// run's calls; every run is audited and counted by role and mode.
+// WrapEngine is Wrap for the MCP run tool: its runs are audited as
+// coming through /mcp (AuditRecord.Via).
 func (g *Gate) WrapEngine(run EngineRunner) EngineRunner {
 	if run == nil {
 		return nil
 	}
+	gated := g.Wrap(run)
 	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
-		// The run as the gate and the audit read one: answered from
-		// fixtures (a file, a document, or none at all: no-fixture) or
-		// live.
-		view := workspace.RunRequest{Path: req.Path, URI: req.Name, Text: req.Text, Kind: req.Kind, Input: req.Input,
-			MockFile: req.Fixtures.File, MockText: req.Fixtures.Inline, RecordFile: req.Fixtures.Record, Environment: snap.Environment}
-		switch {
-		case req.Fixtures.Live:
-			view.MockFile, view.MockText = "", nil
-		case view.MockFile == "" && view.MockText == nil:
-			view.MockText = []byte{}
-		}
-		gated := g.Wrap(func(ctx context.Context, _ workspace.RunRequest) (*dryrun.Result, error) {
-			if s := AllowedServices(ctx); s != nil {
-				req.AllowServices = s
-			}
-			return run(ctx, snap, req)
-		})
-		return gated(context.WithValue(ctx, viaKey{}, "mcp"), view)
+		return gated(context.WithValue(ctx, viaKey{}, "mcp"), snap, req)
 	}
 }
 

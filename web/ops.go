@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -300,8 +301,8 @@ func (o *Ops) WrapRunner(runner Runner) Runner {
 	if runner == nil || !o.Metrics() {
 		return runner
 	}
-	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-		res, err := runner(ctx, req)
+	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		res, err := runner(ctx, snap, req)
 		switch {
 		case err == nil && res.Threw():
 			o.dryRun("threw")

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -28,7 +29,7 @@ func metricsServer(t *testing.T, token string) (*Server, *httptest.Server) {
 	ops := NewOps(OpsOptions{Metrics: true, Version: "v9.9.9-test"})
 	s, hs := newTestServerLoad(t, config.Sources{ConfigRoot: exampleRoot}, ops.WrapLoad(nil), func(o *Options) {
 		o.Ops, o.ServeMetrics, o.Token = ops, true, token
-		o.Runner = ops.WrapRunner(func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = ops.WrapRunner(func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			switch {
 			case strings.Contains(req.Text, "throw"):
 				return &dryrun.Result{Result: json.RawMessage("null"), Error: &dryrun.ScriptError{Name: "Error", Message: "no"}}, nil

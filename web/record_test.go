@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -16,10 +15,8 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
-	"github.com/restls/restls/runtime"
-	"github.com/restls/restls/runtime/dryrun"
-	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/web"
 	"github.com/restls/restls/workspace"
 )
@@ -65,18 +62,7 @@ func designerBackendEnvs(t *testing.T, dir string, envs map[string]string) (*htt
 	ls := lsp.NewServer(lsp.Options{Session: workspace.NewSession(wo), Logger: log.Named("lsp"), PollInterval: -1})
 	const key = "designer-test-key"
 	s, err := web.New(web.Options{LSP: ls, Logger: log.Named("web"), Token: key,
-		Runner: func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-			var mock *restclient.Mock
-			if req.MockText != nil {
-				m, err := restclient.ParseMock(restclient.PastedMocks, req.MockText)
-				if err != nil {
-					return nil, err
-				}
-				mock = m
-			}
-			reg := req.Snapshot.For(req.Kind)
-			return runtime.Run(ctx, runtime.Options{Source: req.Text, Kind: req.Kind, Registry: reg, Input: req.Input, Mock: mock}), nil
-		}})
+		Runner: engine.New(engine.Options{Isolation: engine.InProcess}).Run})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -28,7 +29,7 @@ func updating() bool {
 func TestRefusalsGolden(t *testing.T) {
 	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			return &dryrun.Result{Result: []byte("1")}, nil
 		}
 	})

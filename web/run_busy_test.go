@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -16,7 +17,7 @@ import (
 func TestRunBusyIs429(t *testing.T) {
 	t.Parallel()
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 			return nil, fmt.Errorf("%w: two runs already go", workspace.ErrRunnerBusy)
 		}
 	})

@@ -1,19 +1,19 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"go.uber.org/zap/zaptest"
+
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
-	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
-	"go.uber.org/zap/zaptest"
 )
 
 // TestRunChecksAnswers: the designer's POST /v1/run holds each call's
@@ -53,14 +53,7 @@ paths:
 	ls := lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: dir}, Logger: log, PollInterval: -1,
 		OpenAPI: []workspace.APISource{{ServiceID: "shop", Location: desc}}})
 	s, err := New(Options{LSP: ls, Logger: log, Version: "test",
-		Runner: func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
-			return &dryrun.Result{Result: json.RawMessage(`null`), Mode: dryrun.ModeLive, Calls: []*restclient.Call{{
-				ServiceID: "shop", Method: "GET", URL: "https://shop.example.test/api/orders/7",
-				Status:          &restclient.Status{Code: 200, Message: "OK"},
-				ResponseHeaders: restclient.Headers{{Name: "content-type", Value: "application/json"}},
-				ResponseBody:    json.RawMessage(`{"id":"seven"}`),
-			}}}, nil
-		}})
+		Runner: engine.New(engine.Options{Isolation: engine.InProcess}).Run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +62,8 @@ paths:
 		s.Close()
 		hs.Close()
 	})
-	res, body := post(t, hs.URL+"/v1/run", `{"text":"api.rest.v1.get('shop', {pathParams: ['orders', '7']}, {})"}`, map[string]string{"Authorization": "Bearer " + s.key})
+	res, body := post(t, hs.URL+"/v1/run", `{"text":"api.rest.v1.get('shop', {pathParams: ['orders', '7']}, {})",`+
+		`"mock":[{"serviceId":"shop","method":"GET","path":"orders/7","status":200,"headers":{"content-type":"application/json"},"body":{"id":"seven"}}]}`, map[string]string{"Authorization": "Bearer " + s.key})
 	if res.StatusCode != 200 {
 		t.Fatalf("POST /v1/run = %d %s", res.StatusCode, body)
 	}

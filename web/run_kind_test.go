@@ -7,24 +7,30 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
 
-// TestRunKindFromTheScript: POST /v1/run runs the script as the kind rule
-// of every other surface decides: its first-line "// restls-kind: K",
-// else "kind" (the designer's kind selector, a kind map to its /lsp
-// session, so the run agrees with the hints), else scriptService.
+// TestRunKindFromTheScript: POST /v1/run runs the script as every other
+// surface decides its kind (the engine's rule): "kind" when the request
+// names one (the designer's kind selector), as restls run --kind and
+// restls.runScript's kind win; else its first-line "// restls-kind: K";
+// else scriptService.
 func TestRunKindFromTheScript(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var got config.Kind
+	eng := engine.New(engine.Options{Isolation: engine.InProcess})
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.Runner = func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
-			mu.Lock()
-			got = req.Kind
-			mu.Unlock()
-			return &dryrun.Result{Result: []byte("1")}, nil
+		o.Runner = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+			res, err := eng.Run(ctx, snap, req)
+			if err == nil {
+				mu.Lock()
+				got = res.Kind
+				mu.Unlock()
+			}
+			return res, err
 		}
 	})
 	for _, tc := range []struct {
@@ -34,7 +40,7 @@ func TestRunKindFromTheScript(t *testing.T) {
 		{`{"text":"return 1"}`, config.ScriptService},
 		{`{"text":"// restls-kind: scriptTask\nreturn 1"}`, config.ScriptTask},
 		{`{"text":"return 1", "kind": "validationScript"}`, config.ValidationScript},
-		{`{"text":"// restls-kind: scriptTask\nreturn 1", "kind": "validationScript"}`, config.ScriptTask},
+		{`{"text":"// restls-kind: scriptTask\nreturn 1", "kind": "validationScript"}`, config.ValidationScript},
 	} {
 		res, body := post(t, hs.URL+"/v1/run", tc.body, map[string]string{"Authorization": "Bearer " + s.key})
 		mu.Lock()

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/mcp"
-	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
 
@@ -22,9 +22,10 @@ import (
 // no host: loopback only.
 const DefaultAddr = "127.0.0.1:7373"
 
-// Runner runs a script for POST /v1/run; cmd/restls injects the runtime's.
-// It has the shape of lsp.Options.Runner so one function serves both.
-type Runner func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error)
+// Runner runs a script for POST /v1/run: the run engine's Run
+// (engine.RunFunc), which cmd/restls injects; the language server's and
+// the MCP tool's runner is the same one.
+type Runner = engine.RunFunc
 
 // Options configure a Server.
 type Options struct {
@@ -91,10 +92,11 @@ type Options struct {
 	// and DefaultSessionBytes (docs/http.md, "Security model").
 	SessionDocuments int
 	SessionBytes     int64
-	// MaxRuns is how many POST /v1/run may be admitted at once (the
-	// runner's own limit, --max-runs); zero means 2. A request past it is
-	// answered 429 before its body is read.
-	MaxRuns int
+	// Admit takes one of the run engine's slots (engine.Engine.Admit,
+	// --max-runs, the one admission limit of the process) before a POST
+	// /v1/run's body is read: a request past it is answered 429 unread.
+	// nil leaves admission to the runner alone.
+	Admit func() (*engine.Slot, bool)
 	// Ops serves /readyz and counts metrics; nil means readiness only.
 	// Make it with NewOps before the language server (its WrapLoad).
 	Ops *Ops
@@ -157,8 +159,6 @@ type Server struct {
 	// and runs are refused.
 	draining atomic.Bool
 	slots    chan struct{}
-	// runSlots admits POST /v1/run before its body is read or parsed.
-	runSlots chan struct{}
 
 	endHook  func(error) // tests: called when an /lsp session has ended
 	stopping func()      // tests: called once a stop has begun
@@ -201,9 +201,6 @@ func New(opts Options) (*Server, error) {
 	if opts.SessionBytes <= 0 {
 		opts.SessionBytes = DefaultSessionBytes
 	}
-	if opts.MaxRuns <= 0 {
-		opts.MaxRuns = 2
-	}
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
 	}
@@ -238,7 +235,7 @@ func New(opts Options) (*Server, error) {
 		gate = NewGate(GateOptions{AllowRun: opts.Runner != nil, Ops: opts.Ops})
 	}
 	s := &Server{opts: opts, log: opts.Logger, cors: cors, hosts: hosts, key: key, slots: make(chan struct{}, opts.MaxSessions),
-		runSlots: make(chan struct{}, opts.MaxRuns), auth: auth, gate: gate, run: gate.Wrap(opts.Runner)}
+		auth: auth, gate: gate, run: gate.Wrap(opts.Runner)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)

@@ -25,7 +25,6 @@ import (
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/runtime/isolate"
-	"github.com/restls/restls/web"
 	"github.com/restls/restls/workspace"
 )
 
@@ -81,7 +80,6 @@ ended without shutdown, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls serve: --run-timeout and --max-runs must be positive, got %v and %d\n", *runTimeout, *maxRuns)
 		return 2
 	}
-	hf.maxRuns = *maxRuns
 	if cf.rootMissing("serve") {
 		return 2
 	}
@@ -126,6 +124,7 @@ ended without shutdown, 2 for usage errors.`)
 	// and POST /v1/run share it (and its --max-runs slots).
 	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
 	runner := scriptRunner(runsCtx, eng)
+	hf.admit = eng.Admit
 	load := pool.Load
 	if httpMode {
 		// Over HTTP, web's gate decides every run (--allow-run, roles) for
@@ -243,25 +242,19 @@ func serveStdio(ctx context.Context, env *cliEnv, srv *lsp.Server, session *lsp.
 	}
 }
 
-// scriptRunner adapts the run engine, which runs each dry run in a child
-// process, to the language server's Runner. A run ends when its request
-// does or when serving does (serveCtx).
-func scriptRunner(serveCtx context.Context, eng *engine.Engine) func(context.Context, workspace.RunRequest) (*dryrun.Result, error) {
-	return func(ctx context.Context, req workspace.RunRequest) (*dryrun.Result, error) {
+// scriptRunner is the run engine's Run for the language server and POST
+// /v1/run: a run ends when its request does or when serving does
+// (serveCtx).
+func scriptRunner(serveCtx context.Context, eng *engine.Engine) engine.RunFunc {
+	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(serveCtx, cancel)()
-		snap := workspace.Snapshot{Config: req.Snapshot, Environment: req.Environment}
-		res, err := eng.Run(ctx, snap, engine.Request{Text: req.Text, Kind: req.Kind, Input: req.Input,
-			Fixtures:      engine.Fixtures{Inline: req.MockText, File: req.MockFile, Record: req.RecordFile},
-			AllowServices: web.AllowedServices(ctx), Trace: true, Progress: req.Progress})
+		res, err := eng.Run(ctx, snap, req)
 		if err != nil && serveCtx.Err() != nil {
 			return nil, errors.New("the server is shutting down; the run was stopped")
 		}
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
+		return res, err
 	}
 }
 

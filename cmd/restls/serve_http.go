@@ -40,12 +40,12 @@ type httpFlags struct {
 	stopDelay   time.Duration
 	metrics     bool
 	metricsAddr string
-	// sessionDocs and sessionBytes are each /lsp session's budgets;
-	// maxRuns is --max-runs, which POST /v1/run admits by before reading
-	// its body.
+	// sessionDocs and sessionBytes are each /lsp session's budgets.
 	sessionDocs  int
 	sessionBytes int64
-	maxRuns      int
+	// admit takes one of the run engine's --max-runs slots, which POST
+	// /v1/run does before reading its body.
+	admit func() (*engine.Slot, bool)
 	// pageURLFile receives the page address with the access key made at
 	// start (--page-url-file); jsonLog is --log-format json, where no
 	// plain line and no key may reach stderr.
@@ -280,7 +280,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 		ws = srv.Session()
 	}
 	return web.Options{LSP: srv, Session: ws, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
-		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, MaxRuns: h.maxRuns,
+		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, Admit: h.admit,
 		Runner: runner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp}
 }
