@@ -132,8 +132,8 @@ func (s *session) runError(ctx context.Context, command, u string, err error) er
 
 // showPath is how a run names the script and its fixture files: as the
 // session shows paths (ShowPath: a designer's /lsp), else relative to the
-// workspace's root when under it, as restls run from the project's
-// directory names them.
+// project (the project file's directory, else the workspace's root) when
+// under it, as restls run from the project's directory names them.
 func (s *session) showPath(v view) func(string) string {
 	if s.opts.ShowPath != nil {
 		return workspace.NewPathDisplay(s.opts.ShowPath, v.snap.Sources).Path
@@ -141,6 +141,9 @@ func (s *session) showPath(v view) func(string) string {
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
+	if p := s.srv.opts.Project; p != "" {
+		root = filepath.Dir(p)
+	}
 	return func(p string) string {
 		if root == "" || p == "" {
 			return p

@@ -138,14 +138,6 @@ var doorsKnown = []struct {
 	doors          []string
 	cases, finding *regexp.Regexp
 }{
-	{"the editor names the fixtures file by absolute path", []string{doorDesigner, doorRun, doorTest}, anyCase,
-		regexp.MustCompile(`^\.(calls\[\d+\]\.(errorMessage|responseHeaders\.x-restls-mock)|error\.message|refused): ".*\$PROJECT/.*" != "`)},
-	{"the editor's no-fixture advice names the script by absolute path (it said restls fixtures generate SCRIPT before the engine)", []string{doorEditor}, anyCase,
-		regexp.MustCompile(`^the advice says restls fixtures generate (SCRIPT|\$PROJECT/)`)},
-	{"an explicit kind loses to the script's // restls-kind: line only in POST /v1/run", []string{doorDesigner},
-		regexp.MustCompile(`^scenarios/kind-explicit$`), regexp.MustCompile(`^\.kind: `)},
-	{"a recording through POST /v1/run says mode live", []string{doorDesigner},
-		regexp.MustCompile(`^scenarios/record$`), regexp.MustCompile(`^\.mode: "record" != "live"$`)},
 }
 
 var anyCase = regexp.MustCompile(``)
