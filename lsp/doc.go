@@ -29,7 +29,9 @@
 // the kind, the registry and the descriptions, as restls check does; a
 // session's own registry (sources its settings name) stays a session's.
 //
-// lsp may import config, openapi, hints, workspace, runtime/dryrun (the
+// lsp may import config, engine (the run request restls.runScript
+// builds: the engine decides the run; its Run is injected as
+// Options.Runner), openapi, hints, workspace, runtime/dryrun (the
 // type of a run's result, which restls.runScript answers as it is),
 // runtime/dryrun/history and runtime/dryrun/diff (the run history and the
 // compare commands, command_history.go) and runtime/curlin

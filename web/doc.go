@@ -19,14 +19,15 @@
 // choose configuration sources, lspws.go), and the designer page embedded
 // with go:embed (GET /).
 //
-// web may import config, engine (the run tool's runner shape,
-// Gate.WrapEngine), mcp (the server /mcp serves), hints, lsp, runtime/dryrun (the type of a run's
+// web may import config, engine (the run request: POST /v1/run and the
+// gate read and build engine.Request, and POST /v1/run admits with the
+// engine's slot), mcp (the server /mcp serves), hints, lsp, runtime/dryrun (the type of a run's
 // result, which POST /v1/run answers as it is), runtime/restclient (only
 // for the fixture format: ParseMock checks a run's inline mock, MockSchema
 // is served) and workspace (the project: Options.Session, which every
-// endpoint but /lsp asks for status, services, environments, a run's
-// answer check and reload; restls.yaml and its schema, path display, the
-// dry-run contract RunRequest). Only lspws.go imports lsp, for the
+// endpoint but /lsp asks for status, services, environments and
+// reload; restls.yaml and its schema, path display, 
+// ErrRunnerBusy). Only lspws.go imports lsp, for the
 // language server it serves on /lsp (internal/layering's table holds web
 // to it). It must not
 // import runtime (dry runs reach it through the injected Options.Runner)
