@@ -26,7 +26,7 @@
 // for the fixture format: ParseMock checks a run's inline mock, MockSchema
 // is served) and workspace (the project: Options.Session, which every
 // endpoint but /lsp asks for status, services, environments and
-// reload; restls.yaml and its schema, path display, 
+// reload; restls.yaml and its schema, path display,
 // ErrRunnerBusy). Only lspws.go imports lsp, for the
 // language server it serves on /lsp (internal/layering's table holds web
 // to it). It must not

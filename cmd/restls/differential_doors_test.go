@@ -137,8 +137,7 @@ var doorsKnown = []struct {
 	point          string
 	doors          []string
 	cases, finding *regexp.Regexp
-}{
-}
+}{}
 
 var anyCase = regexp.MustCompile(``)
 
