@@ -190,6 +190,10 @@ func (e *Engine) Run(ctx context.Context, snap workspace.Snapshot, req Request) 
 		}
 		req.Recorded(err)
 	}
+	if f := req.Fixtures.RecordText; f != nil {
+		res.Mode = dryrun.ModeRecord
+		f(recordText(p.reg, res))
+	}
 	e.checkAnswers(ctx, snap, p, res, req.Notice)
 	e.keep(req, p, res)
 	e.log.Debug("dry run", zap.String("script", p.name), zap.String("kind", string(p.kind)), zap.String("mode", res.Mode),
@@ -350,6 +354,18 @@ func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *p
 	for _, c := range res.Calls {
 		c.Contract = append(c.Contract, workspace.CheckCall(set, reg, c)...)
 	}
+}
+
+// recordText is the fixtures document of res's answers, written by the
+// recorder from the masked trace (restclient.TraceFixtures).
+func recordText(reg *config.Registry, res *dryrun.Result) ([]byte, []string, error) {
+	return restclient.TraceFixtures(res.Calls, func(id string) (string, bool) {
+		svc, ok := reg.Service(id)
+		if !ok {
+			return "", false
+		}
+		return svc.URL, true
+	})
 }
 
 // keep adds res to the history when req asks.

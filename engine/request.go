@@ -108,6 +108,11 @@ type Fixtures struct {
 	// RecordHeaders the response headers it keeps (nil: the default).
 	Record        string
 	RecordHeaders []string
+	// RecordText, when set, makes a live run a recording whose fixtures
+	// document (YAML, Record's format, built by the same recorder from the
+	// run's masked trace) it hears, with notes on the calls that became no
+	// fixture: the designer's Record. The run's mode is record.
+	RecordText func(doc []byte, notes []string, err error)
 	// Live sends the calls no fixture answers to their services.
 	Live bool
 	// Parsed are fixtures already parsed, used as they are (their File,

@@ -463,6 +463,18 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if mock != nil {
 		req.Fixtures.Inline = mock
 	}
+	var answer runAnswer
+	if body.Record {
+		req.Fixtures.RecordText = func(doc []byte, notes []string, err error) {
+			answer.FixtureNotes = notes
+			if err != nil {
+				answer.FixtureNotes = append(answer.FixtureNotes, "the fixtures could not be written: "+err.Error())
+				return
+			}
+			text := string(doc)
+			answer.Fixtures = &text
+		}
+	}
 	res, err := s.run(r.Context(), snap, req)
 	if err != nil {
 		s.runFailed(w, r, err)
@@ -472,22 +484,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, res)
 		return
 	}
-	res.Mode = dryrun.ModeRecord // a live run whose answers become fixtures
-	reg := snap.Config.For(res.Kind)
-	doc, notes, err := restclient.TraceFixtures(res.Calls, func(id string) (string, bool) {
-		svc, ok := reg.Service(id)
-		if !ok {
-			return "", false
-		}
-		return svc.URL, true
-	})
-	answer := runAnswer{Result: res, FixtureNotes: notes}
-	if err != nil {
-		answer.FixtureNotes = append(answer.FixtureNotes, "the fixtures could not be written: "+err.Error())
-	} else {
-		text := string(doc)
-		answer.Fixtures = &text
-	}
+	answer.Result = res
 	writeJSON(w, http.StatusOK, answer)
 }
 
