@@ -274,9 +274,10 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 	req := engine.Request{Name: f.Script, Text: f.Source, Input: c.Input,
 		Fixtures: fx,
 		Limits:   engine.Limits{Timeout: opts.Timeout, MaxMemory: opts.MaxMemory},
-		// Each call's timing phases and, live, its header blocks, as the
-		// other doors keep them.
-		Trace:  true,
+		// A live call's header blocks, as the other doors keep them; a
+		// fixture's answer has none, and its timing phases are durations,
+		// which no test compares: not worth a probe per call.
+		Trace:  opts.Live,
 		Notice: r.notice,
 	}
 	if abs, err := filepath.Abs(f.Script); err == nil {
