@@ -432,6 +432,7 @@ func refused(msg string) map[string]any {
 func (p *doorsProject) runEditor(t *testing.T, s *serverProcess, set func(*doorsCase, string, any)) {
 	// An editor opens the project's folder.
 	root := uri.File(p.dir)
+	//lint:ignore SA1019 the test client sends rootUri as older clients do
 	init := &protocol.InitializeParams{RootURI: &root}
 	if err := s.call(t, protocol.MethodInitialize, init, nil); err != nil {
 		t.Errorf("%s: initialize: %v", doorEditor, err)
