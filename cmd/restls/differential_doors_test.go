@@ -139,8 +139,6 @@ var doorsKnown = []struct {
 	cases, finding *regexp.Regexp
 }{}
 
-var anyCase = regexp.MustCompile(``)
-
 // doorsKnownAt is the index in doorsKnown of what explains door's finding
 // in the case named name, or -1.
 func doorsKnownAt(name, door, finding string) int {
