@@ -333,10 +333,13 @@ func (d *Document) Unparsed() *Document {
 	if d == nil {
 		return n
 	}
-	n.base = d.base
 	if r := d.flowReady(); r != nil {
 		n.flowRes.Store(r)
+		if r.parsed() {
+			return n // its own analysis: the earlier version's text can go
+		}
 	}
+	n.base = d.base
 	return n
 }
 
