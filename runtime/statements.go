@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,6 +10,9 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/parser"
+
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // Statements reached (dryrun.Observer.Statement). goja has no debugger
@@ -34,7 +38,8 @@ const maxInstrumentWalk = 1 << 20
 // body of an if, a loop or a with that is one statement becomes a block
 // so that it gets its call too. base is the offset of the script's first
 // character (after the wrapper's prefix).
-func instrumentStatements(prg *ast.Program, base file.Idx, text string) {
+func instrumentStatements(prg *ast.Program, base file.Idx, text string) []file.Idx {
+	var hooks []file.Idx
 	stack := []reflect.Value{reflect.ValueOf(prg)}
 	seen := map[uintptr]bool{}
 	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
@@ -64,9 +69,9 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string) {
 		if v.Type().Implements(nodeType) {
 			switch s := v.Interface().(type) {
 			case *ast.BlockStatement:
-				s.List = withHooks(s.List, base, text)
+				s.List = withHooks(s.List, base, text, &hooks)
 			case *ast.CaseStatement:
-				s.Consequent = withHooks(s.Consequent, base, text)
+				s.Consequent = withHooks(s.Consequent, base, text, &hooks)
 			case *ast.IfStatement:
 				s.Consequent = asBlock(s.Consequent, base)
 				if s.Alternate != nil {
@@ -96,11 +101,12 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string) {
 			}
 		}
 	}
+	return hooks
 }
 
 // withHooks is list with a hook call before each statement of the
-// script.
-func withHooks(list []ast.Statement, base file.Idx, text string) []ast.Statement {
+// script, each hook's place appended to hooks.
+func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.Idx) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(list))
 	prologue := true
 	for _, st := range list {
@@ -118,6 +124,7 @@ func withHooks(list []ast.Statement, base file.Idx, text string) []ast.Statement
 		default:
 			if at := start(st, text); at >= base {
 				out = append(out, hookCall(at))
+				*hooks = append(*hooks, at)
 			}
 		}
 		out = append(out, st)
@@ -171,19 +178,88 @@ func lineStarts(src string) []int {
 	return starts
 }
 
+// StatementLines are the lines of src (1-based) that have a statement a
+// run asked for statements stops at (dryrun.Observer.Statement), in
+// order: a debugger verifies its breakpoints against them. A script that
+// does not parse has none, and the parser's error.
+func StatementLines(src string) ([]int, error) {
+	text := prefix + src + "\n})"
+	prg, err := parser.ParseFile(nil, "", text, 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, err
+	}
+	starts := lineStarts(src)
+	var lines []int
+	for _, at := range instrumentStatements(prg, file.Idx(len(prefix)+1), text) {
+		line, _ := place(starts, int(at)-1-len(prefix))
+		if line > 0 && (len(lines) == 0 || lines[len(lines)-1] != line) {
+			lines = append(lines, line)
+		}
+	}
+	sort.Ints(lines)
+	return slices.Compact(lines), nil
+}
+
+// place is the line and 1-based column of byte off of a source whose
+// lines start at starts; 0, 0 when off is outside it.
+func place(starts []int, off int) (line, column int) {
+	if off < 0 || len(starts) == 0 {
+		return 0, 0
+	}
+	line = sort.Search(len(starts), func(i int) bool { return starts[i] > off })
+	return line, off - starts[line-1] + 1
+}
+
+// maxStackFrames bounds the frames a paused run's stack shows.
+const maxStackFrames = 256
+
 // installStatementHook defines statementHook, which hands the place of
 // the statement at offset (a file.Idx of the wrapped source) to the
-// observer as a line and a 1-based byte column of src.
+// observer as a line and a 1-based byte column of src; an observer that
+// is a dryrun.StackObserver also gets the script's stack there.
 func (r *runner) installStatementHook(src string) error {
 	starts := lineStarts(src)
 	obs := r.opts.Observer
+	stackObs, _ := obs.(dryrun.StackObserver)
 	return r.vm.Set(statementHook, func(call goja.FunctionCall) goja.Value {
 		off := int(call.Argument(0).ToInteger()) - 1 - len(prefix)
 		if off < 0 || off > len(src) {
 			return goja.Undefined()
 		}
-		line := sort.Search(len(starts), func(i int) bool { return starts[i] > off })
-		obs.Statement(line, off-starts[line-1]+1)
+		line, column := place(starts, off)
+		if line == 0 {
+			return goja.Undefined()
+		}
+		if stackObs == nil {
+			obs.Statement(line, column)
+			return goja.Undefined()
+		}
+		stackObs.StatementStack(line, column, func() []dryrun.Frame { return r.stack(line, column) })
 		return goja.Undefined()
 	})
+}
+
+// stack is the script's call stack at the statement at line and column,
+// innermost first: the script's own frames, the outermost named
+// dryrun.ScriptFrame.
+func (r *runner) stack(line, column int) []dryrun.Frame {
+	var out []dryrun.Frame
+	for _, f := range r.vm.CaptureCallStack(maxStackFrames, nil) {
+		if f.SrcName() != r.opts.Filename {
+			continue // the hook itself, and native functions
+		}
+		p := f.Position()
+		fr := dryrun.Frame{Function: f.FuncName(), Line: p.Line, Column: p.Column}
+		if fr.Line == 1 {
+			fr.Column -= len(prefix)
+		}
+		if len(out) == 0 {
+			fr.Line, fr.Column = line, column // where the hook was called from is the statement
+		}
+		out = append(out, fr)
+	}
+	if n := len(out); n > 0 {
+		out[n-1].Function = dryrun.ScriptFrame
+	}
+	return out
 }

@@ -39,6 +39,7 @@ func TestCLISlips(t *testing.T) {
 		{"serve-http-missing-root", []string{"serve", "--http", "127.0.0.1:0", "--config-root", missing}, nil, 2},
 		{"env-root-is-a-file", []string{"services"}, []string{"RESTLS_CONFIG_ROOT=" + script}, 2},
 		{"help", []string{"help"}, nil, 0},
+		{"help-dap", []string{"help", "dap"}, nil, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,7 +71,7 @@ func TestCLISlips(t *testing.T) {
 func TestHelpSynopsesNameEveryFlag(t *testing.T) {
 	t.Parallel()
 	configFlags := map[string]bool{"config-root": true, "properties": true, "service-xml": true, "handler-xml": true, "platform-config": true, "project": true, "env": true}
-	for _, name := range []string{"run", "services"} {
+	for _, name := range []string{"run", "services", "dap"} {
 		out, _, rc := run(t, nil, "help", name)
 		if rc != 0 {
 			t.Fatalf("help %s: rc %d", name, rc)

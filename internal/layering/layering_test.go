@@ -75,9 +75,10 @@ var table = map[string]rule{
 	"scripttest":             {may: []string{"config", "engine", "runtime", "runtime/restclient", "workspace"}},                                                                 // workspace: the snapshot a run sees
 	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema
+	"dap":                    {may: []string{"config", "engine", "input", "runtime", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                             // restls dap (issue 35): an adapter beside lsp and mcp; runtime: the lines that can stop
 	"web": {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
 		only: map[string][]string{"lsp": {"lspws.go"}}}, // lsp: serving /lsp only; every other question goes to workspace.Session
-	"cmd/restls": {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "web", "workspace"}},
+	"cmd/restls": {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns

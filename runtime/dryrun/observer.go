@@ -24,3 +24,24 @@ type Observer interface {
 	// Done is called once with the run's result.
 	Done(r *Result)
 }
+
+// StackObserver is an Observer that also wants the script's call stack
+// where a statement is reached (a debugger): the runtime calls
+// StatementStack in place of Statement. stack, valid only during the
+// call, is the script's own frames, innermost first, at most a few
+// hundred.
+type StackObserver interface {
+	Observer
+	StatementStack(line, column int, stack func() []Frame)
+}
+
+// Frame is one frame of the script's call stack: the function's name (""
+// for an anonymous one, ScriptFrame for the script's body) and where it
+// is, 1-based in the script's text.
+type Frame struct {
+	Function     string
+	Line, Column int
+}
+
+// ScriptFrame names the outermost frame, the script's own body.
+const ScriptFrame = "(script)"

@@ -1,0 +1,264 @@
+package e2e_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// dapClient drives restls dap through the binary with go-dap's own
+// message reading and writing, and keeps a transcript of what it heard.
+type dapClient struct {
+	t      *testing.T
+	in     io.WriteCloser
+	msgs   chan godap.Message
+	errs   chan error
+	seq    int
+	root   string
+	raw    *recordingReader
+	lines  []string
+	exited chan error
+}
+
+// dapProject copies dap/testdata/project to a temporary directory.
+func dapProject(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(repoRoot(t), "dap", "testdata", "project"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// startDAP starts restls dap in root.
+func startDAP(t *testing.T, root string, args ...string) *dapClient {
+	t.Helper()
+	cmd := restlsCommand(t, append([]string{"dap"}, args...)...)
+	cmd.Dir = root
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &dapClient{t: t, in: in, msgs: make(chan godap.Message, 64), errs: make(chan error, 1), root: root,
+		raw: &recordingReader{r: out}, exited: make(chan error, 1)}
+	go func() {
+		br := bufio.NewReader(c.raw)
+		for {
+			m, err := godap.ReadProtocolMessage(br)
+			if err != nil {
+				c.errs <- err
+				return
+			}
+			c.msgs <- m
+		}
+	}()
+	go func() { c.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = in.Close()
+		select {
+		case <-c.exited:
+		case <-time.After(time.Minute):
+			_ = cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("restls dap's stderr:\n%s", stderr.String())
+		}
+	})
+	return c
+}
+
+// request sends command with arguments.
+func (c *dapClient) request(command string, args any) {
+	c.t.Helper()
+	c.seq++
+	m := map[string]any{"seq": c.seq, "type": "request", "command": command}
+	if args != nil {
+		m["arguments"] = args
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := godap.WriteBaseMessage(c.in, b); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// next is the next message, written to the transcript.
+func (c *dapClient) next() godap.Message {
+	c.t.Helper()
+	select {
+	case m := <-c.msgs:
+		c.lines = append(c.lines, c.describe(m)...)
+		return m
+	case err := <-c.errs:
+		c.t.Fatalf("reading restls dap: %v\ntranscript:\n%s", err, strings.Join(c.lines, "\n"))
+	case <-time.After(2 * time.Minute):
+		c.t.Fatalf("restls dap said nothing for 2 minutes\ntranscript:\n%s", strings.Join(c.lines, "\n"))
+	}
+	return nil
+}
+
+// until reads messages until one is an event named event or the
+// response to command.
+func (c *dapClient) until(kind string) godap.Message {
+	c.t.Helper()
+	for {
+		m := c.next()
+		switch v := m.(type) {
+		case godap.EventMessage:
+			if "event "+v.GetEvent().Event == kind {
+				return m
+			}
+		case godap.ResponseMessage:
+			if "response "+v.GetResponse().Command == kind {
+				return m
+			}
+		}
+	}
+}
+
+var dapMillis = regexp.MustCompile(`\(\d+ ms\)`)
+
+// describe is m as the transcript shows it: paths from the project's
+// root, times left out.
+func (c *dapClient) describe(m godap.Message) []string {
+	clean := func(s string) string {
+		s = strings.ReplaceAll(s, c.root+string(filepath.Separator), "")
+		return dapMillis.ReplaceAllString(strings.TrimRight(s, "\n"), "(N ms)")
+	}
+	switch v := m.(type) {
+	case *godap.OutputEvent:
+		return []string{"output " + v.Body.Category + ": " + clean(v.Body.Output)}
+	case *godap.StoppedEvent:
+		return []string{"stopped " + v.Body.Reason}
+	case *godap.ExitedEvent:
+		return []string{fmt.Sprintf("exited %d", v.Body.ExitCode)}
+	case *godap.SetBreakpointsResponse:
+		out := []string{"response setBreakpoints"}
+		for _, b := range v.Body.Breakpoints {
+			out = append(out, strings.TrimRight(fmt.Sprintf("  line %d verified=%v %s", b.Line, b.Verified, b.Message), " "))
+		}
+		return out
+	case *godap.StackTraceResponse:
+		out := []string{"response stackTrace"}
+		for _, f := range v.Body.StackFrames {
+			out = append(out, fmt.Sprintf("  %s %s:%d:%d", f.Name, clean(f.Source.Path), f.Line, f.Column))
+		}
+		return out
+	case godap.EventMessage:
+		return []string{"event " + v.GetEvent().Event}
+	case godap.ResponseMessage:
+		r := v.GetResponse()
+		if !r.Success {
+			return []string{"response " + r.Command + " failed: " + clean(r.Message)}
+		}
+		return []string{"response " + r.Command}
+	}
+	return []string{fmt.Sprintf("%T", m)}
+}
+
+func (c *dapClient) stackTrace() {
+	c.t.Helper()
+	c.request("stackTrace", map[string]any{"threadId": 1})
+	c.until("response stackTrace")
+}
+
+// TestDAPBreakpointsAndSteps debugs scripts/debug.js through restls dap:
+// breakpoints verified against the lines that can stop, the call and the
+// console line as they happen, a stop in the script's own function with
+// its stack, next, stepOut, continue to the end. The transcript is
+// golden; no configured credential is in anything the server wrote.
+func TestDAPBreakpointsAndSteps(t *testing.T) {
+	t.Parallel()
+	root := dapProject(t)
+	c := startDAP(t, root)
+	script := filepath.Join(root, "scripts", "debug.js")
+	c.request("initialize", map[string]any{"adapterID": "restls", "linesStartAt1": true, "columnsStartAt1": true})
+	c.until("response initialize")
+	c.request("launch", map[string]any{"program": script, "input": map[string]any{"id": "42"}})
+	c.until("event initialized")
+	c.request("setBreakpoints", map[string]any{"source": map[string]any{"path": script}, "breakpoints": []map[string]any{{"line": 5}, {"line": 12}, {"line": 1}}})
+	c.until("response setBreakpoints")
+	c.request("configurationDone", nil)
+	c.until("event stopped")
+	c.stackTrace()
+	c.request("next", map[string]any{"threadId": 1})
+	c.until("event stopped")
+	c.stackTrace()
+	c.request("stepOut", map[string]any{"threadId": 1})
+	c.until("event stopped")
+	c.stackTrace()
+	c.request("continue", map[string]any{"threadId": 1})
+	c.until("event terminated")
+	c.request("disconnect", nil)
+	c.until("response disconnect")
+	goldentest.Check(t, filepath.Join("testdata", "golden", "dap", "steps.txt"), strings.Join(c.lines, "\n")+"\n")
+	_ = c.in.Close()
+	if err := <-c.exited; err != nil {
+		t.Errorf("restls dap after disconnect: %v, want exit status 0", err)
+	}
+	raw := c.raw.buf.String()
+	for _, secret := range []string{"b3JkZXJzLXVzZXI6b3JkZXJzLVMzY3JldC1wdw==", "orders-S3cret-pw"} {
+		if strings.Contains(raw, secret) {
+			t.Errorf("restls dap wrote the configured credential %q", secret)
+		}
+	}
+}
+
+// TestDAPPauseAndDisconnect pauses a script in an endless loop and
+// disconnects while it stands paused: the run ends and so does restls
+// dap, with exit status 0.
+func TestDAPPauseAndDisconnect(t *testing.T) {
+	t.Parallel()
+	root := dapProject(t)
+	script := filepath.Join(root, "scripts", "spin.js")
+	if err := os.WriteFile(script, []byte("var n = 0;\nwhile (true) {\n  n++;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startDAP(t, root)
+	c.request("initialize", map[string]any{"adapterID": "restls"})
+	c.until("response initialize")
+	c.request("launch", map[string]any{"program": script})
+	c.until("event initialized")
+	c.request("configurationDone", nil)
+	c.until("response configurationDone")
+	c.request("pause", map[string]any{"threadId": 1})
+	c.until("event stopped")
+	c.stackTrace()
+	c.request("disconnect", nil)
+	c.until("response disconnect")
+	_ = c.in.Close()
+	select {
+	case err := <-c.exited:
+		if err != nil {
+			t.Errorf("restls dap after disconnect: %v, want exit status 0", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("restls dap still runs a minute after disconnect from a paused run")
+	}
+	got := strings.Join(c.lines, "\n")
+	if !strings.Contains(got, "stopped pause\nresponse stackTrace\n  (script) scripts/spin.js:3:3") {
+		t.Errorf("paused where? want a stop at line 3, the loop's body:\n%s", got)
+	}
+}
