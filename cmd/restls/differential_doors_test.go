@@ -56,7 +56,7 @@ import (
 // run, that it refused (restls run's exit 2, a 400, a JSON-RPC error, a
 // test file reported malformed) and its message. They must be identical
 // after doorsNormalise, which takes out only what must differ (see its
-// comment and docs/decisions.md).
+// comment and docs/decisions.md), with no exception.
 func TestDoorsAgree(t *testing.T) {
 	// Independent of every other test (its own files and processes).
 	t.Parallel()
@@ -79,7 +79,6 @@ func TestDoorsAgree(t *testing.T) {
 	}
 	projects = append(projects, scenarioDoorsProject(t))
 	runs := 0
-	seen := make([]int, len(doorsKnown))
 	for _, p := range projects {
 		t.Run(p.name, func(t *testing.T) {
 			answers := p.run(t)
@@ -87,25 +86,16 @@ func TestDoorsAgree(t *testing.T) {
 				runs++
 				t.Run(c.name, func(t *testing.T) {
 					got := answers[c]
-					var findings [][2]string // door, what
 					for _, d := range doors {
 						for _, f := range got[d].problems {
-							findings = append(findings, [2]string{d, f})
+							t.Errorf("%s: %s", d, f)
 						}
 					}
 					want := got[doorEditor].v
 					for _, d := range doors[1:] {
 						for _, diff := range jsonDiff("", want, got[d].v) {
-							findings = append(findings, [2]string{d, diff})
+							t.Errorf("%s answers differently from %s: %s", d, doorEditor, diff)
 						}
-					}
-					for _, f := range findings {
-						if i := doorsKnownAt(p.name+"/"+c.name, f[0], f[1]); i >= 0 {
-							seen[i]++
-							t.Logf("known divergence (issue 34, %s), %s: %s", doorsKnown[i].point, f[0], f[1])
-							continue
-						}
-						t.Errorf("%s answers differently from %s: %s", f[0], doorEditor, f[1])
 					}
 					if t.Failed() && testing.Verbose() {
 						for _, d := range doors {
@@ -120,34 +110,6 @@ func TestDoorsAgree(t *testing.T) {
 	if runs < 40 {
 		t.Errorf("the corpus ran %d scripts; want every marker archive's and the scenarios", runs)
 	}
-	for i, k := range doorsKnown {
-		if seen[i] == 0 && !t.Failed() {
-			t.Errorf("the known divergence %q (%s) no longer occurs: it is mended, so take it out of doorsKnown", k.point, strings.Join(k.doors, ", "))
-		}
-	}
-}
-
-// doorsKnown are the divergences the test found on main when it was
-// written (issue 34's list, and what it found beside), expected until
-// each is mended: a finding of one of doors whose case ("PROJECT/CASE")
-// matches cases and whose text matches finding is logged, not failed. One
-// that no longer occurs fails the test, so the list only shrinks; it is
-// empty when the four doors agree.
-var doorsKnown = []struct {
-	point          string
-	doors          []string
-	cases, finding *regexp.Regexp
-}{}
-
-// doorsKnownAt is the index in doorsKnown of what explains door's finding
-// in the case named name, or -1.
-func doorsKnownAt(name, door, finding string) int {
-	for i, k := range doorsKnown {
-		if slices.Contains(k.doors, door) && k.cases.MatchString(name) && k.finding.MatchString(finding) {
-			return i
-		}
-	}
-	return -1
 }
 
 // The four doors, in the order compared: each is held to the first.
