@@ -36,7 +36,7 @@ func (s *session) codeLens(ctx context.Context, p *protocol.CodeLensParams, m *m
 		}
 		r := entryRange(m, e.IDSpan, e.IDAt)
 		lens := protocol.CodeLens{Range: r}
-		switch n := ni.ix.Callers(e.ID, e.Kinds); n {
+		switch n := ni.Index().Callers(e.ID, e.Kinds); n {
 		case 0:
 			lens.Command = protocol.Command{Title: "not called by any script"}
 		case 1:

@@ -16,7 +16,7 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 	}
 	if len(paths) > 0 {
 		s.configFilesChanged(paths)
-		if s.srv.filesChanged(paths) { // the project index's scripts
+		if s.srv.ws.FilesChanged(paths) { // the project index's scripts
 			s.diagnostics.mark(true) // service-unused follows them
 		}
 		s.testFilesMayHaveChanged()

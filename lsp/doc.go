@@ -12,8 +12,8 @@
 // so that they never decide it again.
 //
 // A Server holds protocol state only: its sessions (documents as the
-// protocol sends them, settings, diagnostics scheduling) and the project
-// indexes they navigate. ServeStream runs one session (one editor
+// protocol sends them, settings, diagnostics scheduling); the project
+// indexes they navigate are the Session's. ServeStream runs one session (one editor
 // connection) on a jsonrpc2.Stream; the stdio command and the
 // HTTP/WebSocket backend both call it.
 //

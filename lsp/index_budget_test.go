@@ -9,22 +9,22 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // TestIndexLeftOutSaid: when the project index's budget leaves scripts
 // out, the user is told which, and what navigation then misses.
 func TestIndexLeftOutSaid(t *testing.T) {
-	// Not in parallel: it sets navIndexMaxBytes.
-	old := navIndexMaxBytes
-	navIndexMaxBytes = 2000
-	t.Cleanup(func() { navIndexMaxBytes = old })
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n",
 		"a.js":                   "api.rest.v1.get(\"crm\", {}, {});\n",
 		"big.js":                 strings.Repeat("// filler\n", 300) + "api.rest.v1.get(\"crm\", {}, {});\n",
 	})
-	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})
+	// The budget is the Session's: the index is.
+	src := config.Sources{ConfigRoot: filepath.Join(dir, "config")}
+	srv := newTestServer(t, Options{Session: workspace.NewSession(workspace.SessionOptions{Sources: src, IndexMaxBytes: 2000})})
 	c := connect(t, srv, clientOptions{root: dir})
 	a := uri.File(filepath.Join(dir, "a.js"))
 	c.open(a, "api.rest.v1.get(\"crm\", {}, {});\n")

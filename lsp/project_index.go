@@ -2,12 +2,8 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -20,45 +16,19 @@ import (
 	"github.com/restls/restls/workspace/index"
 )
 
-// The project index (package workspace/index) behind references, rename,
-// symbols, code lens and inlay hints. The server holds one per project
-// root and registry, shared by the sessions that open that root; it is
-// built in the background once the registry has loaded (the first
-// completion never waits for it), and kept current from
+// The project index (workspace.ProjectIndex) behind references, rename,
+// symbols, code lens and inlay hints is the Session's, one per project
+// root and registry, shared by the sessions that open that root (and by
+// the MCP server's references tool). A session builds it in the
+// background once the registry has loaded (the first completion never
+// waits for it), and keeps it current from
 // workspace/didChangeWatchedFiles, or from the polling watcher when the
 // client does not watch files. Its configuration part follows the
 // registry's snapshot, and open documents replace their file's text, at
 // the start of every request that reads it.
 
-// navIndexes are a server's project indexes.
-type navIndexes struct {
-	mu sync.Mutex
-	m  map[navKey]*navIndex
-}
-
-type navKey struct {
-	root string
-	reg  *workspace.Registry
-}
-
-// navIndex is one project index and what it was last brought up to.
-type navIndex struct {
-	ix    *index.Index
-	reg   *workspace.Registry
-	ready chan struct{} // closed once the first build is done
-
-	mu       sync.Mutex
-	snap     *config.Snapshot    // whose entries the index holds
-	buffers  map[string]struct{} // scripts whose text is an editor's buffer
-	lastPoll time.Time
-	// files are the mappers of configuration files read from disk, for
-	// the snapshot in force: an application.yml of 10,000 services is
-	// not read again for every request.
-	files map[string]*mapper
-}
-
-// navIndexBuildTimeout bounds the background build of one index.
-const navIndexBuildTimeout = 2 * time.Minute
+// navIndex is the Session's project index as lsp reads it.
+type navIndex = workspace.ProjectIndex
 
 // projectIndex returns the session's project index, starting its build on
 // first use; nil when the session has no root, or its client is shown
@@ -71,99 +41,37 @@ func (s *session) projectIndex() *navIndex {
 	if root == "" || s.opts.ShowPath != nil || ctx == nil || ctx.Err() != nil {
 		return nil
 	}
-	n := &s.srv.nav
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	key := navKey{cleanAbs(root), reg}
-	if ni := n.m[key]; ni != nil {
-		return ni
-	}
-	ix, err := index.New(index.Options{Root: key.root, Kinds: kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1), MaxBytes: navIndexMaxBytes,
-		MockSuffixes: workspace.MockSuffixes, TestSuffix: workspace.TestFileSuffix})
+	ni, isNew, err := s.srv.ws.ProjectIndex(cleanAbs(root), reg, kinds)
 	if err != nil {
 		s.log.Warn("no project index", zap.Error(err))
 		return nil
 	}
-	ni := &navIndex{ix: ix, reg: reg, ready: make(chan struct{}), buffers: map[string]struct{}{}}
-	if n.m == nil {
-		n.m = map[navKey]*navIndex{}
+	if !isNew {
+		return ni
 	}
-	n.m[key] = ni
 	log := s.log
 	// The build is the session's background work: it ends with the
 	// session (which waits for it), and the next session builds again.
 	s.bg.Go(func() {
-		defer close(ni.ready)
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("recovered from a panic", zap.String("in", "project index"), zap.Any("panic", r))
 			}
 		}()
-		snap := reg.Get() // after the registry's first load
+		ix := ni.Index()
 		start := time.Now()
-		ctx, cancel := context.WithTimeout(ctx, navIndexBuildTimeout)
-		defer cancel()
-		if err := ix.Build(ctx); err != nil {
-			log.Warn("project index incomplete", zap.String("root", key.root), zap.Error(err))
-			n.mu.Lock()
-			if n.m[key] == ni {
-				delete(n.m, key)
-			}
-			n.mu.Unlock()
+		if err := ni.Build(ctx); err != nil {
+			log.Warn("project index incomplete", zap.String("root", ix.Root()), zap.Error(err))
 		}
-		ni.mu.Lock()
-		ix.SetConfig(snap)
-		ni.snap = snap
-		ni.mu.Unlock()
 		scripts, truncated := ix.Len()
-		log.Info("project index built", zap.String("root", key.root), zap.Int("scripts", scripts),
+		log.Info("project index built", zap.String("root", ix.Root()), zap.Int("scripts", scripts),
 			zap.Bool("truncated", truncated), zap.Int64("bytes", ix.Bytes()), zap.Duration("took", time.Since(start)))
-		if msg := leftOutMessage(ix, key.root); msg != "" {
+		if msg := ni.LeftOutMessage(); msg != "" {
 			log.Warn(msg)
 			s.showMessage(s.ctx, protocol.MessageTypeWarning, msg)
 		}
 	})
 	return ni
-}
-
-// navIndexMaxBytes is the index's budget (index.Options.MaxBytes);
-// index.DefaultMaxBytes when 0. Tests lower it.
-var navIndexMaxBytes int64
-
-// leftOutMessage says which scripts the index left out, for the user:
-// what navigation will not see and why; "" when none was.
-func leftOutMessage(ix *index.Index, root string) string {
-	n, first := ix.LeftOut(3)
-	held, truncated := ix.Len()
-	var parts []string
-	if n > 0 {
-		budget := navIndexMaxBytes
-		if budget <= 0 {
-			budget = index.DefaultMaxBytes
-		}
-		list := strings.Join(first, ", ")
-		if n > len(first) {
-			list += fmt.Sprintf(" and %d more", n-len(first))
-		}
-		size := fmt.Sprintf("%d MiB", budget>>20)
-		if budget < 1<<20 {
-			size = fmt.Sprintf("%d bytes", budget)
-		}
-		what := "scripts"
-		if n == 1 {
-			what = "script"
-		}
-		parts = append(parts, fmt.Sprintf("%d %s past the index's %s (%s)", n, what, size, list))
-	}
-	if truncated {
-		parts = append(parts, fmt.Sprintf("the scripts past the first %d found", held))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("restls: the project index of %s left out %s: references, rename, code lens and service-unused do not see them. "+
-		"Move generated or vendored scripts into node_modules or a directory whose name starts with \".\", which are not indexed.",
-		root, strings.Join(parts, " and "))
 }
 
 // startProjectIndex starts the build of the session's index in the
@@ -175,12 +83,7 @@ func (s *session) startProjectIndex() { s.projectIndex() }
 // there is none or ctx ended first.
 func (s *session) navIndexFor(ctx context.Context) *navIndex {
 	ni := s.projectIndex()
-	if ni == nil {
-		return nil
-	}
-	select {
-	case <-ni.ready:
-	case <-ctx.Done():
+	if ni == nil || !ni.Wait(ctx) {
 		return nil
 	}
 	s.bringCurrent(ni)
@@ -193,7 +96,7 @@ func (s *session) navIndexFor(ctx context.Context) *navIndex {
 func (s *session) bringCurrent(ni *navIndex) {
 	var open map[string]string
 	if s.overlaysFiles() {
-		open = s.srv.ws.Overlays(ni.ix.Root())
+		open = s.srv.ws.Overlays(ni.Index().Root())
 	} else {
 		open = map[string]string{}
 	}
@@ -204,55 +107,7 @@ func (s *session) bringCurrent(ni *navIndex) {
 		}
 	}
 	s.mu.Unlock()
-	snap := ni.reg.Get()
-	ni.mu.Lock()
-	defer ni.mu.Unlock()
-	if snap != ni.snap {
-		ni.ix.SetConfig(snap)
-		ni.snap = snap
-		ni.files = nil
-	}
-	for p, text := range open {
-		if ni.ix.SetDocument(p, text) || ni.ix.Script(p) != nil {
-			ni.buffers[p] = struct{}{}
-		}
-	}
-	for p := range ni.buffers {
-		if _, ok := open[p]; !ok {
-			delete(ni.buffers, p)
-			ni.ix.Update(p) // closed: back to the file
-		}
-	}
-}
-
-// filesChanged updates every index holding one of paths (a client's
-// workspace/didChangeWatchedFiles), and reports whether one changed.
-func (srv *Server) filesChanged(paths []string) bool {
-	srv.nav.mu.Lock()
-	list := make([]*navIndex, 0, len(srv.nav.m))
-	for _, ni := range srv.nav.m {
-		list = append(list, ni)
-	}
-	srv.nav.mu.Unlock()
-	changed := false
-	for _, ni := range list {
-		select {
-		case <-ni.ready:
-		default:
-			continue // the build reads the files anyway
-		}
-		root := ni.ix.Root() + string(filepath.Separator)
-		for _, p := range paths {
-			if p = filepath.Clean(p); strings.HasPrefix(p, root) {
-				ni.mu.Lock()
-				if _, open := ni.buffers[p]; !open && ni.ix.Update(p) {
-					changed = true
-				}
-				ni.mu.Unlock()
-			}
-		}
-	}
-	return changed
+	ni.BringCurrent(open)
 }
 
 // pollProjectIndex brings the session's index current with the disk when
@@ -268,18 +123,7 @@ func (s *session) pollProjectIndex(every time.Duration) {
 	if ni == nil {
 		return
 	}
-	select {
-	case <-ni.ready:
-	default:
-		return
-	}
-	ni.mu.Lock()
-	due := time.Since(ni.lastPoll) >= every
-	if due {
-		ni.lastPoll = time.Now()
-	}
-	ni.mu.Unlock()
-	if due && ni.ix.Poll() {
+	if ni.Poll(every) {
 		s.log.Debug("project index: files changed on disk", zap.String("root", root))
 		s.diagnostics.mark(true) // service-unused follows the scripts
 	}
@@ -339,18 +183,7 @@ func (ms *mappers) config(path string) *mapper {
 			m = newMapper(text)
 		}
 	} else if ms.ni != nil {
-		ms.ni.mu.Lock()
-		m = ms.ni.files[path]
-		ms.ni.mu.Unlock()
-		if m == nil {
-			m = ms.s.configMapper(u, path)
-			ms.ni.mu.Lock()
-			if ms.ni.files == nil {
-				ms.ni.files = map[string]*mapper{}
-			}
-			ms.ni.files[path] = m
-			ms.ni.mu.Unlock()
-		}
+		m = ms.ni.Memo(path, func() any { return ms.s.configMapper(u, path) }).(*mapper)
 	} else {
 		m = ms.s.configMapper(u, path)
 	}
@@ -408,7 +241,7 @@ type navTarget struct {
 // in a configuration file.
 func targetAt(ni *navIndex, path string, off int) (navTarget, bool) {
 	path = filepath.Clean(path)
-	if sc := ni.ix.Script(path); sc != nil {
+	if sc := ni.Index().Script(path); sc != nil {
 		for _, c := range sc.Calls {
 			if !c.Dynamic && c.IDRange.End > 0 && c.IDRange.Start <= off && off <= c.IDRange.End {
 				return navTarget{id: c.ServiceID, kinds: []config.Kind{sc.Kind}, start: c.IDRange.Start, end: c.IDRange.End}, true
@@ -460,12 +293,12 @@ func (s *session) navTargetAt(ctx context.Context, m *mapper, u uri.URI, pos pro
 // entriesOf returns the entries of the configuration file at path,
 // whatever spelling of the path the registry read it under.
 func entriesOf(ni *navIndex, path string) []config.Entry {
-	if es := ni.ix.EntriesIn(path); len(es) > 0 {
+	if es := ni.Index().EntriesIn(path); len(es) > 0 {
 		return es
 	}
-	for _, f := range ni.ix.EntryFiles() {
+	for _, f := range ni.Index().EntryFiles() {
 		if sameFile(f, path) {
-			return ni.ix.EntriesIn(f)
+			return ni.Index().EntriesIn(f)
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@ func (s *session) references(ctx context.Context, p *protocol.ReferenceParams, m
 		return nil, nil
 	}
 	ms := s.newMappers(ni)
-	return occurrenceLocations(ms, ni.ix.Occurrences(t.id, t.oauth, t.kinds), p.Context.IncludeDeclaration), nil
+	return occurrenceLocations(ms, ni.Index().Occurrences(t.id, t.oauth, t.kinds), p.Context.IncludeDeclaration), nil
 }
 
 // occurrenceLocations are the locations of a serviceId's or oAuth id's

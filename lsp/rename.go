@@ -53,7 +53,7 @@ func (s *session) rename(ctx context.Context, p *protocol.RenameParams, m *mappe
 	if !ok || t.oauth {
 		return nil, jsonrpc2.NewError(errRequestFailed, "restls renames serviceIds only: the cursor is not on one")
 	}
-	plan, err := ni.ix.Rename(t.id, p.NewName, t.kinds)
+	plan, err := ni.Index().Rename(t.id, p.NewName, t.kinds)
 	if err != nil {
 		if errors.Is(err, index.ErrRefused) {
 			return nil, jsonrpc2.NewError(errRequestFailed, "restls: "+err.Error())

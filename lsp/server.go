@@ -98,9 +98,6 @@ type Server struct {
 	sessions map[*session]struct{}
 	nextID   int
 
-	// nav holds the project indexes (project_index.go); issue 26.
-	nav navIndexes
-
 	// parses bounds the script text the sessions parse at once
 	// (parseBudget).
 	parses *semaphore.Weighted

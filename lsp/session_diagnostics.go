@@ -290,14 +290,14 @@ func (w *diagnosticsWorker) unusedEntries() map[string][]index.Unused {
 		return nil
 	}
 	select {
-	case <-ni.ready:
+	case <-ni.Ready():
 	default:
 		if w.awaitingIndex.CompareAndSwap(false, true) {
 			ctx := s.ctx
 			s.bg.Go(func() {
 				defer w.awaitingIndex.Store(false)
 				select {
-				case <-ni.ready:
+				case <-ni.Ready():
 					w.mark(true)
 				case <-ctx.Done():
 				}
@@ -307,8 +307,8 @@ func (w *diagnosticsWorker) unusedEntries() map[string][]index.Unused {
 	}
 	s.bringCurrent(ni)
 	out := map[string][]index.Unused{}
-	for _, f := range ni.ix.EntryFiles() {
-		if us := ni.ix.Unused(f); len(us) > 0 {
+	for _, f := range ni.Index().EntryFiles() {
+		if us := ni.Index().Unused(f); len(us) > 0 {
 			out[f] = us
 		}
 	}

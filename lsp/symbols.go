@@ -104,7 +104,7 @@ func (s *session) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymb
 	if ni == nil {
 		return out, nil
 	}
-	syms, _ := ni.ix.Symbols(p.Query, maxWorkspaceSymbols)
+	syms, _ := ni.Index().Symbols(p.Query, maxWorkspaceSymbols)
 	ms := s.newMappers(ni)
 	for _, sym := range syms {
 		e := sym.Entry

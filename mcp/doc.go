@@ -19,7 +19,7 @@
 // workspace.Session (the language server's on serve --http), each call
 // a snapshot of the environment it asks for by the session's rule; the hints
 // from package hints, the checks from check, the navigation from
-// workspace/index, curl conversion from runtime/curlin; it never reads a
+// the session's project index (the language server's), curl conversion from runtime/curlin; it never reads a
 // configuration file, picks an environment or finds fixtures itself.
 //
 // mcp may import config, openapi, hints, check, workspace,

@@ -60,7 +60,6 @@ type Server struct {
 	log   *zap.Logger
 	slots chan struct{}
 	red   redactors
-	ix    projectIndex
 }
 
 // New returns the server of o.

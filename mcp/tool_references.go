@@ -3,14 +3,11 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/textpos"
-	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
 
@@ -58,36 +55,28 @@ type Call struct {
 	Func string `json:"func,omitempty"`
 }
 
-// projectIndex is the project index the references tool reads, built
-// at its first call and brought current (Poll) at each.
-type projectIndex struct {
-	mu   sync.Mutex
-	ix   *index.Index
-	conf *config.Snapshot
-}
-
-func (s *Server) index(ctx context.Context, snap workspace.Snapshot) (*index.Index, error) {
-	pi := &s.ix
-	pi.mu.Lock()
-	defer pi.mu.Unlock()
-	if pi.ix == nil {
-		ix, err := index.New(index.Options{Root: s.o.Root, Kinds: snap.Kinds, Workers: max(1, runtime.GOMAXPROCS(0)-1),
-			MockSuffixes: workspace.MockSuffixes, TestSuffix: workspace.TestFileSuffix})
-		if err != nil {
-			return nil, fmt.Errorf("no project index: %w", err)
-		}
-		if err := ix.Build(ctx); err != nil {
+// index is the project index the references tool reads: the Session's,
+// the one the language server's references and rename read (on serve
+// --http), built at first use and brought current at each call: the
+// registry's snapshot, the files changed on disk, the editors' open texts.
+func (s *Server) index(ctx context.Context) (*index.Index, error) {
+	sess := s.o.Session
+	pi, isNew, err := sess.ProjectIndex(s.o.Root, sess.Registry(), sess.Kinds())
+	if err != nil {
+		return nil, fmt.Errorf("no project index: %w", err)
+	}
+	switch {
+	case isNew:
+		if err := pi.Build(ctx); err != nil {
 			return nil, fmt.Errorf("indexing the project: %w", err)
 		}
-		pi.ix = ix
-	} else {
-		pi.ix.Poll()
+	case !pi.Wait(ctx):
+		return nil, ctx.Err()
+	default:
+		pi.Poll(0)
 	}
-	if pi.conf != snap.Config {
-		pi.ix.SetConfig(snap.Config)
-		pi.conf = snap.Config
-	}
-	return pi.ix, nil
+	pi.BringCurrent(sess.Overlays(pi.Index().Root()))
+	return pi.Index(), nil
 }
 
 func (s *Server) references(ctx context.Context, _ *sdk.CallToolRequest, in ReferencesIn) (*sdk.CallToolResult, ReferencesOut, error) {
@@ -103,11 +92,10 @@ func (s *Server) references(ctx context.Context, _ *sdk.CallToolRequest, in Refe
 		}
 		kinds = []config.Kind{k}
 	}
-	snap, err := s.snapshot(ctx, "")
-	if err != nil {
+	if _, err := s.snapshot(ctx, ""); err != nil { // the configuration read again when it changed
 		return nil, out, err
 	}
-	ix, err := s.index(ctx, snap)
+	ix, err := s.index(ctx)
 	if err != nil {
 		return nil, out, err
 	}

@@ -32,9 +32,12 @@
 //     environment, the description and answer-schema stores with their
 //     attachments, the recorded answers, the answer check of every dry
 //     run (CheckAnswers), reload with hooks the language server
-//     subscribes to, and the open documents' texts (overlay.go, read in
-//     place of the disk by ReadFile); restls check, mcp, the language
-//     server and web all ask it;
+//     subscribes to, the open documents' texts (overlay.go, read in
+//     place of the disk by ReadFile) and the project indexes
+//     (project_index.go, package workspace/index: one per root and
+//     registry, its budget, brought current from the overlay, the files
+//     watched or polled); restls check, mcp, the language server and web
+//     all ask it;
 //   - Snapshot, the immutable view one request takes (registry per kind,
 //     kind map, descriptions, recorded answers, environment).
 //

@@ -32,6 +32,9 @@ type SessionOptions struct {
 	// DescriptionDelay is how long first description loads wait
 	// (FirstLoadDelay in an editor; 0 for a command).
 	DescriptionDelay time.Duration
+	// IndexMaxBytes is the project indexes' budget
+	// (index.Options.MaxBytes); index.DefaultMaxBytes when 0.
+	IndexMaxBytes int64
 	// Logger may be nil.
 	Logger *zap.Logger
 }
@@ -39,7 +42,8 @@ type SessionOptions struct {
 // Session is everything live of one project, one per process (gopls'
 // cache.Session): the registry of each environment, the API descriptions
 // and the answers' schemas with their attachments, the recorded answers
-// beside scripts, and the text of open documents (overlay.go). Surfaces
+// beside scripts, the text of open documents (overlay.go) and the project
+// indexes (project_index.go). Surfaces
 // (the language server, the designer's /v1, restls check) take immutable
 // Snapshots of it and subscribe to what changes (OnDescriptionsLoaded,
 // OnAnswersLoaded, OnReload). It is safe for concurrent use.
@@ -56,6 +60,7 @@ type Session struct {
 	answersAttach Attachments
 
 	overlays overlays
+	indexes  projectIndexes // project_index.go
 
 	mu   sync.Mutex
 	envs map[string]*Registry // the other environments', made when first asked

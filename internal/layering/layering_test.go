@@ -68,7 +68,7 @@ var table = map[string]rule{
 	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":                 {may: []string{"config"}},
-	"workspace":              {may: []string{"config", "openapi", "runtime/restclient"}},                                                                                        // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go)
+	"workspace":              {may: []string{"config", "openapi", "runtime/restclient", "workspace/index"}},                                                                     // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go); workspace/index (and so hints, an engine below, which imports nothing of workspace): the Session owns the project indexes every surface shares (issue 34)
 	"engine":                 {may: []string{"config", "openapi", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history
 	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                // workspace/index: the service-unused rule
 	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
