@@ -230,3 +230,45 @@ func bombLines(indent string, levels int) string {
 	}
 	return b.String()
 }
+
+// TestFaultFixtureCases: a test file's fixtures can fail a call
+// (fault), so a case runs the script's error path: one expects the
+// RestClientError to escape, one the script's fallback after catching
+// it. The file validates against the test file schema.
+func TestFaultFixtureCases(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("s.js", "var r;\ntry { r = api.rest.v1.get(\"crm\", {pathParams: [\"a\"]}, {}); } catch (e) { if (e.status && e.status.code) { return \"status\"; } if (e.code === \"connection-refused\") { return \"fallback\"; } throw e; }\nreturn r.body;\n")
+	write("t.test.yaml", `script: s.js
+cases:
+  - name: escapes
+    fixtures:
+      - {serviceId: crm, path: a, fault: read-timeout}
+    error: {name: RestClientError, code: read-timeout}
+  - name: html
+    fixtures:
+      - {serviceId: crm, fault: not-json, status: 203}
+    error: {code: not-json}
+  - name: falls back
+    fixtures:
+      - {serviceId: crm, fault: connection-refused}
+    result: fallback
+`)
+	if err := compileSchema(t).Validate(yamlAsJSON(t, filepath.Join(dir, "t.test.yaml"))); err != nil {
+		t.Errorf("does not validate: %v", err)
+	}
+	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed != 3 {
+		for _, o := range rep.Outcomes {
+			t.Errorf("%s: %v", o.Name, o.Failures)
+		}
+	}
+}

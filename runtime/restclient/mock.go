@@ -2,14 +2,18 @@ package restclient
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
+	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,6 +58,9 @@ type Fixture struct {
 	// Delay before the answer, for example "200ms"; the read timeout
 	// applies to it.
 	Delay string `yaml:"delay" json:"delay"`
+	// Fault, when set, makes the call fail as the live client fails in
+	// that case instead of answering it: one of Faults.
+	Fault string `yaml:"fault" json:"fault"`
 
 	delay time.Duration
 	body  []byte
@@ -409,11 +416,46 @@ func fixtureList(doc *yaml.Node) (*yaml.Node, error) {
 	return root, nil
 }
 
+// Faults are the values of a fixture's fault, each named by the
+// RestClientError code the script sees: the failures a call can meet
+// that no status and body express.
+var Faults = []string{CodeConnectTimeout, CodeReadTimeout, CodeConnectionRefused, CodeNotJSON}
+
+// notJSONBody is the body of a not-json fault that gives none: what a
+// proxy or a login page answers in place of the service.
+const notJSONBody = "<html><body><h1>Service Unavailable</h1></body></html>"
+
+// prepareFault checks a fault against the keys that would answer
+// instead; not-json is a 2XX with a body that is not JSON.
+func (f *Fixture) prepareFault() error {
+	if !slices.Contains(Faults, f.Fault) {
+		return fmt.Errorf("fault %q: use one of %s", f.Fault, strings.Join(Faults, ", "))
+	}
+	if f.Fault == CodeNotJSON {
+		if f.Status != 0 && (f.Status < 200 || f.Status > 299) {
+			return fmt.Errorf("fault not-json is a 2XX answer: status %d is not 2XX (another status is thrown with its body, JSON or not)", f.Status)
+		}
+		if f.Body != nil {
+			return fmt.Errorf("fault not-json: give the body as bodyText or bodyBase64, or none for an HTML page")
+		}
+		return nil
+	}
+	if f.Status != 0 || f.Headers != nil || f.Body != nil || f.BodyText != nil || f.BodyBase64 != nil {
+		return fmt.Errorf("fault %s: the call gets no answer, so give no status, headers or body", f.Fault)
+	}
+	return nil
+}
+
 func (f *Fixture) prepare() error {
 	if f.ServiceID == "" {
 		return fmt.Errorf("serviceId is required")
 	}
 	f.Method = strings.ToUpper(f.Method)
+	if f.Fault != "" {
+		if err := f.prepareFault(); err != nil {
+			return err
+		}
+	}
 	if f.Status == 0 {
 		f.Status = 200
 	}
@@ -453,6 +495,14 @@ func (f *Fixture) prepare() error {
 			return fmt.Errorf("body is not JSON")
 		}
 		f.body = f.Body.JSON
+	}
+	if f.Fault == CodeNotJSON {
+		if f.body == nil {
+			f.body = []byte(notJSONBody)
+		}
+		if len(bytes.TrimSpace(f.body)) == 0 || json.Valid(f.body) {
+			return fmt.Errorf("fault not-json: the body must be text that is not JSON (an empty 2XX body is null, a JSON one an answer)")
+		}
 	}
 	if f.Path != nil {
 		g, err := input.PathGlob(*f.Path)
@@ -634,7 +684,10 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 	if f == nil {
 		return nil, m.noFixture(c, closest, why)
 	}
-	if tr := httptrace.ContextClientTrace(req.Context()); tr != nil && tr.WroteRequest != nil {
+	// A fault of the connection fails before the request is written:
+	// the read timeout does not run during its delay.
+	connFault := f.Fault == CodeConnectTimeout || f.Fault == CodeConnectionRefused
+	if tr := httptrace.ContextClientTrace(req.Context()); !connFault && tr != nil && tr.WroteRequest != nil {
 		tr.WroteRequest(httptrace.WroteRequestInfo{})
 	}
 	if f.delay > 0 {
@@ -646,12 +699,17 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, req.Context().Err()
 		}
 	}
+	if err := f.fault(req.URL.Host, ci); err != nil {
+		return nil, err
+	}
 	h := make(http.Header, len(f.Headers)+1)
 	for k, v := range f.Headers {
 		h.Set(k, v)
 	}
 	if f.body != nil && h.Get("Content-Type") == "" {
-		if f.BodyText != nil || f.BodyBase64 != nil {
+		if f.Fault == CodeNotJSON && f.BodyText == nil && f.BodyBase64 == nil {
+			h.Set("Content-Type", "text/html; charset=utf-8")
+		} else if f.BodyText != nil || f.BodyBase64 != nil {
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 		} else {
 			h.Set("Content-Type", "application/json")
@@ -674,6 +732,23 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(f.body)),
 		Request:       req,
 	}, nil
+}
+
+// fault returns the transport error the live client meets in the case
+// f.Fault names, for the call's limits, or nil: the client classifies
+// it as it classifies the network's, so the script sees the same code
+// and message. The timeouts fail at once: a run that explores faults
+// does not wait them out (a delay waits first, where that matters).
+func (f *Fixture) fault(host string, lim limits) error {
+	switch f.Fault {
+	case CodeConnectTimeout:
+		return &connectTimeoutError{addr: host, timeout: lim.connect, err: context.DeadlineExceeded}
+	case CodeReadTimeout:
+		return &readTimeoutError{timeout: lim.read, err: context.DeadlineExceeded}
+	case CodeConnectionRefused:
+		return &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", errConnRefused())}
+	}
+	return nil
 }
 
 func parseMockJSON(file string, data []byte) (*Mock, error) {

@@ -1,6 +1,7 @@
 package restclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -56,13 +57,19 @@ fixtures:
 		}
 	}
 	for doc, want := range map[string]string{
-		`[{method: GET}]`:                "serviceId is required",
-		`[{serviceId: a, delay: soon}]`:  "delay",
-		`[{serviceId: a, status: 42}]`:   "not an HTTP status",
-		`[{serviceId: a, answer: 1}]`:    "answer",
-		`{fixture: []}`:                  "expected a list",
-		`[{"serviceId":"a","answer":1}]`: "answer",
-		`[{serviceId: a, path: "[x"}]`:   "bad pattern",
+		`[{method: GET}]`:                                    "serviceId is required",
+		`[{serviceId: a, delay: soon}]`:                      "delay",
+		`[{serviceId: a, fault: timeout}]`:                   `fault "timeout": use one of connect-timeout, read-timeout, connection-refused, not-json`,
+		`[{serviceId: a, fault: read-timeout, status: 504}]`: "fault read-timeout: the call gets no answer, so give no status, headers or body",
+		`[{serviceId: a, fault: not-json, status: 500}]`:     "status 500 is not 2XX",
+		`[{serviceId: a, fault: not-json, body: [1]}]`:       "give the body as bodyText or bodyBase64",
+		`[{serviceId: a, fault: not-json, bodyText: "[1]"}]`: "the body must be text that is not JSON",
+		`[{serviceId: a, fault: not-json, bodyText: " "}]`:   "the body must be text that is not JSON",
+		`[{serviceId: a, status: 42}]`:                       "not an HTTP status",
+		`[{serviceId: a, answer: 1}]`:                        "answer",
+		`{fixture: []}`:                                      "expected a list",
+		`[{"serviceId":"a","answer":1}]`:                     "answer",
+		`[{serviceId: a, path: "[x"}]`:                       "bad pattern",
 	} {
 		if _, err := ParseMock("f", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", doc, err, want)
@@ -76,6 +83,10 @@ func FuzzParseMock(f *testing.F) {
 	f.Add([]byte(`[{serviceId: a, path: "**", body: {x: [1, 2]}}]`))
 	f.Add([]byte(`{"fixtures":[{"serviceId":"a","bodyText":"x","delay":"1ms"}]}`))
 	f.Add([]byte(`fixtures: [{serviceId: a, headers: {A: b}, status: 500}]`))
+	f.Add([]byte(`[{serviceId: a, fault: connect-timeout, delay: 1ms}, {serviceId: a, fault: read-timeout, times: 1}, {serviceId: b, fault: connection-refused}]`))
+	f.Add([]byte(`[{"serviceId":"a","fault":"not-json","status":203,"headers":{"Content-Type":"text/html"},"bodyText":"<p>"},{"serviceId":"a","fault":"not-json","bodyBase64":"/w=="}]`))
+	f.Add([]byte(`[{serviceId: a, fault: not-json, bodyText: "{\"x\": 1}"}, {serviceId: a, fault: read-timeout, status: 504}]`))
+	f.Add([]byte("fixtures:\n" + strings.Repeat("- {serviceId: s, path: \"a/*\", fault: not-json, bodyText: \"<html>\"}\n- {serviceId: s, fault: connect-timeout}\n", 1000)))
 	f.Add([]byte(`[{serviceId: a, path: 'x\/y/\*', query: {p: [1, "2"], q: x}, times: 2, bodyBase64: "AAE="}]`))
 	f.Add([]byte(`[{"serviceId":"a","query":{"p":[1,true]},"headers":{"X":2},"times":1,"body":{"z":1.0,"a":[1e400]}}]`))
 	f.Add([]byte("- serviceId: a\n  body:\n" + strings.Repeat("  ", 1) + strings.Repeat("- ", 500) + "x\n"))
@@ -99,6 +110,22 @@ func FuzzParseMock(f *testing.F) {
 			_, _, _ = m.find(mockCall{serviceID: fx.ServiceID, method: "GET", params: []string{"a/b"}, query: []QueryParam{{"p", "1"}}}, true)
 			if fx.BodyText == nil && fx.Body != nil && !json.Valid(fx.body) {
 				t.Fatalf("fixture body %q is not JSON", fx.body)
+			}
+			switch fx.Fault {
+			case "":
+			case CodeNotJSON:
+				if fx.Status < 200 || fx.Status > 299 || json.Valid(fx.body) || len(bytes.TrimSpace(fx.body)) == 0 {
+					t.Fatalf("fault not-json answers %d %q", fx.Status, fx.body)
+				}
+			case CodeConnectTimeout, CodeReadTimeout, CodeConnectionRefused:
+				if fx.body != nil || fx.Headers != nil || fx.Status != 200 {
+					t.Fatalf("fault %s has an answer: %d %v %q", fx.Fault, fx.Status, fx.Headers, fx.body)
+				}
+				if fx.fault("h", limits{}) == nil {
+					t.Fatalf("fault %s fails nothing", fx.Fault)
+				}
+			default:
+				t.Fatalf("unknown fault %q parsed", fx.Fault)
 			}
 		}
 	})
