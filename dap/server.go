@@ -93,7 +93,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &session{o: o, w: w, ctx: ctx, breakpoints: map[string][]int{}, resume: make(chan struct{}, 1), ran: make(chan struct{})}
+	s := &session{o: o, w: w, ctx: ctx, breakpoints: map[string][]int{}, resume: make(chan struct{}, 1), evals: make(chan evalAsk), ran: make(chan struct{})}
 	msgs := make(chan godap.Message)
 	readErr := make(chan error, 1)
 	go func() {
@@ -170,6 +170,7 @@ type session struct {
 	stopped    []dryrun.Frame // the stack where the run stands stopped
 	resume     chan struct{}
 	runDone    <-chan struct{} // the run's context's Done
+	evals      chan evalAsk
 }
 
 type stepMode int
@@ -188,6 +189,7 @@ func (s *session) handle(m godap.Message) bool {
 		s.send(&godap.InitializeResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.Capabilities{
 			SupportsConfigurationDoneRequest: true,
 			SupportTerminateDebuggee:         true,
+			SupportsEvaluateForHovers:        true,
 		}})
 	case *godap.LaunchRequest:
 		if err := s.doLaunch(req.Arguments); err != nil {
@@ -215,6 +217,13 @@ func (s *session) handle(m godap.Message) bool {
 		s.send(&godap.StackTraceResponse{Response: s.newResponse(req.Seq, req.Command), Body: s.stackTrace(req.Arguments)})
 	case *godap.ScopesRequest:
 		s.send(&godap.ScopesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ScopesResponseBody{Scopes: []godap.Scope{}}})
+	case *godap.EvaluateRequest:
+		v, err := s.evaluate(req.Arguments.Expression)
+		if err != nil {
+			s.reply(req.Seq, req.Command, err.Error())
+			return false
+		}
+		s.send(&godap.EvaluateResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.EvaluateResponseBody{Result: v}})
 	case *godap.ContinueRequest:
 		// Answered before the run goes on, so that its events follow.
 		s.send(&godap.ContinueResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ContinueResponseBody{AllThreadsContinued: true}})
@@ -448,14 +457,15 @@ func (o *observer) Log(e dryrun.LogEntry) {
 func (o *observer) Done(*dryrun.Result) {}
 
 func (o *observer) Statement(line, column int) {
-	o.StatementStack(line, column, func() []dryrun.Frame {
+	o.StatementStack(line, column, dryrun.Paused{Stack: func() []dryrun.Frame {
 		return []dryrun.Frame{{Function: dryrun.ScriptFrame, Line: line, Column: column}}
-	})
+	}})
 }
 
 // StatementStack stops the run at this statement when a breakpoint, a
 // step or a pause asks, until the client resumes or the session ends.
-func (o *observer) StatementStack(line, column int, stack func() []dryrun.Frame) {
+func (o *observer) StatementStack(line, column int, p dryrun.Paused) {
+	stack := p.Stack
 	s := (*session)(o)
 	s.mu.Lock()
 	reason := ""
@@ -489,9 +499,55 @@ func (o *observer) StatementStack(line, column int, stack func() []dryrun.Frame)
 	s.pause, s.mode, s.stopped = false, runFree, frames
 	s.mu.Unlock()
 	s.event(&godap.StoppedEvent{Event: s.newEvent("stopped"), Body: godap.StoppedEventBody{Reason: reason, ThreadId: threadID, AllThreadsStopped: true}})
+	for {
+		select {
+		case <-s.resume:
+			return
+		case <-s.runDone:
+			return
+		case e := <-s.evals:
+			// On the run's goroutine, as the runtime needs.
+			if p.Eval == nil {
+				e.reply <- evalAnswer{err: errors.New("this run cannot evaluate")}
+				continue
+			}
+			v, err := p.Eval(e.expr)
+			e.reply <- evalAnswer{v, err}
+		}
+	}
+}
+
+// evalAsk is an expression for the stopped run's goroutine to evaluate.
+type evalAsk struct {
+	expr  string
+	reply chan evalAnswer
+}
+
+type evalAnswer struct {
+	value string
+	err   error
+}
+
+// evaluate is expr evaluated where the run stands stopped (its innermost
+// frame), by the run's goroutine.
+func (s *session) evaluate(expr string) (string, error) {
+	s.mu.Lock()
+	stopped, done := s.stopped != nil, s.runDone
+	s.mu.Unlock()
+	if !stopped {
+		return "", errors.New("the script is running: pause it, or stop at a breakpoint, to evaluate")
+	}
+	e := evalAsk{expr: expr, reply: make(chan evalAnswer, 1)}
 	select {
-	case <-s.resume:
-	case <-s.runDone:
+	case s.evals <- e:
+	case <-done:
+		return "", errors.New("the run has ended")
+	}
+	select {
+	case a := <-e.reply:
+		return a.value, a.err
+	case <-done:
+		return "", errors.New("the run has ended")
 	}
 }
 

@@ -248,7 +248,8 @@ func (r *runner) run(parent context.Context) {
 		}
 		positionLoops(ast)
 		if r.opts.Statements && r.opts.Observer != nil {
-			instrumentStatements(ast, file.Idx(len(prefix)+1), text)
+			_, eval := r.opts.Observer.(dryrun.StackObserver)
+			instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
 		}
 		c.prg, c.err = goja.CompileAST(ast, false)
 	}()

@@ -1,11 +1,15 @@
 package runtime
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
@@ -38,7 +42,7 @@ const maxInstrumentWalk = 1 << 20
 // body of an if, a loop or a with that is one statement becomes a block
 // so that it gets its call too. base is the offset of the script's first
 // character (after the wrapper's prefix).
-func instrumentStatements(prg *ast.Program, base file.Idx, text string) []file.Idx {
+func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval bool) []file.Idx {
 	var hooks []file.Idx
 	stack := []reflect.Value{reflect.ValueOf(prg)}
 	seen := map[uintptr]bool{}
@@ -69,9 +73,9 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string) []file.I
 		if v.Type().Implements(nodeType) {
 			switch s := v.Interface().(type) {
 			case *ast.BlockStatement:
-				s.List = withHooks(s.List, base, text, &hooks)
+				s.List = withHooks(s.List, base, text, &hooks, eval)
 			case *ast.CaseStatement:
-				s.Consequent = withHooks(s.Consequent, base, text, &hooks)
+				s.Consequent = withHooks(s.Consequent, base, text, &hooks, eval)
 			case *ast.IfStatement:
 				s.Consequent = asBlock(s.Consequent, base)
 				if s.Alternate != nil {
@@ -105,8 +109,9 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string) []file.I
 }
 
 // withHooks is list with a hook call before each statement of the
-// script, each hook's place appended to hooks.
-func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.Idx) []ast.Statement {
+// script, each hook's place appended to hooks; eval gives each hook the
+// statement's evaluator (hookCall).
+func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.Idx, eval bool) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(list))
 	prologue := true
 	for _, st := range list {
@@ -123,7 +128,7 @@ func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.I
 		case *ast.FunctionDeclaration, *ast.EmptyStatement:
 		default:
 			if at := start(st, text); at >= base {
-				out = append(out, hookCall(at))
+				out = append(out, hookCall(at, eval))
 				*hooks = append(*hooks, at)
 			}
 		}
@@ -157,15 +162,34 @@ func asBlock(st ast.Statement, _ file.Idx) ast.Statement {
 	return &ast.BlockStatement{LeftBrace: st.Idx0(), List: []ast.Statement{st}, RightBrace: st.Idx1()}
 }
 
-// hookCall is statementHook(at), placed at at.
-func hookCall(at file.Idx) ast.Statement {
+// hookCall is statementHook(at), placed at at; with eval,
+// statementHook(at, function(e) { return eval(e) }): a direct eval in a
+// closure made where the statement is, so that it sees the statement's
+// scope (its locals, the closures' variables, the globals). The
+// closure's own statement is placed before the script (offset 1), so
+// that the walk leaves it without a hook.
+func hookCall(at file.Idx, eval bool) ast.Statement {
+	args := []ast.Expression{&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(int(at)), Value: int64(at)}}
+	if eval {
+		param := &ast.Identifier{Name: evalParam, Idx: 1}
+		args = append(args, &ast.FunctionLiteral{Function: 1,
+			ParameterList: &ast.ParameterList{Opening: 1, List: []*ast.Binding{{Target: param}}, Closing: 1},
+			Body: &ast.BlockStatement{LeftBrace: 1, RightBrace: 1, List: []ast.Statement{&ast.ReturnStatement{Return: 1,
+				Argument: &ast.CallExpression{Callee: &ast.Identifier{Name: "eval", Idx: 1}, LeftParenthesis: 1,
+					ArgumentList: []ast.Expression{&ast.Identifier{Name: evalParam, Idx: 1}}, RightParenthesis: 1}}}},
+		})
+	}
 	return &ast.ExpressionStatement{Expression: &ast.CallExpression{
 		Callee:           &ast.Identifier{Name: statementHook, Idx: at},
 		LeftParenthesis:  at,
-		ArgumentList:     []ast.Expression{&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(int(at)), Value: int64(at)}},
+		ArgumentList:     args,
 		RightParenthesis: at,
 	}}
 }
+
+// evalParam is the evaluator's parameter: an expression evaluated sees
+// it beside the script's names.
+const evalParam = "__restls_expr"
 
 // lineStarts are the offsets in src at which its lines start.
 func lineStarts(src string) []int {
@@ -190,7 +214,7 @@ func StatementLines(src string) ([]int, error) {
 	}
 	starts := lineStarts(src)
 	var lines []int
-	for _, at := range instrumentStatements(prg, file.Idx(len(prefix)+1), text) {
+	for _, at := range instrumentStatements(prg, file.Idx(len(prefix)+1), text, false) {
 		line, _ := place(starts, int(at)-1-len(prefix))
 		if line > 0 && (len(lines) == 0 || lines[len(lines)-1] != line) {
 			lines = append(lines, line)
@@ -234,7 +258,11 @@ func (r *runner) installStatementHook(src string) error {
 			obs.Statement(line, column)
 			return goja.Undefined()
 		}
-		stackObs.StatementStack(line, column, func() []dryrun.Frame { return r.stack(line, column) })
+		p := dryrun.Paused{Stack: func() []dryrun.Frame { return r.stack(line, column) }}
+		if fn, ok := goja.AssertFunction(call.Argument(1)); ok {
+			p.Eval = func(expr string) (string, error) { return r.evaluate(fn, expr) }
+		}
+		stackObs.StatementStack(line, column, p)
 		return goja.Undefined()
 	})
 }
@@ -262,4 +290,73 @@ func (r *runner) stack(line, column int) []dryrun.Frame {
 		out[n-1].Function = dryrun.ScriptFrame
 	}
 	return out
+}
+
+// maxEvalTime bounds one evaluation in a paused frame (and the run's
+// time limit, when shorter); maxEvalText the text of its value.
+const (
+	maxEvalTime = 2 * time.Second
+	maxEvalText = 16 << 10
+)
+
+// evalInterrupt is what stops an evaluation past maxEvalTime.
+var evalInterrupt = &interruptReason{code: CodeScriptTimeout, msg: "the evaluation took too long"}
+
+// evaluate is expr evaluated by fn, a statement's evaluator, on the
+// run's goroutine: its value as the debugger shows it (a string, a
+// number, an object as JSON, cut at maxEvalText), or its error, with
+// every credential the session knows hidden. An endless expression is
+// interrupted after maxEvalTime; the run goes on.
+func (r *runner) evaluate(fn goja.Callable, expr string) (string, error) {
+	limit := min(maxEvalTime, r.opts.Timeout)
+	stop := time.AfterFunc(limit, func() { r.vm.Interrupt(evalInterrupt) })
+	v, err := fn(goja.Undefined(), r.vm.ToValue(expr))
+	if !stop.Stop() {
+		r.vm.ClearInterrupt()
+		if p := r.stopped.Load(); p != nil {
+			r.vm.Interrupt(*p) // the run's own stop, which came meanwhile
+		}
+	}
+	red := r.session.Redactor()
+	if err != nil {
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) && ie.Value() == evalInterrupt {
+			return "", fmt.Errorf("the evaluation took longer than %v: it was stopped, the run goes on", limit)
+		}
+		if ex, ok := err.(*goja.Exception); ok {
+			return "", errors.New(red.String(ex.Value().String()))
+		}
+		return "", errors.New(red.String(err.Error()))
+	}
+	return red.String(r.show(v)), nil
+}
+
+// show is v as the debugger shows it.
+func (r *runner) show(v goja.Value) string {
+	var text string
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		text = "undefined"
+	case goja.IsNull(v):
+		text = "null"
+	default:
+		if _, ok := v.(*goja.Object); ok {
+			if _, fn := goja.AssertFunction(v); !fn {
+				if b, err := json.Marshal(v); err == nil && len(b) <= maxEvalText {
+					text = string(b)
+					break
+				}
+			}
+		}
+		if s, ok := v.Export().(string); ok {
+			b, _ := json.Marshal(s)
+			text = string(b)
+		} else {
+			text = v.String()
+		}
+	}
+	if len(text) > maxEvalText {
+		text = text[:maxEvalText] + "…"
+	}
+	return text
 }

@@ -160,6 +160,8 @@ func (c *dapClient) describe(m godap.Message) []string {
 			out = append(out, strings.TrimRight(fmt.Sprintf("  line %d verified=%v %s", b.Line, b.Verified, b.Message), " "))
 		}
 		return out
+	case *godap.EvaluateResponse:
+		return []string{"response evaluate: " + clean(v.Body.Result)}
 	case *godap.StackTraceResponse:
 		out := []string{"response stackTrace"}
 		for _, f := range v.Body.StackFrames {
@@ -176,6 +178,13 @@ func (c *dapClient) describe(m godap.Message) []string {
 		return []string{"response " + r.Command}
 	}
 	return []string{fmt.Sprintf("%T", m)}
+}
+
+// evaluate evaluates expr in the stopped frame.
+func (c *dapClient) evaluate(expr string) {
+	c.t.Helper()
+	c.request("evaluate", map[string]any{"expression": expr, "frameId": 1, "context": "repl"})
+	c.until("response evaluate")
 }
 
 func (c *dapClient) stackTrace() {
@@ -203,6 +212,12 @@ func TestDAPBreakpointsAndSteps(t *testing.T) {
 	c.request("configurationDone", nil)
 	c.until("event stopped")
 	c.stackTrace()
+	// In the frame: a local, a parameter, a global, an expression, an
+	// error thrown, and the Authorization the service is called with,
+	// which is not for the script to see.
+	for _, e := range []string{"sum", "items", "res.body.status", "i + 1", "nope.x", "api.rest.v1"} {
+		c.evaluate(e)
+	}
 	c.request("next", map[string]any{"threadId": 1})
 	c.until("event stopped")
 	c.stackTrace()
@@ -246,6 +261,9 @@ func TestDAPPauseAndDisconnect(t *testing.T) {
 	c.request("pause", map[string]any{"threadId": 1})
 	c.until("event stopped")
 	c.stackTrace()
+	// An endless evaluation is stopped; the run and the frame go on.
+	c.evaluate("while (true) {}")
+	c.evaluate("n > 0")
 	c.request("disconnect", nil)
 	c.until("response disconnect")
 	_ = c.in.Close()
@@ -260,5 +278,8 @@ func TestDAPPauseAndDisconnect(t *testing.T) {
 	got := strings.Join(c.lines, "\n")
 	if !strings.Contains(got, "stopped pause\nresponse stackTrace\n  (script) scripts/spin.js:3:3") {
 		t.Errorf("paused where? want a stop at line 3, the loop's body:\n%s", got)
+	}
+	if !strings.Contains(got, "response evaluate failed: the evaluation took longer than 2s: it was stopped, the run goes on\nresponse evaluate: true\n") {
+		t.Errorf("want the endless evaluation stopped and the next one answered:\n%s", got)
 	}
 }

@@ -25,14 +25,26 @@ type Observer interface {
 	Done(r *Result)
 }
 
-// StackObserver is an Observer that also wants the script's call stack
-// where a statement is reached (a debugger): the runtime calls
-// StatementStack in place of Statement. stack, valid only during the
-// call, is the script's own frames, innermost first, at most a few
-// hundred.
+// StackObserver is an Observer that also wants, where a statement is
+// reached, the script's call stack and an evaluator in the statement's
+// scope (a debugger): the runtime calls StatementStack in place of
+// Statement, and instruments the program for evaluation only for it.
 type StackObserver interface {
 	Observer
-	StatementStack(line, column int, stack func() []Frame)
+	StatementStack(line, column int, p Paused)
+}
+
+// Paused is a run stopped at a statement, valid only during
+// StatementStack and only on the run's goroutine.
+type Paused struct {
+	// Stack is the script's own frames, innermost first, at most a few
+	// hundred.
+	Stack func() []Frame
+	// Eval evaluates an expression in the statement's scope: its value
+	// as text (an object as JSON, cut at 16 KiB), or its error, every
+	// configured credential hidden; bounded in time (the run goes on
+	// after an endless one). Nil when the runtime cannot.
+	Eval func(expr string) (string, error)
 }
 
 // Frame is one frame of the script's call stack: the function's name (""
