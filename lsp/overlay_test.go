@@ -20,6 +20,7 @@ import (
 // documents to the project index they share, putting the other's back
 // to the disk.
 func TestOverlayOpenTextWins(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"config/application.yml": "scriptservice:\n  api:\n    - serviceId: crm\n      url: https://crm.example.com\n    - serviceId: billing\n      url: https://billing.example.com\n",
@@ -102,6 +103,7 @@ func TestOverlayOpenTextWins(t *testing.T) {
 // files (a designer's, over /lsp) keeps its documents to itself: naming
 // a script's path does not change what an editor's session reads.
 func TestOverlayNotFromDesigners(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, watchedProject)
 	srv := newTestServer(t, Options{Sources: config.Sources{ConfigRoot: filepath.Join(dir, "config")}})

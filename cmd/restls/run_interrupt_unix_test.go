@@ -20,6 +20,7 @@ import (
 // ignored the interrupt itself and counted on the terminal to send it to
 // its re-executed self too: sent to restls run alone, it did nothing.
 func TestRunInterruptStopsTheRun(t *testing.T) {
+	t.Parallel()
 	url, arrived, _ := blockingService(t)
 	root := isolateRoot(t, url)
 	var stdout, stderr bytes.Buffer
@@ -66,6 +67,7 @@ func TestRunInterruptStopsTheRun(t *testing.T) {
 // written in the run's child and relayed to the user's stderr as they
 // come; stdout holds only the preview.
 func TestRunVerboseLogsReachStderr(t *testing.T) {
+	t.Parallel()
 	root := isolateRoot(t, "http://127.0.0.1:1")
 	dir := t.TempDir()
 	mock := writeFile(t, dir, "m.yaml", "- serviceId: slow\n  method: GET\n  body: {ok: true}\n")
