@@ -45,6 +45,7 @@ var commands = []command{
 	{name: "check", summary: "lint scripts and the service configuration for CI: text, JSON, SARIF or GitHub annotations", run: runCheck},
 	{name: "curl", summary: "turn a curl command line into the api.rest.v1 call for a configured serviceId", run: runCurl},
 	{name: "dap", summary: "serve the Debug Adapter Protocol on stdio: breakpoints and steps in a script's dry run", run: runDAP},
+	{name: "faults", summary: "prove a script's error paths: rerun it with each call failing each way, and say which failures it survives", run: runFaults},
 	{name: "fixtures", summary: "generate fixtures for a script's calls from the services' OpenAPI descriptions; write the schema recorded answers show", run: runFixtures},
 	{name: "init", summary: "write restls.yaml, the project file every command reads, from the platform layout found", run: runInit},
 	{name: "mcp", summary: "serve the Model Context Protocol on stdio for coding agents: services, contracts, checks with fixes, fixtures", run: runMCP},

@@ -79,7 +79,7 @@ var table = map[string]rule{
 	"dap":                    {may: []string{"config", "engine", "input", "runtime", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                             // restls dap (issue 35): an adapter beside lsp and mcp; runtime: the lines that can stop
 	"web": {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
 		only: map[string][]string{"lsp": {"lspws.go"}}}, // lsp: serving /lsp only; every other question goes to workspace.Session
-	"cmd/restls": {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
+	"cmd/restls": {may: []string{"config", "engine", "faults", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/restls/restls/internal/goldentest"
+)
+
+// TestFaultsCommand: restls faults, through the binary, reruns a script
+// with each call failing each way from the fixtures beside it: the table
+// (golden) shows each verdict at its call site, crashed fails the exit
+// status, a correct script passes, --json carries the same findings, and
+// a script that fails with its fixtures is refused with exit 1.
+func TestFaultsCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The address refuses: a run that reached it would say so.
+	write("services.xml", `<scriptservice><api serviceId="crm" url="http://127.0.0.1:1/api"/></scriptservice>`)
+	write("orders.js", `var customer;
+try {
+  customer = api.rest.v1.get("crm", {pathParams: ["customers", "42"]}, {}).body;
+} catch (e) {
+  if (e.status.code === 404) return null;
+  throw e;
+}
+return customer.name;
+`)
+	write("orders.mock.yaml", "- {serviceId: crm, body: {name: Ada}}\n")
+	write("safe.js", `try {
+  return api.rest.v1.get("crm", {pathParams: ["customers", "42"]}, {}).body.name;
+} catch (e) {
+  if (e.status && e.status.code === 404) return null;
+  return "unknown";
+}
+`)
+	write("fails.js", `return api.rest.v1.get("crm", {}, {}).body;`)
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		cmd := restlsCommand(t, append([]string{"faults", "--service-xml", "services.xml"}, args...)...)
+		cmd.Dir = dir
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		runWithin(t, cmd, 2*time.Minute, func() string { return out.String() + errb.String() })
+		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	}
+
+	out, stderr, rc := run("orders.js")
+	if rc != 1 || stderr != "" {
+		t.Errorf("orders.js: exit %d, stderr %q; want 1 (crashed), nothing on stderr", rc, stderr)
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "faults", "orders.txt"), out)
+
+	out, _, rc = run("--mock", "orders.mock.yaml", "--json", "--outcomes", "404,read-timeout", "safe.js")
+	var rep struct {
+		Sites []struct {
+			Line int `json:"line"`
+		} `json:"sites"`
+		Findings []struct {
+			Outcome, Verdict string
+		} `json:"findings"`
+		Runs int `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if rc != 0 || rep.Runs != 2 || len(rep.Sites) != 1 || rep.Sites[0].Line != 2 || len(rep.Findings) != 2 ||
+		rep.Findings[0].Verdict != "handled" || rep.Findings[1].Verdict != "handled" {
+		t.Errorf("safe.js: exit %d, %s", rc, out)
+	}
+
+	_, stderr, rc = run("--mock", "orders.mock.yaml", "--outcomes", "503", "safe.js")
+	if rc != 2 || !strings.Contains(stderr, `outcome "503"`) {
+		t.Errorf("unknown outcome: exit %d, %q", rc, stderr)
+	}
+	_, stderr, rc = run("fails.js")
+	if rc != 1 || !strings.Contains(stderr, "fails.js: the script fails with its fixtures (RestClientError: no fixture") {
+		t.Errorf("fails.js: exit %d, %q", rc, stderr)
+	}
+}
