@@ -32,7 +32,7 @@ func explore(t *testing.T, text string, opts Options) *Report {
 }
 
 // crm is a project whose one service, crm, refuses connections.
-func crm(t *testing.T) (workspace.Snapshot, string) {
+func crm(t testing.TB) (workspace.Snapshot, string) {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "services.xml")
