@@ -171,6 +171,34 @@ type session struct {
 	resume     chan struct{}
 	runDone    <-chan struct{} // the run's context's Done
 	evals      chan evalAsk
+	names      []string // the locals where the run stands stopped
+}
+
+// localsRef is the variables reference of the innermost frame's locals.
+const localsRef = 1
+
+func (s *session) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped != nil
+}
+
+// locals are the innermost frame's locals with their values, each
+// evaluated on the run's goroutine (a value not reached yet, a let
+// before its declaration, shows its error).
+func (s *session) locals() []godap.Variable {
+	s.mu.Lock()
+	names := s.names
+	s.mu.Unlock()
+	out := make([]godap.Variable, 0, len(names))
+	for _, n := range names {
+		v, err := s.evaluate(n)
+		if err != nil {
+			v = err.Error()
+		}
+		out = append(out, godap.Variable{Name: n, Value: v})
+	}
+	return out
 }
 
 type stepMode int
@@ -216,7 +244,17 @@ func (s *session) handle(m godap.Message) bool {
 	case *godap.StackTraceRequest:
 		s.send(&godap.StackTraceResponse{Response: s.newResponse(req.Seq, req.Command), Body: s.stackTrace(req.Arguments)})
 	case *godap.ScopesRequest:
-		s.send(&godap.ScopesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ScopesResponseBody{Scopes: []godap.Scope{}}})
+		scopes := []godap.Scope{}
+		if s.isStopped() {
+			scopes = append(scopes, godap.Scope{Name: "Locals", PresentationHint: "locals", VariablesReference: localsRef})
+		}
+		s.send(&godap.ScopesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ScopesResponseBody{Scopes: scopes}})
+	case *godap.VariablesRequest:
+		vars := []godap.Variable{}
+		if req.Arguments.VariablesReference == localsRef {
+			vars = s.locals()
+		}
+		s.send(&godap.VariablesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.VariablesResponseBody{Variables: vars}})
 	case *godap.EvaluateRequest:
 		v, err := s.evaluate(req.Arguments.Expression)
 		if err != nil {
@@ -497,6 +535,10 @@ func (o *observer) StatementStack(line, column int, p dryrun.Paused) {
 		frames = stack()
 	}
 	s.pause, s.mode, s.stopped = false, runFree, frames
+	s.names = nil
+	if p.Locals != nil {
+		s.names = p.Locals()
+	}
 	s.mu.Unlock()
 	s.event(&godap.StoppedEvent{Event: s.newEvent("stopped"), Body: godap.StoppedEventBody{Reason: reason, ThreadId: threadID, AllThreadsStopped: true}})
 	for {

@@ -196,6 +196,9 @@ type runner struct {
 	// stopped is why the run was stopped, set before its context is
 	// canceled.
 	stopped atomic.Pointer[interruptReason]
+	// scopes are the names declared where each hook is, for a debugger
+	// (statements.go); nil unless it asked.
+	scopes map[file.Idx]*scope
 
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
@@ -229,6 +232,7 @@ func (r *runner) run(parent context.Context) {
 		endsEarly bool
 		err       error
 		panicked  any
+		scopes    map[file.Idx]*scope // the debugger's locals by hook (statements.go)
 	}
 	done := make(chan compiled, 1)
 	go func() {
@@ -249,7 +253,7 @@ func (r *runner) run(parent context.Context) {
 		positionLoops(ast)
 		if r.opts.Statements && r.opts.Observer != nil {
 			_, eval := r.opts.Observer.(dryrun.StackObserver)
-			instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
+			_, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
 		}
 		c.prg, c.err = goja.CompileAST(ast, false)
 	}()
@@ -279,6 +283,7 @@ func (r *runner) run(parent context.Context) {
 		return
 	}
 	prg := c.prg
+	r.scopes = c.scopes
 	// Before any interrupt can arrive: an interrupt stops whatever the VM
 	// runs next, and that must be the script.
 	if err := r.install(); err != nil {

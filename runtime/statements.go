@@ -42,24 +42,35 @@ const maxInstrumentWalk = 1 << 20
 // body of an if, a loop or a with that is one statement becomes a block
 // so that it gets its call too. base is the offset of the script's first
 // character (after the wrapper's prefix).
-func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval bool) []file.Idx {
-	var hooks []file.Idx
-	stack := []reflect.Value{reflect.ValueOf(prg)}
+//
+// With eval, each hook also gets the statement's evaluator (hookCall),
+// and scopes holds, by hook, the names the script declares where the
+// statement is (the debugger's locals).
+func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval bool) (hooks []file.Idx, scopes map[file.Idx]*scope) {
+	type item struct {
+		v  reflect.Value
+		sc *scope
+	}
+	if eval {
+		scopes = map[file.Idx]*scope{}
+	}
+	stack := []item{{reflect.ValueOf(prg), nil}}
 	seen := map[uintptr]bool{}
 	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
 	pkg := reflect.TypeOf(ast.Program{}).PkgPath()
 	for n := 0; len(stack) > 0 && n < maxInstrumentWalk; n++ {
-		v := stack[len(stack)-1]
+		it := stack[len(stack)-1]
+		v, sc := it.v, it.sc
 		stack = stack[:len(stack)-1]
 		switch v.Kind() {
 		case reflect.Interface:
 			if !v.IsNil() {
-				stack = append(stack, v.Elem())
+				stack = append(stack, item{v.Elem(), sc})
 			}
 			continue
 		case reflect.Slice:
 			for i := v.Len() - 1; i >= 0; i-- {
-				stack = append(stack, v.Index(i))
+				stack = append(stack, item{v.Index(i), sc})
 			}
 			continue
 		case reflect.Pointer:
@@ -72,10 +83,21 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval boo
 		}
 		if v.Type().Implements(nodeType) {
 			switch s := v.Interface().(type) {
+			case *ast.FunctionLiteral:
+				if eval {
+					sc = sc.function(s.ParameterList, s.DeclarationList)
+				}
+			case *ast.ArrowFunctionLiteral:
+				if eval {
+					sc = sc.function(s.ParameterList, s.DeclarationList)
+				}
 			case *ast.BlockStatement:
-				s.List = withHooks(s.List, base, text, &hooks, eval)
+				if eval {
+					sc = sc.block(s.List)
+				}
+				s.List = withHooks(s.List, base, text, &hooks, eval, sc, scopes)
 			case *ast.CaseStatement:
-				s.Consequent = withHooks(s.Consequent, base, text, &hooks, eval)
+				s.Consequent = withHooks(s.Consequent, base, text, &hooks, eval, sc, scopes)
 			case *ast.IfStatement:
 				s.Consequent = asBlock(s.Consequent, base)
 				if s.Alternate != nil {
@@ -100,18 +122,18 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval boo
 			switch f := s.Field(i); f.Kind() {
 			case reflect.Interface, reflect.Slice, reflect.Pointer:
 				if s.Type().Field(i).IsExported() {
-					stack = append(stack, f)
+					stack = append(stack, item{f, sc})
 				}
 			}
 		}
 	}
-	return hooks
+	return hooks, scopes
 }
 
 // withHooks is list with a hook call before each statement of the
 // script, each hook's place appended to hooks; eval gives each hook the
 // statement's evaluator (hookCall).
-func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.Idx, eval bool) []ast.Statement {
+func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.Idx, eval bool, sc *scope, scopes map[file.Idx]*scope) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(list))
 	prologue := true
 	for _, st := range list {
@@ -130,6 +152,9 @@ func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.I
 			if at := start(st, text); at >= base {
 				out = append(out, hookCall(at, eval))
 				*hooks = append(*hooks, at)
+				if scopes != nil {
+					scopes[at] = sc
+				}
 			}
 		}
 		out = append(out, st)
@@ -214,7 +239,8 @@ func StatementLines(src string) ([]int, error) {
 	}
 	starts := lineStarts(src)
 	var lines []int
-	for _, at := range instrumentStatements(prg, file.Idx(len(prefix)+1), text, false) {
+	hooks, _ := instrumentStatements(prg, file.Idx(len(prefix)+1), text, false)
+	for _, at := range hooks {
 		line, _ := place(starts, int(at)-1-len(prefix))
 		if line > 0 && (len(lines) == 0 || lines[len(lines)-1] != line) {
 			lines = append(lines, line)
@@ -258,7 +284,8 @@ func (r *runner) installStatementHook(src string) error {
 			obs.Statement(line, column)
 			return goja.Undefined()
 		}
-		p := dryrun.Paused{Stack: func() []dryrun.Frame { return r.stack(line, column) }}
+		p := dryrun.Paused{Stack: func() []dryrun.Frame { return r.stack(line, column) },
+			Locals: func() []string { return r.scopes[file.Idx(off+1+len(prefix))].Names() }}
 		if fn, ok := goja.AssertFunction(call.Argument(1)); ok {
 			p.Eval = func(expr string) (string, error) { return r.evaluate(fn, expr) }
 		}
@@ -359,4 +386,73 @@ func (r *runner) show(v goja.Value) string {
 		text = text[:maxEvalText] + "…"
 	}
 	return text
+}
+
+// scope is the names the script declares in a function or a block, and
+// the scope around it: a debugger's locals where a statement is.
+// Destructuring patterns and a for loop's let are not followed yet.
+type scope struct {
+	names  []string
+	parent *scope
+}
+
+// maxLocals bounds the names a stopped frame lists.
+const maxLocals = 200
+
+// function is the scope of a function inside sc: its parameters and its
+// var declarations (hoisted to it).
+func (sc *scope) function(params *ast.ParameterList, decls []*ast.VariableDeclaration) *scope {
+	out := &scope{parent: sc}
+	if params != nil {
+		out.names = appendBindings(out.names, params.List)
+	}
+	for _, d := range decls {
+		out.names = appendBindings(out.names, d.List)
+	}
+	return out
+}
+
+// block is the scope of a block inside sc: its let, const, class and
+// function declarations; sc itself when it has none.
+func (sc *scope) block(list []ast.Statement) *scope {
+	var names []string
+	for _, st := range list {
+		switch d := st.(type) {
+		case *ast.LexicalDeclaration:
+			names = appendBindings(names, d.List)
+		case *ast.FunctionDeclaration:
+			if d.Function != nil && d.Function.Name != nil {
+				names = append(names, d.Function.Name.Name.String())
+			}
+		}
+	}
+	if len(names) == 0 {
+		return sc
+	}
+	return &scope{names: names, parent: sc}
+}
+
+func appendBindings(names []string, list []*ast.Binding) []string {
+	for _, b := range list {
+		if id, ok := b.Target.(*ast.Identifier); ok {
+			names = append(names, id.Name.String())
+		}
+	}
+	return names
+}
+
+// Names are the names seen from sc, the innermost first, each once, at
+// most maxLocals.
+func (sc *scope) Names() []string {
+	var out []string
+	seen := map[string]bool{}
+	for s := sc; s != nil; s = s.parent {
+		for _, n := range s.names {
+			if !seen[n] && len(out) < maxLocals {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }

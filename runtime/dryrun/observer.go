@@ -45,6 +45,11 @@ type Paused struct {
 	// configured credential hidden; bounded in time (the run goes on
 	// after an endless one). Nil when the runtime cannot.
 	Eval func(expr string) (string, error)
+	// Locals are the names the script declares where the statement is
+	// (its function's parameters and vars, its blocks' lets, consts and
+	// functions, then the enclosing functions'), innermost first; their
+	// values come from Eval. Nil when the runtime cannot.
+	Locals func() []string
 }
 
 // Frame is one frame of the script's call stack: the function's name (""
