@@ -20,15 +20,17 @@ import (
 // dapClient drives restls dap through the binary with go-dap's own
 // message reading and writing, and keeps a transcript of what it heard.
 type dapClient struct {
-	t      *testing.T
-	in     io.WriteCloser
-	msgs   chan godap.Message
-	errs   chan error
-	seq    int
-	root   string
-	raw    *recordingReader
-	lines  []string
-	exited chan error
+	t     *testing.T
+	in    io.WriteCloser
+	msgs  chan godap.Message
+	errs  chan error
+	seq   int
+	root  string
+	raw   *recordingReader
+	lines []string
+	// exited is closed when the process has ended, with waitErr set.
+	exited  chan struct{}
+	waitErr error
 }
 
 // dapProject copies dap/testdata/project to a temporary directory.
@@ -60,7 +62,7 @@ func startDAP(t *testing.T, root string, args ...string) *dapClient {
 		t.Fatal(err)
 	}
 	c := &dapClient{t: t, in: in, msgs: make(chan godap.Message, 64), errs: make(chan error, 1), root: root,
-		raw: &recordingReader{r: out}, exited: make(chan error, 1)}
+		raw: &recordingReader{r: out}, exited: make(chan struct{})}
 	go func() {
 		br := bufio.NewReader(c.raw)
 		for {
@@ -72,7 +74,7 @@ func startDAP(t *testing.T, root string, args ...string) *dapClient {
 			c.msgs <- m
 		}
 	}()
-	go func() { c.exited <- cmd.Wait() }()
+	go func() { c.waitErr = cmd.Wait(); close(c.exited) }()
 	t.Cleanup(func() {
 		_ = in.Close()
 		select {
@@ -244,7 +246,8 @@ func TestDAPBreakpointsAndSteps(t *testing.T) {
 	c.until("response disconnect")
 	goldentest.Check(t, filepath.Join("testdata", "golden", "dap", "steps.txt"), strings.Join(c.lines, "\n")+"\n")
 	_ = c.in.Close()
-	if err := <-c.exited; err != nil {
+	<-c.exited
+	if err := c.waitErr; err != nil {
 		t.Errorf("restls dap after disconnect: %v, want exit status 0", err)
 	}
 	raw := c.raw.buf.String()
@@ -283,8 +286,8 @@ func TestDAPPauseAndDisconnect(t *testing.T) {
 	c.until("response disconnect")
 	_ = c.in.Close()
 	select {
-	case err := <-c.exited:
-		if err != nil {
+	case <-c.exited:
+		if err := c.waitErr; err != nil {
 			t.Errorf("restls dap after disconnect: %v, want exit status 0", err)
 		}
 	case <-time.After(time.Minute):
