@@ -276,10 +276,13 @@ func (s *session) handle(m godap.Message) bool {
 		s.send(&godap.StepOutResponse{Response: s.newResponse(req.Seq, req.Command)})
 		s.step(stepOut)
 	case *godap.PauseRequest:
+		// The answer first: once pause is set, the run's goroutine may
+		// send its stopped event at once, and a client reads the answer
+		// to its request before the stop it caused.
+		s.send(&godap.PauseResponse{Response: s.newResponse(req.Seq, req.Command)})
 		s.mu.Lock()
 		s.pause = true
 		s.mu.Unlock()
-		s.send(&godap.PauseResponse{Response: s.newResponse(req.Seq, req.Command)})
 	case *godap.DisconnectRequest:
 		s.end()
 		s.send(&godap.DisconnectResponse{Response: s.newResponse(req.Seq, req.Command)})

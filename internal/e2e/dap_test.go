@@ -54,10 +54,12 @@ func startDAP(t *testing.T, root string, args ...string) *dapClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Not StdoutPipe: Wait closes that pipe when the process ends, and a
+	// read still under way then fails with "file already closed" before
+	// the last messages are read. Through io.Pipe, Wait returns once
+	// everything written was copied, and the reader sees EOF after it.
+	out, outW := io.Pipe()
+	cmd.Stdout = outW
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,11 @@ func startDAP(t *testing.T, root string, args ...string) *dapClient {
 			c.msgs <- m
 		}
 	}()
-	go func() { c.waitErr = cmd.Wait(); close(c.exited) }()
+	go func() {
+		c.waitErr = cmd.Wait()
+		_ = outW.Close()
+		close(c.exited)
+	}()
 	t.Cleanup(func() {
 		_ = in.Close()
 		select {
