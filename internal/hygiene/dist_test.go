@@ -12,6 +12,7 @@ import (
 	"debug/pe"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -21,7 +22,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
@@ -293,7 +296,7 @@ func runArchivedHelp(t *testing.T, files map[string]archived, top, exe string) {
 			t.Fatal(err)
 		}
 	}
-	out, err := exec.Command(filepath.Join(dir, top, exe), "help").Output()
+	out, err := outputOfWritten(filepath.Join(dir, top, exe), "help")
 	if err != nil {
 		t.Fatalf("restls help: %v", err)
 	}
@@ -311,7 +314,7 @@ func runDistBinary(t *testing.T, data []byte) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "version", "--json").Output()
+	out, err := outputOfWritten(bin, "version", "--json")
 	if err != nil {
 		t.Fatalf("restls version --json: %v", err)
 	}
@@ -327,7 +330,7 @@ func runDistBinary(t *testing.T, data []byte) {
 	if want := stampedVersion(t, restlstest.Root(t), strings.TrimSuffix(b.Commit, "-dirty")); b.Version != want {
 		t.Errorf("make dist stamped version %q on commit %s, want %q, as make build does", b.Version, b.Commit, want)
 	}
-	text, err := exec.Command(bin, "version").Output()
+	text, err := outputOfWritten(bin, "version")
 	if err != nil {
 		t.Fatalf("restls version: %v", err)
 	}
@@ -591,5 +594,20 @@ func checkVSIXReadme(t *testing.T, files map[string]archived) {
 		if _, ok := files["extension/"+path.Clean(img)]; !ok || strings.Contains(img, "://") {
 			t.Errorf("the .vsix README shows %s, which the .vsix does not hold", img)
 		}
+	}
+}
+
+// outputOfWritten is the output of bin, a file this process has just
+// written, run with args. While it was open for writing, a test running in
+// parallel may have started a process, which then held the descriptor
+// until its exec: running bin fails with ETXTBSY ("text file busy") in
+// that window, so it is tried again for up to a second.
+func outputOfWritten(bin string, args ...string) ([]byte, error) {
+	for wait := time.Millisecond; ; wait *= 2 {
+		out, err := exec.Command(bin, args...).Output()
+		if !errors.Is(err, syscall.ETXTBSY) || wait > time.Second {
+			return out, err
+		}
+		time.Sleep(wait)
 	}
 }
