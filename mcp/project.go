@@ -24,15 +24,7 @@ func (s *Server) snapshot(ctx context.Context, env string) (workspace.Snapshot, 
 	if err := sess.WaitDescriptions(ctx, nil); err != nil {
 		return workspace.Snapshot{}, fmt.Errorf("loading the API descriptions: %w", err)
 	}
-	snap := sess.Snapshot()
-	if env != "" {
-		cfg, name, err := sess.EnvironmentSnapshot(env)
-		if err != nil {
-			return workspace.Snapshot{}, err
-		}
-		snap.Config, snap.Environment = cfg, name
-	}
-	return snap, nil
+	return sess.SnapshotIn(env)
 }
 
 // answerAPIs are the descriptions of reg's services with their answers'

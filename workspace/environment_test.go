@@ -80,3 +80,26 @@ func TestPick(t *testing.T) {
 		t.Errorf("NamesWith of nothing = %v", got)
 	}
 }
+
+// TestSnapshotIn: a surface that names an environment per request gets
+// that environment's registry and name, the default's for none, and the
+// rule's refusal for an unknown one.
+func TestSnapshotIn(t *testing.T) {
+	p := ParseProject("/p/restls.yaml", []byte("configRoot: base\nenvironments:\n  test: {}\n  prod: {configRoot: prod}\ndefaultEnvironment: test\n"))
+	envs, err := NewEnvironments(p, "", func(s config.Sources) config.Sources { return s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := envs.Sources("test")
+	load := func(src config.Sources) *config.Snapshot { return &config.Snapshot{Sources: src} }
+	s := NewSession(SessionOptions{Sources: def, Load: load, Environments: envs})
+	for asked, want := range map[string]struct{ env, root string }{"": {"test", "/p/base"}, "test": {"test", "/p/base"}, "prod": {"prod", "/p/prod"}} {
+		snap, err := s.SnapshotIn(asked)
+		if err != nil || snap.Environment != want.env || snap.Config.Sources.ConfigRoot != want.root {
+			t.Errorf("SnapshotIn(%q) = %q, %+v, %v; want %q with root %s", asked, snap.Environment, snap.Config, err, want.env, want.root)
+		}
+	}
+	if _, err := s.SnapshotIn("stage"); !errors.Is(err, ErrUnknownEnvironment) {
+		t.Errorf("SnapshotIn(stage): %v, want an unknown environment", err)
+	}
+}

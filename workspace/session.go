@@ -223,6 +223,22 @@ func (s *Session) EnvironmentSnapshot(asked string) (*config.Snapshot, string, e
 	return reg.Get(), name, nil
 }
 
+// SnapshotIn is the snapshot of the environment asked ("" the default,
+// as Snapshot), picked by the one rule: what a surface that names an
+// environment per request (restls mcp, restls dap) runs against.
+func (s *Session) SnapshotIn(asked string) (Snapshot, error) {
+	snap := s.Snapshot()
+	if asked == "" {
+		return snap, nil
+	}
+	cfg, name, err := s.EnvironmentSnapshot(asked)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	snap.Config, snap.Environment = cfg, name
+	return snap, nil
+}
+
 // Snapshot is the default environment as it is now.
 func (s *Session) Snapshot() Snapshot {
 	snap := NewSnapshot(s.registry.Get(), s.opts.Kinds, s.opts.APIs, s.descriptions, &s.attach, &s.recorded)

@@ -67,15 +67,7 @@ session broke, 2 for usage errors.`)
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1, Limits: engine.Limits{Timeout: *wall, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
 	snapshot := func(ctx context.Context, name string) (workspace.Snapshot, error) {
 		sess.ReloadIfChanged()
-		snap := sess.Snapshot()
-		if name != "" {
-			cfg, shown, err := sess.EnvironmentSnapshot(name)
-			if err != nil {
-				return workspace.Snapshot{}, err
-			}
-			snap.Config, snap.Environment = cfg, shown
-		}
-		return snap, nil
+		return sess.SnapshotIn(name)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
