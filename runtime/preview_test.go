@@ -147,10 +147,12 @@ func TestPreviewGolden(t *testing.T) {
 		checkPreview(t, "syntax-errors", res, hosts)
 	})
 	t.Run("timeout budget", func(t *testing.T) {
-		// A fixture's delay is the answer's time: 170 ms of a 200 ms read
-		// timeout is past 80% of it.
-		m := mock(t, `[{serviceId: bin, path: "slow", delay: 170ms, body: {ok: true}}]`)
-		res := run(t, reg, `return api.rest.v1.get("bin", {pathParams: ["slow"]}, {}, {readTimeout: 200}).body;`, func(o *Options) { o.Mock = m })
+		// A fixture's delay is the answer's time: 1,700 ms of a 2,000 ms
+		// read timeout is past 80% of it. The 300 ms left over is slack
+		// for a loaded machine (with 170 of 200 ms, timers 30 ms late
+		// turned the answer into a read-timeout).
+		m := mock(t, `[{serviceId: bin, path: "slow", delay: 1700ms, body: {ok: true}}]`)
+		res := run(t, reg, `return api.rest.v1.get("bin", {pathParams: ["slow"]}, {}, {readTimeout: 2000}).body;`, func(o *Options) { o.Mock = m })
 		mustReturn(t, res)
 		checkPreview(t, "timeout-budget", res, hosts)
 	})
