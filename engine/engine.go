@@ -266,7 +266,8 @@ func (e *FixturesError) Error() string { return e.Err.Error() }
 func (e *FixturesError) Unwrap() error { return e.Err }
 
 // fixtures decides how req's calls are answered, into iso: the fixtures
-// are read and parsed here, once, and travel as text.
+// are read and parsed here, once, and travel as text (parsed ones as
+// restclient.Mock's JSON).
 func (e *Engine) fixtures(req Request, iso *isolate.Request) error {
 	f := req.Fixtures
 	show := req.show
@@ -276,9 +277,6 @@ func (e *Engine) fixtures(req Request, iso *isolate.Request) error {
 	}
 	switch {
 	case f.Parsed != nil:
-		if e.opts.Isolation == Child {
-			return &FixturesError{Err: errors.New("parsed fixtures run in process only: give a child run its fixtures as Inline or File")}
-		}
 		iso.Parsed = f.Parsed
 	case f.Inline != nil:
 		name := f.Name

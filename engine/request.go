@@ -118,7 +118,8 @@ type Fixtures struct {
 	// Parsed are fixtures already parsed, used as they are (their File,
 	// Advice and Script included), in place of Inline and File: restls
 	// test's, whose case's and file's fixtures keep their own file and
-	// line. InProcess only: a Child run is refused them.
+	// line, and the fault explorer's. A Child run's child reads them as
+	// they are, each fixture's index and line included.
 	Parsed *restclient.Mock
 }
 

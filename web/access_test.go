@@ -388,3 +388,37 @@ func TestStopDelay(t *testing.T) {
 	default:
 	}
 }
+
+// TestGateParsedFixturesAreMock: a run answered by parsed fixtures only
+// (a test file's case through /mcp's test tool, the fault explorer's
+// reruns) is a run with fixtures: the role mocker may make it, the role
+// viewer may not; with live calls for the rest it needs the role runner.
+func TestGateParsedFixturesAreMock(t *testing.T) {
+	t.Parallel()
+	g := NewGate(GateOptions{AllowRun: true})
+	ran := 0
+	run := g.Wrap(func(context.Context, workspace.Snapshot, engine.Request) (*dryrun.Result, error) {
+		ran++
+		return &dryrun.Result{Result: []byte("1")}, nil
+	})
+	parsed := engine.Fixtures{Parsed: &restclient.Mock{File: "a.test.yaml"}}
+	for _, tc := range []struct {
+		role Role
+		fx   engine.Fixtures
+		want string // in the refusal, "" for a run
+	}{
+		{RoleViewer, parsed, "role mocker"},
+		{RoleMocker, parsed, ""},
+		{RoleMocker, engine.Fixtures{Parsed: parsed.Parsed, Live: true}, "needs the role runner"},
+	} {
+		ctx := withIdentity(context.Background(), Identity{User: "u", Role: tc.role, Auth: AuthOIDC})
+		before := ran
+		_, err := run(ctx, workspace.Snapshot{}, engine.Request{Name: "s.js", Text: "return 1", Fixtures: tc.fx})
+		switch {
+		case tc.want == "" && (err != nil || ran != before+1):
+			t.Errorf("%s, %+v: %v, ran %v", tc.role, tc.fx, err, ran > before)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || ran != before):
+			t.Errorf("%s, %+v: %v, want a refusal naming %q", tc.role, tc.fx, err, tc.want)
+		}
+	}
+}

@@ -138,12 +138,13 @@ const (
 )
 
 // modeOf is how req's calls are answered as the gate judges them: mock
-// when fixtures (a file, a document, or none at all: every call answered
-// no-fixture) answer them and nothing reaches a service, live otherwise
-// (recording, and fixtures with live calls for the rest, are live).
+// when fixtures (a file, a document, parsed ones: a test case's, the
+// fault explorer's; or none at all: every call answered no-fixture)
+// answer them and nothing reaches a service, live otherwise (recording,
+// and fixtures with live calls for the rest, are live).
 func modeOf(req engine.Request) string {
 	f := req.Fixtures
-	if f.Record == "" && !f.Live && (f.File != "" || f.Inline != nil || f.None) {
+	if f.Record == "" && !f.Live && (f.File != "" || f.Inline != nil || f.Parsed != nil || f.None) {
 		return dryrun.ModeMock
 	}
 	return dryrun.ModeLive

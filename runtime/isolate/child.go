@@ -76,10 +76,14 @@ type ChildRequest struct {
 	Observe    bool `json:"observe,omitempty"`
 	Statements bool `json:"statements,omitempty"`
 
-	// loaded is the registry an in-process run already has (InProcess),
-	// parsed its fixtures (Request.Parsed).
+	// Fixtures are fixtures the parent already parsed (Request.Parsed),
+	// used in place of Mock and MockFile as they are: their file, each
+	// fixture's index and line, the advice and the script's name
+	// (restclient.Mock's JSON).
+	Fixtures *restclient.Mock `json:"fixtures,omitempty"`
+
+	// loaded is the registry an in-process run already has (InProcess).
 	loaded *config.Registry
-	parsed *restclient.Mock
 }
 
 // Service is one service of a registry read from a registryUrl, as the
@@ -135,7 +139,7 @@ type Limits struct {
 
 // mode is how req's calls are answered (Request.Mode).
 func (req *ChildRequest) mode() string {
-	return modeOf(req.Mock != nil || req.NoFixtures || req.parsed != nil, req.MockFile, req.RecordFile)
+	return modeOf(req.Mock != nil || req.NoFixtures || req.Fixtures != nil, req.MockFile, req.RecordFile)
 }
 
 // maxRequest bounds what a child reads as its request: a script, an input
@@ -319,8 +323,8 @@ func (req *ChildRequest) fixtures() (*restclient.Mock, error) {
 	var mock *restclient.Mock
 	var err error
 	switch {
-	case req.parsed != nil:
-		return req.parsed, nil // as the caller made them, its advice included
+	case req.Fixtures != nil:
+		return req.Fixtures, nil // as the caller made them, its advice included
 	case req.Mock != nil:
 		name := req.MockName
 		if name == "" {

@@ -140,8 +140,8 @@ type Request struct {
 	Interrupt bool
 	// Parsed are fixtures already parsed, used as they are in place of
 	// Mock and MockFile (restls test's, whose case's and file's fixtures
-	// keep their own file and line): an in-process run only (InProcess),
-	// since a child reads its fixtures as text.
+	// keep their own file and line): a child reads them as JSON
+	// (ChildRequest.Fixtures), an in-process run uses them as given.
 	Parsed *restclient.Mock
 }
 
@@ -176,7 +176,7 @@ func (req Request) Child(lim Limits) (ChildRequest, error) {
 		mock := string(req.Mock)
 		creq.Mock = &mock
 	}
-	creq.parsed = req.Parsed
+	creq.Fixtures = req.Parsed
 	return creq, nil
 }
 
@@ -189,9 +189,9 @@ const (
 
 // Mode is how req's calls are answered: record when it writes a fixture
 // file (whether or not fixtures answer some calls first), mock when
-// fixtures (a file or a document) answer them, live otherwise.
+// fixtures (a file, a document or parsed ones) answer them, live otherwise.
 func (req Request) Mode() string {
-	return modeOf(req.Mock != nil || req.NoFixtures, req.MockFile, req.RecordFile)
+	return modeOf(req.Mock != nil || req.NoFixtures || req.Parsed != nil, req.MockFile, req.RecordFile)
 }
 
 func modeOf(pasted bool, mockFile, recordFile string) string {
