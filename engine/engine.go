@@ -74,9 +74,6 @@ type Options struct {
 	// History keeps the runs whose request asks for it (Request.Keep)
 	// and names no store of its own; nil keeps none.
 	History history.Store
-	// AnswerWait bounds how long a run's answer checks wait for the API
-	// descriptions to load; 0 is 10s.
-	AnswerWait time.Duration
 	// Logger gets a line per run; nil discards.
 	Logger *zap.Logger
 }
@@ -84,10 +81,13 @@ type Options struct {
 // Engine runs dry runs: every surface (the editor's restls.runScript,
 // POST /v1/run, restls run, restls test, the MCP run tool) asks it.
 type Engine struct {
-	opts    Options
-	log     *zap.Logger
-	slots   chan struct{}
-	runner  *isolate.Runner // Child only
+	opts   Options
+	log    *zap.Logger
+	slots  chan struct{}
+	runner *isolate.Runner // Child only
+	// answers check the runs whose snapshot no Session made (restls
+	// test's cases, a test's own snapshot): the same check
+	// (workspace.Snapshot.CheckAnswers), the engine's store.
 	answers *workspace.Descriptions
 	attach  workspace.Attachments
 }
@@ -99,9 +99,6 @@ func New(o Options) *Engine {
 		o.MaxRuns = isolate.DefaultMaxRuns
 	}
 	o.Limits = o.Limits.or(Limits{Timeout: scriptrt.DefaultTimeout, MaxMemory: scriptrt.DefaultMaxMemory, MaxResponseBytes: restclient.DefaultMaxResponseBytes})
-	if o.AnswerWait <= 0 {
-		o.AnswerWait = 10 * time.Second
-	}
 	log := o.Logger
 	if log == nil {
 		log = zap.NewNop()
@@ -194,7 +191,12 @@ func (e *Engine) Run(ctx context.Context, snap workspace.Snapshot, req Request) 
 		res.Mode = dryrun.ModeRecord
 		f(recordText(p.reg, res))
 	}
-	e.checkAnswers(ctx, snap, p, res, req.Notice)
+	// The one answer check, against the snapshot's descriptions and the
+	// store of the session it came from, else the engine's.
+	if !snap.ChecksAnswers() {
+		snap = snap.WithAnswers(e.answers, &e.attach)
+	}
+	snap.CheckAnswers(ctx, p.reg, res.Calls, req.Notice)
 	e.keep(req, p, res)
 	e.log.Debug("dry run", zap.String("script", p.name), zap.String("kind", string(p.kind)), zap.String("mode", res.Mode),
 		zap.Int("calls", len(res.Calls)), zap.Duration("duration", time.Since(start)))
@@ -323,35 +325,6 @@ func (e *Engine) execute(ctx context.Context, p *plan) (*isolate.ChildResult, er
 		p.iso.Observer.Done(out.Result)
 	}
 	return out, nil
-}
-
-// checkAnswers holds each call's answer to its operation in snap's API
-// descriptions (workspace.CheckCall), as notes on the call; they never
-// fail the run. The descriptions, with their answers' schemas, load once
-// per engine, when a run first has calls to check.
-func (e *Engine) checkAnswers(ctx context.Context, snap workspace.Snapshot, p *plan, res *dryrun.Result, notice func(string)) {
-	reg := workspace.Usable(p.reg)
-	if len(res.Calls) == 0 || reg == nil || len(snap.APIs) == 0 {
-		return
-	}
-	wctx, cancel := context.WithTimeout(ctx, e.opts.AnswerWait)
-	defer cancel()
-	if err := e.answers.Wait(wctx, snap.APIs); err != nil {
-		e.log.Info("dry run: the descriptions did not load in time; answers not checked", zap.Error(err))
-		return
-	}
-	if notice != nil {
-		docs, _ := e.answers.Docs(snap.APIs)
-		for _, d := range docs {
-			if d.Err != nil {
-				notice(d.Err.Error() + "; answers are not checked against it")
-			}
-		}
-	}
-	set := e.attach.Set(e.answers, snap.APIs, reg)
-	for _, c := range res.Calls {
-		c.Contract = append(c.Contract, workspace.CheckCall(set, reg, c)...)
-	}
 }
 
 // recordText is the fixtures document of res's answers, written by the

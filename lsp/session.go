@@ -264,7 +264,8 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 		return view{}, false
 	}
 	snap := r.Get()
-	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded)
+	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded).
+		WithAnswers(s.srv.ws.AnswerDescriptions(), &s.answerCache)
 	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)

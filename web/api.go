@@ -457,8 +457,10 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	snap := workspace.NewSnapshot(cfg, nil, s.opts.Session.APIs(), nil, nil, nil)
-	snap.Environment = env
+	// The session's descriptions check the run's answers; the designer's
+	// request says the kind, so no kind map.
+	snap := s.opts.Session.Snapshot()
+	snap.Config, snap.Kinds, snap.Environment = cfg, nil, env
 	req := engine.Request{Name: designerScript, Text: body.Text, Kind: kind, Input: body.Input, Trace: true, Slot: slot}
 	if mock != nil {
 		req.Fixtures.Inline = mock

@@ -11,7 +11,6 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
-	"github.com/restls/restls/runtime/restclient"
 )
 
 // SessionOptions configure a Session.
@@ -241,7 +240,8 @@ func (s *Session) SnapshotIn(asked string) (Snapshot, error) {
 
 // Snapshot is the default environment as it is now.
 func (s *Session) Snapshot() Snapshot {
-	snap := NewSnapshot(s.registry.Get(), s.opts.Kinds, s.opts.APIs, s.descriptions, &s.attach, &s.recorded)
+	snap := NewSnapshot(s.registry.Get(), s.opts.Kinds, s.opts.APIs, s.descriptions, &s.attach, &s.recorded).
+		WithAnswers(s.answers, &s.answersAttach)
 	snap.Environment = s.opts.Environments.Default()
 	return snap
 }
@@ -350,32 +350,3 @@ func (s *Session) APIServices(reg *config.Registry) (ids map[string]bool, gen in
 // AnswersWait bounds how long a run's answer check waits for the
 // descriptions (with their answers' schemas) to load.
 const AnswersWait = 10 * time.Second
-
-// CheckRunAnswers is CheckAnswers against the session's own descriptions
-// (APIs): a run that no editor settings of its own describe (the
-// designer's POST /v1/run).
-func (s *Session) CheckRunAnswers(ctx context.Context, reg *config.Registry, calls []*restclient.Call) {
-	s.CheckAnswers(ctx, s.opts.APIs, &s.answersAttach, reg, calls)
-}
-
-// CheckAnswers holds each call of a run to its operation in the
-// descriptions src, attached to reg through cache (its owner's: an
-// Attachments caches the sets of one list of sources): the notes go on
-// the calls (Contract), never failing the run. It is the one answer check
-// of dry runs, wherever they were asked; the descriptions load, once,
-// only when there are calls.
-func (s *Session) CheckAnswers(ctx context.Context, src []APISource, cache *Attachments, reg *config.Registry, calls []*restclient.Call) {
-	if len(calls) == 0 || reg == nil || len(src) == 0 {
-		return
-	}
-	wctx, cancel := context.WithTimeout(ctx, AnswersWait)
-	defer cancel()
-	if err := s.answers.Wait(wctx, src); err != nil {
-		s.log.Info("dry run: the descriptions did not load in time; answers not checked", zap.Error(err))
-		return
-	}
-	set := cache.Set(s.answers, src, reg)
-	for _, c := range calls {
-		c.Contract = append(c.Contract, CheckCall(set, reg, c)...)
-	}
-}

@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"context"
 	"slices"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
+	"github.com/restls/restls/runtime/restclient"
+	"go.uber.org/zap"
 )
 
 // Snapshot is a project as one request sees it, immutable: the registry
@@ -26,6 +29,57 @@ type Snapshot struct {
 	descriptions *Descriptions
 	attach       *Attachments
 	recorded     *Recorded
+	// answers load the descriptions with their answers' schemas for a
+	// run's answer check (CheckAnswers), attached through answersAttach;
+	// nil: a run's answers are not checked.
+	answers       *Descriptions
+	answersAttach *Attachments
+}
+
+// WithAnswers is s with the store that checks a run's answers (see
+// CheckAnswers): answers (NewAnswerDescriptions) attached through cache,
+// the cache of its owner's one list of descriptions.
+func (s Snapshot) WithAnswers(answers *Descriptions, cache *Attachments) Snapshot {
+	if cache == nil {
+		cache = &Attachments{}
+	}
+	s.answers, s.answersAttach = answers, cache
+	return s
+}
+
+// ChecksAnswers says whether s has a store to check a run's answers
+// with (WithAnswers).
+func (s Snapshot) ChecksAnswers() bool { return s.answers != nil }
+
+// CheckAnswers holds each call of a run to its operation in the
+// snapshot's descriptions, as notes on the call (Contract); they never
+// fail the run. It is the one answer check of dry runs, wherever they
+// were asked (the run engine calls it). The descriptions load, once per
+// store, only when there are calls, waiting at most AnswersWait; notice
+// (may be nil) hears of each description that could not be read.
+func (s Snapshot) CheckAnswers(ctx context.Context, reg *config.Registry, calls []*restclient.Call, notice func(string)) {
+	reg = Usable(reg)
+	if len(calls) == 0 || reg == nil || len(s.APIs) == 0 || s.answers == nil {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, AnswersWait)
+	defer cancel()
+	if err := s.answers.Wait(wctx, s.APIs); err != nil {
+		s.answers.log.Info("dry run: the descriptions did not load in time; answers not checked", zap.Error(err))
+		return
+	}
+	if notice != nil {
+		docs, _ := s.answers.Docs(s.APIs)
+		for _, d := range docs {
+			if d.Err != nil {
+				notice(d.Err.Error() + "; answers are not checked against it")
+			}
+		}
+	}
+	set := s.answersAttach.Set(s.answers, s.APIs, reg)
+	for _, c := range calls {
+		c.Contract = append(c.Contract, CheckCall(set, reg, c)...)
+	}
 }
 
 // NewSnapshot is the snapshot of cfg with the kind map kinds and the

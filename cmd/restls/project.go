@@ -155,6 +155,15 @@ func (c *configFlags) projectFile() string {
 	return c.project.File
 }
 
+// session is the one workspace session of a one-shot command (restls
+// run, restls faults...): the sources, environments and kind map of the
+// flags over the project file, the descriptions apis (already through
+// openAPI). A run's snapshot comes from it, so its answers are checked
+// as the editor's and the designer's are.
+func (c *configFlags) session(apis []workspace.APISource) *workspace.Session {
+	return workspace.NewSession(workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis})
+}
+
 // projectKinds is the file's scriptKinds, the language server's default.
 func (c *configFlags) projectKinds() config.KindMap {
 	if c.project == nil {

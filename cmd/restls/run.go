@@ -19,7 +19,6 @@ import (
 	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
-	"github.com/restls/restls/workspace"
 )
 
 func runRun(env *cliEnv, args []string) (rc int) {
@@ -101,8 +100,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if cf.rootMissing("run") {
 		return 2
 	}
-	snap := workspace.NewSnapshot(config.Load(cf.sources()), cf.projectKinds(), cf.openAPI(f.openAPI), nil, nil, nil)
-	snap.Environment = cf.envs.Default()
+	snap := cf.session(cf.openAPI(f.openAPI)).Snapshot()
 	req.Decided = func(kind config.Kind, reg *config.Registry) {
 		if n := countErrors(reg.Diagnostics); n > 0 {
 			fmt.Fprintf(env.stderr, "restls run: the configuration has %s; affected serviceIds are unusable (restls services --kind %s lists them)\n", count(n, "error", "errors"), kind)
