@@ -13,7 +13,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/restls/restls/engine"
 	"github.com/restls/restls/workspace"
 )
 
@@ -34,9 +33,12 @@ type Options struct {
 	// Run runs the run tool's dry runs (engine.Engine.Run, behind the
 	// HTTP server's gate on /mcp); nil leaves the run tool out.
 	Run Runner
-	// Tests runs the test tool's test files (fixtures only); nil leaves
-	// the tool out.
-	Tests *engine.Engine
+	// Tests runs the runs of the test and faults tools, which parsed
+	// fixtures answer (a test case's, a fault's): on stdio an in-process
+	// engine's Run, as restls test and restls faults run; on /mcp the
+	// server's child runs behind its gate (the role mocker, the audit
+	// trail), as the run tool's. Nil leaves both tools out.
+	Tests Runner
 	// AllowLive lets the run tool send calls to the services (restls mcp
 	// --allow-live; on /mcp, the gate still asks for the role runner).
 	AllowLive bool

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
 
@@ -197,7 +199,7 @@ func TestEnvironments(t *testing.T) {
 func TestTestFile(t *testing.T) {
 	root := testProject(t)
 	o := testOptions(t, root)
-	o.Tests = engine.New(engine.Options{Isolation: engine.InProcess})
+	o.Tests = engine.New(engine.Options{Isolation: engine.InProcess}).Run
 	cs := connect(t, o)
 	var out TestOut
 	call(t, cs, "test", map[string]any{"path": "scripts/status.test.yaml"}, &out)
@@ -215,6 +217,39 @@ func TestTestFile(t *testing.T) {
 		if res := call(t, cs, "test", map[string]any{"path": p}, nil); !res.IsError {
 			t.Errorf("test of %s did not fail", p)
 		}
+	}
+}
+
+// TestTestFileRefused: a case the runner refuses (on /mcp the gate: a
+// role that may not run) ends the call with the refusal, which names
+// the role; the cases after it are not tried. A case whose fixtures do
+// not load is that case's failure.
+func TestTestFileRefused(t *testing.T) {
+	root := testProject(t)
+	two := "script: status.js\ninput: {id: \"42\"}\ncases:\n  - {name: a, fixtures: [{serviceId: orders, path: orders/42, body: {status: paid}}], result: paid}\n  - {name: b, result: paid}\n"
+	if err := os.WriteFile(filepath.Join(root, "scripts", "two.test.yaml"), []byte(two), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t, root)
+	runs := 0
+	o.Tests = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		runs++
+		if req.Fixtures.Parsed == nil {
+			t.Errorf("a case's run without its parsed fixtures: %+v", req.Fixtures)
+		}
+		return nil, errors.New("dry runs need the role mocker (with fixtures) or runner; vera has the role viewer")
+	}
+	res := call(t, connect(t, o), "test", map[string]any{"path": "scripts/two.test.yaml"}, nil)
+	if !res.IsError || !strings.Contains(errorText(res), "did not run: dry runs need the role mocker") || runs != 1 {
+		t.Errorf("refused: %v %q after %d runs", res.IsError, errorText(res), runs)
+	}
+	o.Tests = func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		return nil, &engine.FixturesError{Err: errors.New("two.test.yaml:4: fixtures: bad")}
+	}
+	var out TestOut
+	call(t, connect(t, o), "test", map[string]any{"path": "scripts/two.test.yaml"}, &out)
+	if out.Failed != 2 || !strings.Contains(string(mustJSON(t, out.Tests)), "fixtures: bad") {
+		t.Errorf("cases whose fixtures do not load: %s", mustJSON(t, out))
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // Runner runs one dry run: engine.Engine.Run, on stdio as it is, on /mcp
 // behind the HTTP server's gate (--allow-run, the caller's role, the
 // audit trail).
-type Runner func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error)
+type Runner = engine.RunFunc
 
 // RunIn is the run tool's input.
 type RunIn struct {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/scripttest"
 	"github.com/restls/restls/workspace"
 )
@@ -47,7 +50,32 @@ func (s *Server) testFile(ctx context.Context, _ *sdk.CallToolRequest, in TestIn
 	if err != nil {
 		return nil, out, err
 	}
-	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: []string{abs}, Snapshot: snap.Config, Kinds: snap.Kinds, APIs: snap.APIs, Engine: s.o.Tests, Workers: 1})
+	// A case the runner refuses (on /mcp the gate: a role that may not
+	// run, a server that stops, every run slot taken) ends the call with
+	// the refusal: it is no outcome of the test file.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var refused error
+	run := func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err // refused before: the next cases are not tried
+		}
+		res, err := s.o.Tests(ctx, snap, req)
+		if err != nil && !caseError(err) {
+			mu.Lock()
+			if refused == nil {
+				refused = err
+			}
+			mu.Unlock()
+			cancel()
+		}
+		return res, err
+	}
+	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: []string{abs}, Snapshot: snap.Config, Kinds: snap.Kinds, APIs: snap.APIs, Engine: run, Workers: 1})
+	if refused != nil {
+		return nil, out, fmt.Errorf("the test file's cases did not run: %w", refused)
+	}
 	if err != nil {
 		return nil, out, err
 	}
@@ -57,4 +85,13 @@ func (s *Server) testFile(ctx context.Context, _ *sdk.CallToolRequest, in TestIn
 	}
 	out.Passed, out.Failed, out.Tests = rep.Passed, rep.Failed, rep.Outcomes
 	return nil, out, nil
+}
+
+// caseError is a run's error that is its case's failing outcome: its
+// fixtures or its configuration, which the test file or the project
+// must mend.
+func caseError(err error) bool {
+	var fe *engine.FixturesError
+	var ce *engine.ConfigError
+	return errors.As(err, &fe) || errors.As(err, &ce)
 }

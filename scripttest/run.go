@@ -47,9 +47,12 @@ type Options struct {
 	// Notice, when set, hears what the user should know that is no
 	// test's outcome (a description in APIs that does not load), once.
 	Notice func(message string)
-	// Engine runs the cases; nil runs them in this process (the memory
-	// watchdog and Timeout bound each), Workers at a time.
-	Engine *engine.Engine
+	// Engine runs the cases: an engine's Run (restls test's, the
+	// editor's: in process), or a server's behind its gate (/mcp's test
+	// tool: each case admitted, audited and run in a child like any other
+	// run); nil runs them in this process (the memory watchdog and Timeout
+	// bound each), Workers at a time.
+	Engine engine.RunFunc
 	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
 	// test file names no kind: decided as check and the editor decide.
 	Kinds config.KindMap
@@ -170,10 +173,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{opts: opts, eng: opts.Engine,
+	r := &runner{opts: opts, run: opts.Engine,
 		snap: workspace.Snapshot{Config: opts.Snapshot, Kinds: opts.Kinds, APIs: opts.APIs}}
-	if r.eng == nil {
-		r.eng = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers})
+	if r.run == nil {
+		r.run = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers}).Run
 	}
 	next := make(chan job)
 	var wg sync.WaitGroup
@@ -233,7 +236,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 // runner runs the cases of one Run.
 type runner struct {
 	opts Options
-	eng  *engine.Engine
+	run  engine.RunFunc
 	snap workspace.Snapshot
 
 	mu      sync.Mutex
@@ -287,7 +290,7 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 		req.Kind = f.Kind // the test file's kind: no kind map overrides it
 	}
 	start := time.Now()
-	res, err := r.eng.Run(ctx, r.snap, req)
+	res, err := r.run(ctx, r.snap, req)
 	out.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		out.Failures = []string{"the case did not run: " + err.Error()}

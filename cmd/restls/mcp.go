@@ -92,7 +92,7 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	// Test files run as restls test runs them: their cases in this
 	// process, bounded by the memory watchdog and the time limit.
 	tests := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
-	srv.Run, srv.Tests, srv.AllowLive = eng.Run, tests, *allowLive
+	srv.Run, srv.Tests, srv.AllowLive = eng.Run, tests.Run, *allowLive
 	s, err := mcp.New(srv)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)

@@ -137,7 +137,9 @@ func (h *httpFlags) watch(load func(config.Sources) *config.Snapshot, runner web
 
 // mcpServer makes the server of /mcp: the MCP server over sess, the
 // session the language server reads, its dry runs eng's behind the gate,
-// which decides by role whether one may go live.
+// which decides by role whether one may go live: the run tool's, and the
+// test and faults tools' (each case, each rerun: one run in a child,
+// admitted and audited as any other).
 func (h *httpFlags) mcpServer(cf *configFlags, sess *workspace.Session, eng *engine.Engine, log *zap.Logger) error {
 	root, err := projectRoot("", cf.projectFile())
 	if err != nil {
@@ -148,6 +150,7 @@ func (h *httpFlags) mcpServer(cf *configFlags, sess *workspace.Session, eng *eng
 		return err
 	}
 	o.Run, o.AllowLive, o.Logger, o.Remote = mcp.Runner(h.gate.WrapEngine(eng.Run)), true, log.Named("mcp"), true
+	o.Tests = o.Run
 	h.mcp, err = mcp.New(o)
 	return err
 }

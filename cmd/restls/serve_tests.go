@@ -97,7 +97,7 @@ func runEditorTests(ctx context.Context, eng *engine.Engine, req lsp.TestRequest
 	}
 	path := filepath.Clean(req.Path)
 	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout, Kinds: req.Kinds, APIs: req.APIs,
-		Update: write != nil, Write: write, Engine: eng}
+		Update: write != nil, Write: write, Engine: eng.Run}
 	if req.Text != nil {
 		opts.Overlay = map[string][]byte{path: req.Text}
 	}

@@ -84,9 +84,17 @@ func TestMCPHTTPKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r web.AuditRecord
-	if err := json.Unmarshal([]byte(strings.TrimSpace(string(text))), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" || r.Via != "mcp" {
-		t.Errorf("audit of the /mcp run: %v\n%s", err, text)
+	// The run, then the test file's two cases: each a run through the
+	// gate.
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d audit lines, want 3 (the run and two test cases):\n%s", len(lines), text)
+	}
+	for _, line := range lines {
+		var r web.AuditRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" || r.Via != "mcp" {
+			t.Errorf("audit of a /mcp run: %v\n%s", err, line)
+		}
 	}
 }
 
@@ -106,8 +114,18 @@ func TestMCPHTTPRoles(t *testing.T) {
 	if _, err := mcpHTTP(t, p.base, ""); err == nil {
 		t.Errorf("/mcp without a token connected")
 	}
-	run := func(cs *sdk.ClientSession, args map[string]any) (*sdk.CallToolResult, string) {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: args})
+	// A test file beside the project file: one case, with fixtures.
+	dir := filepath.Dir(project)
+	for name, data := range map[string]string{
+		"s.js":        `return api.rest.v1.get("open", {}, {}).body`,
+		"s.test.yaml": "script: s.js\nfixtures:\n" + openFixture + "result: {mocked: true}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := func(cs *sdk.ClientSession, tool string, args map[string]any) (*sdk.CallToolResult, string) {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,15 +134,17 @@ func TestMCPHTTPRoles(t *testing.T) {
 	}
 	mock := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).body`, "fixtures": "fixtures:\n" + openFixture}
 	live := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).status.code`, "live": true}
+	test := map[string]any{"path": "s.test.yaml"}
 	for _, tc := range []struct {
 		user   string
 		groups []string
 		mock   string // what a run with fixtures answers
 		live   string // what a live run answers
+		test   string // what the test tool answers
 	}{
-		{"vera", nil, "role mocker", "role mocker"},
-		{"mo", []string{"authors"}, `"mocked":true`, "needs the role runner"},
-		{"ron", []string{"ops"}, `"mocked":true`, `"result":200`},
+		{"vera", nil, "role mocker", "role mocker", "role mocker"},
+		{"mo", []string{"authors"}, `"mocked":true`, "needs the role runner", `"passed":1`},
+		{"ron", []string{"ops"}, `"mocked":true`, `"result":200`, `"passed":1`},
 	} {
 		cs, err := mcpHTTP(t, p.base, idp.token(t, tc.user, tc.groups, nil))
 		if err != nil {
@@ -136,11 +156,12 @@ func TestMCPHTTPRoles(t *testing.T) {
 			t.Errorf("%s: services %+v", tc.user, services)
 		}
 		for _, c := range []struct {
+			tool string
 			args map[string]any
 			want string
-		}{{mock, tc.mock}, {live, tc.live}} {
-			if _, out := run(cs, c.args); !strings.Contains(out, c.want) {
-				t.Errorf("%s: run %v answered %.400s; want %s", tc.user, c.args["live"], out, c.want)
+		}{{"run", mock, tc.mock}, {"run", live, tc.live}, {"test", test, tc.test}} {
+			if _, out := call(cs, c.tool, c.args); !strings.Contains(out, c.want) {
+				t.Errorf("%s: %s %v answered %.400s; want %s", tc.user, c.tool, c.args["live"], out, c.want)
 			}
 		}
 	}
@@ -158,7 +179,7 @@ func TestMCPHTTPRoles(t *testing.T) {
 		}
 		got = append(got, r.User+"/"+r.Role+"/"+r.Mode+"/"+r.Outcome)
 	}
-	want := "vera/viewer/mock/refused vera/viewer/live/refused mo/mocker/mock/returned mo/mocker/live/refused ron/runner/mock/returned ron/runner/live/returned"
+	want := "vera/viewer/mock/refused vera/viewer/live/refused vera/viewer/mock/refused mo/mocker/mock/returned mo/mocker/live/refused mo/mocker/mock/returned ron/runner/mock/returned ron/runner/live/returned ron/runner/mock/returned"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("audit:\n%s\nwant\n%s", g, want)
 	}

@@ -121,7 +121,8 @@ func applyEdits(t *testing.T, text string, edits []mcpEdit) string {
 
 // agentFlow is what an agent does with restls: lists the tools, writes a
 // script from the services and contract tools, gets its diagnostics,
-// fixes them with the edits returned, and makes its fixtures.
+// fixes them with the edits returned, makes its fixtures, runs it with
+// them, and runs its test.
 func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	t.Helper()
 	ctx := context.Background()
@@ -133,7 +134,7 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	for _, tool := range tools.Tools {
 		have[tool.Name] = true
 	}
-	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures", "run"} {
+	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test"} {
 		if !have[name] {
 			t.Errorf("tool %s is not listed", name)
 		}
@@ -212,6 +213,29 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	if run.Threw || run.Mode != "mock" || run.Fixtures != fx.File || len(run.Calls) != 1 || run.Calls[0].Method != "POST" {
 		t.Errorf("run: %+v", run)
 	}
+	// Its test: the fixtures the agent wrote, the result the run gave;
+	// and a second case whose expectation the run does not meet.
+	result, err := json.Marshal(run.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := "script: new-order.js\nfixtures: new-order.mock.yaml\ncases:\n  - name: creates\n    result: " + string(result) + "\n  - name: wrong\n    result: 0\n"
+	if err := os.WriteFile(filepath.Join(root, "scripts", "new-order.test.yaml"), []byte(test), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Passed, Failed int
+		Tests          []struct {
+			Name     string
+			Passed   bool
+			Failures []string
+			Mode     string
+		}
+	}
+	callTool(t, cs, "test", map[string]any{"path": "scripts/new-order.test.yaml"}, &tr)
+	if tr.Passed != 1 || tr.Failed != 1 || len(tr.Tests) != 2 || !tr.Tests[0].Passed || tr.Tests[0].Mode != "mock" || len(tr.Tests[1].Failures) == 0 {
+		t.Errorf("test: %+v", tr)
+	}
 }
 
 // TestMCPStdio drives restls mcp, the built binary, with the official Go
@@ -224,19 +248,6 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("server name %q", got)
 	}
 	agentFlow(t, cs, root)
-	// Its test: the fixtures the agent wrote, the result the run gave.
-	test := "script: new-order.js\nfixtures: new-order.mock.yaml\nresult: \"\"\n"
-	if err := os.WriteFile(filepath.Join(root, "scripts", "new-order.test.yaml"), []byte(test), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var tr struct {
-		Passed, Failed int
-		Tests          []struct{ Failures []string }
-	}
-	callTool(t, cs, "test", map[string]any{"path": "scripts/new-order.test.yaml"}, &tr)
-	if tr.Passed != 1 || tr.Failed != 0 {
-		t.Errorf("test: %+v", tr)
-	}
 	// An agent may not call the services unless the user let it.
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run", Arguments: map[string]any{"path": "scripts/status.js", "live": true}})
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "--allow-live") {

@@ -2,8 +2,8 @@
 // TypeScript SDK's client, as an agent drives them: list the tools,
 // write a script from the services and contract tools, get its
 // diagnostics, fix them with the edits returned, make its fixtures, run
-// it with them, and (stdio) run its test. RESTLS_BIN is the binary
-// (make e2e-mcp builds it).
+// it with them, and run its test. RESTLS_BIN is the binary (make e2e-mcp
+// builds it).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -50,7 +50,7 @@ function applyEdits(text, edits) {
 async function agentFlow(client, root) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  for (const n of ["services", "contract", "check", "complete", "references", "curl", "fixtures", "run"]) {
+  for (const n of ["services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test"]) {
     assert.ok(names.includes(n), `tool ${n} listed in ${names}`);
   }
   const services = await call(client, "services", {});
@@ -78,6 +78,14 @@ async function agentFlow(client, root) {
   assert.equal(run.threw, false, JSON.stringify(run));
   assert.equal(run.mode, "mock");
   assert.equal(run.calls.length, 1);
+
+  // Its test: the fixtures written, the result the run gave.
+  writeFileSync(join(root, "scripts", "new-order.test.yaml"),
+    `script: new-order.js\nfixtures: new-order.mock.yaml\nresult: ${JSON.stringify(run.result ?? null)}\n`);
+  const t = await call(client, "test", { path: "scripts/new-order.test.yaml" });
+  assert.equal(t.passed, 1, JSON.stringify(t));
+  assert.equal(t.failed, 0, JSON.stringify(t));
+  assert.equal(t.tests[0].mode, "mock", JSON.stringify(t));
 }
 
 test("restls mcp on stdio", async () => {
@@ -86,9 +94,6 @@ test("restls mcp on stdio", async () => {
   await client.connect(new StdioClientTransport({ command: bin, args: ["mcp"], cwd: root, stderr: "pipe" }));
   try {
     await agentFlow(client, root);
-    writeFileSync(join(root, "scripts", "new-order.test.yaml"), 'script: new-order.js\nfixtures: new-order.mock.yaml\nresult: ""\n');
-    const t = await call(client, "test", { path: "scripts/new-order.test.yaml" });
-    assert.equal(t.passed, 1, JSON.stringify(t));
   } finally {
     await client.close();
   }
