@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -242,6 +243,54 @@ func TestObserverSeesTheRun(t *testing.T) {
 		}
 		if !slices.Equal(obs.lines, []int{1, 2, 3, 4}) {
 			t.Errorf("%s: statements reached at lines %v, want 1 to 4", name, obs.lines)
+		}
+	}
+}
+
+// coverRecorder is a recorder that is a dryrun.CoverageObserver too.
+type coverRecorder struct {
+	recorder
+	arms, sites []string
+}
+
+func (r *coverRecorder) Branch(id, arm int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.arms = append(r.arms, fmt.Sprintf("%d/%d", id, arm))
+}
+
+func (r *coverRecorder) CallSite(i, line, column int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sites = append(r.sites, fmt.Sprintf("%d@%d:%d", i, line, column))
+}
+
+// TestCoverageObserverSeesBranches: a CoverageObserver hears the arms
+// taken and the calls' sites, in this process and through a real child
+// (its events cross the pipe), and the result is unchanged.
+func TestCoverageObserverSeesBranches(t *testing.T) {
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	defer svc.Close()
+	snap := project(t, svc.URL, nil)
+	text := "var a = api.rest.v1.get(\"crm\", {}, {});\nif (a.body.ok) { a = 1; }\nreturn a || 2;\n"
+	for name, iso := range map[string]Isolation{"in process": InProcess, "child": Child} {
+		e := New(Options{Isolation: iso, Limits: Limits{Timeout: 20 * time.Second}})
+		obs := &coverRecorder{}
+		res, err := e.Run(context.Background(), snap, Request{Path: "/ws/a.js", Text: text, Observer: obs, Statements: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Error != nil || string(res.Result) != "1" {
+			t.Fatalf("%s: result %s %+v", name, res.Result, res.Error)
+		}
+		if want := []string{"0/0", "1/0"}; !slices.Equal(obs.arms, want) {
+			t.Errorf("%s: arms %q, want %q", name, obs.arms, want)
+		}
+		if want := []string{"0@1:24"}; !slices.Equal(obs.sites, want) {
+			t.Errorf("%s: call sites %q, want %q", name, obs.sites, want)
 		}
 	}
 }

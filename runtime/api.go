@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/restls/restls/jsdepth"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 )
 
@@ -131,6 +132,10 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 		req := r.request(m, call.Arguments)
 		obs := r.opts.Observer
 		if obs != nil {
+			if cov, ok := obs.(dryrun.CoverageObserver); ok && r.opts.Statements {
+				line, column := r.callSite()
+				cov.CallSite(len(r.res.Calls), line, column)
+			}
 			obs.CallMade(len(r.res.Calls), &restclient.Call{ServiceID: req.ServiceID, Method: req.Method})
 		}
 		resp, trace, err := r.session.Do(r.ctx, req)

@@ -254,6 +254,9 @@ func (r *runner) run(parent context.Context) {
 		if r.opts.Statements && r.opts.Observer != nil {
 			_, eval := r.opts.Observer.(dryrun.StackObserver)
 			_, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
+			if _, cover := r.opts.Observer.(dryrun.CoverageObserver); cover {
+				instrumentBranches(ast, file.Idx(len(prefix)+1), text)
+			}
 		}
 		c.prg, c.err = goja.CompileAST(ast, false)
 	}()
@@ -294,6 +297,12 @@ func (r *runner) run(parent context.Context) {
 		if err := r.installStatementHook(src); err != nil {
 			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 			return
+		}
+		if cov, ok := r.opts.Observer.(dryrun.CoverageObserver); ok {
+			if err := r.installBranchHook(cov); err != nil {
+				r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+				return
+			}
 		}
 	}
 	ctx, cancel := context.WithCancel(parent)

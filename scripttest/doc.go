@@ -10,6 +10,9 @@
 // every other door of a dry run runs a script: its outcome carries the
 // run as they answer it.
 //
-// It imports config, engine, workspace, runtime and runtime/restclient
-// only: never hints, lsp or anything above.
+// With Options.Coverage every case's run is watched by a coverage
+// observer (package coverage), and the report carries what they covered.
+//
+// It imports config, coverage, engine, workspace, runtime and
+// runtime/restclient only: never hints, lsp or anything above.
 package scripttest

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
@@ -62,6 +63,10 @@ type Options struct {
 	// Write, when set, receives an updated test file in place of writing
 	// it: the editor applies the change to its own buffer.
 	Write func(path string, data []byte) error
+	// Coverage, when set, watches every case's run (restls test
+	// --coverage): the program is instrumented, and the report carries
+	// what the cases covered.
+	Coverage *coverage.Collector
 }
 
 // Outcome is one test's result.
@@ -107,6 +112,8 @@ type Report struct {
 	Updated int `json:"updated,omitempty"`
 	// Files counts the test files found.
 	Files int `json:"files"`
+	// Coverage is what the cases covered, when Options.Coverage asked.
+	Coverage *coverage.Report `json:"coverage,omitempty"`
 }
 
 // ExitCode is 1 when a test failed, else 0.
@@ -220,6 +227,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 	}
+	if opts.Coverage != nil {
+		rep.Coverage = opts.Coverage.Report()
+	}
 	for _, o := range rep.Outcomes {
 		if o.Passed {
 			rep.Passed++
@@ -288,6 +298,9 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 	}
 	if f.kindNamed {
 		req.Kind = f.Kind // the test file's kind: no kind map overrides it
+	}
+	if opts.Coverage != nil {
+		req.Observer, req.Statements = opts.Coverage.Observer(f.Script, f.Source), true
 	}
 	start := time.Now()
 	res, err := r.run(ctx, r.snap, req)

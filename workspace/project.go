@@ -61,7 +61,28 @@ type rawProject struct {
 	Check       rawCheck  `yaml:"check"`
 	Roles       rawRoles  `yaml:"roles"`
 	// ValidateResponses is restls test's --validate-responses default.
-	ValidateResponses *bool `yaml:"validateResponses"`
+	ValidateResponses *bool       `yaml:"validateResponses"`
+	Coverage          rawCoverage `yaml:"coverage"`
+}
+
+// rawCoverage is the coverage key: restls test --coverage's defaults.
+type rawCoverage struct {
+	Enabled *bool    `yaml:"enabled"`
+	Min     *float64 `yaml:"min"`
+	Dir     string   `yaml:"dir"`
+}
+
+// CoverageSettings are restls test's coverage defaults from the file;
+// its flags override them one by one.
+type CoverageSettings struct {
+	// Enabled, when set, is --coverage's default; Min, when set,
+	// --coverage-min's (a percentage of lines, 0 to 100), which implies
+	// coverage.
+	Enabled *bool
+	Min     *float64
+	// Dir is where the reports go (--coverage-dir), resolved against the
+	// file's directory; "" is the default.
+	Dir string
 }
 
 // rawRoles is the roles key: serve --http's roles for the users an
@@ -115,6 +136,8 @@ type Project struct {
 	// ValidateResponses, when set, is restls test's --validate-responses
 	// default (a test file's validateResponses overrides both).
 	ValidateResponses *bool
+	// Coverage are restls test's coverage defaults.
+	Coverage CoverageSettings
 	// Roles map groups (or the values of serve --http's --role-claim) to
 	// roles; nil when the file has no roles key.
 	Roles *Roles
@@ -256,6 +279,15 @@ func (p *Project) parse(data []byte) {
 	p.OpenAPI = p.decodeOpenAPI(&raw.OpenAPI, dir, diag)
 	p.Roles = decodeRoles(raw.Roles, root, diag)
 	p.ValidateResponses = raw.ValidateResponses
+	p.Coverage = CoverageSettings{Enabled: raw.Coverage.Enabled, Min: raw.Coverage.Min}
+	if d := raw.Coverage.Dir; d != "" {
+		p.Coverage.Dir = filepath.Join(dir, d)
+	}
+	if m := raw.Coverage.Min; m != nil && (*m < 0 || *m > 100) {
+		n := valueOf(root, "coverage")
+		diag(n.Line, n.Column, CodeInvalid, "coverage: min %v is not a percentage: give a number from 0 to 100", *m)
+		p.Coverage.Min = nil
+	}
 	p.Check = CheckSettings{Include: raw.Check.Include, Exclude: raw.Check.Exclude, Strict: raw.Check.Strict, Disable: raw.Check.Disable}
 	for _, list := range [][]string{raw.Check.Include, raw.Check.Exclude} {
 		for _, g := range list {

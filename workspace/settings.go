@@ -68,5 +68,8 @@ var settings = []Setting{
 	// Which files are platform scripts (workspace.DefaultScriptGlobs).
 	{Editor: "include", VSCode: true},
 	{Flag: "validate-responses", Project: "validateResponses"},
+	// coverage.enabled, .min and .dir: --coverage, --coverage-min and
+	// --coverage-dir.
+	{Flag: "coverage", Project: "coverage"},
 	{Flag: "project"},
 }

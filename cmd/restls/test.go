@@ -1,19 +1,27 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
+	"strconv"
+	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/coverage"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/scripttest"
+	"github.com/restls/restls/workspace"
 )
 
 func runTest(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [--coverage] [--coverage-min PCT] [--coverage-dir DIR] [config flags] [PATH...]", `
 Runs the script tests in the NAME.test.yaml files under the PATHs
 (default .): each names a script, its kind, context.input and the
 fixtures that answer its calls (the --mock format), and expects a result
@@ -39,8 +47,16 @@ that breaks the schema fails the test with the JSON path and the schema
 rule. --update does not mend such a failure: the fixture or the
 description must change.
 
+--coverage (or coverage: {enabled: true} in the project file) watches
+every test's run and writes lcov.info and cobertura.xml (lines and
+branches of each script) to --coverage-dir, and after the report a
+summary per script: lines and branches run, and at each api.rest.v1
+call site the outcomes the tests exercised (2XX, each error status, each
+RestClientError code). --coverage-min PCT fails the run (exit 1) when
+fewer than PCT percent of the scripts' lines ran (docs/debugging.md).
+
 Exit status: 0 when every test passes; 1 when one fails (a malformed test
-file is a failing test); 2 for usage errors, a PATH that does not exist,
+file is a failing test, as is coverage below --coverage-min); 2 for usage errors, a PATH that does not exist,
 no test file found, no service configuration found, or a --junit file
 that cannot be written.`)
 	runRE := fs.String("run", "", "run only the tests whose FILE/NAME matches this `regexp`")
@@ -53,6 +69,9 @@ that cannot be written.`)
 	maxMemory := memoryFlag(fs, "stop a test's script when the process has grown by this `size` while it runs")
 	validate := fs.Bool("validate-responses", false, "fail a test whose answers break their operation's OpenAPI description (--openapi, the project file's openapi); a test file's validateResponses overrides it, and it overrides the project file's")
 	var openAPI openAPIFlags
+	cov := fs.Bool("coverage", false, "measure which lines, branches and call outcomes of each script the tests run: lcov.info and cobertura.xml in --coverage-dir, a summary in the report")
+	covMin := fs.Float64("coverage-min", 0, "fail the run when fewer than this `percent` of the scripts' lines ran (implies --coverage)")
+	covDir := fs.String("coverage-dir", "coverage", "where --coverage writes lcov.info and cobertura.xml (`dir`ectory, made when missing)")
 	fs.Var(&openAPI, "openapi", "the OpenAPI description --validate-responses checks answers against (a file or http(s) URL): `ID=PATH_OR_URL`; PATH_OR_URL alone serves every service whose url starts with one of its servers (repeatable; after the project file's openapi)")
 	cf := configFlags{env: env}
 	cf.register(fs)
@@ -101,6 +120,13 @@ that cannot be written.`)
 		opts.ValidateResponses = *p.ValidateResponses
 	}
 	opts.APIs = cf.openAPI(openAPI)
+	cs, msg := coverageSettings(fs, cf.project, *cov, *covMin, *covDir)
+	if msg != "" {
+		return usageErr("%s", msg)
+	}
+	if cs.on {
+		opts.Coverage = coverage.New()
+	}
 	opts.Notice = func(msg string) { fmt.Fprintf(env.stderr, "restls test: %s\n", msg) }
 	rep, err := scripttest.Run(ctx, opts)
 	if err != nil {
@@ -119,14 +145,87 @@ that cannot be written.`)
 			return usageErr("--junit: %v", err)
 		}
 	}
+	if rep.Coverage != nil {
+		if err := writeCoverage(cs.dir, rep.Coverage); err != nil {
+			return usageErr("--coverage-dir: %v", err)
+		}
+	}
 	if *asJSON {
 		err = scripttest.WriteJSON(env.stdout, rep)
 	} else {
 		err = scripttest.WriteText(env.stdout, rep, *verbose)
+		if err == nil && rep.Coverage != nil {
+			err = coverage.WriteText(env.stdout, rep.Coverage)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls test: %v\n", err)
 		return 1
 	}
-	return rep.ExitCode()
+	if rc := rep.ExitCode(); rc != 0 {
+		return rc
+	}
+	if rep.Coverage != nil && cs.min > 0 && rep.Coverage.Lines.Percent() < cs.min {
+		fmt.Fprintf(env.stderr, "restls test: coverage %s of lines is below --coverage-min %v%%: add tests for the lines not run (the summary lists them)\n",
+			percentText(rep.Coverage.Lines.Percent()), cs.min)
+		return 1
+	}
+	return 0
 }
+
+// testCoverage is restls test's coverage, decided once from the flags
+// and the project file (a flag given wins).
+type testCoverage struct {
+	on  bool
+	min float64
+	dir string
+}
+
+func coverageSettings(fs *flag.FlagSet, p *workspace.Project, on bool, min float64, dir string) (testCoverage, string) {
+	c := testCoverage{on: on, min: min, dir: dir}
+	if p != nil {
+		pc := p.Coverage
+		if pc.Enabled != nil && !flagGiven(fs, "coverage") {
+			c.on = *pc.Enabled
+		}
+		if pc.Min != nil && !flagGiven(fs, "coverage-min") {
+			c.min = *pc.Min
+		}
+		if pc.Dir != "" && !flagGiven(fs, "coverage-dir") {
+			c.dir = pc.Dir
+		}
+	}
+	if c.min < 0 || c.min > 100 {
+		return c, fmt.Sprintf("--coverage-min %v is not a percentage: give a number from 0 to 100", c.min)
+	}
+	if c.min > 0 {
+		c.on = true
+	}
+	return c, ""
+}
+
+// writeCoverage writes lcov.info and cobertura.xml into dir.
+func writeCoverage(dir string, rep *coverage.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	write := func(name string, f func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
+	}
+	if err := write("lcov.info", func(w io.Writer) error { return coverage.WriteLCOV(w, rep) }); err != nil {
+		return err
+	}
+	return write("cobertura.xml", func(w io.Writer) error {
+		return coverage.WriteCobertura(w, rep, coverage.CoberturaOptions{Source: cwd, Timestamp: time.Now().UnixMilli(), Version: "restls " + version})
+	})
+}
+
+func percentText(p float64) string { return strconv.FormatFloat(p, 'f', 1, 64) + "%" }

@@ -35,7 +35,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index <- engine <- check, scripttest, faults <- lsp, mcp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index, coverage <- engine <- check, scripttest, faults <- lsp, mcp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -73,13 +73,14 @@ var table = map[string]rule{
 	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                // workspace/index: the service-unused rule
 	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
 	"faults":                 {may: []string{"config", "engine", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                          // issue 36: the fault explorer's core over the engine
-	"scripttest":             {may: []string{"config", "engine", "runtime", "runtime/restclient", "workspace"}},                                                                 // workspace: the snapshot a run sees
+	"scripttest":             {may: []string{"config", "coverage", "engine", "runtime", "runtime/restclient", "workspace"}},                                                     // workspace: the snapshot a run sees; coverage: restls test --coverage
+	"coverage":               {may: []string{"runtime", "runtime/dryrun", "runtime/restclient"}},                                                                                // restls test --coverage (issue 35): an observer of the engine's runs; runtime: a script's coverage map
 	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema
 	"dap":                    {may: []string{"config", "engine", "input", "runtime", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                             // restls dap (issue 35): an adapter beside lsp and mcp; runtime: the lines that can stop
 	"web": {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
 		only: map[string][]string{"lsp": {"lspws.go"}}}, // lsp: serving /lsp only; every other question goes to workspace.Session
-	"cmd/restls": {may: []string{"config", "engine", "faults", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
+	"cmd/restls": {may: []string{"config", "coverage", "engine", "faults", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns

@@ -62,3 +62,20 @@ type Frame struct {
 
 // ScriptFrame names the outermost frame, the script's own body.
 const ScriptFrame = "(script)"
+
+// CoverageObserver is an Observer that also wants, when the run asks for
+// statements, the arm taken at each branch point and where each call
+// was made (coverage): the runtime instruments the program's branches
+// only for it.
+type CoverageObserver interface {
+	Observer
+	// Branch is called when the run takes arm of branch point id, the
+	// index of the branch in the script's coverage map
+	// (runtime.NewCoverageMap): for an if or a conditional 0 is its
+	// consequent and 1 its alternate, for &&, || and ?? 1 is the right
+	// side evaluated and 0 not, for a switch the case's index.
+	Branch(id, arm int)
+	// CallSite is called before CallMade for call i with where the
+	// script made it (1-based, byte column; 0, 0 when unknown).
+	CallSite(i, line, column int)
+}

@@ -75,6 +75,9 @@ type ChildRequest struct {
 	// result; Statements for the statements reached among them.
 	Observe    bool `json:"observe,omitempty"`
 	Statements bool `json:"statements,omitempty"`
+	// Coverage, with Statements, asks for the branches taken and the
+	// calls' sites too (dryrun.CoverageObserver).
+	Coverage bool `json:"coverage,omitempty"`
 
 	// Fixtures are fixtures the parent already parsed (Request.Parsed),
 	// used in place of Mock and MockFile as they are: their file, each

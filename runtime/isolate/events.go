@@ -22,6 +22,9 @@ type Event struct {
 	Log    *dryrun.LogEntry `json:"log,omitempty"`
 	Line   int              `json:"line,omitempty"`
 	Column int              `json:"column,omitempty"`
+	// Branch and Arm are a branch taken (dryrun.CoverageObserver).
+	Branch int `json:"branch,omitempty"`
+	Arm    int `json:"arm,omitempty"`
 }
 
 // Kinds of Event.
@@ -30,6 +33,8 @@ const (
 	eventAnswer    = "answer"
 	eventLog       = "log"
 	eventStatement = "statement"
+	eventBranch    = "branch"
+	eventSite      = "site"
 )
 
 // eventLine is how an event is framed on the child's stdout.
@@ -52,6 +57,9 @@ type eventWriter struct {
 func (e *eventWriter) observer(req *ChildRequest) dryrun.Observer {
 	if !req.Observe {
 		return nil
+	}
+	if req.Coverage {
+		return coverStreamObserver{streamObserver{e}}
 	}
 	return streamObserver{e}
 }
@@ -84,6 +92,18 @@ func (o streamObserver) Statement(line, column int) {
 }
 
 func (o streamObserver) Done(*dryrun.Result) {}
+
+// coverStreamObserver also writes branches and call sites, which makes
+// the run instrument its branches (dryrun.CoverageObserver).
+type coverStreamObserver struct{ streamObserver }
+
+func (o coverStreamObserver) Branch(id, arm int) {
+	o.e.write(&Event{Kind: eventBranch, Branch: id, Arm: arm})
+}
+
+func (o coverStreamObserver) CallSite(i, line, column int) {
+	o.e.write(&Event{Kind: eventSite, Index: i, Line: line, Column: column})
+}
 
 // maxEventLine bounds one event line the parent reads; a longer one is
 // dropped (a call's trace is bounded well below it).
@@ -185,5 +205,13 @@ func observe(obs dryrun.Observer, ev *Event) {
 		}
 	case eventStatement:
 		obs.Statement(ev.Line, ev.Column)
+	case eventBranch:
+		if cov, ok := obs.(dryrun.CoverageObserver); ok {
+			cov.Branch(ev.Branch, ev.Arm)
+		}
+	case eventSite:
+		if cov, ok := obs.(dryrun.CoverageObserver); ok {
+			cov.CallSite(ev.Index, ev.Line, ev.Column)
+		}
 	}
 }

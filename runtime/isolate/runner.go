@@ -172,6 +172,9 @@ func (req Request) Child(lim Limits) (ChildRequest, error) {
 		Script: req.Script, MockName: req.MockName, MockAdvice: req.MockAdvice, NoFixtures: req.NoFixtures, Live: req.Live,
 		RecordHeaders: req.RecordHeaders, Trace: req.Trace, LogLevel: req.LogLevel,
 		Observe: req.Observer != nil, Statements: req.Observer != nil && req.Statements}
+	if _, ok := req.Observer.(dryrun.CoverageObserver); ok && creq.Statements {
+		creq.Coverage = true
+	}
 	if req.Mock != nil {
 		mock := string(req.Mock)
 		creq.Mock = &mock
