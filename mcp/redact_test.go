@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,6 +53,7 @@ func TestNoCredentialInAnyAnswer(t *testing.T) {
 	root := testProject(t)
 	o := testOptions(t, root)
 	o.Run = engine.New(engine.Options{Isolation: engine.InProcess}).Run
+	o.Tests = o.Run
 	cs := connect(t, o)
 	ctx := context.Background()
 	for _, tc := range toolCases {
@@ -78,6 +81,30 @@ return {headers: r.headers, token: r.body.token};`
 			t.Errorf("run: %s", data)
 		}
 		scan(t, "tool run", string(data))
+	}
+	// The same run as a test file's case, whose expectation it misses
+	// (the failure quotes what it got), and as the start of the fault
+	// explorer, whose findings hold what the script returned and threw.
+	test := "script: leak.js\nfixtures:\n" + strings.TrimPrefix(strings.ReplaceAll(fixtures, "\n", "\n  "), "fixtures:\n") + "\nresult: nothing\n"
+	test = strings.Replace(test, "fixtures:\n  - serviceId", "fixtures:\n  - serviceId", 1)
+	for name, data := range map[string]string{"scripts/leak.js": script, "scripts/leak.test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"test", map[string]any{"path": "scripts/leak.test.yaml"}},
+		{"faults", map[string]any{"path": "scripts/leak.js", "fixtures": fixtures, "outcomes": []string{"500", "read-timeout"}}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		data, _ := json.Marshal(res)
+		if res.IsError || !strings.Contains(string(data), "***") {
+			t.Errorf("%s: %s", c.tool, data)
+		}
+		scan(t, "tool "+c.tool, string(data))
 	}
 	// An error that quotes its input: a serviceId that is a secret.
 	res := call(t, cs, "contract", map[string]any{"serviceId": "pay-Cl1ent-S3cret-mcp"}, nil)

@@ -16,7 +16,10 @@ import (
 )
 
 func TestToolsListed(t *testing.T) {
-	cs := connect(t, testOptions(t, testProject(t)))
+	o := testOptions(t, testProject(t))
+	o.Run = engine.New(engine.Options{Isolation: engine.InProcess}).Run
+	o.Tests = o.Run
+	cs := connect(t, o)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +39,7 @@ func TestToolsListed(t *testing.T) {
 			t.Errorf("tool %s: the schema at %s is a boolean", tool.Name, where)
 		}
 	}
-	want := "services contract check complete references curl fixtures"
+	want := "services contract check complete references curl fixtures run test faults"
 	if got := strings.Join(names, " "); !sameWords(got, want) {
 		t.Errorf("tools %q, want %q", got, want)
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -17,7 +18,7 @@ Work in this order:
 3. Write the script (the resource restls://docs/api.md is the contract of api.rest.v1: arguments in order, PATH = {pathParams: [...], queryParams: {...}}, pass {} for no header or payload; a non-2XX answer throws).
 4. check: the diagnostics the editor would show, with quick fixes as edits; apply the preferred fix's edits and check again until no error is left. complete offers what the editor offers at a position.
 5. fixtures: fixtures for the script's calls from their descriptions; write the text it returns to the file it names.
-6. Run the script with fixtures, then its test file, when those tools are offered.
+6. Run the script with fixtures, then its test file, when those tools are offered; faults shows how it copes with each call failing.
 
 references lists every place a serviceId is used (what a rename changes); impact lists the calls a configuration change since a git revision breaks; curl turns a curl command line into an api.rest.v1 call. Paths are relative to the project root; lines and columns count from 1, columns in characters.`
 
@@ -46,6 +47,10 @@ func (s *Server) addTools() {
 		addTool(s, &sdk.Tool{Name: "test", Title: "Run a test file", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 			Description: "Runs a restls test file (NAME.test.yaml: a script, its input, fixtures and the expected result, calls and logs of each case) as restls test does, with fixtures only: each case passed or failed, with the differences by JSON path and its run."}, s.testFile)
 	}
+	if s.o.Tests != nil {
+		addTool(s, &sdk.Tool{Name: "faults", Title: "Explore a script's failure paths", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+			Description: "Proves a script's error paths with fixtures only: runs it with its fixtures (which must succeed), then again for each call site (the first call of each serviceId, method and path) with that call failing in each way a call can fail (an undocumented 500, a 404, a 400, an answer that is not JSON, timeouts, a refused connection, ...). Each finding gives the site's line, the outcome and a verdict: handled, escaped (the error left the script), crashed (a TypeError or similar after the failure), misread (a failure taken for an answer of the service) or unanswered (a later call has no fixture). Fix crashed and misread ones; ok says none is left."}, s.exploreFaults)
+	}
 	if s.o.Impact != nil {
 		addTool(s, &sdk.Tool{Name: "impact", Title: "Impact of a configuration change", Annotations: ro,
 			Description: "Lists the scripts' calls whose serviceId became unknown or unusable, whose url changed host or path, or whose authorization changed between the configuration at a git revision and the working tree's (restls check --since)."}, s.impact)
@@ -59,9 +64,9 @@ func (s *Server) addTools() {
 var anyValue = &jsonschema.Schema{Description: "any JSON value", Types: []string{"null", "boolean", "number", "string", "array", "object"}}
 
 // addTool adds a tool with its input and output schemas derived from In
-// and Out, any as anyValue.
+// and Out, any and json.RawMessage (a script's result) as anyValue.
 func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
-	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[any](): anyValue}}
+	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[any](): anyValue, reflect.TypeFor[json.RawMessage](): anyValue}}
 	in, err := jsonschema.For[In](opts)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))

@@ -27,8 +27,9 @@ Serves the Model Context Protocol on stdin and stdout, for a coding agent
 configured services without credentials, their operations' contracts, the
 editor's checks with quick fixes as edits, completion, references, the
 impact of a configuration change, fixtures from the descriptions, curl
-conversion and dry runs with fixtures, over the same project restls check
-reads. Nothing but protocol is written to stdout; logs go to stderr or
+conversion, dry runs with fixtures, test files (as restls test) and the
+failure-path exploration (as restls faults), over the same project restls
+check reads. Nothing but protocol is written to stdout; logs go to stderr or
 --log-file.
 
 The project is the one the other commands find: the nearest restls.yaml

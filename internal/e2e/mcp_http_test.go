@@ -84,24 +84,30 @@ func TestMCPHTTPKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The run, then the test file's two cases: each a run through the
+	// The run, the test file's two cases, the fault explorer's run and
+	// two reruns (the error escapes the script): each a run through the
 	// gate.
 	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("%d audit lines, want 3 (the run and two test cases):\n%s", len(lines), text)
+	if len(lines) != 6 {
+		t.Fatalf("%d audit lines, want 6 (the run, two test cases, three fault runs):\n%s", len(lines), text)
 	}
-	for _, line := range lines {
+	for i, line := range lines {
 		var r web.AuditRecord
-		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != "returned" || r.Auth != "key" || r.Via != "mcp" {
+		want := "returned"
+		if i >= 4 {
+			want = "threw"
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Script != "new-order.js" || r.Mode != "mock" || r.Outcome != want || r.Auth != "key" || r.Via != "mcp" {
 			t.Errorf("audit of a /mcp run: %v\n%s", err, line)
 		}
 	}
 }
 
 // TestMCPHTTPRoles: /mcp with OpenID Connect tokens, as in the designer's
-// tests: a viewer reads but may not run; a mocker runs with fixtures but
-// not live; a runner runs live; each refusal names the role needed, and
-// every run is in the audit trail.
+// tests: a viewer reads but may not run (a script, a test file, the
+// fault explorer); a mocker runs with fixtures but not live; a runner
+// runs live; each refusal names the role needed, and every run is in
+// the audit trail.
 func TestMCPHTTPRoles(t *testing.T) {
 	t.Parallel()
 	idp := newOIDC(t)
@@ -135,16 +141,18 @@ func TestMCPHTTPRoles(t *testing.T) {
 	mock := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).body`, "fixtures": "fixtures:\n" + openFixture}
 	live := map[string]any{"text": `return api.rest.v1.get("open", {}, {}).status.code`, "live": true}
 	test := map[string]any{"path": "s.test.yaml"}
+	faults := map[string]any{"path": "s.js", "fixtures": "fixtures:\n" + openFixture, "outcomes": []string{"500"}}
 	for _, tc := range []struct {
 		user   string
 		groups []string
 		mock   string // what a run with fixtures answers
 		live   string // what a live run answers
 		test   string // what the test tool answers
+		faults string // what the faults tool answers
 	}{
-		{"vera", nil, "role mocker", "role mocker", "role mocker"},
-		{"mo", []string{"authors"}, `"mocked":true`, "needs the role runner", `"passed":1`},
-		{"ron", []string{"ops"}, `"mocked":true`, `"result":200`, `"passed":1`},
+		{"vera", nil, "role mocker", "role mocker", "role mocker", "role mocker"},
+		{"mo", []string{"authors"}, `"mocked":true`, "needs the role runner", `"passed":1`, `"verdict":"escaped"`},
+		{"ron", []string{"ops"}, `"mocked":true`, `"result":200`, `"passed":1`, `"verdict":"escaped"`},
 	} {
 		cs, err := mcpHTTP(t, p.base, idp.token(t, tc.user, tc.groups, nil))
 		if err != nil {
@@ -159,7 +167,7 @@ func TestMCPHTTPRoles(t *testing.T) {
 			tool string
 			args map[string]any
 			want string
-		}{{"run", mock, tc.mock}, {"run", live, tc.live}, {"test", test, tc.test}} {
+		}{{"run", mock, tc.mock}, {"run", live, tc.live}, {"test", test, tc.test}, {"faults", faults, tc.faults}} {
 			if _, out := call(cs, c.tool, c.args); !strings.Contains(out, c.want) {
 				t.Errorf("%s: %s %v answered %.400s; want %s", tc.user, c.tool, c.args["live"], out, c.want)
 			}
@@ -179,7 +187,9 @@ func TestMCPHTTPRoles(t *testing.T) {
 		}
 		got = append(got, r.User+"/"+r.Role+"/"+r.Mode+"/"+r.Outcome)
 	}
-	want := "vera/viewer/mock/refused vera/viewer/live/refused vera/viewer/mock/refused mo/mocker/mock/returned mo/mocker/live/refused mo/mocker/mock/returned ron/runner/mock/returned ron/runner/live/returned ron/runner/mock/returned"
+	want := "vera/viewer/mock/refused vera/viewer/live/refused vera/viewer/mock/refused vera/viewer/mock/refused " +
+		"mo/mocker/mock/returned mo/mocker/live/refused mo/mocker/mock/returned mo/mocker/mock/returned mo/mocker/mock/threw " +
+		"ron/runner/mock/returned ron/runner/live/returned ron/runner/mock/returned ron/runner/mock/returned ron/runner/mock/threw"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("audit:\n%s\nwant\n%s", g, want)
 	}

@@ -122,7 +122,7 @@ func applyEdits(t *testing.T, text string, edits []mcpEdit) string {
 // agentFlow is what an agent does with restls: lists the tools, writes a
 // script from the services and contract tools, gets its diagnostics,
 // fixes them with the edits returned, makes its fixtures, runs it with
-// them, and runs its test.
+// them, runs its test and explores its failure paths.
 func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	t.Helper()
 	ctx := context.Background()
@@ -134,7 +134,7 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	for _, tool := range tools.Tools {
 		have[tool.Name] = true
 	}
-	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test"} {
+	for _, name := range []string{"services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test", "faults"} {
 		if !have[name] {
 			t.Errorf("tool %s is not listed", name)
 		}
@@ -235,6 +235,20 @@ func agentFlow(t *testing.T, cs *sdk.ClientSession, root string) {
 	callTool(t, cs, "test", map[string]any{"path": "scripts/new-order.test.yaml"}, &tr)
 	if tr.Passed != 1 || tr.Failed != 1 || len(tr.Tests) != 2 || !tr.Tests[0].Passed || tr.Tests[0].Mode != "mock" || len(tr.Tests[1].Failures) == 0 {
 		t.Errorf("test: %+v", tr)
+	}
+	// How it copes with its call failing: the error leaves it.
+	var fr struct {
+		Runs     int
+		OK       bool
+		Findings []struct {
+			Line             int
+			ServiceID        string
+			Outcome, Verdict string
+		}
+	}
+	callTool(t, cs, "faults", map[string]any{"path": "scripts/new-order.js", "outcomes": []string{"500", "connect-timeout"}}, &fr)
+	if fr.Runs != 2 || !fr.OK || len(fr.Findings) != 2 || fr.Findings[0].Line != 1 || fr.Findings[0].ServiceID != "orders" || fr.Findings[0].Verdict != "escaped" || fr.Findings[1].Outcome != "connect-timeout" {
+		t.Errorf("faults: %+v", fr)
 	}
 }
 

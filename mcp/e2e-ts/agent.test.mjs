@@ -2,7 +2,7 @@
 // TypeScript SDK's client, as an agent drives them: list the tools,
 // write a script from the services and contract tools, get its
 // diagnostics, fix them with the edits returned, make its fixtures, run
-// it with them, and run its test. RESTLS_BIN is the binary (make e2e-mcp
+// it with them, run its test and explore its failure paths. RESTLS_BIN is the binary (make e2e-mcp
 // builds it).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,7 +50,7 @@ function applyEdits(text, edits) {
 async function agentFlow(client, root) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  for (const n of ["services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test"]) {
+  for (const n of ["services", "contract", "check", "complete", "references", "curl", "fixtures", "run", "test", "faults"]) {
     assert.ok(names.includes(n), `tool ${n} listed in ${names}`);
   }
   const services = await call(client, "services", {});
@@ -86,6 +86,13 @@ async function agentFlow(client, root) {
   assert.equal(t.passed, 1, JSON.stringify(t));
   assert.equal(t.failed, 0, JSON.stringify(t));
   assert.equal(t.tests[0].mode, "mock", JSON.stringify(t));
+
+  // How it copes with its call failing: the error leaves it.
+  const f = await call(client, "faults", { path: "scripts/new-order.js", outcomes: ["500", "connect-timeout"] });
+  assert.equal(f.runs, 2, JSON.stringify(f));
+  assert.equal(f.ok, true, JSON.stringify(f));
+  assert.deepEqual(f.findings.map((x) => [x.line, x.serviceId, x.outcome, x.verdict]),
+    [[1, "orders", "500", "escaped"], [1, "orders", "connect-timeout", "escaped"]]);
 }
 
 test("restls mcp on stdio", async () => {
