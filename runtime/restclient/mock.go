@@ -419,7 +419,7 @@ func fixtureList(doc *yaml.Node) (*yaml.Node, error) {
 // Faults are the values of a fixture's fault, each named by the
 // RestClientError code the script sees: the failures a call can meet
 // that no status and body express.
-var Faults = []string{CodeConnectTimeout, CodeReadTimeout, CodeConnectionRefused, CodeNotJSON}
+var Faults = []string{CodeConnectTimeout, CodeReadTimeout, CodeConnectionRefused, CodeNotJSON, CodeTokenFailed}
 
 // notJSONBody is the body of a not-json fault that gives none: what a
 // proxy or a login page answers in place of the service.
@@ -611,6 +611,28 @@ func (m *Mock) find(c mockCall, take bool) (f *Fixture, closest *Fixture, why in
 	return nil, closest, why
 }
 
+// takeTokenFault reports whether the fixture that answers the call is a
+// token-request-failed fault, and then counts it: an OAuth service's
+// token request fails before the call is sent.
+func (m *Mock) takeTokenFault(c mockCall) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, fx := range m.Fixtures {
+		if fx.mismatch(c) != 0 || fx.Times > 0 && m.used[fx] >= fx.Times {
+			continue
+		}
+		if fx.Fault != CodeTokenFailed {
+			return false
+		}
+		if m.used == nil {
+			m.used = map[*Fixture]int{}
+		}
+		m.used[fx]++
+		return true
+	}
+	return false
+}
+
 // answers reports whether a fixture would answer the call, without
 // counting it.
 func (m *Mock) answers(serviceID, method string, params []string, query []QueryParam) bool {
@@ -683,6 +705,11 @@ func (m *Mock) RoundTrip(req *http.Request) (*http.Response, error) {
 	f, closest, why := m.find(c, true)
 	if f == nil {
 		return nil, m.noFixture(c, closest, why)
+	}
+	if f.Fault == CodeTokenFailed {
+		// The client takes it before the token request; a call that
+		// gets here has no token to request.
+		return nil, &Error{Code: CodeNoFixture, ServiceID: c.serviceID, Message: fmt.Sprintf("%s:%d (fixture %d) has fault token-request-failed, but serviceId %q has no oAuth authorization, so no token is requested: give the fixture a status or another fault", m.File, f.line, f.index, c.serviceID)}
 	}
 	// A fault of the connection fails before the request is written:
 	// the read timeout does not run during its delay.

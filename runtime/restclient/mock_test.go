@@ -59,7 +59,7 @@ fixtures:
 	for doc, want := range map[string]string{
 		`[{method: GET}]`:                                    "serviceId is required",
 		`[{serviceId: a, delay: soon}]`:                      "delay",
-		`[{serviceId: a, fault: timeout}]`:                   `fault "timeout": use one of connect-timeout, read-timeout, connection-refused, not-json`,
+		`[{serviceId: a, fault: timeout}]`:                   `fault "timeout": use one of connect-timeout, read-timeout, connection-refused, not-json, token-request-failed`,
 		`[{serviceId: a, fault: read-timeout, status: 504}]`: "fault read-timeout: the call gets no answer, so give no status, headers or body",
 		`[{serviceId: a, fault: not-json, status: 500}]`:     "status 500 is not 2XX",
 		`[{serviceId: a, fault: not-json, body: [1]}]`:       "give the body as bodyText or bodyBase64",

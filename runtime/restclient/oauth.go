@@ -98,6 +98,14 @@ func (c *tokenCache) invalidate(o *config.OAuth, token string) {
 // has none; concurrent callers wait for a single fetch.
 func (s *Session) token(ctx context.Context, o *config.OAuth, serviceID string, lim limits, call *Call) (string, error) {
 	if lim.mock {
+		if m := s.c.opts.Mock; m != nil && m.takeTokenFault(mockCall{lim.serviceID, lim.method, lim.pathParams, lim.query}) {
+			// A token-request-failed fixture: the token endpoint refuses
+			// the client, and the script sees what it sees live.
+			terr := s.tokenError(ctx, o, serviceID, lim, &oauth2.RetrieveError{
+				Response: &http.Response{StatusCode: http.StatusUnauthorized, Status: "401 Unauthorized"}, ErrorCode: "invalid_client"})
+			s.c.log.Warn("token request failed", zap.String("oAuthId", o.ID), zap.String("serviceId", serviceID), zap.String("error", s.red.String(terr.Error())))
+			return "", terr
+		}
 		call.event(EventMock, fmt.Sprintf("no token is requested for oAuth %q in mock mode; a placeholder bearer token is sent", o.ID))
 		return "restls-mock-token", nil
 	}

@@ -273,3 +273,72 @@ func TestOAuthTokenEndpointUnreachable(t *testing.T) {
 		t.Errorf("message %q should say the token endpoint refused the connection", e.Message)
 	}
 }
+
+// TestOAuthFaultFixturesFailAsTheLiveClient (issue 36): an OAuth
+// service's two failures of its own, told by fixtures, fail the call as
+// a real authorization server makes the live client fail it. A
+// token-request-failed fixture is the token endpoint refusing the client
+// (the same RestClientError, code and message, and the service is not
+// called); a 401 fixture is retried once as a service's 401 is, and
+// stays 401 when the next fixture is a 401 too, or becomes the answer of
+// the fixture after it.
+func TestOAuthFaultFixturesFailAsTheLiveClient(t *testing.T) {
+	t.Parallel()
+	refuse := newAuthServer(t, config.ClientSecretPost, func(a *authServer) {
+		a.failStatus, a.failBody = 401, `{"error":"invalid_client"}`
+	})
+	reg := oauthRegistry(t, refuse, config.GrantClientCredentials, config.ClientSecretPost, false)
+	_, _, liveErr := do(t, New(Options{}).Session(reg), &Request{ServiceID: "res"})
+	live := wantCode(t, liveErr, CodeTokenFailed)
+	mock := func(doc string) *Mock {
+		m, err := ParseMock("f.yaml", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := mock("- {serviceId: res, fault: token-request-failed, times: 1}\n- {serviceId: res, body: {ok: true}}\n")
+	s := New(Options{Mock: m}).Session(reg)
+	_, _, err := do(t, s, &Request{ServiceID: "res"})
+	if e := wantCode(t, err, CodeTokenFailed); e.Message != live.Message || e.ServiceID != live.ServiceID {
+		t.Errorf("token-request-failed fixture:\n %q\nlive:\n %q", e.Message, live.Message)
+	}
+	if resp, _, err := do(t, s, &Request{ServiceID: "res"}); err != nil || resp.StatusCode != 200 {
+		t.Errorf("the fault is used up (times: 1); the next call: %v %v", resp, err)
+	}
+
+	always := newAuthServer(t, config.ClientSecretPost, func(a *authServer) { a.always401 = true })
+	reg = oauthRegistry(t, always, config.GrantClientCredentials, config.ClientSecretPost, false)
+	liveResp, liveCall, err := do(t, New(Options{}).Session(reg), &Request{ServiceID: "res"})
+	if err != nil || liveResp.StatusCode != 401 {
+		t.Fatalf("live: %v %v", liveResp, err)
+	}
+	retries := func(c *Call) int {
+		n := 0
+		for _, e := range c.Events {
+			if e.Kind == EventRetry {
+				n++
+			}
+		}
+		return n
+	}
+	if retries(liveCall) != 1 {
+		t.Fatalf("live events %+v: want one retry", liveCall.Events)
+	}
+	for doc, want := range map[string]int{
+		"- {serviceId: res, status: 401, times: 2}\n- {serviceId: res, body: {}}\n": 401,
+		"- {serviceId: res, status: 401}\n":                                         401,
+		"- {serviceId: res, status: 401, times: 1}\n- {serviceId: res, body: {}}\n": 200,
+	} {
+		resp, call, err := do(t, New(Options{Mock: mock(doc)}).Session(reg), &Request{ServiceID: "res"})
+		if err != nil || resp.StatusCode != want || retries(call) != 1 {
+			t.Errorf("%s: %v, %v, events %+v; want %d after one retry", doc, resp, err, call.Events, want)
+		}
+	}
+	// A service without oAuth requests no token: the fixture says so.
+	plain := loadRegistry(t, config.ScriptService, servicesXML(api("p", "http://127.0.0.1:1/p", "")))
+	_, _, err = do(t, New(Options{Mock: mock("- {serviceId: p, fault: token-request-failed}\n")}).Session(plain), &Request{ServiceID: "p"})
+	if e := wantCode(t, err, CodeNoFixture); !strings.Contains(e.Message, "no oAuth authorization") {
+		t.Errorf("token fault on a service without oAuth: %q", e.Message)
+	}
+}

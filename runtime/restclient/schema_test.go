@@ -115,6 +115,8 @@ func TestSchemaAgreesWithTheParser(t *testing.T) {
 		`[{serviceId: a, fault: read-timeout, bodyText: x}]`:                     false,
 		`[{serviceId: a, fault: not-json, status: 500}]`:                         false,
 		`[{serviceId: a, fault: not-json, body: {x: 1}}]`:                        false,
+		`[{serviceId: a, fault: token-request-failed, times: 1}]`:                true,
+		`[{serviceId: a, fault: token-request-failed, status: 401}]`:             false,
 	} {
 		err := validateFixtures(s, []byte(doc))
 		_, perr := ParseMock("f", []byte(doc))

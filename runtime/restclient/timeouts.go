@@ -21,6 +21,7 @@ type limits struct {
 	// serviceID, pathParams and query tell a Mock what the request is
 	// for; mock says a Mock answers it (no token, no network).
 	serviceID  string
+	method     string
 	pathParams []string
 	query      []QueryParam
 	mock       bool
