@@ -235,31 +235,46 @@ func (r *runner) run(parent context.Context) {
 		scopes    map[file.Idx]*scope // the debugger's locals by hook (statements.go)
 	}
 	done := make(chan compiled, 1)
-	go func() {
-		var c compiled
-		defer func() {
-			c.panicked = recover()
-			done <- c
-		}()
-		// Parse first: the parser's errors carry positions, goja.Compile's
-		// only a formatted message. Source maps are never loaded.
-		text := prefix + src + "\n})"
-		ast, err := parser.ParseFile(nil, r.opts.Filename, text, 0, parser.WithDisableSourceMaps)
-		if err != nil {
-			c.parseErr = err
-			c.endsEarly = endsEarly(err, src)
-			return
+	// A program compiled for an earlier run of the same text is run
+	// again (programs.go); an instrumented one is never shared.
+	instrumented := r.opts.Statements && r.opts.Observer != nil
+	var key programKey
+	if !instrumented {
+		key = keyOf(r.opts.Filename, src)
+		if prg := programs.get(key); prg != nil {
+			done <- compiled{prg: prg}
 		}
-		positionLoops(ast)
-		if r.opts.Statements && r.opts.Observer != nil {
-			_, eval := r.opts.Observer.(dryrun.StackObserver)
-			_, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
-			if _, cover := r.opts.Observer.(dryrun.CoverageObserver); cover {
-				instrumentBranches(ast, file.Idx(len(prefix)+1), text)
+	}
+	if len(done) == 0 {
+		go func() {
+			var c compiled
+			defer func() {
+				c.panicked = recover()
+				done <- c
+			}()
+			// Parse first: the parser's errors carry positions, goja.Compile's
+			// only a formatted message. Source maps are never loaded.
+			text := prefix + src + "\n})"
+			ast, err := parser.ParseFile(nil, r.opts.Filename, text, 0, parser.WithDisableSourceMaps)
+			if err != nil {
+				c.parseErr = err
+				c.endsEarly = endsEarly(err, src)
+				return
 			}
-		}
-		c.prg, c.err = goja.CompileAST(ast, false)
-	}()
+			positionLoops(ast)
+			if r.opts.Statements && r.opts.Observer != nil {
+				_, eval := r.opts.Observer.(dryrun.StackObserver)
+				_, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
+				if _, cover := r.opts.Observer.(dryrun.CoverageObserver); cover {
+					instrumentBranches(ast, file.Idx(len(prefix)+1), text)
+				}
+			}
+			c.prg, c.err = goja.CompileAST(ast, false)
+			if c.err == nil && !instrumented {
+				programs.put(key, c.prg, len(text))
+			}
+		}()
+	}
 	wait := time.NewTimer(r.opts.Timeout)
 	var c compiled
 	select {
