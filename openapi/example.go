@@ -96,6 +96,34 @@ func (idx *Index) answerExample(op *Operation, steps int) Example {
 	if n, err := strconv.Atoi(a.status); err == nil {
 		ex.Status = n
 	}
+	return idx.example(op, a, ex, steps)
+}
+
+// ErrorExamples are the answers of op's documented statuses outside 2XX
+// (a status code, not a class such as 4XX or default), in the
+// description's order, each with its JSON body as AnswerExample builds
+// one (the example when it holds to the schema, else a minimal value),
+// nil when the answer has no JSON schema: the failures the fault
+// explorer answers a call with (issue 36).
+func (idx *Index) ErrorExamples(op *Operation) []Example {
+	if idx == nil || op == nil {
+		return nil
+	}
+	var out []Example
+	for i := range op.answers {
+		a := &op.answers[i]
+		n, err := strconv.Atoi(a.status)
+		if err != nil || n < 300 || n > 599 {
+			continue
+		}
+		out = append(out, idx.example(op, a, Example{Status: n}, maxExampleSteps))
+	}
+	return out
+}
+
+// example is ex with the body of answer a: its example when it holds to
+// the schema, else a minimal value of the schema within steps.
+func (idx *Index) example(op *Operation, a *answerRaw, ex Example, steps int) Example {
 	if a.example != nil {
 		var b bytes.Buffer
 		g := exampleGen{out: &b, budget: steps}

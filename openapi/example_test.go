@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,5 +110,53 @@ func TestGitHubAnswerExamples(t *testing.T) {
 	t.Logf("%d of %d generated answers hold to their schema", total-invalid, total)
 	if total < 500 || invalid*100 > total {
 		t.Errorf("%d of %d generated answers break their schema (first: %v)", invalid, total, first)
+	}
+}
+
+// TestErrorExamples (issue 36): the documented statuses outside 2XX of an
+// operation, each with a body from the description (its example when it
+// holds, else a minimal valid value), in OpenAPI 3.0, 3.1 and Swagger
+// 2.0; classes and default are no status, and 2XX are left out.
+func TestErrorExamples(t *testing.T) {
+	t.Parallel()
+	problem := `{"type":"object","required":["code"],"properties":{"code":{"type":"string"},"detail":{"type":"string"}}}`
+	for _, tc := range []struct{ name, doc string }{
+		{"3.0", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{
+			"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},
+			"404":{"description":"no","content":{"application/json":{"schema":` + problem + `,"example":{"code":"missing"}}}},
+			"409":{"description":"conflict","content":{"application/json":{"schema":` + problem + `}}},
+			"4XX":{"description":"other"},
+			"503":{"description":"down"},
+			"default":{"description":"else"}}}}}}`},
+		{"3.1", `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"responses":{
+			"200":{"description":"ok"},
+			"404":{"description":"no","content":{"application/problem+json":{"schema":` + problem + `,"examples":{"a":{"value":{"code":"missing"}}}}}},
+			"409":{"description":"conflict","content":{"application/json":{"schema":{"$ref":"#/components/schemas/P"}}}},
+			"503":{"description":"down","content":{"text/plain":{"schema":{"type":"string"}}}}}}}},
+			"components":{"schemas":{"P":` + problem + `}}}`},
+		{"2.0", `{"swagger":"2.0","info":{"title":"t","version":"1"},"produces":["application/json"],"paths":{"/x":{"get":{"responses":{
+			"200":{"description":"ok"},
+			"404":{"description":"no","schema":` + problem + `,"examples":{"application/json":{"code":"missing"}}},
+			"409":{"description":"conflict","schema":{"$ref":"#/definitions/P"}},
+			"503":{"description":"down"}}}}},
+			"definitions":{"P":` + problem + `}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			idx, err := BuildAnswers("t.json", []byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, ex := range idx.ErrorExamples(idx.Ops[0]) {
+				got = append(got, strconv.Itoa(ex.Status)+" "+string(ex.Body))
+				if ex.Body != nil && !idx.holds(idx.Ops[0], ex.Status, ex.Body) {
+					t.Errorf("%d: %s breaks its schema", ex.Status, ex.Body)
+				}
+			}
+			want := `404 {"code":"missing"}|409 {"code":""}|503 `
+			if strings.Join(got, "|") != want {
+				t.Errorf("got  %q\nwant %q", strings.Join(got, "|"), want)
+			}
+		})
 	}
 }
