@@ -96,6 +96,12 @@ func TestSeededDefects(t *testing.T) {
 			want: "500=escaped 404=escaped 400=escaped not-json=escaped connect-timeout=escaped read-timeout=escaped connection-refused=escaped",
 		},
 		{
+			name:  "catch takes the service's answer for a RestClientError",
+			text:  "try {\n  return api.rest.v1.get(\"crm\", {pathParams: [\"a\"]}, {}).body.n;\n} catch (e) {\n  throw new Error(\"crm is unreachable: \" + e.message);\n}",
+			sites: 1, line: 2,
+			want: "500=misread 404=misread 400=misread not-json=handled connect-timeout=handled read-timeout=handled connection-refused=handled",
+		},
+		{
 			name:  "correct: the contract's test, a fallback for the rest",
 			text:  "var r;\ntry {\n  r = api.rest.v1.get(\"crm\", {pathParams: [\"a\"]}, {});\n} catch (e) {\n  if (e.status && e.status.code === 404) return null;\n  return {failed: e.status ? e.status.code : e.code};\n}\nreturn r.body.n;",
 			sites: 1, line: 3,

@@ -63,6 +63,8 @@ type rawProject struct {
 	// ValidateResponses is restls test's --validate-responses default.
 	ValidateResponses *bool       `yaml:"validateResponses"`
 	Coverage          rawCoverage `yaml:"coverage"`
+	// Faults are the fault explorer's defaults (issue 36).
+	Faults rawFaults `yaml:"faults"`
 }
 
 // rawCoverage is the coverage key: restls test --coverage's defaults.
@@ -84,6 +86,14 @@ type CoverageSettings struct {
 	// file's directory; "" is the default.
 	Dir string
 }
+
+type rawFaults struct {
+	Fail []string `yaml:"fail"`
+}
+
+// FaultVerdicts are the verdicts faults.fail may name (package faults
+// owns their meaning; handled never fails).
+var FaultVerdicts = []string{"escaped", "crashed", "misread", "unanswered"}
 
 // rawRoles is the roles key: serve --http's roles for the users an
 // identity provider or an authenticating proxy names (docs/http.md).
@@ -138,6 +148,11 @@ type Project struct {
 	ValidateResponses *bool
 	// Coverage are restls test's coverage defaults.
 	Coverage CoverageSettings
+	// FaultsFail, when not nil, are the verdicts of the fault explorer
+	// that fail a script (faults.fail: restls faults, restls test
+	// --faults, the editor's warnings); a test file's faults.fail
+	// overrides it.
+	FaultsFail []string
 	// Roles map groups (or the values of serve --http's --role-claim) to
 	// roles; nil when the file has no roles key.
 	Roles *Roles
@@ -287,6 +302,17 @@ func (p *Project) parse(data []byte) {
 		n := valueOf(root, "coverage")
 		diag(n.Line, n.Column, CodeInvalid, "coverage: min %v is not a percentage: give a number from 0 to 100", *m)
 		p.Coverage.Min = nil
+	}
+	if raw.Faults.Fail != nil {
+		p.FaultsFail = []string{}
+		for _, v := range raw.Faults.Fail {
+			if !slices.Contains(FaultVerdicts, v) {
+				n := valueOf(root, "faults")
+				diag(n.Line, n.Column, CodeInvalid, "faults: fail: verdict %q: use %s (docs/runtime.md, \"Error paths\")", v, strings.Join(FaultVerdicts, ", "))
+				continue
+			}
+			p.FaultsFail = append(p.FaultsFail, v)
+		}
 	}
 	p.Check = CheckSettings{Include: raw.Check.Include, Exclude: raw.Check.Exclude, Strict: raw.Check.Strict, Disable: raw.Check.Disable}
 	for _, list := range [][]string{raw.Check.Include, raw.Check.Exclude} {

@@ -164,3 +164,20 @@ func TestFindProject(t *testing.T) {
 		t.Errorf("relative: %q", got)
 	}
 }
+
+// TestProjectFaultsFail: faults.fail names the verdicts that fail a
+// script; absent is nil (the explorer's default), and an unknown verdict
+// is an error at the key.
+func TestProjectFaultsFail(t *testing.T) {
+	p := ParseProject(FileName, []byte("faults:\n  fail: [escaped, crashed]\n"))
+	if p.HasErrors() || !slices.Equal(p.FaultsFail, []string{"escaped", "crashed"}) {
+		t.Errorf("%v %v", p.FaultsFail, p.Diagnostics)
+	}
+	if p := ParseProject(FileName, []byte("check: {strict: true}\n")); p.FaultsFail != nil {
+		t.Errorf("absent: %v", p.FaultsFail)
+	}
+	p = ParseProject(FileName, []byte("faults:\n  fail: [handled]\n"))
+	if !p.HasErrors() || !strings.Contains(p.Diagnostics[0].Message, `verdict "handled"`) || p.Diagnostics[0].Line != 2 {
+		t.Errorf("handled: %+v", p.Diagnostics)
+	}
+}

@@ -79,12 +79,60 @@ return customer.name;
 		t.Errorf("safe.js: exit %d, %s", rc, out)
 	}
 
-	_, stderr, rc = run("--mock", "orders.mock.yaml", "--outcomes", "503", "safe.js")
-	if rc != 2 || !strings.Contains(stderr, `outcome "503"`) {
+	// Every status code 300-599 is an outcome; a name that is none is refused.
+	_, stderr, rc = run("--mock", "orders.mock.yaml", "--outcomes", "5033", "safe.js")
+	if rc != 2 || !strings.Contains(stderr, `outcome "5033"`) {
 		t.Errorf("unknown outcome: exit %d, %q", rc, stderr)
 	}
 	_, stderr, rc = run("fails.js")
 	if rc != 1 || !strings.Contains(stderr, "fails.js: the script fails with its fixtures (RestClientError: no fixture") {
 		t.Errorf("fails.js: exit %d, %q", rc, stderr)
+	}
+
+	// SARIF: a finding at the call site naming the outcome, errors for
+	// the failing verdicts; GitHub: the same as annotations; JUnit: a
+	// testcase per (site, outcome).
+	out, _, rc = run("--format", "sarif", "--junit", "faults.xml", "orders.js")
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID, Level string
+				Message       struct{ Text string }
+				Locations     []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || rc != 1 || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 6 {
+		t.Fatalf("sarif: exit %d, %v\n%s", rc, err, out)
+	}
+	r := sarif.Runs[0].Results[3]
+	if r.RuleID != "fault-crashed" || r.Level != "error" || r.Locations[0].PhysicalLocation.Region.StartLine != 3 ||
+		r.Locations[0].PhysicalLocation.ArtifactLocation.URI != "orders.js" || !strings.Contains(r.Message.Text, "answered connect-timeout: crashed") {
+		t.Errorf("sarif result %+v", r)
+	}
+	if r := sarif.Runs[0].Results[0]; r.RuleID != "fault-escaped" || r.Level != "warning" {
+		t.Errorf("escaped is reported, not failed: %+v", r)
+	}
+	junit, err := os.ReadFile(filepath.Join(dir, "faults.xml"))
+	if err != nil || strings.Count(string(junit), "<testcase ") != 7 || strings.Count(string(junit), "<failure ") != 4 ||
+		!strings.Contains(string(junit), `name="faults: GET crm customers/42 answers read-timeout"`) {
+		t.Errorf("junit: %v\n%s", err, junit)
+	}
+	out, _, rc = run("--format", "github", "--fail", "escaped", "orders.js")
+	if rc != 1 || strings.Count(out, "::error file=orders.js,line=3,") != 2 || strings.Count(out, "::warning ") != 4 ||
+		!strings.Contains(out, "title=fault-escaped::GET crm path") {
+		t.Errorf("github --fail escaped: exit %d\n%s", rc, out)
+	}
+	// The project file's faults.fail: escaped fails safe.js? It escapes nothing;
+	// orders.js with fail [escaped] only: its crashes are reported, not failed.
+	write("restls.yaml", "serviceXml: services.xml\nfaults:\n  fail: [escaped]\n")
+	out, _, rc = run("--outcomes", "404,read-timeout", "orders.js")
+	if rc != 0 || !strings.Contains(out, "1 handled, 1 crashed\n") {
+		t.Errorf("faults.fail [escaped]: exit %d\n%s", rc, out)
 	}
 }

@@ -35,7 +35,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index, coverage <- engine <- check, scripttest, faults <- lsp, mcp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index, coverage <- engine <- check, faults <- scripttest <- lsp, mcp <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -72,8 +72,8 @@ var table = map[string]rule{
 	"engine":                 {may: []string{"config", "openapi", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history
 	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                // workspace/index: the service-unused rule
 	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
-	"faults":                 {may: []string{"config", "engine", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                          // issue 36: the fault explorer's core over the engine
-	"scripttest":             {may: []string{"config", "coverage", "engine", "runtime", "runtime/restclient", "workspace"}},                                                     // workspace: the snapshot a run sees; coverage: restls test --coverage
+	"faults":                 {may: []string{"config", "engine", "openapi", "runtime/restclient", "runtime/dryrun", "workspace"}},                                               // issue 36: the fault explorer over the engine; openapi: the statuses an operation documents
+	"scripttest":             {may: []string{"config", "coverage", "engine", "faults", "runtime", "runtime/restclient", "workspace"}},                                                     // workspace: the snapshot a run sees; coverage: restls test --coverage
 	"coverage":               {may: []string{"runtime", "runtime/dryrun", "runtime/restclient"}},                                                                                // restls test --coverage (issue 35): an observer of the engine's runs; runtime: a script's coverage map
 	"lsp":                    {may: []string{"config", "engine", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "faults", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema and runs; faults: the explorer
