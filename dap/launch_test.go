@@ -136,17 +136,20 @@ func TestLaunchText(t *testing.T) {
 	})
 }
 
-// TestLaunchVetAndNotYet: Vet sees the launch first and its refusal is
-// the answer; a field of what is not built is named.
-func TestLaunchVetAndNotYet(t *testing.T) {
+// TestLaunchVetAndRefusals: Vet sees the launch first and its refusal
+// is the answer; a launch that mixes what does not go together, or names
+// a field restls dap does not know, hears which.
+func TestLaunchVetAndRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args map[string]any
 		want string
 	}{
 		{"vet", map[string]any{"program": "/etc/passwd"}, "no paths here"},
-		{"testFile", map[string]any{"testFile": "a.test.yaml", "case": "one", "text": "1"}, `restls dap cannot do debugging one case of a test file yet (the launch configuration's "case")`},
-		{"replay", map[string]any{"replay": "last", "text": "1"}, `cannot do replaying a run from the history or a recorded fixtures file yet (the launch configuration's "replay")`},
+		{"testFile", map[string]any{"testFile": "a.test.yaml", "case": "one", "text": "1"}, `a launch configuration with "testFile" debugs the case's script: leave out "text" and "replay"`},
+		{"replay", map[string]any{"replay": "last", "text": "1"}, `replay: this restls dap keeps no run history`},
+		{"replay live", map[string]any{"replay": "last", "text": "1", "live": true}, `a replay is answered from what was recorded, never live`},
+		{"unknown", map[string]any{"text": "1", "programme": "a.js"}, `json: unknown field "programme"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := servePipes(t, Options{

@@ -3,26 +3,21 @@ package dap
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
 	"go.uber.org/zap"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
-	"github.com/restls/restls/input"
-	"github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/scripttest"
 	"github.com/restls/restls/workspace"
 )
 
@@ -46,6 +41,10 @@ type Options struct {
 	// designer backend refuses paths, whose files a browser must not make
 	// the server read.
 	Vet func(*LaunchArgs) error
+	// History is the run history a replay of "last" reads (nil: none).
+	History interface {
+		Last(script string, n int) ([]*history.Entry, error)
+	}
 	// Show is how a path is shown in messages (nil: as it is).
 	Show   func(path string) string
 	Logger *zap.Logger
@@ -60,34 +59,6 @@ const (
 
 // threadID is the one thread: a script runs on one goroutine.
 const threadID = 1
-
-// LaunchArgs are the launch request's arguments (the launch
-// configuration, docs/debugging.md).
-type LaunchArgs struct {
-	// Program is the script's path.
-	Program string `json:"program"`
-	// Text is the script's text, for a client whose script is no file
-	// (the designer page): with it, Program is only the script's name in
-	// stack traces and breakpoints, never read; the fixtures are
-	// FixturesText or none.
-	Text string `json:"text,omitempty"`
-	// Fixtures is a fixtures file; FixturesText a fixtures document
-	// inline. With neither, the fixtures file beside the script answers,
-	// if there is one.
-	Fixtures     string `json:"fixtures,omitempty"`
-	FixturesText string `json:"fixturesText,omitempty"`
-	// Live sends the calls no fixture answers to their services, as
-	// restls run does; off, they fail with no-fixture.
-	Live bool `json:"live,omitempty"`
-	// Input is context.input.
-	Input json.RawMessage `json:"input,omitempty"`
-	// Kind is the script's kind ("" lets the kind rule decide); Env the
-	// environment ("" is the project's default).
-	Kind string `json:"kind,omitempty"`
-	Env  string `json:"env,omitempty"`
-	// StopOnEntry stops before the first statement.
-	StopOnEntry bool `json:"stopOnEntry,omitempty"`
-}
 
 // Serve is one debug session over r and w (the client's messages in r,
 // the server's to w) until the client disconnects, r ends, the session
@@ -104,7 +75,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &session{o: o, w: w, ctx: ctx, breakpoints: map[string][]int{}, resume: make(chan struct{}, 1), evals: make(chan evalAsk), ran: make(chan struct{})}
+	s := newSession(ctx, w, o)
 	msgs := make(chan godap.Message)
 	readErr := make(chan error, 1)
 	go func() {
@@ -161,15 +132,19 @@ type session struct {
 	w   io.Writer
 	seq int
 
-	mu          sync.Mutex
-	breakpoints map[string][]int // by cleaned path: the lines asked
-	launch      *LaunchArgs
-	text        string
-	lines       []int // the script's lines that can stop
-	configured  bool
-	started     bool
-	cancelRun   context.CancelFunc
-	ran         chan struct{} // closed when the run ended
+	mu             sync.Mutex
+	breakpoints    map[string]map[int]*breakpoint // by cleaned path, by line
+	filters        map[string]bool                // the exception filters on
+	nextBreakpoint int
+	launch         *LaunchArgs
+	text           string
+	lines          []int // the script's lines that can stop
+	configured     bool
+	started        bool
+	cancelRun      context.CancelFunc
+	ran            chan struct{} // closed when the run ended
+	replay         *replay       // the recorded run a replay compares with
+	testCase       *scripttest.Case
 
 	// Stepping, read and written under mu by the run's goroutine and the
 	// handlers.
@@ -178,38 +153,20 @@ type session struct {
 	pause      bool
 	lastLine   int
 	lastColumn int
-	stopped    []dryrun.Frame // the stack where the run stands stopped
+	stopped    *stop // where the run stands stopped, nil while it runs
 	resume     chan struct{}
 	runDone    <-chan struct{} // the run's context's Done
-	evals      chan evalAsk
-	names      []string // the locals where the run stands stopped
+	work       chan func(dryrun.Paused)
+
+	// The variables references (variables.go).
+	refs    map[int]*ref
+	nextRef int
+	calls   []*restclient.Call
 }
 
-// localsRef is the variables reference of the innermost frame's locals.
-const localsRef = 1
-
-func (s *session) isStopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stopped != nil
-}
-
-// locals are the innermost frame's locals with their values, each
-// evaluated on the run's goroutine (a value not reached yet, a let
-// before its declaration, shows its error).
-func (s *session) locals() []godap.Variable {
-	s.mu.Lock()
-	names := s.names
-	s.mu.Unlock()
-	out := make([]godap.Variable, 0, len(names))
-	for _, n := range names {
-		v, err := s.evaluate(n)
-		if err != nil {
-			v = err.Error()
-		}
-		out = append(out, godap.Variable{Name: n, Value: v})
-	}
-	return out
+func newSession(ctx context.Context, w io.Writer, o Options) *session {
+	return &session{o: o, w: w, ctx: ctx, breakpoints: map[string]map[int]*breakpoint{}, filters: map[string]bool{},
+		resume: make(chan struct{}, 1), work: make(chan func(dryrun.Paused)), ran: make(chan struct{}), refs: map[int]*ref{}}
 }
 
 type stepMode int
@@ -221,14 +178,29 @@ const (
 	stepOut
 )
 
+// exceptionFilters are the exception breakpoints a client can turn on
+// (docs/debugging.md, "Exception breakpoints").
+var exceptionFilters = []godap.ExceptionBreakpointsFilter{
+	{Filter: "all", Label: "All exceptions", Description: "Stop where any exception is thrown, caught or not"},
+	{Filter: "uncaught", Label: "Uncaught exceptions", Description: "Stop where an exception no catch takes is thrown", Default: true},
+	{Filter: "apiError", Label: "api.rest.v1 errors", Description: "Stop where an api.rest.v1 call throws the contract's exception (a status outside 2XX: status and status.code set)"},
+	{Filter: "restClientError", Label: "RestClientError", Description: "Stop where an api.rest.v1 call fails with a RestClientError (timeout, refused connection, no-fixture...)"},
+}
+
 // handle answers m; true ends the session.
 func (s *session) handle(m godap.Message) bool {
 	switch req := m.(type) {
 	case *godap.InitializeRequest:
 		s.send(&godap.InitializeResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.Capabilities{
-			SupportsConfigurationDoneRequest: true,
-			SupportTerminateDebuggee:         true,
-			SupportsEvaluateForHovers:        true,
+			SupportsConfigurationDoneRequest:  true,
+			SupportTerminateDebuggee:          true,
+			SupportsTerminateRequest:          true,
+			SupportsEvaluateForHovers:         true,
+			SupportsConditionalBreakpoints:    true,
+			SupportsHitConditionalBreakpoints: true,
+			SupportsLogPoints:                 true,
+			SupportsExceptionInfoRequest:      true,
+			ExceptionBreakpointFilters:        exceptionFilters,
 		}})
 	case *godap.LaunchRequest:
 		if err := s.doLaunch(req.Arguments); err != nil {
@@ -241,8 +213,17 @@ func (s *session) handle(m godap.Message) bool {
 		s.event(&godap.InitializedEvent{Event: s.newEvent("initialized")})
 		s.maybeStart()
 	case *godap.SetBreakpointsRequest:
-		s.send(&godap.SetBreakpointsResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.SetBreakpointsResponseBody{Breakpoints: s.setBreakpoints(req.Arguments)}})
+		bps, err := s.setBreakpoints(req.Arguments)
+		if err != nil {
+			s.reply(req.Seq, req.Command, err.Error())
+			return false
+		}
+		s.send(&godap.SetBreakpointsResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.SetBreakpointsResponseBody{Breakpoints: bps}})
 	case *godap.SetExceptionBreakpointsRequest:
+		if err := s.setFilters(req.Arguments.Filters); err != nil {
+			s.reply(req.Seq, req.Command, err.Error())
+			return false
+		}
 		s.send(&godap.SetExceptionBreakpointsResponse{Response: s.newResponse(req.Seq, req.Command)})
 	case *godap.ConfigurationDoneRequest:
 		s.send(&godap.ConfigurationDoneResponse{Response: s.newResponse(req.Seq, req.Command)})
@@ -255,24 +236,28 @@ func (s *session) handle(m godap.Message) bool {
 	case *godap.StackTraceRequest:
 		s.send(&godap.StackTraceResponse{Response: s.newResponse(req.Seq, req.Command), Body: s.stackTrace(req.Arguments)})
 	case *godap.ScopesRequest:
-		scopes := []godap.Scope{}
-		if s.isStopped() {
-			scopes = append(scopes, godap.Scope{Name: "Locals", PresentationHint: "locals", VariablesReference: localsRef})
-		}
-		s.send(&godap.ScopesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ScopesResponseBody{Scopes: scopes}})
+		s.send(&godap.ScopesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ScopesResponseBody{Scopes: s.scopes(req.Arguments.FrameId)}})
 	case *godap.VariablesRequest:
-		vars := []godap.Variable{}
-		if req.Arguments.VariablesReference == localsRef {
-			vars = s.locals()
-		}
-		s.send(&godap.VariablesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.VariablesResponseBody{Variables: vars}})
-	case *godap.EvaluateRequest:
-		v, err := s.evaluate(req.Arguments.Expression)
+		vars, err := s.variables(req.Arguments)
 		if err != nil {
 			s.reply(req.Seq, req.Command, err.Error())
 			return false
 		}
-		s.send(&godap.EvaluateResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.EvaluateResponseBody{Result: v}})
+		s.send(&godap.VariablesResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.VariablesResponseBody{Variables: vars}})
+	case *godap.EvaluateRequest:
+		body, err := s.evaluateRequest(req.Arguments)
+		if err != nil {
+			s.reply(req.Seq, req.Command, err.Error())
+			return false
+		}
+		s.send(&godap.EvaluateResponse{Response: s.newResponse(req.Seq, req.Command), Body: body})
+	case *godap.ExceptionInfoRequest:
+		body, err := s.exceptionInfo()
+		if err != nil {
+			s.reply(req.Seq, req.Command, err.Error())
+			return false
+		}
+		s.send(&godap.ExceptionInfoResponse{Response: s.newResponse(req.Seq, req.Command), Body: body})
 	case *godap.ContinueRequest:
 		// Answered before the run goes on, so that its events follow.
 		s.send(&godap.ContinueResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.ContinueResponseBody{AllThreadsContinued: true}})
@@ -303,86 +288,9 @@ func (s *session) handle(m godap.Message) bool {
 		s.send(&godap.TerminateResponse{Response: s.newResponse(req.Seq, req.Command)})
 	case godap.RequestMessage:
 		r := req.GetRequest()
-		s.reply(r.Seq, r.Command, fmt.Sprintf("restls dap does not handle %q yet (docs/debugging.md says what works)", r.Command))
+		s.reply(r.Seq, r.Command, fmt.Sprintf("restls dap does not handle %q (docs/debugging.md says what works)", r.Command))
 	}
 	return false
-}
-
-// doLaunch reads the script the launch configuration names.
-func (s *session) doLaunch(raw json.RawMessage) error {
-	var a LaunchArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return fmt.Errorf("the launch configuration is not what restls dap takes (program, text, fixtures, fixturesText, live, input, kind, env, stopOnEntry): %v", err)
-	}
-	if err := notYet(raw); err != nil {
-		return err
-	}
-	if s.o.Vet != nil {
-		if err := s.o.Vet(&a); err != nil {
-			return err
-		}
-	}
-	if a.Program == "" && a.Text == "" {
-		return errors.New(`the launch configuration has no "program": name the script to debug`)
-	}
-	if len(a.Input) > 0 && !json.Valid(a.Input) {
-		return fmt.Errorf("the launch configuration's input is not JSON")
-	}
-	text := a.Text
-	if text == "" {
-		abs, err := filepath.Abs(a.Program)
-		if err != nil {
-			return err
-		}
-		a.Program = abs
-		b, err := input.ReadFile(abs, input.Script)
-		if err != nil {
-			return fmt.Errorf("reading the script %s: %w", s.show(abs), err)
-		}
-		text = string(b)
-	} else if a.Program == "" {
-		a.Program = "script.js"
-	} else {
-		a.Program = filepath.Clean(a.Program)
-	}
-	lines, err := runtime.StatementLines(text)
-	if err != nil {
-		// The run reports the syntax error; no line can stop.
-		lines = nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.launch != nil {
-		return errors.New("this session has launched its script already: start another session")
-	}
-	s.launch, s.text, s.lines = &a, text, lines
-	if a.StopOnEntry {
-		s.mode = stepIn
-	}
-	return nil
-}
-
-// notBuilt are the launch fields of what restls dap does not do yet,
-// with what each asks for: a client that sends one hears so, rather than
-// that its configuration has no program.
-var notBuilt = map[string]string{
-	"testFile": "debugging one case of a test file",
-	"case":     "debugging one case of a test file",
-	"replay":   "replaying a run from the history or a recorded fixtures file",
-}
-
-// notYet refuses a launch configuration that asks for what is not built.
-func notYet(raw json.RawMessage) error {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil {
-		return nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		if what, ok := notBuilt[k]; ok {
-			return fmt.Errorf("restls dap cannot do %s yet (the launch configuration's %q): docs/debugging.md says what works", what, k)
-		}
-	}
-	return nil
 }
 
 // maybeStart starts the run once the client has launched and configured
@@ -399,48 +307,6 @@ func (s *session) maybeStart() {
 	go s.run(ctx, *s.launch, s.text)
 }
 
-// run runs the script, then says it ended.
-func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
-	defer close(s.ran)
-	defer s.cancelRun()
-	code := 1
-	defer func() {
-		s.event(&godap.ExitedEvent{Event: s.newEvent("exited"), Body: godap.ExitedEventBody{ExitCode: code}})
-		s.event(&godap.TerminatedEvent{Event: s.newEvent("terminated")})
-	}()
-	snap, err := s.o.Snapshot(ctx, a.Env)
-	if err != nil {
-		s.output("stderr", fmt.Sprintf("restls dap: %v\n", err))
-		return
-	}
-	fx := engine.Fixtures{File: a.Fixtures, Live: a.Live}
-	switch {
-	case a.FixturesText != "":
-		fx.Inline = []byte(a.FixturesText)
-	case a.Text != "":
-		// A script that is no file has no fixtures beside it.
-		fx.File, fx.None = "", !a.Live
-	case a.Fixtures == "":
-		fx.Beside = true
-	}
-	req := engine.Request{Path: a.Program, Text: text, Kind: config.Kind(a.Kind), Input: a.Input,
-		Fixtures: fx, Observer: (*observer)(s), Statements: true, Show: s.o.Show, Limits: engine.Limits{Timeout: s.o.Wall}}
-	if a.Text != "" {
-		req.Path, req.Name = "", a.Program
-	}
-	res, err := s.o.Run(ctx, snap, req)
-	if err != nil {
-		s.output("stderr", fmt.Sprintf("restls dap: %v\n", err))
-		return
-	}
-	if res.Error != nil {
-		s.output("stderr", fmt.Sprintf("%s: %s\n", res.Error.Name, res.Error.Message))
-		return
-	}
-	code = 0
-	s.output("console", fmt.Sprintf("result: %s\n", res.Result))
-}
-
 // end stops the run, a paused one included, and waits for it.
 func (s *session) end() {
 	s.mu.Lock()
@@ -453,41 +319,17 @@ func (s *session) end() {
 	<-s.ran
 }
 
-// setBreakpoints keeps the lines asked in a source and says which can
-// stop: a line with a statement in the launched script.
-func (s *session) setBreakpoints(a godap.SetBreakpointsArguments) []godap.Breakpoint {
-	path := filepath.Clean(a.Source.Path)
-	asked := make([]int, 0, len(a.Breakpoints))
-	for _, b := range a.Breakpoints {
-		asked = append(asked, b.Line)
-	}
-	if len(a.Breakpoints) == 0 {
-		asked = append(asked, a.Lines...)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.breakpoints[path] = asked
-	out := make([]godap.Breakpoint, len(asked))
-	for i, line := range asked {
-		out[i] = godap.Breakpoint{Id: i + 1, Line: line, Source: &a.Source}
-		switch {
-		case s.launch == nil || path != s.launch.Program:
-			out[i].Message = "restls dap stops only in the launched script"
-		case !slices.Contains(s.lines, line):
-			out[i].Message = fmt.Sprintf("line %d has no statement to stop at", line)
-		default:
-			out[i].Verified = true
-		}
-	}
-	return out
-}
-
 // step resumes a stopped run in mode.
 func (s *session) step(mode stepMode) {
 	s.mu.Lock()
 	wasStopped := s.stopped != nil
-	s.mode, s.modeDepth = mode, len(s.stopped)
+	depth := 0
+	if wasStopped {
+		depth = len(s.stopped.frames)
+	}
+	s.mode, s.modeDepth = mode, depth
 	s.stopped = nil
+	s.dropStopRefs()
 	s.mu.Unlock()
 	if !wasStopped {
 		return // a run that runs goes on in mode
@@ -506,7 +348,11 @@ func (s *session) stackTrace(a godap.StackTraceArguments) godap.StackTraceRespon
 	if s.launch != nil {
 		src = &godap.Source{Name: filepath.Base(s.launch.Program), Path: s.launch.Program}
 	}
-	frames := s.stopped[min(a.StartFrame, len(s.stopped)):]
+	var all []dryrun.Frame
+	if s.stopped != nil {
+		all = s.stopped.frames
+	}
+	frames := all[min(max(a.StartFrame, 0), len(all)):]
 	if a.Levels > 0 && a.Levels < len(frames) {
 		frames = frames[:a.Levels]
 	}
@@ -518,139 +364,7 @@ func (s *session) stackTrace(a godap.StackTraceArguments) godap.StackTraceRespon
 		}
 		out = append(out, godap.StackFrame{Id: a.StartFrame + i + 1, Name: name, Source: src, Line: f.Line, Column: f.Column})
 	}
-	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(s.stopped)}
-}
-
-// observer is the session as the run's observer: it runs on the run's
-// goroutine.
-type observer session
-
-func (o *observer) CallMade(_ int, c *restclient.Call) {
-	// The URL is known once the call is built: a call refused before
-	// (no such serviceId) has none.
-	s := (*session)(o)
-	s.output("console", strings.TrimSpace(fmt.Sprintf("→ %s %s %s", c.Method, c.ServiceID, c.URL))+"\n")
-}
-
-func (o *observer) CallAnswered(_ int, c *restclient.Call) {
-	s := (*session)(o)
-	outcome := "no answer"
-	switch {
-	case c.ErrorCode != "":
-		outcome = "RestClientError " + c.ErrorCode
-	case c.Status != nil:
-		outcome = fmt.Sprint(c.Status.Code)
-	}
-	s.output("console", fmt.Sprintf("← %s %s %s %s (%.0f ms)\n", outcome, c.Method, c.ServiceID, c.URL, c.DurationMs))
-}
-
-func (o *observer) Log(e dryrun.LogEntry) {
-	cat := "stdout"
-	if e.Level == "warn" || e.Level == "error" {
-		cat = "stderr"
-	}
-	(*session)(o).output(cat, e.Message+"\n")
-}
-
-func (o *observer) Done(*dryrun.Result) {}
-
-func (o *observer) Statement(line, column int) {
-	o.StatementStack(line, column, dryrun.Paused{Stack: func() []dryrun.Frame {
-		return []dryrun.Frame{{Function: dryrun.ScriptFrame, Line: line, Column: column}}
-	}})
-}
-
-// StatementStack stops the run at this statement when a breakpoint, a
-// step or a pause asks, until the client resumes or the session ends.
-func (o *observer) StatementStack(line, column int, p dryrun.Paused) {
-	stack := p.Stack
-	s := (*session)(o)
-	s.mu.Lock()
-	reason := ""
-	var frames []dryrun.Frame
-	// A breakpoint stops at the first statement reached on its line: not
-	// again at a later one on the same line, again when the line is
-	// reached anew (a loop's next turn).
-	newLine := line != s.lastLine || column <= s.lastColumn
-	s.lastLine, s.lastColumn = line, column
-	switch {
-	case s.pause:
-		reason = "pause"
-	case s.mode == stepIn:
-		reason = "step"
-	case s.mode == stepOver || s.mode == stepOut:
-		frames = stack()
-		if d := len(frames); (s.mode == stepOver && d <= s.modeDepth) || (s.mode == stepOut && d < s.modeDepth) {
-			reason = "step"
-		}
-	}
-	if reason == "" && newLine && s.launch != nil && slices.Contains(s.breakpoints[s.launch.Program], line) {
-		reason = "breakpoint"
-	}
-	if reason == "" {
-		s.mu.Unlock()
-		return
-	}
-	if frames == nil {
-		frames = stack()
-	}
-	s.pause, s.mode, s.stopped = false, runFree, frames
-	s.names = nil
-	if p.Locals != nil {
-		s.names = p.Locals()
-	}
-	s.mu.Unlock()
-	s.event(&godap.StoppedEvent{Event: s.newEvent("stopped"), Body: godap.StoppedEventBody{Reason: reason, ThreadId: threadID, AllThreadsStopped: true}})
-	for {
-		select {
-		case <-s.resume:
-			return
-		case <-s.runDone:
-			return
-		case e := <-s.evals:
-			// On the run's goroutine, as the runtime needs.
-			if p.Eval == nil {
-				e.reply <- evalAnswer{err: errors.New("this run cannot evaluate")}
-				continue
-			}
-			v, err := p.Eval(e.expr)
-			e.reply <- evalAnswer{v, err}
-		}
-	}
-}
-
-// evalAsk is an expression for the stopped run's goroutine to evaluate.
-type evalAsk struct {
-	expr  string
-	reply chan evalAnswer
-}
-
-type evalAnswer struct {
-	value string
-	err   error
-}
-
-// evaluate is expr evaluated where the run stands stopped (its innermost
-// frame), by the run's goroutine.
-func (s *session) evaluate(expr string) (string, error) {
-	s.mu.Lock()
-	stopped, done := s.stopped != nil, s.runDone
-	s.mu.Unlock()
-	if !stopped {
-		return "", errors.New("the script is running: pause it, or stop at a breakpoint, to evaluate")
-	}
-	e := evalAsk{expr: expr, reply: make(chan evalAnswer, 1)}
-	select {
-	case s.evals <- e:
-	case <-done:
-		return "", errors.New("the run has ended")
-	}
-	select {
-	case a := <-e.reply:
-		return a.value, a.err
-	case <-done:
-		return "", errors.New("the run has ended")
-	}
+	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(all)}
 }
 
 // The messages written.

@@ -356,7 +356,7 @@ func (e *Engine) keep(req Request, p *plan, res *dryrun.Result) {
 	if key == "" {
 		key = req.Path
 	}
-	if err := store.Add(history.NewEntry(key, k.Source, res)); err != nil {
+	if err := store.Add(history.NewEntry(key, k.Source, res).WithInput(req.Input)); err != nil {
 		e.log.Info("run not kept in the history", zap.String("script", p.name), zap.Error(err))
 	}
 }

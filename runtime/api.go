@@ -152,13 +152,16 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 			if !errors.As(err, &ce) {
 				ce = &restclient.Error{Code: restclient.CodeTransferFailed, ServiceID: req.ServiceID, Message: err.Error()}
 			}
-			panic(r.restClientError(ce))
+			ex := r.restClientError(ce)
+			r.callThrows(dryrun.ExceptionRestClient, ex, "RestClientError "+ce.Code+": "+ce.Message)
+			panic(ex)
 		}
 		if !resp.OK() {
 			obj := r.vm.NewObject()
 			_ = obj.Set("status", r.statusObj(resp))
 			_ = obj.Set("body", string(resp.Body))
 			r.thrown[obj] = req.ServiceID
+			r.callThrows(dryrun.ExceptionAPI, obj, fmt.Sprintf("%d %s from %s", resp.StatusCode, resp.Status, req.ServiceID))
 			panic(obj)
 		}
 		body := goja.Null()

@@ -199,6 +199,14 @@ type runner struct {
 	// scopes are the names declared where each hook is, for a debugger
 	// (statements.go); nil unless it asked.
 	scopes map[file.Idx]*scope
+	// What a debugger's exception breakpoints need (debugger.go), set
+	// only for a dryrun.ExceptionObserver: the last statement reached,
+	// the try blocks with a catch the run is in, the last value heard
+	// thrown.
+	exObs    dryrun.ExceptionObserver
+	last     stopPlace
+	tryDepth int
+	reported goja.Value
 
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
@@ -319,6 +327,12 @@ func (r *runner) run(parent context.Context) {
 				return
 			}
 		}
+		if obs, ok := r.opts.Observer.(dryrun.ExceptionObserver); ok {
+			if err := r.installExceptionHooks(src, obs); err != nil {
+				r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+				return
+			}
+		}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -355,6 +369,9 @@ func (r *runner) run(parent context.Context) {
 	}
 	v, err := fn(goja.Undefined())
 	if err != nil {
+		if ex, ok := err.(*goja.Exception); ok {
+			r.uncaught(ex)
+		}
 		r.res.Error = r.scriptError(err)
 		return
 	}

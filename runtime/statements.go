@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -98,6 +96,19 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval boo
 				s.List = withHooks(s.List, base, text, &hooks, eval, sc, scopes)
 			case *ast.CaseStatement:
 				s.Consequent = withHooks(s.Consequent, base, text, &hooks, eval, sc, scopes)
+			case *ast.ThrowStatement:
+				if eval {
+					s.Argument = hookedValue(throwHook, s.Argument, s.Throw)
+				}
+			case *ast.TryStatement:
+				if eval && s.Catch != nil {
+					s.Body = counted(s.Body)
+				}
+			case *ast.CatchStatement:
+				if id, ok := s.Parameter.(*ast.Identifier); ok && eval && s.Body != nil {
+					call := hookedValue(caughtHook, &ast.Identifier{Name: id.Name, Idx: 1}, s.Catch)
+					s.Body.List = append([]ast.Statement{&ast.ExpressionStatement{Expression: call}}, s.Body.List...)
+				}
 			case *ast.IfStatement:
 				s.Consequent = asBlock(s.Consequent, base)
 				if s.Alternate != nil {
@@ -284,12 +295,10 @@ func (r *runner) installStatementHook(src string) error {
 			obs.Statement(line, column)
 			return goja.Undefined()
 		}
-		p := dryrun.Paused{Stack: func() []dryrun.Frame { return r.stack(line, column) },
-			Locals: func() []string { return r.scopes[file.Idx(off+1+len(prefix))].Names() }}
-		if fn, ok := goja.AssertFunction(call.Argument(1)); ok {
-			p.Eval = func(expr string) (string, error) { return r.evaluate(fn, expr) }
-		}
-		stackObs.StatementStack(line, column, p)
+		at := file.Idx(off + 1 + len(prefix))
+		fn, _ := goja.AssertFunction(call.Argument(1))
+		r.last = stopPlace{line: line, column: column, at: at, eval: fn}
+		stackObs.StatementStack(line, column, r.paused(r.last, func() []dryrun.Frame { return r.stack(line, column) }))
 		return goja.Undefined()
 	})
 }
@@ -308,7 +317,7 @@ func (r *runner) stack(line, column int) []dryrun.Frame {
 		if fr.Line == 1 {
 			fr.Column -= len(prefix)
 		}
-		if len(out) == 0 {
+		if len(out) == 0 && line > 0 {
 			fr.Line, fr.Column = line, column // where the hook was called from is the statement
 		}
 		out = append(out, fr)
@@ -335,27 +344,15 @@ var evalInterrupt = &interruptReason{code: CodeScriptTimeout, msg: "the evaluati
 // every credential the session knows hidden. An endless expression is
 // interrupted after maxEvalTime; the run goes on.
 func (r *runner) evaluate(fn goja.Callable, expr string) (string, error) {
-	limit := min(maxEvalTime, r.opts.Timeout)
-	stop := time.AfterFunc(limit, func() { r.vm.Interrupt(evalInterrupt) })
-	v, err := fn(goja.Undefined(), r.vm.ToValue(expr))
-	if !stop.Stop() {
-		r.vm.ClearInterrupt()
-		if p := r.stopped.Load(); p != nil {
-			r.vm.Interrupt(*p) // the run's own stop, which came meanwhile
+	var text string
+	err := r.bounded(func() error {
+		v, err := fn(goja.Undefined(), r.vm.ToValue(expr))
+		if err == nil {
+			text = r.session.Redactor().String(r.show(v))
 		}
-	}
-	red := r.session.Redactor()
-	if err != nil {
-		var ie *goja.InterruptedError
-		if errors.As(err, &ie) && ie.Value() == evalInterrupt {
-			return "", fmt.Errorf("the evaluation took longer than %v: it was stopped, the run goes on", limit)
-		}
-		if ex, ok := err.(*goja.Exception); ok {
-			return "", errors.New(red.String(ex.Value().String()))
-		}
-		return "", errors.New(red.String(err.Error()))
-	}
-	return red.String(r.show(v)), nil
+		return err
+	})
+	return text, err
 }
 
 // show is v as the debugger shows it.
@@ -394,6 +391,7 @@ func (r *runner) show(v goja.Value) string {
 type scope struct {
 	names  []string
 	parent *scope
+	fn     bool // a function's (its blocks' scopes are inside it)
 }
 
 // maxLocals bounds the names a stopped frame lists.
@@ -402,7 +400,7 @@ const maxLocals = 200
 // function is the scope of a function inside sc: its parameters and its
 // var declarations (hoisted to it).
 func (sc *scope) function(params *ast.ParameterList, decls []*ast.VariableDeclaration) *scope {
-	out := &scope{parent: sc}
+	out := &scope{parent: sc, fn: true}
 	if params != nil {
 		out.names = appendBindings(out.names, params.List)
 	}
@@ -441,17 +439,37 @@ func appendBindings(names []string, list []*ast.Binding) []string {
 	return names
 }
 
-// Names are the names seen from sc, the innermost first, each once, at
-// most maxLocals.
-func (sc *scope) Names() []string {
-	var out []string
+// Scopes are the names seen from sc by function, the innermost first,
+// each once (an inner name hides an outer one), at most maxLocals in
+// all: the innermost function's are Local, the outermost's (the
+// script's top level) Script, those between Closure.
+func (sc *scope) Scopes() dryrun.Scopes {
+	var groups [][]string
 	seen := map[string]bool{}
+	n := 0
+	var cur []string
 	for s := sc; s != nil; s = s.parent {
-		for _, n := range s.names {
-			if !seen[n] && len(out) < maxLocals {
-				seen[n] = true
-				out = append(out, n)
+		for _, name := range s.names {
+			if !seen[name] && n < maxLocals {
+				seen[name] = true
+				n++
+				cur = append(cur, name)
 			}
+		}
+		if s.fn || s.parent == nil {
+			groups = append(groups, cur)
+			cur = nil
+		}
+	}
+	var out dryrun.Scopes
+	switch len(groups) {
+	case 0:
+	case 1:
+		out.Local = groups[0]
+	default:
+		out.Local, out.Script = groups[0], groups[len(groups)-1]
+		for _, g := range groups[1 : len(groups)-1] {
+			out.Closure = append(out.Closure, g...)
 		}
 	}
 	return out

@@ -3,7 +3,6 @@ package scripttest
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"sync"
@@ -13,7 +12,6 @@ import (
 	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	scriptrt "github.com/restls/restls/runtime"
-	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
 )
 
@@ -275,30 +273,13 @@ func (r *runner) notice(msg string) {
 func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 	opts := r.opts
 	f := c.file
-	mock := &restclient.Mock{File: f.mockFile, Fixtures: append(append([]*restclient.Fixture(nil), c.fixtures...), f.fixtures...),
-		Advice: " to the case's or the file's fixtures, or run restls test with --live to call the services"}
-	if len(c.fixtures) > 0 || mock.File == "" {
-		mock.File = f.Path
-	}
-	fx := engine.Fixtures{Parsed: mock, Live: opts.Live}
-	if opts.Live && len(mock.Fixtures) == 0 {
-		fx.Parsed = nil // every call goes to its service: a live run
-	}
-	req := engine.Request{Name: f.Script, Text: f.Source, Input: c.Input,
-		Fixtures: fx,
-		Limits:   engine.Limits{Timeout: opts.Timeout, MaxMemory: opts.MaxMemory},
-		// A live call's header blocks, as the other doors keep them; a
-		// fixture's answer has none, and its timing phases are durations,
-		// which no test compares: not worth a probe per call.
-		Trace:  opts.Live,
-		Notice: r.notice,
-	}
-	if abs, err := filepath.Abs(f.Script); err == nil {
-		req.Path = abs // the kind map matches absolute paths, as check and the editor do
-	}
-	if f.kindNamed {
-		req.Kind = f.Kind // the test file's kind: no kind map overrides it
-	}
+	req := c.Request(opts.Live)
+	req.Limits = engine.Limits{Timeout: opts.Timeout, MaxMemory: opts.MaxMemory}
+	// A live call's header blocks, as the other doors keep them; a
+	// fixture's answer has none, and its timing phases are durations,
+	// which no test compares: not worth a probe per call.
+	req.Trace = opts.Live
+	req.Notice = r.notice
 	if opts.Coverage != nil {
 		req.Observer, req.Statements = opts.Coverage.Observer(f.Script, f.Source), true
 	}

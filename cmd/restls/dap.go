@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,17 +13,22 @@ import (
 
 	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/workspace"
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--idle D] [--max-debug-run D] [--max-memory SIZE] [--log-file F] [--log-level L] [config flags]", `
-Serves the Debug Adapter Protocol on stdin and stdout, for an editor's
-debugger (VS Code, nvim-dap, dape): launch a script with its fixtures,
-input, kind and environment, as restls run takes them; stop at line
-breakpoints, step in, over and out, pause, read the stack of the script's
-own functions. Every api.rest.v1 call shows in the debug console as it
-happens, its credentials masked as the preview masks them. Nothing but
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--log-file F] [--log-level L] [config flags]", `
+Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
+to each client that connects), for an editor's debugger (VS Code,
+nvim-dap, dape): launch a script with its fixtures, input, kind and
+environment, as restls run takes them, one case of a test file, or a
+replay of a recorded run (the run history, a fixtures file), offline;
+stop at line breakpoints (with conditions, hit counts, logpoints) and at
+exceptions (all, uncaught, api.rest.v1 errors, RestClientError); step in,
+over and out, pause, read the stack of the script's own functions, its
+scopes and values. Every api.rest.v1 call shows in the debug console as
+it happens, its credentials masked as the preview masks them. Nothing but
 protocol is written to stdout; logs go to stderr or --log-file.
 
 The project is the one the other commands find: the nearest restls.yaml
@@ -31,6 +38,9 @@ process. See docs/debugging.md.
 
 Exit status: 0 when the client disconnects or closes stdin, 1 when the
 session broke, 2 for usage errors.`)
+	listen := fs.String("listen", "", "serve clients that connect to this loopback `address` (127.0.0.1:4711) instead of stdin and stdout, a session each")
+	maxSessions := fs.Int("max-sessions", dap.DefaultMaxSessions, "with --listen, serve at most this `number` of sessions at once")
+	allowRemote := fs.Bool("allow-remote", false, "let --listen take an address that is not loopback: anyone who reaches it runs scripts with this project's credentials")
 	idle := fs.Duration("idle", dap.DefaultIdle, "end a session whose client sends nothing for this `duration`, its run with it")
 	wall := fs.Duration("max-debug-run", dap.DefaultWall, "stop a debug run after this `duration` from its start, paused time included")
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
@@ -49,6 +59,16 @@ session broke, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls dap: --idle and --max-debug-run must be positive, got %v and %v\n", *idle, *wall)
 		return 2
 	}
+	if *maxSessions <= 0 {
+		fmt.Fprintf(env.stderr, "restls dap: --max-sessions must be positive, got %d\n", *maxSessions)
+		return 2
+	}
+	if *listen != "" && !*allowRemote {
+		if err := loopbackOnly(*listen); err != nil {
+			fmt.Fprintf(env.stderr, "restls dap: --listen %s: %v\n", *listen, err)
+			return 2
+		}
+	}
 	if cf.rootMissing("dap") {
 		return 2
 	}
@@ -64,17 +84,55 @@ session broke, 2 for usage errors.`)
 		Recorded: true, Logger: log.Named("workspace")})
 	// A paused run waits in this process: its goroutine blocks in the
 	// observer (docs/decisions.md, "Debugging").
-	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1, Limits: engine.Limits{Timeout: *wall, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
+	runs := 1
+	if *listen != "" {
+		runs = *maxSessions
+	}
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: runs, Limits: engine.Limits{Timeout: *wall, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
 	snapshot := func(ctx context.Context, name string) (workspace.Snapshot, error) {
 		sess.ReloadIfChanged()
 		return sess.SnapshotIn(name)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = dap.Serve(ctx, env.stdin, env.stdout, dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, Logger: log.Named("dap")})
+	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, Logger: log.Named("dap")}
+	if dir, err := historyDir(env); err == nil {
+		opts.History = &history.Dir{Root: dir}
+	}
+	if *listen != "" {
+		ln, err := net.Listen("tcp", *listen)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "restls dap: --listen: %v\n", err)
+			return 1
+		}
+		// The address taken, for a client (or a test) that asked for port 0.
+		fmt.Fprintf(env.stderr, "restls dap: listening on %s\n", ln.Addr())
+		if err := dap.Listen(ctx, ln, *maxSessions, opts); err != nil {
+			log.Error("restls dap stopped listening", zap.Error(err))
+			return 1
+		}
+		return 0
+	}
+	err = dap.Serve(ctx, env.stdin, env.stdout, opts)
 	if err != nil && ctx.Err() == nil {
 		log.Error("the debug session ended: the client must send Debug Adapter Protocol messages (Content-Length framed, each at most 4 MiB)", zap.Error(err))
 		return 1
 	}
 	return 0
+}
+
+// loopbackOnly refuses an address that is not a loopback one: a debug
+// session runs scripts with the project's credentials.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return errors.New("not a loopback address (127.0.0.1, ::1, localhost): anyone who reaches it would run scripts with this project's credentials; add --allow-remote if that is what you want")
 }

@@ -124,6 +124,7 @@ when the script, input, fixtures or configuration cannot be loaded.`)
 	if err != nil {
 		return runFailed(env, err)
 	}
+	out.input = req.Input
 	rc = writeRunResult(env, res, out)
 	if recordFailed {
 		rc = max(rc, 1) // after the output, whatever the script did
@@ -294,9 +295,10 @@ type runOutput struct {
 	asJSON, asCurl bool
 	preview        scriptrt.PreviewOptions
 	script         string
-	mockFile       string // as shown: --mock-name or the --mock path
-	save           bool   // --save
-	diffWith       string // --diff-with
+	mockFile       string          // as shown: --mock-name or the --mock path
+	save           bool            // --save
+	diffWith       string          // --diff-with
+	input          json.RawMessage // kept with the run (--save), for a replay
 }
 
 // writeRunResult prints a run's result and returns the exit status.

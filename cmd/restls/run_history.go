@@ -43,7 +43,7 @@ func runHistory(env *cliEnv, res *dryrun.Result, out runOutput) bool {
 		fmt.Fprintf(env.stderr, "restls run: --save: no run history: %v\n", dirErr)
 		return false
 	}
-	if err := store.Add(history.NewEntry(key, history.SourceCLI, res)); err != nil {
+	if err := store.Add(history.NewEntry(key, history.SourceCLI, res).WithInput(out.input)); err != nil {
 		fmt.Fprintf(env.stderr, "restls run: --save: %v\n", err)
 		return false
 	}

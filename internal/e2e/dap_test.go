@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +47,18 @@ func dapProject(t *testing.T) string {
 // startDAP starts restls dap in root.
 func startDAP(t *testing.T, root string, args ...string) *dapClient {
 	t.Helper()
+	return startDAPEnv(t, root, nil, args...)
+}
+
+// startDAPEnv starts restls dap in root with the environment env (nil:
+// this process's).
+func startDAPEnv(t *testing.T, root string, env []string, args ...string) *dapClient {
+	t.Helper()
 	cmd := restlsCommand(t, append([]string{"dap"}, args...)...)
 	cmd.Dir = root
+	if env != nil {
+		cmd.Env = env
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()
@@ -159,7 +170,12 @@ func (c *dapClient) describe(m godap.Message) []string {
 	case *godap.OutputEvent:
 		return []string{"output " + v.Body.Category + ": " + clean(v.Body.Output)}
 	case *godap.StoppedEvent:
+		if v.Body.Text != "" {
+			return []string{"stopped " + v.Body.Reason + ": " + v.Body.Description + ": " + clean(v.Body.Text)}
+		}
 		return []string{"stopped " + v.Body.Reason}
+	case *godap.ExceptionInfoResponse:
+		return []string{fmt.Sprintf("response exceptionInfo: %s %s: %s", v.Body.ExceptionId, v.Body.BreakMode, clean(v.Body.Description))}
 	case *godap.ExitedEvent:
 		return []string{fmt.Sprintf("exited %d", v.Body.ExitCode)}
 	case *godap.SetBreakpointsResponse:
@@ -171,11 +187,29 @@ func (c *dapClient) describe(m godap.Message) []string {
 	case *godap.VariablesResponse:
 		out := []string{"response variables"}
 		for _, v := range v.Body.Variables {
-			out = append(out, "  "+v.Name+" = "+clean(v.Value))
+			more := ""
+			if v.VariablesReference > 0 {
+				more = " (expands)"
+			}
+			value := clean(v.Value)
+			if v.Name == "durationMs" {
+				value = "N"
+			}
+			out = append(out, "  "+v.Name+" = "+value+more)
+		}
+		return out
+	case *godap.ScopesResponse:
+		out := []string{"response scopes"}
+		for _, s := range v.Body.Scopes {
+			out = append(out, "  "+s.Name)
 		}
 		return out
 	case *godap.EvaluateResponse:
-		return []string{"response evaluate: " + clean(v.Body.Result)}
+		more := ""
+		if v.Body.VariablesReference > 0 {
+			more = " (expands)"
+		}
+		return []string{"response evaluate: " + clean(v.Body.Result) + more}
 	case *godap.StackTraceResponse:
 		out := []string{"response stackTrace"}
 		for _, f := range v.Body.StackFrames {
@@ -199,6 +233,35 @@ func (c *dapClient) evaluate(expr string) {
 	c.t.Helper()
 	c.request("evaluate", map[string]any{"expression": expr, "frameId": 1, "context": "repl"})
 	c.until("response evaluate")
+}
+
+// scopes reads the stopped frame's scopes and the variables of each,
+// but Globals, and expands the variables named in expand (by name, in
+// the order met, through each expansion's own variables).
+func (c *dapClient) scopes(expand ...string) {
+	c.t.Helper()
+	c.request("scopes", map[string]any{"frameId": 1})
+	sr := c.until("response scopes").(*godap.ScopesResponse)
+	for _, sc := range sr.Body.Scopes {
+		if sc.Name == "Globals" {
+			continue
+		}
+		c.lines = append(c.lines, "variables of "+sc.Name)
+		c.expand(sc.VariablesReference, expand)
+	}
+}
+
+// expand lists reference ref's variables and expands those named.
+func (c *dapClient) expand(ref int, names []string) {
+	c.t.Helper()
+	c.request("variables", map[string]any{"variablesReference": ref})
+	vr := c.until("response variables").(*godap.VariablesResponse)
+	for _, v := range vr.Body.Variables {
+		if v.VariablesReference > 0 && slices.Contains(names, v.Name) {
+			c.lines = append(c.lines, "expand "+v.Name)
+			c.expand(v.VariablesReference, names)
+		}
+	}
 }
 
 func (c *dapClient) stackTrace() {
@@ -236,10 +299,9 @@ func TestDAPBreakpointsAndSteps(t *testing.T) {
 	for _, e := range []string{"sum", "items", "res.body.status", "i + 1", "nope.x", "api.rest.v1"} {
 		c.evaluate(e)
 	}
-	c.request("scopes", map[string]any{"frameId": 1})
-	c.until("response scopes")
-	c.request("variables", map[string]any{"variablesReference": 1})
-	c.until("response variables")
+	// Each scope, an object of the script (res, its body, an array in
+	// it) and a call's response body expanded.
+	c.scopes("res", "body", "items", "#1 GET orders", "responseBody")
 	c.request("next", map[string]any{"threadId": 1})
 	c.until("event stopped")
 	c.stackTrace()

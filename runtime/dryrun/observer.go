@@ -45,12 +45,83 @@ type Paused struct {
 	// configured credential hidden; bounded in time (the run goes on
 	// after an endless one). Nil when the runtime cannot.
 	Eval func(expr string) (string, error)
-	// Locals are the names the script declares where the statement is
-	// (its function's parameters and vars, its blocks' lets, consts and
-	// functions, then the enclosing functions'), innermost first; their
-	// values come from Eval. Nil when the runtime cannot.
-	Locals func() []string
+	// Scopes are the names the script declares where the statement is,
+	// by scope (the innermost function's, the enclosing functions', the
+	// script's top level); their values come from Inspect. Nil when the
+	// runtime cannot.
+	Scopes func() Scopes
+	// Inspect is expr's value in the statement's scope as a debugger's
+	// variable (its Name is expr), bounded as Eval is.
+	Inspect func(expr string) (Var, error)
+	// Expand lists the value expr evaluates to: an object's own
+	// enumerable properties, an array's elements, from start, at most
+	// count (and at most a thousand), each a Var whose Expr expands it in
+	// turn. "globalThis" lists the globals the runtime and the script
+	// defined (not the language's own).
+	Expand func(expr string, start, count int) ([]Var, error)
 }
+
+// Scopes are the names seen where a run stands stopped, innermost first
+// within each: Local (the innermost function's parameters, vars, and its
+// blocks' lets, consts and functions), Closure (the enclosing
+// functions'), Script (the script's top level; empty when the run stands
+// at the top level, where they are Local).
+type Scopes struct {
+	Local, Closure, Script []string
+}
+
+// Var is a value as a debugger shows it.
+type Var struct {
+	// Name is the variable's, the property's or the element's name.
+	Name string
+	// Value is the value as short text: a string quoted, an object as a
+	// preview of its first properties ({id: "42", items: Array(2)}), an
+	// array as Array(N), a function as its name; every configured
+	// credential hidden.
+	Value string
+	// Type is typeof's answer, "array" for an array, "null" for null.
+	Type string
+	// Expr is an expression that evaluates to the value where the run
+	// stands (a property's is its object's Expr and its key); "" when it
+	// has none.
+	Expr string
+	// Children is how many properties or elements Expand lists; 0 for a
+	// value that does not expand.
+	Children int
+}
+
+// ExceptionObserver is a StackObserver that also hears the exceptions a
+// debugger may stop at (its exception breakpoints): a throw statement, an
+// api.rest.v1 call that throws (before it throws, where the call is), an
+// error caught by a catch clause that was not heard where it was thrown
+// (an error the language raises), and an error no catch took, at the
+// run's end. Instrumented only for it.
+type ExceptionObserver interface {
+	StackObserver
+	Exception(x Exception, p Paused)
+}
+
+// Exception is an exception as the run throws it.
+type Exception struct {
+	// Kind is ExceptionThrown, ExceptionAPI (the contract's exception:
+	// status and status.code set) or ExceptionRestClient.
+	Kind string
+	// Uncaught: no catch clause takes it (known where a throw statement
+	// or a call throws, from the try blocks the run is in).
+	Uncaught bool
+	// Text describes it ("RestClientError timeout: ...", "404 Not Found
+	// from orders", "TypeError: ..."), every credential hidden.
+	Text string
+	// Line and Column are where it is thrown, or caught.
+	Line, Column int
+}
+
+// Kinds of Exception.
+const (
+	ExceptionThrown     = "thrown"
+	ExceptionAPI        = "apiError"
+	ExceptionRestClient = "restClientError"
+)
 
 // Frame is one frame of the script's call stack: the function's name (""
 // for an anonymous one, ScriptFrame for the script's body) and where it

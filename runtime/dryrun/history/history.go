@@ -60,6 +60,20 @@ type Entry struct {
 	Run     *dryrun.Result `json:"run"`
 	// DurationMs is the whole run's wall time.
 	DurationMs float64 `json:"durationMs,omitempty"`
+	// Input is the run's context.input (a replay runs with it), when it
+	// was at most MaxInput bytes.
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// MaxInput bounds the input an entry keeps.
+const MaxInput = 64 << 10
+
+// WithInput is e keeping input, unless it is longer than MaxInput.
+func (e *Entry) WithInput(input json.RawMessage) *Entry {
+	if len(input) <= MaxInput {
+		e.Input = input
+	}
+	return e
 }
 
 // Store keeps entries per script. Implementations are safe for
