@@ -3,6 +3,7 @@ package hints
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
@@ -101,6 +102,10 @@ type Display struct {
 	// another kind has then says so, with a fix that writes the
 	// "// restls-kind: K" first line.
 	ConfiguredFor func(id string) []config.Kind
+	// TimeLimit is the limit restls.yaml's timeLimits sets for the
+	// reader's script kind (0: none): a script whose static worst-case
+	// time (WorstCaseOf) is above it gets worst-case-time.
+	TimeLimit time.Duration
 }
 
 // ConfiguredIn returns Display.ConfiguredFor over snap: the kinds other

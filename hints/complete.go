@@ -396,22 +396,9 @@ func keyInsert(key string, quote byte, value string) string {
 	return key + ": " + value
 }
 
-// timeoutsOf returns the registry's timeouts, or the built-in ones of
-// docs/api.md#timeouts when the registry failed to load.
-func timeoutsOf(reg *config.Registry) config.Timeouts {
-	t := config.DefaultTimeouts
-	if reg == nil {
-		return t
-	}
-	// A registry built without timeouts (zero values) keeps the built-in ones.
-	if reg.Timeouts.Connection.Maximum > 0 {
-		t.Connection = reg.Timeouts.Connection
-	}
-	if reg.Timeouts.Read.Maximum > 0 {
-		t.Read = reg.Timeouts.Read
-	}
-	return t
-}
+// timeoutsOf returns the timeouts scripts of reg's kind run under
+// (config.Registry.InForce, the runtime's rule).
+func timeoutsOf(reg *config.Registry) config.Timeouts { return reg.InForce() }
 
 func timeoutItem(key string, p config.TimeoutPair, quote byte, rng Range) CompletionItem {
 	it := CompletionItem{Label: key, Kind: ItemField,

@@ -60,6 +60,9 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 	if p.body != nil {
 		walk(p.body, d.visit)
 		d.checkFlow(doc)
+		if w, ok := worstDiagnostic(doc, reg, disp); ok {
+			d.add(w)
+		}
 	}
 	d.out = append(d.out, runSchemaJobs(d.jobs)...)
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })

@@ -3,6 +3,7 @@ package hints
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -131,7 +132,7 @@ func FuzzDiagnose(f *testing.F) {
 	}
 	reg := testRegistry(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, d := range Diagnose(NewDocument(text), reg, Display{}) {
+		for _, d := range Diagnose(NewDocument(text), reg, Display{TimeLimit: time.Millisecond}) {
 			if d.Code == "" || d.Message == "" || d.Severity < SeverityError || d.Severity > SeverityHint {
 				t.Fatalf("diagnostic %+v", d)
 			}

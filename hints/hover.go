@@ -31,6 +31,13 @@ func hoverAt(doc *Document, offset int, reg *config.Registry, disp Display) (out
 		// there (flow.go).
 		h = flowHover(doc, offset, disp)
 	}
+	if h == nil && offset <= FirstLine(text).End && !inCall(doc, offset) {
+		// The script's first line, outside a call: its static worst-case
+		// time.
+		if w, ok := WorstCaseOf(doc, reg, disp); ok {
+			h = &Hover{Markdown: w.Markdown(text), Range: FirstLine(text)}
+		}
+	}
 	if h == nil {
 		return Hover{}, false
 	}
@@ -154,4 +161,14 @@ func configProblem(d config.Diagnostic, disp Display) string {
 		return d.Message
 	}
 	return disp.position(d.Position) + ": " + d.Message
+}
+
+// inCall reports whether offset is inside an api.rest.v1 call of doc.
+func inCall(doc *Document, offset int) bool {
+	for _, c := range CallSites(doc) {
+		if c.Call.Start <= offset && offset <= c.Call.End {
+			return true
+		}
+	}
+	return false
 }

@@ -14,6 +14,7 @@ func (s *session) displayFor(v view) hints.Display {
 	d := s.display()
 	d.APIs = v.apis
 	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
+	d.TimeLimit = v.ws.TimeLimit(v.kind)
 	return d
 }
 

@@ -10,8 +10,9 @@ import (
 )
 
 // inlayHint writes after each serviceId literal the service's resolved
-// host and path and its auth kind ("crm.example.com/v1 · basic"), behind
-// the inlayHints setting (on unless set to false).
+// host and path and its auth kind ("crm.example.com/v1 · basic"), and
+// after the first line the script's static worst-case time ("worst case
+// 22 s"), behind the inlayHints setting (on unless set to false).
 func (s *session) inlayHint(_ context.Context, p *protocol.InlayHintParams, t viewed) (any, error) {
 	v := t.view
 	out := []protocol.InlayHint{}
@@ -20,6 +21,12 @@ func (s *session) inlayHint(_ context.Context, p *protocol.InlayHintParams, t vi
 	}
 	from, to := v.d.m.fromRange(p.Range)
 	yes := true
+	// The script's static worst-case time, after its first line.
+	if first := hints.FirstLine(v.d.doc.Text()); first.End >= from && first.Start <= to {
+		if w, ok := hints.WorstCaseOf(v.d.doc, v.reg, s.displayFor(v)); ok {
+			out = append(out, protocol.InlayHint{Position: v.d.m.position(first.End), Label: protocol.String(w.Label()), PaddingLeft: &yes})
+		}
+	}
 	for _, c := range hints.CallSites(v.d.doc) {
 		if c.Dynamic || c.IDRange.End == 0 || c.IDRange.End < from || c.IDRange.Start > to {
 			continue

@@ -16,12 +16,15 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // Marker tests. Each lsp/testdata/*.txt is a txtar archive holding a tiny
 // workspace: configuration files, optional settings.json (sent as
 // initializationOptions; relative paths resolve against the archive root)
-// and *.js scripts whose comments carry expectations:
+// an optional restls.yaml (its timeLimits reach the server's session, as
+// restls serve reads them) and *.js scripts whose comments carry
+// expectations:
 //
 //	//@complete(pos, "label", "!absent", ...)   completion at pos has these labels and not the "!" ones; none = no items
 //	//@hover(pos, "substring", "!absent", ...)  hover at pos contains each substring and not the "!" ones; none = no hover
@@ -83,13 +86,19 @@ func runMarkerFile(t *testing.T, path string) {
 	var markers []marker
 	reload := map[string]string{}
 	var settingsRaw []byte
-	waitAPIs := false // API descriptions or recorded answers to wait for
-	loadedAt := 0     // seq of the status saying they are loaded
+	var project *workspace.Project // an archive's restls.yaml: its timeLimits
+	waitAPIs := false              // API descriptions or recorded answers to wait for
+	loadedAt := 0                  // seq of the status saying they are loaded
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "settings.json":
 			settingsRaw = f.Data
 			continue
+		case f.Name == workspace.FileName:
+			project = workspace.ParseProject(f.Name, f.Data)
+			if project.HasErrors() {
+				t.Fatalf("restls.yaml: %v", project.Diagnostics)
+			}
 		case strings.HasPrefix(f.Name, "reload/"):
 			reload[strings.TrimPrefix(f.Name, "reload/")] = string(f.Data)
 			continue
@@ -126,6 +135,11 @@ func runMarkerFile(t *testing.T, path string) {
 		initOptions = set
 	} else {
 		opts.Sources.ConfigRoot = filepath.Join(dir, "config")
+	}
+	if project != nil {
+		// The server's session, as restls serve makes it from the file.
+		opts.Session = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, TimeLimits: project.TimeLimits,
+			DescriptionDelay: workspace.FirstLoadDelay})
 	}
 	srv := newTestServer(t, opts)
 	c := connect(t, srv, clientOptions{initOptions: initOptions, root: dir})

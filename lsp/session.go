@@ -270,6 +270,7 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)
 	ws.Environment = env
+	ws.TimeLimits = s.srv.ws.TimeLimits()
 	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
 }
 

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	yaml "go.yaml.in/yaml/v4"
 
@@ -65,6 +67,8 @@ type rawProject struct {
 	Coverage          rawCoverage `yaml:"coverage"`
 	// Faults are the fault explorer's defaults (issue 36).
 	Faults rawFaults `yaml:"faults"`
+	// TimeLimits map script kinds to milliseconds: decoded by hand.
+	TimeLimits yaml.Node `yaml:"timeLimits"`
 }
 
 // rawCoverage is the coverage key: restls test --coverage's defaults.
@@ -156,6 +160,9 @@ type Project struct {
 	// Roles map groups (or the values of serve --http's --role-claim) to
 	// roles; nil when the file has no roles key.
 	Roles *Roles
+	// TimeLimits are the static worst-case times above which a script of
+	// a kind gets worst-case-time (timeLimits; nil: none).
+	TimeLimits map[config.Kind]time.Duration
 	// Diagnostics are the file's problems. With an error among them the
 	// project must not be used: a typo would silently check, test or run
 	// against another configuration.
@@ -293,6 +300,7 @@ func (p *Project) parse(data []byte) {
 	p.ScriptKinds = p.decodeKinds(&raw.ScriptKinds, diag)
 	p.OpenAPI = p.decodeOpenAPI(&raw.OpenAPI, dir, diag)
 	p.Roles = decodeRoles(raw.Roles, root, diag)
+	p.TimeLimits = decodeTimeLimits(&raw.TimeLimits, diag)
 	p.ValidateResponses = raw.ValidateResponses
 	p.Coverage = CoverageSettings{Enabled: raw.Coverage.Enabled, Min: raw.Coverage.Min}
 	if d := raw.Coverage.Dir; d != "" {
@@ -372,6 +380,34 @@ func (p *Project) decodeOpenAPI(n *yaml.Node, dir string, diag diagFunc) map[str
 			continue
 		}
 		out[k.Value] = resolvePath(dir, v.Value)
+	}
+	return out
+}
+
+// decodeTimeLimits reads timeLimits: a mapping of script kinds to a
+// positive whole number of milliseconds.
+func decodeTimeLimits(n *yaml.Node, diag diagFunc) map[config.Kind]time.Duration {
+	if n.Kind == 0 {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		diag(n.Line, n.Column, CodeInvalid, "timeLimits maps script kinds to milliseconds, e.g. validationScript: 5000")
+		return nil
+	}
+	out := map[config.Kind]time.Duration{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		kind, err := config.ParseKind(k.Value)
+		if err != nil {
+			diag(k.Line, k.Column, CodeInvalid, "timeLimits %q: %v", k.Value, err)
+			continue
+		}
+		ms, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || ms <= 0 {
+			diag(v.Line, v.Column, CodeInvalid, "timeLimits %s: %q is not a positive whole number of milliseconds", k.Value, v.Value)
+			continue
+		}
+		out[kind] = time.Duration(ms) * time.Millisecond
 	}
 	return out
 }

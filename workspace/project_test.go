@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/internal/goldentest"
@@ -58,6 +59,8 @@ check:
   exclude: ["**/vendor/**"]
   strict: true
   disable: [hardcoded-authorization]
+timeLimits:
+  validationScript: 5000
 `
 
 // TestProjectResolve: paths are relative to the file, environments
@@ -99,6 +102,9 @@ func TestProjectResolve(t *testing.T) {
 	if c := p.Check; !slices.Equal(c.Include, []string{"scripts/**/*.js"}) || !slices.Equal(c.Exclude, []string{"**/vendor/**"}) ||
 		c.Strict == nil || !*c.Strict || !slices.Equal(c.Disable, []string{"hardcoded-authorization"}) {
 		t.Errorf("check: %+v", c)
+	}
+	if l := p.TimeLimits; len(l) != 1 || l[config.ValidationScript] != 5*time.Second {
+		t.Errorf("timeLimits: %v", l)
 	}
 	if empty := ParseProject("restls.yaml", nil); empty.HasErrors() || !empty.Config.IsZero() {
 		t.Errorf("an empty file: %+v", empty)

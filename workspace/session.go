@@ -28,6 +28,9 @@ type SessionOptions struct {
 	APIs []APISource
 	// Recorded lets scripts see the recorded answers beside them.
 	Recorded bool
+	// TimeLimits are the project file's timeLimits: per script kind, the
+	// static worst-case time above which a script gets worst-case-time.
+	TimeLimits map[config.Kind]time.Duration
 	// DescriptionDelay is how long first description loads wait
 	// (FirstLoadDelay in an editor; 0 for a command).
 	DescriptionDelay time.Duration
@@ -143,6 +146,9 @@ func (s *Session) Sources() config.Sources { return s.opts.Sources }
 // Kinds is the kind map (the project file's scriptKinds, under --kind-map).
 func (s *Session) Kinds() config.KindMap { return s.opts.Kinds }
 
+// TimeLimits are the project file's timeLimits (nil: none).
+func (s *Session) TimeLimits() map[config.Kind]time.Duration { return s.opts.TimeLimits }
+
 // APIs are the session's API descriptions (--openapi and the project
 // file's openapi).
 func (s *Session) APIs() []APISource { return s.opts.APIs }
@@ -243,6 +249,7 @@ func (s *Session) Snapshot() Snapshot {
 	snap := NewSnapshot(s.registry.Get(), s.opts.Kinds, s.opts.APIs, s.descriptions, &s.attach, &s.recorded).
 		WithAnswers(s.answers, &s.answersAttach)
 	snap.Environment = s.opts.Environments.Default()
+	snap.TimeLimits = s.opts.TimeLimits
 	return snap
 }
 

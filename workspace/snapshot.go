@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
@@ -25,6 +26,8 @@ type Snapshot struct {
 	// Environment names the project file's environment Config was read
 	// for, "" for none: a run's gate and audit judge it by this.
 	Environment string
+	// TimeLimits are the project file's timeLimits (nil: none).
+	TimeLimits map[config.Kind]time.Duration
 
 	descriptions *Descriptions
 	attach       *Attachments
@@ -97,6 +100,10 @@ func NewSnapshot(cfg *config.Snapshot, kinds config.KindMap, apis []APISource, d
 // text is text, and why: its directive, else the kind map, else
 // scriptService (config.KindMap.Decide).
 func (s Snapshot) Kind(path, text string) config.KindDecision { return s.Kinds.Decide(path, text) }
+
+// TimeLimit is the limit of a script of kind's static worst-case time
+// (hints.Display.TimeLimit), 0 for none.
+func (s Snapshot) TimeLimit(kind config.Kind) time.Duration { return s.TimeLimits[kind] }
 
 // Registry is the registry scripts of kind read, or nil when it offers no
 // serviceId hints (config.Registry.HintState): the hint engine then

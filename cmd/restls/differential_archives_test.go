@@ -123,7 +123,8 @@ type archiveProject struct {
 
 // writeArchiveProject writes archive a to a directory with a restls.yaml
 // made of its settings.json (configRoot "config" when it names none, as
-// the marker tests do).
+// the marker tests do) and the archive's own restls.yaml, if any (keys
+// no setting has, such as timeLimits).
 func writeArchiveProject(t *testing.T, a string) archiveProject {
 	t.Helper()
 	ar, err := txtar.ParseFile(a)
@@ -136,7 +137,12 @@ func writeArchiveProject(t *testing.T, a string) archiveProject {
 		ScriptKinds json.RawMessage `json:"scriptKinds"`
 		OpenAPI     json.RawMessage `json:"openapi"`
 	}
+	var extra []byte // the archive's own restls.yaml: its keys come after
 	for _, f := range ar.Files {
+		if f.Name == "restls.yaml" {
+			extra = f.Data
+			continue
+		}
 		if f.Name == "settings.json" {
 			if err := json.Unmarshal(f.Data, &settings); err != nil {
 				t.Fatalf("settings.json: %v", err)
@@ -186,6 +192,7 @@ func writeArchiveProject(t *testing.T, a string) archiveProject {
 			p.hasRecorded = true
 		}
 	}
+	y.Write(extra)
 	p.file = writeFile(t, p.dir, "restls.yaml", y.String())
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/restls/restls/check"
 
@@ -161,7 +162,16 @@ func (c *configFlags) projectFile() string {
 // openAPI). A run's snapshot comes from it, so its answers are checked
 // as the editor's and the designer's are.
 func (c *configFlags) session(apis []workspace.APISource) *workspace.Session {
-	return workspace.NewSession(workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis})
+	return workspace.NewSession(workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis,
+		TimeLimits: c.timeLimits()})
+}
+
+// timeLimits is the file's timeLimits (nil without a file).
+func (c *configFlags) timeLimits() map[config.Kind]time.Duration {
+	if c.project == nil {
+		return nil
+	}
+	return c.project.TimeLimits
 }
 
 // projectKinds is the file's scriptKinds, the language server's default.

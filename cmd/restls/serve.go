@@ -138,6 +138,7 @@ ended without shutdown, 2 for usage errors.`)
 		Load:             load,
 		Environments:     cf.envs,
 		Kinds:            cf.projectKinds(),
+		TimeLimits:       cf.timeLimits(),
 		APIs:             openAPI,
 		DescriptionDelay: workspace.FirstLoadDelay,
 		Logger:           log,

@@ -26,8 +26,6 @@ import (
 // DefaultMaxResponseBytes limits a response body after decompression.
 const DefaultMaxResponseBytes = 10 << 20
 
-var defaultTimeouts = config.DefaultTimeouts
-
 // Options configure a Client.
 type Options struct {
 	// MaxResponseBytes limits every response body after decompression;
@@ -478,21 +476,18 @@ func quoteList(ids []string) string {
 
 // limits clamps the call's timeouts to the registry's maximum.
 func (s *Session) limits(r *Request, call *Call) (limits, error) {
-	t := defaultTimeouts
-	if s.reg != nil && s.reg.Timeouts.Connection.Default > 0 {
-		t = s.reg.Timeouts
-	}
+	// The one rule (config.TimeoutPair.Effective), which the editor's
+	// static worst case adds up by too.
+	t := s.reg.InForce()
 	pick := func(name string, v int, p config.TimeoutPair) (time.Duration, error) {
-		switch {
-		case v < 0:
+		if v < 0 {
 			return 0, &ArgError{Param: "TIMEOUTS", Msg: fmt.Sprintf("%s must be a positive number of milliseconds, got %d", name, v)}
-		case v == 0:
-			v = p.Default
-		case p.Maximum > 0 && v > p.Maximum:
-			call.event(EventTimeout, fmt.Sprintf("%s %d ms is above the configured maximum; %d ms is used", name, v, p.Maximum))
-			v = p.Maximum
 		}
-		return time.Duration(v) * time.Millisecond, nil
+		ms, clamped := p.Effective(v)
+		if clamped {
+			call.event(EventTimeout, fmt.Sprintf("%s %d ms is above the configured maximum; %d ms is used", name, v, p.Maximum))
+		}
+		return time.Duration(ms) * time.Millisecond, nil
 	}
 	var l limits
 	var err error

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/restls/restls/config"
 )
 
 // limits are the timeouts of one request, carried in its context so one
@@ -41,8 +43,8 @@ func limitsFrom(ctx context.Context) limits {
 		return *l
 	}
 	return limits{
-		connect: time.Duration(defaultTimeouts.Connection.Default) * time.Millisecond,
-		read:    time.Duration(defaultTimeouts.Read.Default) * time.Millisecond,
+		connect: time.Duration(config.DefaultTimeouts.Connection.Default) * time.Millisecond,
+		read:    time.Duration(config.DefaultTimeouts.Read.Default) * time.Millisecond,
 	}
 }
 
