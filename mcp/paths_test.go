@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,20 @@ func TestPathsConfined(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, "scripts", "out")); err != nil {
 		t.Fatal(err)
 	}
-	cs := connect(t, testOptions(t, root))
+	for name, data := range map[string]string{"secret.test.yaml": "script: secret.js\nresult: outside-the-root\n", "secret.mock.yaml": "- {serviceId: outside-the-root}\n"} {
+		if err := os.WriteFile(filepath.Join(outside, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.test.yaml"), filepath.Join(root, "scripts", "link.test.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t, root)
+	o.Tests = func(context.Context, workspace.Snapshot, engine.Request) (*dryrun.Result, error) {
+		t.Error("a run started for a path outside the root")
+		return nil, errors.New("no run")
+	}
+	cs := connect(t, o)
 	for _, tc := range []struct {
 		name, tool string
 		args       map[string]any
@@ -42,6 +56,11 @@ func TestPathsConfined(t *testing.T) {
 		{"link to a directory", "complete", map[string]any{"path": "scripts/out/secret.js", "line": 1, "column": 1}, "outside the project root"},
 		{"unsaved text named outside", "check", map[string]any{"path": "scripts/out/new.js", "text": "api.rest.v1.get('orders', {}, {});"}, "outside the project root"},
 		{"fixtures beside a link", "fixtures", map[string]any{"path": "scripts/out/new.js", "text": "api.rest.v1.get('orders', {}, {});"}, "outside the project root"},
+		{"test file through a link", "test", map[string]any{"path": "scripts/link.test.yaml"}, "outside the project root"},
+		{"test file in a linked directory", "test", map[string]any{"path": "scripts/out/secret.test.yaml"}, "outside the project root"},
+		{"faults of a script through a link", "faults", map[string]any{"path": "scripts/link.js"}, "outside the project root"},
+		{"faults' fixtures in a linked directory", "faults", map[string]any{"path": "scripts/status.js", "fixturesFile": "scripts/out/secret.mock.yaml"}, "outside the project root"},
+		{"faults' fixtures beside a linked script", "faults", map[string]any{"path": "scripts/out/secret.js", "text": "return 1"}, "outside the project root"},
 		{"missing", "check", map[string]any{"path": "scripts/nothing.js"}, "does not exist"},
 		{"directory", "check", map[string]any{"path": "scripts"}, "not a regular file"},
 		{"long path", "check", map[string]any{"path": strings.Repeat("a/", 3000)}, "above the 4096 limit"},
