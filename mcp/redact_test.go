@@ -13,6 +13,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/faults"
+	"github.com/restls/restls/runtime/dryrun"
 )
 
 // plantedSecrets are the credentials of testdata/project's configuration
@@ -144,9 +146,10 @@ return {headers: r.headers, token: r.body.token};`
 }
 
 // FuzzRedact: whatever a credential is and wherever an answer holds it
-// (text, structured content, a key), in whatever form (raw, JSON-, URL-
-// or base64-escaped), the answer that leaves holds none of its forms,
-// or is withheld.
+// (text, structured content, a key; a tool's typed answer such as the
+// faults tool's, with a script's result as raw JSON and its error), in
+// whatever form (raw, JSON-, URL- or base64-escaped), the answer that
+// leaves holds none of its forms, or is withheld.
 func FuzzRedact(f *testing.F) {
 	f.Add("orders-S3cret-pw", "the order ", " was paid", uint8(0))
 	f.Add("pay-Cl1ent-S3cret-mcp", `{"a":"`, `"}`, uint8(1))
@@ -155,6 +158,9 @@ func FuzzRedact(f *testing.F) {
 	f.Add("dXNlcjpwYXNz", "Basic ", "", uint8(4))
 	f.Add("\u00e9\u00e8 unicode s\u00e9cret \U0001F600", "", "", uint8(5))
 	f.Add(strings.Repeat("long-secret-", 200), strings.Repeat("x", 5000), "", uint8(6))
+	f.Add("orders-S3cret-pw", "token ", "", uint8(0x80))
+	f.Add(`p"a\ss<>&word`, `{"a":"`, `"}`, uint8(0x81))
+	f.Add("dXNlcjpwYXNz", "Basic ", "", uint8(0x84))
 	f.Fuzz(func(t *testing.T, secret, before, after string, form uint8) {
 		if len(secret) < 8 || len(secret) > 4096 || len(before)+len(after) > 1<<16 {
 			return
@@ -164,6 +170,16 @@ func FuzzRedact(f *testing.F) {
 		text := before + shown + after
 		res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: map[string]any{"v": text, text: 1}}
 		skeleton, _ := json.Marshal(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{}}, StructuredContent: map[string]any{"v": "", "": 1}})
+		if form&0x80 != 0 {
+			// A typed answer: what the faults and test tools return.
+			typed := func(text string) FaultsOut {
+				raw, _ := json.Marshal(text)
+				f := FaultFinding{Finding: faults.Finding{Outcome: "500", Verdict: faults.Handled, Result: raw, Note: text, Error: &dryrun.ScriptError{Name: "Error", Message: text, Body: &text}}, ServiceID: "s", Path: text}
+				return FaultsOut{Sites: []faults.Site{{ServiceID: "s", PathParams: []string{text}}}, Findings: []FaultFinding{f}, Verdicts: map[string]int{text: 1}}
+			}
+			res = &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: typed(text)}
+			skeleton, _ = json.Marshal(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{}}, StructuredContent: typed("")})
+		}
 		for _, f := range forms {
 			if strings.Contains(string(skeleton), f) {
 				return // a "secret" that is the answer's own JSON keys
