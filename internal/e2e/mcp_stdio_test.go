@@ -277,6 +277,9 @@ func TestMCPImpact(t *testing.T) {
 		t.Skip("git is not installed: restls check --since needs it")
 	}
 	root := mcpProject(t)
+	if err := os.WriteFile(filepath.Join(root, "scripts", "pay.js"), []byte(`return api.rest.v1.get("payments", {pathParams: ["charges"]}, {}).body;`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
@@ -293,21 +296,48 @@ func TestMCPImpact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(conf, bytes.Replace(data, []byte("serviceId: orders"), []byte("serviceId: orders-v2"), 1), 0o600); err != nil {
+	// orders renamed; payments from OAuth to basic credentials, and the
+	// OAuth client's secret changed: the findings name neither the
+	// credentials at HEAD nor the new ones.
+	data = bytes.Replace(data, []byte("serviceId: orders"), []byte("serviceId: orders-v2"), 1)
+	data = bytes.Replace(data, []byte("type: oAuth\n        id: payments-oauth"), []byte("type: basic\n        encodedCredentials: bmV3LXVzZXI6bmV3LVMzY3JldC1wdw=="), 1)
+	data = bytes.Replace(data, []byte("clientSecret: pay-Cl1ent-S3cret-mcp"), []byte("clientSecret: new-Pay-S3cret-xyz"), 1)
+	if err := os.WriteFile(conf, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cs := mcpStdio(t, root)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "impact", Arguments: map[string]any{"since": "HEAD"}})
+	if err != nil || res.IsError {
+		t.Fatalf("impact: %v %+v", err, res)
+	}
+	raw, _ := json.Marshal(res)
+	for _, secret := range []string{"b3JkZXJzLXVzZXI6b3JkZXJzLVMzY3JldC1wdw==", "orders-S3cret-pw", "pay-Cl1ent-S3cret-mcp", "bmV3LXVzZXI6bmV3LVMzY3JldC1wdw==", "new-S3cret-pw", "new-Pay-S3cret-xyz"} {
+		if bytes.Contains(raw, []byte(secret)) {
+			t.Errorf("impact shows the credential %s", secret)
+		}
+	}
 	var out struct {
 		Findings []struct{ File, Code, Message string }
 	}
-	callTool(t, cs, "impact", map[string]any{"since": "HEAD"}, &out)
+	if err := json.Unmarshal(mustMarshal(t, res.StructuredContent), &out); err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, f := range out.Findings {
 		got = append(got, f.File+" "+f.Code)
 	}
-	if strings.Join(got, "; ") != "scripts/status.js since-service-removed" {
+	if strings.Join(got, "; ") != "scripts/pay.js since-auth-changed; scripts/status.js since-service-removed" {
 		t.Errorf("impact: %+v", out)
 	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // TestMCPStdioHostile: what is not JSON-RPC, and a line past the limit,
