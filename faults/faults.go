@@ -389,21 +389,20 @@ func siteOutcomes(s *Site, reg *config.Registry, set *openapi.Set, names []strin
 			documented = api.Index.ErrorExamples(op)
 		}
 	}
-	base := map[string]any{"serviceId": s.ServiceID, "method": s.Method, "path": restclient.PathPattern(s.PathParams), "times": 1}
-	with := func(kv ...any) map[string]any {
-		f := make(map[string]any, len(base)+len(kv)/2)
-		for k, v := range base {
-			f[k] = v
-		}
-		for i := 0; i+1 < len(kv); i += 2 {
-			f[kv[i].(string)] = kv[i+1]
+	with := func(f fixtureDoc) fixtureDoc {
+		f.ServiceID, f.Method, f.Path = s.ServiceID, s.Method, restclient.PathPattern(s.PathParams)
+		if f.Times == 0 {
+			f.Times = 1
 		}
 		return f
+	}
+	text := func(code int) fixtureDoc {
+		return with(fixtureDoc{Status: code, BodyText: http.StatusText(code)})
 	}
 	type planned struct {
 		name       string
 		documented bool
-		fixture    map[string]any
+		fixture    fixtureDoc
 	}
 	var plan []planned
 	seen := map[string]bool{}
@@ -423,24 +422,24 @@ func siteOutcomes(s *Site, reg *config.Registry, set *openapi.Set, names []strin
 		add(planned{name, true, statusFixture(with, ex)})
 	}
 	for _, name := range Outcomes[:3] {
-		add(planned{name, false, with("status", atoi(name), "bodyText", http.StatusText(atoi(name)))})
+		add(planned{name, false, text(atoi(name))})
 	}
 	for _, name := range names {
 		if n, err := strconv.Atoi(name); err == nil && !(s.OAuth && n == http.StatusUnauthorized) {
-			add(planned{name, false, with("status", n, "bodyText", http.StatusText(n))})
+			add(planned{name, false, text(n)})
 		}
 	}
 	if s.OAuth {
-		add(planned{restclient.CodeTokenFailed, false, with("fault", restclient.CodeTokenFailed)})
-		f := with("status", http.StatusUnauthorized, "bodyText", http.StatusText(http.StatusUnauthorized), "times", 2)
+		add(planned{restclient.CodeTokenFailed, false, with(fixtureDoc{Fault: restclient.CodeTokenFailed})})
+		f := text(http.StatusUnauthorized)
 		if body401 != nil {
 			f = statusFixture(with, *body401)
-			f["times"] = 2
 		}
+		f.Times = 2
 		add(planned{Retry401, body401 != nil, f})
 	}
 	for _, name := range Outcomes[3:] {
-		add(planned{name, false, with("fault", name)})
+		add(planned{name, false, with(fixtureDoc{Fault: name})})
 	}
 	if len(plan) == 0 {
 		return nil, nil
@@ -466,13 +465,26 @@ func siteOutcomes(s *Site, reg *config.Registry, set *openapi.Set, names []strin
 	return out, nil
 }
 
+// fixtureDoc is an outcome's fixture as written, keys in the order a
+// reader scans a fixture.
+type fixtureDoc struct {
+	ServiceID string          `json:"serviceId"`
+	Method    string          `json:"method"`
+	Path      string          `json:"path"`
+	Times     int             `json:"times"`
+	Status    int             `json:"status,omitempty"`
+	Body      json.RawMessage `json:"body,omitempty"`
+	BodyText  string          `json:"bodyText,omitempty"`
+	Fault     string          `json:"fault,omitempty"`
+}
+
 // statusFixture answers with a documented status and its body; an answer
 // without a JSON body gets the status text.
-func statusFixture(with func(...any) map[string]any, ex openapi.Example) map[string]any {
+func statusFixture(with func(fixtureDoc) fixtureDoc, ex openapi.Example) fixtureDoc {
 	if ex.Body != nil {
-		return with("status", ex.Status, "body", json.RawMessage(ex.Body))
+		return with(fixtureDoc{Status: ex.Status, Body: ex.Body})
 	}
-	return with("status", ex.Status, "bodyText", http.StatusText(ex.Status))
+	return with(fixtureDoc{Status: ex.Status, BodyText: http.StatusText(ex.Status)})
 }
 
 func atoi(s string) int {

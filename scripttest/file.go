@@ -52,6 +52,8 @@ type File struct {
 	mockFile string
 	// validate is the file's validateResponses; nil: Options decide.
 	validate *bool
+	// faults is the file's faults key, nil when absent.
+	faults *FaultsSpec
 }
 
 // Case is one test of a file.
@@ -66,6 +68,8 @@ type Case struct {
 	file     *File
 	node     *yaml.Node // the case's mapping, for Update
 	fixtures []*restclient.Fixture
+	// faults is the case's faults key, nil when absent (the file's).
+	faults *FaultsSpec
 }
 
 // Expect is what a case expects; an absent field is not checked.
@@ -145,6 +149,8 @@ type rawFile struct {
 	// ValidateResponses checks each answer against the services' API
 	// descriptions (Options.ValidateResponses, which it overrides).
 	ValidateResponses *bool `yaml:"validateResponses"`
+	// Faults explores every case's error paths (FaultsSpec).
+	Faults yaml.Node `yaml:"faults"`
 	// The fields of a file that is one case.
 	rawCaseFields `yaml:",inline"`
 }
@@ -153,6 +159,7 @@ type rawCase struct {
 	Name          string    `yaml:"name"`
 	Input         yaml.Node `yaml:"input"`
 	Fixtures      yaml.Node `yaml:"fixtures"`
+	Faults        yaml.Node `yaml:"faults"`
 	rawCaseFields `yaml:",inline"`
 }
 
@@ -248,6 +255,8 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	f.fixtures, f.mockFile, err = fixtures(f.root, path, data, &raw.Fixtures, true)
 	errs.add(err)
+	f.faults, err = parseFaults(path, &raw.Faults)
+	errs.add(err)
 	fileInput, err := jsonOf(&raw.Input)
 	if err != nil {
 		bad(raw.Input.Line, "input: %v", err)
@@ -292,8 +301,10 @@ func Parse(path string, data []byte) (*File, error) {
 			fx, _, err = fixtures(f.root, path, data, &rc.Fixtures, false)
 			errs.add(err)
 		}
+		spec, err := parseFaults(path, &rc.Faults)
+		errs.add(err)
 		if c != nil {
-			c.fixtures = fx
+			c.fixtures, c.faults = fx, spec
 			f.Cases = append(f.Cases, c)
 		}
 	}
@@ -620,7 +631,7 @@ func Find(paths []string) ([]string, error) {
 
 // knownFields are the keys of a test file and of a case.
 var knownFields = []string{"script", "kind", "fixtures", "input", "cases", "name", "result", "resultMatch", "error", "calls", "callsInAnyOrder", "logs",
-	"code", "status", "message", "method", "serviceId", "url", "body", "level"}
+	"code", "status", "message", "method", "serviceId", "url", "body", "level", "validateResponses", "faults", "outcomes", "fail", "expect"}
 
 // knownFieldMessage rewrites the decoder's message for an unknown key
 // to name the key and the nearest known one.

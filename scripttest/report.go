@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/restls/restls/faults"
 	"github.com/restls/restls/input"
 )
 
@@ -30,6 +31,20 @@ func WriteText(w io.Writer, rep *Report, verbose bool) error {
 				b.WriteString(indent(input.PrintableLines(f)))
 				b.WriteByte('\n')
 			}
+		}
+		// The table of the case's error paths, whenever it was explored.
+		if o.Faults != nil {
+			var t strings.Builder
+			_ = faults.WriteText(&t, o.Script, o.Faults)
+			fmt.Fprintf(&b, "FAULTS %s:%d: %s\n", file, o.Line, name)
+			for _, line := range strings.Split(strings.TrimSuffix(input.PrintableLines(t.String()), "\n"), "\n") {
+				if line != "" {
+					b.WriteString("  " + line)
+				}
+				b.WriteByte('\n')
+			}
+		} else if o.FaultsNote != "" && verbose {
+			fmt.Fprintf(&b, "FAULTS %s:%d: %s: %s\n", file, o.Line, name, o.FaultsNote)
 		}
 	}
 	b.WriteString(Summary(rep))

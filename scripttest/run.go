@@ -5,12 +5,14 @@ import (
 	"errors"
 	"regexp"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/faults"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/workspace"
 )
@@ -61,6 +63,13 @@ type Options struct {
 	// Write, when set, receives an updated test file in place of writing
 	// it: the editor applies the change to its own buffer.
 	Write func(path string, data []byte) error
+	// Faults explores the error paths of every case whose file or case
+	// does not say faults: false (restls test --faults); FaultsFail are
+	// the verdicts that fail a case where its test file names none (nil:
+	// crashed and misread). With Update, a case is added per escaped or
+	// crashed outcome.
+	Faults     bool
+	FaultsFail []faults.Verdict
 	// Coverage, when set, watches every case's run (restls test
 	// --coverage): the program is instrumented, and the report carries
 	// what the cases covered.
@@ -91,10 +100,18 @@ type Outcome struct {
 	// Script is the script's path, for the error's position.
 	Script string `json:"script,omitempty"`
 
+	// Faults is the exploration of the case's error paths, when its
+	// file, the case or --faults asked; FaultsNote says why a case that
+	// asked was not explored.
+	Faults     *faults.Report `json:"faults,omitempty"`
+	FaultsNote string         `json:"faultsNote,omitempty"`
+
 	failed failed
 	// contract are the failures of validateResponses, which Update
-	// cannot mend: the fixture or the service must change.
+	// cannot mend: the fixture or the service must change; faults those
+	// of the exploration, which it does not mend either.
 	contract []string
+	faults   []string
 }
 
 // RunResult is a dry run's result (dryrun.Result), as a test's outcome
@@ -203,25 +220,48 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			// A case that expects nothing passes whatever happens: it is
 			// one waiting for its first expectations (docs/ci.md's
 			// adoption workflow), so it is written too.
-			if !j.out.Passed || j.c.Expect.none() && j.out.RunResult != nil {
+			// A case failing only by its error paths has no expectation
+			// to rewrite: the cases of its outcomes are added below.
+			if !j.out.Passed && len(j.out.Failures) > len(j.out.faults) || j.c.Expect.none() && j.out.RunResult != nil {
 				byFile[j.c.file] = append(byFile[j.c.file], j)
 			}
 		}
-		for _, f := range files {
-			if f == nil || len(byFile[f]) == 0 {
+		explored := map[*File][]*Outcome{}
+		for _, j := range jobs {
+			if j.out.Faults != nil {
+				explored[j.c.file] = append(explored[j.c.file], j.out)
+			}
+		}
+		for i, f := range files {
+			if f == nil || len(byFile[f]) == 0 && len(explored[f]) == 0 {
 				continue
 			}
 			for _, j := range byFile[f] {
 				update(j.c, j.out)
 			}
-			if err := f.save(opts.Write); err != nil {
+			added, err := appendFaultCases(f, explored[f])
+			if err == nil && len(byFile[f]) == 0 && len(added) == 0 {
+				continue
+			}
+			if err == nil {
+				err = f.save(opts.Write)
+			}
+			if err != nil {
 				for _, j := range byFile[f] {
 					j.out.Failures = append(j.out.Failures, "update: "+err.Error())
+				}
+				for _, o := range explored[f] {
+					o.Failures = append(o.Failures, "update: "+err.Error())
+					o.Passed = false
 				}
 				continue
 			}
 			for _, j := range byFile[f] {
-				j.out.Updated, j.out.Passed, j.out.Failures = true, len(j.out.contract) == 0, j.out.contract
+				j.out.Failures = append(slices.Clone(j.out.contract), j.out.faults...)
+				j.out.Updated, j.out.Passed = true, len(j.out.Failures) == 0
+			}
+			for _, name := range added {
+				rep.Outcomes = append(rep.Outcomes, &Outcome{File: paths[i], Name: name, Line: f.caseLine(name), Script: f.Script, Passed: true, Updated: true})
 			}
 		}
 	}
@@ -249,6 +289,7 @@ type runner struct {
 
 	mu      sync.Mutex
 	noticed map[string]bool
+	desc    *workspace.Descriptions
 }
 
 // notice passes msg on to Options.Notice once.
@@ -299,6 +340,19 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 		} else if len(out.contract) > 0 {
 			last := len(out.Failures) - 1 // calls made stay last
 			out.Failures = append(append(out.Failures[:last:last], out.contract...), out.Failures[last])
+		}
+	}
+	if spec := faultsSpec(c, opts); spec != nil {
+		switch {
+		case res.Error != nil:
+			out.FaultsNote = "not explored: the case's run throws, and faults are explored from a run that succeeds"
+		default:
+			rep, fails, err := r.explore(ctx, c, spec, req, mock)
+			if err != nil {
+				fails = []string{"faults: not explored: " + err.Error()}
+			}
+			out.Faults, out.faults = rep, fails
+			out.Failures = append(out.Failures, fails...)
 		}
 	}
 	out.Passed = len(out.Failures) == 0

@@ -93,7 +93,11 @@ func (f *File) save(write func(path string, data []byte) error) error {
 		return fmt.Errorf("write %s: the updated file would be %d bytes, past the %d-byte limit for %s; update fewer cases at a time (restls test --update --run NAME), or check the part of a large result that matters with resultMatch", f.Path, len(out), limit, input.TestFile)
 	}
 	if write != nil {
-		return write(f.Path, out)
+		if err := write(f.Path, out); err != nil {
+			return err
+		}
+		f.data = out
+		return nil
 	}
 	// A test file that is a link out of its repository is not written
 	// through: the repository would choose what an outside file holds.
@@ -102,7 +106,25 @@ func (f *File) save(write func(path string, data []byte) error) error {
 	if err := input.WriteFileIn(f.root, f.Path, out); err != nil {
 		return fmt.Errorf("write %s: %w; the file is left as it was", f.Path, err)
 	}
+	f.data = out
 	return nil
+}
+
+// caseLine is the line of the case named name in the file as last
+// written, 0 when not found.
+func (f *File) caseLine(name string) int {
+	doc, err := input.YAMLNode(f.data)
+	if err != nil || len(doc.Content) != 1 {
+		return 0
+	}
+	if seq := valueOf(doc.Content[0], "cases"); seq != nil {
+		for _, c := range seq.Content {
+			if n := valueOf(c, "name"); n != nil && n.Value == name {
+				return c.Line
+			}
+		}
+	}
+	return 0
 }
 
 func nodeOf(v any) *yaml.Node {

@@ -136,3 +136,53 @@ return customer.name;
 		t.Errorf("faults.fail [escaped]: exit %d\n%s", rc, out)
 	}
 }
+
+// TestTestFaults: restls test --faults, through the binary, explores each
+// test's error paths: the crash of an unchecked e.status.code fails the
+// test at the call's line, the table follows it (golden), --fail from
+// the project file is used, and --update adds a case per escaped or
+// crashed outcome that the next run passes.
+func TestTestFaults(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("services.xml", `<scriptservice><api serviceId="crm" url="http://127.0.0.1:1/api"/></scriptservice>`)
+	write("orders.js", "var customer;\ntry {\n  customer = api.rest.v1.get(\"crm\", {pathParams: [\"customers\", \"42\"]}, {}).body;\n} catch (e) {\n  if (e.status.code === 404) return null;\n  throw e;\n}\nreturn customer.name;\n")
+	write("orders.test.yaml", "script: orders.js\nfixtures:\n  - {serviceId: crm, body: {name: Ada}}\ncases:\n  - name: answers\n    result: Ada\n")
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		cmd := restlsCommand(t, append([]string{"test", "--service-xml", "services.xml"}, args...)...)
+		cmd.Dir = dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		runWithin(t, cmd, 2*time.Minute, func() string { return out.String() })
+		return out.String(), cmd.ProcessState.ExitCode()
+	}
+	out, rc := run("orders.test.yaml")
+	if rc != 0 || strings.Contains(out, "FAULTS") {
+		t.Fatalf("without --faults: exit %d\n%s", rc, out)
+	}
+	out, rc = run("--faults", "--junit", "junit.xml", "orders.test.yaml")
+	if rc != 1 {
+		t.Errorf("--faults: exit %d, want 1 (crashed)", rc)
+	}
+	goldentest.Check(t, filepath.Join("testdata", "golden", "faults", "test.txt"), out)
+	junit, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil || !strings.Contains(string(junit), `faults: orders.js:3 GET crm path &#34;customers/42&#34; answered read-timeout: crashed: TypeError at line 5`) {
+		t.Errorf("junit: %v\n%s", err, junit)
+	}
+	write("restls.yaml", "serviceXml: services.xml\nfaults: {fail: [unanswered]}\n")
+	if out, rc = run("--faults", "orders.test.yaml"); rc != 0 {
+		t.Errorf("faults.fail [unanswered]: exit %d\n%s", rc, out)
+	}
+	if out, rc = run("--faults", "--fail", "crashed", "--update", "orders.test.yaml"); rc != 1 || !strings.Contains(out, "6 updated") {
+		t.Errorf("--update: exit %d\n%s", rc, out)
+	}
+	if out, rc = run("--run", "faults:", "orders.test.yaml"); rc != 0 || !strings.Contains(out, "6 passed, 0 failed") {
+		t.Errorf("the added cases: exit %d\n%s", rc, out)
+	}
+}

@@ -11,17 +11,19 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/coverage"
+	"github.com/restls/restls/faults"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/scripttest"
 	"github.com/restls/restls/workspace"
 )
 
 func runTest(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [--coverage] [--coverage-min PCT] [--coverage-dir DIR] [config flags] [PATH...]", `
+	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [--coverage] [--coverage-min PCT] [--coverage-dir DIR] [--faults] [--fail LIST] [config flags] [PATH...]", `
 Runs the script tests in the NAME.test.yaml files under the PATHs
 (default .): each names a script, its kind, context.input and the
 fixtures that answer its calls (the --mock format), and expects a result
@@ -55,6 +57,17 @@ call site the outcomes the tests exercised (2XX, each error status, each
 RestClientError code). --coverage-min PCT fails the run (exit 1) when
 fewer than PCT percent of the scripts' lines ran (docs/debugging.md).
 
+--faults (or faults: true in a test file or case) explores each test's
+error paths as restls faults does, from the test's own run: each call
+site answered by each outcome (documented statuses, 500, 404, 400, the
+OAuth failures, not-json, timeouts, connection-refused), each verdict
+shown in a table after the test; a verdict in --fail (else the test
+file's faults.fail, else the project file's, else crashed,misread) or one
+that breaks the file's faults.expect fails the test. With --update, a
+case is added per escaped or crashed outcome, with that outcome's fixture
+and what the script did, for the author to confirm (docs/ci.md, "Error
+paths in tests").
+
 Exit status: 0 when every test passes; 1 when one fails (a malformed test
 file is a failing test, as is coverage below --coverage-min); 2 for usage errors, a PATH that does not exist,
 no test file found, no service configuration found, or a --junit file
@@ -67,6 +80,8 @@ that cannot be written.`)
 	verbose := fs.Bool("v", false, "list passing tests too")
 	timeout := fs.Duration("timeout", scriptrt.DefaultTimeout, "interrupt each test's script after this `duration`")
 	maxMemory := memoryFlag(fs, "stop a test's script when the process has grown by this `size` while it runs")
+	exploreFaults := fs.Bool("faults", false, "explore every test's error paths (restls faults) unless its file or case says faults: false; with --update, add a case per escaped or crashed outcome")
+	fail := fs.String("fail", "", "comma-separated `LIST` of the verdicts of --faults that fail a test (escaped, crashed, misread, unanswered); a test file's faults.fail overrides it; default: the project file's faults.fail, else crashed,misread")
 	validate := fs.Bool("validate-responses", false, "fail a test whose answers break their operation's OpenAPI description (--openapi, the project file's openapi); a test file's validateResponses overrides it, and it overrides the project file's")
 	var openAPI openAPIFlags
 	cov := fs.Bool("coverage", false, "measure which lines, branches and call outcomes of each script the tests run: lcov.info and cobertura.xml in --coverage-dir, a summary in the report")
@@ -116,6 +131,15 @@ that cannot be written.`)
 	defer stop()
 	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds()}
 	opts.ValidateResponses = *validate
+	opts.Faults = *exploreFaults
+	switch {
+	case *fail != "":
+		if opts.FaultsFail, err = faults.ParseVerdicts(strings.Split(*fail, ",")); err != nil {
+			return usageErr("--fail: %v", err)
+		}
+	case cf.project != nil && cf.project.FaultsFail != nil:
+		opts.FaultsFail, _ = faults.ParseVerdicts(cf.project.FaultsFail)
+	}
 	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
 		opts.ValidateResponses = *p.ValidateResponses
 	}
