@@ -14,6 +14,7 @@ import (
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/faults"
 	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
 )
 
@@ -347,6 +348,10 @@ func (r *runner) runCase(ctx context.Context, c *Case, out *Outcome) {
 		case res.Error != nil:
 			out.FaultsNote = "not explored: the case's run throws, and faults are explored from a run that succeeds"
 		default:
+			mock := req.Fixtures.Parsed
+			if mock == nil {
+				mock = &restclient.Mock{File: f.Path}
+			}
 			rep, fails, err := r.explore(ctx, c, spec, req, mock)
 			if err != nil {
 				fails = []string{"faults: not explored: " + err.Error()}
