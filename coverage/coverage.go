@@ -104,20 +104,33 @@ type call struct {
 	outcome         string
 }
 
+// Statement is not called for a coverage run (it counts in place), but
+// counts if it is.
 func (o *observer) Statement(line, column int) {
 	if i, ok := o.s.index[scriptrt.Position{Line: line, Column: column}]; ok {
 		o.stmts[i]++
 	}
 }
 
-func (o *observer) Branch(id, arm int) {
-	if id < 0 || id >= len(o.arms) || arm < 0 || arm >= len(o.s.arms[id]) {
-		return
+func (o *observer) Covered(c dryrun.Coverage) {
+	for _, st := range c.Statements {
+		if i, ok := o.s.index[scriptrt.Position{Line: st.Line, Column: st.Column}]; ok {
+			o.stmts[i] += st.Count
+		}
 	}
-	if o.arms[id] == nil {
-		o.arms[id] = make([]int, len(o.s.arms[id]))
+	for id, arms := range c.Arms {
+		if id >= len(o.arms) {
+			break
+		}
+		if o.arms[id] == nil {
+			o.arms[id] = make([]int, len(o.s.arms[id]))
+		}
+		for j, n := range arms {
+			if j < len(o.arms[id]) {
+				o.arms[id][j] += n
+			}
+		}
 	}
-	o.arms[id][arm]++
 }
 
 func (o *observer) CallSite(i, line, column int) {

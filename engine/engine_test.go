@@ -253,10 +253,10 @@ type coverRecorder struct {
 	arms, sites []string
 }
 
-func (r *coverRecorder) Branch(id, arm int) {
+func (r *coverRecorder) Covered(c dryrun.Coverage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.arms = append(r.arms, fmt.Sprintf("%d/%d", id, arm))
+	r.arms = append(r.arms, fmt.Sprint(c.Arms))
 }
 
 func (r *coverRecorder) CallSite(i, line, column int) {
@@ -265,8 +265,8 @@ func (r *coverRecorder) CallSite(i, line, column int) {
 	r.sites = append(r.sites, fmt.Sprintf("%d@%d:%d", i, line, column))
 }
 
-// TestCoverageObserverSeesBranches: a CoverageObserver hears the arms
-// taken and the calls' sites, in this process and through a real child
+// TestCoverageObserverSeesBranches: a CoverageObserver hears the arms'
+// counts and the calls' sites, in this process and through a real child
 // (its events cross the pipe), and the result is unchanged.
 func TestCoverageObserverSeesBranches(t *testing.T) {
 	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -286,7 +286,7 @@ func TestCoverageObserverSeesBranches(t *testing.T) {
 		if res.Error != nil || string(res.Result) != "1" {
 			t.Fatalf("%s: result %s %+v", name, res.Result, res.Error)
 		}
-		if want := []string{"0/0", "1/0"}; !slices.Equal(obs.arms, want) {
+		if want := []string{"[[1 0] [1 0]]"}; !slices.Equal(obs.arms, want) {
 			t.Errorf("%s: arms %q, want %q", name, obs.arms, want)
 		}
 		if want := []string{"0@1:24"}; !slices.Equal(obs.sites, want) {

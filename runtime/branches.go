@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -15,26 +17,25 @@ import (
 	"github.com/restls/restls/runtime/dryrun"
 )
 
-// Branches and call sites (coverage, dryrun.CoverageObserver). A run
-// whose observer is a CoverageObserver and asks for statements gets,
-// after the statement hooks (statements.go), a call to branchHook at
-// each branch point: an if's or a conditional's test and the left side
-// of &&, || and ?? are wrapped, and hand their value back unchanged;
-// each case of a switch starts with one. The hook says which arm the
-// run takes; branch points are numbered in the order of one walk, the
-// same for the run and for CoverageMap, so that a number names the same
-// branch in both.
+// Coverage (dryrun.CoverageObserver). A run whose observer is a
+// CoverageObserver and asks for statements counts in the program itself
+// instead of calling out at each statement (a call into Go per statement
+// costs ten times the statement): after the statement hooks are placed
+// (statements.go), instrumentCoverage turns each into an increment of
+// its counter in coverCounters, a Uint32Array over memory the runner
+// reads when the run ends; it wraps each branch point so that the arm
+// taken counts too (an if's or a conditional's test, the left side of
+// &&, || and ??, which hand their value on unchanged) and starts each
+// case of a switch with its arm's count. Branch points are numbered in
+// the order of the walk, the same for the run and for CoverageMap.
 
-// branchHook is the global the instrumented program calls for branches.
-const branchHook = "__restls_branch"
-
-// Kinds of branch point, as branchHook's second argument.
+// coverCounters is the global array of counters the instrumented
+// program increments: statements first, then each branch's arms.
+// coverTemp holds a logical operator's left side between its test and
+// its value (no script code runs between them).
 const (
-	branchTest    = iota // if and ?: test: arm 0 taken when truthy, 1 else
-	branchAnd            // &&: arm 1 when the right side is evaluated
-	branchOr             // ||
-	branchNullish        // ??
-	branchCase           // switch: arm is the case's index
+	coverCounters = "__restls_cov"
+	coverTemp     = "__restls_t"
 )
 
 // Branch is one branch point of a script: where it is (1-based, byte
@@ -111,7 +112,7 @@ func NewCoverageMap(src string) (*CoverageMap, error) {
 	for _, h := range hooks {
 		m.Statements = append(m.Statements, at(h))
 	}
-	for _, b := range instrumentBranches(prg, base, text) {
+	for _, b := range instrumentCoverage(prg, base, text, hooks) {
 		p := at(b.at)
 		m.Branches = append(m.Branches, Branch{Line: p.Line, Column: p.Column, Kind: b.kind, Arms: b.arms})
 	}
@@ -129,76 +130,107 @@ type branchPoint struct {
 	arms int
 }
 
-// instrumentBranches wraps each branch point of prg (after
-// instrumentStatements) in a call to branchHook with its number, and
-// returns them in that order. Nodes it adds sit at the branch point, and
-// its statements before the script (offset 1), which no statement hook
-// follows.
-func instrumentBranches(prg *ast.Program, base file.Idx, text string) []branchPoint {
+// instrumentCoverage makes prg, after instrumentStatements placed hooks
+// (their offsets, in order), count: each hook becomes an increment of
+// its statement's counter, and each branch point counts its arms after
+// the statements' counters. It returns the branch points in order.
+func instrumentCoverage(prg *ast.Program, base file.Idx, text string, hooks []file.Idx) []branchPoint {
+	stmt := make(map[file.Idx]int, len(hooks))
+	for i, h := range hooks {
+		stmt[h] = i
+	}
+	next := len(hooks) // the next free counter
 	var out []branchPoint
 	add := func(at file.Idx, kind string, arms int) int {
 		out = append(out, branchPoint{at, kind, arms})
-		return len(out) - 1
+		first := next
+		next += arms
+		return first
+	}
+	// mine are the conditionals made here, which the walk then meets.
+	mine := map[*ast.ConditionalExpression]bool{}
+	keep := func(e *ast.ConditionalExpression) ast.Expression {
+		mine[e] = true
+		return e
 	}
 	walkNodes(prg, func(n ast.Node) {
 		switch s := n.(type) {
+		case *ast.ExpressionStatement:
+			if c, ok := s.Expression.(*ast.CallExpression); ok {
+				if id, ok := c.Callee.(*ast.Identifier); ok && id.Name == statementHook && len(c.ArgumentList) == 1 {
+					if i, ok := stmt[id.Idx]; ok {
+						s.Expression = count(id.Idx, i)
+					}
+				}
+			}
 		case *ast.IfStatement:
 			if at := start(s, text); at >= base && s.Test != nil {
-				s.Test = branchCall(at, add(at, "if", 2), branchTest, s.Test)
+				s.Test = keep(countTest(at, add(at, "if", 2), s.Test))
 			}
 		case *ast.ConditionalExpression:
-			if at := s.Test.Idx0(); at >= base {
-				s.Test = branchCall(at, add(at, "?:", 2), branchTest, s.Test)
+			if at := s.Test.Idx0(); at >= base && !mine[s] {
+				s.Test = keep(countTest(at, add(at, "?:", 2), s.Test))
 			}
 		case *ast.BinaryExpression:
-			kind, op := 0, ""
+			var op string
 			switch s.Operator {
 			case token.LOGICAL_AND:
-				kind, op = branchAnd, "&&"
+				op = "&&"
 			case token.LOGICAL_OR:
-				kind, op = branchOr, "||"
+				op = "||"
 			case token.COALESCE:
-				kind, op = branchNullish, "??"
+				op = "??"
 			default:
 				return
 			}
-			at := operatorAt(text, s.Left.Idx1(), s.Right.Idx0(), op)
-			if at >= base {
-				s.Left = branchCall(at, add(at, op, 2), kind, s.Left)
+			if at := operatorAt(text, s.Left.Idx1(), s.Right.Idx0(), op); at >= base {
+				s.Left = keep(countLogical(at, add(at, op, 2), s.Operator, s.Left))
 			}
 		case *ast.SwitchStatement:
 			if s.Switch < base || len(s.Body) == 0 {
 				return
 			}
-			id := add(s.Switch, "switch", len(s.Body))
+			first := add(s.Switch, "switch", len(s.Body))
 			for i, c := range s.Body {
-				hook := &ast.ExpressionStatement{Expression: branchCall(1, id, branchCase, &ast.NumberLiteral{Idx: 1, Literal: "0", Value: int64(i)})}
-				c.Consequent = append([]ast.Statement{hook}, c.Consequent...)
+				inc := &ast.ExpressionStatement{Expression: count(1, first+i)}
+				c.Consequent = append([]ast.Statement{inc}, c.Consequent...)
 			}
 		}
 	})
 	return out
 }
 
-// operatorAt is where op is between from and to in text (a file.Idx),
-// 0 when it is not there.
-func operatorAt(text string, from, to file.Idx, op string) file.Idx {
-	lo, hi := int(from)-1, int(to)-1
-	if lo < 0 || hi > len(text) || lo > hi {
-		return 0
-	}
-	i := strings.Index(text[lo:hi], op)
-	if i < 0 {
-		return 0
-	}
-	return file.Idx(lo + i + 1)
+// count is coverCounters[i]++, placed at at.
+func count(at file.Idx, i int) ast.Expression {
+	return &ast.UnaryExpression{Operator: token.INCREMENT, Postfix: true, Idx: at,
+		Operand: &ast.BracketExpression{Left: &ast.Identifier{Name: coverCounters, Idx: at}, LeftBracket: at, RightBracket: at,
+			Member: &ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(i), Value: int64(i)}}}
 }
 
-// branchCall is branchHook(id, kind, x), placed at at.
-func branchCall(at file.Idx, id, kind int, x ast.Expression) *ast.CallExpression {
-	num := func(v int) ast.Expression { return &ast.NumberLiteral{Idx: at, Literal: "0", Value: int64(v)} }
-	return &ast.CallExpression{Callee: &ast.Identifier{Name: branchHook, Idx: at}, LeftParenthesis: at,
-		ArgumentList: []ast.Expression{num(id), num(kind), x}, RightParenthesis: at}
+// countTest is test ? (counter first++, true) : (counter first+1++, false):
+// an if or a conditional needs only the test's truth.
+func countTest(at file.Idx, first int, test ast.Expression) *ast.ConditionalExpression {
+	return &ast.ConditionalExpression{Test: test,
+		Consequent: &ast.SequenceExpression{Sequence: []ast.Expression{count(at, first), &ast.BooleanLiteral{Idx: at, Literal: "true", Value: true}}},
+		Alternate:  &ast.SequenceExpression{Sequence: []ast.Expression{count(at, first+1), &ast.BooleanLiteral{Idx: at, Literal: "false", Value: false}}}}
+}
+
+// countLogical is left, counted: arm 1 when op goes on to its right
+// side, 0 when left decides; the value is left's.
+func countLogical(at file.Idx, first int, op token.Token, left ast.Expression) *ast.ConditionalExpression {
+	tmp := func() *ast.Identifier { return &ast.Identifier{Name: coverTemp, Idx: at} }
+	var test ast.Expression = &ast.AssignExpression{Operator: token.ASSIGN, Left: tmp(), Right: left}
+	right, decided := first+1, first // && goes on when left is truthy
+	switch op {
+	case token.LOGICAL_OR:
+		right, decided = first, first+1 // the test is left's truth: || decides then
+	case token.COALESCE:
+		test = &ast.BinaryExpression{Operator: token.EQUAL, Left: test, Right: &ast.NullLiteral{Idx: at}}
+		right, decided = first+1, first
+	}
+	return &ast.ConditionalExpression{Test: test,
+		Consequent: &ast.SequenceExpression{Sequence: []ast.Expression{count(at, right), tmp()}},
+		Alternate:  &ast.SequenceExpression{Sequence: []ast.Expression{count(at, decided), tmp()}}}
 }
 
 // walkNodes calls f for each node of prg, parents before children, each
@@ -294,37 +326,75 @@ func isRESTv1(e ast.Expression) bool {
 	return ok && id.Name == "api"
 }
 
-// installBranchHook defines branchHook for obs: it tells obs the arm the
-// run takes at each branch point and hands the value on.
-func (r *runner) installBranchHook(obs dryrun.CoverageObserver) error {
-	return r.vm.Set(branchHook, func(call goja.FunctionCall) goja.Value {
-		id := int(call.Argument(0).ToInteger())
-		v := call.Argument(2)
-		arm := 0
-		switch call.Argument(1).ToInteger() {
-		case branchTest:
-			if !v.ToBoolean() {
-				arm = 1
-			}
-		case branchAnd:
-			if v.ToBoolean() {
-				arm = 1
-			}
-		case branchOr:
-			if !v.ToBoolean() {
-				arm = 1
-			}
-		case branchNullish:
-			if goja.IsUndefined(v) || goja.IsNull(v) {
-				arm = 1
-			}
-		case branchCase:
-			arm = int(v.ToInteger())
-			v = goja.Undefined()
+// coverRun says whether a run with opts counts coverage: its observer
+// is a CoverageObserver (and no debugger's) and it asks for statements.
+func coverRun(opts Options) bool {
+	if !opts.Statements || opts.Observer == nil {
+		return false
+	}
+	_, cover := opts.Observer.(dryrun.CoverageObserver)
+	_, stack := opts.Observer.(dryrun.StackObserver)
+	return cover && !stack
+}
+
+// coverProgram is what a coverage run's compiled program needs beside
+// it to count (programs.go keeps it with the program).
+type coverProgram struct {
+	hooks []file.Idx
+	arms  []int
+}
+
+// coverKey starts the cache key of a coverage run's program
+// (programs.go), which differs from the plain program of the same text.
+const coverKey = "coverage\x00"
+
+// counters are a coverage run's counts, which the program increments
+// in place.
+type counters struct {
+	buf   []byte
+	hooks []file.Idx
+	arms  []int // by branch point, how many arms
+}
+
+// installCounters defines coverCounters and coverTemp for c.
+func (r *runner) installCounters(c *counters) error {
+	n := len(c.hooks)
+	for _, a := range c.arms {
+		n += a
+	}
+	c.buf = make([]byte, 4*n)
+	arr, err := r.vm.New(r.vm.Get("Uint32Array"), r.vm.ToValue(r.vm.NewArrayBuffer(c.buf)))
+	if err != nil {
+		return err
+	}
+	if err := r.vm.Set(coverCounters, arr); err != nil {
+		return err
+	}
+	return r.vm.Set(coverTemp, goja.Undefined())
+}
+
+// report is what the counters counted: the statements that ran, by
+// place in src, and each branch point's arms.
+func (c *counters) report(src string) dryrun.Coverage {
+	at := func(i int) int { return int(binary.NativeEndian.Uint32(c.buf[4*i:])) }
+	var out dryrun.Coverage
+	starts := lineStarts(src)
+	for i, h := range c.hooks {
+		if n := at(i); n > 0 {
+			line, column := place(starts, int(h)-1-len(prefix))
+			out.Statements = append(out.Statements, dryrun.Count{Line: line, Column: column, Count: n})
 		}
-		obs.Branch(id, arm)
-		return v
-	})
+	}
+	k := len(c.hooks)
+	out.Arms = make([][]int, len(c.arms))
+	for b, a := range c.arms {
+		out.Arms[b] = make([]int, a)
+		for j := range a {
+			out.Arms[b][j] = at(k)
+			k++
+		}
+	}
+	return out
 }
 
 // callSite is where the script made the api.rest.v1 call now running:
@@ -343,4 +413,18 @@ func (r *runner) callSite() (line, column int) {
 		return line, column
 	}
 	return 0, 0
+}
+
+// operatorAt is where op is between from and to in text (a file.Idx),
+// 0 when it is not there.
+func operatorAt(text string, from, to file.Idx, op string) file.Idx {
+	lo, hi := int(from)-1, int(to)-1
+	if lo < 0 || hi > len(text) || lo > hi {
+		return 0
+	}
+	i := strings.Index(text[lo:hi], op)
+	if i < 0 {
+		return 0
+	}
+	return file.Idx(lo + i + 1)
 }

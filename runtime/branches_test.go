@@ -12,21 +12,22 @@ import (
 // covered is a CoverageObserver that keeps what it hears.
 type covered struct {
 	reached
-	arms  []string
-	sites []string
+	counts []dryrun.Coverage
+	sites  []string
 }
 
-func (c *covered) Branch(id, arm int) { c.arms = append(c.arms, fmt.Sprintf("%d/%d", id, arm)) }
+func (c *covered) Covered(cv dryrun.Coverage) { c.counts = append(c.counts, cv) }
 func (c *covered) CallSite(i, line, column int) {
 	c.sites = append(c.sites, fmt.Sprintf("%d@%d:%d", i, line, column))
 }
 
 var _ dryrun.CoverageObserver = (*covered)(nil)
 
-// TestBranchesAndCallSites: a CoverageObserver hears the arm taken at
-// each branch point, numbered as NewCoverageMap numbers them, and where
-// each call was made, at the call site NewCoverageMap lists; the result
-// is what it is without coverage (values pass through the hooks).
+// TestBranchesAndCallSites: a CoverageObserver hears, once at the end,
+// how often each statement ran and each arm of each branch point,
+// numbered as NewCoverageMap numbers them, and where each call was made,
+// at the call site NewCoverageMap lists; the result is what it is
+// without coverage (values pass through the counting).
 func TestBranchesAndCallSites(t *testing.T) {
 	reg := binRegistry(t, "http://127.0.0.1:1")
 	src := lines(
@@ -68,9 +69,24 @@ func TestBranchesAndCallSites(t *testing.T) {
 	if got := mustReturn(t, res); got != `[4,"d","small",404]` {
 		t.Errorf("result %s", got)
 	}
-	wantArms := []string{"0/1", "1/1", "2/0", "3/1", "4/1", "5/1"}
-	if !slices.Equal(obs.arms, wantArms) {
-		t.Errorf("arms %q, want %q", obs.arms, wantArms)
+	if len(obs.counts) != 1 {
+		t.Fatalf("counts heard %d times, want once", len(obs.counts))
+	}
+	cv := obs.counts[0]
+	if got, want := fmt.Sprint(cv.Arms), "[[0 1] [0 1] [1 0] [0 1] [0 1] [0 1]]"; got != want {
+		t.Errorf("arms %s, want %s", got, want)
+	}
+	var ran []string
+	for _, c := range cv.Statements {
+		ran = append(ran, fmt.Sprintf("%d:%d*%d", c.Line, c.Column, c.Count))
+	}
+	// Not 3:34 (else), 6:13 (case "big"); each once.
+	wantRan := []string{"1:1*1", "2:1*1", "3:1*1", "4:1*1", "5:1*1", "9:1*1", "10:1*1", "13:1*1", "3:18*1", "7:15*1", "11:3*1", "12:15*1"}
+	if !slices.Equal(ran, wantRan) {
+		t.Errorf("statements counted %q, want %q", ran, wantRan)
+	}
+	if len(obs.at) != 0 {
+		t.Errorf("a coverage run called Statement: %q", obs.at)
 	}
 	if want := []string{"0@11:22"}; !slices.Equal(obs.sites, want) {
 		t.Errorf("call sites %q, want %q", obs.sites, want)
@@ -94,9 +110,9 @@ func FuzzCoverageMap(f *testing.F) {
 	f.Add("if (a) { b(); } else if (c) d(); return a && b || c ?? d ? 1 : 2;")
 	f.Add("switch (x) { case 1: case 2: y(); default: z(); }\nfor (;;) { if (q) break; }")
 	f.Add("var r = api.rest.v1.get(\"svc\", {}, {}); api.rest.v1.post(s, {}, {}, {});")
-	f.Add(strings.Repeat("if (a) {", 2000) + strings.Repeat("}", 2000))
-	f.Add(strings.Repeat("a && ", 5000) + "b;")
-	f.Add(strings.Repeat("x = y ? z : w;\n", 3000))
+	f.Add(strings.Repeat("if (a) {", 300) + strings.Repeat("}", 300))
+	f.Add(strings.Repeat("a && ", 1000) + "b;")
+	f.Add(strings.Repeat("x = y ? z : w;\n", 1000))
 	f.Add("\uFEFF\"use strict\";\nlabel: while (a) { continue label; }")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<16 {

@@ -11,10 +11,10 @@ import (
 // fault explorer runs one script some twenty times, restls test runs a
 // script once per case, and parsing and compiling was a third of each
 // run. A goja.Program is immutable once compiled and is run by many
-// runtimes, one each (k6 shares one among its virtual users). Only
-// programs without the statement instrumentation (a debugger's or
-// coverage's, which differs per observer) are kept, and only those that
-// compiled.
+// runtimes, one each (k6 shares one among its virtual users). Programs
+// with a debugger's instrumentation, which differs per observer, are not
+// kept; coverage's, the same for every run, is kept under its own key
+// with what it counts (branches.go); only programs that compiled.
 
 // Bounds of the cache: how many programs, and how much script text
 // they stand for in all (a compiled program is a few times its text).
@@ -35,6 +35,9 @@ type programCache struct {
 type cachedProgram struct {
 	prg  *goja.Program
 	size int
+	// cover, for a coverage run's program (branches.go), is what it
+	// counts.
+	cover *coverProgram
 }
 
 var programs = &programCache{progs: map[programKey]*cachedProgram{}}
@@ -56,6 +59,23 @@ func (c *programCache) get(k programKey) *goja.Program {
 		return p.prg
 	}
 	return nil
+}
+
+// entry is the program kept under k, nil when none is.
+func (c *programCache) entry(k programKey) *cachedProgram {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.progs[k]
+}
+
+// putCover keeps a coverage run's program and what it counts.
+func (c *programCache) putCover(k programKey, prg *goja.Program, size int, cover *coverProgram) {
+	c.put(k, prg, size)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.progs[k]; p != nil && p.prg == prg {
+		p.cover = cover
+	}
 }
 
 // put keeps prg, dropping the oldest programs past the bounds; a text

@@ -165,6 +165,9 @@ func Run(ctx context.Context, opts Options) *Result {
 	}
 	r.redact()
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	if cov, ok := opts.Observer.(dryrun.CoverageObserver); ok && r.counters != nil {
+		cov.Covered(r.counters.report(strings.TrimPrefix(opts.Source, "\uFEFF")))
+	}
 	if opts.Observer != nil {
 		opts.Observer.Done(res)
 	}
@@ -207,6 +210,9 @@ type runner struct {
 	last     stopPlace
 	tryDepth int
 	reported goja.Value
+	// counters are a coverage run's (branches.go); nil unless its
+	// observer is a dryrun.CoverageObserver.
+	counters *counters
 
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
@@ -241,13 +247,23 @@ func (r *runner) run(parent context.Context) {
 		err       error
 		panicked  any
 		scopes    map[file.Idx]*scope // the debugger's locals by hook (statements.go)
+		counters  *counters           // coverage's (branches.go)
 	}
 	done := make(chan compiled, 1)
 	// A program compiled for an earlier run of the same text is run
-	// again (programs.go); an instrumented one is never shared.
+	// again (programs.go); an instrumented one is shared only for
+	// coverage, whose instrumentation is the same for every run
+	// (branches.go), never for a debugger.
 	instrumented := r.opts.Statements && r.opts.Observer != nil
+	cover := coverRun(r.opts)
 	var key programKey
-	if !instrumented {
+	switch {
+	case cover:
+		key = keyOf(coverKey+r.opts.Filename, src)
+		if p := programs.entry(key); p != nil && p.cover != nil {
+			done <- compiled{prg: p.prg, counters: &counters{hooks: p.cover.hooks, arms: p.cover.arms}}
+		}
+	case !instrumented:
 		key = keyOf(r.opts.Filename, src)
 		if prg := programs.get(key); prg != nil {
 			done <- compiled{prg: prg}
@@ -272,13 +288,21 @@ func (r *runner) run(parent context.Context) {
 			positionLoops(ast)
 			if r.opts.Statements && r.opts.Observer != nil {
 				_, eval := r.opts.Observer.(dryrun.StackObserver)
-				_, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
-				if _, cover := r.opts.Observer.(dryrun.CoverageObserver); cover {
-					instrumentBranches(ast, file.Idx(len(prefix)+1), text)
+				var hooks []file.Idx
+				hooks, c.scopes = instrumentStatements(ast, file.Idx(len(prefix)+1), text, eval)
+				if cover {
+					c.counters = &counters{hooks: hooks}
+					for _, b := range instrumentCoverage(ast, file.Idx(len(prefix)+1), text, hooks) {
+						c.counters.arms = append(c.counters.arms, b.arms)
+					}
 				}
 			}
 			c.prg, c.err = goja.CompileAST(ast, false)
-			if c.err == nil && !instrumented {
+			switch {
+			case c.err != nil:
+			case cover:
+				programs.putCover(key, c.prg, len(text), &coverProgram{hooks: c.counters.hooks, arms: c.counters.arms})
+			case !instrumented:
 				programs.put(key, c.prg, len(text))
 			}
 		}()
@@ -321,11 +345,12 @@ func (r *runner) run(parent context.Context) {
 			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 			return
 		}
-		if cov, ok := r.opts.Observer.(dryrun.CoverageObserver); ok {
-			if err := r.installBranchHook(cov); err != nil {
+		if c.counters != nil {
+			if err := r.installCounters(c.counters); err != nil {
 				r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 				return
 			}
+			r.counters = c.counters
 		}
 		if obs, ok := r.opts.Observer.(dryrun.ExceptionObserver); ok {
 			if err := r.installExceptionHooks(src, obs); err != nil {

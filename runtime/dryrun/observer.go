@@ -134,19 +134,35 @@ type Frame struct {
 // ScriptFrame names the outermost frame, the script's own body.
 const ScriptFrame = "(script)"
 
-// CoverageObserver is an Observer that also wants, when the run asks for
-// statements, the arm taken at each branch point and where each call
-// was made (coverage): the runtime instruments the program's branches
-// only for it.
+// CoverageObserver is an Observer that measures coverage: when the run
+// asks for statements, the program counts them itself, and its branches'
+// arms, instead of calling Statement for each (the runtime instruments
+// it so only for a CoverageObserver), and the observer hears the counts
+// once, when the run ends.
 type CoverageObserver interface {
 	Observer
-	// Branch is called when the run takes arm of branch point id, the
-	// index of the branch in the script's coverage map
-	// (runtime.NewCoverageMap): for an if or a conditional 0 is its
-	// consequent and 1 its alternate, for &&, || and ?? 1 is the right
-	// side evaluated and 0 not, for a switch the case's index.
-	Branch(id, arm int)
+	// Covered is called once, after the script ends and before Done,
+	// with what the run counted.
+	Covered(c Coverage)
 	// CallSite is called before CallMade for call i with where the
 	// script made it (1-based, byte column; 0, 0 when unknown).
 	CallSite(i, line, column int)
+}
+
+// Coverage is what one run counted: how often each statement that ran
+// ran, at its place (Observer.Statement's), and by branch point (the
+// index in the script's coverage map, runtime.NewCoverageMap) how often
+// each arm ran: for an if or a conditional 0 is its consequent and 1 its
+// alternate, for &&, || and ?? 1 is the right side evaluated and 0 not,
+// for a switch the case's index.
+type Coverage struct {
+	Statements []Count `json:"statements,omitempty"`
+	Arms       [][]int `json:"arms,omitempty"`
+}
+
+// Count is how often the statement at Line and Column ran.
+type Count struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Count  int `json:"count"`
 }

@@ -75,8 +75,8 @@ type ChildRequest struct {
 	// result; Statements for the statements reached among them.
 	Observe    bool `json:"observe,omitempty"`
 	Statements bool `json:"statements,omitempty"`
-	// Coverage, with Statements, asks for the branches taken and the
-	// calls' sites too (dryrun.CoverageObserver).
+	// Coverage, with Statements, asks for the run's counts in place of
+	// its statements, and the calls' sites (dryrun.CoverageObserver).
 	Coverage bool `json:"coverage,omitempty"`
 
 	// Fixtures are fixtures the parent already parsed (Request.Parsed),

@@ -22,9 +22,8 @@ type Event struct {
 	Log    *dryrun.LogEntry `json:"log,omitempty"`
 	Line   int              `json:"line,omitempty"`
 	Column int              `json:"column,omitempty"`
-	// Branch and Arm are a branch taken (dryrun.CoverageObserver).
-	Branch int `json:"branch,omitempty"`
-	Arm    int `json:"arm,omitempty"`
+	// Coverage is what a coverage run counted (dryrun.CoverageObserver).
+	Coverage *dryrun.Coverage `json:"coverage,omitempty"`
 }
 
 // Kinds of Event.
@@ -33,7 +32,7 @@ const (
 	eventAnswer    = "answer"
 	eventLog       = "log"
 	eventStatement = "statement"
-	eventBranch    = "branch"
+	eventCoverage  = "coverage"
 	eventSite      = "site"
 )
 
@@ -93,12 +92,12 @@ func (o streamObserver) Statement(line, column int) {
 
 func (o streamObserver) Done(*dryrun.Result) {}
 
-// coverStreamObserver also writes branches and call sites, which makes
-// the run instrument its branches (dryrun.CoverageObserver).
+// coverStreamObserver also writes the run's counts and the calls'
+// sites, which makes the run count (dryrun.CoverageObserver).
 type coverStreamObserver struct{ streamObserver }
 
-func (o coverStreamObserver) Branch(id, arm int) {
-	o.e.write(&Event{Kind: eventBranch, Branch: id, Arm: arm})
+func (o coverStreamObserver) Covered(c dryrun.Coverage) {
+	o.e.write(&Event{Kind: eventCoverage, Coverage: &c})
 }
 
 func (o coverStreamObserver) CallSite(i, line, column int) {
@@ -205,9 +204,9 @@ func observe(obs dryrun.Observer, ev *Event) {
 		}
 	case eventStatement:
 		obs.Statement(ev.Line, ev.Column)
-	case eventBranch:
-		if cov, ok := obs.(dryrun.CoverageObserver); ok {
-			cov.Branch(ev.Branch, ev.Arm)
+	case eventCoverage:
+		if cov, ok := obs.(dryrun.CoverageObserver); ok && ev.Coverage != nil {
+			cov.Covered(*ev.Coverage)
 		}
 	case eventSite:
 		if cov, ok := obs.(dryrun.CoverageObserver); ok {
