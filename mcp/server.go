@@ -39,6 +39,10 @@ type Options struct {
 	// server's child runs behind its gate (the role mocker, the audit
 	// trail), as the run tool's. Nil leaves both tools out.
 	Tests Runner
+	// FaultsFail are the project file's faults.fail, the verdicts the
+	// faults tool fails a script for when its call names none; nil is
+	// faults.DefaultFail.
+	FaultsFail []string
 	// AllowLive lets the run tool send calls to the services (restls mcp
 	// --allow-live; on /mcp, the gate still asks for the role runner).
 	AllowLive bool

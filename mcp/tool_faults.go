@@ -23,8 +23,9 @@ type FaultsIn struct {
 	// from; neither means the fixtures file beside the script, if any.
 	Fixtures     string   `json:"fixtures,omitempty" jsonschema:"a fixtures document (YAML or JSON, restls://schema/mock.schema.json) with which the script runs successfully"`
 	FixturesFile string   `json:"fixturesFile,omitempty" jsonschema:"a fixtures file, relative to the project root; default: the one beside the script (NAME.mock.yaml), if any"`
-	Outcomes     []string `json:"outcomes,omitempty" jsonschema:"the outcomes to try at each call site (default: all the explorer knows, as restls faults tries them)"`
+	Outcomes     []string `json:"outcomes,omitempty" jsonschema:"the outcomes to try at each call site: 500, 404, 400, not-json, connect-timeout, read-timeout, connection-refused, the OAuth ones (token-failed, 401-after-retry) or a status code from 300 to 599 (default: every outcome of each site, its operation's documented statuses included, as restls faults tries them)"`
 	MaxRuns      int      `json:"maxRuns,omitempty" jsonschema:"at most this many reruns (default and most: restls faults' default); cut counts the (call site, outcome) pairs left out"`
+	Fail         []string `json:"fail,omitempty" jsonschema:"the verdicts that fail the script: escaped, crashed, misread, unanswered (default: the project file's faults.fail, else crashed and misread)"`
 }
 
 // FaultsOut is the faults tool's answer: restls faults --json's report,
@@ -37,9 +38,13 @@ type FaultsOut struct {
 	Findings []FaultFinding `json:"findings"`
 	Runs     int            `json:"runs"`
 	Cut      int            `json:"cut,omitempty"`
+	// Notes say what the agent should know about the exploration itself.
+	Notes []string `json:"notes,omitempty"`
+	// Fail are the verdicts that fail the script.
+	Fail []faults.Verdict `json:"fail"`
 	// Verdicts count the findings by verdict.
 	Verdicts map[string]int `json:"verdicts"`
-	// OK: nothing crashed or was misread (restls faults exits 0).
+	// OK: no finding has a verdict of Fail (restls faults exits 0).
 	OK bool `json:"ok"`
 }
 
@@ -66,6 +71,20 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 	}
 	if in.MaxRuns < 0 || in.MaxRuns > faults.DefaultMaxRuns {
 		return nil, out, fmt.Errorf("maxRuns %d: give 1 to %d, or leave it out", in.MaxRuns, faults.DefaultMaxRuns)
+	}
+	opts := faults.Options{MaxRuns: in.MaxRuns, Outcomes: in.Outcomes, Descriptions: s.o.Session.AnswerDescriptions()}
+	if err := opts.Check(); err != nil {
+		return nil, out, err
+	}
+	fail := in.Fail
+	if fail == nil {
+		fail = s.o.FaultsFail
+	}
+	if fail != nil {
+		var err error
+		if opts.Fail, err = faults.ParseVerdicts(fail); err != nil {
+			return nil, out, fmt.Errorf("fail: %w", err)
+		}
 	}
 	sc, err := s.script(ctx, in.ScriptArg)
 	if err != nil {
@@ -94,7 +113,7 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 	// Every run is answered by parsed fixtures only (faults.Explore):
 	// nothing reaches a service, and on /mcp the gate admits each as a
 	// run with fixtures.
-	rep, err := faults.Explore(ctx, s.o.Tests, sc.snap, req, base, faults.Options{MaxRuns: in.MaxRuns, Outcomes: in.Outcomes})
+	rep, err := faults.Explore(ctx, s.o.Tests, sc.snap, req, base, opts)
 	if err != nil {
 		var fe *engine.FixturesError
 		if errors.As(err, &fe) {
@@ -102,7 +121,7 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 		}
 		return nil, out, err
 	}
-	out.Sites, out.Runs, out.Cut, out.OK = rep.Sites, rep.Runs, rep.Cut, true
+	out.Sites, out.Runs, out.Cut, out.Notes, out.Fail, out.OK = rep.Sites, rep.Runs, rep.Cut, rep.Notes, rep.Fail, rep.Failed() == 0
 	out.Findings, out.Verdicts = make([]FaultFinding, 0, len(rep.Findings)), map[string]int{}
 	if out.Sites == nil {
 		out.Sites = []faults.Site{}
@@ -115,9 +134,6 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 		}
 		out.Findings = append(out.Findings, ff)
 		out.Verdicts[string(f.Verdict)]++
-		if f.Verdict == faults.Crashed || f.Verdict == faults.Misread {
-			out.OK = false
-		}
 	}
 	return nil, out, nil
 }

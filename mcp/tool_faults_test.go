@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,19 +70,48 @@ func TestFaults(t *testing.T) {
 		if res := call(t, cs, "faults", args, &out); res.IsError {
 			t.Fatalf("%v: %s", args, errorText(res))
 		}
+		// In the explorer's order (a documented status first): by outcome.
 		got := []string{}
+		by := map[string]FaultFinding{}
 		for _, f := range out.Findings {
-			got = append(got, f.Outcome+"="+string(f.Verdict)+"@"+f.ServiceID+" "+f.Method+" "+f.Path+":"+itoa(f.Line))
+			got = append(got, f.Outcome+"="+string(f.Verdict)+"@"+f.ServiceID+" "+f.Method+" "+f.Path+":"+strconv.Itoa(f.Line))
+			by[f.Outcome] = f
 		}
-		want := "500=handled@orders GET orders/42:3 404=handled@orders GET orders/42:3 connect-timeout=crashed@orders GET orders/42:3"
+		slices.Sort(got)
+		want := "404=handled@orders GET orders/42:3 500=handled@orders GET orders/42:3 connect-timeout=crashed@orders GET orders/42:3"
 		if strings.Join(got, " ") != want || len(out.Sites) != 1 || out.Runs != 3 || out.OK || out.Verdicts["crashed"] != 1 || out.Verdicts["handled"] != 2 {
 			t.Errorf("%v:\n%s\nwant\n%s\n%s", args, strings.Join(got, " "), want, mustJSON(t, out))
 		}
-		if string(out.Findings[1].Result) != `"missing"` || out.Findings[2].Error == nil || out.Findings[2].Error.Name != "TypeError" {
+		if string(by["404"].Result) != `"missing"` || by["connect-timeout"].Error == nil || by["connect-timeout"].Error.Name != "TypeError" {
 			t.Errorf("%v: what the script did: %s", args, mustJSON(t, out.Findings))
 		}
 		if runs != 4 {
 			t.Errorf("%v: %d runs, want 4 (the successful one and 3 reruns)", args, runs)
+		}
+	}
+	// The verdicts that fail the script: the call's, else the project
+	// file's faults.fail, else crashed and misread.
+	for _, tc := range []struct {
+		project, call []string
+		want          string
+		ok            bool
+	}{
+		{nil, nil, "crashed misread", false},
+		{nil, []string{"unanswered"}, "unanswered", true},
+		{[]string{"escaped"}, nil, "escaped", true},
+		{[]string{"escaped"}, []string{"crashed"}, "crashed", false},
+		{[]string{}, nil, "", true},
+	} {
+		po := o
+		po.FaultsFail = tc.project
+		var out FaultsOut
+		call(t, connect(t, po), "faults", map[string]any{"path": "scripts/pay.js", "input": input, "outcomes": outcomes, "fail": tc.call}, &out)
+		var got []string
+		for _, v := range out.Fail {
+			got = append(got, string(v))
+		}
+		if strings.Join(got, " ") != tc.want || out.OK != tc.ok {
+			t.Errorf("project %q, call %q: fail %q, ok %v; want %q, %v", tc.project, tc.call, got, out.OK, tc.want, tc.ok)
 		}
 	}
 	outside := filepath.Join(t.TempDir(), "outside.yaml")
@@ -101,6 +131,7 @@ func TestFaults(t *testing.T) {
 		{map[string]any{"text": faultScript, "input": input}, "faults are explored from a run that succeeds"},
 		{map[string]any{"path": "scripts/pay.js", "input": input, "outcomes": []string{"teapot"}}, `outcome "teapot": use one of 500`},
 		{map[string]any{"path": "scripts/pay.js", "maxRuns": 100000}, "maxRuns 100000: give 1 to"},
+		{map[string]any{"path": "scripts/pay.js", "fail": []string{"handled"}}, `fail: verdict "handled"`},
 		{map[string]any{"path": "scripts/pay.js", "outcomes": make([]string, 501)}, "501 outcomes, above the 500 limit"},
 		{map[string]any{"path": "scripts/pay.js", "fixtures": "- {method: GET}"}, "the fixtures do not load"},
 		{map[string]any{"path": "scripts/pay.js", "fixtures": "[]", "fixturesFile": "other.yaml"}, "not both"},
@@ -120,5 +151,3 @@ func TestFaults(t *testing.T) {
 		t.Errorf("refused: %v %q", res.IsError, errorText(res))
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

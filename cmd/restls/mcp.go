@@ -111,9 +111,9 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 // newMCP is the MCP server's options over sess, the process's session
 // of cf's project, with the project file's check settings for impact.
 func newMCP(cf *configFlags, sess *workspace.Session, root string) (mcp.Options, error) {
-	var include, exclude []string
+	var include, exclude, fail []string
 	if p := cf.project; p != nil {
-		include, exclude = p.Check.Include, p.Check.Exclude
+		include, exclude, fail = p.Check.Include, p.Check.Exclude, p.FaultsFail
 	}
 	impact := func(ctx context.Context, ref string) (*check.Report, error) {
 		base, err := sinceSnapshot(ref, sess.Sources())
@@ -123,7 +123,7 @@ func newMCP(cf *configFlags, sess *workspace.Session, root string) (mcp.Options,
 		return check.Run(check.Options{Paths: []string{root}, Include: include, Exclude: exclude, Workspace: sess, Context: ctx,
 			Since: &check.Since{Ref: ref, Config: base}})
 	}
-	return mcp.Options{Session: sess, Root: root, ProjectFile: cf.projectFile(), Impact: impact, Version: versionString()}, nil
+	return mcp.Options{Session: sess, Root: root, ProjectFile: cf.projectFile(), Impact: impact, FaultsFail: fail, Version: versionString()}, nil
 }
 
 // projectRoot is the directory path arguments must stay below: flag,

@@ -91,8 +91,8 @@ async function agentFlow(client, root) {
   const f = await call(client, "faults", { path: "scripts/new-order.js", outcomes: ["500", "connect-timeout"] });
   assert.equal(f.runs, 2, JSON.stringify(f));
   assert.equal(f.ok, true, JSON.stringify(f));
-  assert.deepEqual(f.findings.map((x) => [x.line, x.serviceId, x.outcome, x.verdict]),
-    [[1, "orders", "500", "escaped"], [1, "orders", "connect-timeout", "escaped"]]);
+  assert.deepEqual(f.findings.map((x) => `${x.line} ${x.serviceId} ${x.outcome} ${x.verdict}`).sort(),
+    ["1 orders 500 escaped", "1 orders connect-timeout escaped"]);
 }
 
 test("restls mcp on stdio", async () => {
