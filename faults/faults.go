@@ -268,6 +268,7 @@ func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, r
 		out  outcome
 	}
 	var jobs []job
+	firstCut := -1 // the site of the first pair cut
 	for si := range rep.Sites {
 		outs, err := siteOutcomes(&rep.Sites[si], reg, set, opts.Outcomes)
 		if err != nil {
@@ -275,6 +276,9 @@ func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, r
 		}
 		for _, o := range outs {
 			if len(jobs) >= opts.MaxRuns {
+				if rep.Cut == 0 {
+					firstCut = si
+				}
 				rep.Cut++
 				continue
 			}
@@ -282,7 +286,8 @@ func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, r
 		}
 	}
 	if rep.Cut > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the cap of %d runs cut %d (call site, outcome) pairs, from line %d on: raise it (--max-runs) or name fewer outcomes", opts.MaxRuns, rep.Cut, rep.Sites[jobs[len(jobs)-1].site].Line))
+		s := rep.Sites[firstCut]
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the cap of %d runs cut %d (call site, outcome) pairs, from the call at line %d (%s %s path %q) on: raise it (--max-runs) or name fewer outcomes", opts.MaxRuns, rep.Cut, s.Line, s.Method, s.ServiceID, strings.Join(s.PathParams, "/")))
 	}
 
 	// The reruns: no observer, no history, and no answer checks (the

@@ -147,6 +147,9 @@ func TestBounds(t *testing.T) {
 	if rep.Runs != 9 || rep.Cut != 5 || len(rep.Findings) != 9 {
 		t.Errorf("%d runs, %d cut, %d findings; want 9, 5, 9", rep.Runs, rep.Cut, len(rep.Findings))
 	}
+	if want := `the cap of 9 runs cut 5 (call site, outcome) pairs, from the call at line 2 (GET crm path "b") on`; len(rep.Notes) != 1 || !strings.HasPrefix(rep.Notes[0], want) {
+		t.Errorf("notes %q, want %q...", rep.Notes, want)
+	}
 	rep = explore(t, text, Options{Outcomes: []string{"404"}})
 	if got := verdicts(rep, 1); got != "404=escaped" {
 		t.Errorf("site 1: %s", got)

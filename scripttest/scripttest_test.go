@@ -153,6 +153,10 @@ func FuzzParse(f *testing.F) {
 	// Alias bombs in the fixtures and in a result: refused by the budget.
 	f.Add("script: s.js\nfixtures:\n  - serviceId: a\n    body:\n" + bombLines("      ", 9))
 	f.Add("script: s.js\nresult:\n" + bombLines("  ", 9))
+	// The faults key in each of its forms, and broken ones.
+	f.Add("script: s.js\nfaults: true\ncases:\n  - name: a\n    faults: {outcomes: [404, read-timeout], fail: [escaped], expect: {\"404\": handled}}\n  - name: b\n    faults: false\n")
+	f.Add("script: s.js\nfaults: {expect: crashed, outcomes: [999], fail: [handled]}\nresult: 1\n")
+	f.Add("script: s.js\nfaults: [1]\nresult: 1\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		_, err := Parse(filepath.Join(dir, "x.test.yaml"), []byte(text))
 		var e *Error

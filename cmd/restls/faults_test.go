@@ -89,6 +89,32 @@ return customer.name;
 		t.Errorf("fails.js: exit %d, %q", rc, stderr)
 	}
 
+	// --openapi: the statuses the operation documents, with their bodies.
+	write("crm.json", `{"openapi":"3.1.0","info":{"title":"crm","version":"1"},"paths":{"/customers/{id}":{"get":{"responses":{
+		"200":{"description":"ok"},
+		"409":{"description":"locked","content":{"application/json":{"schema":{"type":"object"},"example":{"locked":true}}}}}}}}}`)
+	out, _, rc = run("--mock", "orders.mock.yaml", "--json", "--openapi", "crm=crm.json", "safe.js")
+	var documented struct {
+		Sites []struct {
+			Operation string `json:"operation"`
+		} `json:"sites"`
+		Findings []struct {
+			Outcome    string          `json:"outcome"`
+			Documented bool            `json:"documented"`
+			Fixture    json.RawMessage `json:"fixture"`
+		} `json:"findings"`
+	}
+	err := json.Unmarshal([]byte(out), &documented)
+	var fixture bytes.Buffer
+	if err == nil && len(documented.Findings) > 0 {
+		err = json.Compact(&fixture, documented.Findings[0].Fixture)
+	}
+	if err != nil || rc != 0 || len(documented.Findings) != 8 ||
+		documented.Sites[0].Operation != "GET /customers/{id}" || documented.Findings[0].Outcome != "409" || !documented.Findings[0].Documented ||
+		fixture.String() != `{"serviceId":"crm","method":"GET","path":"customers/42","times":1,"status":409,"body":{"locked":true}}` {
+		t.Errorf("--openapi: exit %d, %v\n%s", rc, err, out)
+	}
+
 	// SARIF: a finding at the call site naming the outcome, errors for
 	// the failing verdicts; GitHub: the same as annotations; JUnit: a
 	// testcase per (site, outcome).
