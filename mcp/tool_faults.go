@@ -114,6 +114,9 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 	// nothing reaches a service, and on /mcp the gate admits each as a
 	// run with fixtures.
 	rep, err := faults.Explore(ctx, s.o.Tests, sc.snap, req, base, opts)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, out, fmt.Errorf("the exploration took longer than a call may (%v): a rerun may hang after its failure until the run's time limit; give fewer outcomes, a lower maxRuns, or make the script give up after a failure", s.o.Limits.Time)
+	}
 	if err != nil {
 		var fe *engine.FixturesError
 		if errors.As(err, &fe) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
@@ -149,5 +150,40 @@ func TestFaults(t *testing.T) {
 	}
 	if res := call(t, connect(t, o), "faults", map[string]any{"path": "scripts/pay.js", "input": input}, nil); !res.IsError || !strings.Contains(errorText(res), "role mocker") {
 		t.Errorf("refused: %v %q", res.IsError, errorText(res))
+	}
+}
+
+// TestFaultsHangBounded: a script that hangs after a failure holds the
+// faults and test tools no longer than a call may take, and the answer
+// says so and what to do.
+func TestFaultsHangBounded(t *testing.T) {
+	root := testProject(t)
+	hang := strings.Replace(faultScript, `return "failed";`, `while (true) {}`, 1)
+	test := "script: hang.js\ninput: {id: \"42\"}\nfixtures:\n  - {serviceId: orders, method: GET, path: orders/42, status: 500}\nresult: failed\n"
+	for name, data := range map[string]string{"scripts/hang.js": hang, "scripts/hang.test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := testOptions(t, root)
+	o.Limits.Time = time.Second
+	o.Tests = engine.New(engine.Options{Isolation: engine.InProcess, Limits: engine.Limits{Timeout: time.Minute}}).Run
+	cs := connect(t, o)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"faults", map[string]any{"path": "scripts/hang.js", "fixtures": faultFixtures, "input": map[string]any{"id": "42"}, "outcomes": []string{"500"}}, "the exploration took longer than a call may (1s)"},
+		{"test", map[string]any{"path": "scripts/hang.test.yaml"}, "the test file's cases took longer than a call may (1s)"},
+	} {
+		start := time.Now()
+		res := call(t, cs, c.tool, c.args, nil)
+		if took := time.Since(start); took > 30*time.Second {
+			t.Errorf("%s answered after %v", c.tool, took)
+		}
+		if !res.IsError || !strings.Contains(errorText(res), c.want) {
+			t.Errorf("%s: IsError %v, %q; want %q", c.tool, res.IsError, errorText(res), c.want)
+		}
 	}
 }
