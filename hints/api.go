@@ -25,6 +25,11 @@ type Document struct {
 	flowMu  sync.Mutex
 	flowRes atomic.Pointer[flowResult]
 	base    *flowBase
+
+	// worst is the static worst case (worstcase.go) for the registry it
+	// was computed with: the inlay hint, the hover and the diagnostic of
+	// one version share it.
+	worst atomic.Pointer[worstMemo]
 }
 
 // NewDocument returns a Document for text. Parsing happens on first use.

@@ -206,9 +206,21 @@ func WorstCaseOf(doc *Document, reg *config.Registry, disp Display) (w WorstCase
 	if doc == nil || reg == nil || !strings.Contains(doc.text, "v1") {
 		return WorstCase{}, false
 	}
-	w = worstCase(doc, reg)
+	if m := doc.worst.Load(); m != nil && m.reg == reg {
+		w = m.w
+	} else {
+		w = worstCase(doc, reg)
+		doc.worst.Store(&worstMemo{reg: reg, w: w})
+	}
 	w.Limit = disp.TimeLimit
 	return w, len(w.Calls) > 0
+}
+
+// worstMemo is a Document's worst case for reg (its Calls are shared:
+// read only).
+type worstMemo struct {
+	reg *config.Registry
+	w   WorstCase
 }
 
 // worstDiagnostic is the worst-case-time information, when the worst
@@ -297,9 +309,11 @@ func worstCase(doc *Document, reg *config.Registry) WorstCase {
 	})
 
 	funcs := []worstFunc{{name: ""}}
-	names := map[int]string{}   // a function literal's start: its name
-	callbacks := map[int]bool{} // a function literal's start: an array callback
-	invoked := map[int]bool{}   // a function literal's start: called where written
+	// By a function literal's start: its name, whether it is an array
+	// callback, whether it is called where written. Made when first
+	// written: most scripts have few functions.
+	var names map[int]string
+	var callbacks, invoked map[int]bool
 	type named struct {
 		name string
 		from int
@@ -349,6 +363,9 @@ func worstCase(doc *Document, reg *config.Registry) WorstCase {
 			if m, isMethod := n.(*ast.MethodDefinition); isMethod && m.Body != nil {
 				f.r.Start = offsetOf(text, m.Body.Idx0())
 			}
+			if names == nil {
+				names = map[int]string{}
+			}
 			names[f.r.Start] = f.name
 		}
 		switch n := n.(type) {
@@ -367,27 +384,33 @@ func worstCase(doc *Document, reg *config.Registry) WorstCase {
 			stack = append(stack, worstSpan{start, end, -1})
 		case *ast.AssignExpression:
 			// x = function () {} and obj.x = function () {}
-			if c := dotChain(n.Left); len(c) > 0 && !isNil(n.Right) {
+			if name, _ := lastName(n.Left); name != "" && !isNil(n.Right) {
 				switch r := n.Right.(type) {
 				case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
 					if s, _ := span(r); names[s] == "" {
-						names[s] = c[len(c)-1]
+						if names == nil {
+							names = map[int]string{}
+						}
+						names[s] = name
 					}
 				}
 			}
 		case *ast.CallExpression:
-			chain := dotChain(n.Callee)
-			if len(chain) == 4 && chain[0] == "api" && chain[1] == "rest" && chain[2] == "v1" {
-				if c, ok := worstAPICall(text, n, chain[3], reg, t, anyOAuth); ok {
+			if name, ok := apiCallName(n.Callee); ok {
+				if c, ok := worstAPICall(text, n, name, reg, t, anyOAuth); ok {
 					apis = append(apis, apiCall{c, fn, loop})
 				}
 				return
 			}
-			iter := len(chain) > 1 && iterationMethods[chain[len(chain)-1]]
+			last, dotted := lastName(n.Callee)
+			iter := dotted && iterationMethods[last]
 			for _, a := range n.ArgumentList {
 				switch a := a.(type) {
 				case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
 					if iter {
+						if callbacks == nil {
+							callbacks = map[int]bool{}
+						}
 						s, _ := span(a)
 						callbacks[s] = true
 					}
@@ -401,11 +424,14 @@ func worstCase(doc *Document, reg *config.Registry) WorstCase {
 			}
 			switch c := n.Callee.(type) {
 			case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
+				if invoked == nil {
+					invoked = map[int]bool{}
+				}
 				s, _ := span(c)
 				invoked[s] = true
 			default:
-				if len(chain) > 0 {
-					calls = append(calls, named{chain[len(chain)-1], fn, loop})
+				if last != "" {
+					calls = append(calls, named{last, fn, loop})
 				}
 			}
 		}
@@ -571,6 +597,45 @@ func satAdd(a, b int64) int64 {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// lastName is the name after the last dot of a callee ("c" of a.b.c or
+// f().c), and whether there is a dot; a plain name's own; "" for any
+// other expression. It allocates nothing (dotChain does), as it runs on
+// every call of every script checked.
+func lastName(e ast.Expression) (string, bool) {
+	switch x := e.(type) {
+	case *ast.DotExpression:
+		if x != nil {
+			return x.Identifier.Name.String(), true
+		}
+	case *ast.Identifier:
+		if x != nil {
+			return x.Name.String(), false
+		}
+	}
+	return "", false
+}
+
+// apiCallName is the name of an api.rest.v1.<name> callee.
+func apiCallName(e ast.Expression) (string, bool) {
+	d, ok := e.(*ast.DotExpression)
+	if !ok || d == nil {
+		return "", false
+	}
+	v1, ok := d.Left.(*ast.DotExpression)
+	if !ok || v1 == nil || v1.Identifier.Name != "v1" {
+		return "", false
+	}
+	rest, ok := v1.Left.(*ast.DotExpression)
+	if !ok || rest == nil || rest.Identifier.Name != "rest" {
+		return "", false
+	}
+	api, ok := rest.Left.(*ast.Identifier)
+	if !ok || api == nil || api.Name != "api" {
+		return "", false
+	}
+	return d.Identifier.Name.String(), true
 }
 
 // worstAPICall is one api.rest.v1 call's worst case; false when it makes

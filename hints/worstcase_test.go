@@ -205,3 +205,37 @@ func FuzzWorstCase(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWorstCase is the worst case of a 10,000-line script (about
+// 1,400 calls) with a 10,000-service registry, parsed already: what the
+// first inlay hint, hover or diagnostic of a version costs (the document
+// keeps it for the rest), and restls check per script with timeLimits.
+func BenchmarkWorstCase(b *testing.B) {
+	text, _ := bigScript(10000)
+	reg := bigRegistry(10000)
+	doc := NewDocument(text)
+	doc.parse()
+	b.ReportAllocs()
+	for b.Loop() {
+		// Not WorstCaseOf, which keeps the result on the document.
+		if w := worstCase(doc, reg); len(w.Calls) < 1000 {
+			b.Fatalf("%d calls", len(w.Calls))
+		}
+	}
+}
+
+// One computation per document and registry: another registry (a reload,
+// another kind) computes it again.
+func TestWorstCaseKeptPerRegistry(t *testing.T) {
+	reg := testRegistry(t)
+	doc := NewDocument(`api.rest.v1.get("crm", {}, {});`)
+	a, _ := WorstCaseOf(doc, reg, Display{})
+	b, _ := WorstCaseOf(doc, reg, Display{TimeLimit: time.Second})
+	if &a.Calls[0] != &b.Calls[0] || b.Limit != time.Second {
+		t.Error("the second ask computed it again, or lost its limit")
+	}
+	other := bigRegistry(1)
+	if w, ok := WorstCaseOf(doc, other, Display{}); ok {
+		t.Errorf("another registry, without crm, got %q", w.Label())
+	}
+}
