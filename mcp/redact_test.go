@@ -100,6 +100,7 @@ return {headers: r.headers, token: r.body.token};`
 	}{
 		{"test", map[string]any{"path": "scripts/leak.test.yaml"}},
 		{"faults", map[string]any{"path": "scripts/leak.js", "fixtures": fixtures, "outcomes": []string{"500", "read-timeout"}}},
+		{"faults", map[string]any{"path": "scripts/leak.js", "fixtures": fixtures}}, // every outcome, documented statuses' bodies included
 	} {
 		res := call(t, cs, c.tool, c.args, nil)
 		data, _ := json.Marshal(res)
