@@ -20,7 +20,7 @@ func (s *session) codeAction(ctx context.Context, p *protocol.CodeActionParams, 
 	start, end := v.d.m.fromRange(p.Range)
 	kind := protocol.CodeActionKindQuickFix
 	for _, d := range s.diagnosticsOf(v) {
-		if len(d.Fixes) == 0 && d.Code != hints.CodeUnknownService || d.Range.End < start || d.Range.Start > end {
+		if len(d.Fixes) == 0 && d.Code != hints.CodeUnknownService && d.Code != CodeFault || d.Range.End < start || d.Range.Start > end {
 			continue
 		}
 		diag := toDiagnostic(v.d.m, d)
@@ -37,6 +37,9 @@ func (s *session) codeAction(ctx context.Context, p *protocol.CodeActionParams, 
 				IsPreferred: &preferred,
 				Edit:        &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{v.d.uri: edits}},
 			})
+		}
+		if d.Code == CodeFault {
+			out = append(out, s.faultCaseActions(v, d, diag)...)
 		}
 		if a := s.skeletonAction(v, d, diag); a != nil {
 			out = append(out, a)

@@ -23,7 +23,13 @@ func (s *session) codeLens(ctx context.Context, p *protocol.CodeLensParams, m *m
 	if isTestDocument(hostPaths.fsPath(p.TextDocument.URI)) {
 		return s.testLenses(p.TextDocument.URI), nil // testfile.go
 	}
-	if m == nil || !isConfigDocument(hostPaths.fsPath(p.TextDocument.URI)) {
+	if !isConfigDocument(hostPaths.fsPath(p.TextDocument.URI)) {
+		if lenses := s.faultLenses(p.TextDocument.URI); lenses != nil {
+			return lenses, nil // faults.go
+		}
+		return out, nil
+	}
+	if m == nil {
 		return out, nil
 	}
 	ni := s.navIndexFor(ctx)

@@ -157,6 +157,7 @@ var CommandTable = []CommandDecl{
 	command(CommandListTests, testTakes("{uri, name?, show?}"), argRequired, (*session).listTests),
 	command(CommandShowEntry, "one argument {uri, range} naming a file", argRequired, (*session).showEntry),
 	commandWithoutArgs(CommandReload, (*session).reload),
+	command(CommandExploreFaults, "one argument {uri, kind?, input?, mock?, outcomes?, maxRuns?} naming an open document", argRequired, (*session).exploreFaults),
 }
 
 // commandByName finds a command of CommandTable.

@@ -11,6 +11,9 @@ import (
 // configuration file, whose diagnostics come from the registry and stay.
 func (s *session) didClose(ctx context.Context, req *jsonrpc2.Request, p *protocol.DidCloseTextDocumentParams) (any, error) {
 	u := p.TextDocument.URI
-	s.diagnostics.forget(ctx, u, func() { s.dropDocument(u) })
+	s.diagnostics.forget(ctx, u, func() {
+		s.dropDocument(u)
+		s.forgetExplored(u)
+	})
 	return nil, nil
 }

@@ -85,6 +85,8 @@ type session struct {
 	// slow are the calls of each script's last dry run that came close
 	// to their read timeout (command_history.go), by history key.
 	slow map[string][]hints.SlowCall
+	// explored is each open script's last fault exploration (faults.go).
+	explored map[uri.URI]*explored
 
 	pullMu  sync.Mutex // serialises workspace/configuration pulls
 	watchMu sync.Mutex // serialises watcher (re)registrations

@@ -214,6 +214,7 @@ func (w *diagnosticsWorker) publishDocument(ctx context.Context, u uri.URI) {
 	}
 	diags := hints.Diagnose(v.d.doc, v.reg, s.displayFor(v))
 	diags = append(diags, hints.BudgetDiagnostics(v.d.doc, s.slowCalls(v.d))...)
+	diags = append(diags, s.faultDiagnostics(v.d)...)
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for _, d := range diags {
 		out = append(out, toDiagnostic(v.d.m, d))

@@ -156,7 +156,8 @@ func newRoleServer(t *testing.T, env string, trusted ...string) *roleServer {
 		trusted = []string{"127.0.0.0/8", "::1"}
 	}
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
-		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1, Runner: gate.Wrap(runner)})
+		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1, Runner: gate.Wrap(runner),
+			Faults: gate.WrapFaults(engine.New(engine.Options{Isolation: engine.InProcess}).Run)})
 		o.Runner, o.Gate, o.Ops, o.ServeMetrics = runner, gate, rs.ops, true
 		o.Auth = AuthOptions{Mode: AuthProxy, TrustedProxies: trusted, Roles: p.Roles}
 	})

@@ -131,6 +131,15 @@ ended without shutdown, 2 for usage errors.`)
 		// /v1/run and restls.runScript alike.
 		load, runner = hf.watch(load, runner, env, &cf)
 	}
+	// Fault explorations (restls.exploreFaults) rerun a script once per
+	// call site and outcome, every run answered by parsed fixtures: in
+	// this process, each with the limits of a run; over HTTP behind the
+	// same gate (a mocker may explore).
+	faultRunner := scriptRunner(runsCtx, engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: *maxRuns,
+		Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("faults")}))
+	if httpMode {
+		faultRunner = hf.gate.WrapFaults(faultRunner)
+	}
 	// The one workspace session of this process: the editor's sessions,
 	// /lsp and /v1 all ask it.
 	ws := workspace.NewSession(workspace.SessionOptions{
@@ -147,6 +156,7 @@ ended without shutdown, 2 for usage errors.`)
 		Session: ws,
 		Logger:  log,
 		Runner:  runner,
+		Faults:  faultRunner,
 		History: editorHistory(env, log),
 		Tests:   editorTests(*runTimeout),
 		Version: versionString(),

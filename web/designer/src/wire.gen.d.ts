@@ -419,6 +419,16 @@ export interface Range {
   end: Position
 }
 
+/** ExploreFaultsArgs is Go's lsp.ExploreFaultsArgs. */
+export interface ExploreFaultsArgs {
+  uri?: string
+  kind?: string
+  input?: unknown
+  mock?: string
+  outcomes?: string[]
+  maxRuns?: number
+}
+
 /** DocumentInfoParams is Go's lsp.DocumentInfoParams. */
 export interface DocumentInfoParams {
   textDocument?: TextDocumentIdentifier
@@ -548,6 +558,35 @@ export interface ReloadResult {
   reloaded: boolean
 }
 
+/** FaultsResult is Go's lsp.FaultsResult. */
+export interface FaultsResult {
+  script: string
+  fixtures: string
+  summary: string
+  sites: FaultSiteView[] | null
+  runs: number
+  cut: number
+  failing: number
+}
+
+/** FaultSiteView is Go's lsp.FaultSiteView. */
+export interface FaultSiteView {
+  line: number
+  method: string
+  serviceId: string
+  path: string
+  tally: string
+  findings: FaultFindingView[] | null
+}
+
+/** FaultFindingView is Go's lsp.FaultFindingView. */
+export interface FaultFindingView {
+  outcome: string
+  verdict: string
+  detail: string
+  fails: boolean
+}
+
 /** CommandParams are the one argument of each restls.* command (undefined: it takes none), by command: Go's lsp.CommandTable. */
 export interface CommandParams {
   "restls.runScript": RunScriptArgs
@@ -562,6 +601,7 @@ export interface CommandParams {
   "restls.listTests": TestArgs
   "restls.showEntry": ShowEntryArgs
   "restls.reload": undefined
+  "restls.exploreFaults": ExploreFaultsArgs
 }
 
 /** CommandResults are the answers of the restls.* commands (workspace/executeCommand), by command: Go's lsp.CommandTable. */
@@ -578,6 +618,7 @@ export interface CommandResults {
   "restls.listTests": TestOutline
   "restls.showEntry": ShowEntryResult | null
   "restls.reload": ReloadResult | null
+  "restls.exploreFaults": FaultsResult | null
 }
 
 /** MethodParams are the params of restls' own requests, by method: Go's lsp.CustomMethods. */

@@ -1,0 +1,469 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
+	"github.com/restls/restls/faults"
+	"github.com/restls/restls/hints"
+	"github.com/restls/restls/workspace"
+)
+
+// The editor's surface of fault exploration (issue 36): a command that
+// explores the open script (faults.Explore, through Options.Faults), then
+// a "Faults" code lens above each call site explored, a warning on each
+// call site whose failures fail (crash, misread), and a quick fix that
+// adds a failing outcome as a case of the script's test file.
+const (
+	// CommandExploreFaults explores the open script ({uri, ...}: the
+	// ExploreFaultsArgs) and answers the table restls faults prints
+	// (FaultsResult).
+	CommandExploreFaults = "restls.exploreFaults"
+	// CodeFault is the warning on a call site an outcome of which the
+	// script does not survive, after an exploration of this text.
+	CodeFault = "fault"
+)
+
+// ErrNoFaults is what restls.exploreFaults answers when the server was
+// built without an engine for explorations.
+var ErrNoFaults = errors.New("fault exploration is not available in this restls build: it was started without an in-process run engine")
+
+// ExploreFaultsArgs are the arguments of restls.exploreFaults.
+type ExploreFaultsArgs struct {
+	URI string `json:"uri"`
+	// Kind is the script's kind when the user names one; "" is the kind
+	// rule's.
+	Kind string `json:"kind,omitempty"`
+	// Input is context.input as JSON; absent is {}.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Mock is a fixtures document (YAML or JSON, the designer's Mocks
+	// tab) the successful run is answered by; absent, the fixtures file
+	// beside the script (NAME.mock.yaml), in sessions that may read files.
+	Mock *string `json:"mock,omitempty"`
+	// Outcomes to try; absent is all (faults.Outcomes).
+	Outcomes []string `json:"outcomes,omitempty"`
+	// MaxRuns bounds the reruns; 0 is faults.DefaultMaxRuns.
+	MaxRuns int `json:"maxRuns,omitempty"`
+}
+
+func (a *ExploreFaultsArgs) complete() bool { return a.URI != "" }
+
+// FaultsResult is an exploration as restls faults prints it: per call
+// site, each outcome's verdict and what happened.
+type FaultsResult struct {
+	// Script is the script as the session shows paths.
+	Script string `json:"script"`
+	// Fixtures names what answered the successful run ("" for none).
+	Fixtures string `json:"fixtures"`
+	// Summary is the CLI table's first line after the script's name:
+	// "1 call site, 7 runs, 1 handled, 2 escaped, 4 crashed".
+	Summary string          `json:"summary"`
+	Sites   []FaultSiteView `json:"sites"`
+	Runs    int             `json:"runs"`
+	// Cut counts the (call site, outcome) pairs MaxRuns left out.
+	Cut int `json:"cut"`
+	// Failing counts the findings whose verdict fails (crashed, misread).
+	Failing int `json:"failing"`
+}
+
+// FaultSiteView is one call site of a FaultsResult.
+type FaultSiteView struct {
+	// Line is the 1-based line of the statement that makes the call.
+	Line      int    `json:"line"`
+	Method    string `json:"method"`
+	ServiceID string `json:"serviceId"`
+	// Path is the call's pathParams joined with "/".
+	Path string `json:"path"`
+	// Tally is "7 handled, 1 crashed", the code lens' text.
+	Tally    string             `json:"tally"`
+	Findings []FaultFindingView `json:"findings"`
+}
+
+// FaultFindingView is one outcome at a call site.
+type FaultFindingView struct {
+	Outcome string `json:"outcome"`
+	// Verdict is handled, escaped, crashed, misread or unanswered.
+	Verdict string `json:"verdict"`
+	// Detail is what happened, as restls faults prints it.
+	Detail string `json:"detail"`
+	// Fails is set for the verdicts that fail (faults.Fails).
+	Fails bool `json:"fails"`
+}
+
+// explored is the last exploration of an open document: valid while the
+// document's text is the one explored.
+type explored struct {
+	sum   [sha256.Size]byte
+	rep   *faults.Report
+	input json.RawMessage
+	// fixtures is the fixtures file the run was answered by, "" for
+	// none or a document.
+	fixtures string
+}
+
+// exploreFaults answers restls.exploreFaults.
+func (s *session) exploreFaults(ctx context.Context, c commandCall, a *ExploreFaultsArgs) (*FaultsResult, error) {
+	const cmd = CommandExploreFaults
+	v, ok := s.viewOf(canonicalURI(a.URI))
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %s is not open in the editor; open it first", cmd, a.URI)
+	}
+	var kind config.Kind
+	if a.Kind != "" {
+		k, err := config.ParseKind(a.Kind)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", cmd, err)
+		}
+		kind = k
+	}
+	for _, o := range a.Outcomes {
+		if !slices.Contains(faults.Outcomes, o) {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: outcome %q: use one of %s", cmd, o, strings.Join(faults.Outcomes, ", "))
+		}
+	}
+	run := s.srv.opts.Faults
+	if run == nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, cmd+": "+ErrNoFaults.Error())
+	}
+	if !s.opts.MayRun {
+		return nil, s.refused(cmd)
+	}
+	var input json.RawMessage
+	if len(a.Input) > 0 && string(a.Input) != "null" {
+		input = a.Input
+	}
+	show := s.showPath(v)
+	req := engine.Request{Path: v.d.path, Name: show(scriptPath(v.d.uri, v.d.path)), Text: v.d.doc.Text(), Kind: kind, Input: input, Show: show}
+	if req.Name == "" {
+		req.Name = uri.Basename(v.d.uri)
+	}
+	switch {
+	case a.Mock != nil:
+		req.Fixtures = engine.Fixtures{Inline: []byte(*a.Mock), Name: "the Mocks tab"}
+	case s.opts.MayUseFiles:
+		req.Fixtures.Beside = true
+	}
+	base, err := faults.Base(req)
+	if err != nil {
+		return nil, s.runError(ctx, cmd, a.URI, err)
+	}
+	ctx, done := s.detach(ctx, c.req)
+	defer done()
+	prog := s.startProgress(ctx, c.token, "restls: exploring the faults of "+uri.Basename(v.d.uri))
+	rep, err := faults.Explore(ctx, run, v.ws, req, base, faults.Options{MaxRuns: a.MaxRuns, Outcomes: a.Outcomes})
+	if err != nil {
+		prog.end("failed")
+		var be *faults.BaseError
+		if errors.As(err, &be) {
+			why := ""
+			switch {
+			case base != nil:
+			case req.Fixtures.Beside:
+				why = " (it had no fixtures: write them beside it, as " + filepath.Base(workspace.MockCandidates(v.d.path)[0]) + ")"
+			default:
+				why = " (it had no fixtures: give them in the Mocks tab)"
+			}
+			return nil, jsonrpc2.Errorf(codeRequestFailed, "%s: %s: %v%s", cmd, req.Name, err, why)
+		}
+		return nil, s.runError(ctx, cmd, a.URI, err)
+	}
+	prog.end("done")
+	e := &explored{sum: sha256.Sum256([]byte(req.Text)), rep: rep, input: input}
+	if req.Fixtures.Beside && base != nil {
+		e.fixtures = workspace.MockFileBeside(v.d.path)
+	}
+	s.keepExplored(v.d, e)
+	out := faultsView(rep)
+	out.Script = req.Name
+	if base != nil {
+		out.Fixtures = base.File
+	}
+	return out, nil
+}
+
+// faultsView is rep as the command answers it.
+func faultsView(rep *faults.Report) *FaultsResult {
+	out := &FaultsResult{Sites: []FaultSiteView{}, Runs: rep.Runs, Cut: rep.Cut}
+	for si, site := range rep.Sites {
+		sv := FaultSiteView{Line: site.Line, Method: site.Method, ServiceID: site.ServiceID, Path: strings.Join(site.PathParams, "/"),
+			Tally: faults.Tally(rep.Counts(si)), Findings: []FaultFindingView{}}
+		for _, f := range rep.Findings {
+			if f.Site != si {
+				continue
+			}
+			fails := faults.Fails(f.Verdict)
+			if fails {
+				out.Failing++
+			}
+			sv.Findings = append(sv.Findings, FaultFindingView{Outcome: f.Outcome, Verdict: string(f.Verdict), Detail: f.Detail(), Fails: fails})
+		}
+		out.Sites = append(out.Sites, sv)
+	}
+	out.Summary = plural(len(rep.Sites), "call site") + ", " + plural(rep.Runs, "run")
+	if t := faults.Tally(rep.Counts(-1)); t != "" {
+		out.Summary += ", " + t
+	}
+	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// keepExplored remembers d's exploration and has its warnings published
+// (and, after them, the lenses asked for again).
+func (s *session) keepExplored(d *document, e *explored) {
+	s.mu.Lock()
+	if s.explored == nil {
+		s.explored = map[uri.URI]*explored{}
+	}
+	s.explored[d.uri] = e
+	s.mu.Unlock()
+	s.diagnostics.mark(false, d.uri)
+}
+
+// exploredOf is d's exploration when it explored d's text, else nil.
+func (s *session) exploredOf(d *document) *explored {
+	s.mu.Lock()
+	e := s.explored[d.uri]
+	s.mu.Unlock()
+	if e == nil || e.sum != sha256.Sum256([]byte(d.doc.Text())) {
+		return nil
+	}
+	return e
+}
+
+// forgetExplored drops a closed document's exploration.
+func (s *session) forgetExplored(u uri.URI) {
+	s.mu.Lock()
+	delete(s.explored, u)
+	s.mu.Unlock()
+}
+
+// placeSites is where each site of rep is in doc: the name of the call
+// with the site's serviceId and method nearest at or after the site's
+// statement line, else that line's start.
+func placeSites(doc *hints.Document, m *mapper, rep *faults.Report) []hints.Range {
+	calls := hints.CallSites(doc)
+	out := make([]hints.Range, len(rep.Sites))
+	for i, site := range rep.Sites {
+		best, bestLine := -1, 0
+		for j, c := range calls {
+			if c.Dynamic || c.ServiceID != site.ServiceID || !strings.EqualFold(c.Method, site.Method) {
+				continue
+			}
+			line := int(m.position(c.NameRange.Start).Line) + 1
+			if line >= site.Line && (best < 0 || line < bestLine) {
+				best, bestLine = j, line
+			}
+		}
+		if best >= 0 {
+			out[i] = calls[best].NameRange
+			continue
+		}
+		start, end := m.fromRange(m.lineRange(site.Line))
+		out[i] = hints.Range{Start: start, End: end}
+	}
+	return out
+}
+
+// faultLenses are the "Faults" lenses of a script explored as it is.
+func (s *session) faultLenses(u uri.URI) []protocol.CodeLens {
+	d := s.document(u)
+	if d == nil {
+		return nil
+	}
+	e := s.exploredOf(d)
+	if e == nil {
+		return nil
+	}
+	out := []protocol.CodeLens{}
+	for i, r := range placeSites(d.doc, d.m, e.rep) {
+		title := "Faults: " + faults.Tally(e.rep.Counts(i))
+		if len(e.rep.Findings) == 0 {
+			title = "Faults: not explored (--max-runs)"
+		}
+		pr := d.m.toRange(r)
+		out = append(out, protocol.CodeLens{Range: pr, Command: protocol.Command{
+			Title: title, Command: CommandExploreFaults, Arguments: lspArgs(map[string]string{"uri": string(u)}),
+		}})
+	}
+	return out
+}
+
+// faultDiagnostics are the warnings of a script explored as it is: one
+// per call site with an outcome whose verdict fails, naming them.
+func (s *session) faultDiagnostics(d *document) []hints.Diagnostic {
+	e := s.exploredOf(d)
+	if e == nil {
+		return nil
+	}
+	var out []hints.Diagnostic
+	for i, r := range placeSites(d.doc, d.m, e.rep) {
+		var by []string
+		first := ""
+		for _, f := range e.rep.Findings {
+			if f.Site == i && faults.Fails(f.Verdict) {
+				by = append(by, f.Outcome+" "+string(f.Verdict))
+				if first == "" {
+					first = f.Outcome + ": " + f.Detail()
+				}
+			}
+		}
+		if len(by) == 0 {
+			continue
+		}
+		site := e.rep.Sites[i]
+		out = append(out, hints.Diagnostic{Range: r, Severity: hints.SeverityWarning, Code: CodeFault,
+			Message: fmt.Sprintf("the script does not survive this %s %s call failing: %s (%s). Handle the failure (an answer of the service has e.status && e.status.code), then add it as a test case (quick fix)",
+				site.Method, site.ServiceID, strings.Join(by, ", "), first)})
+	}
+	return out
+}
+
+// faultCaseActions are the quick fixes of a fault warning: per failing
+// outcome of its call site, add the case of that outcome (faults.CaseOf)
+// to the script's test file (NAME.test.yaml beside it), created if
+// absent. A case of the same name already there is not added again.
+func (s *session) faultCaseActions(v view, d hints.Diagnostic, diag protocol.Diagnostic) []protocol.CommandOrCodeAction {
+	e := s.exploredOf(v.d)
+	if e == nil || v.d.path == "" || s.opts.ShowPath != nil {
+		return nil
+	}
+	site := -1
+	for i, r := range placeSites(v.d.doc, v.d.m, e.rep) {
+		if r == d.Range {
+			site = i
+		}
+	}
+	if site < 0 {
+		return nil
+	}
+	file := workspace.TestFileOf(v.d.path)
+	if workspace.TestFileWritable(v.d.path, file) != nil {
+		return nil
+	}
+	u := hostPaths.fileURI(cleanAbs(file))
+	var old []byte
+	if td := s.document(u); td != nil {
+		old = []byte(td.doc.Text())
+	} else {
+		var err error
+		if old, err = workspace.TestFileText(v.d.path, file); err != nil {
+			return nil
+		}
+	}
+	if old == nil && !s.caps.documentChanges {
+		return nil
+	}
+	kind := protocol.CodeActionKindQuickFix
+	var out []protocol.CommandOrCodeAction
+	for _, f := range e.rep.Findings {
+		if f.Site != site || !faults.Fails(f.Verdict) {
+			continue
+		}
+		c := faults.CaseOf(e.rep, f, e.input)
+		if old != nil && bytes.Contains(old, []byte(fmt.Sprintf("%q", c.Name))) {
+			continue
+		}
+		we, ok := addCase(u, old, filepath.Base(v.d.path), fixturesKey(file, e.fixtures), c)
+		if !ok {
+			continue
+		}
+		out = append(out, &protocol.CodeAction{Title: fmt.Sprintf("Add a test case: %s answers %s (%s)", site0(e.rep, site), f.Outcome, filepath.Base(file)),
+			Kind: &kind, Diagnostics: []protocol.Diagnostic{diag}, Edit: we})
+	}
+	return out
+}
+
+func site0(rep *faults.Report, i int) string {
+	s := rep.Sites[i]
+	return s.Method + " " + s.ServiceID
+}
+
+// addCase is the edit that adds c to the test file u (text old, nil when
+// it does not exist: then it is created naming script); false when old
+// is a test file whose cases list it cannot find (a file that is one
+// case: its author makes it a list first).
+func addCase(u uri.URI, old []byte, script, fixtures string, c faults.Case) (*protocol.WorkspaceEdit, bool) {
+	if old == nil {
+		yes := true
+		text := fmt.Sprintf("# Tests of %s (restls test, docs/ci.md); the faults cases came from the editor's exploration:\n# confirm or correct what each expects.\nscript: %s\n%scases:\n%s", script, script, fixtures, c.YAML("  "))
+		return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
+			&protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}},
+			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
+				Edits: []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: text}}},
+		}}, true
+	}
+	at, indent, ok := casesEnd(old)
+	if !ok {
+		return nil, false
+	}
+	text := c.YAML(indent)
+	if at == len(old) && len(old) > 0 && old[len(old)-1] != '\n' {
+		text = "\n" + text
+	}
+	m := newFileMapper(string(old))
+	pos := m.position(at)
+	if at == len(old) {
+		pos = endPosition(old)
+	}
+	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {{Range: protocol.Range{Start: pos, End: pos}, NewText: text}}}}, true
+}
+
+// fixturesKey is the fixtures line of a new test file (test) whose
+// cases' other calls the fixtures file answers, as the exploration's
+// were: "" when there is none.
+func fixturesKey(test, fixtures string) string {
+	if fixtures == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(filepath.Dir(test), fixtures)
+	if err != nil {
+		return ""
+	}
+	return "fixtures: " + strconv.Quote(filepath.ToSlash(rel)) + "\n"
+}
+
+// casesEnd is the byte offset where a new item of the top-level cases
+// list goes (the start of the line after its last item: the next
+// top-level key, else the end), and the indent of its items.
+func casesEnd(text []byte) (at int, indent string, ok bool) {
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	off, in := 0, false
+	indent = "  "
+	seenItem := false
+	for _, l := range lines {
+		trim := bytes.TrimRight(l, "\r\n")
+		switch {
+		case !in && bytes.HasPrefix(trim, []byte("cases:")) && len(bytes.TrimSpace(trim[len("cases:"):])) == 0:
+			in = true
+		case in && len(trim) > 0 && trim[0] != ' ' && trim[0] != '#' && trim[0] != '-':
+			return off, indent, seenItem
+		case in && !seenItem:
+			t := bytes.TrimLeft(trim, " ")
+			if bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-")) {
+				indent, seenItem = string(trim[:len(trim)-len(t)]), true
+			}
+		}
+		off += len(l)
+	}
+	return len(text), indent, in && seenItem
+}
