@@ -41,6 +41,7 @@ import { ServicesView, REVEAL, VIEW_ID, reveal } from './servicesView';
 import { Location } from './servicesTree';
 import { StatusBar } from './status';
 import { TestsView } from './testing';
+import { EXPLORE_FAULTS, SERVER_EXPLORE_FAULTS, faultsTable } from './faults';
 
 /** UPDATE_FIXTURES is the button that writes the last run's answers into the fixture file. */
 const UPDATE_FIXTURES = 'Update Fixtures';
@@ -69,6 +70,7 @@ export const Commands = {
   revealInConfiguration: REVEAL,
   showReferences: 'restls.showReferences',
   pasteCurl: 'restls.pasteCurlAsCall',
+  exploreFaults: EXPLORE_FAULTS,
 } as const;
 
 /** ServerCommands are the workspace/executeCommand ids of restls serve. */
@@ -96,6 +98,7 @@ export const ServerCommands = {
   updateFixtures: 'restls.updateFixtures',
   reload: 'restls.reload',
   pasteCurl: 'restls.pasteCurl',
+  exploreFaults: SERVER_EXPLORE_FAULTS,
 } as const satisfies Record<string, keyof CommandResults>;
 
 /**
@@ -228,6 +231,7 @@ export class Restls implements vscode.Disposable {
     reg(Commands.selectEnvironment, () => this.selectEnvironment());
     reg(Commands.refreshServices, () => this.services.refresh());
     reg(Commands.pasteCurl, () => this.pasteCurl());
+    this.disposables.push(vscode.commands.registerCommand(Commands.exploreFaults, (uri?: unknown) => this.exploreFaults(uri instanceof vscode.Uri ? uri : undefined)));
     this.disposables.push(vscode.commands.registerCommand(Commands.showReferences, (u?: unknown, p?: unknown) => showReferences(u, p)));
     this.disposables.push(
       vscode.commands.registerCommand(Commands.revealInConfiguration, (loc: Location) => reveal(loc)),
@@ -784,6 +788,44 @@ export class Restls implements vscode.Disposable {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(sel.start, sel.end), answer.text);
     return vscode.workspace.applyEdit(edit);
+  }
+
+  /**
+   * exploreFaults explores the script's error paths (restls.exploreFaults,
+   * from the fixtures beside it) and shows the table in the log; the
+   * server then shows the Faults lenses and warnings.
+   */
+  async exploreFaults(target?: vscode.Uri): Promise<string | undefined> {
+    const doc = await this.scriptDocument(target);
+    const client = doc && (await this.requireClient());
+    if (!doc || !client) {
+      return undefined;
+    }
+    const name = path.basename(doc.uri.fsPath);
+    let table: ReturnType<typeof faultsTable>;
+    try {
+      table = faultsTable(await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `restls: exploring the faults of ${name}`, cancellable: true },
+        (_progress, token) => client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.exploreFaults, arguments: [{ uri: doc.uri.toString() }] }, token),
+      ));
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.log(`fault exploration of ${name} failed: ${msg}`);
+      void vscode.window.showErrorMessage(`restls: ${msg}`, 'Show Log').then((p) => p && this.output.show(true));
+      return undefined;
+    }
+    if (!table) {
+      void vscode.window.showErrorMessage(`restls: the fault exploration of ${name} returned no result; see "restls: Show Log".`);
+      return undefined;
+    }
+    this.output.appendLine(table.text);
+    const show = (p: string | undefined) => p && this.output.show(true);
+    if (table.failing > 0) {
+      void vscode.window.showWarningMessage(`restls: ${table.summary}: see the warnings on the calls, whose quick fixes add test cases.`, 'Show Table').then(show);
+    } else {
+      void vscode.window.showInformationMessage(`restls: ${table.summary}`, 'Show Table').then(show);
+    }
+    return table.text;
   }
 
   /**

@@ -8,7 +8,7 @@
 
 import type { CompareResult, DocumentInfo, Files, KindSource, RunError, ScriptKind, Status, Tolerant } from '../../web/designer/src/wire.gen';
 
-export type { CommandParams, CommandResults, Status, CompareResult, DocumentInfo, Experimental, Files, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
+export type { CommandParams, CommandResults, Status, CompareResult, DocumentInfo, Experimental, FaultsResult, Files, KindDecision, RunResult, UpdateFixturesResult } from '../../web/designer/src/wire.gen';
 
 /** Service is one entry of the services map. */
 export interface Service {
