@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +36,19 @@ const (
 	// script does not survive, after an exploration of this text.
 	CodeFault = "fault"
 )
+
+// FaultOptions are what restls.exploreFaults needs of its server.
+type FaultOptions struct {
+	// Run runs the reruns (faults.Explore): an in-process engine's Run,
+	// behind web's gate over HTTP.
+	Run engine.RunFunc
+	// Fail are the verdicts that fail (restls.yaml's faults.fail); nil is
+	// faults.DefaultFail.
+	Fail []faults.Verdict
+	// Descriptions loads the API descriptions once for every exploration
+	// (faults.Options.Descriptions); nil loads them per exploration.
+	Descriptions *workspace.Descriptions
+}
 
 // ErrNoFaults is what restls.exploreFaults answers when the server was
 // built without an engine for explorations.
@@ -69,15 +81,19 @@ type FaultsResult struct {
 	Script string `json:"script"`
 	// Fixtures names what answered the successful run ("" for none).
 	Fixtures string `json:"fixtures"`
-	// Summary is the CLI table's first line after the script's name:
-	// "1 call site, 7 runs, 1 handled, 2 escaped, 4 crashed".
+	// Summary is the CLI table's first line: "orders.js: 1 call site, 7
+	// runs, 1 handled, 2 escaped, 4 crashed: 4 failing".
 	Summary string          `json:"summary"`
 	Sites   []FaultSiteView `json:"sites"`
 	Runs    int             `json:"runs"`
 	// Cut counts the (call site, outcome) pairs MaxRuns left out.
 	Cut int `json:"cut"`
-	// Failing counts the findings whose verdict fails (crashed, misread).
+	// Failing counts the findings whose verdict fails (crashed, misread,
+	// or restls.yaml's faults.fail).
 	Failing int `json:"failing"`
+	// Notes say what the exploration left out (the run cap, outcomes
+	// that do not apply).
+	Notes []string `json:"notes"`
 }
 
 // FaultSiteView is one call site of a FaultsResult.
@@ -88,6 +104,9 @@ type FaultSiteView struct {
 	ServiceID string `json:"serviceId"`
 	// Path is the call's pathParams joined with "/".
 	Path string `json:"path"`
+	// Operation is the described operation the call matched ("GET
+	// /orders/{id}"), "" when none.
+	Operation string `json:"operation,omitempty"`
 	// Tally is "7 handled, 1 crashed", the code lens' text.
 	Tally    string             `json:"tally"`
 	Findings []FaultFindingView `json:"findings"`
@@ -100,7 +119,7 @@ type FaultFindingView struct {
 	Verdict string `json:"verdict"`
 	// Detail is what happened, as restls faults prints it.
 	Detail string `json:"detail"`
-	// Fails is set for the verdicts that fail (faults.Fails).
+	// Fails is set for the verdicts that fail (Report.Fails).
 	Fails bool `json:"fails"`
 }
 
@@ -130,12 +149,11 @@ func (s *session) exploreFaults(ctx context.Context, c commandCall, a *ExploreFa
 		}
 		kind = k
 	}
-	for _, o := range a.Outcomes {
-		if !slices.Contains(faults.Outcomes, o) {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: outcome %q: use one of %s", cmd, o, strings.Join(faults.Outcomes, ", "))
-		}
+	opts := faults.Options{MaxRuns: a.MaxRuns, Outcomes: a.Outcomes, Fail: s.srv.opts.Faults.Fail, Descriptions: s.srv.opts.Faults.Descriptions}
+	if err := opts.Check(); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", cmd, err)
 	}
-	run := s.srv.opts.Faults
+	run := s.srv.opts.Faults.Run
 	if run == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, cmd+": "+ErrNoFaults.Error())
 	}
@@ -164,7 +182,7 @@ func (s *session) exploreFaults(ctx context.Context, c commandCall, a *ExploreFa
 	ctx, done := s.detach(ctx, c.req)
 	defer done()
 	prog := s.startProgress(ctx, c.token, "restls: exploring the faults of "+uri.Basename(v.d.uri))
-	rep, err := faults.Explore(ctx, run, v.ws, req, base, faults.Options{MaxRuns: a.MaxRuns, Outcomes: a.Outcomes})
+	rep, err := faults.Explore(ctx, run, v.ws, req, base, opts)
 	if err != nil {
 		prog.end("failed")
 		var be *faults.BaseError
@@ -187,44 +205,48 @@ func (s *session) exploreFaults(ctx context.Context, c commandCall, a *ExploreFa
 		e.fixtures = workspace.MockFileBeside(v.d.path)
 	}
 	s.keepExplored(v.d, e)
-	out := faultsView(rep)
-	out.Script = req.Name
+	out := faultsView(req.Name, rep)
 	if base != nil {
 		out.Fixtures = base.File
 	}
 	return out, nil
 }
 
-// faultsView is rep as the command answers it.
-func faultsView(rep *faults.Report) *FaultsResult {
-	out := &FaultsResult{Sites: []FaultSiteView{}, Runs: rep.Runs, Cut: rep.Cut}
+// faultsView is rep of script as the command answers it.
+func faultsView(script string, rep *faults.Report) *FaultsResult {
+	out := &FaultsResult{Script: script, Summary: rep.Summary(script), Sites: []FaultSiteView{}, Runs: rep.Runs, Cut: rep.Cut, Failing: rep.Failed(), Notes: rep.Notes}
 	for si, site := range rep.Sites {
-		sv := FaultSiteView{Line: site.Line, Method: site.Method, ServiceID: site.ServiceID, Path: strings.Join(site.PathParams, "/"),
-			Tally: faults.Tally(rep.Counts(si)), Findings: []FaultFindingView{}}
+		sv := FaultSiteView{Line: site.Line, Method: site.Method, ServiceID: site.ServiceID, Path: strings.Join(site.PathParams, "/"), Operation: site.Operation,
+			Tally: tally(rep, si), Findings: []FaultFindingView{}}
 		for _, f := range rep.Findings {
-			if f.Site != si {
-				continue
+			if f.Site == si {
+				sv.Findings = append(sv.Findings, FaultFindingView{Outcome: f.Outcome, Verdict: string(f.Verdict), Detail: f.Detail(), Fails: rep.Fails(f)})
 			}
-			fails := faults.Fails(f.Verdict)
-			if fails {
-				out.Failing++
-			}
-			sv.Findings = append(sv.Findings, FaultFindingView{Outcome: f.Outcome, Verdict: string(f.Verdict), Detail: f.Detail(), Fails: fails})
 		}
 		out.Sites = append(out.Sites, sv)
 	}
-	out.Summary = plural(len(rep.Sites), "call site") + ", " + plural(rep.Runs, "run")
-	if t := faults.Tally(rep.Counts(-1)); t != "" {
-		out.Summary += ", " + t
+	if out.Notes == nil {
+		out.Notes = []string{}
 	}
 	return out
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
+// tally is the verdicts of site's findings, counted in faults.Verdicts'
+// order: "7 handled, 1 crashed".
+func tally(rep *faults.Report, site int) string {
+	var parts []string
+	for _, v := range faults.Verdicts {
+		n := 0
+		for _, f := range rep.Findings {
+			if f.Site == site && f.Verdict == v {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return strings.Join(parts, ", ")
 }
 
 // keepExplored remembers d's exploration and has its warnings published
@@ -296,7 +318,7 @@ func (s *session) faultLenses(u uri.URI) []protocol.CodeLens {
 	}
 	out := []protocol.CodeLens{}
 	for i, r := range placeSites(d.doc, d.m, e.rep) {
-		title := "Faults: " + faults.Tally(e.rep.Counts(i))
+		title := "Faults: " + tally(e.rep, i)
 		if len(e.rep.Findings) == 0 {
 			title = "Faults: not explored (--max-runs)"
 		}
@@ -320,7 +342,7 @@ func (s *session) faultDiagnostics(d *document) []hints.Diagnostic {
 		var by []string
 		first := ""
 		for _, f := range e.rep.Findings {
-			if f.Site == i && faults.Fails(f.Verdict) {
+			if f.Site == i && e.rep.Fails(f) {
 				by = append(by, f.Outcome+" "+string(f.Verdict))
 				if first == "" {
 					first = f.Outcome + ": " + f.Detail()
@@ -376,14 +398,14 @@ func (s *session) faultCaseActions(v view, d hints.Diagnostic, diag protocol.Dia
 	kind := protocol.CodeActionKindQuickFix
 	var out []protocol.CommandOrCodeAction
 	for _, f := range e.rep.Findings {
-		if f.Site != site || !faults.Fails(f.Verdict) {
+		if f.Site != site || !e.rep.Fails(f) {
 			continue
 		}
-		c := faults.CaseOf(e.rep, f, e.input)
+		c := faults.CaseOf(e.rep, f)
 		if old != nil && bytes.Contains(old, []byte(fmt.Sprintf("%q", c.Name))) {
 			continue
 		}
-		we, ok := addCase(u, old, filepath.Base(v.d.path), fixturesKey(file, e.fixtures), c)
+		we, ok := addCase(u, old, filepath.Base(v.d.path), fixturesKey(file, e.fixtures), c, e.input)
 		if !ok {
 			continue
 		}
@@ -402,10 +424,10 @@ func site0(rep *faults.Report, i int) string {
 // it does not exist: then it is created naming script); false when old
 // is a test file whose cases list it cannot find (a file that is one
 // case: its author makes it a list first).
-func addCase(u uri.URI, old []byte, script, fixtures string, c faults.Case) (*protocol.WorkspaceEdit, bool) {
+func addCase(u uri.URI, old []byte, script, fixtures string, c faults.Case, input json.RawMessage) (*protocol.WorkspaceEdit, bool) {
 	if old == nil {
 		yes := true
-		text := fmt.Sprintf("# Tests of %s (restls test, docs/ci.md); the faults cases came from the editor's exploration:\n# confirm or correct what each expects.\nscript: %s\n%scases:\n%s", script, script, fixtures, c.YAML("  "))
+		text := fmt.Sprintf("# Tests of %s (restls test, docs/ci.md); the faults cases came from the editor's exploration:\n# confirm or correct what each expects.\nscript: %s\n%scases:\n%s", script, script, fixtures, c.YAML("  ", input))
 		return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
 			&protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}},
 			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
@@ -416,7 +438,7 @@ func addCase(u uri.URI, old []byte, script, fixtures string, c faults.Case) (*pr
 	if !ok {
 		return nil, false
 	}
-	text := c.YAML(indent)
+	text := c.YAML(indent, input)
 	if at == len(old) && len(old) > 0 && old[len(old)-1] != '\n' {
 		text = "\n" + text
 	}

@@ -43,7 +43,7 @@ return customer.name;
 `
 
 func faultsServer(t *testing.T) *Server {
-	return newTestServer(t, Options{Faults: engine.New(engine.Options{Isolation: engine.InProcess}).Run})
+	return newTestServer(t, Options{Faults: FaultOptions{Run: engine.New(engine.Options{Isolation: engine.InProcess}).Run}})
 }
 
 // faultDiags waits for u's diagnostics published after since and
@@ -95,7 +95,7 @@ func TestExploreFaultsEditor(t *testing.T) {
 	if err := execCommand(c, CommandExploreFaults, map[string]any{"uri": string(doc)}, &res); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(&log, "exploreFaults: %s: %s (fixtures %s, failing %d, cut %d)\n", res.Script, res.Summary, res.Fixtures, res.Failing, res.Cut)
+	fmt.Fprintf(&log, "exploreFaults: %s | %s (fixtures %s, failing %d, cut %d)\n", res.Script, res.Summary, res.Fixtures, res.Failing, res.Cut)
 	for _, s := range res.Sites {
 		fmt.Fprintf(&log, "  line %d %s %s %q: %s\n", s.Line, s.Method, s.ServiceID, s.Path, s.Tally)
 		for _, f := range s.Findings {
@@ -222,8 +222,8 @@ func TestExploreFaultsRefusals(t *testing.T) {
 	if err := execCommand(c, CommandExploreFaults, arg, &res); err != nil || res.Runs != 2 || res.Fixtures != "the Mocks tab" || res.Failing != 1 {
 		t.Errorf("with the Mocks tab's fixtures: %+v, %v", res, err)
 	}
-	arg["outcomes"] = []string{"503"}
-	if err := execCommand(c, CommandExploreFaults, arg, &res); err == nil || !strings.Contains(err.Error(), `outcome "503": use one of 500, 404`) {
+	arg["outcomes"] = []string{"timeout"}
+	if err := execCommand(c, CommandExploreFaults, arg, &res); err == nil || !strings.Contains(err.Error(), `outcome "timeout": use one of 500, 404`) {
 		t.Errorf("an unknown outcome: %v", err)
 	}
 	arg["outcomes"], arg["mock"] = nil, "- {serviceId: crm, status: [1]}\n"

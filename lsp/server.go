@@ -40,11 +40,9 @@ type Options struct {
 	// web's gate over HTTP. cmd/restls injects it. nil makes the command
 	// answer that dry runs are not available.
 	Runner engine.RunFunc
-	// Faults runs the reruns of restls.exploreFaults (faults.Explore):
-	// an in-process engine's Run, since every rerun is answered by parsed
-	// fixtures, behind web's gate over HTTP. cmd/restls injects it; nil
-	// makes the command answer that exploration is not available.
-	Faults engine.RunFunc
+	// Faults are what restls.exploreFaults needs of cmd/restls; without
+	// Faults.Run the command answers that exploration is not available.
+	Faults FaultOptions
 	// History keeps the dry runs of sessions that keep theirs on disk
 	// (cmd/restls gives editors a history.Dir under the user cache
 	// directory); nil keeps every session's runs in memory, for that

@@ -157,7 +157,7 @@ func newRoleServer(t *testing.T, env string, trusted ...string) *roleServer {
 	}
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1, Runner: gate.Wrap(runner),
-			Faults: gate.WrapFaults(engine.New(engine.Options{Isolation: engine.InProcess}).Run)})
+			Faults: lsp.FaultOptions{Run: gate.WrapFaults(engine.New(engine.Options{Isolation: engine.InProcess}).Run)}})
 		o.Runner, o.Gate, o.Ops, o.ServeMetrics = runner, gate, rs.ops, true
 		o.Auth = AuthOptions{Mode: AuthProxy, TrustedProxies: trusted, Roles: p.Roles}
 	})

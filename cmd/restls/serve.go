@@ -19,6 +19,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/faults"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
@@ -132,13 +133,16 @@ ended without shutdown, 2 for usage errors.`)
 		load, runner = hf.watch(load, runner, env, &cf)
 	}
 	// Fault explorations (restls.exploreFaults) rerun a script once per
-	// call site and outcome, every run answered by parsed fixtures: in
-	// this process, each with the limits of a run; over HTTP behind the
-	// same gate (a mocker may explore).
-	faultRunner := scriptRunner(runsCtx, engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: *maxRuns,
-		Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("faults")}))
+	// call site and outcome, every rerun answered by parsed fixtures: runs
+	// of the same engine (a child each, its slots), over HTTP behind the
+	// same gate (a mock run: a mocker may explore), audited as the
+	// exploration's.
+	explore := lsp.FaultOptions{Run: scriptRunner(runsCtx, eng), Descriptions: workspace.NewAnswerDescriptions(log.Named("faults"), 0)}
 	if httpMode {
-		faultRunner = hf.gate.WrapFaults(faultRunner)
+		explore.Run = hf.gate.WrapFaults(hf.ops.WrapRunner(explore.Run))
+	}
+	if cf.project != nil && cf.project.FaultsFail != nil {
+		explore.Fail, _ = faults.ParseVerdicts(cf.project.FaultsFail) // checked when the file was read
 	}
 	// The one workspace session of this process: the editor's sessions,
 	// /lsp and /v1 all ask it.
@@ -156,7 +160,7 @@ ended without shutdown, 2 for usage errors.`)
 		Session: ws,
 		Logger:  log,
 		Runner:  runner,
-		Faults:  faultRunner,
+		Faults:  explore,
 		History: editorHistory(env, log),
 		Tests:   editorTests(*runTimeout),
 		Version: versionString(),

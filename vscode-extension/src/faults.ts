@@ -26,21 +26,22 @@ export function faultsTable(answer: unknown): { summary: string; text: string; f
   }
   const r = answer as Tolerant<FaultsResult>;
   const script = str(r.script);
-  const summary = `${script}: ${str(r.summary)}`;
+  const summary = str(r.summary);
   const lines = [summary];
   for (const s of Array.isArray(r.sites) ? r.sites : []) {
     if (!s || typeof s !== 'object') {
       continue;
     }
-    lines.push('', `${script}:${typeof s.line === 'number' ? s.line : '?'} ${str(s.method)} ${str(s.serviceId)} path ${JSON.stringify(str(s.path))}`);
+    const op = str(s.operation) ? ` (${str(s.operation)})` : '';
+    lines.push('', `${script}:${typeof s.line === 'number' ? s.line : '?'} ${str(s.method)} ${str(s.serviceId)} path ${JSON.stringify(str(s.path))}${op}`);
     for (const f of Array.isArray(s.findings) ? s.findings : []) {
       if (f && typeof f === 'object') {
-        lines.push(`  ${str(f.outcome).padEnd(18)} ${str(f.verdict).padEnd(10)} ${str(f.detail)}`);
+        lines.push(`  ${f.fails === true ? 'FAIL' : '    '} ${str(f.outcome).padEnd(18)} ${str(f.verdict).padEnd(10)} ${str(f.detail)}`);
       }
     }
   }
-  if (typeof r.cut === 'number' && r.cut > 0) {
-    lines.push('', `the run cap cut ${r.cut} (call site, outcome) pairs`);
+  for (const n of Array.isArray(r.notes) ? r.notes : []) {
+    lines.push('', `note: ${str(n)}`);
   }
   return { summary, text: lines.join('\n') + '\n', failing: typeof r.failing === 'number' ? r.failing : 0 };
 }
