@@ -14,6 +14,7 @@ import {syntaxHighlighting, defaultHighlightStyle} from "@codemirror/language"
 import {linter, lintGutter, lintKeymap} from "@codemirror/lint"
 import {yaml} from "@codemirror/lang-yaml"
 import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
+import {faultsTab} from "./faults.js"
 
 /**
  * $ is the page's element with this id: the page has every one, so a
@@ -566,6 +567,8 @@ editor.subscribe(s => {
   showEnvironment(s)
 })
 showMocksState()
+faultsTab({editor, mocks: mocksText, input: checkInput, showInput: () => selectTab(tab("input")),
+  button: /** @type {HTMLButtonElement} */ ($("faults-explore")), reason: $("faults-reason"), table: $("faults"), tab: tab("faults")})
 
 // For tests and the curious.
 Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client, mocksView,

@@ -5,8 +5,8 @@ import type {LSPClient} from "@codemirror/lsp-client"
 
 // The server's answers: generated from the Go types that write them
 // (wire.gen.d.ts; regenerate with go test ./web -run TestWireTypesUpToDate -update).
-import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic} from "./wire.gen.js"
-export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic}
+import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult} from "./wire.gen.js"
+export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult}
 /** One call of a dry run, as `restls run --json` prints it. */
 export type RunCall = Call
 /** A dry run as POST /v1/run answers it: the run, and with record the fixtures built from its masked trace. */
@@ -91,6 +91,22 @@ export type PasteCurlOutcome =
   | {ok: true, serviceId: string, call: string, notes: string[]}
   | {ok: false, message: string}
 
+/** What exploreFaults takes: the fixtures the first run is answered by (the Mocks tab), its input. */
+export interface FaultsOptions {
+  /** A fixtures document (YAML or JSON): every run is answered by fixtures only. */
+  mock: string
+  /** context.input; undefined is {}. */
+  input?: unknown
+  /** How long to wait for the answer, in ms (default 120000). */
+  timeout?: number
+}
+
+/** A fault exploration as renderFaults shows it: under way, done (the table), or why not. */
+export type FaultsOutcome =
+  | {state: "running"}
+  | {state: "done", result: FaultsResult}
+  | {state: "error", message: string}
+
 export interface RestlsEditor {
   readonly view: EditorView
   readonly client: LSPClient
@@ -126,6 +142,13 @@ export interface RestlsEditor {
    * {ok: false} with the server's message (which base url to configure).
    */
   pasteCurl(curl: string): Promise<PasteCurlOutcome>
+  /**
+   * Explore the script's error paths (the server's restls.exploreFaults,
+   * the engine of `restls faults`): one run answered by mock, then one per
+   * call site and outcome. Needs the role mocker; a run that fails with
+   * the fixtures, a refusal or no answer is {state: "error"}.
+   */
+  exploreFaults(options: FaultsOptions): Promise<FaultsOutcome>
   /** Render a run with the response preview; the error position links to this editor. */
   renderPreview(container: HTMLElement, outcome: RunOutcome): void
   /** Detach from the view (destroying it if created) and close the socket. */
@@ -147,6 +170,8 @@ export declare function renderPreview(container: HTMLElement, outcome: RunOutcom
 }): void
 /** A JSON value as nested foldable <details>. */
 export declare function jsonTree(value: unknown): HTMLElement
+/** Render a fault exploration as the CLI's table; a line links through onPosition. */
+export declare function renderFaults(container: HTMLElement, outcome: FaultsOutcome, options?: {onPosition?: (line: number) => void}): void
 /** Mark a run's uncaught error in view; null clears it. */
 export declare function markRunError(view: EditorView, error: RunError | null): void
 export declare function showPosition(view: EditorView, line: number, column?: number): void

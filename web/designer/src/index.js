@@ -16,8 +16,9 @@ import {webSocketTransport, backoff} from "./transport.js"
 import {quickFixes, openQuickFixes} from "./quickfix.js"
 import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
 import {renderPreview, jsonTree} from "./preview/dom.ts"
+import {renderFaults} from "./faults.js"
 
-export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el}
+export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el, renderFaults}
 
 /**
  * The types are index.d.ts's, which describes the module to its users.
@@ -30,6 +31,8 @@ export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, san
  * @typedef {import("./index.d.ts").RunPlan} RunPlan
  * @typedef {import("./index.d.ts").MockDiagnostic} MockDiagnostic
  * @typedef {import("./index.d.ts").PasteCurlOutcome} PasteCurlOutcome
+ * @typedef {import("./index.d.ts").FaultsOptions} FaultsOptions
+ * @typedef {import("./index.d.ts").FaultsOutcome} FaultsOutcome
  */
 
 /** The module's version, as in its package.json. */
@@ -343,6 +346,29 @@ export function attachRestls(options) {
         scrollIntoView: true, userEvent: "input.paste"})
       return {ok: true, serviceId: answer.serviceId, call: String(answer.call || ""), notes: Array.isArray(answer.notes) ? answer.notes.map(String) : []}
     },
+    /**
+     * exploreFaults explores the script's error paths from the fixtures
+     * given (the server's restls.exploreFaults over /lsp); see index.d.ts.
+     * @param {FaultsOptions} options
+     * @returns {Promise<FaultsOutcome>}
+     */
+    async exploreFaults({mock, input, timeout}) {
+      if (!client.connected) return {state: "error", message: "not connected to restls; try again once the connection is back"}
+      client.sync()
+      /** @type {import("./wire.gen.js").ExploreFaultsArgs} */
+      const args = {uri: documentURI(state.kind), mock}
+      if (input !== undefined) args.input = input
+      try {
+        const result = await withTimeout(client.request("workspace/executeCommand", {command: "restls.exploreFaults", arguments: [args]}), timeout || 120000)
+        if (!result || typeof result !== "object" || !Array.isArray(/** @type {any} */ (result).sites)) {
+          return {state: "error", message: "restls.exploreFaults answered in a shape this editor does not know: update restls or @restls/designer-editor"}
+        }
+        return {state: "done", result: /** @type {import("./wire.gen.js").FaultsResult} */ (result)}
+      } catch (err) {
+        const message = err && typeof err === "object" && "message" in err ? String(err.message) : String(err)
+        return {state: "error", message}
+      }
+    },
     /** renderPreview shows a run in container; the error's position moves this editor's cursor. */
     /**
      * @param {HTMLElement} container
@@ -366,3 +392,17 @@ export function attachRestls(options) {
 }
 
 export {LSPPlugin}
+
+/**
+ * withTimeout is p, or a rejection after ms.
+ * @template T
+ * @param {Promise<T>} p
+ * @param {number} ms
+ * @returns {Promise<T>}
+ */
+function withTimeout(p, ms) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${ms / 1000} s`)), ms) })
+  return /** @type {Promise<T>} */ (Promise.race([p, late])).finally(() => clearTimeout(timer))
+}

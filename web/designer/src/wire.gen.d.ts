@@ -567,6 +567,7 @@ export interface FaultsResult {
   runs: number
   cut: number
   failing: number
+  notes: string[] | null
 }
 
 /** FaultSiteView is Go's lsp.FaultSiteView. */
@@ -575,6 +576,7 @@ export interface FaultSiteView {
   method: string
   serviceId: string
   path: string
+  operation?: string
   tally: string
   findings: FaultFindingView[] | null
 }
