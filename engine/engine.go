@@ -235,7 +235,7 @@ func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
 	p.iso = isolate.Request{Text: req.Text, Kind: p.kind, Input: req.Input, Sources: src, Registry: p.reg,
 		AllowServices: req.AllowServices, Script: p.name, Trace: req.Trace, LogLevel: req.LogLevel,
 		Timeout: lim.Timeout, MaxMemory: lim.MaxMemory, MaxResponseBytes: lim.MaxResponseBytes,
-		Observer: req.Observer, Statements: req.Statements, Stderr: req.Stderr, Interrupt: req.Interrupt}
+		Observer: req.Observer, Statements: req.Statements, Values: req.Values, Stderr: req.Stderr, Interrupt: req.Interrupt}
 	if err := e.fixtures(req, &p.iso); err != nil {
 		return nil, err
 	}

@@ -67,6 +67,10 @@ type Request struct {
 	// for a debugger or coverage).
 	Observer   Observer
 	Statements bool
+	// Values keeps in the result the value each variable was last given
+	// where the script sets it (Result.Values: the editor's inline
+	// values); the program is instrumented for it.
+	Values bool
 	// Slot is an admission taken with Admit before the request was read;
 	// nil takes one here. The caller releases it.
 	Slot *Slot

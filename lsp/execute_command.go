@@ -92,7 +92,8 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs
 	// the client answers the progress request below.
 	show := s.showPath(v)
 	run := engine.Request{Path: v.d.path, Name: show(scriptPath(v.d.uri, v.d.path)), Text: v.d.doc.Text(), Kind: kind, Input: input,
-		Fixtures: engine.Fixtures{File: mockFile, Record: recordFile}, Trace: true, Show: show, Keep: s.keepIn(v.d)}
+		Fixtures: engine.Fixtures{File: mockFile, Record: recordFile}, Trace: true, Show: show, Keep: s.keepIn(v.d),
+		Values: true} // the editor shows them inline (inline_values.go)
 	if run.Name == "" {
 		run.Name = uri.Basename(v.d.uri)
 	}
@@ -108,6 +109,10 @@ func (s *session) runScript(ctx context.Context, c commandCall, a *RunScriptArgs
 		return nil, s.runError(ctx, CommandRunScript, a.URI, err)
 	}
 	s.keepSlowCalls(v.d, res)
+	s.mu.Lock()
+	canRefresh := s.caps.valueRefresh
+	s.mu.Unlock()
+	s.refresh(s.ctx, &s.values, canRefresh)
 	return res, nil
 }
 

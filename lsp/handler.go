@@ -64,6 +64,10 @@ var methods = withCustomMethods(map[string]method{
 		return s.navMapper(p.TextDocument.URI)
 	}, (*session).codeLens),
 	protocol.MethodTextDocumentInlayHint: request((*session).inlayHintView, (*session).inlayHint),
+	// The last run's values (issue 35).
+	protocol.MethodTextDocumentInlineValue: request(func(s *session, p *protocol.InlineValueParams) viewed {
+		return s.scriptViewed(p.TextDocument.URI)
+	}, (*session).inlineValue),
 })
 
 func ignore(*session, context.Context, *jsonrpc2.Request) (any, error) { return nil, nil }

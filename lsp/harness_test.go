@@ -44,7 +44,9 @@ type testClient struct {
 	// lensRefreshes and inlayRefreshes count workspace/codeLens/refresh
 	// and workspace/inlayHint/refresh requests.
 	lensRefreshes, inlayRefreshes int
-	versions                      map[uri.URI]int32
+	// valueRefreshes counts workspace/inlineValue/refresh requests.
+	valueRefreshes int
+	versions       map[uri.URI]int32
 }
 
 type published struct {
@@ -224,6 +226,9 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		return nil, nil
 	case protocol.MethodWorkspaceInlayHintRefresh:
 		c.inlayRefreshes++
+		return nil, nil
+	case protocol.MethodWorkspaceInlineValueRefresh:
+		c.valueRefreshes++
 		return nil, nil
 	default:
 		if req.IsCall() {

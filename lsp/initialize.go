@@ -74,6 +74,7 @@ func (s *session) initialize(ctx context.Context, req *jsonrpc2.Request, p *prot
 			WorkspaceSymbolProvider: protocol.Boolean(true),
 			CodeLensProvider:        &protocol.CodeLensOptions{},
 			InlayHintProvider:       protocol.Boolean(true),
+			InlineValueProvider:     protocol.Boolean(true),
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: commandNames(),
 			},
@@ -115,6 +116,9 @@ func capsOf(c *protocol.ClientCapabilities) clientCaps {
 		}
 		if ih := w.InlayHint; ih != nil && ih.RefreshSupport != nil {
 			cc.inlayRefresh = *ih.RefreshSupport
+		}
+		if iv := w.InlineValue; iv != nil && iv.RefreshSupport != nil {
+			cc.valueRefresh = *iv.RefreshSupport
 		}
 	}
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {

@@ -38,6 +38,7 @@ type clientCaps struct {
 	showDocument     bool // window.showDocument.support (code_action_entry.go)
 	lensRefresh      bool // workspace.codeLens.refreshSupport (refresh.go)
 	inlayRefresh     bool // workspace.inlayHint.refreshSupport (refresh.go)
+	valueRefresh     bool // workspace.inlineValue.refreshSupport (inline_values.go)
 }
 
 // session is one editor connection: its documents, settings and lifecycle.
@@ -102,6 +103,8 @@ type session struct {
 	// lenses and inlays ask the client to request its code lenses and
 	// inlay hints again (refresh.go).
 	lenses, inlays refresher
+	// values asks for the inline values again after a dry run.
+	values refresher
 	// answers recycles completion answers; with this package's stream it
 	// holds each until it is written.
 	answers *answerRecycler
@@ -156,6 +159,7 @@ func newSession(srv *Server, id int, end context.CancelFunc) *session {
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 		lenses:   refresher{method: protocol.MethodWorkspaceCodeLensRefresh},
 		inlays:   refresher{method: protocol.MethodWorkspaceInlayHintRefresh},
+		values:   refresher{method: protocol.MethodWorkspaceInlineValueRefresh},
 	}
 	s.diagnostics = newDiagnosticsWorker(s, srv.opts.DiagnosticsDelay)
 	return s

@@ -92,6 +92,10 @@ type Options struct {
 	// Statements instruments the program so that Observer hears each
 	// statement reached (statements.go); ignored without an Observer.
 	Statements bool
+	// Values keeps the value each variable was last given where the
+	// script sets it (values.go): Result.Values. An editor's and the
+	// designer's dry runs ask.
+	Values bool
 }
 
 // Result is the outcome of a run (dryrun.Result): the object that
@@ -164,6 +168,7 @@ func Run(ctx context.Context, opts Options) *Result {
 		placeInSource(res.Error, opts.Source)
 	}
 	r.redact()
+	res.Values = r.values(strings.TrimPrefix(opts.Source, "\uFEFF"))
 	res.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	if cov, ok := opts.Observer.(dryrun.CoverageObserver); ok && r.counters != nil {
 		cov.Covered(r.counters.report(strings.TrimPrefix(opts.Source, "\uFEFF")))
@@ -213,6 +218,10 @@ type runner struct {
 	// counters are a coverage run's (branches.go); nil unless its
 	// observer is a dryrun.CoverageObserver.
 	counters *counters
+	// valueSites and seen are the places a run with Values keeps values
+	// for, and what each was last given (values.go).
+	valueSites []valueSite
+	seen       []seenValue
 
 	// lastStatus and its script values, see statusValues.
 	lastStatus           restclient.Status
@@ -248,17 +257,18 @@ func (r *runner) run(parent context.Context) {
 		panicked  any
 		scopes    map[file.Idx]*scope // the debugger's locals by hook (statements.go)
 		counters  *counters           // coverage's (branches.go)
+		values    []valueSite         // Options.Values' (values.go)
 	}
 	done := make(chan compiled, 1)
 	// A program compiled for an earlier run of the same text is run
 	// again (programs.go); an instrumented one is shared only for
 	// coverage, whose instrumentation is the same for every run
 	// (branches.go), never for a debugger.
-	instrumented := r.opts.Statements && r.opts.Observer != nil
+	instrumented := r.opts.Statements && r.opts.Observer != nil || r.opts.Values
 	cover := coverRun(r.opts)
 	var key programKey
 	switch {
-	case cover:
+	case cover && !r.opts.Values:
 		key = keyOf(coverKey+r.opts.Filename, src)
 		if p := programs.entry(key); p != nil && p.cover != nil {
 			done <- compiled{prg: p.prg, counters: &counters{hooks: p.cover.hooks, arms: p.cover.arms}}
@@ -297,10 +307,13 @@ func (r *runner) run(parent context.Context) {
 					}
 				}
 			}
+			if r.opts.Values {
+				c.values = instrumentValues(ast, file.Idx(len(prefix)+1))
+			}
 			c.prg, c.err = goja.CompileAST(ast, false)
 			switch {
 			case c.err != nil:
-			case cover:
+			case cover && !r.opts.Values:
 				programs.putCover(key, c.prg, len(text), &coverProgram{hooks: c.counters.hooks, arms: c.counters.arms})
 			case !instrumented:
 				programs.put(key, c.prg, len(text))
@@ -339,6 +352,12 @@ func (r *runner) run(parent context.Context) {
 	if err := r.install(); err != nil {
 		r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 		return
+	}
+	if r.opts.Values {
+		if err := r.installValueHook(c.values); err != nil {
+			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+			return
+		}
 	}
 	if r.opts.Statements && r.opts.Observer != nil {
 		if err := r.installStatementHook(src); err != nil {

@@ -461,7 +461,8 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	// request says the kind, so no kind map.
 	snap := s.opts.Session.Snapshot()
 	snap.Config, snap.Kinds, snap.Environment = cfg, nil, env
-	req := engine.Request{Name: designerScript, Text: body.Text, Kind: kind, Input: body.Input, Trace: true, Slot: slot}
+	req := engine.Request{Name: designerScript, Text: body.Text, Kind: kind, Input: body.Input, Trace: true, Slot: slot,
+		Values: true} // the designer shows them beside the lines (issue 35)
 	if mock != nil {
 		req.Fixtures.Inline = mock
 	}

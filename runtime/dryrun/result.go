@@ -2,6 +2,9 @@ package dryrun
 
 import (
 	"encoding/json"
+	"hash/fnv"
+	"strconv"
+	"strings"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/runtime/restclient"
@@ -28,8 +31,35 @@ type Result struct {
 	// ModeRecord): set for runs from an editor or the designer, empty
 	// (and absent from the JSON) for restls run.
 	Mode string `json:"mode,omitempty"`
+	// Values are the values the script's variables last had at the lines
+	// that set them, when the run asked (an editor's or the designer's
+	// dry run: the editor shows them inline, LSP textDocument/inlineValue).
+	Values []LineValue `json:"values,omitempty"`
 	// DurationMs is the whole run's wall time.
 	DurationMs float64 `json:"-"`
+}
+
+// LineValue is the value a variable (or a property path: order.status)
+// was last given where the script sets it: at Line and Column (1-based,
+// byte column) of its name, shown as the preview shows values (cut,
+// credentials hidden). LineHash is a hash of the line's text at the
+// run, so that a surface drops the value once the line changes.
+type LineValue struct {
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Name     string `json:"name"`
+	Value    string `json:"value"`
+	Times    int    `json:"times"`
+	LineHash string `json:"lineHash"`
+}
+
+// LineHash is the hash LineValue.LineHash holds for a line's text (its
+// end of line and trailing spaces left out).
+func LineHash(line string) string {
+	line = strings.TrimRight(line, " \t\r\n")
+	h := fnv.New64a()
+	h.Write([]byte(line))
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // EventTimeoutBudget is the kind of a call's event when its answer took

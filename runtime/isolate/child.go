@@ -75,6 +75,9 @@ type ChildRequest struct {
 	// result; Statements for the statements reached among them.
 	Observe    bool `json:"observe,omitempty"`
 	Statements bool `json:"statements,omitempty"`
+	// Values asks for the values the script's variables were given
+	// (runtime.Options.Values).
+	Values bool `json:"values,omitempty"`
 	// Coverage, with Statements, asks for the run's counts in place of
 	// its statements, and the calls' sites (dryrun.CoverageObserver).
 	Coverage bool `json:"coverage,omitempty"`
@@ -305,6 +308,7 @@ func childRun(ctx context.Context, req *ChildRequest, stderr io.Writer, obs dryr
 		AllowServices:    req.AllowServices,
 		Observer:         obs,
 		Statements:       req.Statements,
+		Values:           req.Values,
 	})
 	out := &ChildResult{Result: res, DurationMs: res.DurationMs}
 	if out.DurationMs == 0 {

@@ -131,6 +131,9 @@ type Request struct {
 	// them, and its result; Statements asks for the statements reached.
 	Observer   dryrun.Observer
 	Statements bool
+	// Values keeps the values the script's variables were given
+	// (runtime.Options.Values).
+	Values bool
 	// Stderr, when set, receives the child's stderr as it is written
 	// (restls run relays its -v lines); it is still kept for the log.
 	Stderr io.Writer
@@ -171,7 +174,7 @@ func (req Request) Child(lim Limits) (ChildRequest, error) {
 		MockFile: req.MockFile, RecordFile: req.RecordFile, AllowServices: req.AllowServices, Limits: lim,
 		Script: req.Script, MockName: req.MockName, MockAdvice: req.MockAdvice, NoFixtures: req.NoFixtures, Live: req.Live,
 		RecordHeaders: req.RecordHeaders, Trace: req.Trace, LogLevel: req.LogLevel,
-		Observe: req.Observer != nil, Statements: req.Observer != nil && req.Statements}
+		Observe: req.Observer != nil, Statements: req.Observer != nil && req.Statements, Values: req.Values}
 	if _, ok := req.Observer.(dryrun.CoverageObserver); ok && creq.Statements {
 		creq.Coverage = true
 	}

@@ -27,6 +27,7 @@ export interface RunResult {
   logs: LogEntry[] | null
   kind?: ScriptKind
   mode?: string
+  values?: LineValue[]
 }
 
 /** RunError is Go's runtime/dryrun.ScriptError. */
@@ -119,6 +120,16 @@ export interface LogEntry {
 /** ScriptKind is Go's config.Kind. */
 export type ScriptKind = "scriptService" | "scriptTask" | "validationScript"
 
+/** LineValue is Go's runtime/dryrun.LineValue. */
+export interface LineValue {
+  line: number
+  column: number
+  name: string
+  value: string
+  times: number
+  lineHash: string
+}
+
 /** RunAnswer is Go's web.runAnswer. */
 export interface RunAnswer {
   result: unknown
@@ -127,6 +138,7 @@ export interface RunAnswer {
   logs: LogEntry[] | null
   kind?: ScriptKind
   mode?: string
+  values?: LineValue[]
   fixtures?: string
   fixtureNotes?: string[]
 }
