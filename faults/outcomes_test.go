@@ -144,6 +144,19 @@ func TestOAuthOutcomes(t *testing.T) {
 	if got := outcomes(rep); got != want || !rep.Sites[0].OAuth {
 		t.Errorf("outcomes\n got %s\nwant %s (%+v)", got, want, rep.Sites[0])
 	}
+	// A documented 401 is the 401 after the retry, with its body.
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok"},
+		"401":{"description":"no","content":{"application/json":{"schema":{"type":"object"},"example":{"reason":"expired"}}}}}}}}}`
+	dsnap, ddir := project(t, fmt.Sprintf(oauthServices, 1), map[string]string{"pay.json": doc}, workspace.APISource{ServiceID: "pay", Location: "pay.json"})
+	drep := exploreIn(t, dsnap, ddir, text, "- {serviceId: pay, body: {n: 1}}\n", Options{})
+	if got := outcomes(drep); got != strings.Replace(want, "401-after-retry=handled", "401-after-retry=handled(doc)", 1) {
+		t.Errorf("documented 401: %s", got)
+	}
+	for _, f := range drep.Findings {
+		if f.Outcome == "401-after-retry" && !strings.Contains(string(f.Fixture), `"times":2,"status":401,"body":{"reason":"expired"}`) {
+			t.Errorf("documented 401's fixture: %s", f.Fixture)
+		}
+	}
 	for _, f := range rep.Findings {
 		if f.Outcome == "401-after-retry" && (string(f.Result) != `"login"` || !strings.Contains(string(f.Fixture), `"times":2`)) {
 			t.Errorf("401: %s with %s", f.Result, f.Fixture)
@@ -215,5 +228,16 @@ func TestFailingVerdicts(t *testing.T) {
 	}
 	if v, err := ParseVerdicts([]string{"escaped", " crashed", "escaped"}); err != nil || !reflect.DeepEqual(v, []Verdict{Escaped, Crashed}) {
 		t.Errorf("%v %v", v, err)
+	}
+}
+
+// TestReadTimeoutAtTheEffectiveMaximum: the read-timeout outcome is the
+// call's effective timeout: a readTimeout above the maximum (30000 ms)
+// times out at the maximum, as the live client clamps it.
+func TestReadTimeoutAtTheEffectiveMaximum(t *testing.T) {
+	t.Parallel()
+	rep := explore(t, "try {\n  return api.rest.v1.get(\"crm\", {pathParams: [\"a\"]}, {}, {readTimeout: 99999}).body.n;\n} catch (e) {\n  return e.message;\n}", Options{Outcomes: []string{"read-timeout"}})
+	if len(rep.Findings) != 1 || !strings.Contains(string(rep.Findings[0].Result), "30000 ms") {
+		t.Errorf("read-timeout: %+v", rep.Findings)
 	}
 }
