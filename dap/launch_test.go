@@ -20,13 +20,13 @@ import (
 
 // pipeClient is a session served over pipes, its runs answered by run.
 type pipeClient struct {
-	t    *testing.T
+	t    testing.TB
 	in   *io.PipeWriter
 	msgs chan godap.Message
 	seq  int
 }
 
-func servePipes(t *testing.T, o Options) *pipeClient {
+func servePipes(t testing.TB, o Options) *pipeClient {
 	t.Helper()
 	cr, cw := io.Pipe() // client -> server
 	sr, sw := io.Pipe() // server -> client

@@ -362,6 +362,10 @@ func (s *session) stackTrace(a godap.StackTraceArguments) godap.StackTraceRespon
 		if name == "" {
 			name = "(anonymous)"
 		}
+		if f.Function == dryrun.MoreFrames {
+			out = append(out, godap.StackFrame{Id: a.StartFrame + i + 1, Name: "(more frames, not shown: restls dap shows the innermost 256)", PresentationHint: "label"})
+			continue
+		}
 		out = append(out, godap.StackFrame{Id: a.StartFrame + i + 1, Name: name, Source: src, Line: f.Line, Column: f.Column})
 	}
 	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(all)}

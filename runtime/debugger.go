@@ -410,7 +410,7 @@ func (r *runner) uncaught(ex *goja.Exception) {
 	}
 	var frames []dryrun.Frame
 	for _, f := range ex.Stack() {
-		if f.SrcName() != r.opts.Filename || len(frames) == maxStackFrames {
+		if f.SrcName() != r.opts.Filename || len(frames) > maxStackFrames {
 			continue
 		}
 		p := f.Position()
@@ -420,9 +420,7 @@ func (r *runner) uncaught(ex *goja.Exception) {
 		}
 		frames = append(frames, fr)
 	}
-	if n := len(frames); n > 0 {
-		frames[n-1].Function = dryrun.ScriptFrame
-	}
+	frames = outermost(frames)
 	line, column := r.last.line, r.last.column
 	if len(frames) > 0 {
 		line, column = frames[0].Line, frames[0].Column

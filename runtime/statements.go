@@ -308,7 +308,9 @@ func (r *runner) installStatementHook(src string) error {
 // dryrun.ScriptFrame.
 func (r *runner) stack(line, column int) []dryrun.Frame {
 	var out []dryrun.Frame
-	for _, f := range r.vm.CaptureCallStack(maxStackFrames, nil) {
+	// Two more than shown: the hook's own frame, and one that tells a
+	// stack cut short from a whole one.
+	for _, f := range r.vm.CaptureCallStack(maxStackFrames+2, nil) {
 		if f.SrcName() != r.opts.Filename {
 			continue // the hook itself, and native functions
 		}
@@ -322,10 +324,19 @@ func (r *runner) stack(line, column int) []dryrun.Frame {
 		}
 		out = append(out, fr)
 	}
-	if n := len(out); n > 0 {
-		out[n-1].Function = dryrun.ScriptFrame
+	return outermost(out)
+}
+
+// outermost names the last of frames the script's body, or, when there
+// are more than maxStackFrames, cuts them there and says so.
+func outermost(frames []dryrun.Frame) []dryrun.Frame {
+	switch n := len(frames); {
+	case n > maxStackFrames:
+		frames = append(frames[:maxStackFrames], dryrun.Frame{Function: dryrun.MoreFrames})
+	case n > 0:
+		frames[n-1].Function = dryrun.ScriptFrame
 	}
-	return out
+	return frames
 }
 
 // maxEvalTime bounds one evaluation in a paused frame (and the run's

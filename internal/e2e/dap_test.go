@@ -213,6 +213,10 @@ func (c *dapClient) describe(m godap.Message) []string {
 	case *godap.StackTraceResponse:
 		out := []string{"response stackTrace"}
 		for _, f := range v.Body.StackFrames {
+			if f.Source == nil {
+				out = append(out, "  "+f.Name)
+				continue
+			}
 			out = append(out, fmt.Sprintf("  %s %s:%d:%d", f.Name, clean(f.Source.Path), f.Line, f.Column))
 		}
 		return out

@@ -134,6 +134,10 @@ type Frame struct {
 // ScriptFrame names the outermost frame, the script's own body.
 const ScriptFrame = "(script)"
 
+// MoreFrames names a last frame that stands for the outer frames not
+// shown: a stack is cut at a few hundred frames (a deep recursion).
+const MoreFrames = "(more frames, not shown)"
+
 // CoverageObserver is an Observer that measures coverage: when the run
 // asks for statements, the program counts them itself, and its branches'
 // arms, instead of calling Statement for each (the runtime instruments
