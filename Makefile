@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint bench-base demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web e2e-mcp designer-typecheck
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint bench-base demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web e2e-mcp e2e-dap designer-typecheck
 
 all: build
 
@@ -180,6 +180,16 @@ e2e-mcp: build mcp/e2e-ts/node_modules
 
 mcp/e2e-ts/node_modules: mcp/e2e-ts/package-lock.json
 	cd mcp/e2e-ts && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+# restls dap driven by @vscode/debugadapter-testsupport's DebugClient
+# (npm), the client VS Code's own debug adapters are tested with
+# (docs/debugging.md); the go-dap codec drives the same in internal/e2e.
+e2e-dap: build dap/e2e-ts/node_modules
+	cd dap/e2e-ts && RESTLS_BIN=$(CURDIR)/$(BIN) node --test
+
+dap/e2e-ts/node_modules: dap/e2e-ts/package-lock.json
+	cd dap/e2e-ts && npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 # The downloads of a release in dist/ (docs/vscode.md, "Packaging"):
