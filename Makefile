@@ -99,7 +99,9 @@ fuzz-smoke:
 # restls check against oxlint, which bench-oxlint installs first;
 # BenchmarkCheckVsBase: restls check against an older build, which
 # bench-base builds first; BenchmarkFlowCompletionServerSide: completion of
-# answer types in a 10,000-line script, issue 38's p99 under 1 ms).
+# answer types in a 10,000-line script, issue 38's p99 under 1 ms;
+# BenchmarkFirstBreakpoint: restls dap's first stop after launch, issue
+# 35's 300 ms).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
