@@ -143,7 +143,11 @@ type flowResult struct {
 	scopes   []fscope // in the order they open: a scope comes after the one it is in
 	names    map[scopeName]int32
 	reads    []cread // by start
-	sets     []tset  // the types reads refer to, each once
+	// results are the calls' results by the end of the call (its ')'),
+	// typed or not: completion after `f().` and `a.find(...).`, where no
+	// name starts the chain.
+	results []cresult
+	sets    []tset // the types reads and results refer to, each once
 	cmps     []fcmp
 	// stopped says a bound ended the analysis early.
 	stopped bool
@@ -208,6 +212,12 @@ type fread struct {
 	t    tset
 }
 
+// fresult is a call's result while the analysis runs.
+type fresult struct {
+	end int
+	t   tset
+}
+
 // cread is an fread as a result keeps it: small (a script has a read
 // every few tokens, and an editor keeps the results of its open
 // documents).
@@ -215,6 +225,40 @@ type cread struct {
 	start, end int32
 	base, t    int32 // in sets
 	prop       bool
+}
+
+// cresult is a call's result as a result keeps it.
+type cresult struct {
+	end int32
+	t   int32 // in sets
+}
+
+// resultAt returns the types of the call that ends at end, and whether a
+// call ends there.
+func (r *flowResult) resultAt(end int) (tset, bool) {
+	if r == nil {
+		return tset{}, false
+	}
+	i := sort.Search(len(r.results), func(i int) bool { return int(r.results[i].end) >= end })
+	if i < len(r.results) && int(r.results[i].end) == end {
+		return r.sets[r.results[i].t], true
+	}
+	return tset{}, false
+}
+
+// readEndingAt returns the types of the read that ends at end (the name
+// before the ')' of `(r.body)`).
+func (r *flowResult) readEndingAt(end int) (tset, bool) {
+	if r == nil {
+		return tset{}, false
+	}
+	// Reads are sorted by start and names do not nest: the one ending at
+	// end starts before it, and is the last one starting before it.
+	i := sort.Search(len(r.reads), func(i int) bool { return int(r.reads[i].start) >= end })
+	if i > 0 && int(r.reads[i-1].end) == end {
+		return r.sets[r.reads[i-1].t], true
+	}
+	return tset{}, false
 }
 
 // read expands the i-th read.
@@ -428,6 +472,7 @@ type analyzer struct {
 	callOf   map[*ast.CallExpression]int32
 	singles  map[ftype][]ftype // one-type sets, shared (cap 1: add copies)
 	reads    []fread           // of the last pass, compacted into the result
+	results  []fresult         // of the last pass, compacted into the result
 	tryOf    map[*ast.TryStatement]tset
 	cur      int32 // current scope
 	fn       int32 // current function, -1 at the top
@@ -481,6 +526,8 @@ func analyze(text string, p *parseResult) (res *flowResult) {
 		a.funcs = a.funcs[:0]
 		clear(a.reads)
 		a.reads = a.reads[:0]
+		clear(a.results)
+		a.results = a.results[:0]
 		a.res = nil
 		analyzePool.Put(a)
 	}()
@@ -495,6 +542,7 @@ func analyze(text string, p *parseResult) (res *flowResult) {
 	}
 	res.stopped = a.spent()
 	a.reads = a.reads[:0]
+	a.results = a.results[:0]
 	// A last pass notes the types of the names read, with an allowance
 	// of its own: a stopped analysis still says what it knows.
 	a.record = true
@@ -534,6 +582,17 @@ func (a *analyzer) compact() {
 	res.reads = make([]cread, len(a.reads))
 	for i, rd := range a.reads {
 		res.reads[i] = cread{start: int32(rd.rng.Start), end: int32(rd.rng.End), base: set(rd.base), t: set(rd.t), prop: rd.prop}
+	}
+	sort.SliceStable(a.results, func(i, j int) bool { return a.results[i].end < a.results[j].end })
+	res.results = make([]cresult, 0, len(a.results))
+	for i := 0; i < len(a.results); {
+		// A call analysed more than once (a function's body for each of
+		// its callers) has the union of its results.
+		c := a.results[i]
+		for i++; i < len(a.results) && a.results[i].end == c.end; i++ {
+			c.t = union(c.t, a.results[i].t)
+		}
+		res.results = append(res.results, cresult{end: int32(c.end), t: set(c.t)})
 	}
 	typed := map[string]bool{}
 	for _, b := range res.bindings {
@@ -1348,7 +1407,11 @@ func (a *analyzer) expr(e ast.Expression) tset {
 		}
 		return a.step(base, "[]")
 	case *ast.CallExpression:
-		return a.call(e)
+		t := a.call(e)
+		if a.record {
+			a.results = append(a.results, fresult{end: offsetOf(a.text, e.Idx1()), t: t})
+		}
+		return t
 	case *ast.AssignExpression:
 		r := a.expr(e.Right)
 		if e.Operator == jstoken.ASSIGN {

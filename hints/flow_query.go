@@ -147,18 +147,25 @@ func (v fval) source(disp Display) string {
 	return "From the `" + v.op.Method + " " + v.op.Path + "` answer in the service's API description."
 }
 
+// chainHead is where a chain that starts at a ')' starts: the end of
+// the ')' (a call's result ends there: `f().body.`,
+// `a.find(...).x.`) and the end of the token before it (a name read
+// inside parentheses ends there: `(r.body).x.`); 0 for none.
+type chainHead struct{ close, inner int }
+
 // flowChain reads `root.a[0].b.` back from the '.' at back-token i: the
-// variable and the steps after it ("a", "[]", "b").
-func (s *scanResult) flowChain(i int) (root string, steps []string, ok bool) {
+// variable and the steps after it ("a", "[]", "b"). A chain that starts
+// at a ')' has no root but a head.
+func (s *scanResult) flowChain(i int) (root string, head chainHead, steps []string, ok bool) {
 	if !s.isPunct(i, '.') {
-		return "", nil, false
+		return "", chainHead{}, nil, false
 	}
 	var rev []string
 	i++
 	for len(rev) < flowMaxDepth {
 		t, ok := s.tok(i)
 		if !ok {
-			return "", nil, false
+			return "", chainHead{}, nil, false
 		}
 		bracket := false
 		switch {
@@ -173,8 +180,15 @@ func (s *scanResult) flowChain(i int) (root string, steps []string, ok bool) {
 			rev = append(rev, step)
 			i += 3
 			bracket = true
+		case t.kind == tkPunct && t.ch == ')':
+			head = chainHead{close: t.end}
+			if p, ok := s.tok(i + 1); ok {
+				head.inner = p.end
+			}
+			slices.Reverse(rev)
+			return "", head, rev, true
 		default:
-			return "", nil, false
+			return "", chainHead{}, nil, false
 		}
 		if s.isPunct(i, '.') {
 			i++
@@ -188,13 +202,13 @@ func (s *scanResult) flowChain(i int) (root string, steps []string, ok bool) {
 		break
 	}
 	if len(rev) == 0 {
-		return "", nil, false
+		return "", chainHead{}, nil, false
 	}
 	slices.Reverse(rev)
 	if rev[0] == "[]" {
-		return "", nil, false
+		return "", chainHead{}, nil, false
 	}
-	return rev[0], rev[1:], true
+	return rev[0], chainHead{}, rev[1:], true
 }
 
 // flowItems completes after `x.` (and `x.a[0].`) where x holds an answer,
@@ -204,14 +218,31 @@ func flowItems(dst []CompletionItem, doc *Document, s *scanResult, used int, rng
 	if doc == nil || doc.text != s.text {
 		return nil, false, false
 	}
-	root, steps, ok := s.flowChain(used)
+	root, head, steps, ok := s.flowChain(used)
 	if !ok {
 		return nil, false, false
 	}
 	// A document not analysed yet is analysed now only where answers
 	// can be typed (a description or recorded answers), as Diagnose does.
-	res, at := doc.flowForCompletion(rng.Start, disp.APIs.Len() > 0)
-	t, ok := res.lookup(root, at)
+	describe := disp.APIs.Len() > 0
+	var res *flowResult
+	var t tset
+	if root != "" {
+		var at int
+		res, at = doc.flowForCompletion(rng.Start, describe)
+		t, ok = res.lookup(root, at)
+	} else {
+		// No name starts the chain: the result of the call that ends at
+		// the ')', else (no call ends there: parentheses) the name read
+		// before it.
+		var at int
+		res, at = doc.flowForCompletion(head.close, describe)
+		t, ok = res.resultAt(at)
+		if !ok && head.inner > 0 {
+			_, at = doc.flowForCompletion(head.inner, describe)
+			t, ok = res.readEndingAt(at)
+		}
+	}
 	if !ok || !values(t) {
 		return nil, false, false
 	}

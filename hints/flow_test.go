@@ -217,3 +217,37 @@ func TestCatchReadsWithoutDescription(t *testing.T) {
 		t.Fatalf("diagnostics = %q, want %q", got, want)
 	}
 }
+
+// Chains that start at no name complete while typed: the half-typed line
+// does not parse, and the version before it has the call's result (or
+// the name read inside the parentheses) ending where the chain starts.
+// A call whose result is not an answer (JSON.stringify) offers nothing.
+func TestFlowChainsWithoutName(t *testing.T) {
+	reg := testRegistry(t)
+	disp := apiDisplay(t)
+	call := `api.rest.v1.get("crm", {pathParams: ["orders", id]}, {})`
+	for _, tc := range []struct {
+		before, typed string // the script up to the chain's last dot, without and with it
+		want          []string
+	}{
+		{call + ".body", call + ".body.", []string{"address", "customer", "id", "item", "items", "quantity"}},
+		{"var r = " + call + ";\n(r.body)", "var r = " + call + ";\n(r.body).", []string{"address", "customer", "id", "item", "items", "quantity"}},
+		{"function f() { return " + call + "; }\nf().body", "function f() { return " + call + "; }\nf().body.", []string{"address", "customer", "id", "item", "items", "quantity"}},
+		{"var r = " + call + ";\nr.body.items.find(function (x) { return x; })", "var r = " + call + ";\nr.body.items.find(function (x) { return x; }).", []string{"price", "sku"}},
+		{"var r = " + call + ";\nJSON.stringify(r.body)", "var r = " + call + ";\nJSON.stringify(r.body).", nil},
+	} {
+		old := NewDocument(tc.before + ";\n")
+		Diagnose(old, reg, disp)
+		doc := old.Next(tc.typed + ";\n")
+		got := AppendCompletion(nil, doc, len(tc.typed), reg, CompleteOptions{Display: disp})
+		var names []string
+		for _, it := range got.Items {
+			if it.Kind == ItemField {
+				names = append(names, it.Label)
+			}
+		}
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%q: got %v, want %v", tc.typed, names, tc.want)
+		}
+	}
+}
