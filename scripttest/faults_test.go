@@ -145,6 +145,16 @@ func TestFaultsUpdateAddsCases(t *testing.T) {
 	if rep, err = Run(context.Background(), opts); err != nil || rep.Updated != 0 {
 		t.Errorf("a second update: %v, %d updated", err, rep.Updated)
 	}
+	// A file that is one case has no list to add to: it says so, and is
+	// left as it was.
+	single := filepath.Join(dir, "one.test.yaml")
+	write("one.test.yaml", "script: s.js\nfixtures:\n  - {serviceId: crm, body: {n: 1}}\nresult: 1\n")
+	opts.Paths = []string{single}
+	rep, err = Run(context.Background(), opts)
+	if err != nil || rep.Outcomes[0].Passed || !strings.Contains(strings.Join(rep.Outcomes[0].Failures, "\n"), "update: the file has no cases: list") ||
+		mustRead(t, single) != "script: s.js\nfixtures:\n  - {serviceId: crm, body: {n: 1}}\nresult: 1\n" {
+		t.Errorf("a single-case file: %v %+v\n%s", err, rep.Outcomes[0].Failures, mustRead(t, single))
+	}
 }
 
 func mustRead(t *testing.T, file string) string {
