@@ -59,7 +59,7 @@ type rule struct {
 var table = map[string]rule{
 	"config":                 {}, // leaves only (input)
 	"openapi":                {may: []string{"config"}},
-	"hints":                  {may: []string{"config", "openapi"}},
+	"hints":                  {may: []string{"config", "openapi", "jslevel"}},
 	"runtime/restclient":     {may: []string{"config"}},
 	"runtime/curlin":         {may: []string{"config"}},                                         // curl command lines into api.rest.v1 calls (restls.pasteCurl, restls curl)
 	"runtime/dryrun":         {may: []string{"config", "runtime/restclient"}},                   // the dry-run result's types, which lsp and web carry
@@ -68,13 +68,13 @@ var table = map[string]rule{
 	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
 	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
 	"remote":                 {may: []string{"config"}},
-	"workspace":              {may: []string{"config", "openapi", "runtime/restclient", "workspace/index"}},                                                                     // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go); workspace/index (and so hints, an engine below, which imports nothing of workspace): the Session owns the project indexes every surface shares (issue 34)
-	"engine":                 {may: []string{"config", "openapi", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history
-	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                // workspace/index: the service-unused rule
-	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                // the project index behind navigation: scripts' calls and configuration entries
-	"faults":                 {may: []string{"config", "engine", "openapi", "runtime/restclient", "runtime/dryrun", "workspace"}},                                               // issue 36: the fault explorer over the engine; openapi: the statuses an operation documents
-	"scripttest":             {may: []string{"config", "coverage", "engine", "faults", "runtime", "runtime/restclient", "workspace"}},                                           // workspace: the snapshot a run sees; coverage: restls test --coverage
-	"coverage":               {may: []string{"runtime", "runtime/dryrun", "runtime/restclient"}},                                                                                // restls test --coverage (issue 35): an observer of the engine's runs; runtime: a script's coverage map
+	"workspace":              {may: []string{"config", "openapi", "runtime/restclient", "workspace/index", "jslevel"}},                                                                     // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go); workspace/index (and so hints, an engine below, which imports nothing of workspace): the Session owns the project indexes every surface shares (issue 34)
+	"engine":                 {may: []string{"config", "openapi", "jslevel", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history
+	"check":                  {may: []string{"config", "hints", "workspace", "workspace/index"}},                                                                                           // workspace/index: the service-unused rule
+	"workspace/index":        {may: []string{"config", "hints"}},                                                                                                                           // the project index behind navigation: scripts' calls and configuration entries
+	"faults":                 {may: []string{"config", "engine", "openapi", "runtime/restclient", "runtime/dryrun", "workspace"}},                                                          // issue 36: the fault explorer over the engine; openapi: the statuses an operation documents
+	"scripttest":             {may: []string{"config", "coverage", "engine", "faults", "runtime", "runtime/restclient", "workspace"}},                                                      // workspace: the snapshot a run sees; coverage: restls test --coverage
+	"coverage":               {may: []string{"runtime", "runtime/dryrun", "runtime/restclient"}},                                                                                           // restls test --coverage (issue 35): an observer of the engine's runs; runtime: a script's coverage map
 	"lsp":                    {may: []string{"config", "engine", "faults", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "faults", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema and runs; faults: the explorer
 	"dap":                    {may: []string{"config", "engine", "input", "runtime", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history", "scripttest", "workspace"}},                               // restls dap (issue 35): an adapter beside lsp and mcp; runtime: the lines that can stop; history: replay; scripttest: a test case
@@ -83,6 +83,7 @@ var table = map[string]rule{
 	"cmd/restls": {may: []string{"config", "coverage", "engine", "faults", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
+	"jslevel": {},           // leaves only (jsdepth): the engine profile's levels, feature table and detector (issue 38), asked by hints, workspace and engine
 	"textpos": {leaf: true}, // positions and their units: byte offsets, lines with byte, character or UTF-16 columns
 	"input":   {leaf: true},
 	"docs":    {leaf: true}, // the pages restls serves itself (docs/api.md to agents)

@@ -1,0 +1,3 @@
+// want: exponent operator (**)
+let square = 3 ** 2;
+return square;

@@ -1,0 +1,3 @@
+// want: Array.prototype.includes
+const tags = "a,b".split(",");
+return tags.includes("b");

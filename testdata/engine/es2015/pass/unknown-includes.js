@@ -1,0 +1,2 @@
+function has(xs, x) { return xs.includes(x); }
+return has("abc", "b");

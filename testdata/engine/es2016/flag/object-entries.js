@@ -1,0 +1,3 @@
+// want: Object.entries
+const o = { a: 1 };
+return Object.entries(o);

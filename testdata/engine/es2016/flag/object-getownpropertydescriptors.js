@@ -1,0 +1,2 @@
+// want: Object.getOwnPropertyDescriptors
+return Object.getOwnPropertyDescriptors({ a: 1 });

@@ -1,0 +1,2 @@
+// want: Object.values
+return Object.values({ a: 1 });

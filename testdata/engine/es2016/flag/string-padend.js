@@ -1,0 +1,2 @@
+// want: String.prototype.padEnd
+return "7".padEnd(3, "0");

@@ -1,0 +1,3 @@
+// want: String.prototype.padStart
+const id = String(7);
+return id.padStart(3, "0");

@@ -1,0 +1,2 @@
+// want: lookbehind assertions
+return /(?<=\$)\d+/.exec("$12")[0];

@@ -1,0 +1,3 @@
+// want: object rest and spread properties
+const base = { a: 1 };
+return { ...base, b: 2 };

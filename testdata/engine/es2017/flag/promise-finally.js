@@ -1,0 +1,3 @@
+// want: Promise.prototype.finally
+const p = Promise.resolve(1);
+return typeof p.finally(() => 1);

@@ -1,0 +1,2 @@
+// want: Unicode property escapes (\p{...})
+return /\p{L}+/u.test("a");

@@ -1,0 +1,2 @@
+// want: Array.prototype.flat
+return [[1], [2]].flat();

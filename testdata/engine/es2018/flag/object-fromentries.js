@@ -1,0 +1,2 @@
+// want: Object.fromEntries
+return Object.fromEntries([["a", 1]]);

@@ -1,0 +1,6 @@
+// want: optional catch binding
+try {
+  JSON.parse("{");
+} catch {
+  return "bad";
+}

@@ -1,0 +1,2 @@
+// want: String.prototype.trimEnd
+return "a ".trimEnd();

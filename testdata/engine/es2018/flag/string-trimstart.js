@@ -1,0 +1,2 @@
+// want: String.prototype.trimStart
+return " a".trimStart();

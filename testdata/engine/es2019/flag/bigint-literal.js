@@ -1,0 +1,2 @@
+// want: BigInt literals (123n)
+return typeof 10n;

@@ -1,0 +1,2 @@
+// want: BigInt
+return BigInt(10) > 1;

@@ -1,0 +1,2 @@
+// want: BigInt64Array
+return new BigInt64Array(2).length;

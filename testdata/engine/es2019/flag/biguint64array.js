@@ -1,0 +1,2 @@
+// want: BigUint64Array
+return new BigUint64Array(2).length;

@@ -1,0 +1,2 @@
+// want: globalThis
+return typeof globalThis.JSON;

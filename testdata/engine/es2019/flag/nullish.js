@@ -1,0 +1,3 @@
+// want: nullish coalescing (??)
+const limit = null;
+return limit ?? 20;

@@ -1,0 +1,3 @@
+// want: optional chaining (?.)
+const answer = { body: null };
+return answer.body?.items;

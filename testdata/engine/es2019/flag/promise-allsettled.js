@@ -1,0 +1,2 @@
+// want: Promise.allSettled
+return Promise.allSettled([]) !== null;

@@ -1,0 +1,2 @@
+// want: AggregateError
+return new AggregateError([], "x").message;

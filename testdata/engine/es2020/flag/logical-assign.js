@@ -1,0 +1,4 @@
+// want: logical assignment (&&=, ||=, ??=)
+let limit = null;
+limit ??= 20;
+return limit;

@@ -1,0 +1,4 @@
+// want: logical assignment (&&=, ||=, ??=)
+let name = "";
+name ||= "anonymous";
+return name;

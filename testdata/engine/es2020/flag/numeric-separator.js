@@ -1,0 +1,2 @@
+// want: numeric separators (1_000)
+return 1_000_000;

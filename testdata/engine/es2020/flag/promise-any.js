@@ -1,0 +1,2 @@
+// want: Promise.any
+return Promise.any([1]) !== null;

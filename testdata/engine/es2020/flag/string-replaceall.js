@@ -1,0 +1,2 @@
+// want: String.prototype.replaceAll
+return "a-b-c".replaceAll("-", "/");

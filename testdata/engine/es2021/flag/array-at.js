@@ -1,0 +1,3 @@
+// want: Array.prototype.at
+const items = [1, 2, 3];
+return items.at(-1);

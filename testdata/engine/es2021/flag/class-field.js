@@ -1,0 +1,3 @@
+// want: class fields
+class Page { size = 20; }
+return new Page().size;

@@ -1,0 +1,2 @@
+// want: Object.hasOwn
+return Object.hasOwn({ a: 1 }, "a");

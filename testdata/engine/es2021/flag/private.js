@@ -1,0 +1,6 @@
+// want: private fields and methods (#name)
+class Counter {
+  #step() { return 1; }
+  next() { return this.#step(); }
+}
+return new Counter().next();

@@ -1,0 +1,7 @@
+// want: class static blocks
+class Config {
+  static {
+    this.ready = true;
+  }
+}
+return Config.ready;

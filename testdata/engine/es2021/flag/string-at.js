@@ -1,0 +1,2 @@
+// want: String.prototype.at
+return "abc".at(-1);

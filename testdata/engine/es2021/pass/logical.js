@@ -1,0 +1,3 @@
+let limit = null;
+limit ??= 1_000;
+return "a-b".replaceAll("-", "/") + limit;

@@ -1,0 +1,2 @@
+// want: Array.prototype.toReversed
+return [2, 1].toReversed();

@@ -1,0 +1,2 @@
+// want: Array.prototype.toSorted
+return [2, 1].toSorted();

@@ -1,0 +1,1 @@
+return [2, 1].toSorted().toReversed();

@@ -1,0 +1,1 @@
+return new Set([1]).union(new Set([2])).size;

@@ -1,0 +1,2 @@
+// want: Array.prototype.entries
+return typeof [1].entries();

@@ -1,0 +1,2 @@
+// want: Array.prototype.fill
+return new Array(3).fill(0);

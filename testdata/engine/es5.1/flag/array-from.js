@@ -1,0 +1,2 @@
+// want: Array.from
+return Array.from("ab");

@@ -1,0 +1,2 @@
+// want: Array.prototype.keys
+return typeof [1].keys();

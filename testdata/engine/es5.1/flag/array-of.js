@@ -1,0 +1,2 @@
+// want: Array.of
+return Array.of(1, 2);

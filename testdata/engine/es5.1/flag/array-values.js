@@ -1,0 +1,2 @@
+// want: Array.prototype.values
+return typeof [1].values();

@@ -1,0 +1,3 @@
+// want: arrow functions
+var f = function (xs) { return xs.map(x => x * 2); };
+return f([1, 2]);

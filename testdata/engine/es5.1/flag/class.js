@@ -1,0 +1,3 @@
+// want: classes
+var Customer = class {};
+return typeof Customer;

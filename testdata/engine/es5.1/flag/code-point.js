@@ -1,0 +1,2 @@
+// want: code point escapes (\u{...})
+return "\u{1F600}".length;

@@ -1,0 +1,3 @@
+// want: DataView
+var v = DataView;
+return typeof v;

@@ -1,0 +1,2 @@
+// want: Float32Array
+return Float32Array.length;

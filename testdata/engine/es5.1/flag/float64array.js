@@ -1,0 +1,2 @@
+// want: Float64Array
+return Float64Array.length;

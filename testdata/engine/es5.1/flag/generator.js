@@ -1,0 +1,3 @@
+// want: generators
+function* ids() { yield 1; }
+return typeof ids;

@@ -1,0 +1,2 @@
+// want: Int16Array
+return Int16Array.length;

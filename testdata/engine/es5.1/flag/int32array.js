@@ -1,0 +1,2 @@
+// want: Int32Array
+return Int32Array.length;

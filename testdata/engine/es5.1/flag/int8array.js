@@ -1,0 +1,2 @@
+// want: Int8Array
+return Int8Array.length;

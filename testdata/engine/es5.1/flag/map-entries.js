@@ -1,0 +1,3 @@
+// want: Map.prototype.entries
+function list(x) { return Map.prototype.entries.call(x); }
+return typeof list;

@@ -1,0 +1,3 @@
+// want: Map
+var seen = new Map();
+return seen;

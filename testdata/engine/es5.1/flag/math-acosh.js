@@ -1,0 +1,2 @@
+// want: Math.acosh
+return Math.acosh(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.asinh
+return Math.asinh(2, 3);

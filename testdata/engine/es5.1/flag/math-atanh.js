@@ -1,0 +1,2 @@
+// want: Math.atanh
+return Math.atanh(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.cbrt
+return Math.cbrt(2, 3);

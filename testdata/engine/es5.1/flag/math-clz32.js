@@ -1,0 +1,2 @@
+// want: Math.clz32
+return Math.clz32(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.cosh
+return Math.cosh(2, 3);

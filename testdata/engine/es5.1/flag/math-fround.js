@@ -1,0 +1,2 @@
+// want: Math.fround
+return Math.fround(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.hypot
+return Math.hypot(2, 3);

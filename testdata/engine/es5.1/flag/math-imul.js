@@ -1,0 +1,2 @@
+// want: Math.imul
+return Math.imul(2, 3);

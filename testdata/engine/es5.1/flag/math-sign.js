@@ -1,0 +1,2 @@
+// want: Math.sign
+return Math.sign(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.sinh
+return Math.sinh(2, 3);

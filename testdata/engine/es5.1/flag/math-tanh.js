@@ -1,0 +1,2 @@
+// want: Math.tanh
+return Math.tanh(2, 3);

@@ -1,0 +1,2 @@
+// want: Math.trunc
+return Math.trunc(2, 3);

@@ -1,0 +1,3 @@
+// want: new.target
+function C() { return new.target === undefined; }
+return C();

@@ -1,0 +1,2 @@
+// want: Number.EPSILON
+return Number.EPSILON > 0;

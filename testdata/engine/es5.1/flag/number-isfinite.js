@@ -1,0 +1,2 @@
+// want: Number.isFinite
+return Number.isFinite(1);

@@ -1,0 +1,2 @@
+// want: Number.isInteger
+return Number.isInteger(1);

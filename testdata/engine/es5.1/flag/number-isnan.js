@@ -1,0 +1,2 @@
+// want: Number.isNaN
+return Number.isNaN(1);

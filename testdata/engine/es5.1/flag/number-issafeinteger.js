@@ -1,0 +1,2 @@
+// want: Number.isSafeInteger
+return Number.isSafeInteger(1);

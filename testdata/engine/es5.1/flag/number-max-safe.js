@@ -1,0 +1,2 @@
+// want: Number.MAX_SAFE_INTEGER
+return Number.MAX_SAFE_INTEGER;

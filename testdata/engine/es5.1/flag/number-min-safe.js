@@ -1,0 +1,2 @@
+// want: Number.MIN_SAFE_INTEGER
+return Number.MIN_SAFE_INTEGER;

@@ -1,0 +1,2 @@
+// want: Number.parseFloat
+return Number.parseFloat("1.5");

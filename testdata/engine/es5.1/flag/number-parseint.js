@@ -1,0 +1,2 @@
+// want: Number.parseInt
+return Number.parseInt("1");

@@ -1,0 +1,2 @@
+// want: Object.assign
+return Object.assign({}, { a: 1 });

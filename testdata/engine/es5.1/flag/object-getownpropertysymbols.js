@@ -1,0 +1,2 @@
+// want: Object.getOwnPropertySymbols
+return Object.getOwnPropertySymbols({}).length;

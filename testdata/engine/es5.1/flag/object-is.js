@@ -1,0 +1,2 @@
+// want: Object.is
+return Object.is(1, 1);

@@ -1,0 +1,2 @@
+// want: Object.setPrototypeOf
+return Object.setPrototypeOf({}, null);

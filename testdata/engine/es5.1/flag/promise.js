@@ -1,0 +1,2 @@
+// want: Promise
+return typeof Promise.resolve;

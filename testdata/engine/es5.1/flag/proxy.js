@@ -1,0 +1,2 @@
+// want: Proxy
+return new Proxy({}, {});

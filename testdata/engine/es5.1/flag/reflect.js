@@ -1,0 +1,2 @@
+// want: Reflect
+return Reflect.ownKeys({ a: 1 });

@@ -1,0 +1,2 @@
+// want: regular expression flags y and u
+return /a/y.test("a");

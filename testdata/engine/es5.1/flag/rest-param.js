@@ -1,0 +1,3 @@
+// want: rest parameters
+function sum(...xs) { return xs.length; }
+return sum(1, 2);

@@ -1,0 +1,2 @@
+// want: Set
+return new Set([1, 1]);

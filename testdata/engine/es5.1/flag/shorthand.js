@@ -1,0 +1,4 @@
+// want: shorthand properties
+var id = 1;
+var payload = { id };
+return payload;

@@ -1,0 +1,2 @@
+// want: String.prototype.codePointAt
+return "a".codePointAt(0);

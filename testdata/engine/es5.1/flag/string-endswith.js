@@ -1,0 +1,2 @@
+// want: String.prototype.endsWith
+return "abc".endsWith("c");

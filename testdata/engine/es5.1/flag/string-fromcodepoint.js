@@ -1,0 +1,2 @@
+// want: String.fromCodePoint
+return String.fromCodePoint(65);

@@ -1,0 +1,3 @@
+// want: String.prototype.includes
+var path = "/v1/customers";
+return path.includes("v1");

@@ -1,0 +1,2 @@
+// want: String.prototype.normalize
+return "a".normalize();

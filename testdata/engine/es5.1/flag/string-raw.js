@@ -1,0 +1,3 @@
+// want: String.raw
+var raw = String.raw;
+return typeof raw;

@@ -1,0 +1,2 @@
+// want: String.prototype.repeat
+return "ab".repeat(2);

@@ -1,0 +1,2 @@
+// want: String.prototype.startsWith
+return "abc".startsWith("a");

@@ -1,0 +1,2 @@
+// want: Symbol
+return String(Symbol("x"));

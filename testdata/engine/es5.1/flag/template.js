@@ -1,0 +1,3 @@
+// want: template literals
+var id = "42";
+return "/customers/" + id + `?expand=orders`;

@@ -1,0 +1,2 @@
+// want: ArrayBuffer
+return new ArrayBuffer(8).byteLength;

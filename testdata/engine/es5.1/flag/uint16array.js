@@ -1,0 +1,2 @@
+// want: Uint16Array
+return Uint16Array.length;

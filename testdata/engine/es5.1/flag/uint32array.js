@@ -1,0 +1,2 @@
+// want: Uint32Array
+return Uint32Array.length;

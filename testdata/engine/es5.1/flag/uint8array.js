@@ -1,0 +1,2 @@
+// want: Uint8Array
+return Uint8Array.length;

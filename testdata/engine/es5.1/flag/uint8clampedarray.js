@@ -1,0 +1,2 @@
+// want: Uint8ClampedArray
+return Uint8ClampedArray.length;

@@ -1,0 +1,3 @@
+// want: String.prototype.includes
+function has(list, x) { return list.includes(x); }
+return typeof has;

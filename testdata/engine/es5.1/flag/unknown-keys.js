@@ -1,0 +1,3 @@
+// want: Array.prototype.keys
+function names(m) { return m.keys(); }
+return typeof names;

@@ -1,0 +1,2 @@
+// want: WeakMap
+return new WeakMap();

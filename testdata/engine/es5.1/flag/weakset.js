@@ -1,0 +1,2 @@
+// want: WeakSet
+return new WeakSet();
