@@ -296,7 +296,7 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 	// As the language server: no serviceId checks against a registry
 	// that offers no hints (config.HintState).
 	reg := snap.Registry(kind)
-	diags := hints.Diagnose(doc, reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, kind), TimeLimit: snap.TimeLimit(kind)})
+	diags := hints.Diagnose(doc, reg, hints.Display{Path: show, APIs: snap.APIsFor(abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, kind), TimeLimit: snap.TimeLimit(kind), EngineLevel: snap.EngineLevel})
 	if len(diags) == 0 {
 		return sinceFindings
 	}

@@ -29,7 +29,11 @@
 //     the process (Admit takes a slot before a request is read);
 //   - answer checks: each call's answer held to its operation in the
 //     snapshot's API descriptions, as notes on the call;
-//   - history: the run kept when Request.Keep says where.
+//   - history: the run kept when Request.Keep says where;
+//   - the engine profile: a script that uses what the snapshot's
+//     EngineLevel (restls.yaml's engine) does not accept is not run; its
+//     result's error (code engine-syntax or engine-builtin) is the
+//     editor's diagnostic, word for word (package jslevel).
 //
 // Request.Observer (dryrun.Observer) watches a run as it happens: calls
 // made and answered, console lines, statements reached (only when
@@ -37,7 +41,7 @@
 // result. A child streams these events to its parent before its result;
 // with no observer a run costs what it did before.
 //
-// It imports config, openapi, workspace, runtime, runtime/isolate,
+// It imports config, openapi, jslevel, workspace, runtime, runtime/isolate,
 // runtime/restclient, runtime/dryrun and runtime/dryrun/history; lsp,
 // web, scripttest and cmd/restls import it, never the other way.
 package engine

@@ -164,6 +164,16 @@ func (e *Engine) Run(ctx context.Context, snap workspace.Snapshot, req Request) 
 	if err != nil {
 		return nil, err
 	}
+	if se := refused(req.Text, snap.EngineLevel); se != nil {
+		// Beyond the platform's engine level: the script is not run, on
+		// any door, with the editor's diagnostic as its error.
+		res := &dryrun.Result{Error: se, Kind: p.kind, Mode: p.iso.Mode(), Calls: []*restclient.Call{}, Logs: []dryrun.LogEntry{}}
+		if req.Observer != nil {
+			req.Observer.Done(res)
+		}
+		e.log.Debug("dry run refused by the engine profile", zap.String("script", p.name), zap.String("level", snap.EngineLevel.String()))
+		return res, nil
+	}
 	if req.Progress != nil {
 		req.Progress("running " + p.name)
 	}

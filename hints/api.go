@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/openapi"
 )
 
@@ -111,6 +112,11 @@ type Display struct {
 	// reader's script kind (0: none): a script whose static worst-case
 	// time (WorstCaseOf) is above it gets worst-case-time.
 	TimeLimit time.Duration
+	// EngineLevel is the JavaScript level the platform's engine accepts
+	// (restls.yaml's engine); Diagnose reports what is beyond it
+	// (engine-syntax, engine-builtin). The zero value, jslevel.Latest,
+	// reports nothing.
+	EngineLevel jslevel.Level
 }
 
 // ConfiguredIn returns Display.ConfiguredFor over snap: the kinds other

@@ -63,6 +63,7 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 		if w, ok := worstDiagnostic(doc, reg, disp); ok {
 			d.add(w)
 		}
+		d.checkEngine(p.body)
 	}
 	d.out = append(d.out, runSchemaJobs(d.jobs)...)
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })

@@ -144,3 +144,52 @@ func TestBuiltinsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestFeaturesDocumented writes the table into docs/configuration.md,
+// between its engine-table comments: what each level adds.
+func TestFeaturesDocumented(t *testing.T) {
+	const path = "../docs/configuration.md"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const open, close = "-->\n", "<!-- /engine-table -->"
+	doc := string(data)
+	start := strings.Index(doc, "<!-- engine-table")
+	end := strings.Index(doc, close)
+	if start < 0 || end < start {
+		t.Fatal("docs/configuration.md has no engine-table comments")
+	}
+	start += strings.Index(doc[start:], open) + len(open)
+	var b strings.Builder
+	b.WriteString("| Level | Syntax (engine-syntax) | Builtins (engine-builtin) |\n|---|---|---|\n")
+	for _, name := range Names() {
+		level, _ := Parse(name)
+		var syn, blt []string
+		for _, f := range Features() {
+			if f.Level != level {
+				continue
+			}
+			if f.Kind == Syntax {
+				syn = append(syn, strings.ReplaceAll(f.Name, "|", "\\|"))
+			} else {
+				blt = append(blt, "`"+f.Name+"`")
+			}
+		}
+		switch level {
+		case ES5_1:
+			syn = []string{"the base: everything else"}
+		case Latest:
+			syn = []string{"everything goja runs; nothing is reported"}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, orNone(syn), orNone(blt))
+	}
+	goldentest.Check(t, path, doc[:start]+b.String()+doc[end:])
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, ", ")
+}

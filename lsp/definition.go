@@ -15,6 +15,7 @@ func (s *session) displayFor(v view) hints.Display {
 	d.APIs = v.apis
 	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
 	d.TimeLimit = v.ws.TimeLimit(v.kind)
+	d.EngineLevel = v.ws.EngineLevel
 	return d
 }
 

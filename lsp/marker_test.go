@@ -138,7 +138,7 @@ func runMarkerFile(t *testing.T, path string) {
 	}
 	if project != nil {
 		// The server's session, as restls serve makes it from the file.
-		opts.Session = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, TimeLimits: project.TimeLimits,
+		opts.Session = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, TimeLimits: project.TimeLimits, EngineLevel: project.EngineLevel,
 			DescriptionDelay: workspace.FirstLoadDelay})
 	}
 	srv := newTestServer(t, opts)

@@ -277,6 +277,7 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	apis := ws.APIsFor(d.path, reg)
 	ws.Environment = env
 	ws.TimeLimits = s.srv.ws.TimeLimits()
+	ws.EngineLevel = s.srv.ws.EngineLevel()
 	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
 }
 

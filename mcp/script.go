@@ -96,7 +96,7 @@ func (s *Server) script(ctx context.Context, a ScriptArg) (*script, error) {
 
 // display shows configuration files' paths relative to the root.
 func (s *Server) display(snap workspace.Snapshot, sc *script, reg *config.Registry) hints.Display {
-	return hints.Display{Path: s.rel, APIs: snap.APIsFor(sc.abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, sc.kind), TimeLimit: snap.TimeLimit(sc.kind)}
+	return hints.Display{Path: s.rel, APIs: snap.APIsFor(sc.abs, reg), ConfiguredFor: hints.ConfiguredIn(snap.Config, sc.kind), TimeLimit: snap.TimeLimit(sc.kind), EngineLevel: snap.EngineLevel}
 }
 
 // Pos is a position in a text: line and column from 1, the column

@@ -103,7 +103,13 @@ func WritePreview(w io.Writer, res *Result, filename string, o PreviewOptions) e
 			if n := len(e.Errors) - 1; n > 1 {
 				more = strconv.Itoa(n) + " more syntax errors"
 			}
-			fmt.Fprintf(b, "  %s (the later ones often follow from the first):\n", more)
+			if strings.HasPrefix(e.Code, "engine-") {
+				// The engine profile's refusal lists every use beyond
+				// the level; none follows from another.
+				fmt.Fprintf(b, "  %s beyond the engine level:\n", strings.Replace(more, "syntax error", "use", 1))
+			} else {
+				fmt.Fprintf(b, "  %s (the later ones often follow from the first):\n", more)
+			}
 			for _, x := range e.Errors[1:] {
 				fmt.Fprintf(b, "  %s:%d:%d: %s\n", filename, x.Line, x.Column, input.Printable(x.Message))
 				writeCaret(b, x.Line, x.Column, x.SourceLine)

@@ -13,6 +13,7 @@ import (
 	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/faults"
+	"github.com/restls/restls/jslevel"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
@@ -42,6 +43,10 @@ type Options struct {
 	// APIs are the API descriptions each call's answer is held to, as
 	// every door of a dry run does (engine.Run): notes on the call.
 	APIs []workspace.APISource
+	// EngineLevel is the JavaScript level the platform's engine accepts
+	// (restls.yaml's engine): a case whose script uses more fails, as
+	// every dry run refuses it.
+	EngineLevel jslevel.Level
 	// ValidateResponses makes a case fail when an answer (a fixture's or,
 	// with Live, a service's) breaks its operation's description in APIs.
 	// A test file's validateResponses overrides it.
@@ -197,7 +202,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	r := &runner{opts: opts, run: opts.Engine,
-		snap: workspace.Snapshot{Config: opts.Snapshot, Kinds: opts.Kinds, APIs: opts.APIs}}
+		snap: workspace.Snapshot{Config: opts.Snapshot, Kinds: opts.Kinds, APIs: opts.APIs, EngineLevel: opts.EngineLevel}}
 	if r.run == nil {
 		r.run = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers}).Run
 	}

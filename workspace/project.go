@@ -14,6 +14,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/jslevel"
 )
 
 // FileName is the name of the project file.
@@ -69,6 +70,9 @@ type rawProject struct {
 	Faults rawFaults `yaml:"faults"`
 	// TimeLimits map script kinds to milliseconds: decoded by hand.
 	TimeLimits yaml.Node `yaml:"timeLimits"`
+	// Engine is the platform engine's language level (jslevel.Parse),
+	// decoded by hand to name its line.
+	Engine yaml.Node `yaml:"engine"`
 }
 
 // rawCoverage is the coverage key: restls test --coverage's defaults.
@@ -163,6 +167,10 @@ type Project struct {
 	// TimeLimits are the static worst-case times above which a script of
 	// a kind gets worst-case-time (timeLimits; nil: none).
 	TimeLimits map[config.Kind]time.Duration
+	// EngineLevel is the JavaScript level the platform's engine accepts
+	// (the engine key; jslevel.Latest when absent): the editor and restls
+	// check report what is beyond it, and dry runs refuse it.
+	EngineLevel jslevel.Level
 	// Diagnostics are the file's problems. With an error among them the
 	// project must not be used: a typo would silently check, test or run
 	// against another configuration.
@@ -322,6 +330,7 @@ func (p *Project) parse(data []byte) {
 			p.FaultsFail = append(p.FaultsFail, v)
 		}
 	}
+	p.EngineLevel = decodeEngine(&raw.Engine, diag)
 	p.Check = CheckSettings{Include: raw.Check.Include, Exclude: raw.Check.Exclude, Strict: raw.Check.Strict, Disable: raw.Check.Disable}
 	for _, list := range [][]string{raw.Check.Include, raw.Check.Exclude} {
 		for _, g := range list {
@@ -334,6 +343,23 @@ func (p *Project) parse(data []byte) {
 }
 
 type diagFunc func(line, col int, code, format string, a ...any)
+
+// decodeEngine reads engine: one of jslevel.Names.
+func decodeEngine(n *yaml.Node, diag diagFunc) jslevel.Level {
+	if n.Kind == 0 {
+		return jslevel.Latest
+	}
+	if n.Kind != yaml.ScalarNode {
+		diag(n.Line, n.Column, CodeInvalid, "engine names the platform engine's JavaScript level, one of %s (docs/configuration.md, \"engine\")", strings.Join(jslevel.Names(), ", "))
+		return jslevel.Latest
+	}
+	l, err := jslevel.Parse(n.Value)
+	if err != nil {
+		diag(n.Line, n.Column, CodeInvalid, "engine: %v (docs/configuration.md, \"engine\")", err)
+		return jslevel.Latest
+	}
+	return l
+}
 
 // decodeKinds reads scriptKinds: a mapping of globs to kinds, in order.
 func (p *Project) decodeKinds(n *yaml.Node, diag diagFunc) config.KindMap {

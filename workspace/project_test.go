@@ -11,6 +11,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/internal/goldentest"
+	"github.com/restls/restls/jslevel"
 )
 
 // TestDiagnosticsGolden: what a user reads about a broken restls.yaml
@@ -61,6 +62,7 @@ check:
   disable: [hardcoded-authorization]
 timeLimits:
   validationScript: 5000
+engine: es2017
 `
 
 // TestProjectResolve: paths are relative to the file, environments
@@ -185,5 +187,16 @@ func TestProjectFaultsFail(t *testing.T) {
 	p = ParseProject(FileName, []byte("faults:\n  fail: [handled]\n"))
 	if !p.HasErrors() || !strings.Contains(p.Diagnostics[0].Message, `verdict "handled"`) || p.Diagnostics[0].Line != 2 {
 		t.Errorf("handled: %+v", p.Diagnostics)
+	}
+}
+
+// TestProjectEngine: engine names a level; absent, it is latest.
+func TestProjectEngine(t *testing.T) {
+	for text, want := range map[string]jslevel.Level{"": jslevel.Latest, "engine: es5.1\n": jslevel.ES5_1,
+		"engine: es2017\n": jslevel.ES2017, "engine: latest\n": jslevel.Latest} {
+		p := ParseProject(FileName, []byte(text))
+		if p.HasErrors() || p.EngineLevel != want {
+			t.Errorf("%q: level %v, diagnostics %v; want %v", text, p.EngineLevel, p.Diagnostics, want)
+		}
 	}
 }

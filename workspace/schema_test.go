@@ -11,6 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/jslevel"
 )
 
 // schemaKeys builds the keySet a JSON Schema object describes: its
@@ -154,12 +156,29 @@ func TestSchemaAgreesOnFiles(t *testing.T) {
 		"kind":       "scriptKinds: {\"**\": scriptTsk}\n",
 		"strict":     "check: {strict: maybe}\n",
 		"properties": "properties: a.yml\n",
+		"engine":     "engine: ES2015\n",
+		"engine map": "engine: {level: es5.1}\n",
 	} {
 		if p := ParseProject(name, []byte(data)); !p.HasErrors() {
 			t.Errorf("%s: the decoder takes it", name)
 		}
 		if err := sch.Validate(asJSON(t, []byte(data))); err == nil {
 			t.Errorf("%s: the schema takes it", name)
+		}
+	}
+}
+
+// TestSchemaEngineLevels: the schema's engine levels are jslevel's, and
+// each validates and decodes.
+func TestSchemaEngineLevels(t *testing.T) {
+	sch := compileSchema(t)
+	for _, name := range jslevel.Names() {
+		data := "engine: " + name + "\n"
+		if p := ParseProject(name, []byte(data)); p.HasErrors() || p.EngineLevel.String() != name {
+			t.Errorf("%s: the decoder: %v, %v", name, p.EngineLevel, p.Diagnostics)
+		}
+		if err := sch.Validate(asJSON(t, []byte(data))); err != nil {
+			t.Errorf("%s: the schema refuses it: %v", name, err)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/openapi"
 )
 
@@ -31,6 +32,9 @@ type SessionOptions struct {
 	// TimeLimits are the project file's timeLimits: per script kind, the
 	// static worst-case time above which a script gets worst-case-time.
 	TimeLimits map[config.Kind]time.Duration
+	// EngineLevel is the project file's engine (Project.EngineLevel),
+	// given to every snapshot.
+	EngineLevel jslevel.Level
 	// DescriptionDelay is how long first description loads wait
 	// (FirstLoadDelay in an editor; 0 for a command).
 	DescriptionDelay time.Duration
@@ -250,8 +254,14 @@ func (s *Session) Snapshot() Snapshot {
 		WithAnswers(s.answers, &s.answersAttach)
 	snap.Environment = s.opts.Environments.Default()
 	snap.TimeLimits = s.opts.TimeLimits
+	snap.EngineLevel = s.opts.EngineLevel
 	return snap
 }
+
+// EngineLevel is the JavaScript level the platform's engine accepts, for
+// a surface that makes its own snapshots (the language server's
+// sessions, the designer's runs).
+func (s *Session) EngineLevel() jslevel.Level { return s.opts.EngineLevel }
 
 // Reload reads every registry and description again, then tells the
 // subscribers (OnReload, FromFiles false).

@@ -10,7 +10,7 @@ import (
 // table or is the file's own (no flag or editor setting of that name).
 func TestSettingsProjectKeys(t *testing.T) {
 	keys := projectKeys().names()
-	fileOnly := []string{"environments", "check", "roles", "faults", "timeLimits"}
+	fileOnly := []string{"environments", "check", "roles", "faults", "timeLimits", "engine"}
 	for _, s := range Settings() {
 		if s.Project != "" && !slices.Contains(keys, s.Project) {
 			t.Errorf("the table names the project key %q, which restls.yaml does not have (%v)", s.Project, keys)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/runtime/restclient"
 	"go.uber.org/zap"
@@ -28,6 +29,10 @@ type Snapshot struct {
 	Environment string
 	// TimeLimits are the project file's timeLimits (nil: none).
 	TimeLimits map[config.Kind]time.Duration
+	// EngineLevel is the JavaScript level the platform's engine accepts
+	// (restls.yaml's engine; the zero value, jslevel.Latest, checks
+	// nothing): hints report what is beyond it, the run engine refuses it.
+	EngineLevel jslevel.Level
 
 	descriptions *Descriptions
 	attach       *Attachments

@@ -77,7 +77,7 @@ func TestDoorsAgree(t *testing.T) {
 			projects = append(projects, p)
 		}
 	}
-	projects = append(projects, scenarioDoorsProject(t))
+	projects = append(projects, scenarioDoorsProject(t), profileDoorsProject(t))
 	runs := 0
 	for _, p := range projects {
 		t.Run(p.name, func(t *testing.T) {
@@ -92,6 +92,9 @@ func TestDoorsAgree(t *testing.T) {
 						}
 					}
 					want := got[doorEditor].v
+					if b, _ := json.Marshal(want); c.wantCode != "" && !strings.Contains(string(b), `"code":"`+c.wantCode+`"`) {
+						t.Errorf("%s: want the error code %s, got %s", doorEditor, c.wantCode, b)
+					}
 					for _, d := range doors[1:] {
 						for _, diff := range jsonDiff("", want, got[d].v) {
 							t.Errorf("%s answers differently from %s: %s", d, doorEditor, diff)
@@ -155,6 +158,9 @@ type doorsCase struct {
 	record bool
 
 	inputFile string // input, written out for restls run --input
+	// wantCode, when set, is the error code every door must answer with
+	// (the engine profile's refusal).
+	wantCode string
 }
 
 // archiveDoorsProject is archive a written out as a project
@@ -342,6 +348,53 @@ func scenarioDoorsProject(t *testing.T) *doorsProject {
 		{name: "kind-directive", script: "scripts/kind.js", fixtures: "scripts/empty.fixtures.yaml"},
 		{name: "kind-explicit", script: "scripts/kind.js", kind: "validationScript", fixtures: "scripts/empty.fixtures.yaml"},
 		{name: "fixtures-unknown-key", script: "scripts/unknown-key.js", fixtures: "scripts/unknown-key.fixtures.yaml"},
+	}
+	return p
+}
+
+// doorsProfile is a project whose restls.yaml names an engine level
+// (issue 38): every door refuses the scripts beyond it with the same
+// error, and runs the one within it.
+const doorsProfile = `
+-- restls.yaml --
+configRoot: config
+engine: es5.1
+-- config/application.yml --
+scriptservice:
+  api:
+    - serviceId: crm
+      url: http://127.0.0.1:9/crm
+-- scripts/arrow.js --
+var ids = [1, 2];
+console.log("never printed");
+return ids.map(id => api.rest.v1.get("crm", {pathParams: ["customers", String(id)]}, {}).body);
+-- scripts/builtin.js --
+var c = api.rest.v1.get("crm", {pathParams: ["customers", "1"]}, {});
+return Object.entries(c.body);
+-- scripts/within.js --
+var c = api.rest.v1.get("crm", {pathParams: ["customers", "1"]}, {});
+return Object.keys(c.body);
+-- scripts/customer.fixtures.yaml --
+- serviceId: crm
+  path: customers/1
+  body: {id: 1, name: Ann}
+`
+
+// profileDoorsProject writes doorsProfile out.
+func profileDoorsProject(t *testing.T) *doorsProject {
+	t.Helper()
+	p := &doorsProject{name: "engine-profile", dir: t.TempDir()}
+	for _, f := range txtar.Parse([]byte(doorsProfile)).Files {
+		dir := filepath.Join(p.dir, filepath.Dir(filepath.FromSlash(f.Name)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Base(f.Name), string(f.Data))
+	}
+	p.cases = []*doorsCase{
+		{name: "engine-syntax", script: "scripts/arrow.js", fixtures: "scripts/customer.fixtures.yaml", wantCode: "engine-syntax"},
+		{name: "engine-builtin", script: "scripts/builtin.js", fixtures: "scripts/customer.fixtures.yaml", wantCode: "engine-builtin"},
+		{name: "within", script: "scripts/within.js", fixtures: "scripts/customer.fixtures.yaml"},
 	}
 	return p
 }

@@ -131,6 +131,7 @@ configuration cannot be loaded.`)
 		opts.Fail, _ = faults.ParseVerdicts(cf.project.FaultsFail)
 	}
 	snap := workspace.NewSnapshot(config.Load(cf.sources()), cf.projectKinds(), cf.openAPI(openAPI), nil, nil, nil)
+	snap.EngineLevel = cf.engineLevel()
 	snap.Environment = cf.envs.Default()
 	opts.Descriptions = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
 	// Parsed fixtures answer in process only; each run keeps the normal

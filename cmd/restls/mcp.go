@@ -80,7 +80,7 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	}
 	// The one workspace session of this process, as restls check reads
 	// the project.
-	sess := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Environments: cf.envs, Kinds: cf.projectKinds(), APIs: cf.openAPI(apis), TimeLimits: cf.timeLimits(),
+	sess := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Environments: cf.envs, Kinds: cf.projectKinds(), APIs: cf.openAPI(apis), TimeLimits: cf.timeLimits(), EngineLevel: cf.engineLevel(),
 		Recorded: true, Logger: log.Named("workspace")})
 	srv, err := newMCP(&cf, sess, root)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/restls/restls/check"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/workspace"
 )
 
@@ -163,7 +164,7 @@ func (c *configFlags) projectFile() string {
 // as the editor's and the designer's are.
 func (c *configFlags) session(apis []workspace.APISource) *workspace.Session {
 	return workspace.NewSession(workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis,
-		TimeLimits: c.timeLimits()})
+		TimeLimits: c.timeLimits(), EngineLevel: c.engineLevel()})
 }
 
 // timeLimits is the file's timeLimits (nil without a file).
@@ -172,6 +173,15 @@ func (c *configFlags) timeLimits() map[config.Kind]time.Duration {
 		return nil
 	}
 	return c.project.TimeLimits
+}
+
+// engineLevel is the file's engine, the JavaScript level the platform
+// accepts (jslevel.Latest without a file).
+func (c *configFlags) engineLevel() jslevel.Level {
+	if c.project == nil {
+		return jslevel.Latest
+	}
+	return c.project.EngineLevel
 }
 
 // projectKinds is the file's scriptKinds, the language server's default.

@@ -153,6 +153,7 @@ ended without shutdown, 2 for usage errors.`)
 		Kinds:            cf.projectKinds(),
 		TimeLimits:       cf.timeLimits(),
 		APIs:             openAPI,
+		EngineLevel:      cf.engineLevel(),
 		DescriptionDelay: workspace.FirstLoadDelay,
 		Logger:           log,
 	})

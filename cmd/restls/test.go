@@ -129,7 +129,7 @@ that cannot be written.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds()}
+	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds(), EngineLevel: cf.engineLevel()}
 	opts.ValidateResponses = *validate
 	opts.Faults = *exploreFaults
 	switch {
