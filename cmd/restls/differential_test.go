@@ -164,6 +164,15 @@ func differentialCorpus(t *testing.T, root string) (out []string, names map[stri
 		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == "dist" || d.Name() == "out") {
 			return filepath.SkipDir
 		}
+		if d.IsDir() && filepath.ToSlash(p) == filepath.ToSlash(filepath.Join(root, "testdata/engine")) {
+			// The engine profile's corpus (issue 38): 170 one-feature
+			// scripts held to their levels by jslevel's, hints' and
+			// engine's tests; here, with no engine key, they would only
+			// run 170 more binaries and pass the designer's session
+			// limit. lsp/testdata/engine_profile.txt brings the profile
+			// to this test's surfaces.
+			return filepath.SkipDir
+		}
 		if !d.IsDir() && strings.HasSuffix(p, ".js") && strings.Contains(filepath.ToSlash(p), "/testdata/") {
 			out = append(out, p)
 			rel, _ := filepath.Rel(root, p)
