@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
+	"github.com/dop251/goja/unistring"
 
 	"github.com/restls/restls/jsdepth"
 	"github.com/restls/restls/runtime/dryrun"
@@ -29,10 +30,13 @@ import (
 // case of a switch with its arm's count. Branch points are numbered in
 // the order of the walk, the same for the run and for CoverageMap.
 
-// coverCounters is the global array of counters the instrumented
-// program increments: statements first, then each branch's arms.
-// coverTemp holds a logical operator's left side between its test and
-// its value (no script code runs between them).
+// coverCounters is the array of counters the instrumented program
+// increments: statements first, then each branch's arms. coverTemp holds
+// a logical operator's left side between its test and its value (no
+// script code runs between them). Both are parameters of the function
+// the script is wrapped in, so the script reaches them as locals (a
+// global is looked up by name at each use), and the runner passes the
+// array in.
 const (
 	coverCounters = "__restls_cov"
 	coverTemp     = "__restls_t"
@@ -140,6 +144,15 @@ func instrumentCoverage(prg *ast.Program, base file.Idx, text string, hooks []fi
 		stmt[h] = i
 	}
 	next := len(hooks) // the next free counter
+	if len(prg.Body) > 0 {
+		if es, ok := prg.Body[0].(*ast.ExpressionStatement); ok {
+			if fn, ok := es.Expression.(*ast.FunctionLiteral); ok && fn.ParameterList != nil {
+				for _, name := range []string{coverCounters, coverTemp} {
+					fn.ParameterList.List = append(fn.ParameterList.List, &ast.Binding{Target: &ast.Identifier{Name: unistring.String(name), Idx: 1}})
+				}
+			}
+		}
+	}
 	var out []branchPoint
 	add := func(at file.Idx, kind string, arms int) int {
 		out = append(out, branchPoint{at, kind, arms})
@@ -356,21 +369,15 @@ type counters struct {
 	arms  []int // by branch point, how many arms
 }
 
-// installCounters defines coverCounters and coverTemp for c.
-func (r *runner) installCounters(c *counters) error {
+// newCounters is the array of c's counters, over c.buf, which the run
+// passes to the script's wrapper as coverCounters.
+func (r *runner) newCounters(c *counters) (goja.Value, error) {
 	n := len(c.hooks)
 	for _, a := range c.arms {
 		n += a
 	}
 	c.buf = make([]byte, 4*n)
-	arr, err := r.vm.New(r.vm.Get("Uint32Array"), r.vm.ToValue(r.vm.NewArrayBuffer(c.buf)))
-	if err != nil {
-		return err
-	}
-	if err := r.vm.Set(coverCounters, arr); err != nil {
-		return err
-	}
-	return r.vm.Set(coverTemp, goja.Undefined())
+	return r.vm.New(r.vm.Get("Uint32Array"), r.vm.ToValue(r.vm.NewArrayBuffer(c.buf)))
 }
 
 // report is what the counters counted: the statements that ran, by

@@ -359,17 +359,21 @@ func (r *runner) run(parent context.Context) {
 			return
 		}
 	}
-	if r.opts.Statements && r.opts.Observer != nil {
-		if err := r.installStatementHook(src); err != nil {
+	var args []goja.Value // the wrapper's: a coverage run's counters
+	if c.counters != nil {
+		arr, err := r.newCounters(c.counters)
+		if err != nil {
 			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 			return
 		}
-		if c.counters != nil {
-			if err := r.installCounters(c.counters); err != nil {
+		r.counters, args = c.counters, []goja.Value{arr}
+	}
+	if r.opts.Statements && r.opts.Observer != nil {
+		if c.counters == nil { // a coverage run counts in place
+			if err := r.installStatementHook(src); err != nil {
 				r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
 				return
 			}
-			r.counters = c.counters
 		}
 		if obs, ok := r.opts.Observer.(dryrun.ExceptionObserver); ok {
 			if err := r.installExceptionHooks(src, obs); err != nil {
@@ -411,7 +415,7 @@ func (r *runner) run(parent context.Context) {
 		r.res.Error = &ScriptError{Name: "InternalError", Message: "the script did not compile to a function"}
 		return
 	}
-	v, err := fn(goja.Undefined())
+	v, err := fn(goja.Undefined(), args...)
 	if err != nil {
 		if ex, ok := err.(*goja.Exception); ok {
 			r.uncaught(ex)
