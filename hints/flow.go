@@ -148,7 +148,7 @@ type flowResult struct {
 	// name starts the chain.
 	results []cresult
 	sets    []tset // the types reads and results refer to, each once
-	cmps     []fcmp
+	cmps    []fcmp
 	// stopped says a bound ended the analysis early.
 	stopped bool
 	// ops are the operations of calls for one set of descriptions.
