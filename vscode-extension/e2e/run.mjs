@@ -25,7 +25,10 @@
 // the serviceIds under Scripts, a click opens the definition; then the
 // status bar item: the "staging" environment (e2e/staging-config), after
 // which completion offers staging's serviceIds instead.
-// Screenshots go to out/e2e-vscode/.
+// Before the environments: the restls debug type (e2e/debug.mjs) stops
+// at a breakpoint, reads a variable, steps and continues.
+// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug runs the debugger's
+// part alone, after the status bar's first answer.
 //
 // Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run build`
 // and e2e/install-code-server.sh). It packs the platform .vsix itself from a
@@ -41,6 +44,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { debugScript } from './debug.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, '..');
@@ -284,6 +288,8 @@ const shot = async (name) => {
 };
 
 let failed = false;
+// onlyDone ends an E2E_ONLY run once its part passed.
+const onlyDone = new Error('E2E_ONLY: done');
 try {
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -306,6 +312,11 @@ try {
   const status = page.locator('.statusbar-item', { hasText: /restls: default · \d+ services/ });
   await status.waitFor({ timeout: 60_000 });
   step(`status bar: ${(await status.innerText()).trim()}`);
+  if (process.env.E2E_ONLY === 'debug') {
+    await debugScript({ page, step, shot, openFile });
+    step('PASS (E2E_ONLY=debug)');
+    throw onlyDone;
+  }
 
   const editor = page.locator('.editor-instance .monaco-editor').first();
   await editor.click();
@@ -759,6 +770,8 @@ try {
   await page.waitForTimeout(300);
   await shot('04-services-view.png');
 
+  await debugScript({ page, step, shot, openFile });
+
   // Environments: the status bar item offers them; staging has other services.
   await page.locator('.tab', { hasText: 'order.js' }).first().click();
   await page.locator('.tab.active', { hasText: 'order.js' }).waitFor();
@@ -814,12 +827,14 @@ try {
   await shot('06-walkthrough.png');
   step('PASS');
 } catch (e) {
-  failed = true;
-  console.error(`e2e: FAIL: ${e instanceof Error ? e.stack : e}`);
-  try {
-    await shot('failure.png');
-  } catch {
-    // The page may be gone.
+  if (e !== onlyDone) {
+    failed = true;
+    console.error(`e2e: FAIL: ${e instanceof Error ? e.stack : e}`);
+    try {
+      await shot('failure.png');
+    } catch {
+      // The page may be gone.
+    }
   }
 } finally {
   await context.close().catch(() => undefined);

@@ -19,6 +19,7 @@ import {
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
 import { BinaryProblem, binaryFiles, chooseBinary, findCandidates } from './binary';
+import { DebugHost, Debugging, withDebugLenses } from './debug';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
 import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, Files, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, environmentsFrom, filesFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
@@ -253,6 +254,7 @@ export class Restls implements vscode.Disposable {
       },
     );
     this.disposables.push(this.tests);
+    this.disposables.push(new Debugging(this.debugHost()));
     this.status.setEnvironment(this.environmentLabel());
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -521,11 +523,10 @@ export class Restls implements vscode.Disposable {
       },
       middleware: {
         // The Testing view runs the tests: the server's "Run test"
-        // lenses are for clients without one.
-        provideCodeLenses: async (doc, token, next) => {
-          const lenses = await next(doc, token);
-          return lenses?.filter((l) => l.command?.command !== 'restls.runTests');
-        },
+        // lenses are for clients without one. A "Debug" lens takes
+        // their place (debug.ts).
+        provideCodeLenses: async (doc, token, next) =>
+          withDebugLenses(await next(doc, token), (range, cmd) => new vscode.CodeLens(range, cmd)),
         workspace: {
           configuration: async (params, token, next) => {
             const res = await next(params, token);
@@ -628,6 +629,33 @@ export class Restls implements vscode.Disposable {
         void this.restart(true);
       }
     });
+  }
+
+  /** debugHost is what the restls debug type asks of the extension (debug.ts). */
+  private debugHost(): DebugHost {
+    // An environment of restls.environments is the editor's: its sources
+    // go to restls dap as flags; any other is the project file's, by name.
+    const editorEnv = (folder: string | undefined) => {
+      const picked = this.picked();
+      const cfg = this.serverConfigFor(folder ? vscode.Uri.file(folder) : undefined);
+      return { picked, cfg, editor: picked !== undefined && cfg.environments?.[picked] !== undefined };
+    };
+    return {
+      binary: async (folder) => (await chooseBinary(findCandidates(this.settings.path, folder, this.ctx.extensionPath))).found.path,
+      sources: (folder) => {
+        const { picked, cfg, editor } = editorEnv(folder);
+        return editor ? cfg.environments![picked!] : cfg;
+      },
+      environment: () => {
+        const { picked, editor } = editorEnv(this.workspaceFolder());
+        return editor ? undefined : picked;
+      },
+      logLevel: () => this.settings.logLevel,
+      processEnv: () => serverEnv(this.settings),
+      documentInfo: (doc) => this.documentInfo(doc),
+      mode: (doc) => readDefaultMode(vscode.workspace.getConfiguration(SECTION, doc.uri).get('dryRun.mode')),
+      log: (line) => this.log(line),
+    };
   }
 
   log(message: string): void {

@@ -415,7 +415,8 @@ test('the default mode: restls.dryRun.mode for the title button and the keybindi
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.keybindings, [{ command: Commands.dryRun, key: 'ctrl+alt+r', mac: 'cmd+alt+r', when: 'editorTextFocus && restls.isScript' }]);
   assert.deepEqual(pkg.contributes.configuration.properties['restls.dryRun.mode'].enum, ['auto', 'live', 'mock']);
-  assert.deepEqual(pkg.contributes.menus['editor/title/run'], [{ command: Commands.dryRun, when: 'restls.isScript' }], 'the title button keeps its place');
+  // Debug Script is the run menu's second entry: the button stays Dry run.
+  assert.deepEqual(pkg.contributes.menus['editor/title/run'], [{ command: Commands.dryRun, when: 'restls.isScript' }, { command: 'restls.debugScript', when: 'restls.isScript' }], 'the title button keeps its place');
 });
 
 test('Copy as cURL copies the call\'s curl command from the result, never from the page; the page shows it escaped', async () => {

@@ -105,6 +105,23 @@ test('the Testing view runs and updates test files through the real restls serve
   file.children.forEach((i) => names.push(`${i.label}@${i.range?.start.line}`));
   assert.deepEqual(names, ['wrong result@9', 'wrong calls@12', 'no fixture@17', 'html in values@21', 'expects an error@24']);
 
+  // A Debug lens above each case, where the real server's Run test was
+  // (debug.ts: the Testing view runs tests in VS Code).
+  const testDoc = openDocument(path.join(ws, 'tests', 'failing.test.yaml'), 'yaml', false);
+  const clientLenses = recorded.providers.find((p) => p.kind === 'languages.registerCodeLensProvider' && Array.isArray(p.selector))!;
+  assert.ok(clientLenses, 'the language client provides CodeLenses');
+  const debugLenses = await waitForAsync(async () => {
+    const ls = ((await clientLenses.provider.provideCodeLenses(testDoc, new CancellationTokenSource().token)) ?? []) as { range: any; command: { title: string; command: string; arguments: unknown[] } }[];
+    return ls.length > 0 && ls;
+  }, 'the server\'s lenses of the test file');
+  assert.deepEqual(
+    debugLenses.map((l) => `${l.range.start.line} ${l.command.title} ${l.command.command} ${JSON.stringify(l.command.arguments)}`),
+    ['wrong result@9', 'wrong calls@12', 'no fixture@17', 'html in values@21', 'expects an error@24'].map((n) => {
+      const [name, line] = n.split('@');
+      return `${line} $(debug-alt) Debug restls.debugTestCase ${JSON.stringify([testDoc.uri.toString(), name])}`;
+    }),
+  );
+
   const wrong = file.children.get(`${file.id}#wrong result`)!;
   await c.profiles[0].run({ include: [wrong], exclude: [] }, { isCancellationRequested: false });
   const res = c.runs[0].filter((r) => r.state !== 'started');

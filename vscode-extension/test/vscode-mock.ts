@@ -340,6 +340,7 @@ export const recorded = {
   untitled: [] as { language: string; text: string }[],
   edits: [] as WorkspaceEdit[],
   testControllers: [] as TestController[],
+  debugStarts: [] as { folder: any; config: any }[],
 };
 
 let untitled = 0;
@@ -525,6 +526,7 @@ export function reset(): void {
   recorded.untitled.length = 0;
   recorded.edits.length = 0;
   recorded.testControllers.length = 0;
+  recorded.debugStarts.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -914,6 +916,18 @@ const known: Record<string, any> = {
   window,
   workspace,
   languages,
+  DebugAdapterExecutable: class DebugAdapterExecutable {
+    __args: any[];
+    constructor(...args: any[]) {
+      this.__args = args;
+    }
+  },
+  debug: namespace('debug', {
+    startDebugging(folder: any, config: any) {
+      recorded.debugStarts.push({ folder, config });
+      return Promise.resolve(true);
+    },
+  }),
   env: namespace('env', { appName: 'Visual Studio Code (mock)', language: 'en', machineId: 'mock', sessionId: 'mock', uriScheme: 'vscode', clipboard: { writeText: (t: string) => (recorded.clipboard.push(t), Promise.resolve()), readText: () => Promise.resolve(recorded.clipboard.at(-1) ?? '') }, openExternal: () => Promise.resolve(true) }),
   extensions: namespace('extensions', { all: [], getExtension: () => undefined, onDidChange: new EventEmitter<any>().event }),
   StatusBarAlignment: { Left: 1, Right: 2 },
