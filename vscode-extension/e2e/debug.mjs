@@ -36,7 +36,7 @@ export async function debugScript({ page, step, shot, openFile }) {
   step('debug.js open');
   const editor = page.locator('.editor-instance .monaco-editor').first();
   await editor.click();
-  // Line 5 (var name = ...): Go to Line, then Toggle Breakpoint.
+  // Line 5 (var customer = ...): Go to Line, then Toggle Breakpoint.
   await page.keyboard.press('Control+G');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -51,7 +51,8 @@ export async function debugScript({ page, step, shot, openFile }) {
   // Stopped: the Call Stack says where, the editor marks the line.
   const frame = page.locator('.debug-call-stack .monaco-list-row', { hasText: 'debug.js' }).first();
   await frame.waitFor({ timeout: 60_000 });
-  await page.locator('.debug-call-stack', { hasText: /Paused on breakpoint/i }).first().waitFor({ timeout: 30_000 });
+  // The Call Stack's header says why.
+  await page.getByText(/Paused on breakpoint/i).first().waitFor({ timeout: 30_000 });
   const where = async () => (await page.locator('.debug-call-stack .monaco-list-row .line-number').first().innerText()).trim();
   let at = await where();
   step(`stopped at ${at}`);
@@ -60,10 +61,24 @@ export async function debugScript({ page, step, shot, openFile }) {
   }
   await page.locator('.editor-instance .debug-top-stack-frame-line').first().waitFor({ timeout: 10_000 });
 
-  // A variable: the Variables view's Locals.
-  const variable = (name) => page.locator('.debug-variables .monaco-list-row', { has: page.locator('.name', { hasText: new RegExp(`^${name}$`) }) }).first();
-  const valueOf = async (name) => (await variable(name).locator('.value').first().innerText()).trim();
-  await variable('id').waitFor({ timeout: 30_000 });
+  // A variable: the Variables view's Locals, a row "id = 42".
+  const rowText = (name) =>
+    page.evaluate((n) => {
+      for (const row of document.querySelectorAll('.monaco-list-row')) {
+        const m = /^\s*([\w$]+)\s*[=:]\s*([\s\S]*)$/.exec(row.textContent ?? '');
+        if (m && m[1] === n) return m[2].trim();
+      }
+      return null;
+    }, name);
+  const valueOf = async (name, want) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const v = await rowText(name);
+      if (v !== null && (!want || want.test(v))) return v;
+      if (Date.now() > deadline) throw new Error(`no variable ${name}${want ? ' matching ' + want : ''} in the Variables view (last: ${v})`);
+      await page.waitForTimeout(200);
+    }
+  };
   const id = await valueOf('id');
   step(`Variables: id = ${id}`);
   if (id !== '42') {
@@ -72,7 +87,7 @@ export async function debugScript({ page, step, shot, openFile }) {
   await page.waitForTimeout(300);
   await shot('07-debugger.png');
 
-  // Step over: line 6, where name is set.
+  // Step over: line 6, customer set.
   await editor.click();
   await page.keyboard.press('F10');
   const deadline = Date.now() + 30_000;
@@ -82,13 +97,8 @@ export async function debugScript({ page, step, shot, openFile }) {
     }
     await page.waitForTimeout(200);
   }
-  await page.waitForFunction(() => {
-    for (const row of document.querySelectorAll('.debug-variables .monaco-list-row')) {
-      if (row.querySelector('.name')?.textContent === 'name') return /Ada Lovelace/.test(row.querySelector('.value')?.textContent ?? '');
-    }
-    return false;
-  }, undefined, { timeout: 30_000 });
-  step(`stepped over to ${at}; name = ${await valueOf('name')}`);
+  const customer = await valueOf('customer', /Ada Lovelace/);
+  step(`stepped over to ${at}; customer = ${customer}`);
   await shot('08-debugger-step.png');
 
   // Continue: the result in the Debug Console, and the session ends.
@@ -97,7 +107,7 @@ export async function debugScript({ page, step, shot, openFile }) {
   await result.waitFor({ timeout: 30_000 });
   const text = (await result.innerText()).replace(/\s+/g, ' ').trim();
   step(`Debug Console: ${text}`);
-  if (!text.includes('"name":"Ada Lovelace"') || !text.includes('"qty":3')) {
+  if (!text.includes('"customer":"Ada Lovelace"') || !text.includes('"qty":3')) {
     throw new Error(`unexpected result in the Debug Console: ${text}`);
   }
   await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });

@@ -2,9 +2,9 @@
 // that reads the customer's name, then steps over it.
 var id = 42;
 var order = api.rest.v1.get("mock-orders", { pathParams: [String(id)] }, {});
-var name = order.body.customer.name;
+var customer = order.body.customer.name;
 var qty = 0;
 for (var i = 0; i < order.body.items.length; i++) {
   qty += order.body.items[i].qty;
 }
-return { name: name, qty: qty };
+return { customer: customer, qty: qty };
