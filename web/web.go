@@ -63,6 +63,11 @@ type Options struct {
 	// runner is the same one, wrapped with Gate.Wrap). Wrap it with
 	// Ops.WrapRunner for the dry-run metrics.
 	Runner Runner
+	// DebugRunner runs the designer's debug runs on /dap (restls dap's
+	// protocol over a WebSocket): an engine.InProcess engine's Run, since
+	// a paused run waits in this process; New puts it behind Gate. nil
+	// answers /dap 404.
+	DebugRunner Runner
 	// Gate decides which runs may go (--allow-run, roles) and audits them;
 	// nil means a gate that allows runs when Runner is set, with no audit.
 	Gate *Gate
@@ -253,6 +258,9 @@ func New(opts Options) (*Server, error) {
 	s.mux.Handle("POST /v1/run/plan", s.mayRun(http.HandlerFunc(s.handleRunPlan)))
 	s.mux.Handle("POST /v1/mock/check", s.mayRun(http.HandlerFunc(s.handleMockCheck)))
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
+	if opts.DebugRunner != nil {
+		s.mux.HandleFunc("GET /dap", s.handleDAP)
+	}
 	if opts.MCP != nil {
 		h := s.mayUseMCP(opts.MCP.Handler())
 		// Stateless: POST carries every message; GET and DELETE are

@@ -35,7 +35,7 @@ type rule struct {
 
 // table is the layering, bottom up:
 //
-//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index, coverage <- engine <- check, faults <- scripttest <- lsp, mcp <- web <- cmd/restls
+//	input <- config <- openapi <- hints, runtime/restclient, runtime/curlin <- runtime/dryrun <- runtime/dryrun/history, runtime/dryrun/diff <- runtime, remote <- workspace, workspace/index, coverage <- engine <- check, faults <- scripttest <- lsp, mcp, dap <- web <- cmd/restls
 //
 // workspace is the project every surface shares (registry and reload, API
 // descriptions and their attachment, recorded answers, fixture naming,
@@ -78,8 +78,8 @@ var table = map[string]rule{
 	"lsp":                    {may: []string{"config", "engine", "faults", "openapi", "hints", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "workspace", "workspace/index"}},
 	"mcp":                    {may: []string{"config", "engine", "openapi", "hints", "check", "faults", "scripttest", "runtime/curlin", "runtime/restclient", "runtime/dryrun", "workspace", "workspace/index"}}, // the MCP server for coding agents (issue 37): an adapter beside lsp; restclient: the Redactor and the fixture format; scripttest: the test file's schema and runs; faults: the explorer
 	"dap":                    {may: []string{"config", "engine", "input", "runtime", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history", "scripttest", "workspace"}},                               // restls dap (issue 35): an adapter beside lsp and mcp; runtime: the lines that can stop; history: replay; scripttest: a test case
-	"web": {may: []string{"config", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
-		only: map[string][]string{"lsp": {"lspws.go"}}}, // lsp: serving /lsp only; every other question goes to workspace.Session
+	"web": {may: []string{"config", "dap", "engine", "openapi", "hints", "lsp", "mcp", "runtime/restclient", "runtime/dryrun", "workspace"}, // restclient: the fixture format only (ParseMock, MockSchema); workspace: the session every endpoint asks, the project file, path display and the run contract
+		only: map[string][]string{"lsp": {"lspws.go"}, "dap": {"dapws.go"}}}, // lsp: serving /lsp only, dap: /dap only; every other question goes to workspace.Session
 	"cmd/restls": {may: []string{"config", "coverage", "engine", "jslevel", "faults", "openapi", "hints", "check", "scripttest", "runtime", "runtime/isolate", "runtime/restclient", "runtime/curlin", "runtime/dryrun", "runtime/dryrun/history", "runtime/dryrun/diff", "remote", "lsp", "mcp", "dap", "web", "workspace"}},
 
 	"jsdepth": {leaf: true},
