@@ -68,10 +68,37 @@ type LaunchArgs struct {
 // message that refuses one.
 const launchFields = "program, text, fixtures, fixturesText, live, input, kind, env, stopOnEntry, testFile, case, replay"
 
+// clientFields are what clients put in every launch configuration for
+// themselves (VS Code's type, request, name, noDebug, presentation and
+// keys starting with "__"; nvim-dap's and dape's type, request and
+// name): not restls dap's to refuse as unknown.
+var clientFields = map[string]bool{"type": true, "request": true, "name": true, "noDebug": true, "presentation": true,
+	"preLaunchTask": true, "postDebugTask": true, "internalConsoleOptions": true, "debugServer": true, "suppressMultipleSessionWarning": true}
+
+// withoutClientFields is raw without the clients' own fields (raw as it
+// is when it is no JSON object: the decoder says why).
+func withoutClientFields(raw json.RawMessage) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return raw
+	}
+	for k := range fields {
+		if clientFields[k] || strings.HasPrefix(k, "__") {
+			delete(fields, k)
+		}
+	}
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
 // doLaunch reads the script the launch configuration names (a test
 // case's, a replayed run's).
 func (s *session) doLaunch(raw json.RawMessage) error {
 	var a LaunchArgs
+	raw = withoutClientFields(raw)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {

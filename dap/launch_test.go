@@ -108,7 +108,9 @@ func TestLaunchText(t *testing.T) {
 	const name = "/designer/scriptService/script.js" // no such file
 	c.request("initialize", map[string]any{"adapterID": "restls"})
 	c.response("initialize")
-	c.request("launch", map[string]any{"program": name, "text": "var a = 1;\n\nreturn a + 6;\n", "kind": "scriptService"})
+	// With the fields VS Code adds to every launch configuration.
+	c.request("launch", map[string]any{"program": name, "text": "var a = 1;\n\nreturn a + 6;\n", "kind": "scriptService",
+		"type": "restls", "request": "launch", "name": "Debug Script", "__sessionId": "x", "__configurationTarget": 5, "noDebug": false})
 	if r := c.response("launch").GetResponse(); !r.Success {
 		t.Fatalf("launch refused: %s", r.Message)
 	}

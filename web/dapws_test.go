@@ -128,7 +128,24 @@ func TestDesignerDebugSession(t *testing.T) {
 	d.send("configurationDone", nil)
 	var out strings.Builder
 	d.until("", "stopped", &out)
-	d.send("variables", map[string]any{"variablesReference": 1})
+	d.send("stackTrace", map[string]any{"threadId": 1})
+	var st struct{ StackFrames []struct{ ID int } }
+	_ = json.Unmarshal(d.until("stackTrace", "", &out).Body, &st)
+	if len(st.StackFrames) == 0 {
+		t.Fatal("no stack where the run stopped")
+	}
+	d.send("scopes", map[string]any{"frameId": st.StackFrames[0].ID})
+	var scopes struct {
+		Scopes []struct {
+			Name               string
+			VariablesReference int
+		}
+	}
+	_ = json.Unmarshal(d.until("scopes", "", &out).Body, &scopes)
+	if len(scopes.Scopes) == 0 || scopes.Scopes[0].Name != "Locals" {
+		t.Fatalf("scopes %+v, want Locals first", scopes)
+	}
+	d.send("variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference})
 	var vars struct {
 		Variables []struct{ Name, Value string }
 	}

@@ -5,8 +5,8 @@
 -- the block fills, then starts dap.adapters.restls and the first of
 -- dap.configurations.javascript as nvim-dap does (${file} is the open
 -- buffer's path): initialize, launch, setBreakpoints on RESTLS_LINE after
--- `initialized`, configurationDone; at the stop, stackTrace, scopes and
--- variables; next; continue to the result; disconnect.
+-- `initialized`, configurationDone; at the stop, stackTrace, scopes,
+-- variables and evaluate; next; continue to the result; disconnect.
 -- RESTLS_SCRIPT is the script, RESTLS_OUT where the transcript goes.
 local out = { events = {}, steps = {} }
 local function finish()
@@ -122,7 +122,9 @@ local ok, err = pcall(function()
       local vs = response("variables", send("variables", { variablesReference = sc.variablesReference }))
       for _, v in ipairs(vs.body.variables) do vars[v.name] = v.value end
     end
-    table.insert(out.steps, { reason = stopped.body.reason, line = top.line, frame = top.name, scopes = names, vars = vars })
+    -- An object's value is a summary to expand; evaluate reads a path.
+    local ev = response("evaluate", send("evaluate", { expression = "res.body.status", frameId = top.id, context = "watch" }))
+    table.insert(out.steps, { reason = stopped.body.reason, line = top.line, frame = top.name, scopes = names, vars = vars, eval = ev.body.result })
     return stopped.body.threadId
   end
   local thread = where()
