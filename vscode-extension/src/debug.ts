@@ -2,8 +2,8 @@
 // binary as the language server) and talks the Debug Adapter Protocol to
 // it. The launch configurations are restls dap's (docs/debugging.md): this
 // file names them, fills what the editor knows (the script, its fixtures,
-// the environment picked) and leaves every decision to restls dap, which
-// refuses, with a message VS Code shows, what it does not do yet.
+// the environment picked) and leaves every decision to restls dap, whose
+// refusals VS Code shows.
 
 import * as vscode from 'vscode';
 import type { DryRunMode } from './dryRun';
@@ -231,17 +231,30 @@ export class Debugging implements vscode.Disposable, vscode.DebugAdapterDescript
     if (!doc) {
       return false;
     }
-    const picked =
-      entry ??
-      (await vscode.window.showInputBox({
-        title: 'Replay a run',
-        prompt: 'The history entry to replay (its id), or a recorded fixtures file',
-        ignoreFocusOut: true,
-      }));
+    const picked = entry ?? (await this.pickRun());
     if (!picked) {
       return false;
     }
     return vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(doc.uri), replayLaunch(doc.uri.fsPath, picked));
+  }
+
+  /** pickRun asks which recorded run to replay: one of the last runs the history keeps, or a file (a history entry, restls run --json's output, a fixtures file). */
+  private async pickRun(): Promise<string | undefined> {
+    const file = '$(file) A recorded file…';
+    const items = [
+      { label: 'last', description: 'the last run' },
+      ...[1, 2, 3, 4].map((n) => ({ label: `last~${n}`, description: `${n} run${n === 1 ? '' : 's'} before the last` })),
+      { label: file, description: 'a history entry, restls run --json output or a fixtures file' },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: 'Replay a run in the debugger', placeHolder: 'Which run of the script to replay, every call answered as recorded' });
+    if (!pick) {
+      return undefined;
+    }
+    if (pick.label !== file) {
+      return pick.label;
+    }
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Replay', filters: { 'Recorded runs': ['json', 'yaml', 'yml'] } });
+    return chosen?.[0]?.fsPath;
   }
 
   dispose(): void {

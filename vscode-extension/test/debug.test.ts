@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { Range, fakeContext, openDocument, recorded, reset, setWorkspaceFolder, settings, waitFor, vscode } from './vscode-mock';
+import { Range, answers, fakeContext, openDocument, recorded, reset, setWorkspaceFolder, settings, waitFor, vscode } from './vscode-mock';
 import { DEBUG_TYPE, DebugCommands, dapArgs, replayLaunch, scriptLaunch, testCaseLaunch, withDebugLenses } from '../src/debug';
 import { MissingMocks } from '../src/dryRun';
 import type { DocumentInfo } from '../src/protocol';
@@ -115,7 +115,7 @@ test('Debug Script starts the restls type on the active script; F5 without launc
   assert.deepEqual(await provider.resolveDebugConfiguration(undefined, { ...mine }), mine);
 });
 
-test('Debug Test Case and Replay start restls dap\'s configurations (restls dap says what it does not do yet)', async () => {
+test('Debug Test Case and Replay start restls dap\'s configurations', async () => {
   const { doc } = await start();
   const uri = vscode.Uri.file(path.join(ws, 'scripts', 'a.test.yaml')).toString();
   assert.equal(await recorded.commands.get(DebugCommands.debugTestCase)!(uri, 'one'), true);
@@ -123,4 +123,16 @@ test('Debug Test Case and Replay start restls dap\'s configurations (restls dap 
   assert.equal(await recorded.commands.get(DebugCommands.replayLastRun)!(), true);
   assert.deepEqual(recorded.debugStarts.at(-1)!.config, replayLaunch(doc.uri.fsPath, 'last'));
   assert.equal(await recorded.commands.get(DebugCommands.debugTestCase)!(), false, 'not from the palette');
+  // Replay History Entry: one of the last runs, or a recorded file.
+  answers.quickPick = (items) => items.find((i: { label: string }) => i.label === 'last~2');
+  assert.equal(await recorded.commands.get(DebugCommands.replayHistoryEntry)!(), true);
+  assert.equal(recorded.debugStarts.at(-1)!.config.replay, 'last~2');
+  answers.quickPick = (items) => items.at(-1);
+  answers.openDialog = () => [vscode.Uri.file('/ws/runs/orders.json')];
+  assert.equal(await recorded.commands.get(DebugCommands.replayHistoryEntry)!(), true);
+  assert.deepEqual(recorded.debugStarts.at(-1)!.config, replayLaunch(doc.uri.fsPath, '/ws/runs/orders.json'));
+  answers.quickPick = () => undefined;
+  const before = recorded.debugStarts.length;
+  assert.equal(await recorded.commands.get(DebugCommands.replayHistoryEntry)!(), false, 'nothing picked, nothing started');
+  assert.equal(recorded.debugStarts.length, before);
 });
