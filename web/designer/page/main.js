@@ -15,6 +15,7 @@ import {linter, lintGutter, lintKeymap} from "@codemirror/lint"
 import {yaml} from "@codemirror/lang-yaml"
 import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
 import {faultsTab} from "./faults.js"
+import {setupDebugger} from "./debug.js"
 
 /**
  * $ is the page's element with this id: the page has every one, so a
@@ -136,9 +137,10 @@ const envKey = "restls.designer.v1.environment"
 let savedEnv = ""
 try { savedEnv = localStorage.getItem(envKey) || "" } catch {}
 
+const token = accessKey()
 const editor = attachRestls({
   url: new URL(".", location.href).href,
-  token: accessKey(),
+  token,
   parent: $("editor"),
   doc: current.script,
   kind,
@@ -396,6 +398,23 @@ function recorded(result) {
   showMocksState()
 }
 runButton.addEventListener("click", () => run())
+
+// Debug: as a dry run answers its calls (the Mocks when Use mocks is on,
+// else live after the same confirmation), stopping at the breakpoints.
+const debug = setupDebugger({editor, url: new URL(".", location.href).href, token, $,
+  showTab: () => selectTab(tab("debug"), false),
+  async prepare() {
+    const input = checkInput()
+    if (!input.ok) {
+      selectTab(tab("input"))
+      return null
+    }
+    const withMocks = useMocksBox.checked && mocksText().trim() !== ""
+    if (!withMocks && !await confirmLive(false)) return null
+    mocksChosen = true
+    saveNow()
+    return {input: input.value, ...(withMocks ? {mock: mocksText()} : {live: true})}
+  }})
 recordButton.addEventListener("click", () => run({record: true}))
 
 // Paste curl: a curl command line becomes the api.rest.v1 call at the
@@ -571,7 +590,7 @@ faultsTab({editor, mocks: mocksText, input: checkInput, showInput: () => selectT
   button: /** @type {HTMLButtonElement} */ ($("faults-explore")), reason: $("faults-reason"), table: $("faults"), tab: tab("faults")})
 
 // For tests and the curious.
-Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client, mocksView,
+Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client, mocksView, debug,
   get mocks() { return mocksText() }, setMocks,
   setKind: (/** @type {ScriptKind} */ k) => { kindSelect.value = k; kindSelect.dispatchEvent(new Event("change")) },
   get status() { return editor.state.status }}})

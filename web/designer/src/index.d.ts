@@ -184,3 +184,77 @@ export declare function el(tag: string, attrs?: Record<string, unknown> | null, 
 /** Drop active content from server-rendered documentation HTML. */
 export declare function sanitizeHTML(html: string): string
 export {LSPPlugin} from "@codemirror/lsp-client"
+
+/** Where the backend is and who signs in: as RestlsOptions. */
+export interface DebuggerOptions {
+  url?: string
+  token?: string
+  bearer?: string | (() => string | Promise<string>)
+  /** Called with the state whenever it changes. */
+  onChange?: (state: DebugState) => void
+}
+
+/** A variable: its value as text (an object or array as a summary); ref, when not 0, expands it (RestlsDebugger.expand). */
+export interface DebugVariable {
+  name: string
+  value: string
+  ref: number
+}
+
+/** A debug session as the debugger shows it. */
+export interface DebugState {
+  /** idle: no session; starting: connecting and launching; running; stopped: paused at line. */
+  status: "idle" | "starting" | "running" | "stopped"
+  /** The 1-based line where the run stands stopped, or null. */
+  line: number | null
+  /** Why it stopped: breakpoint, step, pause, entry. */
+  reason: string
+  /** The stack, innermost first (the script's own functions; "(script)" outermost). */
+  frames: {id: number, name: string, line: number}[]
+  /** The stopped frame's scopes (Locals first) and their variables. */
+  scopes: {name: string, variables: DebugVariable[]}[]
+  /** The debug console: each call as made and answered, console lines, the result. */
+  output: string[]
+  /** Why the last session failed ("" when it did not). */
+  error: string
+}
+
+export interface DebugStart {
+  /** context.input (any JSON value). */
+  input?: unknown
+  /** Fixtures answering the calls (--mock format as YAML or JSON text); without them and without live, every call fails with no-fixture. */
+  mock?: string
+  /** Send the calls no fixture answers to the services (needs the role runner). */
+  live?: boolean
+  /** Stop before the first statement. */
+  stopOnEntry?: boolean
+}
+
+/** How a debug session ended: its console output, or why it failed (a refused launch says why). */
+export type DebugOutcome = {state: "done", output: string[]} | {state: "error", message: string, output: string[]}
+
+export interface RestlsDebugger {
+  readonly state: DebugState
+  /** The 1-based lines that hold a breakpoint (a click in the breakpoint gutter toggles one). */
+  readonly breakpoints: number[]
+  toggleBreakpoint(line: number): void
+  subscribe(fn: (state: DebugState) => void): () => void
+  /** Debug the editor's script over /dap; resolves when the session ends. */
+  start(how?: DebugStart): Promise<DebugOutcome>
+  continue(): void
+  next(): void
+  stepIn(): void
+  stepOut(): void
+  /** End the session, its run with it. */
+  stop(): void
+  /** The members of an object or array variable (its ref), while stopped. */
+  expand(ref: number): Promise<DebugVariable[]>
+  /** Evaluate an expression in the stopped frame. */
+  evaluate(expression: string): Promise<string>
+}
+
+/**
+ * Breakpoints in editor's gutter, the stopped line highlighted, and a
+ * debugger over the backend's /dap (restls dap's protocol).
+ */
+export declare function attachDebugger(editor: RestlsEditor, options?: DebuggerOptions): RestlsDebugger

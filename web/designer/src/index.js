@@ -19,6 +19,7 @@ import {renderPreview, jsonTree} from "./preview/dom.ts"
 import {renderFaults} from "./faults.js"
 
 export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el, renderFaults}
+export {attachDebugger} from "./debugger.js"
 
 /**
  * The types are index.d.ts's, which describes the module to its users.
