@@ -10,7 +10,7 @@
 import {test, before, after} from "node:test"
 import assert from "node:assert/strict"
 import {spawn} from "node:child_process"
-import {mkdtempSync, mkdirSync, writeFileSync, rmSync} from "node:fs"
+import {mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync} from "node:fs"
 import {tmpdir} from "node:os"
 import {join, dirname, resolve} from "node:path"
 import {fileURLToPath} from "node:url"
@@ -109,6 +109,15 @@ async function gutterClick(page, n) {
   await page.mouse.click(gutter.x + gutter.width / 2, box.y + box.height / 2)
 }
 
+// axeCheck fails on what axe-core calls serious or critical.
+const axeSource = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", "axe-core", "axe.min.js"), "utf8")
+async function axeCheck(page, what) {
+  await page.evaluate(axeSource)
+  const res = await page.evaluate(() => window.axe.run(document, {resultTypes: ["violations"]}))
+  const bad = res.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+  assert.deepEqual(bad.map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map(n => n.target.join(" ")).join(", ")}`), [], `axe-core on ${what}`)
+}
+
 const stoppedLine = page => page.evaluate(() => {
   const l = document.querySelector("#editor .cm-restls-debug-line")
   return l ? [...document.querySelectorAll("#editor .cm-line")].indexOf(l) + 1 : 0
@@ -146,6 +155,7 @@ test("Debug stops at a gutter breakpoint, shows the variables, steps over and co
   const out = await page.locator("#debug-output").textContent()
   assert.match(out, /→ GET crm-customers/, "the call shows in the debug console")
   await page.screenshot({path: join(shots, "debug-1-stopped.png")})
+  await axeCheck(page, "the page stopped at a breakpoint")
 
   // Step over: line 4, name set.
   await page.locator("#debug-next").click()
