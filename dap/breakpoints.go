@@ -159,7 +159,12 @@ func checkExpressions(bp *breakpoint) error {
 // hit decides, on the run's goroutine, whether bp stops the run where p
 // stands: its condition is true (an error in it stops, and says so) and
 // its hit count is reached; a logpoint writes its message instead.
-func (s *session) hit(bp *breakpoint, p dryrun.Paused) bool {
+func (s *session) hit(bp *breakpoint, p dryrun.Paused) (stop bool) {
+	s.evaluating(func() { stop = s.hitting(bp, p) })
+	return stop
+}
+
+func (s *session) hitting(bp *breakpoint, p dryrun.Paused) bool {
 	if bp.condition != "" && p.Eval != nil {
 		v, err := p.Eval("!!(" + bp.condition + "\n)")
 		if err != nil {

@@ -157,6 +157,7 @@ type session struct {
 	resume     chan struct{}
 	runDone    <-chan struct{} // the run's context's Done
 	work       chan func(dryrun.Paused)
+	inEval     int // evaluations under way on the run's goroutine: they never stop
 
 	// The variables references (variables.go).
 	refs    map[int]*ref

@@ -63,6 +63,10 @@ func (o *observer) Statement(line, column int) {
 func (o *observer) StatementStack(line, column int, p dryrun.Paused) {
 	s := (*session)(o)
 	s.mu.Lock()
+	if s.inEval > 0 {
+		s.mu.Unlock()
+		return
+	}
 	reason := ""
 	var frames []dryrun.Frame
 	// A breakpoint stops at the first statement reached on its line: not
@@ -102,7 +106,10 @@ func (o *observer) StatementStack(line, column int, p dryrun.Paused) {
 // asks.
 func (o *observer) Exception(x dryrun.Exception, p dryrun.Paused) {
 	s := (*session)(o)
-	if !s.stopsAt(x) {
+	s.mu.Lock()
+	inEval := s.inEval > 0
+	s.mu.Unlock()
+	if inEval || !s.stopsAt(x) {
 		return
 	}
 	what := "Exception"
@@ -128,9 +135,24 @@ func (s *session) stopAt(body *godap.StoppedEventBody, st *stop) {
 		case <-s.runDone:
 			return
 		case f := <-s.work:
-			f(st.p)
+			s.evaluating(func() { f(st.p) })
 		}
 	}
+}
+
+// evaluating runs f, which evaluates in the stopped run, on its
+// goroutine: a statement or an exception it meets (a function a watch
+// calls) does not stop the run, which stands stopped already.
+func (s *session) evaluating(f func()) {
+	s.mu.Lock()
+	s.inEval++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inEval--
+		s.mu.Unlock()
+	}()
+	f()
 }
 
 // onRun runs f on the stopped run's goroutine, with the place it stands

@@ -25,6 +25,10 @@ type ref struct {
 	// stopScoped: valid only while the run stands at the stop that made
 	// it.
 	stopScoped bool
+	// frame is the stack frame (0 the innermost) whose scope a script's
+	// value is in; note, when set, is why the frame shows no values.
+	frame int
+	note  string
 	// names are a scope's variables, each inspected where the run stands.
 	names []string
 	// expr is a value of the script to expand ("globalThis": the
@@ -91,14 +95,22 @@ func (s *session) scopes(frame int) []godap.Scope {
 		}
 	}
 	p := s.stopped.p
-	if frame <= 1 && p.Scopes != nil {
+	i := max(frame-1, 0)
+	if i > 0 && p.Frame != nil {
+		fp, err := p.Frame(s.stopped.frames, i)
+		if err != nil {
+			add("Locals", "locals", &ref{stopScoped: true, note: err.Error()}, false)
+		}
+		p.Scopes = fp.Scopes
+	}
+	if p.Scopes != nil {
 		sc := p.Scopes()
-		add("Locals", "locals", &ref{stopScoped: true, names: sc.Local}, false)
+		add("Locals", "locals", &ref{stopScoped: true, names: sc.Local, frame: i}, false)
 		if len(sc.Closure) > 0 {
-			add("Closure", "", &ref{stopScoped: true, names: sc.Closure}, false)
+			add("Closure", "", &ref{stopScoped: true, names: sc.Closure, frame: i}, false)
 		}
 		if len(sc.Script) > 0 {
-			add("Script", "", &ref{stopScoped: true, names: sc.Script}, false)
+			add("Script", "", &ref{stopScoped: true, names: sc.Script, frame: i}, false)
 		}
 	}
 	if p.Expand != nil {
@@ -120,6 +132,8 @@ func (s *session) variables(a godap.VariablesArguments) ([]godap.Variable, error
 		return nil, fmt.Errorf("variables reference %d is not known (any longer): a value of the script expands only while the run stands where it was shown", a.VariablesReference)
 	}
 	switch {
+	case r.note != "":
+		return []godap.Variable{{Name: "(not shown)", Value: r.note}}, nil
 	case r.calls:
 		return s.callList(), nil
 	case r.call != nil && r.value == nil:
@@ -130,13 +144,16 @@ func (s *session) variables(a godap.VariablesArguments) ([]godap.Variable, error
 		var out []godap.Variable
 		var err error
 		if werr := s.onRun(func(p dryrun.Paused) {
+			if p, err = s.inFrame(p, r.frame); err != nil {
+				return
+			}
 			if p.Expand == nil {
 				err = errors.New("this run cannot expand values")
 				return
 			}
 			var vars []dryrun.Var
 			if vars, err = p.Expand(r.expr, a.Start, a.Count); err == nil {
-				out = s.scriptVars(vars)
+				out = s.scriptVars(vars, r.frame)
 			}
 		}); werr != nil {
 			return nil, werr
@@ -144,8 +161,9 @@ func (s *session) variables(a godap.VariablesArguments) ([]godap.Variable, error
 		return out, err
 	}
 	var out []godap.Variable
+	var ferr error
 	err := s.onRun(func(p dryrun.Paused) {
-		if p.Inspect == nil {
+		if p, ferr = s.inFrame(p, r.frame); ferr != nil || p.Inspect == nil {
 			return
 		}
 		deadline := time.Now().Add(maxScopeTime)
@@ -159,22 +177,39 @@ func (s *session) variables(a godap.VariablesArguments) ([]godap.Variable, error
 				out = append(out, godap.Variable{Name: n, Value: err.Error()})
 				continue
 			}
-			out = append(out, s.scriptVars([]dryrun.Var{v})...)
+			out = append(out, s.scriptVars([]dryrun.Var{v}, r.frame)...)
 		}
 	})
+	if err == nil {
+		err = ferr
+	}
 	return out, err
+}
+
+// inFrame is p, the run stopped, as frame i (0 the innermost) stands.
+func (s *session) inFrame(p dryrun.Paused, i int) (dryrun.Paused, error) {
+	if i <= 0 || p.Frame == nil {
+		return p, nil
+	}
+	s.mu.Lock()
+	var frames []dryrun.Frame
+	if s.stopped != nil {
+		frames = s.stopped.frames
+	}
+	s.mu.Unlock()
+	return p.Frame(frames, i)
 }
 
 // scriptVars are the script's values as DAP variables, each that
 // expands with a reference.
-func (s *session) scriptVars(vars []dryrun.Var) []godap.Variable {
+func (s *session) scriptVars(vars []dryrun.Var, frame int) []godap.Variable {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]godap.Variable, 0, len(vars))
 	for _, v := range vars {
 		dv := godap.Variable{Name: v.Name, Value: v.Value, Type: v.Type, EvaluateName: v.Expr}
 		if v.Children > 0 && v.Expr != "" {
-			dv.VariablesReference = s.newRef(&ref{stopScoped: true, expr: v.Expr})
+			dv.VariablesReference = s.newRef(&ref{stopScoped: true, expr: v.Expr, frame: frame})
 			if v.Type == "array" {
 				dv.IndexedVariables = v.Children
 			} else {
@@ -192,7 +227,11 @@ func (s *session) scriptVars(vars []dryrun.Var) []godap.Variable {
 func (s *session) evaluateRequest(a godap.EvaluateArguments) (godap.EvaluateResponseBody, error) {
 	var body godap.EvaluateResponseBody
 	var err error
+	frame := max(a.FrameId-1, 0)
 	werr := s.onRun(func(p dryrun.Paused) {
+		if p, err = s.inFrame(p, frame); err != nil {
+			return
+		}
 		if a.Context == "clipboard" || p.Inspect == nil {
 			if p.Eval == nil {
 				err = errors.New("this run cannot evaluate")
@@ -203,7 +242,7 @@ func (s *session) evaluateRequest(a godap.EvaluateArguments) (godap.EvaluateResp
 		}
 		var v dryrun.Var
 		if v, err = p.Inspect(a.Expression); err == nil {
-			dv := s.scriptVars([]dryrun.Var{v})[0]
+			dv := s.scriptVars([]dryrun.Var{v}, frame)[0]
 			body = godap.EvaluateResponseBody{Result: dv.Value, Type: dv.Type, VariablesReference: dv.VariablesReference,
 				NamedVariables: dv.NamedVariables, IndexedVariables: dv.IndexedVariables}
 		}

@@ -71,6 +71,7 @@ type stopPlace struct {
 // paused is the run stopped at p, its stack from stack.
 func (r *runner) paused(p stopPlace, stack func() []dryrun.Frame) dryrun.Paused {
 	out := dryrun.Paused{Stack: stack, Scopes: func() dryrun.Scopes { return r.scopes[p.at].Scopes() }}
+	out.Frame = func(frames []dryrun.Frame, i int) (dryrun.Paused, error) { return r.frame(p, stack, frames, i) }
 	if fn := p.eval; fn != nil {
 		out.Eval = func(expr string) (string, error) { return r.evaluate(fn, expr) }
 		out.Inspect = func(expr string) (dryrun.Var, error) {
@@ -101,6 +102,53 @@ func (r *runner) paused(p stopPlace, stack func() []dryrun.Frame) dryrun.Paused 
 		}
 	}
 	return out
+}
+
+// frame is the run as frame i of frames stands, the run stopped at p
+// (frame 0) with stack.
+func (r *runner) frame(p stopPlace, stack func() []dryrun.Frame, frames []dryrun.Frame, i int) (dryrun.Paused, error) {
+	if i <= 0 || i >= len(frames) {
+		return r.paused(p, stack), nil
+	}
+	f := r.fnAt(frames[i])
+	if f == nil || frames[i].Function == dryrun.MoreFrames {
+		return dryrun.Paused{}, fmt.Errorf("restls cannot tell which function frame %d is in", i+1)
+	}
+	for j := 0; j < i; j++ {
+		if r.fnAt(frames[j]) == f {
+			return dryrun.Paused{}, fmt.Errorf("%s calls itself: restls dap keeps the values of its innermost call only (frame %d)", frames[i].Function, j+1)
+		}
+	}
+	at, ok := r.lastIn[f]
+	if !ok {
+		return dryrun.Paused{}, fmt.Errorf("frame %d has reached no statement", i+1)
+	}
+	return r.paused(at, func() []dryrun.Frame { return frames[i:] }), nil
+}
+
+// fnAt is the innermost function of the script whose text holds the
+// frame's place.
+func (r *runner) fnAt(fr dryrun.Frame) *scope {
+	if fr.Line < 1 || fr.Line > len(r.starts) {
+		return nil
+	}
+	at := file.Idx(r.starts[fr.Line-1] + fr.Column - 1 + 1 + len(prefix))
+	if r.fns == nil {
+		seen := map[*scope]bool{}
+		for _, sc := range r.scopes {
+			if f := sc.fnOf(); f != nil && !seen[f] {
+				seen[f] = true
+				r.fns = append(r.fns, f)
+			}
+		}
+	}
+	var best *scope
+	for _, f := range r.fns {
+		if f.from <= at && at < f.to && (best == nil || f.from > best.from) {
+			best = f
+		}
+	}
+	return best
 }
 
 // bounded runs f, an evaluation on the run's goroutine, within

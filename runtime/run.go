@@ -213,6 +213,9 @@ type runner struct {
 	// thrown.
 	exObs    dryrun.ExceptionObserver
 	last     stopPlace
+	lastIn   map[*scope]stopPlace // the last place reached in each function (a debugger's outer frames)
+	starts   []int                // the script's line starts
+	fns      []*scope             // the script's functions, once a frame asked
 	tryDepth int
 	reported goja.Value
 	// counters are a coverage run's (branches.go); nil unless its
@@ -347,6 +350,9 @@ func (r *runner) run(parent context.Context) {
 	}
 	prg := c.prg
 	r.scopes = c.scopes
+	if c.scopes != nil {
+		r.lastIn = map[*scope]stopPlace{}
+	}
 	// Before any interrupt can arrive: an interrupt stops whatever the VM
 	// runs next, and that must be the script.
 	if err := r.install(); err != nil {

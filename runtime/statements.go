@@ -83,11 +83,11 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval boo
 			switch s := v.Interface().(type) {
 			case *ast.FunctionLiteral:
 				if eval {
-					sc = sc.function(s.ParameterList, s.DeclarationList)
+					sc = sc.function(s.ParameterList, s.DeclarationList, s.Idx0(), s.Idx1())
 				}
 			case *ast.ArrowFunctionLiteral:
 				if eval {
-					sc = sc.function(s.ParameterList, s.DeclarationList)
+					sc = sc.function(s.ParameterList, s.DeclarationList, s.Idx0(), s.Idx1())
 				}
 			case *ast.BlockStatement:
 				if eval {
@@ -280,6 +280,7 @@ const maxStackFrames = 256
 // is a dryrun.StackObserver also gets the script's stack there.
 func (r *runner) installStatementHook(src string) error {
 	starts := lineStarts(src)
+	r.starts = starts
 	obs := r.opts.Observer
 	stackObs, _ := obs.(dryrun.StackObserver)
 	return r.vm.Set(statementHook, func(call goja.FunctionCall) goja.Value {
@@ -298,6 +299,9 @@ func (r *runner) installStatementHook(src string) error {
 		at := file.Idx(off + 1 + len(prefix))
 		fn, _ := goja.AssertFunction(call.Argument(1))
 		r.last = stopPlace{line: line, column: column, at: at, eval: fn}
+		if f := r.scopes[at].fnOf(); f != nil {
+			r.lastIn[f] = r.last // the frame's place when a call from here stops inside
+		}
 		stackObs.StatementStack(line, column, r.paused(r.last, func() []dryrun.Frame { return r.stack(line, column) }))
 		return goja.Undefined()
 	})
@@ -403,6 +407,19 @@ type scope struct {
 	names  []string
 	parent *scope
 	fn     bool // a function's (its blocks' scopes are inside it)
+	// from and to are a function's place in the wrapped source.
+	from, to file.Idx
+}
+
+// function is the function sc is in: sc, or the nearest around it that
+// is a function's.
+func (sc *scope) fnOf() *scope {
+	for s := sc; s != nil; s = s.parent {
+		if s.fn {
+			return s
+		}
+	}
+	return nil
 }
 
 // maxLocals bounds the names a stopped frame lists.
@@ -410,8 +427,8 @@ const maxLocals = 200
 
 // function is the scope of a function inside sc: its parameters and its
 // var declarations (hoisted to it).
-func (sc *scope) function(params *ast.ParameterList, decls []*ast.VariableDeclaration) *scope {
-	out := &scope{parent: sc, fn: true}
+func (sc *scope) function(params *ast.ParameterList, decls []*ast.VariableDeclaration, from, to file.Idx) *scope {
+	out := &scope{parent: sc, fn: true, from: from, to: to}
 	if params != nil {
 		out.names = appendBindings(out.names, params.List)
 	}

@@ -77,9 +77,13 @@ func TestDAPHostile(t *testing.T) {
 			t.Errorf("frames 250 on: %d frames, first %+v; want 7 from id 251", len(st.Body.StackFrames), st.Body.StackFrames[0])
 		}
 		c.evaluate("n")
+		// An outer call of the recursion keeps no values of its own: its
+		// scopes say so.
+		c.frameScopes(3)
 		c.request("continue", map[string]any{"threadId": 1})
 		c.runToEnd(nil)
-		c.wantLines("response evaluate: 0", "output console: result: 3000", "exited 0")
+		c.wantLines("response evaluate: 0", "output console: result: 3000", "exited 0",
+			"variables of Locals\nresponse variables\n  (not shown) = down calls itself: restls dap keeps the values of its innermost call only (frame 1)")
 	})
 
 	// A breakpoint's endless condition is stopped after 2 s, the run

@@ -244,7 +244,14 @@ func (c *dapClient) evaluate(expr string) {
 // the order met, through each expansion's own variables).
 func (c *dapClient) scopes(expand ...string) {
 	c.t.Helper()
-	c.request("scopes", map[string]any{"frameId": 1})
+	c.frameScopes(1, expand...)
+}
+
+// frameScopes is scopes of stack frame id frame.
+func (c *dapClient) frameScopes(frame int, expand ...string) {
+	c.t.Helper()
+	c.lines = append(c.lines, fmt.Sprintf("scopes of frame %d", frame))
+	c.request("scopes", map[string]any{"frameId": frame})
 	sr := c.until("response scopes").(*godap.ScopesResponse)
 	for _, sc := range sr.Body.Scopes {
 		if sc.Name == "Globals" {
@@ -300,12 +307,21 @@ func TestDAPBreakpointsAndSteps(t *testing.T) {
 	// In the frame: a local, a parameter, a global, an expression, an
 	// error thrown, and the Authorization the service is called with,
 	// which is not for the script to see.
-	for _, e := range []string{"sum", "items", "res.body.status", "i + 1", "nope.x", "api.rest.v1"} {
+	// A watch that calls the function stopped in, past its breakpoint:
+	// the stopped run does not stop again inside it.
+	for _, e := range []string{"sum", "items", "res.body.status", "i + 1", "nope.x", "api.rest.v1", "total([{price: 10}])"} {
 		c.evaluate(e)
 	}
 	// Each scope, an object of the script (res, its body, an array in
 	// it) and a call's response body expanded.
 	c.scopes("res", "body", "items", "#1 GET orders", "responseBody")
+	// The outer frame, the script's body where it called total: its
+	// names and values there, and evaluation in it.
+	c.frameScopes(2)
+	for _, e := range []string{"res.body.id", "sum"} {
+		c.request("evaluate", map[string]any{"expression": e, "frameId": 2, "context": "watch"})
+		c.until("response evaluate")
+	}
 	c.request("next", map[string]any{"threadId": 1})
 	c.until("event stopped")
 	c.stackTrace()

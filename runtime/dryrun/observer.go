@@ -59,6 +59,12 @@ type Paused struct {
 	// turn. "globalThis" lists the globals the runtime and the script
 	// defined (not the language's own).
 	Expand func(expr string, start, count int) ([]Var, error)
+	// Frame is the run as frame i of frames (Stack's, 0 the innermost)
+	// stands: an outer frame's scopes, values and evaluation, where its
+	// call is. An error says why it cannot (an outer call of a function
+	// that called itself: only its innermost call's values are kept).
+	// Nil when the runtime cannot.
+	Frame func(frames []Frame, i int) (Paused, error)
 }
 
 // Scopes are the names seen where a run stands stopped, innermost first
