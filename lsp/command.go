@@ -152,7 +152,7 @@ var CommandTable = []CommandDecl{
 	command(CommandCompareWithPrevious, historyTakes, argRequired, (*session).compareWithPrevious),
 	command(CommandCompareWithFixtures, historyTakes, argRequired, (*session).compareWithFixtures),
 	command(CommandUpdateFixtures, historyTakes, argRequired, (*session).updateFixtures),
-	command(CommandRunTests, testTakes("{uri, name?, show?}"), argRequired, (*session).runTests),
+	command(CommandRunTests, testTakes("{uri, name?, show?, coverage?}"), argRequired, (*session).runTests),
 	command(CommandUpdateTest, testTakes("{uri, name}"), argRequired, (*session).updateTest),
 	command(CommandListTests, testTakes("{uri, name?, show?}"), argRequired, (*session).listTests),
 	command(CommandShowEntry, "one argument {uri, range} naming a file", argRequired, (*session).showEntry),

@@ -20,7 +20,7 @@ import (
 // The test files' commands (issue 28, "Tests in the editor").
 const (
 	// CommandRunTests runs a test file, or one case of it: arguments
-	// {uri, name?, show?}; it answers the object restls test --json
+	// {uri, name?, show?, coverage?}; it answers the object restls test --json
 	// prints. With show, the server also tells the user the outcome
 	// (window/showMessage): a client that ignores a command's answer, as
 	// most do for a CodeLens, still shows it.
@@ -97,6 +97,9 @@ type TestRequest struct {
 	// APIs are the session's API descriptions, which each call's answer
 	// is held to (notes on the call, as restls.runScript's).
 	APIs []workspace.APISource
+	// Coverage asks for the lines, branches and call outcomes the cases
+	// covered, in the report's coverage (restls test --coverage's).
+	Coverage bool
 }
 
 // TestUpdate is what Tests.Update did.
@@ -110,6 +113,8 @@ type TestArgs struct {
 	URI  string `json:"uri"`
 	Name string `json:"name"`
 	Show bool   `json:"show"`
+	// Coverage: the report carries what the cases covered (restls.runTests).
+	Coverage bool `json:"coverage"`
 }
 
 func (a *TestArgs) complete() bool { return a.URI != "" }
@@ -146,7 +151,7 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 	if !s.opts.MayUseFiles || !s.opts.MayRun && command != CommandListTests {
 		return a, TestRequest{}, s.refused(command)
 	}
-	req := TestRequest{Path: path, Case: a.Name}
+	req := TestRequest{Path: path, Case: a.Name, Coverage: a.Coverage}
 	if text, _, open := s.openText(path); open {
 		req.Text = []byte(text)
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
@@ -100,6 +101,9 @@ func runEditorTests(ctx context.Context, eng *engine.Engine, req lsp.TestRequest
 		Update: write != nil, Write: write, Engine: eng.Run}
 	if req.Text != nil {
 		opts.Overlay = map[string][]byte{path: req.Text}
+	}
+	if req.Coverage {
+		opts.Coverage = coverage.New()
 	}
 	if req.Case != "" {
 		// The case, or the file itself when it is malformed (its one

@@ -149,3 +149,51 @@ func regexpQuote(s string) string {
 	}
 	return b.String()
 }
+
+// TestEditorTestsCoverage: restls.runTests with coverage answers what
+// restls test --coverage --json reports for the file (the Testing view's
+// coverage): the script by its absolute path, its lines and the call
+// site's outcomes; without it the report has none.
+func TestEditorTestsCoverage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "coverage"))); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "orders.test.yaml")
+	snap := config.Load(config.Sources{ConfigRoot: "../../testdata/config"})
+	tests := editorTests(10 * time.Second)
+	raw, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap, Coverage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Coverage *struct {
+			Scripts []struct {
+				Script string `json:"script"`
+				Lines  struct{ Hit, Found int }
+				Calls  []struct {
+					Line     int
+					Outcomes []struct{ Outcome string }
+				} `json:"callSites"`
+			} `json:"scripts"`
+		} `json:"coverage"`
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Coverage == nil || len(rep.Coverage.Scripts) != 1 {
+		t.Fatalf("no coverage of one script in %s", raw)
+	}
+	s := rep.Coverage.Scripts[0]
+	if s.Script != filepath.Join(dir, "orders.js") || s.Lines.Hit != 10 || s.Lines.Found != 12 || len(s.Calls) != 2 || len(s.Calls[0].Outcomes) != 3 {
+		t.Errorf("coverage %+v", s)
+	}
+	raw, err = tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), `"coverage"`) {
+		t.Errorf("coverage without asking: %s", raw)
+	}
+}

@@ -5,6 +5,7 @@
 // files included (its testFiles glob); this only shows it.
 
 import * as vscode from 'vscode';
+import { CoverageMerge, CoverageReport } from './coverage';
 
 /** TestCommands are the server's test commands. */
 export const TestCommands = {
@@ -33,6 +34,8 @@ export interface Report {
   tests: Outcome[];
   passed: number;
   failed: number;
+  /** coverage is there when the run asked for it (Run with Coverage). */
+  coverage?: CoverageReport;
 }
 
 type Exec = (command: string, args: unknown[]) => Promise<unknown>;
@@ -64,6 +67,8 @@ export class TestsView implements vscode.Disposable {
 
   /** glob is the server's testFiles glob the watcher watches; undefined before a server answered. */
   private glob: string | undefined;
+  /** details are each FileCoverage's lines and branches, for loadDetailedCoverage. */
+  private readonly details = new WeakMap<vscode.FileCoverage, vscode.FileCoverageDetail[]>();
   private watcher: vscode.Disposable[] = [];
 
   /**
@@ -78,6 +83,8 @@ export class TestsView implements vscode.Disposable {
     this.controller.resolveHandler = (item) => (item ? this.resolveFile(item) : this.discover());
     this.controller.refreshHandler = () => this.discover();
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (req, token) => this.run(req, token), true);
+    const cover = this.controller.createRunProfile('Run with Coverage', vscode.TestRunProfileKind.Coverage, (req, token) => this.run(req, token, true));
+    cover.loadDetailedCoverage = async (_run, file) => this.details.get(file) ?? [];
     this.disposables.push(this.controller, vscode.commands.registerCommand(UPDATE_EXPECTATION, (arg: unknown) => this.updateExpectation(arg)));
   }
 
@@ -143,8 +150,9 @@ export class TestsView implements vscode.Disposable {
   }
 
   /** run runs the chosen cases and files (all files when none is chosen), one restls.runTests per file or case. */
-  async run(req: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  async run(req: vscode.TestRunRequest, token: vscode.CancellationToken, coverage = false): Promise<void> {
     const run = this.controller.createTestRun(req);
+    const merged = coverage ? new CoverageMerge() : undefined;
     const chosen: vscode.TestItem[] = [];
     if (req.include) {
       chosen.push(...req.include);
@@ -171,13 +179,21 @@ export class TestsView implements vscode.Disposable {
         targets.forEach((t) => run.started(t));
         let report: Report;
         try {
-          report = (await this.exec(TestCommands.run, [name ? { uri: file.uri.toString(), name } : { uri: file.uri.toString() }])) as Report;
+          const args: Record<string, unknown> = { uri: file.uri.toString() };
+          if (name) args.name = name;
+          if (coverage) args.coverage = true;
+          report = (await this.exec(TestCommands.run, [args])) as Report;
         } catch (e) {
           const msg = new vscode.TestMessage(e instanceof Error ? e.message : String(e));
           (targets.length ? targets : [item]).forEach((t) => run.errored(t, msg));
           continue;
         }
         this.record(run, file, report);
+        merged?.add(report.coverage);
+      }
+      for (const c of merged?.coverage() ?? []) {
+        this.details.set(c.file, c.details);
+        run.addCoverage(c.file);
       }
     } finally {
       run.end();

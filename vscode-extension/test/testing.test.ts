@@ -95,3 +95,27 @@ test('an open test file starts the server and is sent to it', async () => {
   const state = (await ext.client!.sendRequest('fake/state')) as { opened: string[] };
   assert.ok(state.opened.includes(`file://${file}`), JSON.stringify(state.opened));
 });
+
+test('Run with Coverage shows each script\'s lines, branches and call outcomes', async () => {
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  activate(fakeContext(ws));
+  const c: TestController = recorded.testControllers[0];
+  await c.resolveHandler!();
+  const profile = c.profiles.find((p) => p.label === 'Run with Coverage');
+  assert.ok(profile, 'no coverage profile');
+  assert.equal(profile.kind, 3);
+  await profile.run({ include: undefined, exclude: [] }, { isCancellationRequested: false });
+  const covered = c.coverage[0];
+  assert.equal(covered.length, 1);
+  const f = covered[0];
+  assert.equal(f.uri.fsPath, path.join(ws, 'orders.js'));
+  assert.deepEqual([f.statementCoverage.covered, f.statementCoverage.total], [2, 3]);
+  assert.deepEqual([f.branchCoverage?.covered, f.branchCoverage?.total], [1, 2]);
+  const details = await profile.loadDetailedCoverage!(undefined, f);
+  assert.deepEqual(details.map((d: any) => `${d.location.line}:${d.executed}`), ['0:2', '1:0', '2:1']);
+  assert.deepEqual(details[0].branches.map((b: any) => `${b.label}=${b.executed}`), ['if true=1', 'if false=0']);
+  assert.deepEqual(details[2].branches.map((b: any) => `${b.label}=${b.executed}`), ['GET crm → 2XX=1', 'GET crm → 404=1']);
+  // The server was asked for coverage; a plain run does not ask.
+  await c.profiles[0].run({ include: undefined, exclude: [] }, { isCancellationRequested: false });
+  assert.equal(c.coverage[1].length, 0);
+});

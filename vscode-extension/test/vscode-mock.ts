@@ -855,10 +855,41 @@ export interface TestResult {
   messages: TestMessage[];
 }
 
+// The test coverage API: what a run added (TestRun.addCoverage).
+export class TestCoverageCount {
+  constructor(
+    public covered: number,
+    public total: number,
+  ) {}
+}
+export class BranchCoverage {
+  constructor(
+    public executed: number | boolean,
+    public location?: Position | Range,
+    public label?: string,
+  ) {}
+}
+export class StatementCoverage {
+  constructor(
+    public executed: number | boolean,
+    public location: Position | Range,
+    public branches: BranchCoverage[] = [],
+  ) {}
+}
+export class FileCoverage {
+  constructor(
+    public uri: Uri,
+    public statementCoverage: TestCoverageCount,
+    public branchCoverage?: TestCoverageCount,
+  ) {}
+}
+
 export class TestController {
   readonly items = new TestItemCollection(undefined);
   readonly runs: TestResult[][] = [];
-  readonly profiles: { label: string; kind: number; run: (req: any, token: any) => Promise<void> }[] = [];
+  /** coverage is what each run added, by run. */
+  readonly coverage: FileCoverage[][] = [];
+  readonly profiles: { label: string; kind: number; run: (req: any, token: any) => Promise<void>; loadDetailedCoverage?: (run: any, file: FileCoverage, token?: any) => Promise<any[]> }[] = [];
   resolveHandler: ((item?: TestItem) => Promise<void>) | undefined;
   refreshHandler: (() => Promise<void>) | undefined;
   constructor(
@@ -869,16 +900,18 @@ export class TestController {
     return new TestItem(id, label, uri);
   }
   createRunProfile(label: string, kind: number, run: (req: any, token: any) => Promise<void>) {
-    const p = { label, kind, run };
+    const p = { label, kind, run, dispose() {} };
     this.profiles.push(p);
-    return { ...p, dispose() {} };
+    return p;
   }
   createTestRun(_req: any) {
     const results: TestResult[] = [];
     this.runs.push(results);
+    const covered: FileCoverage[] = [];
+    this.coverage.push(covered);
     const put = (state: TestResult['state']) => (item: TestItem, m?: TestMessage | TestMessage[]) =>
       results.push({ item, state, messages: m === undefined || typeof m === 'number' ? [] : Array.isArray(m) ? m : [m] });
-    return { started: put('started'), passed: put('passed'), failed: put('failed'), errored: put('errored'), appendOutput() {}, end() {} };
+    return { started: put('started'), passed: put('passed'), failed: put('failed'), errored: put('errored'), appendOutput() {}, end() {}, addCoverage: (f: FileCoverage) => covered.push(f) };
   }
   dispose(): void {}
 }
@@ -888,6 +921,10 @@ const known: Record<string, any> = {
   TestMessage,
   WorkspaceEdit,
   TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+  TestCoverageCount,
+  BranchCoverage,
+  StatementCoverage,
+  FileCoverage,
   tests: namespace('tests', {
     createTestController(id: string, label: string) {
       const c = new TestController(id, label);
