@@ -19,7 +19,7 @@ func (s *session) codeAction(ctx context.Context, p *protocol.CodeActionParams, 
 	}
 	start, end := v.d.m.fromRange(p.Range)
 	kind := protocol.CodeActionKindQuickFix
-	for _, d := range s.diagnosticsOf(v) {
+	for _, d := range withFaults(s.diagnosticsOf(v), s.faultDiagnostics(v.d)) {
 		if len(d.Fixes) == 0 && d.Code != hints.CodeUnknownService && d.Code != CodeFault || d.Range.End < start || d.Range.Start > end {
 			continue
 		}
@@ -76,4 +76,17 @@ func (s *session) diagnosticsOf(v view) []hints.Diagnostic {
 	}
 	defer release()
 	return hints.Diagnose(hints.NewDocument(v.d.doc.Text()), v.reg, s.displayFor(v))
+}
+
+// withFaults is diags with the fault warnings of the document's last
+// exploration in place of any they hold: those come from the
+// exploration, not the text, and a cached publish may predate it.
+func withFaults(diags, fault []hints.Diagnostic) []hints.Diagnostic {
+	out := make([]hints.Diagnostic, 0, len(diags)+len(fault))
+	for _, d := range diags {
+		if d.Code != CodeFault {
+			out = append(out, d)
+		}
+	}
+	return append(out, fault...)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -240,5 +241,35 @@ func TestExploreFaultsRefusals(t *testing.T) {
 	bare.open(doc, ordersScript)
 	if err := execCommand(bare, CommandExploreFaults, map[string]any{"uri": string(doc)}, &res); err == nil || !strings.Contains(err.Error(), ErrNoFaults.Error()) {
 		t.Errorf("a server without Faults: %v", err)
+	}
+}
+
+// TestFaultQuickFixBeforePublish: the quick fixes follow the exploration
+// at once, whether or not its warnings were published yet (a code action
+// asked as the command returns, with publishing held back).
+func TestFaultQuickFixBeforePublish(t *testing.T) {
+	t.Parallel()
+	dir, xml := faultsProject(t)
+	srv := newTestServer(t, Options{Faults: FaultOptions{Run: engine.New(engine.Options{Isolation: engine.InProcess}).Run}, DiagnosticsDelay: time.Hour})
+	c := connect(t, srv, clientOptions{initOptions: map[string]any{"restls": map[string]any{"serviceXml": xml}}})
+	doc := uri.File(filepath.Join(dir, "orders.js"))
+	c.open(doc, ordersScript)
+	var res FaultsResult
+	if err := execCommand(c, CommandExploreFaults, map[string]any{"uri": string(doc), "outcomes": []string{"404", "read-timeout"}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	at := protocol.Position{Line: 2, Character: 27} // in "get"
+	var raw []protocol.CodeAction
+	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Range: protocol.Range{Start: at, End: at},
+	}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, a := range raw {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Contains(titles, "Add a test case: GET crm answers read-timeout (orders.test.yaml)") {
+		t.Errorf("code actions %q", titles)
 	}
 }
