@@ -26,9 +26,12 @@
 // status bar item: the "staging" environment (e2e/staging-config), after
 // which completion offers staging's serviceIds instead.
 // Before the environments: the restls debug type (e2e/debug.mjs) stops
-// at a breakpoint, reads a variable, steps and continues.
-// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug runs the debugger's
-// part alone, after the status bar's first answer.
+// at a breakpoint, reads a variable, steps and continues. Last, fault
+// exploration (e2e/faults.mjs): the "Faults" CodeLens after "restls:
+// Explore Faults of This Script", and the quick fix that adds a failing
+// outcome as a test case.
+// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug (or faults) runs the
+// debugger's (the faults') part alone, after the status bar's first answer.
 //
 // Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run build`
 // and e2e/install-code-server.sh). It packs the platform .vsix itself from a
@@ -45,6 +48,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { debugScript } from './debug.mjs';
+import { faultsSteps } from './faults.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, '..');
@@ -315,6 +319,11 @@ try {
   if (process.env.E2E_ONLY === 'debug') {
     await debugScript({ page, step, shot, openFile });
     step('PASS (E2E_ONLY=debug)');
+    throw onlyDone;
+  }
+  if (process.env.E2E_ONLY === 'faults') {
+    await faultsSteps({ page, ws, cfg, restlsBin, step, shot });
+    step('PASS (E2E_ONLY=faults)');
     throw onlyDone;
   }
 
@@ -825,6 +834,8 @@ try {
   await previewFrame('the walkthrough media', 'h1', 'Where restls finds the services');
   await page.waitForTimeout(300);
   await shot('06-walkthrough.png');
+  // Last: it adds a script to the workspace (e2e/faults.mjs).
+  await faultsSteps({ page, ws, cfg, restlsBin, step, shot });
   step('PASS');
 } catch (e) {
   if (e !== onlyDone) {
