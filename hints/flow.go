@@ -377,6 +377,9 @@ func (d *Document) Unparsed() *Document {
 	if d == nil {
 		return n
 	}
+	if w := d.worst.Load(); w != nil {
+		n.worst.Store(w) // the worst case needs no tree once made
+	}
 	if r := d.flowReady(); r != nil {
 		n.flowRes.Store(r)
 		if r.parsed() {

@@ -234,6 +234,9 @@ func TestWorstCaseKeptPerRegistry(t *testing.T) {
 	if &a.Calls[0] != &b.Calls[0] || b.Limit != time.Second {
 		t.Error("the second ask computed it again, or lost its limit")
 	}
+	if c, _ := WorstCaseOf(doc.Unparsed(), reg, Display{}); &c.Calls[0] != &a.Calls[0] {
+		t.Error("the document without its tree computed it again")
+	}
 	other := bigRegistry(1)
 	if w, ok := WorstCaseOf(doc, other, Display{}); ok {
 		t.Errorf("another registry, without crm, got %q", w.Label())
