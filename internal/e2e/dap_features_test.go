@@ -177,6 +177,13 @@ func TestDAPReplay(t *testing.T) {
 	script := filepath.Join(root, "scripts", "replay.js")
 	if err := os.WriteFile(script, []byte(`var made = api.rest.v1.post("orders", {pathParams: ["orders"]}, {}, {item: context.input.item, n: 2});
 var got = api.rest.v1.get("orders", {pathParams: ["orders", made.body.id], queryParams: {full: "yes"}}, {});
+var slow = "answered";
+try {
+  api.rest.v1.get("orders", {pathParams: ["slow"]}, {}, {readTimeout: 200});
+} catch (e) {
+  slow = e.code;
+}
+console.log("slow: " + slow);
 return {id: made.body.id, item: got.body.item, at: got.body.at};
 `), 0o644); err != nil {
 		t.Fatal(err)
@@ -215,6 +222,9 @@ return {id: made.body.id, item: got.body.item, at: got.body.at};
 		for _, line := range []string{
 			"output console: replay: call 1 (POST orders): identical to the recorded call",
 			"output console: replay: call 2 (GET orders): identical to the recorded call",
+			// The call that timed out times out again (a fault fixture).
+			"output console: replay: call 3 (GET orders): identical to the recorded call",
+			"output stdout: slow: read-timeout",
 			"output console: replay: the result is identical to the recorded run's",
 		} {
 			if replay != recorded && !strings.Contains(got, line) {
@@ -225,7 +235,7 @@ return {id: made.body.id, item: got.body.item, at: got.body.at};
 		if !strings.Contains(strings.ReplaceAll(got, " ", ""), "outputconsole:result:"+compact) {
 			t.Errorf("replay %s: want the recorded result %s in:\n%s", replay, want[1], got)
 		}
-		if strings.Contains(got, "RestClientError") || !strings.Contains(got, "exited 0") {
+		if strings.Contains(got, "connection-refused") || !strings.Contains(got, "exited 0") {
 			t.Errorf("replay %s: a call was not answered from the recording:\n%s", replay, got)
 		}
 	}
@@ -320,6 +330,11 @@ func newOrdersService(t *testing.T) *httptest.Server {
 			var in struct{ Item string }
 			_ = json.Unmarshal(body, &in)
 			fmt.Fprintf(w, `{"id": "o-%d", "item": %q}`, n.Add(1), in.Item)
+		case r.URL.Path == "/api/slow":
+			select { // past the script's read timeout
+			case <-time.After(2 * time.Second):
+			case <-r.Context().Done():
+			}
 		case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/orders/") && r.URL.Query().Get("full") == "yes":
 			fmt.Fprintf(w, `{"id": %q, "item": "book", "at": %q}`, strings.TrimPrefix(r.URL.Path, "/api/orders/"), time.Now().Format(time.RFC3339Nano))
 		default:

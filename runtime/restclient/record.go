@@ -68,6 +68,7 @@ type recordedCall struct {
 	status            int
 	headers           Headers
 	body              []byte
+	fault             string // one of Faults, for a call that got none (ReplayFixtures)
 }
 
 // NewRecorder returns a Recorder that writes to opts.File on Save. It
@@ -170,6 +171,7 @@ type recordedFixture struct {
 	Body       json.RawMessage `json:"body,omitempty"`
 	BodyText   *string         `json:"bodyText,omitempty"`
 	BodyBase64 *string         `json:"bodyBase64,omitempty"`
+	Fault      string          `json:"fault,omitempty"`
 
 	key string
 	// comment goes above the fixture in a YAML file.
@@ -223,7 +225,7 @@ func (r *Recorder) fixtures(asJSON bool) []*recordedFixture {
 	count := map[string]int{}
 	last := map[string]*recordedFixture{}
 	for _, c := range calls {
-		f := &recordedFixture{ServiceID: c.serviceID, Method: c.method, Path: PathPattern(c.params), Status: c.status}
+		f := &recordedFixture{ServiceID: c.serviceID, Method: c.method, Path: PathPattern(c.params), Status: c.status, Fault: c.fault}
 		if len(c.query) > 0 || withQuery[c.serviceID+"\x00"+c.method+"\x00"+f.Path] {
 			f.Query = queryOf(c.query)
 		}
@@ -251,7 +253,7 @@ func (r *Recorder) fixtures(asJSON bool) []*recordedFixture {
 
 func sameAnswer(a, b *recordedFixture) bool {
 	eq := func(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return a.Status == b.Status && slices.Equal(a.Headers, b.Headers) && bytes.Equal(a.Body, b.Body) &&
+	return a.Status == b.Status && a.Fault == b.Fault && slices.Equal(a.Headers, b.Headers) && bytes.Equal(a.Body, b.Body) &&
 		eq(a.BodyText, b.BodyText) && eq(a.BodyBase64, b.BodyBase64)
 }
 
@@ -526,6 +528,10 @@ func (f *recordedFixture) yamlNode() (*yaml.Node, error) {
 	}
 	if f.Times > 0 {
 		add("times", intNode(f.Times))
+	}
+	if f.Fault != "" {
+		add("fault", strNode(f.Fault)) // no answer: the call fails as it did
+		return n, nil
 	}
 	add("status", intNode(f.Status))
 	if len(f.Headers) > 0 {

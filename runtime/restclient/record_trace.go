@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/restls/restls/config"
@@ -23,13 +24,29 @@ import (
 // service's address, becomes no fixture; notes say which and why, as
 // they do for an answer the trace cut at TraceBodyLimit.
 func TraceFixtures(calls []*Call, base func(serviceID string) (string, bool)) (doc []byte, notes []string, err error) {
+	return traceFixtures(calls, base, false)
+}
+
+// ReplayFixtures is TraceFixtures for a replay of the run (restls dap):
+// a call that failed as a fixture's fault can fail (a timeout, a refused
+// connection: Faults) gets a fixture with that fault, so that the replay
+// fails where the run did.
+func ReplayFixtures(calls []*Call, base func(serviceID string) (string, bool)) (doc []byte, notes []string, err error) {
+	return traceFixtures(calls, base, true)
+}
+
+func traceFixtures(calls []*Call, base func(serviceID string) (string, bool), faults bool) (doc []byte, notes []string, err error) {
 	r := &Recorder{red: NewRedactor()}
 	for i, c := range calls {
 		if c == nil {
 			continue
 		}
 		name := fmt.Sprintf("call %d (%s %s)", i+1, c.Method, c.ServiceID)
-		if c.Status == nil {
+		fault := ""
+		if c.Status == nil && faults && slices.Contains(Faults, c.ErrorCode) {
+			fault = c.ErrorCode
+		}
+		if c.Status == nil && fault == "" {
 			notes = append(notes, name+": no answer, no fixture")
 			continue
 		}
@@ -41,6 +58,10 @@ func TraceFixtures(calls []*Call, base func(serviceID string) (string, bool)) (d
 		params, query, ok := SplitCallURL(b, c.URL)
 		if !ok {
 			notes = append(notes, name+": its URL is not under the service's address, no fixture")
+			continue
+		}
+		if fault != "" {
+			r.calls = append(r.calls, recordedCall{serviceID: c.ServiceID, method: strings.ToUpper(c.Method), params: params, query: query, fault: fault})
 			continue
 		}
 		if c.BodyTruncated {
