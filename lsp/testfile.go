@@ -114,7 +114,7 @@ type TestArgs struct {
 	Name string `json:"name"`
 	Show bool   `json:"show"`
 	// Coverage: the report carries what the cases covered (restls.runTests).
-	Coverage bool `json:"coverage"`
+	Coverage bool `json:"coverage,omitzero"`
 }
 
 func (a *TestArgs) complete() bool { return a.URI != "" }

@@ -410,6 +410,7 @@ export interface TestArgs {
   uri?: string
   name?: string
   show?: boolean
+  coverage?: boolean
 }
 
 /** UpdateTestArgs is Go's lsp.UpdateTestArgs. */
@@ -417,6 +418,7 @@ export interface UpdateTestArgs {
   uri?: string
   name?: string
   show?: boolean
+  coverage?: boolean
 }
 
 /** ShowEntryArgs is Go's lsp.ShowEntryArgs. */
