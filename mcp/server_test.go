@@ -104,6 +104,34 @@ func TestCheckFixesApply(t *testing.T) {
 	t.Logf("%+v", d)
 }
 
+// The check tool reports worst-case-time as the editor and restls check
+// do, from the project file's timeLimits.
+func TestCheckWorstCaseTime(t *testing.T) {
+	root := testProject(t)
+	f, err := os.OpenFile(filepath.Join(root, workspace.FileName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("timeLimits:\n  scriptService: 5000\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, testOptions(t, root))
+	var out CheckOut
+	call(t, cs, "check", map[string]any{"path": "scripts/status.js"}, &out)
+	for _, d := range out.Diagnostics {
+		if d.Code == "worst-case-time" {
+			if !strings.Contains(d.Message, "above the 5 s limit of restls.yaml timeLimits.scriptService") {
+				t.Errorf("message: %s", d.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("no worst-case-time: %+v", out.Diagnostics)
+}
+
 func TestRun(t *testing.T) {
 	root := testProject(t)
 	o := testOptions(t, root)
