@@ -3,7 +3,7 @@
 // palette, the stop there (the Call Stack's line, the editor's stack-frame
 // line), a variable read in the Variables view, a step over (F10) to line
 // 6 and the variable it set, then Continue (F5) to the result in the Debug
-// Console and the session's end. Screenshot 07-debugger.png while stopped.
+// Console and the session's end. Screenshots 14-16 (stopped, stepped, ended).
 
 /**
  * @param {{page: import('playwright-core').Page, step: (m: string) => void, shot: (n: string) => Promise<void>,
@@ -85,7 +85,7 @@ export async function debugScript({ page, step, shot, openFile }) {
     throw new Error(`expected id = 42 in the Variables view, got ${id}`);
   }
   await page.waitForTimeout(300);
-  await shot('07-debugger.png');
+  await shot('14-debugger-stopped.png');
 
   // Step over: line 6, customer set.
   await editor.click();
@@ -99,7 +99,7 @@ export async function debugScript({ page, step, shot, openFile }) {
   }
   const customer = await valueOf('customer', /Ada Lovelace/);
   step(`stepped over to ${at}; customer = ${customer}`);
-  await shot('08-debugger-step.png');
+  await shot('15-debugger-step.png');
 
   // Continue: the result in the Debug Console, and the session ends.
   await page.keyboard.press('F5');
@@ -112,5 +112,5 @@ export async function debugScript({ page, step, shot, openFile }) {
   }
   await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
   step('the debug session ended');
-  await shot('09-debugger-console.png');
+  await shot('16-debugger-console.png');
 }
