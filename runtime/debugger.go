@@ -72,6 +72,14 @@ type stopPlace struct {
 func (r *runner) paused(p stopPlace, stack func() []dryrun.Frame) dryrun.Paused {
 	out := dryrun.Paused{Stack: stack, Scopes: func() dryrun.Scopes { return r.scopes[p.at].Scopes() }}
 	out.Frame = func(frames []dryrun.Frame, i int) (dryrun.Paused, error) { return r.frame(p, stack, frames, i) }
+	if p.eval == nil {
+		// A function whose parameters are not plain names
+		// (instrumentStatements gives its statements no evaluator).
+		err := errors.New("restls dap cannot evaluate in a function with a default, rest or destructured parameter (a limit of its JavaScript engine): stop in a function it calls, or evaluate in an outer frame")
+		out.Eval = func(string) (string, error) { return "", err }
+		out.Inspect = func(string) (dryrun.Var, error) { return dryrun.Var{}, err }
+		out.Expand = func(string, int, int) ([]dryrun.Var, error) { return nil, err }
+	}
 	if fn := p.eval; fn != nil {
 		out.Eval = func(expr string) (string, error) { return r.evaluate(fn, expr) }
 		out.Inspect = func(expr string) (dryrun.Var, error) {

@@ -119,10 +119,19 @@ func instrumentStatements(prg *ast.Program, base file.Idx, text string, eval boo
 			case *ast.DoWhileStatement:
 				s.Body = asBlock(s.Body, base)
 			case *ast.ForStatement:
+				if d, ok := s.Initializer.(*ast.ForLoopInitializerLexicalDecl); ok && eval {
+					sc = sc.loopScope(appendBindings(nil, d.LexicalDeclaration.List))
+				}
 				s.Body = asBlock(s.Body, base)
 			case *ast.ForInStatement:
+				if d, ok := s.Into.(*ast.ForDeclaration); ok && eval {
+					sc = sc.loopScope(appendTarget(nil, d.Target, 0))
+				}
 				s.Body = asBlock(s.Body, base)
 			case *ast.ForOfStatement:
+				if d, ok := s.Into.(*ast.ForDeclaration); ok && eval {
+					sc = sc.loopScope(appendTarget(nil, d.Target, 0))
+				}
 				s.Body = asBlock(s.Body, base)
 			case *ast.WithStatement:
 				s.Body = asBlock(s.Body, base)
@@ -161,7 +170,11 @@ func withHooks(list []ast.Statement, base file.Idx, text string, hooks *[]file.I
 		case *ast.FunctionDeclaration, *ast.EmptyStatement:
 		default:
 			if at := start(st, text); at >= base {
-				out = append(out, hookCall(at, eval))
+				// goja fails (an index out of range, or a rest parameter
+				// left empty) on a direct eval in a closure made right in a
+				// function whose parameters are not simple names: such a
+				// function's statements get no evaluator.
+				out = append(out, hookCall(at, eval && sc.fnOf().simpleParams()))
 				*hooks = append(*hooks, at)
 				if scopes != nil {
 					scopes[at] = sc
@@ -409,7 +422,14 @@ type scope struct {
 	fn     bool // a function's (its blocks' scopes are inside it)
 	// from and to are a function's place in the wrapped source.
 	from, to file.Idx
+	// complex: a function whose parameters are not all plain names (a
+	// default, a rest parameter, a destructuring pattern).
+	complex bool
 }
+
+// simpleParams reports whether sc, a function's scope (nil: none), has
+// only plain names as parameters.
+func (sc *scope) simpleParams() bool { return sc == nil || !sc.complex }
 
 // function is the function sc is in: sc, or the nearest around it that
 // is a function's.
@@ -430,7 +450,16 @@ const maxLocals = 200
 func (sc *scope) function(params *ast.ParameterList, decls []*ast.VariableDeclaration, from, to file.Idx) *scope {
 	out := &scope{parent: sc, fn: true, from: from, to: to}
 	if params != nil {
+		out.complex = params.Rest != nil
+		for _, b := range params.List {
+			if _, ok := b.Target.(*ast.Identifier); !ok || b.Initializer != nil {
+				out.complex = true
+			}
+		}
 		out.names = appendBindings(out.names, params.List)
+		if params.Rest != nil {
+			out.names = appendTarget(out.names, params.Rest, 0)
+		}
 	}
 	for _, d := range decls {
 		out.names = appendBindings(out.names, d.List)
@@ -460,11 +489,58 @@ func (sc *scope) block(list []ast.Statement) *scope {
 
 func appendBindings(names []string, list []*ast.Binding) []string {
 	for _, b := range list {
-		if id, ok := b.Target.(*ast.Identifier); ok {
-			names = append(names, id.Name.String())
+		names = appendTarget(names, b.Target, 0)
+	}
+	return names
+}
+
+// maxPatternDepth bounds how deep appendTarget follows nested
+// destructuring patterns.
+const maxPatternDepth = 32
+
+// appendTarget appends the names a binding target declares: a name, or
+// each name of a destructuring pattern ({a, b: [c, ...d] = x}).
+func appendTarget(names []string, t ast.Node, depth int) []string {
+	if depth > maxPatternDepth {
+		return names
+	}
+	switch x := t.(type) {
+	case *ast.Identifier:
+		names = append(names, x.Name.String())
+	case *ast.AssignExpression: // a default: the name is on the left
+		names = appendTarget(names, x.Left, depth+1)
+	case *ast.ObjectPattern:
+		for _, p := range x.Properties {
+			switch p := p.(type) {
+			case *ast.PropertyShort:
+				names = append(names, p.Name.Name.String())
+			case *ast.PropertyKeyed:
+				names = appendTarget(names, p.Value, depth+1)
+			}
+		}
+		if x.Rest != nil {
+			names = appendTarget(names, x.Rest, depth+1)
+		}
+	case *ast.ArrayPattern:
+		for _, e := range x.Elements {
+			if e != nil {
+				names = appendTarget(names, e, depth+1)
+			}
+		}
+		if x.Rest != nil {
+			names = appendTarget(names, x.Rest, depth+1)
 		}
 	}
 	return names
+}
+
+// loopScope is the scope of a for loop's let or const inside sc (sc
+// when it declares none).
+func (sc *scope) loopScope(names []string) *scope {
+	if len(names) == 0 {
+		return sc
+	}
+	return &scope{names: names, parent: sc}
 }
 
 // Scopes are the names seen from sc by function, the innermost first,
