@@ -20,6 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BinaryProblem, binaryFiles, chooseBinary, findCandidates } from './binary';
 import { DebugHost, Debugging, withDebugLenses } from './debug';
+import { InlineValues, InlineValueText } from './inlineValues';
 import { DryRunMode, MissingMocks, RunArgs, lensesFor, modeLabel, progressMessage, readDefaultMode, runArgsFor } from './dryRun';
 import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, Files, PasteCurlAnswer, RunResult, Service, UpdateFixturesResult, compareAnswerFrom, documentInfoFrom, environmentsFrom, filesFrom, pasteCurlAnswerFrom, servicesFor } from './protocol';
 import { PreviewPanel } from './previewPanel';
@@ -125,6 +126,8 @@ export class Restls implements vscode.Disposable {
   readonly preview: PreviewPanel;
   /** services is the Services view in the Explorer. */
   readonly services: ServicesView;
+  /** values are the last dry run's values at the end of each line (inlineValues.ts). */
+  readonly values = new InlineValues((doc) => this.inlineValues(doc));
   private readonly statusItem: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly notified = new Set<string>();
@@ -155,7 +158,7 @@ export class Restls implements vscode.Disposable {
     this.preview = new PreviewPanel((uri, line, column) => this.reveal(uri, line, column));
     this.settings = readSettings(vscode.workspace.getConfiguration(SECTION));
     this.services = new ServicesView(() => this.fetchServiceTree());
-    this.disposables.push(this.output, this.statusItem, this.preview, this.services);
+    this.disposables.push(this.output, this.statusItem, this.preview, this.services, this.values);
   }
 
   /**
@@ -751,10 +754,25 @@ export class Restls implements vscode.Disposable {
     const now = named === undefined ? await this.documentInfo(doc) : undefined;
     const file = named ?? (now?.mockFile || (args.record === 'auto' ? now?.fixtures?.[0] : undefined));
     this.preview.show(result, doc.uri, name, modeLabel(result.mode, result.mode === 'live' ? undefined : file));
+    void this.values.refresh(doc);
     if (runMode === 'record') {
       this.lenses.refresh();
     }
     return result;
+  }
+
+  /** inlineValues asks the server for the last run's values in doc (textDocument/inlineValue over the whole document). */
+  private async inlineValues(doc: vscode.TextDocument): Promise<InlineValueText[] | undefined> {
+    const client = this.client;
+    if (!client || !this.running()) {
+      return undefined;
+    }
+    const whole = { start: { line: 0, character: 0 }, end: { line: doc.lineCount, character: 0 } };
+    return (await client.sendRequest('textDocument/inlineValue', {
+      textDocument: { uri: doc.uri.toString() },
+      range: whole,
+      context: { frameId: 0, stoppedLocation: whole },
+    })) as InlineValueText[] | undefined;
   }
 
   /**

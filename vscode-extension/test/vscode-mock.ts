@@ -469,6 +469,11 @@ function makeEditor(doc: TextDocument, cursor = new Position(0, 0)): any {
   const editor = {
     document: doc,
     selection: new Selection(cursor, cursor),
+    /** decorations are what setDecorations set, by decoration type. */
+    decorations: new Map<any, any[]>(),
+    setDecorations(type: any, list: any[]) {
+      editor.decorations.set(type, list);
+    },
     get selections() {
       return [editor.selection];
     },
@@ -916,7 +921,12 @@ export class TestController {
   dispose(): void {}
 }
 
+export class ThemeColor {
+  constructor(public id: string) {}
+}
+
 const known: Record<string, any> = {
+  ThemeColor,
   Location,
   TestMessage,
   WorkspaceEdit,

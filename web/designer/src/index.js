@@ -15,6 +15,7 @@ import {el, clear, sanitizeHTML} from "./dom.js"
 import {webSocketTransport, backoff} from "./transport.js"
 import {quickFixes, openQuickFixes} from "./quickfix.js"
 import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
+import {runValues, showRunValues} from "./runvalues.js"
 import {renderPreview, jsonTree} from "./preview/dom.ts"
 import {renderFaults} from "./faults.js"
 
@@ -177,7 +178,7 @@ export function attachRestls(options) {
   const definition = (/** @type {EditorView} */ view) => client.serverCapabilities && client.serverCapabilities.definitionProvider ? jumpToDefinition(view) : false
   const restlsExtensions = [
     lsp.of(client.plugin(documentURI(state.kind), "javascript")),
-    quickFixes(), runErrorMarks(),
+    quickFixes(), runErrorMarks(), runValues(),
     showPanel.of(() => ({dom: notice, top: true})),
     // Above the default keymap, whose Mod-Enter inserts a blank line.
     Prec.high(keymap.of([
@@ -234,6 +235,7 @@ export function attachRestls(options) {
       if (text !== undefined) view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: text}})
       view.dispatch({effects: lsp.reconfigure(client.plugin(documentURI(kind), "javascript"))})
       markRunError(view, null)
+      showRunValues(view, null)
       changed()
     },
     get environment() { return environment },
@@ -310,6 +312,7 @@ export function attachRestls(options) {
         outcome = {state: "error", message: "the backend did not answer: " + (err instanceof Error ? err.message : String(err))}
       }
       markRunError(view, outcome.state === "done" ? outcome.result.error : null)
+      showRunValues(view, outcome.state === "done" ? outcome.result.values : null)
       return outcome
     },
     /**
