@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/workspace"
 )
 
@@ -76,6 +77,29 @@ func BenchmarkCheck(b *testing.B) {
 	after, okAfter := processCPU()
 	// CPU seconds per run: on a shared machine the wall time depends on
 	// the neighbours; CPU time over the cores is what an idle one gives.
+	if okBefore && okAfter {
+		b.ReportMetric(((after - before) / time.Duration(n)).Seconds(), "cpu-s/op")
+	}
+}
+
+// BenchmarkCheckEngineProfile is BenchmarkCheck under restls.yaml's
+// engine: es5.1, the costliest profile to scan (every feature is beyond
+// it); the scripts use none, so the report is the same.
+func BenchmarkCheckEngineProfile(b *testing.B) {
+	root, src := benchTree(b, 1000, 10000)
+	before, okBefore := processCPU()
+	n := 0
+	for b.Loop() {
+		n++
+		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.NewSession(workspace.SessionOptions{Sources: src, EngineLevel: jslevel.ES5_1})})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Scripts != 1000 || rep.Count(SeverityError) != 1000 {
+			b.Fatalf("%d scripts, %d errors; want 1000 and one unknown serviceId each", rep.Scripts, rep.Count(SeverityError))
+		}
+	}
+	after, okAfter := processCPU()
 	if okBefore && okAfter {
 		b.ReportMetric(((after - before) / time.Duration(n)).Seconds(), "cpu-s/op")
 	}

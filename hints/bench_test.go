@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 )
 
 // bigRegistry returns a registry of n services.
@@ -114,5 +115,16 @@ func BenchmarkDiagnose(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Diagnose(NewDocument(text), reg, Display{})
+	}
+}
+
+// BenchmarkDiagnoseEngineProfile is BenchmarkDiagnose under
+// restls.yaml's engine: es5.1 (the scan of jslevel on the same tree).
+func BenchmarkDiagnoseEngineProfile(b *testing.B) {
+	text, _ := bigScript(10000)
+	reg := bigRegistry(10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		Diagnose(NewDocument(text), reg, Display{EngineLevel: jslevel.ES5_1})
 	}
 }

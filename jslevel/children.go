@@ -5,11 +5,11 @@ import "github.com/dop251/goja/ast"
 // children calls f with each child of n that is code: never a member's
 // name, a label, a function's own name or a property's literal key.
 func children(n ast.Node, f func(ast.Node)) {
-	each := func(list ...ast.Node) {
-		for _, c := range list {
-			if !isNil(c) {
-				f(c)
-			}
+	// one is called once per child, never with a variadic list: a walk
+	// of every node of every script must not allocate.
+	one := func(c ast.Node) {
+		if !isNil(c) {
+			f(c)
 		}
 	}
 	exprs := func(list []ast.Expression) {
@@ -36,7 +36,7 @@ func children(n ast.Node, f func(ast.Node)) {
 	params := func(p *ast.ParameterList) {
 		if p != nil {
 			bindings(p.List)
-			each(p.Rest)
+			one(p.Rest)
 		}
 	}
 	switch n := n.(type) {
@@ -44,141 +44,163 @@ func children(n ast.Node, f func(ast.Node)) {
 		exprs(n.Value)
 	case *ast.ArrayPattern:
 		exprs(n.Elements)
-		each(n.Rest)
+		one(n.Rest)
 	case *ast.AssignExpression:
-		each(n.Left, n.Right)
+		one(n.Left)
+		one(n.Right)
 	case *ast.AwaitExpression:
-		each(n.Argument)
+		one(n.Argument)
 	case *ast.YieldExpression:
-		each(n.Argument)
+		one(n.Argument)
 	case *ast.BinaryExpression:
-		each(n.Left, n.Right)
+		one(n.Left)
+		one(n.Right)
 	case *ast.BracketExpression:
-		each(n.Left, n.Member)
+		one(n.Left)
+		one(n.Member)
 	case *ast.CallExpression:
-		each(n.Callee)
+		one(n.Callee)
 		exprs(n.ArgumentList)
 	case *ast.ConditionalExpression:
-		each(n.Test, n.Consequent, n.Alternate)
+		one(n.Test)
+		one(n.Consequent)
+		one(n.Alternate)
 	case *ast.DotExpression:
-		each(n.Left)
+		one(n.Left)
 	case *ast.PrivateDotExpression:
-		each(n.Left)
+		one(n.Left)
 	case *ast.OptionalChain:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.Optional:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.FunctionLiteral:
 		params(n.ParameterList)
-		each(n.Body)
+		one(n.Body)
 	case *ast.ArrowFunctionLiteral:
 		params(n.ParameterList)
-		each(n.Body)
+		one(n.Body)
 	case *ast.ExpressionBody:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.ClassLiteral:
-		each(n.SuperClass)
+		one(n.SuperClass)
 		for _, e := range n.Body {
-			each(e)
+			one(e)
 		}
 	case *ast.FieldDefinition:
 		if n.Computed {
-			each(n.Key)
+			one(n.Key)
 		}
-		each(n.Initializer)
+		one(n.Initializer)
 	case *ast.MethodDefinition:
 		if n.Computed {
-			each(n.Key)
+			one(n.Key)
 		}
-		each(n.Body)
+		one(n.Body)
 	case *ast.ClassStaticBlock:
-		each(n.Block)
+		one(n.Block)
 	case *ast.NewExpression:
-		each(n.Callee)
+		one(n.Callee)
 		exprs(n.ArgumentList)
 	case *ast.ObjectLiteral:
 		for _, p := range n.Value {
-			each(p)
+			one(p)
 		}
 	case *ast.ObjectPattern:
 		for _, p := range n.Properties {
-			each(p)
+			one(p)
 		}
-		each(n.Rest)
+		one(n.Rest)
 	case *ast.PropertyKeyed:
 		if n.Computed {
-			each(n.Key)
+			one(n.Key)
 		}
-		each(n.Value)
+		one(n.Value)
 	case *ast.PropertyShort:
-		each(&n.Name, n.Initializer)
+		one(&n.Name)
+		one(n.Initializer)
 	case *ast.SpreadElement:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.SequenceExpression:
 		exprs(n.Sequence)
 	case *ast.TemplateLiteral:
-		each(n.Tag)
+		one(n.Tag)
 		exprs(n.Expressions)
 	case *ast.UnaryExpression:
-		each(n.Operand)
+		one(n.Operand)
 	case *ast.Binding:
-		each(n.Target, n.Initializer)
+		one(n.Target)
+		one(n.Initializer)
 
 	case *ast.BlockStatement:
 		stmts(n.List)
 	case *ast.CaseStatement:
-		each(n.Test)
+		one(n.Test)
 		stmts(n.Consequent)
 	case *ast.CatchStatement:
-		each(n.Parameter, n.Body)
+		one(n.Parameter)
+		one(n.Body)
 	case *ast.DoWhileStatement:
-		each(n.Body, n.Test)
+		one(n.Body)
+		one(n.Test)
 	case *ast.ExpressionStatement:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.ForInStatement:
-		each(n.Into, n.Source, n.Body)
+		one(n.Into)
+		one(n.Source)
+		one(n.Body)
 	case *ast.ForOfStatement:
-		each(n.Into, n.Source, n.Body)
+		one(n.Into)
+		one(n.Source)
+		one(n.Body)
 	case *ast.ForStatement:
-		each(n.Initializer, n.Test, n.Update, n.Body)
+		one(n.Initializer)
+		one(n.Test)
+		one(n.Update)
+		one(n.Body)
 	case *ast.ForLoopInitializerExpression:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.ForLoopInitializerVarDeclList:
 		bindings(n.List)
 	case *ast.ForLoopInitializerLexicalDecl:
 		bindings(n.LexicalDeclaration.List)
 	case *ast.ForIntoVar:
-		each(n.Binding)
+		one(n.Binding)
 	case *ast.ForDeclaration:
-		each(n.Target)
+		one(n.Target)
 	case *ast.ForIntoExpression:
-		each(n.Expression)
+		one(n.Expression)
 	case *ast.IfStatement:
-		each(n.Test, n.Consequent, n.Alternate)
+		one(n.Test)
+		one(n.Consequent)
+		one(n.Alternate)
 	case *ast.LabelledStatement:
-		each(n.Statement)
+		one(n.Statement)
 	case *ast.ReturnStatement:
-		each(n.Argument)
+		one(n.Argument)
 	case *ast.SwitchStatement:
-		each(n.Discriminant)
+		one(n.Discriminant)
 		for _, c := range n.Body {
-			each(c)
+			one(c)
 		}
 	case *ast.ThrowStatement:
-		each(n.Argument)
+		one(n.Argument)
 	case *ast.TryStatement:
-		each(n.Body, n.Catch, n.Finally)
+		one(n.Body)
+		one(n.Catch)
+		one(n.Finally)
 	case *ast.VariableStatement:
 		bindings(n.List)
 	case *ast.LexicalDeclaration:
 		bindings(n.List)
 	case *ast.WhileStatement:
-		each(n.Test, n.Body)
+		one(n.Test)
+		one(n.Body)
 	case *ast.WithStatement:
-		each(n.Object, n.Body)
+		one(n.Object)
+		one(n.Body)
 	case *ast.FunctionDeclaration:
-		each(n.Function)
+		one(n.Function)
 	case *ast.ClassDeclaration:
-		each(n.Class)
+		one(n.Class)
 	}
 }

@@ -1,5 +1,7 @@
 package jslevel
 
+import "strings"
+
 // Kind says which diagnostic reports a feature.
 type Kind uint8
 
@@ -85,6 +87,8 @@ var (
 	builtinFeatures  = builtins()
 	featuresByStatic = map[string]*Feature{}
 	featuresByGlobal = map[string]*Feature{}
+	// staticNames are the member names of featuresByStatic.
+	staticNames = map[string]bool{}
 	// featuresByMethod: the prototype methods of each name.
 	featuresByMethod = map[string][]*Feature{}
 )
@@ -96,6 +100,7 @@ func init() {
 			featuresByGlobal[f.global] = f
 		case f.static != "":
 			featuresByStatic[f.static] = f
+			staticNames[f.static[strings.IndexByte(f.static, '.')+1:]] = true
 		default:
 			featuresByMethod[f.protoMethod] = append(featuresByMethod[f.protoMethod], f)
 		}

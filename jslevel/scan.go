@@ -65,9 +65,14 @@ func Scan(body ast.Node, text string, base int, level Level) []Use {
 	}
 	s := &scanner{text: text, base: base, level: level, declared: map[string]bool{}, trusted: map[string]bool{},
 		assigns: map[string][]ast.Expression{}, unknown: map[string]bool{}, kinds: map[string]valueKind{}}
-	s.learn(body)
-	s.visits = 0
 	s.visit(body)
+	if len(s.pending) > 0 {
+		// Builtins depend on what the script declares, assigns and
+		// tests for: learnt only for a script that names one.
+		s.visits = 0
+		s.learn(body)
+		s.resolve()
+	}
 	sort.SliceStable(s.out, func(i, j int) bool { return s.out[i].Start < s.out[j].Start })
 	return s.out
 }
@@ -98,6 +103,36 @@ type scanner struct {
 	kinds   map[string]valueKind
 	visits  int
 	out     []Use
+	// pending are the nodes that may be builtins (an Identifier, a
+	// DotExpression, a CallExpression), in the order met, judged once the
+	// script's names are learnt; reported is the objects of members
+	// reported, whose own name is not reported again.
+	pending  []ast.Node
+	reported map[*ast.Identifier]bool
+}
+
+// resolve reports the pending builtins.
+func (s *scanner) resolve() {
+	for _, n := range s.pending {
+		switch n := n.(type) {
+		case *ast.Identifier:
+			name := n.Name.String()
+			if f := featuresByGlobal[name]; f != nil && !s.declared[name] && !s.trusted[name] && !s.reported[n] {
+				s.report(f, n)
+			}
+		case *ast.DotExpression:
+			if s.member(n) {
+				if id := rootIdent(n.Left); id != nil {
+					if s.reported == nil {
+						s.reported = map[*ast.Identifier]bool{}
+					}
+					s.reported[id] = true
+				}
+			}
+		case *ast.CallExpression:
+			s.method(n)
+		}
+	}
 }
 
 func (s *scanner) off(idx file.Idx) int {
@@ -164,7 +199,7 @@ func (s *scanner) learn(n ast.Node) {
 				s.declared[l.Name.String()] = true
 				s.assigns[l.Name.String()] = append(s.assigns[l.Name.String()], n.Right)
 			case *ast.DotExpression:
-				if c := chain(l); c != "" {
+				if c := builtinChain(l); c != "" {
 					s.trusted[c] = true
 				}
 			case *ast.ObjectPattern, *ast.ArrayPattern:
@@ -202,10 +237,19 @@ func (s *scanner) test(e ast.Expression) {
 	case *ast.Identifier:
 		s.trusted[e.Name.String()] = true
 	case *ast.DotExpression:
-		if c := chain(e); c != "" {
+		if c := builtinChain(e); c != "" {
 			s.trusted[c] = true
 		}
 	}
+}
+
+// builtinChain is chain(d) when d's member may be a builtin's, else "":
+// most member reads are the script's own, and need no string built.
+func builtinChain(d *ast.DotExpression) string {
+	if name := d.Identifier.Name.String(); !staticNames[name] && featuresByMethod[name] == nil {
+		return ""
+	}
+	return chain(d)
 }
 
 func (s *scanner) declareName(name string) {
@@ -314,16 +358,17 @@ func (s *scanner) visit(n ast.Node) {
 	s.visits++
 	switch n := n.(type) {
 	case *ast.Identifier:
-		name := n.Name.String()
-		if f := featuresByGlobal[name]; f != nil && !s.declared[name] && !s.trusted[name] {
-			s.report(f, n)
+		if featuresByGlobal[n.Name.String()] != nil {
+			s.pending = append(s.pending, n)
 		}
 	case *ast.DotExpression:
-		if s.member(n) {
-			return // the member is reported: not its object again
+		if name := n.Identifier.Name.String(); staticNames[name] || featuresByMethod[name] != nil {
+			s.pending = append(s.pending, n)
 		}
 	case *ast.CallExpression:
-		s.method(n)
+		if d, ok := unwrapOptional(n.Callee).(*ast.DotExpression); ok && d != nil && featuresByMethod[d.Identifier.Name.String()] != nil {
+			s.pending = append(s.pending, n)
+		}
 		s.args(n.ArgumentList, n.RightParenthesis)
 	case *ast.NewExpression:
 		if n.RightParenthesis > 0 {
@@ -460,6 +505,9 @@ func (s *scanner) patternChildren(n ast.Node) {
 
 // member reports X.m and X.prototype.m; true when it did.
 func (s *scanner) member(d *ast.DotExpression) bool {
+	if name := d.Identifier.Name.String(); !staticNames[name] && featuresByMethod[name] == nil {
+		return false // the common case, without building the chain
+	}
 	c := chain(d)
 	if c == "" || s.trusted[c] {
 		return false
@@ -485,11 +533,7 @@ func (s *scanner) member(d *ast.DotExpression) bool {
 
 // method reports a builtin method called on a value: x.includes(y).
 func (s *scanner) method(call *ast.CallExpression) {
-	callee := call.Callee
-	if o, ok := callee.(*ast.Optional); ok {
-		callee = o.Expression
-	}
-	d, ok := callee.(*ast.DotExpression)
+	d, ok := unwrapOptional(call.Callee).(*ast.DotExpression)
 	if !ok || d == nil {
 		return
 	}
@@ -539,6 +583,22 @@ func (s *scanner) method(call *ast.CallExpression) {
 	}
 	sort.SliceStable(also, func(i, j int) bool { return also[i].Level < also[j].Level })
 	s.reportAt(first, start, end, also)
+}
+
+// rootIdent is the name X of X or X.prototype, else nil.
+func rootIdent(e ast.Expression) *ast.Identifier {
+	if d, ok := e.(*ast.DotExpression); ok && d != nil && d.Identifier.Name == "prototype" {
+		e = d.Left
+	}
+	id, _ := e.(*ast.Identifier)
+	return id
+}
+
+func unwrapOptional(e ast.Expression) ast.Expression {
+	if o, ok := e.(*ast.Optional); ok && o != nil {
+		return o.Expression
+	}
+	return e
 }
 
 // kindOf is what an expression evidently is.
