@@ -41,7 +41,7 @@ func testOptions(t testing.TB, root string) Options {
 	for _, id := range slices.Sorted(maps.Keys(p.OpenAPI)) {
 		apis = append(apis, workspace.APISource{ServiceID: id, Location: p.OpenAPI[id]})
 	}
-	ws := workspace.NewSession(workspace.SessionOptions{Sources: src, Kinds: p.ScriptKinds, APIs: apis, Recorded: true, TimeLimits: p.TimeLimits})
+	ws := workspace.NewSession(workspace.SessionOptions{Sources: src, Kinds: p.ScriptKinds, APIs: apis, Recorded: true, TimeLimits: p.TimeLimits, EngineLevel: p.EngineLevel})
 	return Options{Session: ws, Root: root, ProjectFile: p.File, Version: "test"}
 }
 
