@@ -86,6 +86,12 @@ paths:
 func writeDescribedCorpus(tb testing.TB, dir string, limits bool) {
 	tb.Helper()
 	writeCheckCorpus(tb, dir)
+	writeTree(tb, dir, describedProject(limits))
+}
+
+// describedProject is the description and the restls.yaml that attaches
+// it to every service of the corpus.
+func describedProject(limits bool) map[string]string {
 	var y strings.Builder
 	y.WriteString("configRoot: config\nopenapi:\n")
 	for i := range corpusServices {
@@ -94,7 +100,7 @@ func writeDescribedCorpus(tb testing.TB, dir string, limits bool) {
 	if limits {
 		y.WriteString("timeLimits:\n  scriptService: 20000\n")
 	}
-	writeTree(tb, dir, map[string]string{"corpus.yaml": corpusDescription, "restls.yaml": y.String()})
+	return map[string]string{"corpus.yaml": corpusDescription, "restls.yaml": y.String()}
 }
 
 // BenchmarkCheckVsBase times restls check on the 10,000 scripts of
@@ -175,13 +181,23 @@ func BenchmarkCheckVsBase(b *testing.B) {
 func TestDescribedCorpusChecks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeDescribedCorpus(t, dir, true)
-	// Three scripts are enough to see each diagnostic; the benchmark
-	// checks them all.
+	// The corpus's configuration and three of its scripts are enough to
+	// see each diagnostic (the benchmark checks all 10,000), and a script
+	// as the corpus's reading a field the description does not have
+	// through the same helper: the inference runs on such scripts.
+	files := describedProject(true)
+	var yml strings.Builder
+	yml.WriteString("scriptservice:\n  api:\n")
+	for i := range corpusServices {
+		fmt.Fprintf(&yml, "    - serviceId: svc-%03d\n      url: https://svc%d.example.com/api/v1\n", i, i)
+	}
+	files["config/application.yml"] = yml.String()
 	scripts := []string{"scripts/00/script-00000.js", "scripts/01/script-00001.js", "scripts/02/script-00002.js", "scripts/misread.js"}
-	// A script as the corpus's, reading a field the description does not
-	// have through the same helper: the inference runs on such scripts.
-	writeTree(t, dir, map[string]string{"scripts/misread.js": strings.Replace(corpusScript(3), "list[i].amount", "list[i].amout", 1)})
+	for i, s := range scripts[:3] {
+		files[s] = corpusScript(i)
+	}
+	files["scripts/misread.js"] = strings.Replace(corpusScript(3), "list[i].amount", "list[i].amout", 1)
+	writeTree(t, dir, files)
 	var args []string
 	for _, s := range scripts {
 		args = append(args, filepath.Join(dir, s))
