@@ -26,7 +26,7 @@
 // status bar item: the "staging" environment (e2e/staging-config), after
 // which completion offers staging's serviceIds instead.
 // Before the environments: the restls debug type (e2e/debug.mjs) stops
-// at a breakpoint, reads a variable, steps and continues. Last, fault
+// at a breakpoint, reads a variable, steps and continues; then fault
 // exploration (e2e/faults.mjs): the "Faults" CodeLens after "restls:
 // Explore Faults of This Script", and the quick fix that adds a failing
 // outcome as a test case.
@@ -48,7 +48,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { debugScript } from './debug.mjs';
-import { faultsSteps } from './faults.mjs';
+import { faultsSteps, writeFaultsScript } from './faults.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, '..');
@@ -178,6 +178,7 @@ fs.writeFileSync(
     ),
 );
 fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
+writeFaultsScript(ws);
 const staging = path.join(ws, 'staging-config');
 fs.cpSync(path.join(here, 'staging-config'), staging, { recursive: true });
 
@@ -322,7 +323,7 @@ try {
     throw onlyDone;
   }
   if (process.env.E2E_ONLY === 'faults') {
-    await faultsSteps({ page, ws, cfg, restlsBin, step, shot });
+    await faultsSteps({ page, ws, cfg, restlsBin, step, shot, openFile });
     step('PASS (E2E_ONLY=faults)');
     throw onlyDone;
   }
@@ -780,6 +781,7 @@ try {
   await shot('04-services-view.png');
 
   await debugScript({ page, step, shot, openFile });
+  await faultsSteps({ page, ws, cfg, restlsBin, step, shot, openFile });
 
   // Environments: the status bar item offers them; staging has other services.
   await page.locator('.tab', { hasText: 'order.js' }).first().click();
@@ -834,8 +836,6 @@ try {
   await previewFrame('the walkthrough media', 'h1', 'Where restls finds the services');
   await page.waitForTimeout(300);
   await shot('06-walkthrough.png');
-  // Last: it adds a script to the workspace (e2e/faults.mjs).
-  await faultsSteps({ page, ws, cfg, restlsBin, step, shot });
   step('PASS');
 } catch (e) {
   if (e !== onlyDone) {
