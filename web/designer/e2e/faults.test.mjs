@@ -148,6 +148,15 @@ test("Faults tab: a mocker explores from the Mocks tab and sees restls faults' t
     return v.state.doc.lineAt(v.state.selection.main.head).number
   })
   assert.equal(cursorLine, 8, "the line button moves the cursor to the call site")
+  // An exploration may take longer than the editor's request timeout
+  // (10 s; here 1 ms): it waits for its own.
+  const slow = await page.evaluate(async mock => {
+    const c = /** @type {any} */ (window.restlsDesigner.client)
+    const before = c.timeout
+    c.timeout = 1
+    try { return await window.restlsDesigner.editor.exploreFaults({mock, timeout: 60000}) } finally { c.timeout = before }
+  }, MOCKS)
+  assert.equal(slow.state, "done", slow.message)
   assert.deepEqual(page.errors, [])
   await page.context().close()
 })
