@@ -107,12 +107,9 @@ func init() {
 	}
 }
 
-// Features is the table: every syntax feature and builtin, with the
-// level that introduced it. docs/configuration.md lists it
-// (TestFeaturesDocumented).
-func Features() []*Feature {
-	return append(append([]*Feature{}, syntaxFeatures...), builtinFeatures...)
-}
+// The table is syntaxFeatures then builtinFeatures: every syntax
+// feature and builtin, with the level that introduced it.
+// docs/configuration.md lists it (TestFeaturesDocumented).
 
 func builtins() []*Feature {
 	var out []*Feature
