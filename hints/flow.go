@@ -144,8 +144,9 @@ type flowResult struct {
 	names    map[scopeName]int32
 	reads    []cread // by start
 	// results are the calls' results by the end of the call (its ')'),
-	// typed or not: completion after `f().` and `a.find(...).`, where no
-	// name starts the chain.
+	// typed or not, and the elements read with a computed index, by
+	// their ']': completion after `f().`, `a.find(...).` and
+	// `a[i + 1].`, where no name starts the chain.
 	results []cresult
 	sets    []tset // the types reads and results refer to, each once
 	cmps    []fcmp
@@ -1408,7 +1409,13 @@ func (a *analyzer) expr(e ast.Expression) tset {
 		if !values(base) {
 			return mixedT
 		}
-		return a.step(base, "[]")
+		t := a.step(base, "[]")
+		if a.record {
+			// Completion after `a[i + 1].`: the scanner cannot see
+			// where such an index starts.
+			a.results = append(a.results, fresult{end: offsetOf(a.text, e.Idx1()), t: t})
+		}
+		return t
 	case *ast.CallExpression:
 		t := a.call(e)
 		if a.record {

@@ -147,10 +147,11 @@ func (v fval) source(disp Display) string {
 	return "From the `" + v.op.Method + " " + v.op.Path + "` answer in the service's API description."
 }
 
-// chainHead is where a chain that starts at a ')' starts: the end of
-// the ')' (a call's result ends there: `f().body.`,
-// `a.find(...).x.`) and the end of the token before it (a name read
-// inside parentheses ends there: `(r.body).x.`); 0 for none.
+// chainHead is where a chain that starts at a ')' or ']' starts: the end
+// of the ')' (a call's result ends there: `f().body.`,
+// `a.find(...).x.`) or ']' (an element read with a computed index:
+// `a[i + 1].x.`), and for a ')' the end of the token before it (a name
+// read inside parentheses ends there: `(r.body).x.`); 0 for none.
 type chainHead struct{ close, inner int }
 
 // flowChain reads `root.a[0].b.` back from the '.' at back-token i: the
@@ -180,6 +181,11 @@ func (s *scanResult) flowChain(i int) (root string, head chainHead, steps []stri
 			rev = append(rev, step)
 			i += 3
 			bracket = true
+		case t.kind == tkPunct && t.ch == ']':
+			// An index that is not one token (`a[i + 1]`): the element
+			// read that ends there.
+			slices.Reverse(rev)
+			return "", chainHead{close: t.end}, rev, true
 		case t.kind == tkPunct && t.ch == ')':
 			head = chainHead{close: t.end}
 			if p, ok := s.tok(i + 1); ok {

@@ -235,6 +235,8 @@ func TestFlowChainsWithoutName(t *testing.T) {
 		{"function f() { return " + call + "; }\nf().body", "function f() { return " + call + "; }\nf().body.", []string{"address", "customer", "id", "item", "items", "quantity"}},
 		{"var r = " + call + ";\nr.body.items.find(function (x) { return x; })", "var r = " + call + ";\nr.body.items.find(function (x) { return x; }).", []string{"price", "sku"}},
 		{"var r = " + call + ";\nJSON.stringify(r.body)", "var r = " + call + ";\nJSON.stringify(r.body).", nil},
+		{"var r = " + call + ";\nr.body.items[n + 1]", "var r = " + call + ";\nr.body.items[n + 1].", []string{"price", "sku"}},
+		{"var r = " + call + ";\nr.body.items[r.body.items.length - 1]", "var r = " + call + ";\nr.body.items[r.body.items.length - 1].", []string{"price", "sku"}},
 	} {
 		old := NewDocument(tc.before + ";\n")
 		Diagnose(old, reg, disp)
