@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
-	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/workspace"
 )
 
@@ -87,11 +86,13 @@ func BenchmarkCheck(b *testing.B) {
 // it); the scripts use none, so the report is the same.
 func BenchmarkCheckEngineProfile(b *testing.B) {
 	root, src := benchTree(b, 1000, 10000)
+	// The level as restls.yaml gives it (check names no jslevel type).
+	level := workspace.ParseProject(workspace.FileName, []byte("engine: es5.1\n")).EngineLevel
 	before, okBefore := processCPU()
 	n := 0
 	for b.Loop() {
 		n++
-		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.NewSession(workspace.SessionOptions{Sources: src, EngineLevel: jslevel.ES5_1})})
+		rep, err := Run(Options{Paths: []string{filepath.Join(root, "scripts")}, Workspace: workspace.NewSession(workspace.SessionOptions{Sources: src, EngineLevel: level})})
 		if err != nil {
 			b.Fatal(err)
 		}
