@@ -27,6 +27,11 @@
 // with santhosh-tekuri/jsonschema, the validators coming compiled from
 // the index (diagnose_schema.go); it reads no description itself.
 //
+// WorstCaseOf (worstcase.go) adds up a script's static worst-case time
+// from the timeouts in force (config.TimeoutPair.Effective, the rule the
+// runtime waits by), for the editor's first line and the worst-case-time
+// diagnostic above Display.TimeLimit.
+//
 // CallSites (callsites.go) lists a script's api.rest.v1 calls with their
 // ranges, from the same parse, for the project index behind navigation
 // (package workspace/index).
