@@ -23,14 +23,22 @@ import (
 // VmHWM (/proc/self/status) starts afresh at exec.
 const envPeakDir = "RESTLS_TEST_PEAK_DIR"
 
-// peakDir is the directory this test process gives its children.
-var peakDir = func() string {
+// peakDir is the directory this test process gives its children, made
+// by TestMain (makePeakDir) in the test process only: a child run as
+// restls, and the dry-run child it starts in turn, are this binary too,
+// and a directory made at package init was left in the temporary
+// directory by each of them (63,701 by one afternoon, which every run's
+// stale-directory sweep then read).
+var peakDir string
+
+// makePeakDir makes the directory for peakDir, or returns "".
+func makePeakDir() string {
 	d, err := os.MkdirTemp("", "restls-peak-")
 	if err != nil {
 		return ""
 	}
 	return d
-}()
+}
 
 // recordPeak writes, in a child run as restls, its own peak resident
 // memory and that of every descendant it waited for; a no-op elsewhere

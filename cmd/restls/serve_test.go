@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 		recordPeak()
 		os.Exit(code)
 	}
+	peakDir = makePeakDir()
 	restlstest.ParallelBeyondCPUs()
 	code := m.Run()
 	if peakDir != "" {
