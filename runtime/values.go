@@ -31,6 +31,11 @@ const (
 	maxValueSites = 2000
 	maxValueText  = 120
 	maxValueItems = 5
+	// maxEagerPreviews is how many values of one place are shown as they
+	// are given; past it an object is kept and shown as it is when the
+	// run ends (showing a large object costs its size, and a loop may
+	// give one a million times).
+	maxEagerPreviews = 100
 )
 
 // valueSite is a place a value is named at: its name and where.
@@ -100,9 +105,11 @@ func valueName(e ast.Expression) string {
 	return ""
 }
 
-// seenValue is a place's last value, shown, and how many were given.
+// seenValue is a place's last value, shown (or kept, to be shown at the
+// end: maxEagerPreviews), and how many were given.
 type seenValue struct {
 	text  string
+	last  goja.Value
 	times int
 }
 
@@ -115,8 +122,13 @@ func (r *runner) installValueHook(sites []valueSite) error {
 		id := int(call.Argument(0).ToInteger())
 		v := call.Argument(1)
 		if id >= 0 && id < len(r.seen) {
-			r.seen[id].text = previewValue(v, maxValueText)
-			r.seen[id].times++
+			sv := &r.seen[id]
+			sv.times++
+			if _, obj := v.(*goja.Object); obj && sv.times > maxEagerPreviews {
+				sv.last = v
+			} else {
+				sv.text, sv.last = previewValue(v, maxValueText), nil
+			}
 		}
 		return v
 	})
@@ -134,6 +146,9 @@ func (r *runner) values(src string) []dryrun.LineValue {
 	for i, sv := range r.seen {
 		if sv.times == 0 {
 			continue
+		}
+		if sv.last != nil {
+			sv.text = previewValue(sv.last, maxValueText)
 		}
 		line, column := place(starts, int(r.valueSites[i].at)-1-len(prefix))
 		if line == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/runtime/dryrun"
 )
@@ -80,5 +81,32 @@ func TestValues(t *testing.T) {
 	}
 	if plain := run(t, reg, src); plain.Values != nil {
 		t.Errorf("a run without Values has values %+v", plain.Values)
+	}
+}
+
+// TestValuesBounded: a loop that gives a large object to a name again
+// and again costs the preview of a few of them, not of each.
+func TestValuesBounded(t *testing.T) {
+	src := lines(
+		`var big = {}; for (var k = 0; k < 20000; k++) big["k" + k] = k;`,
+		`var o;`,
+		`for (var i = 0; i < 20000; i++) { o = big; }`,
+		`return i;`)
+	start := time.Now()
+	res := run(t, nil, src, func(o *Options) { o.Values = true })
+	if got := mustReturn(t, res); got != "20000" {
+		t.Fatalf("result %s", got)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	var o string
+	for _, v := range res.Values {
+		if v.Name == "o" {
+			o = fmt.Sprintf("%s x%d", v.Value, v.Times)
+		}
+	}
+	if !strings.HasPrefix(o, "{k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, …} x20000") {
+		t.Errorf("o: %q", o)
 	}
 }
