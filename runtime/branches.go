@@ -246,15 +246,22 @@ func countLogical(at file.Idx, first int, op token.Token, left ast.Expression) *
 		Alternate:  &ast.SequenceExpression{Sequence: []ast.Expression{count(at, decided), tmp()}}}
 }
 
+// maxCoverageWalk bounds walkNodes: it meets the hooks instrumentStatements
+// placed too (four values a statement), so it goes further, for the
+// statements of a program whose statement walk finished to be counted
+// (a hook it leaves calls a no-op: the run goes on, the statement counts
+// as not run).
+const maxCoverageWalk = 8 * maxInstrumentWalk
+
 // walkNodes calls f for each node of prg, parents before children, each
-// node once, at most maxInstrumentWalk of them; f may replace a node's
+// node once, at most maxCoverageWalk values; f may replace a node's
 // children (the walk then goes into the new ones).
 func walkNodes(prg *ast.Program, f func(ast.Node)) {
 	stack := []reflect.Value{reflect.ValueOf(prg)}
 	seen := map[uintptr]bool{}
 	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
 	pkg := reflect.TypeOf(ast.Program{}).PkgPath()
-	for n := 0; len(stack) > 0 && n < maxInstrumentWalk; n++ {
+	for n := 0; len(stack) > 0 && n < maxCoverageWalk; n++ {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch v.Kind() {

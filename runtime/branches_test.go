@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -134,4 +135,27 @@ func FuzzCoverageMap(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCoverageLongScript: every statement of a 100,000-statement script
+// counts (the coverage walk meets the statement hooks too and goes
+// further than the statement walk), and a run past any bound goes on.
+func TestCoverageLongScript(t *testing.T) {
+	var b strings.Builder
+	for i := range 100000 {
+		fmt.Fprintf(&b, "var x%d = %d;\n", i, i)
+	}
+	b.WriteString("return 1;")
+	obs := &covered{}
+	res := Run(context.Background(), Options{Source: b.String(), Observer: obs, Statements: true})
+	if res.Error != nil || string(res.Result) != "1" {
+		t.Fatalf("result %s %+v", res.Result, res.Error)
+	}
+	if len(obs.counts) != 1 || len(obs.counts[0].Statements) != 100001 {
+		n := 0
+		if len(obs.counts) == 1 {
+			n = len(obs.counts[0].Statements)
+		}
+		t.Errorf("%d statements counted, want 100001", n)
+	}
 }

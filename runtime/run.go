@@ -375,11 +375,15 @@ func (r *runner) run(parent context.Context) {
 		r.counters, args = c.counters, []goja.Value{arr}
 	}
 	if r.opts.Statements && r.opts.Observer != nil {
-		if c.counters == nil { // a coverage run counts in place
-			if err := r.installStatementHook(src); err != nil {
-				r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
-				return
-			}
+		var err error
+		if c.counters == nil {
+			err = r.installStatementHook(src)
+		} else { // a coverage run counts in place; a hook past its walk's bound does nothing
+			err = r.vm.Set(statementHook, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+		}
+		if err != nil {
+			r.res.Error = &ScriptError{Name: "InternalError", Message: err.Error()}
+			return
 		}
 		if obs, ok := r.opts.Observer.(dryrun.ExceptionObserver); ok {
 			if err := r.installExceptionHooks(src, obs); err != nil {
