@@ -1,7 +1,6 @@
 package coverage
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -165,13 +164,6 @@ func WriteCobertura(w io.Writer, rep *Report, o CoberturaOptions) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-// WriteJSON writes rep as one JSON object.
-func WriteJSON(w io.Writer, rep *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
 }
 
 // WriteText writes the summary a person reads: a line per script with
