@@ -19,27 +19,44 @@ const tempPrefix = "restls-run-"
 // gone. Another user's directories, a live server's, and directories of
 // older versions (no pid in the name) are left alone: on a shared machine
 // nothing else can be known to be stale. It returns how many it removed.
+//
+// Every restls run and server start sweeps the whole temporary
+// directory, which on a shared machine holds tens of thousands of
+// entries: the names are read in batches, unsorted, and only those with
+// the prefix are looked at (os.ReadDir sorted 64,000 entries and made a
+// DirEntry of each, about 50 ms of CPU, more than half a trivial run's).
 func cleanStale(dir string) int {
-	entries, err := os.ReadDir(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		return 0
 	}
+	var stale []string
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			rest, ok := strings.CutPrefix(name, tempPrefix)
+			if !ok {
+				continue
+			}
+			pidText, _, ok := strings.Cut(rest, "-")
+			pid, err := strconv.Atoi(pidText)
+			if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+				continue
+			}
+			fi, err := os.Lstat(filepath.Join(dir, name))
+			if err != nil || !fi.IsDir() || !ownedByMe(fi) || !processGone(pid) {
+				continue
+			}
+			stale = append(stale, name)
+		}
+		if err != nil || len(names) == 0 {
+			break
+		}
+	}
+	_ = f.Close()
 	n := 0
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), tempPrefix)
-		if !ok || !e.IsDir() {
-			continue
-		}
-		pidText, _, ok := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !ownedByMe(fi) || !processGone(pid) {
-			continue
-		}
-		if os.RemoveAll(filepath.Join(dir, e.Name())) == nil {
+	for _, name := range stale {
+		if os.RemoveAll(filepath.Join(dir, name)) == nil {
 			n++
 		}
 	}

@@ -45,3 +45,58 @@ func TestNewRemovesStaleRunDirectories(t *testing.T) {
 		}
 	}
 }
+
+// cleanStale reads the temporary directory in batches: a stale run
+// directory among thousands of other entries (a shared /tmp) is found
+// whichever batch it comes in.
+func TestCleanStaleAmongManyEntries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	manyEntries(t, dir, 1500) // more than one batch of 1024
+	var stale []string
+	for i := range 10 { // some in a later batch, whatever the order
+		p := filepath.Join(dir, "restls-run-"+strconv.Itoa(dead.Process.Pid)+"-"+strconv.Itoa(i))
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, p)
+	}
+	if n := cleanStale(dir); n != len(stale) {
+		t.Errorf("cleanStale removed %d directories, want %d", n, len(stale))
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", p, err)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1500 {
+		t.Errorf("%d entries left, want the 1500 others", len(left))
+	}
+}
+
+// BenchmarkCleanStale sweeps a temporary directory of 20,000 other
+// entries, as every restls run and server start does:
+//
+//	go test ./runtime/isolate -run '^$' -bench CleanStale -benchtime 20x
+func BenchmarkCleanStale(b *testing.B) {
+	dir := b.TempDir()
+	manyEntries(b, dir, 20000)
+	for b.Loop() {
+		cleanStale(dir)
+	}
+}
+
+// manyEntries makes n empty directories in dir, named as other tests'
+// temporary directories are.
+func manyEntries(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	for i := range n {
+		if err := os.Mkdir(filepath.Join(dir, "restls-peak-"+strconv.Itoa(i)), 0o700); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
