@@ -77,7 +77,12 @@ func TestDoorsAgree(t *testing.T) {
 			projects = append(projects, p)
 		}
 	}
-	projects = append(projects, scenarioDoorsProject(t), profileDoorsProject(t))
+	// The timeout scenario: the scenarios' files in a directory of their
+	// own, with a short timeout.
+	spin := scenarioDoorsProject(t)
+	spin.name, spin.timeout = "scenarios-timeout", doorsSpinTimeout
+	spin.cases = []*doorsCase{{name: "timeout", script: "scripts/timeout.js", fixtures: "scripts/empty.fixtures.yaml", wantCode: "script-timeout"}}
+	projects = append(projects, scenarioDoorsProject(t), spin, profileDoorsProject(t))
 	runs := 0
 	for _, p := range projects {
 		t.Run(p.name, func(t *testing.T) {
@@ -126,9 +131,13 @@ const (
 var doors = []string{doorEditor, doorDesigner, doorRun, doorTest}
 
 // doorsTimeout bounds every run in every door (serve's --run-timeout,
-// run's and test's --timeout): the timeout scenario waits for it four
-// times.
+// run's and test's --timeout), room for a run on a loaded machine.
 const doorsTimeout = "3s"
+
+// doorsSpinTimeout bounds the runs of the timeout scenario, a project of
+// its own: its script spins until stopped, four times (one a door), and
+// at doorsTimeout that was 12 s of CPU, the most of any one case.
+const doorsSpinTimeout = "500ms"
 
 // doorsProject is a directory with a restls.yaml and the runs to make in
 // it.
@@ -141,6 +150,16 @@ type doorsProject struct {
 	cases []*doorsCase
 	// kinds is restls.yaml's scriptKinds.
 	kinds config.KindMap
+	// timeout is every door's run timeout; "" is doorsTimeout.
+	timeout string
+}
+
+// runTimeout is the run timeout every door is given in p.
+func (p *doorsProject) runTimeout() string {
+	if p.timeout != "" {
+		return p.timeout
+	}
+	return doorsTimeout
 }
 
 // doorsCase is one run: a script with its kind, input and fixtures.
@@ -343,7 +362,6 @@ func scenarioDoorsProject(t *testing.T) *doorsProject {
 		{name: "response-error", script: "scripts/response-error.js", fixtures: "scripts/response-error.fixtures.yaml"},
 		{name: "unknown-service", script: "scripts/unknown-service.js", fixtures: "scripts/empty.fixtures.yaml"},
 		{name: "no-fixture", script: "scripts/no-fixture.js", fixtures: "scripts/empty.fixtures.yaml"},
-		{name: "timeout", script: "scripts/timeout.js", fixtures: "scripts/empty.fixtures.yaml"},
 		{name: "contract", script: "scripts/contract.js", fixtures: "scripts/contract.fixtures.yaml"},
 		{name: "kind-directive", script: "scripts/kind.js", fixtures: "scripts/empty.fixtures.yaml"},
 		{name: "kind-explicit", script: "scripts/kind.js", kind: "validationScript", fixtures: "scripts/empty.fixtures.yaml"},
@@ -433,7 +451,7 @@ func (p *doorsProject) run(t *testing.T) map[*doorsCase]map[string]doorAnswer {
 }
 
 func (p *doorsProject) serveArgs() []string {
-	return append([]string{"--project", filepath.Join(p.dir, "restls.yaml"), "--run-timeout", doorsTimeout}, p.flags...)
+	return append([]string{"--project", filepath.Join(p.dir, "restls.yaml"), "--run-timeout", p.runTimeout()}, p.flags...)
 }
 
 // refused is a door's answer when it would not run: its message.
@@ -547,7 +565,7 @@ func (p *doorsProject) runDesigner(t *testing.T, h *httpProcess, set func(*doors
 // directory.
 func (p *doorsProject) runRun(t *testing.T, set func(*doorsCase, string, any)) {
 	for i, c := range p.cases {
-		args := append([]string{"run", "--json", "--project", "restls.yaml", "--timeout", doorsTimeout}, p.flags...)
+		args := append([]string{"run", "--json", "--project", "restls.yaml", "--timeout", p.runTimeout()}, p.flags...)
 		if c.kind != "" {
 			args = append(args, "--kind", c.kind)
 		}
@@ -622,7 +640,7 @@ func (p *doorsProject) runTest(t *testing.T, dt doorTests, set func(*doorsCase, 
 		if len(files[live]) == 0 {
 			continue
 		}
-		args := append([]string{"test", "--json", "--project", "restls.yaml", "--timeout", doorsTimeout}, p.flags...)
+		args := append([]string{"test", "--json", "--project", "restls.yaml", "--timeout", p.runTimeout()}, p.flags...)
 		if live {
 			args = append(args, "--live")
 		}
