@@ -5,8 +5,9 @@
 // fixture: restclient.Faults), and says for each whether the script
 // survived it.
 //
-// Every run is answered by parsed fixtures only, in process: exploration
-// never reaches a service. The surfaces (restls faults, restls test
+// Every run is answered by parsed fixtures only: exploration never
+// reaches a service, whether the runs are in process (restls faults,
+// restls test --faults) or in children (the server's editor and /mcp). The surfaces (restls faults, restls test
 // --faults, the editor's code lens, the designer's Faults tab, the MCP
 // tool) are adapters over Explore.
 package faults
@@ -224,8 +225,9 @@ func (e *BaseError) Error() string {
 
 // Explore runs req with base's fixtures (nil: none), then once per call
 // site and outcome. req.Fixtures is replaced: every run is answered by
-// parsed fixtures only, so exploration never reaches a service; run must
-// therefore be an in-process engine's (engine.InProcess).
+// parsed fixtures only, so exploration never reaches a service; run may
+// be an in-process engine's or a child-isolating one's (a child takes
+// parsed fixtures too).
 func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, req engine.Request, base *restclient.Mock, opts Options) (*Report, error) {
 	if opts.MaxRuns <= 0 {
 		opts.MaxRuns = DefaultMaxRuns

@@ -134,8 +134,9 @@ configuration cannot be loaded.`)
 	snap.EngineLevel = cf.engineLevel()
 	snap.Environment = cf.envs.Default()
 	opts.Descriptions = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
-	// Parsed fixtures answer in process only; each run keeps the normal
-	// time and memory limits of an in-process run, one per core at once.
+	// A one-shot command runs the reruns in process, one per core at
+	// once, each with the normal time and memory limits of an in-process
+	// run (the server isolates them in children).
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
