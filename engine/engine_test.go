@@ -181,7 +181,7 @@ type recorder struct {
 func (r *recorder) CallMade(i int, c *restclient.Call) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.made = append(r.made, c.Method+" "+c.ServiceID)
+	r.made = append(r.made, c.Method+" "+c.ServiceID+" "+c.URL)
 }
 
 func (r *recorder) CallAnswered(i int, c *restclient.Call) {
@@ -235,7 +235,9 @@ func TestObserverSeesTheRun(t *testing.T) {
 		if res.Error != nil || string(res.Result) != "[200,201]" {
 			t.Fatalf("%s: result %s %+v", name, res.Result, res.Error)
 		}
-		if strings.Join(obs.made, ",") != "GET crm,POST crm" || len(obs.answered) != 2 || obs.answered[0] != 200 || obs.answered[1] != 201 {
+		// A call made already names the URL it is sent to.
+		want := fmt.Sprintf("GET crm %[1]s,POST crm %[1]s", res.Calls[0].URL)
+		if strings.Join(obs.made, ",") != want || res.Calls[0].URL == "" || len(obs.answered) != 2 || obs.answered[0] != 200 || obs.answered[1] != 201 {
 			t.Errorf("%s: calls made %q, answered %v", name, obs.made, obs.answered)
 		}
 		if strings.Join(obs.logs, ",") != "between" || obs.done != res {

@@ -141,7 +141,7 @@ func (r *runner) restFunc(m method) func(goja.FunctionCall) goja.Value {
 				line, column := r.callSite()
 				cov.CallSite(len(r.res.Calls), line, column)
 			}
-			obs.CallMade(len(r.res.Calls), &restclient.Call{ServiceID: req.ServiceID, Method: req.Method})
+			obs.CallMade(len(r.res.Calls), &restclient.Call{ServiceID: req.ServiceID, Method: req.Method, URL: r.session.URLOf(req)})
 		}
 		resp, trace, err := r.session.Do(r.ctx, req)
 		r.res.Calls = append(r.res.Calls, trace)

@@ -234,12 +234,29 @@ func statusOf(r *Response) *int {
 	return &r.StatusCode
 }
 
-func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, error) {
+// URLOf is the URL r would call as a call's trace shows it (Call.URL),
+// "" when r names no usable service or its URL cannot be built: what a
+// run's observer shows before the call is sent.
+func (s *Session) URLOf(r *Request) string {
+	_, target, err := s.target(r)
+	if err != nil {
+		return ""
+	}
+	return displayURL(target)
+}
+
+// target is r's service and the URL r calls on it.
+func (s *Session) target(r *Request) (*config.Service, string, error) {
 	svc, err := s.service(r.ServiceID)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	target, err := BuildURL(svc.URL, r.PathParams, r.Query)
+	return svc, target, err
+}
+
+func (s *Session) do(ctx context.Context, r *Request, call *Call) (*Response, error) {
+	svc, target, err := s.target(r)
 	if err != nil {
 		return nil, err
 	}
