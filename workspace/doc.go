@@ -30,8 +30,8 @@
 //     the only reader of the file's environments (TestEnvironmentRule);
 //   - Session, one per process (session.go): the registry of each
 //     environment, the description and answer-schema stores with their
-//     attachments, the recorded answers, the answer check of every dry
-//     run (CheckAnswers), reload with hooks the language server
+//     attachments, the recorded answers, the store its snapshots check
+//     every dry run's answers with (Snapshot.CheckAnswers), reload with hooks the language server
 //     subscribes to, the open documents' texts (overlay.go, read in
 //     place of the disk by ReadFile) and the project indexes
 //     (project_index.go, package workspace/index: one per root and
