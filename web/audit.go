@@ -35,7 +35,8 @@ type AuditRecord struct {
 	ForwardedFor string `json:"forwardedFor,omitempty"`
 	Script       string `json:"script,omitempty"`
 	// Via names the door of a run other than the designer's and the
-	// editor's: mcp for the MCP server's run tool on /mcp.
+	// editor's: mcp for the MCP server's tools on /mcp, dap for the
+	// designer's debugger (/dap), a refused launch included.
 	Via    string `json:"via,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
 	Kind   string `json:"kind,omitempty"`

@@ -16,6 +16,7 @@ import (
 
 	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
 
@@ -89,7 +90,7 @@ func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 			s.opts.Session.ReloadIfChanged()
 			return s.opts.Session.SnapshotIn(env)
 		},
-		Run:    s.gate.Wrap(s.opts.DebugRunner),
+		Run:    s.debugRunner(),
 		Vet:    s.vetDebugLaunch(id),
 		Show:   relativeTo(root),
 		Logger: log.Named("dap"),
@@ -102,6 +103,18 @@ func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = c.Close(websocket.StatusNormalClosure, "")
+}
+
+// debugRunner is the designer debugger's runner: the gate's, each run
+// audited with "via":"dap"; nil when the server has none.
+func (s *Server) debugRunner() Runner {
+	gated := s.gate.Wrap(s.opts.DebugRunner)
+	if gated == nil {
+		return nil
+	}
+	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		return gated(context.WithValue(ctx, viaKey{}, "dap"), snap, req)
+	}
 }
 
 // designerLaunch is what a designer's launch may carry; anything else
@@ -129,8 +142,8 @@ func (s *Server) vetDebugLaunch(id Identity) func(*dap.LaunchArgs) error {
 		if a.FixturesText != "" {
 			fx.Inline = []byte(a.FixturesText)
 		}
-		_, err = s.gate.admit(id, true, snap, engine.Request{Fixtures: fx})
-		return err
+		// A refused launch leaves the audit line a refused run leaves.
+		return s.gate.Vet(id, snap, engine.Request{Name: a.Program, Text: a.Text, Fixtures: fx}, "dap")
 	}
 }
 

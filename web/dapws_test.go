@@ -160,7 +160,7 @@ func TestDesignerDebugSession(t *testing.T) {
 	}
 	d.send("disconnect", nil)
 	d.until("disconnect", "", nil)
-	if a := audit.String(); !strings.Contains(a, `"user":"ann"`) || !strings.Contains(a, `"mode":"mock"`) || !strings.Contains(a, `"outcome":"returned"`) {
+	if a := audit.String(); !strings.Contains(a, `"user":"ann"`) || !strings.Contains(a, `"mode":"mock"`) || !strings.Contains(a, `"outcome":"returned"`) || !strings.Contains(a, `"via":"dap"`) {
 		t.Errorf("the debug run is not audited as ann's mock run:\n%s", a)
 	}
 }
@@ -204,6 +204,19 @@ func TestDesignerDebugRefusals(t *testing.T) {
 	}
 	if strings.Contains(audit.String(), `"outcome":"returned"`) {
 		t.Errorf("a refused launch ran:\n%s", audit.String())
+	}
+	// The two launches the roles refused are in the audit trail, as a
+	// refused dry run is, naming the user, the door and the reason.
+	for _, want := range []string{`"user":"vera"`, `"user":"ann"`} {
+		found := false
+		for _, line := range strings.Split(audit.String(), "\n") {
+			if strings.Contains(line, want) && strings.Contains(line, `"outcome":"refused"`) && strings.Contains(line, `"via":"dap"`) && strings.Contains(line, `"code":"role"`) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no refused /dap launch audited for %s:\n%s", want, audit.String())
+		}
 	}
 }
 

@@ -225,22 +225,41 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		if err == nil {
 			res, err = g.run(ctx, runner, snap, req)
 		}
-		outcome := runOutcome(ctx, res, err)
-		role := "stdio"
-		if known {
-			role = id.Role.String()
-			if id.Auth == AuthKey || id.Auth == "" {
-				role = "key"
-			}
-		}
-		mode := modeOf(req)
-		g.opts.Ops.dryRunBy(role, mode, outcome)
-		if g.opts.Audit != nil {
-			rec := g.runRecord(start, id, known, snap, req, mode, res, err, outcome)
-			rec.Via, _ = ctx.Value(viaKey{}).(string)
-			g.opts.Audit.write(rec)
-		}
+		via, _ := ctx.Value(viaKey{}).(string)
+		g.account(start, id, known, snap, req, res, err, runOutcome(ctx, res, err), via)
 		return res, err
+	}
+}
+
+// Vet is the gate's decision on a run asked for but not made yet (the
+// designer debugger's launch, which says why at once): a refusal is
+// counted and audited as Wrap does a refused run, with via; an admitted
+// request is audited when it runs, through Wrap.
+func (g *Gate) Vet(id Identity, snap workspace.Snapshot, req engine.Request, via string) error {
+	start := time.Now()
+	req, err := g.admit(id, true, snap, req)
+	if err != nil {
+		g.account(start, id, true, snap, req, nil, err, "refused", via)
+	}
+	return err
+}
+
+// account counts a run by role, mode and outcome and writes its audit
+// line.
+func (g *Gate) account(start time.Time, id Identity, known bool, snap workspace.Snapshot, req engine.Request, res *dryrun.Result, err error, outcome, via string) {
+	role := "stdio"
+	if known {
+		role = id.Role.String()
+		if id.Auth == AuthKey || id.Auth == "" {
+			role = "key"
+		}
+	}
+	mode := modeOf(req)
+	g.opts.Ops.dryRunBy(role, mode, outcome)
+	if g.opts.Audit != nil {
+		rec := g.runRecord(start, id, known, snap, req, mode, res, err, outcome)
+		rec.Via = via
+		g.opts.Audit.write(rec)
 	}
 }
 
