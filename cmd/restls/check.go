@@ -110,7 +110,9 @@ not exist.`)
 			return usageErr("API description %s: %v: fix the path in --openapi or the project file's openapi", d.Location, unwrapPathErr(err))
 		}
 	}
-	ws := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Kinds: kinds.m, APIs: descs, Recorded: true, TimeLimits: cf.timeLimits(), EngineLevel: cf.engineLevel()})
+	so := cf.sessionOptions(descs)
+	so.Kinds, so.Recorded = kinds.m, true // the flags' kind map over the file's
+	ws := workspace.NewSession(so)
 	if !ws.Registry().Get().For(config.ScriptService).Loaded {
 		// A check that found no configuration would check no serviceId:
 		// a CI job started in the wrong directory must fail, as test does.

@@ -80,8 +80,9 @@ session broke, 2 for usage errors.`)
 	defer closeLog()
 	// The one workspace session of this process, as restls mcp reads the
 	// project.
-	sess := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Environments: cf.envs, Kinds: cf.projectKinds(), EngineLevel: cf.engineLevel(),
-		Recorded: true, Logger: log.Named("workspace")})
+	so := cf.sessionOptions(nil)
+	so.Recorded, so.Logger = true, log.Named("workspace")
+	sess := workspace.NewSession(so)
 	// A paused run waits in this process: its goroutine blocks in the
 	// observer (docs/decisions.md, "Debugging").
 	runs := 1

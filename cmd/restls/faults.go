@@ -130,9 +130,7 @@ configuration cannot be loaded.`)
 	case cf.project != nil && cf.project.FaultsFail != nil:
 		opts.Fail, _ = faults.ParseVerdicts(cf.project.FaultsFail)
 	}
-	snap := workspace.NewSnapshot(config.Load(cf.sources()), cf.projectKinds(), cf.openAPI(openAPI), nil, nil, nil)
-	snap.EngineLevel = cf.engineLevel()
-	snap.Environment = cf.envs.Default()
+	snap := cf.session(cf.openAPI(openAPI)).Snapshot()
 	opts.Descriptions = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
 	// A one-shot command runs the reruns in process, one per core at
 	// once, each with the normal time and memory limits of an in-process

@@ -80,8 +80,9 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 	}
 	// The one workspace session of this process, as restls check reads
 	// the project.
-	sess := workspace.NewSession(workspace.SessionOptions{Sources: cf.sources(), Environments: cf.envs, Kinds: cf.projectKinds(), APIs: cf.openAPI(apis), TimeLimits: cf.timeLimits(), EngineLevel: cf.engineLevel(),
-		Recorded: true, Logger: log.Named("workspace")})
+	so := cf.sessionOptions(cf.openAPI(apis))
+	so.Recorded, so.Logger = true, log.Named("workspace")
+	sess := workspace.NewSession(so)
 	srv, err := newMCP(&cf, sess, root)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "restls mcp: %v\n", err)

@@ -157,14 +157,22 @@ func (c *configFlags) projectFile() string {
 	return c.project.File
 }
 
+// sessionOptions are the project's facts every command's workspace
+// session starts from, in one place: the sources, environments and kind
+// map of the flags over the project file, its time limits and engine
+// level, and the descriptions apis (already through openAPI). Each
+// command adds only what is its own (a logger, recorded answers, serve's
+// loader and first-load delay).
+func (c *configFlags) sessionOptions(apis []workspace.APISource) workspace.SessionOptions {
+	return workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis,
+		TimeLimits: c.timeLimits(), EngineLevel: c.engineLevel()}
+}
+
 // session is the one workspace session of a one-shot command (restls
-// run, restls faults...): the sources, environments and kind map of the
-// flags over the project file, the descriptions apis (already through
-// openAPI). A run's snapshot comes from it, so its answers are checked
-// as the editor's and the designer's are.
+// run, restls faults): a run's snapshot comes from it, so its answers
+// are checked as the editor's and the designer's are.
 func (c *configFlags) session(apis []workspace.APISource) *workspace.Session {
-	return workspace.NewSession(workspace.SessionOptions{Sources: c.sources(), Environments: c.envs, Kinds: c.projectKinds(), APIs: apis,
-		TimeLimits: c.timeLimits(), EngineLevel: c.engineLevel()})
+	return workspace.NewSession(c.sessionOptions(apis))
 }
 
 // timeLimits is the file's timeLimits (nil without a file).

@@ -153,17 +153,9 @@ ended without shutdown, 2 for usage errors.`)
 	}
 	// The one workspace session of this process: the editor's sessions,
 	// /lsp and /v1 all ask it.
-	ws := workspace.NewSession(workspace.SessionOptions{
-		Sources:          sources,
-		Load:             load,
-		Environments:     cf.envs,
-		Kinds:            cf.projectKinds(),
-		TimeLimits:       cf.timeLimits(),
-		APIs:             openAPI,
-		EngineLevel:      cf.engineLevel(),
-		DescriptionDelay: workspace.FirstLoadDelay,
-		Logger:           log,
-	})
+	so := cf.sessionOptions(openAPI)
+	so.Sources, so.Load, so.DescriptionDelay, so.Logger = sources, load, workspace.FirstLoadDelay, log
+	ws := workspace.NewSession(so)
 	srv := lsp.NewServer(lsp.Options{
 		Session: ws,
 		Logger:  log,
