@@ -823,3 +823,48 @@ test("an answer that breaks the service's API description shows a contract note 
   await page.screenshot({path: join(shots, "24-contract.png")})
   await page.close()
 })
+
+// The last run's values (issue 35): after Dry Run, the value each variable
+// was last given is written at the end of its line, as the server's run
+// answered it; editing a line drops that line's values, the rest stay.
+test("Dry Run writes the last run's values beside their lines; an edited line loses them", async () => {
+  const page = await openDesigner(good.url)
+  await typeFresh(page, "")
+  await page.keyboard.insertText([
+    'var c = api.rest.v1.get("crm-customers", {pathParams: ["42"]}, {});',
+    "var name = c.body.name;",
+    "var n = 1;",
+    "n += 41;",
+    "return {name: name, n: n};", ""].join("\n"))
+  await openTab(page, "mocks")
+  await fillMocks(page, ["- serviceId: crm-customers", "  method: GET", '  path: "42"', "  status: 200",
+    "  body:", "    name: Ada", ""].join("\n"))
+  await page.click("#run")
+  await page.locator('#preview[data-state="done"]').waitFor({timeout: WAIT})
+  const values = page.locator(".cm-restls-run-values")
+  await values.nth(3).waitFor({timeout: WAIT})
+  // Each line's text, and the values written at its end.
+  const lineValues = () => page.locator("#editor .cm-line").evaluateAll(lines => lines.map(l =>
+    [...l.querySelectorAll(".cm-restls-run-values")].map(v => v.textContent).join(" | ")))
+  const before = await lineValues()
+  assert.equal(before[1], 'name = "Ada"', before.join("\n"))
+  assert.equal(before[2], "n = 1", before.join("\n"))
+  assert.equal(before[3], "n = 42", before.join("\n"))
+  assert.match(before[0], /^c = \{status: \{code: 200, message: "OK"\}/, before.join("\n"))
+  assert.equal(before[4], "", "a return gives no value")
+  await page.locator("#editor").screenshot({path: join(shots, "25-run-values.png")})
+  // Edit line 4 (n += 41 becomes n += 40): its value goes, the others stay.
+  await page.locator("#editor .cm-line").nth(3).click()
+  await page.keyboard.press("End")
+  await page.keyboard.press("ArrowLeft")
+  await page.keyboard.press("Backspace")
+  await page.keyboard.type("0")
+  await page.waitForFunction(() => document.querySelectorAll(".cm-restls-run-values").length === 3, null, {timeout: WAIT})
+  const after = await lineValues()
+  assert.equal(after[3], "", "the edited line keeps the value of code that no longer exists")
+  assert.equal(after[1], 'name = "Ada"')
+  assert.equal(after[2], "n = 1")
+  await page.locator("#editor").screenshot({path: join(shots, "26-run-values-edited.png")})
+  assert.deepEqual(page.errors, [])
+  await page.close()
+})
