@@ -30,8 +30,11 @@
 // exploration (e2e/faults.mjs): the "Faults" CodeLens after "restls:
 // Explore Faults of This Script", and the quick fix that adds a failing
 // outcome as a test case.
-// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug (or faults) runs the
-// debugger's (the faults') part alone, after the status bar's first answer.
+// Then the last run's values (e2e/values.mjs): after a dry run, each
+// variable's value at the end of its line; an edited line loses it.
+// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug (or faults, values)
+// runs the debugger's (the faults', the values') part alone, after the
+// status bar's first answer.
 //
 // Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run build`
 // and e2e/install-code-server.sh). It packs the platform .vsix itself from a
@@ -49,6 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { debugScript } from './debug.mjs';
 import { faultsSteps, writeFaultsScript } from './faults.mjs';
+import { valuesSteps, writeValuesScript } from './values.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, '..');
@@ -179,6 +183,7 @@ fs.writeFileSync(
 );
 fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
 writeFaultsScript(ws);
+writeValuesScript(ws);
 const staging = path.join(ws, 'staging-config');
 fs.cpSync(path.join(here, 'staging-config'), staging, { recursive: true });
 
@@ -325,6 +330,11 @@ try {
   if (process.env.E2E_ONLY === 'faults') {
     await faultsSteps({ page, ws, cfg, restlsBin, step, shot, openFile });
     step('PASS (E2E_ONLY=faults)');
+    throw onlyDone;
+  }
+  if (process.env.E2E_ONLY === 'values') {
+    await valuesSteps({ page, step, shot, openFile });
+    step('PASS (E2E_ONLY=values)');
     throw onlyDone;
   }
 
@@ -782,6 +792,7 @@ try {
 
   await debugScript({ page, step, shot, openFile });
   await faultsSteps({ page, ws, cfg, restlsBin, step, shot, openFile });
+  await valuesSteps({ page, step, shot, openFile });
 
   // Environments: the status bar item offers them; staging has other services.
   await page.locator('.tab', { hasText: 'order.js' }).first().click();
