@@ -222,14 +222,11 @@ type plan struct {
 }
 
 func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
-	p := &plan{name: req.shownName(), kind: req.Kind}
-	if p.kind == "" {
-		file := req.Path
-		if file == "" {
-			file = req.Name
-		}
-		p.kind = snap.Kind(filepath.ToSlash(file), req.Text).Kind
+	file := req.Path
+	if file == "" {
+		file = req.Name
 	}
+	p := &plan{name: req.shownName(), kind: snap.Kinds.DecideNamed(req.Kind, filepath.ToSlash(file), req.Text).Kind}
 	var src config.Sources
 	if snap.Config != nil {
 		src = snap.Config.Sources

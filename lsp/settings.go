@@ -55,6 +55,7 @@ type rawSettings struct {
 	PlatformConfig string          `json:"platformConfig"`
 	RegistryURL    string          `json:"registryUrl"`
 	ScriptKinds    json.RawMessage `json:"scriptKinds"`
+	ExplicitKinds  bool            `json:"explicitKinds"`
 	OpenAPI        json.RawMessage `json:"openapi"`
 	Environment    string          `json:"environment"`
 	InlayHints     *bool           `json:"inlayHints"`
@@ -119,6 +120,11 @@ func parseSettings(raw []byte) (settings, []string) {
 			problems = append(problems, "restls.scriptKinds: "+err.Error())
 		}
 		s.ScriptKinds = kinds
+		if r.ExplicitKinds {
+			// The user chose these kinds (the designer's selector): they
+			// win over a script's directive, as a run's named kind does.
+			s.ScriptKinds = kinds.Explicit()
+		}
 	}
 	if len(r.OpenAPI) > 0 && string(r.OpenAPI) != "null" {
 		list, err := parseOpenAPISetting(r.OpenAPI)

@@ -60,6 +60,9 @@ var settings = []Setting{
 	{Flag: "registry-url", Editor: "registryUrl", Project: "registryUrl"},
 	{Flag: "openapi", Editor: "openapi", VSCode: true, Project: "openapi"},
 	{Flag: "kind-map", Editor: "scriptKinds", VSCode: true, Project: "scriptKinds"},
+	// explicitKinds: the session's scriptKinds are the kinds the user
+	// chose (the designer's selector), winning over a script's directive.
+	{Editor: "explicitKinds"},
 	{Flag: "env", Editor: "environment", Project: "defaultEnvironment"},
 	{Editor: "inlayHints", VSCode: true},
 	// The editor's own environments, listed with the project file's

@@ -128,8 +128,10 @@ export function attachRestls(options) {
     timeout: options.timeout || 10000,
     sanitizeHTML,
     // Each kind's document lives in its own folder: the server picks the
-    // kind's registry from the path.
-    initializationOptions: {scriptKinds: kindGlobs, ...(environment ? {environment} : {})},
+    // kind's registry from the path. The selector is the script's kind,
+    // as a run's kind is: explicitKinds lets it win over the script's
+    // "// restls-kind:" line (the server holds that rule).
+    initializationOptions: {scriptKinds: kindGlobs, explicitKinds: true, ...(environment ? {environment} : {})},
     notificationHandlers: {
       "restls/status": (_c, params) => {
         state.status = /** @type {RestlsState["status"]} */ (params)
@@ -247,7 +249,7 @@ export function attachRestls(options) {
     setEnvironment(name) {
       environment = name || ""
       // The whole settings object: the session's settings are replaced.
-      if (client.connected) client.notification("workspace/didChangeConfiguration", {settings: {restls: {scriptKinds: kindGlobs, environment}}})
+      if (client.connected) client.notification("workspace/didChangeConfiguration", {settings: {restls: {scriptKinds: kindGlobs, explicitKinds: true, environment}}})
       changed()
     },
     /**
