@@ -45,6 +45,7 @@ var rules = []Rule{
 	{Code: "project-invalid", Severity: "error", Markdown: "the file is not YAML or not a mapping, a value has the wrong type, a script kind, glob or `openapi` entry is malformed, `defaultEnvironment` names no environment, or environments are defined without a `defaultEnvironment`"},
 	{Code: "syntax-error", Severity: "error", Markdown: "the script does not parse (only the first error is shown; a closing bracket that closes nothing is named as the cause)"},
 	{Code: "unknown-service", Severity: "error", Markdown: "the serviceId literal is not configured for the script's kind; the nearest configured ids are named; when another kind has the id, the message says which and how to mark the script"},
+	{Code: "kind-directive-overruled", Severity: "information", Markdown: "the script's kind was chosen (the designer's Script kind selector, sent as `explicitKinds`) and its first line `// restls-kind: K` names another kind: the chosen kind wins, for hints and runs alike (docs/decisions.md, \"The chosen kind wins\")"},
 	{Code: "unusable-service", Severity: "error", Markdown: "the serviceId is configured but its entry is broken; the configuration error (file:line:col) is quoted. Fix the configuration; the platform reads it at startup"},
 	{Code: "unknown-call", Severity: "error", Markdown: "`api.rest.v1.<name>` is not one of get, delete, post, put, patch"},
 	{Code: "missing-argument", Severity: "error", Markdown: "fewer arguments than required: serviceId, path, header (and payload for post/put/patch); pass `{}` for none"},

@@ -51,6 +51,17 @@ func TestKindOf(t *testing.T) {
 		{"/w/other/a.js", "", KindDecision{ValidationScript, KindFromMap, "*.js"}},
 		{"/w/other/a.ts", "", KindDecision{ScriptService, KindFromDefault, ""}},
 	}
+	// An explicit glob (the designer's selector) wins over the directive;
+	// an explicit glob that does not match leaves the rule as it was.
+	m = append(KindMap{{Glob: mustGlob(t, "chosen/**"), Kind: ValidationScript}}.Explicit(), m...)
+	tests = append(tests, []struct {
+		file, text string
+		want       KindDecision
+	}{
+		{"/w/chosen/a.js", "// restls-kind: scriptTask\nreturn 1;", KindDecision{ValidationScript, KindFromExplicit, "chosen/**"}},
+		{"/w/tasks/a.js", "// restls-kind: scriptService\nreturn 1;", KindDecision{ScriptService, KindFromDirective, ""}},
+		{"/w/tasks/a.js", "return 1;", KindDecision{ScriptTask, KindFromMap, "tasks/**"}},
+	}...)
 	for _, tt := range tests {
 		if got := m.Decide(tt.file, tt.text); got != tt.want {
 			t.Errorf("Decide(%q, %q) = %+v, want %+v", tt.file, tt.text, got, tt.want)
@@ -58,5 +69,17 @@ func TestKindOf(t *testing.T) {
 		if got := m.KindOf(tt.file, tt.text); got != tt.want.Kind {
 			t.Errorf("KindOf(%q, %q) = %s, want %s", tt.file, tt.text, got, tt.want.Kind)
 		}
+	}
+}
+
+// TestDecideNamed: a kind the user named wins over the directive and the
+// map (source explicit); none leaves it to Decide.
+func TestDecideNamed(t *testing.T) {
+	m := KindMap{{Glob: mustGlob(t, "tasks/**"), Kind: ScriptTask}}
+	if got := m.DecideNamed(ValidationScript, "/w/tasks/a.js", "// restls-kind: scriptService\n"); got != (KindDecision{ValidationScript, KindFromExplicit, ""}) {
+		t.Errorf("named: %+v", got)
+	}
+	if got := m.DecideNamed("", "/w/tasks/a.js", "// restls-kind: scriptService\n"); got != (KindDecision{ScriptService, KindFromDirective, ""}) {
+		t.Errorf("not named: %+v", got)
 	}
 }

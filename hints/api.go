@@ -108,6 +108,11 @@ type Display struct {
 	// another kind has then says so, with a fix that writes the
 	// "// restls-kind: K" first line.
 	ConfiguredFor func(id string) []config.Kind
+	// KindChosen: the user chose the reader's kind (config.KindFromExplicit:
+	// the designer's "Script kind" selector), so a "// restls-kind:" line
+	// would not change it; the unknown serviceId another kind has then
+	// says to choose that kind instead, with no fix writing the line.
+	KindChosen bool
 	// TimeLimit is the limit restls.yaml's timeLimits sets for the
 	// reader's script kind (0: none): a script whose static worst-case
 	// time (WorstCaseOf) is above it gets worst-case-time.

@@ -35,6 +35,7 @@ const (
 	CodeHeaderValueNotString   = "header-value-not-string"
 	CodeTimeoutNotNumber       = "timeout-not-number"
 	CodeScriptTooDeep          = "script-too-deep"
+	CodeKindDirectiveOverruled = "kind-directive-overruled"
 )
 
 // nearestServices is how many near serviceIds an unknown one suggests.
@@ -57,6 +58,7 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 		d.add(Diagnostic{Range: d.tokenRange(e.offset), Severity: SeverityError, Code: CodeSyntax,
 			Message: "syntax error: " + e.msg})
 	}
+	d.checkChosenKind()
 	if p.body != nil {
 		walk(p.body, d.visit)
 		d.checkFlow(doc)
@@ -68,6 +70,22 @@ func diagnose(doc *Document, reg *config.Registry, disp Display) (out []Diagnost
 	d.out = append(d.out, runSchemaJobs(d.jobs)...)
 	sort.SliceStable(d.out, func(i, j int) bool { return d.out[i].Range.Start < d.out[j].Range.Start })
 	return d.out
+}
+
+// checkChosenKind: a "// restls-kind:" line naming another kind than the
+// one the user chose (Display.KindChosen) is overruled; say so, with a fix
+// that writes the chosen kind.
+func (d *diagnoser) checkChosenKind() {
+	if !d.disp.KindChosen || d.reg == nil {
+		return
+	}
+	k, ok := config.DetectKind(d.text)
+	if !ok || k == d.reg.Kind {
+		return
+	}
+	d.add(Diagnostic{Range: FirstLine(d.text), Severity: SeverityInfo, Code: CodeKindDirectiveOverruled,
+		Message: fmt.Sprintf("the first line names %s, but the script's kind was chosen as %s (the Script kind selector), which wins: hints and runs use %s; choose %s to have it one, or mark the script %s", k, d.reg.Kind, d.reg.Kind, k, d.reg.Kind),
+		Fixes:   []Fix{kindFix(d.text, d.reg.Kind)}})
 }
 
 // tooDeep is the one diagnostic of a script beyond the nesting budget.
@@ -343,6 +361,7 @@ func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 	if d.disp.ConfiguredFor != nil {
 		others = d.disp.ConfiguredFor(id)
 	}
+	kindFixes := 0
 	if len(others) > 0 {
 		names := make([]string, len(others))
 		for i, k := range others {
@@ -350,14 +369,21 @@ func (d *diagnoser) checkServiceID(e ast.Expression) *config.Service {
 		}
 		diag.Message = fmt.Sprintf("unknown serviceId %q for %s scripts, but configured for %s scripts: if this script is one, write \"// %s %s\" as its first line",
 			id, d.reg.Kind, strings.Join(names, " and "), config.KindDirective, others[0])
+		if d.disp.KindChosen {
+			// The line would not change a chosen kind: no fix writes it.
+			diag.Message = fmt.Sprintf("unknown serviceId %q for %s scripts, but configured for %s scripts: the script's kind was chosen (the Script kind selector), which a \"// %s\" line does not change; if this script is one, choose %s",
+				id, d.reg.Kind, strings.Join(names, " and "), config.KindDirective, others[0])
+			others = nil
+		}
 		for i, k := range others {
 			f := kindFix(d.text, k)
 			f.Preferred = i == 0
 			diag.Fixes = append(diag.Fixes, f)
+			kindFixes++
 		}
 	}
 	for i, n := range near {
-		diag.Fixes = append(diag.Fixes, Fix{Title: fmt.Sprintf("Change to %q", n), Preferred: i == 0 && len(others) == 0,
+		diag.Fixes = append(diag.Fixes, Fix{Title: fmt.Sprintf("Change to %q", n), Preferred: i == 0 && kindFixes == 0,
 			Edits: []Edit{{Range: r, NewText: escapeQuote(n, quote)}}})
 	}
 	d.add(diag)

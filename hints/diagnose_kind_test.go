@@ -51,3 +51,49 @@ func TestUnknownServiceOtherKind(t *testing.T) {
 		t.Errorf("without ConfiguredFor: %+v", diags)
 	}
 }
+
+// TestUnknownServiceChosenKind: when the user chose the kind
+// (Display.KindChosen, the designer's selector), a "// restls-kind:" line
+// would not change it: the id another kind has says to choose that kind,
+// with no fix writing the line, and a line naming another kind than the
+// chosen one is overruled (information), with a fix writing the chosen
+// kind.
+func TestUnknownServiceChosenKind(t *testing.T) {
+	reg := testRegistry(t)
+	other := func(id string) []config.Kind {
+		if id == "tasks" {
+			return []config.Kind{config.ScriptTask}
+		}
+		return nil
+	}
+	text := "// restls-kind: scriptTask\napi.rest.v1.get(\"tasks\", {}, {});\n"
+	diags := Diagnose(NewDocument(text), reg, Display{ConfiguredFor: other, KindChosen: true})
+	var codes []string
+	for _, d := range diags {
+		codes = append(codes, d.Code)
+		switch d.Code {
+		case CodeUnknownService:
+			if !strings.Contains(d.Message, "choose scriptTask") || len(d.Fixes) != 0 {
+				t.Errorf("unknown-service %+v: want 'choose scriptTask' and no fix", d)
+			}
+		case CodeKindDirectiveOverruled:
+			if d.Severity != SeverityInfo || !strings.Contains(d.Message, "chosen as "+string(reg.Kind)) || len(d.Fixes) != 1 ||
+				d.Range != FirstLine(text) {
+				t.Fatalf("kind-directive-overruled %+v", d)
+			}
+			e := d.Fixes[0].Edits[0]
+			if got := text[:e.Range.Start] + e.NewText + text[e.Range.End:]; !strings.HasPrefix(got, "// restls-kind: "+string(reg.Kind)+"\n") {
+				t.Errorf("after the fix: %q", got)
+			}
+		}
+	}
+	if len(codes) != 2 {
+		t.Errorf("codes %q, want unknown-service and kind-directive-overruled", codes)
+	}
+	// The chosen kind's own line, or none: nothing overruled.
+	for _, text := range []string{"// restls-kind: " + string(reg.Kind) + "\nreturn 1;\n", "return 1;\n"} {
+		for _, d := range Diagnose(NewDocument(text), reg, Display{KindChosen: true}) {
+			t.Errorf("%q: %+v", text, d)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 )
 
@@ -14,6 +15,7 @@ func (s *session) displayFor(v view) hints.Display {
 	d := s.display()
 	d.APIs = v.apis
 	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
+	d.KindChosen = v.kindSource == config.KindFromExplicit
 	d.TimeLimit = v.ws.TimeLimit(v.kind)
 	d.EngineLevel = v.ws.EngineLevel
 	return d

@@ -244,9 +244,12 @@ type view struct {
 	d    *document
 	snap *config.Snapshot
 	kind config.Kind
-	reg  *config.Registry // nil when the registry failed to load
-	caps clientCaps
-	apis *openapi.Set // the descriptions of reg's services; nil: none
+	// kindSource is why kind (config.KindMap.Decide): a chosen kind
+	// (explicit) is not changed by a "// restls-kind:" line.
+	kindSource config.KindSource
+	reg        *config.Registry // nil when the registry failed to load
+	caps       clientCaps
+	apis       *openapi.Set // the descriptions of reg's services; nil: none
 	// env is the project file's environment snap belongs to, taken under
 	// the same lock: a run judged, run and audited in env uses snap.
 	env string
@@ -272,13 +275,14 @@ func (s *session) viewOf(u uri.URI) (view, bool) {
 	snap := r.Get()
 	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded).
 		WithAnswers(s.srv.ws.AnswerDescriptions(), &s.answerCache)
-	kind := ws.Kind(hostPaths.slash(d.path), d.doc.Text()).Kind
+	decided := ws.Kind(hostPaths.slash(d.path), d.doc.Text())
+	kind := decided.Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)
 	ws.Environment = env
 	ws.TimeLimits = s.srv.ws.TimeLimits()
 	ws.EngineLevel = s.srv.ws.EngineLevel()
-	return view{d: d, snap: snap, kind: kind, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
+	return view{d: d, snap: snap, kind: kind, kindSource: decided.Source, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
 }
 
 // scriptViewOf is viewOf for the script features (completion, hover,

@@ -21,7 +21,8 @@ import (
 // "// restls-kind:" line that says otherwise. /lsp gets the selector as
 // the page sends it (scriptKinds globs with explicitKinds: true) and gives
 // the selector kind's hints (archive-cases, a scriptTask serviceId, is not
-// flagged; restls/documentInfo says the kind is explicit); POST /v1/run
+// flagged, the directive is said to be overruled; restls/documentInfo
+// says the kind is explicit); POST /v1/run
 // gets it as "kind" and runs the script as that kind.
 func TestDesignerSelectorIsTheKind(t *testing.T) {
 	t.Parallel()
@@ -77,6 +78,9 @@ func TestDesignerSelectorIsTheKind(t *testing.T) {
 	}
 	if strings.Contains(string(n.params), "archive-cases") {
 		t.Errorf("/lsp judged the script as its directive's kind, not the selector's (scriptTask): %s", n.params)
+	}
+	if !strings.Contains(string(n.params), `"kind-directive-overruled"`) {
+		t.Errorf("/lsp does not say the directive is overruled by the selector: %s", n.params)
 	}
 	ids, err := c.complete(ctx, uri, 1, len(`var a = api.rest.v1.get("`))
 	if err != nil {
