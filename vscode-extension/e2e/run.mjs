@@ -31,10 +31,11 @@
 // Explore Faults of This Script", and the quick fix that adds a failing
 // outcome as a test case.
 // Then the last run's values (e2e/values.mjs): after a dry run, each
-// variable's value at the end of its line; an edited line loses it.
-// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug (or faults, values)
-// runs the debugger's (the faults', the values') part alone, after the
-// status bar's first answer.
+// variable's value at the end of its line; an edited line loses it; and
+// coverage: tests/cover.test.yaml run with coverage from the Testing view,
+// the Test Coverage view's share for cover.js.
+// Screenshots go to out/e2e-vscode/. E2E_ONLY=debug (or faults, values,
+// coverage) runs that part alone, after the status bar's first answer.
 //
 // Usage: node e2e/run.mjs   (from vscode-extension/, after `npm run build`
 // and e2e/install-code-server.sh). It packs the platform .vsix itself from a
@@ -52,7 +53,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { debugScript } from './debug.mjs';
 import { faultsSteps, writeFaultsScript } from './faults.mjs';
-import { valuesSteps, writeValuesScript } from './values.mjs';
+import { coverageSteps, valuesSteps, writeCoverScript, writeValuesScript } from './values.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, '..');
@@ -184,6 +185,7 @@ fs.writeFileSync(
 fs.cpSync(path.join(here, 'workspace'), ws, { recursive: true });
 writeFaultsScript(ws);
 writeValuesScript(ws);
+writeCoverScript(ws);
 const staging = path.join(ws, 'staging-config');
 fs.cpSync(path.join(here, 'staging-config'), staging, { recursive: true });
 
@@ -335,6 +337,11 @@ try {
   if (process.env.E2E_ONLY === 'values') {
     await valuesSteps({ page, step, shot, openFile });
     step('PASS (E2E_ONLY=values)');
+    throw onlyDone;
+  }
+  if (process.env.E2E_ONLY === 'coverage') {
+    await coverageSteps({ page, step, shot, openFile });
+    step('PASS (E2E_ONLY=coverage)');
     throw onlyDone;
   }
 
@@ -793,6 +800,7 @@ try {
   await debugScript({ page, step, shot, openFile });
   await faultsSteps({ page, ws, cfg, restlsBin, step, shot, openFile });
   await valuesSteps({ page, step, shot, openFile });
+  await coverageSteps({ page, step, shot, openFile });
 
   // Environments: the status bar item offers them; staging has other services.
   await page.locator('.tab', { hasText: 'order.js' }).first().click();

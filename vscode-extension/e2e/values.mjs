@@ -27,28 +27,6 @@ export function writeValuesScript(ws) {
  * shot and openFile.
  */
 export async function valuesSteps({ page, step, shot, openFile }) {
-  // runCommand runs a palette command, opening the palette again until
-  // the command is listed (its "when" waits for the server's answer).
-  const runCommand = async (title, ms = 60_000) => {
-    const palette = page.locator('.quick-input-widget input');
-    const deadline = Date.now() + ms;
-    for (;;) {
-      await page.keyboard.press('F1');
-      await palette.waitFor({ state: 'visible' });
-      await palette.fill(`>${title}`);
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-      try {
-        await row.waitFor({ timeout: 5_000 });
-        await row.click();
-        return;
-      } catch (e) {
-        if (Date.now() > deadline) {
-          throw e;
-        }
-        await page.keyboard.press('Escape');
-      }
-    }
-  };
   await openFile('values.js');
   step('values.js open');
   const editor = page.locator('.editor-instance .monaco-editor').first();
@@ -96,7 +74,7 @@ export async function valuesSteps({ page, step, shot, openFile }) {
       await page.waitForTimeout(200);
     }
   };
-  await runCommand('restls: Dry-run Script');
+  await runCommand(page, 'restls: Dry-run Script');
   step('dry run of values.js started');
   await waitLine('var label', (t) => t.endsWith('label = "sum 12"'), 'no value at the end of the label line');
   const want = [
@@ -137,4 +115,86 @@ export async function valuesSteps({ page, step, shot, openFile }) {
 
 function escape(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export const COVER_SCRIPT = `var n = context.input.n;
+if (n > 0) {
+  return "positive";
+}
+return "not positive";
+`;
+
+export const COVER_TESTS = `script: cover.js
+cases:
+  - name: a positive number
+    input: { n: 1 }
+    result: positive
+`;
+
+/** writeCoverScript puts tests/cover.js and its one case in the workspace before VS Code starts. */
+export function writeCoverScript(ws) {
+  fs.writeFileSync(path.join(ws, 'tests', 'cover.js'), COVER_SCRIPT);
+  fs.writeFileSync(path.join(ws, 'tests', 'cover.test.yaml'), COVER_TESTS);
+}
+
+/**
+ * coverageSteps runs cover.test.yaml's case with the Testing view's "Run
+ * with Coverage" profile (issue 35): the Test Coverage view lists
+ * cover.js with the share of its lines the case ran (the case never
+ * reaches the last return). ctx as valuesSteps'.
+ * E2E_ONLY=coverage runs it alone.
+ */
+export async function coverageSteps({ page, step, shot, openFile }) {
+  await openFile('cover.test.yaml');
+  step('cover.test.yaml open');
+  // The Testing view lists the file's case once the server answered.
+  const testingIcon = page.locator('.activitybar .action-item .action-label[aria-label^="Testing"]').first();
+  if ((await testingIcon.count()) > 0) {
+    await testingIcon.click();
+  } else {
+    await runCommand(page, 'Focus on Test Explorer View');
+  }
+  const sidebar = page.locator('.part.sidebar');
+  await sidebar.locator('.monaco-list-row', { hasText: 'cover.test.yaml' }).first().waitFor();
+  await page.locator('.tab', { hasText: 'cover.test.yaml' }).first().click();
+  await runCommand(page, 'Test: Run Tests with Coverage in Current File');
+  step('run with coverage started');
+  // 3 of cover.js' 4 statements and 1 of its 2 branch arms: VS Code
+  // shows (3 + 1) / (4 + 2).
+  const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Test Coverage/i }) });
+  const row = pane.locator('.monaco-list-row', { hasText: 'cover.js' }).first();
+  await row.waitFor({ timeout: 30_000 });
+  const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+  step(`Test Coverage: ${text}`);
+  if (!/^cover\.js 66\.67%$/.test(text)) {
+    throw new Error(`unexpected Test Coverage row: ${JSON.stringify(text)}`);
+  }
+  // The file, with its lines marked covered and not covered.
+  await row.click();
+  await page.locator('.tab.active', { hasText: 'cover.js' }).waitFor();
+  await page.waitForTimeout(500);
+  await shot('25-coverage.png');
+}
+
+// runCommand runs a palette command, opening the palette again until
+// the command is listed (its "when" waits for the server's answer).
+async function runCommand(page, title, ms = 60_000) {
+  const palette = page.locator('.quick-input-widget input');
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await palette.waitFor({ state: 'visible' });
+    await palette.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 5_000 });
+      await row.click();
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) {
+        throw e;
+      }
+      await page.keyboard.press('Escape');
+    }
+  }
 }
