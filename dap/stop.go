@@ -32,9 +32,9 @@ func (o *observer) CallMade(_ int, c *restclient.Call) {
 
 func (o *observer) CallAnswered(i int, c *restclient.Call) {
 	s := (*session)(o)
-	ref := s.callRef(c)
-	s.event(&godap.OutputEvent{Event: s.newEvent("output"), Body: godap.OutputEventBody{Category: "console", VariablesReference: ref,
-		Output: fmt.Sprintf("← %s %s %s %s (%.0f ms)\n", statusOf(c), c.Method, c.ServiceID, c.URL, c.DurationMs)}})
+	line := fmt.Sprintf("← %s %s %s %s (%.0f ms)", statusOf(c), c.Method, c.ServiceID, c.URL, c.DurationMs)
+	s.event(&godap.OutputEvent{Event: s.newEvent("output"), Body: godap.OutputEventBody{Category: "console", VariablesReference: s.callRef(c, line),
+		Output: line + "\n"}})
 	if s.replay != nil {
 		if msg := s.replay.compareCall(i, c); msg != "" {
 			s.output("console", msg)

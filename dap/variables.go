@@ -40,6 +40,9 @@ type ref struct {
 	// []any, a scalar).
 	call  *restclient.Call
 	value any
+	// line is the console line of call: the one variable of its output
+	// event, which expands to the call's parts.
+	line string
 }
 
 // maxRefs bounds the references a session keeps; past it a value shows
@@ -70,12 +73,22 @@ func (s *session) dropStopRefs() {
 	}
 }
 
-// callRef keeps a reference to call c, answered: its parts expand.
-func (s *session) callRef(c *restclient.Call) int {
+// callRef keeps a reference to call c, answered, for its console line:
+// one variable, the line, whose parts expand. A client shows an output
+// event's variables in place of its text (VS Code does, as it does
+// console.log's arguments), so the call stays one line there.
+func (s *session) callRef(c *restclient.Call, line string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = append(s.calls, c)
-	return s.newRef(&ref{call: c})
+	return s.newRef(&ref{call: c, line: line})
+}
+
+// callLine is the one variable of a call's console line.
+func (s *session) callLine(r *ref) []godap.Variable {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return []godap.Variable{{Name: "", Value: r.line, VariablesReference: s.newRef(&ref{call: r.call})}}
 }
 
 // scopes are the scopes of frame id: the innermost frame's Local,
@@ -136,6 +149,8 @@ func (s *session) variables(a godap.VariablesArguments) ([]godap.Variable, error
 		return []godap.Variable{{Name: "(not shown)", Value: r.note}}, nil
 	case r.calls:
 		return s.callList(), nil
+	case r.call != nil && r.line != "":
+		return s.callLine(r), nil
 	case r.call != nil && r.value == nil:
 		return s.callParts(r.call), nil
 	case r.value != nil:

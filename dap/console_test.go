@@ -1,0 +1,57 @@
+package dap
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime/dryrun"
+	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
+)
+
+// TestCallConsoleLine: a call answered is one console line whose one
+// variable is the line itself and expands to the call's parts. VS Code
+// shows an output event's variables in place of its text, as it does
+// console.log's arguments: the call's parts listed bare there made one
+// call a column of unnamed values.
+func TestCallConsoleLine(t *testing.T) {
+	c := servePipes(t, Options{Run: func(_ context.Context, _ workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		call := &restclient.Call{ServiceID: "crm", Method: "GET", URL: "https://crm.test/api/customers/7", Status: &restclient.Status{Code: 200, Message: "OK"}, DurationMs: 3}
+		req.Observer.CallMade(0, call)
+		req.Observer.CallAnswered(0, call)
+		return &dryrun.Result{Result: json.RawMessage(`1`), Calls: []*restclient.Call{call}}, nil
+	}})
+	c.request("initialize", map[string]any{"adapterID": "restls"})
+	c.response("initialize")
+	c.request("launch", map[string]any{"program": "a.js", "text": "return 1;\n"})
+	if r := c.response("launch").GetResponse(); !r.Success {
+		t.Fatalf("launch refused: %s", r.Message)
+	}
+	c.request("configurationDone", nil)
+	const line = "← 200 GET crm https://crm.test/api/customers/7 (3 ms)"
+	out := c.until("the call's console line", func(m godap.Message) bool {
+		o, ok := m.(*godap.OutputEvent)
+		return ok && strings.HasPrefix(o.Body.Output, "←")
+	}).(*godap.OutputEvent)
+	if out.Body.Output != line+"\n" || out.Body.VariablesReference == 0 {
+		t.Fatalf("console line %q (variables %d), want %q that expands", out.Body.Output, out.Body.VariablesReference, line)
+	}
+	c.request("variables", map[string]any{"variablesReference": out.Body.VariablesReference})
+	vars := c.response("variables").(*godap.VariablesResponse).Body.Variables
+	if len(vars) != 1 || vars[0].Value != line || vars[0].VariablesReference == 0 {
+		t.Fatalf("the line's variables %+v, want the line alone, expandable", vars)
+	}
+	c.request("variables", map[string]any{"variablesReference": vars[0].VariablesReference})
+	var names []string
+	for _, v := range c.response("variables").(*godap.VariablesResponse).Body.Variables {
+		names = append(names, v.Name)
+	}
+	if got := strings.Join(names, " "); !strings.HasPrefix(got, "method serviceId url status") {
+		t.Errorf("the call's parts %q, want method, serviceId, url, status first", got)
+	}
+}
