@@ -32,6 +32,10 @@ export async function debugScript({ page, step, shot, openFile }) {
       }
     }
   };
+  // Earlier parts leave an editor open in a group beside (the run diff,
+  // unsaved, so it cannot be closed without a prompt): join every group
+  // into one, so that the keys below reach debug.js and not that editor.
+  await runCommand('View: Join All Editor Groups');
   await openFile('debug.js');
   step('debug.js open');
   const editor = page.locator('.editor-instance .monaco-editor').first();
