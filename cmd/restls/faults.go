@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -220,15 +221,14 @@ func faultsJUnit(script string, rep *faults.Report) *scripttest.Report {
 	return out
 }
 
-// writeOutputFile writes a file with write, reporting a failure to close it.
+// writeOutputFile writes a report file (--junit, coverage) with write, in
+// one step (input.ReplaceFile): a reader sees the old report or the new
+// one, a write that fails leaves the old one whole, and a link at name is
+// replaced, never written through.
 func writeOutputFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
 		return err
 	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return input.ReplaceFile(name, b.Bytes())
 }

@@ -447,3 +447,39 @@ func TestFixturesGenerateDanglingLink(t *testing.T) {
 		t.Error("the link's target was created")
 	}
 }
+
+// TestReportFilesReplaceLinks: the report files restls test writes
+// (--junit, the coverage directory's) replace a symbolic link at their
+// name rather than write through it: the file the link named, outside
+// the project, is left as it was.
+func TestReportFilesReplaceLinks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "keep.txt")
+	if err := os.WriteFile(outside, []byte("not a report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junit := filepath.Join(dir, "junit.xml")
+	cov := filepath.Join(dir, "coverage")
+	if err := os.MkdirAll(cov, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{junit, filepath.Join(cov, "lcov.info")} {
+		if err := os.Symlink(outside, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, rc := runBinary(t, testArgs("--junit", junit, "--coverage", "--coverage-dir", cov, "testdata/scripttest/passing.test.yaml")...)
+	if rc != 0 {
+		t.Fatalf("exit %d: %s", rc, stderr)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "not a report\n" {
+		t.Errorf("a report was written through a link into %s: %q", outside, got)
+	}
+	for _, name := range []string{junit, filepath.Join(cov, "lcov.info")} {
+		fi, err := os.Lstat(name)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+			t.Errorf("%s: %v, %v; want the report as a regular file", name, fi, err)
+		}
+	}
+}

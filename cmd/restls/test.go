@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -157,15 +156,7 @@ that cannot be written.`)
 		return usageErr("%v", err)
 	}
 	if *junit != "" {
-		f, err := os.Create(*junit)
-		if err != nil {
-			return usageErr("--junit: %v", err)
-		}
-		err = scripttest.WriteJUnit(f, rep)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeOutputFile(*junit, func(w io.Writer) error { return scripttest.WriteJUnit(w, rep) }); err != nil {
 			return usageErr("--junit: %v", err)
 		}
 	}
@@ -237,13 +228,7 @@ func writeCoverage(dir string, rep *coverage.Report) error {
 	if err != nil {
 		return err
 	}
-	write := func(name string, f func(io.Writer) error) error {
-		var b bytes.Buffer
-		if err := f(&b); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
-	}
+	write := func(name string, f func(io.Writer) error) error { return writeOutputFile(filepath.Join(dir, name), f) }
 	if err := write("lcov.info", func(w io.Writer) error { return coverage.WriteLCOV(w, rep) }); err != nil {
 		return err
 	}
