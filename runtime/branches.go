@@ -166,7 +166,7 @@ func instrumentCoverage(prg *ast.Program, base file.Idx, text string, hooks []fi
 		mine[e] = true
 		return e
 	}
-	walkNodes(prg, func(n ast.Node) {
+	walkNodes(prg, maxCoverageWalk, func(n ast.Node) {
 		switch s := n.(type) {
 		case *ast.ExpressionStatement:
 			if c, ok := s.Expression.(*ast.CallExpression); ok {
@@ -254,14 +254,15 @@ func countLogical(at file.Idx, first int, op token.Token, left ast.Expression) *
 const maxCoverageWalk = 8 * maxInstrumentWalk
 
 // walkNodes calls f for each node of prg, parents before children, each
-// node once, at most maxCoverageWalk values; f may replace a node's
+// node once, visiting at most limit values (iterative: a chain of a
+// million terms is a tree a million deep); f may replace a node's
 // children (the walk then goes into the new ones).
-func walkNodes(prg *ast.Program, f func(ast.Node)) {
+func walkNodes(prg *ast.Program, limit int, f func(ast.Node)) {
 	stack := []reflect.Value{reflect.ValueOf(prg)}
 	seen := map[uintptr]bool{}
 	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
 	pkg := reflect.TypeOf(ast.Program{}).PkgPath()
-	for n := 0; len(stack) > 0 && n < maxCoverageWalk; n++ {
+	for n := 0; len(stack) > 0 && n < limit; n++ {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch v.Kind() {
@@ -308,7 +309,7 @@ type siteAt struct {
 // walk order.
 func callSites(prg *ast.Program, base file.Idx) []siteAt {
 	var out []siteAt
-	walkNodes(prg, func(n ast.Node) {
+	walkNodes(prg, maxCoverageWalk, func(n ast.Node) {
 		c, ok := n.(*ast.CallExpression)
 		if !ok {
 			return

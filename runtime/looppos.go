@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"reflect"
-
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
@@ -28,59 +26,22 @@ const maxLoopWalk = 1 << 20
 // The walk is iterative and bounded: a binary chain of a million terms
 // is a tree a million deep.
 func positionLoops(prg *ast.Program) {
-	stack := []reflect.Value{reflect.ValueOf(prg)}
-	seen := map[uintptr]bool{}
-	nodeType := reflect.TypeOf((*ast.Node)(nil)).Elem()
-	pkg := reflect.TypeOf(ast.Program{}).PkgPath()
-	for n := 0; len(stack) > 0 && n < maxLoopWalk; n++ {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch v.Kind() {
-		case reflect.Interface:
-			if !v.IsNil() {
-				stack = append(stack, v.Elem())
+	walkNodes(prg, maxLoopWalk, func(n ast.Node) {
+		switch loop := n.(type) {
+		case *ast.WhileStatement:
+			if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
+				loop.Test = alwaysTrue(loop.While)
 			}
-			continue
-		case reflect.Slice:
-			for i := v.Len() - 1; i >= 0; i-- {
-				stack = append(stack, v.Index(i))
+		case *ast.DoWhileStatement:
+			if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
+				loop.Test = alwaysTrue(loop.Do)
 			}
-			continue
-		case reflect.Pointer:
-			if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != pkg || seen[v.Pointer()] {
-				continue
-			}
-			seen[v.Pointer()] = true
-		default:
-			continue
-		}
-		if v.Type().Implements(nodeType) {
-			switch loop := v.Interface().(type) {
-			case *ast.WhileStatement:
-				if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
-					loop.Test = alwaysTrue(loop.While)
-				}
-			case *ast.DoWhileStatement:
-				if constantTest(loop.Test) && emptyBody(loop.Body, 0) {
-					loop.Test = alwaysTrue(loop.Do)
-				}
-			case *ast.ForStatement:
-				if (loop.Test == nil || constantTest(loop.Test)) && loop.Update == nil && emptyBody(loop.Body, 0) {
-					loop.Test = alwaysTrue(loop.For)
-				}
+		case *ast.ForStatement:
+			if (loop.Test == nil || constantTest(loop.Test)) && loop.Update == nil && emptyBody(loop.Body, 0) {
+				loop.Test = alwaysTrue(loop.For)
 			}
 		}
-		s := v.Elem()
-		for i := s.NumField() - 1; i >= 0; i-- {
-			switch f := s.Field(i); f.Kind() {
-			case reflect.Interface, reflect.Slice, reflect.Pointer:
-				if s.Type().Field(i).IsExported() {
-					stack = append(stack, f)
-				}
-			case reflect.Struct: // an embedded node (PrivateIdentifier's Identifier)
-			}
-		}
-	}
+	})
 }
 
 // emptyBody reports whether a loop's body compiles to no instruction with

@@ -58,7 +58,7 @@ func instrumentValues(prg *ast.Program, base file.Idx) []valueSite {
 		return &ast.CallExpression{Callee: &ast.Identifier{Name: valueHook, Idx: at}, LeftParenthesis: at, RightParenthesis: at,
 			ArgumentList: []ast.Expression{&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(id), Value: int64(id)}, x}}
 	}
-	walkNodes(prg, func(n ast.Node) {
+	walkNodes(prg, maxCoverageWalk, func(n ast.Node) {
 		switch s := n.(type) {
 		case *ast.Binding:
 			if id, ok := s.Target.(*ast.Identifier); ok && s.Initializer != nil {
