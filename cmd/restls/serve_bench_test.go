@@ -264,44 +264,29 @@ func shippedRestls(b *testing.B) string {
 
 // procMemorySplit reads RssAnon and RssFile of pid in MB.
 func procMemorySplit(b *testing.B, pid int) (anon, file float64) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Skipf("no /proc here: %v", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "RssAnon:":
-			anon = kb / 1024
-		case "RssFile:":
-			file = kb / 1024
-		}
-	}
-	return anon, file
+	m := procStatusMB(b, pid)
+	return m["RssAnon:"], m["RssFile:"]
 }
 
 // procMemory reads VmRSS and VmHWM of pid in MB.
 func procMemory(b *testing.B, pid int) (rss, hwm float64) {
+	m := procStatusMB(b, pid)
+	return m["VmRSS:"], m["VmHWM:"]
+}
+
+// procStatusMB is /proc/PID/status's fields given in kB, in MB, by
+// their name with its colon.
+func procStatusMB(b *testing.B, pid int) map[string]float64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Skipf("no /proc here: %v", err)
 	}
+	out := map[string]float64{}
 	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb / 1024
-		case "VmHWM:":
-			hwm = kb / 1024
+		if f := strings.Fields(line); len(f) == 3 && f[2] == "kB" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			out[f[0]] = kb / 1024
 		}
 	}
-	return rss, hwm
+	return out
 }
