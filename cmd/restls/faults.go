@@ -123,13 +123,8 @@ configuration cannot be loaded.`)
 	if cf.rootMissing("faults") {
 		return 2
 	}
-	switch {
-	case *fail != "":
-		if opts.Fail, err = faults.ParseVerdicts(strings.Split(*fail, ",")); err != nil {
-			return usageErr("--fail: %v", err)
-		}
-	case cf.project != nil && cf.project.FaultsFail != nil:
-		opts.Fail, _ = faults.ParseVerdicts(cf.project.FaultsFail)
+	if opts.Fail, err = cf.faultsFail(*fail); err != nil {
+		return usageErr("%v", err)
 	}
 	snap := cf.session(cf.openAPI(openAPI)).Snapshot()
 	opts.Descriptions = workspace.NewAnswerDescriptions(zap.NewNop(), 0)

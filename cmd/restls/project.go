@@ -6,11 +6,12 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/restls/restls/check"
-
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/faults"
 	"github.com/restls/restls/jslevel"
 	"github.com/restls/restls/workspace"
 )
@@ -173,6 +174,25 @@ func (c *configFlags) sessionOptions(apis []workspace.APISource) workspace.Sessi
 // are checked as the editor's and the designer's are.
 func (c *configFlags) session(apis []workspace.APISource) *workspace.Session {
 	return workspace.NewSession(c.sessionOptions(apis))
+}
+
+// faultsFail is the verdicts of the fault explorer that fail a script:
+// --fail when given (flag, its value), else the file's faults.fail (nil:
+// the explorer's default). A bad --fail is the error; the file's list was
+// checked when the file was read.
+func (c *configFlags) faultsFail(flag string) ([]faults.Verdict, error) {
+	if flag != "" {
+		v, err := faults.ParseVerdicts(strings.Split(flag, ","))
+		if err != nil {
+			return nil, fmt.Errorf("--fail: %w", err)
+		}
+		return v, nil
+	}
+	if c.project == nil || c.project.FaultsFail == nil {
+		return nil, nil
+	}
+	v, _ := faults.ParseVerdicts(c.project.FaultsFail)
+	return v, nil
 }
 
 // timeLimits is the file's timeLimits (nil without a file).

@@ -19,7 +19,6 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
-	"github.com/restls/restls/faults"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/remote"
 	scriptrt "github.com/restls/restls/runtime"
@@ -148,9 +147,7 @@ ended without shutdown, 2 for usage errors.`)
 	if httpMode {
 		explore.Run = hf.gate.WrapFaults(hf.ops.WrapRunner(explore.Run))
 	}
-	if cf.project != nil && cf.project.FaultsFail != nil {
-		explore.Fail, _ = faults.ParseVerdicts(cf.project.FaultsFail) // checked when the file was read
-	}
+	explore.Fail, _ = cf.faultsFail("") // the file's, checked when it was read
 	// The one workspace session of this process: the editor's sessions,
 	// /lsp and /v1 all ask it.
 	so := cf.sessionOptions(openAPI)

@@ -10,12 +10,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/coverage"
-	"github.com/restls/restls/faults"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/scripttest"
 	"github.com/restls/restls/workspace"
@@ -131,13 +129,8 @@ that cannot be written.`)
 	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds(), EngineLevel: cf.engineLevel()}
 	opts.ValidateResponses = *validate
 	opts.Faults = *exploreFaults
-	switch {
-	case *fail != "":
-		if opts.FaultsFail, err = faults.ParseVerdicts(strings.Split(*fail, ",")); err != nil {
-			return usageErr("--fail: %v", err)
-		}
-	case cf.project != nil && cf.project.FaultsFail != nil:
-		opts.FaultsFail, _ = faults.ParseVerdicts(cf.project.FaultsFail)
+	if opts.FaultsFail, err = cf.faultsFail(*fail); err != nil {
+		return usageErr("%v", err)
 	}
 	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
 		opts.ValidateResponses = *p.ValidateResponses
