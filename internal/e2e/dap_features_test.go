@@ -301,18 +301,8 @@ func dialDAP(t *testing.T, addr string) *dapClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	c := &dapClient{t: t, in: conn, msgs: make(chan godap.Message, 64), errs: make(chan error, 1), raw: &recordingReader{r: conn}, exited: make(chan struct{})}
-	go func() {
-		br := bufio.NewReader(c.raw)
-		for {
-			m, err := godap.ReadProtocolMessage(br)
-			if err != nil {
-				c.errs <- err
-				return
-			}
-			c.msgs <- m
-		}
-	}()
+	c := &dapClient{t: t, in: conn, raw: &recordingReader{r: conn}, exited: make(chan struct{})}
+	c.read()
 	return c
 }
 

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,14 +22,16 @@ import (
 // dapClient drives restls dap through the binary with go-dap's own
 // message reading and writing, and keeps a transcript of what it heard.
 type dapClient struct {
-	t     *testing.T
-	in    io.WriteCloser
-	msgs  chan godap.Message
-	errs  chan error
-	seq   int
-	root  string
-	raw   *recordingReader
-	lines []string
+	t  *testing.T
+	in io.WriteCloser
+	// msgs are the messages read, in order; closed after the last, once
+	// readErr is set.
+	msgs    chan godap.Message
+	readErr error
+	seq     int
+	root    string
+	raw     *recordingReader
+	lines   []string
 	// exited is closed when the process has ended, with waitErr set.
 	exited  chan struct{}
 	waitErr error
@@ -74,19 +77,8 @@ func startDAPEnv(t *testing.T, root string, env []string, args ...string) *dapCl
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &dapClient{t: t, in: in, msgs: make(chan godap.Message, 64), errs: make(chan error, 1), root: root,
-		raw: &recordingReader{r: out}, exited: make(chan struct{})}
-	go func() {
-		br := bufio.NewReader(c.raw)
-		for {
-			m, err := godap.ReadProtocolMessage(br)
-			if err != nil {
-				c.errs <- err
-				return
-			}
-			c.msgs <- m
-		}
-	}()
+	c := &dapClient{t: t, in: in, root: root, raw: &recordingReader{r: out}, exited: make(chan struct{})}
+	c.read()
 	go func() {
 		c.waitErr = cmd.Wait()
 		_ = outW.Close()
@@ -104,6 +96,32 @@ func startDAPEnv(t *testing.T, root string, env []string, args ...string) *dapCl
 		}
 	})
 	return c
+}
+
+// read reads c.raw's messages into c.msgs until it ends.
+//
+// The end is told by closing msgs after the last message, not on a
+// channel of its own: a select on both, when a loaded machine let the
+// reader run ahead, could take the end (EOF) while the messages before
+// it, the disconnect answer among them, still waited in msgs
+// (TestDAPClientReadsEveryMessageBeforeTheEnd).
+func (c *dapClient) read() <-chan struct{} {
+	c.msgs = make(chan godap.Message, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(c.msgs)
+		br := bufio.NewReader(c.raw)
+		for {
+			m, err := godap.ReadProtocolMessage(br)
+			if err != nil {
+				c.readErr = err
+				return
+			}
+			c.msgs <- m
+		}
+	}()
+	return done
 }
 
 // request sends command with arguments.
@@ -127,11 +145,12 @@ func (c *dapClient) request(command string, args any) {
 func (c *dapClient) next() godap.Message {
 	c.t.Helper()
 	select {
-	case m := <-c.msgs:
+	case m, ok := <-c.msgs:
+		if !ok {
+			c.t.Fatalf("reading restls dap: %v\ntranscript:\n%s", c.readErr, strings.Join(c.lines, "\n"))
+		}
 		c.lines = append(c.lines, c.describe(m)...)
 		return m
-	case err := <-c.errs:
-		c.t.Fatalf("reading restls dap: %v\ntranscript:\n%s", err, strings.Join(c.lines, "\n"))
 	case <-time.After(2 * time.Minute):
 		c.t.Fatalf("restls dap said nothing for 2 minutes\ntranscript:\n%s", strings.Join(c.lines, "\n"))
 	}
@@ -387,5 +406,32 @@ func TestDAPPauseAndDisconnect(t *testing.T) {
 	}
 	if !strings.Contains(got, "response evaluate failed: the evaluation took longer than 2s: it was stopped, the run goes on\nresponse evaluate: true\n") {
 		t.Errorf("want the endless evaluation stopped and the next one answered:\n%s", got)
+	}
+}
+
+// TestDAPClientReadsEveryMessageBeforeTheEnd: when restls dap has
+// written its last messages and ended before the test reads them (a
+// loaded machine), the client still reads each of them before it hears
+// the end. TestDAPPauseAndDisconnect failed so: EOF where the disconnect
+// answer, already read, waited behind it.
+func TestDAPClientReadsEveryMessageBeforeTheEnd(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	for i := range 32 {
+		ev := &godap.OutputEvent{Event: godap.Event{ProtocolMessage: godap.ProtocolMessage{Seq: i + 1, Type: "event"}, Event: "output"},
+			Body: godap.OutputEventBody{Category: "console", Output: fmt.Sprintf("line %d\n", i)}}
+		if err := godap.WriteProtocolMessage(&out, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := &godap.DisconnectResponse{Response: godap.Response{ProtocolMessage: godap.ProtocolMessage{Seq: 33, Type: "response"}, Command: "disconnect", Success: true}}
+	if err := godap.WriteProtocolMessage(&out, res); err != nil {
+		t.Fatal(err)
+	}
+	c := &dapClient{t: t, raw: &recordingReader{r: &out}}
+	<-c.read() // everything read, and the end, before the test looks
+	c.until("response disconnect")
+	if len(c.lines) != 33 {
+		t.Errorf("read %d messages, want 33:\n%s", len(c.lines), strings.Join(c.lines, "\n"))
 	}
 }
