@@ -263,26 +263,54 @@ type view struct {
 func (s *session) viewOf(u uri.URI) (view, bool) {
 	s.mu.Lock()
 	d := s.docs[u]
-	r := s.registryLocked()
-	env := s.environmentLocked()
-	set := s.settings
 	caps := s.caps
-	src := s.openAPISourcesLocked()
+	parts := s.snapshotPartsLocked()
 	s.mu.Unlock()
 	if d == nil {
 		return view{}, false
 	}
-	snap := r.Get()
-	ws := workspace.NewSnapshot(snap, set.ScriptKinds, src, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded).
-		WithAnswers(s.srv.ws.AnswerDescriptions(), &s.answerCache)
+	ws := s.snapshotOf(parts)
 	decided := ws.Kind(hostPaths.slash(d.path), d.doc.Text())
 	kind := decided.Kind
 	reg := ws.Registry(kind)
 	apis := ws.APIsFor(d.path, reg)
-	ws.Environment = env
+	return view{d: d, snap: ws.Config, kind: kind, kindSource: decided.Source, reg: reg, caps: caps, apis: apis, env: ws.Environment, ws: ws}, true
+}
+
+// snapshotParts are the session's parts of its workspace snapshot, taken
+// together under s.mu: the registry, kind map, descriptions and
+// environment in force.
+type snapshotParts struct {
+	reg   *workspace.Registry
+	kinds config.KindMap
+	apis  []workspace.APISource
+	env   string
+}
+
+func (s *session) snapshotPartsLocked() snapshotParts {
+	return snapshotParts{reg: s.registryLocked(), kinds: s.settings.ScriptKinds, apis: s.openAPISourcesLocked(), env: s.environmentLocked()}
+}
+
+// workspaceSnapshot is the project as this session sees it now: its
+// environment's configuration, its kind map and descriptions, and the
+// server's time limits and engine level. Its views read it, and its runs
+// and test runs are given it: one snapshot, made in one place.
+func (s *session) workspaceSnapshot() workspace.Snapshot {
+	s.mu.Lock()
+	parts := s.snapshotPartsLocked()
+	s.mu.Unlock()
+	return s.snapshotOf(parts)
+}
+
+// snapshotOf makes the snapshot of p; its registry's first load happens
+// here, outside s.mu.
+func (s *session) snapshotOf(p snapshotParts) workspace.Snapshot {
+	ws := workspace.NewSnapshot(p.reg.Get(), p.kinds, p.apis, s.srv.ws.Descriptions(), &s.apiCache, &s.recorded).
+		WithAnswers(s.srv.ws.AnswerDescriptions(), &s.answerCache)
+	ws.Environment = p.env
 	ws.TimeLimits = s.srv.ws.TimeLimits()
 	ws.EngineLevel = s.srv.ws.EngineLevel()
-	return view{d: d, snap: snap, kind: kind, kindSource: decided.Source, reg: reg, caps: caps, apis: apis, env: env, ws: ws}, true
+	return ws
 }
 
 // scriptViewOf is viewOf for the script features (completion, hover,

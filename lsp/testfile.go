@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
@@ -90,13 +89,11 @@ type TestRequest struct {
 	Text []byte
 	// Case names the one case to run; "" runs them all.
 	Case string
-	// Snapshot is the configuration the scripts call services from, and
-	// Kinds the session's kind map for scripts whose file names no kind.
-	Snapshot *config.Snapshot
-	Kinds    config.KindMap
-	// APIs are the session's API descriptions, which each call's answer
-	// is held to (notes on the call, as restls.runScript's).
-	APIs []workspace.APISource
+	// Snapshot is the project as the session sees it, as its runs get
+	// it (restls.runScript): the configuration the scripts call services
+	// from, the kind map for scripts whose file names no kind, the API
+	// descriptions each call's answer is held to and the engine level.
+	Snapshot workspace.Snapshot
 	// Coverage asks for the lines, branches and call outcomes the cases
 	// covered, in the report's coverage (restls test --coverage's).
 	Coverage bool
@@ -155,11 +152,7 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 	if text, _, open := s.openText(path); open {
 		req.Text = []byte(text)
 	}
-	s.mu.Lock()
-	req.Kinds = s.settings.ScriptKinds
-	s.mu.Unlock()
-	req.Snapshot = s.snapshot()
-	req.APIs = s.openAPISources()
+	req.Snapshot = s.workspaceSnapshot()
 	return a, req, nil
 }
 

@@ -141,7 +141,7 @@ func TestRunTestsCommand(t *testing.T) {
 	ft.mu.Lock()
 	req := ft.reqs[0]
 	ft.mu.Unlock()
-	if req.Path != file || string(req.Text) != fakeTestFile || req.Case != "b" || len(req.Kinds) != 1 || req.Snapshot == nil {
+	if req.Path != file || string(req.Text) != fakeTestFile || req.Case != "b" || len(req.Snapshot.Kinds) != 1 || req.Snapshot.Config == nil {
 		t.Errorf("request %+v", req)
 	}
 	c.waitFor("the run's message", func() bool {

@@ -72,7 +72,7 @@ func (s *Server) testFile(ctx context.Context, _ *sdk.CallToolRequest, in TestIn
 		}
 		return res, err
 	}
-	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: []string{abs}, Snapshot: snap.Config, Kinds: snap.Kinds, APIs: snap.APIs, EngineLevel: snap.EngineLevel, Engine: run, Workers: 1})
+	rep, err := scripttest.Run(ctx, scripttest.Options{Paths: []string{abs}, Snapshot: snap, Engine: run, Workers: 1})
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && (refused == nil || errors.Is(refused, context.DeadlineExceeded)) {
 		return nil, out, fmt.Errorf("the test file's cases took longer than a call may (%v): split the test file, or run it with restls test, which has no such limit", s.o.Limits.Time)
 	}

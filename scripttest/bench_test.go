@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // BenchmarkRun is restls test on 1,000 tests of 3 mocked calls each (100
@@ -47,7 +48,7 @@ return { name: c.name, orders: o.length, audit: p.body.id };
 	n := 0
 	for b.Loop() {
 		n++
-		rep, err := Run(context.Background(), Options{Paths: []string{root}, Snapshot: snap})
+		rep, err := Run(context.Background(), Options{Paths: []string{root}, Snapshot: workspace.Snapshot{Config: snap}})
 		if err != nil {
 			b.Fatal(err)
 		}

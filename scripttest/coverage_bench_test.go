@@ -11,6 +11,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/coverage"
+	"github.com/restls/restls/workspace"
 )
 
 // BenchmarkCoverage is issue 35's cost bound: restls test --coverage at
@@ -58,7 +59,7 @@ return { name: name, orders: o.length, audit: p.body.id, total: total };
 	snap := config.Load(config.Sources{Properties: []string{filepath.Join(root, "application.yml")}})
 	run := func(cov *coverage.Collector) time.Duration {
 		before, _ := processCPU()
-		rep, err := Run(context.Background(), Options{Paths: []string{root}, Snapshot: snap, Coverage: cov})
+		rep, err := Run(context.Background(), Options{Paths: []string{root}, Snapshot: workspace.Snapshot{Config: snap}, Coverage: cov})
 		if err != nil {
 			b.Fatal(err)
 		}

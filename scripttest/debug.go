@@ -38,9 +38,7 @@ func (c *Case) Request(live bool) engine.Request {
 	if abs, err := filepath.Abs(f.Script); err == nil {
 		req.Path = abs // the kind map matches absolute paths, as check and the editor do
 	}
-	if f.kindNamed {
-		req.Kind = f.Kind // the test file's kind: no kind map overrides it
-	}
+	req.Kind = f.Kind // the test file's kind, "" for the engine's kind rule
 	return req
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 // TestOverlayAndWrite: an editor's unsaved text is run in place of the
@@ -31,7 +32,7 @@ func TestOverlayAndWrite(t *testing.T) {
 	text := "script: s.js\ncases:\n  - name: a\n    result: {name: Ada, n: 2}\n\n  # b's comment\n  - name: b\n    result: {name: Bob, n: 2}\n"
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
 	only := regexp.MustCompile("^" + regexp.QuoteMeta(path) + "(/" + regexp.QuoteMeta("b") + ")?$")
-	opts := Options{Paths: []string{path}, Snapshot: snap, Overlay: map[string][]byte{path: []byte(text)}, Run: only}
+	opts := Options{Paths: []string{path}, Snapshot: workspace.Snapshot{Config: snap}, Overlay: map[string][]byte{path: []byte(text)}, Run: only}
 	rep, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

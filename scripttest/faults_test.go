@@ -9,6 +9,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/faults"
+	"github.com/restls/restls/workspace"
 )
 
 // TestFaultsInTests (issue 36): a test file's faults key explores each
@@ -52,7 +53,7 @@ result: 1
 		}
 	}
 	snap := config.Load(config.Sources{ServiceXML: filepath.Join(dir, "services.xml")})
-	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: snap, Faults: true})
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: workspace.Snapshot{Config: snap}, Faults: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ result: 1
 
 	// expect: a verdict that differs fails whatever fail says.
 	write("unchecked.test.yaml", strings.Replace(mustRead(t, filepath.Join(dir, "unchecked.test.yaml")), `expect: {"404": handled}`, `expect: {"404": escaped}`, 1))
-	rep, err = Run(context.Background(), Options{Paths: []string{filepath.Join(dir, "unchecked.test.yaml")}, Snapshot: snap})
+	rep, err = Run(context.Background(), Options{Paths: []string{filepath.Join(dir, "unchecked.test.yaml")}, Snapshot: workspace.Snapshot{Config: snap}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestFaultsUpdateAddsCases(t *testing.T) {
 	file := filepath.Join(dir, "s.test.yaml")
 	write("s.test.yaml", "script: s.js\nfixtures:\n  - {serviceId: crm, body: {n: 1}}\ncases:\n  - name: answers\n    result: 1\n")
 	snap := config.Load(config.Sources{ServiceXML: filepath.Join(dir, "services.xml")})
-	opts := Options{Paths: []string{file}, Snapshot: snap, Faults: true, Update: true, FaultsFail: []faults.Verdict{faults.Crashed}}
+	opts := Options{Paths: []string{file}, Snapshot: workspace.Snapshot{Config: snap}, Faults: true, Update: true, FaultsFail: []faults.Verdict{faults.Crashed}}
 	rep, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

@@ -31,13 +31,10 @@ type File struct {
 	Script string
 	// Source is the script's text.
 	Source string
-	// Kind is the script's kind: the file's kind, else the script's
-	// "// restls-kind:" line, else scriptService (Run applies
-	// Options.Kinds in place of that default).
+	// Kind is the kind the test file names (kind:), which nothing
+	// overrides; "" when it names none, and the run engine decides it
+	// with the snapshot's kind rule, as for every dry run.
 	Kind config.Kind
-	// kindNamed: the file names its kind (kind:), which no kind map
-	// overrides.
-	kindNamed bool
 	// Cases are the file's tests, in order.
 	Cases []*Case
 
@@ -249,9 +246,7 @@ func Parse(path string, data []byte) (*File, error) {
 		if err != nil {
 			bad(lineOf(root, "kind"), "%v", err)
 		}
-		f.Kind, f.kindNamed = k, true
-	} else {
-		f.Kind = config.KindMap(nil).KindOf(f.Script, f.Source)
+		f.Kind = k
 	}
 	f.fixtures, f.mockFile, err = fixtures(f.root, path, data, &raw.Fixtures, true)
 	errs.add(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
+	"github.com/restls/restls/workspace"
 )
 
 // TestUpdateKeepsLayout: --update rewrites only the entries it changes;
@@ -36,7 +37,7 @@ func TestUpdateKeepsLayout(t *testing.T) {
 	file := filepath.Join(dir, "test.yaml")
 	before, _ := os.ReadFile(file)
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
-	rep, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: snap, Update: true, Workers: 1})
+	rep, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: workspace.Snapshot{Config: snap}, Update: true, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestUpdateKeepsLayout(t *testing.T) {
 	if !strings.HasPrefix(string(after), head) {
 		t.Errorf("the head of the file changed")
 	}
-	rep2, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: snap, Workers: 1})
+	rep2, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: workspace.Snapshot{Config: snap}, Workers: 1})
 	if err != nil || rep2.Failed != 0 {
 		t.Fatalf("a plain run after --update: %v, %d failed", err, rep2.Failed)
 	}
@@ -338,7 +339,7 @@ func TestUpdateRefusesOversizedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
-	rep, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: snap, Update: true, Workers: 1})
+	rep, err := Run(context.Background(), Options{Paths: []string{file}, Snapshot: workspace.Snapshot{Config: snap}, Update: true, Workers: 1})
 	if err != nil || len(rep.Outcomes) != 1 {
 		t.Fatal(err)
 	}

@@ -9,11 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/faults"
-	"github.com/restls/restls/jslevel"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/restclient"
 	"github.com/restls/restls/workspace"
@@ -25,8 +23,13 @@ type Options struct {
 	Paths []string
 	// Run, when set, selects the tests whose "FILE/NAME" matches.
 	Run *regexp.Regexp
-	// Snapshot is the configuration the scripts call services from.
-	Snapshot *config.Snapshot
+	// Snapshot is the project as the surface's session sees it (its
+	// configuration, kind map, API descriptions, engine level and answer
+	// store): each case runs against it, as every other dry run does.
+	// The kind map decides the kind of a script whose test file names
+	// none; the descriptions hold each call's answer (notes on the call);
+	// a case whose script is beyond the engine level fails.
+	Snapshot workspace.Snapshot
 	// Live sends the calls no fixture answers to the network; otherwise
 	// they fail with no-fixture.
 	Live bool
@@ -40,19 +43,13 @@ type Options struct {
 	MaxMemory int64
 	// Workers is how many tests run at once; 0 means one per core.
 	Workers int
-	// APIs are the API descriptions each call's answer is held to, as
-	// every door of a dry run does (engine.Run): notes on the call.
-	APIs []workspace.APISource
-	// EngineLevel is the JavaScript level the platform's engine accepts
-	// (restls.yaml's engine): a case whose script uses more fails, as
-	// every dry run refuses it.
-	EngineLevel jslevel.Level
 	// ValidateResponses makes a case fail when an answer (a fixture's or,
-	// with Live, a service's) breaks its operation's description in APIs.
+	// with Live, a service's) breaks its operation's description in the
+	// snapshot's APIs.
 	// A test file's validateResponses overrides it.
 	ValidateResponses bool
 	// Notice, when set, hears what the user should know that is no
-	// test's outcome (a description in APIs that does not load), once.
+	// test's outcome (a description that does not load), once.
 	Notice func(message string)
 	// Engine runs the cases: an engine's Run (restls test's, the
 	// editor's: in process), or a server's behind its gate (/mcp's test
@@ -60,9 +57,6 @@ type Options struct {
 	// run); nil runs them in this process (the memory watchdog and Timeout
 	// bound each), Workers at a time.
 	Engine engine.RunFunc
-	// Kinds is the kind map (restls.yaml's scriptKinds) for scripts whose
-	// test file names no kind: decided as check and the editor decide.
-	Kinds config.KindMap
 	// Overlay holds the text of test files open in an editor, by their
 	// path as Paths names them: read in place of the file on disk.
 	Overlay map[string][]byte
@@ -202,7 +196,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	r := &runner{opts: opts, run: opts.Engine,
-		snap: workspace.Snapshot{Config: opts.Snapshot, Kinds: opts.Kinds, APIs: opts.APIs, EngineLevel: opts.EngineLevel}}
+		snap: opts.Snapshot}
 	if r.run == nil {
 		r.run = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers}).Run
 	}

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/workspace"
 )
 
 func mustJSON(t *testing.T, s string) any {
@@ -184,7 +185,7 @@ func TestRunParallel(t *testing.T) {
 	}
 	write("once.test.yaml", b.String())
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
-	rep, err := Run(context.Background(), Options{Paths: []string{"../testdata/ci", dir}, Snapshot: snap, Workers: 4})
+	rep, err := Run(context.Background(), Options{Paths: []string{"../testdata/ci", dir}, Snapshot: workspace.Snapshot{Config: snap}, Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestCaseFixturesFile(t *testing.T) {
 		t.Errorf("does not validate: %v", err)
 	}
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
-	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: snap})
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: workspace.Snapshot{Config: snap}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ cases:
 		t.Errorf("does not validate: %v", err)
 	}
 	snap := config.Load(config.Sources{ConfigRoot: "../testdata/config"})
-	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: snap})
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, Snapshot: workspace.Snapshot{Config: snap}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,11 +93,11 @@ func testOutline(path string, text []byte) lsp.TestOutline {
 // runEditorTests runs req's file (or its one case) with scripttest.Run;
 // write, when set, receives --update's text, which turns Update on.
 func runEditorTests(ctx context.Context, eng *engine.Engine, req lsp.TestRequest, timeout time.Duration, write func(string, []byte) error) (*scripttest.Report, error) {
-	if req.Snapshot == nil {
+	if req.Snapshot.Config == nil {
 		return nil, errors.New("no configuration is loaded")
 	}
 	path := filepath.Clean(req.Path)
-	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout, Kinds: req.Kinds, APIs: req.APIs,
+	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout,
 		Update: write != nil, Write: write, Engine: eng.Run}
 	if req.Text != nil {
 		opts.Overlay = map[string][]byte{path: req.Text}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // TestEditorTestsOutline: the language server's view of a test file is
@@ -74,7 +75,7 @@ func TestEditorTestsRun(t *testing.T) {
 	}
 	snap := config.Load(config.Sources{ConfigRoot: "../../testdata/config"})
 	tests := editorTests(10 * time.Second)
-	got, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap})
+	got, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: workspace.Snapshot{Config: snap}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestEditorTestsRun(t *testing.T) {
 		t.Fatalf("%v: %s", err, got)
 	}
 	name := rep.Tests[0].Name
-	up, err := tests.Update(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap, Case: name})
+	up, err := tests.Update(context.Background(), lsp.TestRequest{Path: file, Snapshot: workspace.Snapshot{Config: snap}, Case: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestEditorTestsRun(t *testing.T) {
 	if now, _ := os.ReadFile(file); string(now) != string(up.After) {
 		t.Errorf("Update gave\n%s\nrestls test --update wrote\n%s", up.After, now)
 	}
-	if _, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap, Case: "no such case"}); err == nil || !strings.Contains(err.Error(), `no case named "no such case"`) {
+	if _, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: workspace.Snapshot{Config: snap}, Case: "no such case"}); err == nil || !strings.Contains(err.Error(), `no case named "no such case"`) {
 		t.Errorf("unknown case: %v", err)
 	}
 }
@@ -163,7 +164,7 @@ func TestEditorTestsCoverage(t *testing.T) {
 	file := filepath.Join(dir, "orders.test.yaml")
 	snap := config.Load(config.Sources{ConfigRoot: "../../testdata/config"})
 	tests := editorTests(10 * time.Second)
-	raw, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap, Coverage: true})
+	raw, err := tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: workspace.Snapshot{Config: snap}, Coverage: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestEditorTestsCoverage(t *testing.T) {
 	if s.Script != filepath.Join(dir, "orders.js") || s.Lines.Hit != 10 || s.Lines.Found != 12 || len(s.Calls) != 2 || len(s.Calls[0].Outcomes) != 3 {
 		t.Errorf("coverage %+v", s)
 	}
-	raw, err = tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: snap})
+	raw, err = tests.Run(context.Background(), lsp.TestRequest{Path: file, Snapshot: workspace.Snapshot{Config: snap}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,13 +120,15 @@ that cannot be written.`)
 	if cf.rootMissing("test") {
 		return 2
 	}
-	snap := config.Load(cf.sources())
-	if !snap.For(config.ScriptService).Loaded {
+	// The project as the session sees it, as restls run's: the
+	// environment's registry, kind map, descriptions and engine level.
+	snap := cf.session(cf.openAPI(openAPI)).Snapshot()
+	if !snap.Config.For(config.ScriptService).Loaded {
 		return usageErr("%s", errNoConfiguration)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory, Kinds: cf.projectKinds(), EngineLevel: cf.engineLevel()}
+	opts := scripttest.Options{Paths: files, Run: re, Snapshot: snap, Live: *live, Update: *upd, Timeout: *timeout, MaxMemory: *maxMemory}
 	opts.ValidateResponses = *validate
 	opts.Faults = *exploreFaults
 	if opts.FaultsFail, err = cf.faultsFail(*fail); err != nil {
@@ -135,7 +137,6 @@ that cannot be written.`)
 	if p := cf.project; p != nil && p.ValidateResponses != nil && !flagGiven(fs, "validate-responses") {
 		opts.ValidateResponses = *p.ValidateResponses
 	}
-	opts.APIs = cf.openAPI(openAPI)
 	cs, msg := coverageSettings(fs, cf.project, *cov, *covMin, *covDir)
 	if msg != "" {
 		return usageErr("%s", msg)

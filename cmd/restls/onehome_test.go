@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Issue 34: a surface asks the one workspace session for the project's
+// facts, never decides one itself. These tests hold surfaces that once
+// assembled the project themselves to what the others answer.
+
+// oneHomeProject writes a project whose restls.yaml sets engine: es5.1,
+// a script beyond that level and a test file of it, and returns its
+// directory and the test file.
+func oneHomeProject(t *testing.T) (dir, testFile string) {
+	t.Helper()
+	dir = t.TempDir()
+	root := filepath.Join(repoRoot(t), "testdata/config")
+	writeFile(t, dir, "restls.yaml", "configRoot: "+root+"\nengine: es5.1\n")
+	writeFile(t, dir, "s.js", "let n = 1;\nreturn n;\n")
+	writeFile(t, dir, "s.test.yaml", "script: s.js\nresult: 1\n")
+	return dir, filepath.Join(dir, "s.test.yaml")
+}
+
+// TestEditorTestsKeepTheEngineLevel: the editor's restls.runTests runs a
+// test file's cases against the session's snapshot, as restls test does:
+// a script beyond the project file's engine level fails there too. The
+// editor once handed the test runner its configuration, kind map and
+// descriptions but not the engine level, so the case passed in the
+// editor and failed in CI.
+func TestEditorTestsKeepTheEngineLevel(t *testing.T) {
+	t.Parallel()
+	dir, file := oneHomeProject(t)
+	out, errs, rc := restlsTestIn(t, dir, "--json", ".")
+	if rc != 1 {
+		t.Fatalf("restls test: exit %d, want 1 (the script is beyond es5.1)\n%s%s", rc, out, errs)
+	}
+	cliMsg := engineLevelMessage(t, "restls test", out)
+
+	s := startServe(t, nil, "--project", filepath.Join(dir, "restls.yaml"))
+	root := uri.File(dir)
+	//lint:ignore SA1019 the test client sends rootUri as older clients do
+	if err := s.call(t, protocol.MethodInitialize, &protocol.InitializeParams{RootURI: &root}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	_ = s.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+	raw, _ := json.Marshal(map[string]any{"uri": string(uri.File(file))})
+	var rep json.RawMessage
+	if err := s.call(t, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: "restls.runTests", Arguments: []protocol.LSPAny{raw}}, &rep); err != nil {
+		t.Fatalf("restls.runTests: %v\n%s", err, s.stderr.String())
+	}
+	if got := engineLevelMessage(t, "restls.runTests", string(rep)); got != cliMsg {
+		t.Errorf("restls.runTests says %q, restls test %q", got, cliMsg)
+	}
+}
+
+// engineLevelMessage is the error message of the one case, failed, of a
+// report of restls test --json's shape from door, which must name the
+// engine level.
+func engineLevelMessage(t *testing.T, door, report string) string {
+	t.Helper()
+	var rep struct {
+		Failed int `json:"failed"`
+		Tests  []struct {
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal([]byte(report), &rep); err != nil || rep.Failed != 1 || len(rep.Tests) != 1 || rep.Tests[0].Error == nil {
+		t.Fatalf("%s: want one failed case, its script beyond the project's engine level (%v):\n%s", door, err, report)
+	}
+	msg := rep.Tests[0].Error.Message
+	if !strings.Contains(msg, "es5.1") {
+		t.Errorf("%s: the error %q does not name the engine level", door, msg)
+	}
+	return msg
+}
