@@ -70,7 +70,7 @@ standard input cannot be read.`)
 	if cf.rootMissing("curl") {
 		return 2
 	}
-	reg := config.Load(cf.sources()).For(kind)
+	reg := cf.session(nil).Snapshot().Config.For(kind)
 	if !reg.Loaded {
 		for _, d := range reg.Diagnostics {
 			fmt.Fprintln(env.stderr, d.String())

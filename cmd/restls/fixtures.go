@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
@@ -71,12 +70,14 @@ read, no description, or a fixture file that cannot be updated.`)
 	if err != nil {
 		abs = script
 	}
-	kind := cf.projectKinds().KindOf(abs, string(src))
-	reg := config.Load(cf.sources()).For(kind)
+	sources := cf.openAPI(openAPI)
+	// The script's kind and registry as a run of it decides them: the
+	// session's snapshot, its kind rule.
+	ws := cf.session(sources).Snapshot()
+	reg := ws.Config.For(ws.Kind(filepath.ToSlash(abs), string(src)).Kind)
 	if !reg.Loaded {
 		return usageErr("%s", errNoConfiguration)
 	}
-	sources := cf.openAPI(openAPI)
 	if len(sources) == 0 {
 		return usageErr("no API description: name one with --openapi ID=PATH_OR_URL, or in the project file's openapi")
 	}

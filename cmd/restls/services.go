@@ -88,8 +88,9 @@ root is not a directory.`)
 	if cf.rootMissing("services") {
 		return 2
 	}
-	snap := config.Load(cf.sources())
-	reg := snap.For(kind)
+	// The registry of the environment the rule picked, from the one
+	// session, as every command reads it.
+	reg := cf.session(nil).Snapshot().Config.For(kind)
 	if *probe {
 		return probeServices(env, reg, fs.Args(), *asJSON)
 	}
