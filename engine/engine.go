@@ -221,12 +221,20 @@ type plan struct {
 	iso  isolate.Request
 }
 
-func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
+// Kind is the kind a run of req against snap has, and why: the kind req
+// names, else snap's kind rule for its script (config.KindMap.DecideNamed).
+// Run decides with it, once per request; a surface that says beforehand
+// what a run will do (the designer's plan) asks it too.
+func Kind(snap workspace.Snapshot, req Request) config.KindDecision {
 	file := req.Path
 	if file == "" {
 		file = req.Name
 	}
-	p := &plan{name: req.shownName(), kind: snap.Kinds.DecideNamed(req.Kind, filepath.ToSlash(file), req.Text).Kind}
+	return snap.Kinds.DecideNamed(req.Kind, filepath.ToSlash(file), req.Text)
+}
+
+func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
+	p := &plan{name: req.shownName(), kind: Kind(snap, req).Kind}
 	var src config.Sources
 	if snap.Config != nil {
 		src = snap.Config.Sources

@@ -66,7 +66,7 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *Do
 	case d != nil:
 		path = scriptPath(d.uri, d.path)
 		info = fixturesOf(path)
-		info.Kind = kindDecision(d, set)
+		info.Kind = s.workspaceSnapshot().Kind(hostPaths.slash(d.path), d.doc.Text())
 	case u.IsFile():
 		path = hostPaths.fsPath(u)
 		text, _, err := s.readFile(path, input.Script)
@@ -74,7 +74,7 @@ func (s *session) documentInfo(ctx context.Context, req *jsonrpc2.Request, p *Do
 			return nil, nil
 		}
 		info = fixturesOf(path)
-		info.Kind = set.ScriptKinds.Decide(hostPaths.slash(path), text)
+		info.Kind = s.workspaceSnapshot().Kind(hostPaths.slash(path), text)
 	default:
 		return nil, nil
 	}
@@ -103,11 +103,6 @@ func fixturesOf(path string) DocumentInfo {
 	return info
 }
 
-// kindDecision is d's kind and why (config.KindMap.Decide): the one
-// decision hints, diagnostics, runScript and restls/documentInfo use.
-func kindDecision(d *document, set settings) config.KindDecision {
-	return set.ScriptKinds.Decide(hostPaths.slash(d.path), d.doc.Text())
-}
 
 // displayScript names a script for the client: ShowPath's name when the
 // session has one, else the path relative to the workspace root when it

@@ -451,16 +451,12 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	cfg, env, err := s.environmentSnapshot(body.Environment)
+	snap, err := s.runSnapshot(body.Environment)
 	if err != nil {
 		s.opts.Ops.dryRun("bad-request")
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	// The session's descriptions check the run's answers; the designer's
-	// request says the kind, so no kind map.
-	snap := s.opts.Session.Snapshot()
-	snap.Config, snap.Kinds, snap.Environment = cfg, nil, env
 	req := engine.Request{Name: designerScript, Text: body.Text, Kind: kind, Input: body.Input, Trace: true, Slot: slot,
 		Values: true} // the designer shows them beside the lines (issue 35)
 	if mock != nil {
@@ -524,6 +520,20 @@ func (s *Server) runFailed(w http.ResponseWriter, r *http.Request, err error) {
 // environmentSnapshot is the registry of the project file's environment
 // name, and the name, as the workspace's rule picks it ("": the
 // default's).
+// runSnapshot is what a designer run, and its plan, run against: the
+// session's snapshot in the environment asked, whose descriptions check
+// the run's answers, with no kind map (the designer's request says the
+// kind: a script's own line decides otherwise, as the engine's rule does).
+func (s *Server) runSnapshot(environment string) (workspace.Snapshot, error) {
+	cfg, env, err := s.environmentSnapshot(environment)
+	if err != nil {
+		return workspace.Snapshot{}, err
+	}
+	snap := s.opts.Session.Snapshot()
+	snap.Config, snap.Kinds, snap.Environment = cfg, nil, env
+	return snap, nil
+}
+
 func (s *Server) environmentSnapshot(name string) (*config.Snapshot, string, error) {
 	if name == "" {
 		_, current := s.opts.Session.Environments()

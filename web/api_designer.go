@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/engine"
 	"github.com/restls/restls/hints"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -56,24 +57,25 @@ func (s *Server) handleRunPlan(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `the body must be JSON {"text": script, "kind"?: kind}: `+err.Error())
 		return
 	}
-	// The kind the run would use (handleRun): the one named, else the
-	// kind rule.
-	kind := config.KindMap(nil).KindOf(designerScript, body.Text)
+	var named config.Kind
 	if body.Kind != "" {
 		k, err := config.ParseKind(body.Kind)
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "kind: "+err.Error())
 			return
 		}
-		kind = k
+		named = k
 	}
-	snap, env, err := s.environmentSnapshot(body.Environment)
+	snap, err := s.runSnapshot(body.Environment)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	reg := snap.For(kind)
-	plan := planJSON{Kind: kind, Environment: env, Services: []planServiceJSON{}}
+	// The kind the run will have (handleRun's request, the engine's
+	// decision), in the environment it will run in.
+	kind := engine.Kind(snap, engine.Request{Name: designerScript, Text: body.Text, Kind: named}).Kind
+	reg := snap.Config.For(kind)
+	plan := planJSON{Kind: kind, Environment: snap.Environment, Services: []planServiceJSON{}}
 	byID := map[string]int{}
 	for _, c := range hints.CallSites(hints.NewDocument(body.Text)) {
 		if c.Method == "" {
