@@ -61,7 +61,7 @@ func TestCaseOfPasses(t *testing.T) {
 			b.WriteString(faults.CaseOf(rep, f).YAML("  ", req.Input))
 		}
 		test := write(strings.TrimSuffix(name, ".js")+".test.yaml", b.String())
-		out, err := scripttest.Run(context.Background(), scripttest.Options{Paths: []string{test}, Snapshot: snap.Config, Workers: 1})
+		out, err := scripttest.Run(context.Background(), scripttest.Options{Paths: []string{test}, Snapshot: snap, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
