@@ -58,15 +58,15 @@ func CallSites(doc *Document) (out []CallSite) {
 		if !ok || call == nil {
 			return
 		}
-		chain := dotChain(call.Callee)
-		if len(chain) != 4 || chain[0] != "api" || chain[1] != "rest" || chain[2] != "v1" {
+		name, ok := apiCallName(call.Callee)
+		if !ok {
 			return
 		}
 		dot := call.Callee.(*ast.DotExpression)
 		start := offsetOf(text, dot.Identifier.Idx)
-		cs := CallSite{Name: chain[3], Call: Range{offsetOf(text, call.Idx0()), offsetOf(text, call.Idx1())},
-			NameRange: Range{start, min(start+len(chain[3]), len(text))}}
-		if c := callIndex(chain[3]); c >= 0 {
+		cs := CallSite{Name: name, Call: Range{offsetOf(text, call.Idx0()), offsetOf(text, call.Idx1())},
+			NameRange: Range{start, min(start+len(name), len(text))}}
+		if c := callIndex(name); c >= 0 {
 			cs.Method = calls[c].Method
 		}
 		if len(call.ArgumentList) > argServiceID {

@@ -114,6 +114,9 @@ type diagnoser struct {
 	// described: a call names a service with a description or recorded
 	// answers (the answer types are then checked: diagnose_flow.go).
 	described bool
+	// tries are the try statements of the script, in the order of the
+	// walk (visit), for checkCatchReads.
+	tries []*ast.TryStatement
 }
 
 func (d *diagnoser) add(diag Diagnostic) { d.out = append(d.out, diag) }
@@ -170,24 +173,32 @@ func dotChain(e ast.Expression) []string {
 }
 
 func (d *diagnoser) visit(n ast.Node) {
+	if t, ok := n.(*ast.TryStatement); ok {
+		// checkCatchReads looks at them after this walk: the tree is
+		// walked once for both.
+		d.tries = append(d.tries, t)
+		return
+	}
 	call, ok := n.(*ast.CallExpression)
 	if !ok || call == nil {
 		return
 	}
-	chain := dotChain(call.Callee)
+	// Matched without dotChain's slice: this runs on every call of every
+	// script.
+	name, isAPI := apiCallName(call.Callee)
 	switch {
-	case len(chain) == 2 && chain[0] == "context" && chain[1] == "api":
+	case isContextAPI(call.Callee):
 		d.add(Diagnostic{Range: d.rng(call.Callee), Severity: SeverityWarning, Code: CodeContextAPI,
 			Message: "context.api() is replaced by api.rest.v1, the only supported way to call REST services (docs/api.md#versions): " +
 				"use api.rest.v1.get/post/put/patch/delete with a configured serviceId"})
-	case len(chain) == 4 && chain[0] == "api" && chain[1] == "rest" && chain[2] == "v1":
+	case isAPI:
 		dot := call.Callee.(*ast.DotExpression)
 		nameRng := d.rng(&dot.Identifier)
-		c := callIndex(chain[3])
+		c := callIndex(name)
 		if c < 0 {
 			diag := Diagnostic{Range: nameRng, Severity: SeverityError, Code: CodeUnknownCall,
-				Message: fmt.Sprintf("api.rest.v1 has no call %q: use get, delete, post, put or patch", chain[3])}
-			for i, n := range config.Nearest(chain[3], callNames(), 1) {
+				Message: fmt.Sprintf("api.rest.v1 has no call %q: use get, delete, post, put or patch", name)}
+			for i, n := range config.Nearest(name, callNames(), 1) {
 				diag.Fixes = append(diag.Fixes, Fix{Title: "Change to " + n, Preferred: i == 0,
 					Edits: []Edit{{Range: nameRng, NewText: n}}})
 			}
@@ -196,6 +207,16 @@ func (d *diagnoser) visit(n ast.Node) {
 		}
 		d.checkCall(&calls[c], call, nameRng)
 	}
+}
+
+// isContextAPI reports whether callee is context.api.
+func isContextAPI(callee ast.Expression) bool {
+	d, ok := callee.(*ast.DotExpression)
+	if !ok || d == nil || d.Identifier.Name != "api" {
+		return false
+	}
+	ctx, ok := d.Left.(*ast.Identifier)
+	return ok && ctx != nil && ctx.Name == "context"
 }
 
 func callNames() []string {

@@ -48,7 +48,7 @@ func (d *diagnoser) checkFlow(doc *Document) {
 	// catch parameter's own reads are checked without it.
 	if !d.described {
 		if p := doc.parse(); p.body != nil && strings.Contains(d.text, "catch") {
-			d.checkCatchReads(p.body)
+			d.checkCatchReads()
 		}
 		return
 	}
@@ -217,17 +217,17 @@ func excHeadersRead(r Range) Diagnostic {
 }
 
 // checkCatchReads checks, without the analysis, the reads of a catch
-// parameter whose try calls a service: e.body.x and e.headers.
-func (d *diagnoser) checkCatchReads(body ast.Node) {
+// parameter whose try calls a service: e.body.x and e.headers. The try
+// statements are those the diagnoser's walk met (d.tries).
+func (d *diagnoser) checkCatchReads() {
 	n := 0
-	walk(body, func(node ast.Node) {
-		t, ok := node.(*ast.TryStatement)
-		if !ok || t == nil || t.Catch == nil || t.Catch.Body == nil || n >= maxFlowDiagnostics {
-			return
+	for _, t := range d.tries {
+		if t == nil || t.Catch == nil || t.Catch.Body == nil || n >= maxFlowDiagnostics {
+			continue
 		}
 		id, ok := t.Catch.Parameter.(*ast.Identifier)
 		if !ok || id == nil || t.Body == nil || !callsService(t.Body) {
-			return
+			continue
 		}
 		name := id.Name.String()
 		walk(t.Catch.Body, func(x ast.Node) {
@@ -252,7 +252,7 @@ func (d *diagnoser) checkCatchReads(body ast.Node) {
 				}
 			}
 		})
-	})
+	}
 }
 
 // callsService reports whether block b calls api.rest.v1 (or a function,
@@ -268,7 +268,7 @@ func callsService(b ast.Node) bool {
 			found = true
 			return
 		}
-		if ch := dotChain(c.Callee); len(ch) == 4 && ch[0] == "api" && ch[1] == "rest" && ch[2] == "v1" {
+		if _, ok := apiCallName(c.Callee); ok {
 			found = true
 		}
 	})

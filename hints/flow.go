@@ -1136,8 +1136,8 @@ func (a *analyzer) apiCall(c *ast.CallExpression) (int32, bool) {
 	}
 	k := int32(-1)
 	if dot, ok := c.Callee.(*ast.DotExpression); ok && dot != nil {
-		if ch := dotChain(dot); len(ch) == 4 && ch[0] == "api" && ch[1] == "rest" && ch[2] == "v1" {
-			if ci := callIndex(ch[3]); ci >= 0 {
+		if name, ok := apiCallName(dot); ok {
+			if ci := callIndex(name); ci >= 0 {
 				k = int32(len(a.res.calls))
 				a.res.calls = append(a.res.calls, flowCall{call: ci, open: offsetOf(a.text, c.LeftParenthesis)})
 			}

@@ -1,0 +1,41 @@
+package hints
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/dop251/goja/ast"
+)
+
+// TestIsNil: isNil reads an interface's data word instead of asking
+// reflect; both say the same of nil, typed nil and set nodes of every
+// shape the parser leaves (a node built by the parser included).
+func TestIsNil(t *testing.T) {
+	t.Parallel()
+	p := parseScript("var a = api.rest.v1.get('x', {}, {});\ntry { f(); } catch (e) {}\n")
+	if p.body == nil || len(p.errs) > 0 {
+		t.Fatalf("parse: %+v", p.errs)
+	}
+	nodes := []ast.Node{nil, (*ast.Identifier)(nil), (*ast.CallExpression)(nil), (*ast.TryStatement)(nil),
+		(*ast.BlockStatement)(nil), &ast.Identifier{}, &ast.EmptyStatement{}, p.body}
+	walk(p.body, func(n ast.Node) { nodes = append(nodes, n) })
+	for _, n := range nodes {
+		want := n == nil || reflect.ValueOf(n).Kind() == reflect.Pointer && reflect.ValueOf(n).IsNil()
+		if got := isNil(n); got != want {
+			t.Errorf("isNil(%T %v) = %v, want %v", n, n, got, want)
+		}
+	}
+	// A typed nil inside a node the parser built: the try's finally.
+	var tries int
+	walk(p.body, func(n ast.Node) {
+		if tr, ok := n.(*ast.TryStatement); ok {
+			tries++
+			if !isNil(tr.Finally) {
+				t.Errorf("the try has no finally, isNil says it has one")
+			}
+		}
+	})
+	if tries != 1 {
+		t.Errorf("walk met %d try statements, want 1", tries)
+	}
+}
