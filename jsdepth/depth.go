@@ -222,11 +222,33 @@ func (s *scanner) tooDeep(at int) Result {
 	return Result{Reason: TooDeep, Offset: at, Depth: s.limit + 1}
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || c == '\\' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
-}
+// Byte classes, looked up instead of compared: the pass reads every byte
+// of every script restls checks.
+const (
+	cIdentStart = 1 << iota // _ $ \ letters, and every byte of a non-ASCII character
+	cDigit
+	cSpace // ' ' '\t' '\r' '\n'
+)
 
-func isIdentPart(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
+var classes = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if b == '_' || b == '$' || b == '\\' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80 {
+			t[c] |= cIdentStart
+		}
+		if '0' <= b && b <= '9' {
+			t[c] |= cDigit
+		}
+		if b == ' ' || b == '\t' || isLineEnd(b) {
+			t[c] |= cSpace
+		}
+	}
+	return t
+}()
+
+func isIdentStart(c byte) bool { return classes[c]&cIdentStart != 0 }
+
+func isIdentPart(c byte) bool { return classes[c]&(cIdentStart|cDigit) != 0 }
 
 func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
@@ -269,19 +291,48 @@ func (s *scanner) run() Result {
 	i := 0
 	for i < len(src) {
 		c := src[i]
-		if c == ' ' || c == '\t' || isLineEnd(c) {
+		if classes[c]&cSpace != 0 {
 			s.newline = s.newline || isLineEnd(c)
 			i++
 			continue
 		}
 		// Every token inside levels opened without a bracket lengthens
-		// the walk the parser makes for each of them.
-		if s.implicit[len(s.implicit)-1] > 0 && !s.charge(s.implicit[len(s.implicit)-1]) {
+		// the walk the parser makes for each of them. (implicitAll is
+		// their sum: while it is 0, so is every frame's count.)
+		if s.implicitAll > 0 && s.implicit[len(s.implicit)-1] > 0 && !s.charge(s.implicit[len(s.implicit)-1]) {
 			return Result{Reason: TooCostly, Offset: i, Depth: s.max}
 		}
 		newline := s.newline
 		s.newline = false
 		switch {
+		case isIdentStart(c):
+			// First: most tokens are names.
+			start := i
+			for i < len(src) && isIdentPart(src[i]) {
+				if src[i] == '\\' {
+					i++ // \uXXXX escapes in identifiers
+				}
+				i++
+			}
+			i = min(i, len(src))
+			word := src[start:i]
+			if newline && s.prev == pOperand && word != "in" && word != "instanceof" {
+				// Two operands with a line between them: the line starts
+				// a new statement (automatic semicolon insertion).
+				s.endImplicit()
+			}
+			dot := s.dotBefore
+			switch {
+			case !dot && regexAfter(word):
+				s.operator()
+			case !dot && ambiguousAfter(word):
+				s.set(pAmbiguous)
+			default:
+				s.operand()
+			}
+			if !dot {
+				s.lastWord = word // x.if( is a call, not an if
+			}
 		case c == '"' || c == '\'':
 			i = skipString(src, i)
 			s.operand()
@@ -353,33 +404,6 @@ func (s *scanner) run() Result {
 		case '0' <= c && c <= '9' || c == '.':
 			i = skipNumber(src, i)
 			s.operand()
-		case isIdentStart(c):
-			start := i
-			for i < len(src) && isIdentPart(src[i]) {
-				if src[i] == '\\' {
-					i++ // \uXXXX escapes in identifiers
-				}
-				i++
-			}
-			i = min(i, len(src))
-			word := src[start:i]
-			if newline && s.prev == pOperand && word != "in" && word != "instanceof" {
-				// Two operands with a line between them: the line starts
-				// a new statement (automatic semicolon insertion).
-				s.endImplicit()
-			}
-			dot := s.dotBefore
-			switch {
-			case !dot && regexAfter(word):
-				s.operator()
-			case !dot && ambiguousAfter(word):
-				s.set(pAmbiguous)
-			default:
-				s.operand()
-			}
-			if !dot {
-				s.lastWord = word // x.if( is a call, not an if
-			}
 		case c == '=' && i+1 < len(src) && src[i+1] == '>':
 			if !blockFollows(src, i+2) && !s.openImplicit() {
 				return s.tooDeep(i)
