@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/faults"
 	"github.com/restls/restls/workspace"
 )
 
@@ -39,10 +40,10 @@ type Options struct {
 	// server's child runs behind its gate (the role mocker, the audit
 	// trail), as the run tool's. Nil leaves both tools out.
 	Tests Runner
-	// FaultsFail are the project file's faults.fail, the verdicts the
-	// faults tool fails a script for when its call names none; nil is
-	// faults.DefaultFail.
-	FaultsFail []string
+	// FaultsFail are the verdicts the faults tool fails a script for when
+	// its call names none, as the command read them (the project file's
+	// faults.fail); nil is faults.DefaultFail.
+	FaultsFail []faults.Verdict
 	// AllowLive lets the run tool send calls to the services (restls mcp
 	// --allow-live; on /mcp, the gate still asks for the role runner).
 	AllowLive bool

@@ -76,13 +76,10 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 	if err := opts.Check(); err != nil {
 		return nil, out, err
 	}
-	fail := in.Fail
-	if fail == nil {
-		fail = s.o.FaultsFail
-	}
-	if fail != nil {
+	opts.Fail = s.o.FaultsFail
+	if in.Fail != nil {
 		var err error
-		if opts.Fail, err = faults.ParseVerdicts(fail); err != nil {
+		if opts.Fail, err = faults.ParseVerdicts(in.Fail); err != nil {
 			return nil, out, fmt.Errorf("fail: %w", err)
 		}
 	}

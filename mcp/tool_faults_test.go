@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/faults"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/workspace"
 )
@@ -104,7 +105,12 @@ func TestFaults(t *testing.T) {
 		{[]string{}, nil, "", true},
 	} {
 		po := o
-		po.FaultsFail = tc.project
+		if tc.project != nil {
+			var err error
+			if po.FaultsFail, err = faults.ParseVerdicts(tc.project); err != nil {
+				t.Fatal(err)
+			}
+		}
 		var out FaultsOut
 		call(t, connect(t, po), "faults", map[string]any{"path": "scripts/pay.js", "input": input, "outcomes": outcomes, "fail": tc.call}, &out)
 		var got []string

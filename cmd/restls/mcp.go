@@ -112,10 +112,11 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 // newMCP is the MCP server's options over sess, the process's session
 // of cf's project, with the project file's check settings for impact.
 func newMCP(cf *configFlags, sess *workspace.Session, root string) (mcp.Options, error) {
-	var include, exclude, fail []string
+	var include, exclude []string
 	if p := cf.project; p != nil {
-		include, exclude, fail = p.Check.Include, p.Check.Exclude, p.FaultsFail
+		include, exclude = p.Check.Include, p.Check.Exclude
 	}
+	fail, _ := cf.faultsFail("") // the file's, checked when it was read
 	impact := func(ctx context.Context, ref string) (*check.Report, error) {
 		base, err := sinceSnapshot(ref, sess.Sources())
 		if err != nil {
