@@ -103,7 +103,6 @@ func fixturesOf(path string) DocumentInfo {
 	return info
 }
 
-
 // displayScript names a script for the client: ShowPath's name when the
 // session has one, else the path relative to the workspace root when it
 // lies below it, else the path (the URI for a document that is no file).
