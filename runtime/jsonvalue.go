@@ -45,8 +45,9 @@ func (r *runner) parseJSON(data []byte) (goja.Value, error) {
 	return v, nil
 }
 
-// Limits of the key cache: a service answers with the same few keys call
-// after call, so their strings are made once per run.
+// Limits of the key and text caches: a service answers with the same few
+// keys (and often values) call after call, so their strings are made once
+// per run.
 const (
 	maxCachedKeyLen = 32
 	maxCachedKeys   = 1024
@@ -62,34 +63,66 @@ type jsonParser struct {
 	// last.
 	items []any
 	keys  map[string]string
+	texts map[string]goja.Value
+}
+
+// short returns the text of the string at p.pos when it is short
+// enough to cache and has no escape, without moving p.pos.
+func (p *jsonParser) short() ([]byte, bool) {
+	start := p.pos + 1
+	for end := start; end < len(p.data) && end-start <= maxCachedKeyLen; end++ {
+		switch c := p.data[end]; {
+		case c == '"':
+			return p.data[start:end], true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // key returns an object key, from the cache when it is short.
 func (p *jsonParser) key() (string, error) {
-	start := p.pos + 1
-	end := start
-	for end < len(p.data) && end-start <= maxCachedKeyLen {
-		c := p.data[end]
-		if c == '"' {
-			if k, ok := p.keys[string(p.data[start:end])]; ok {
-				p.pos = end + 1
-				return k, nil
-			}
-			break
+	raw, ok := p.short()
+	if ok {
+		if k, ok := p.keys[string(raw)]; ok {
+			p.pos += len(raw) + 2
+			return k, nil
 		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-		end++
 	}
 	k, err := p.str()
-	if err == nil && len(k) <= maxCachedKeyLen && len(p.keys) < maxCachedKeys {
+	if err == nil && ok && len(p.keys) < maxCachedKeys {
 		if p.keys == nil {
 			p.keys = make(map[string]string)
 		}
 		p.keys[k] = k
 	}
 	return k, err
+}
+
+// text returns a string value, from the cache when it is short: values
+// such as a status or a type name repeat call after call as keys do, and
+// a script string is an immutable primitive, so sharing one is not seen.
+func (p *jsonParser) text() (goja.Value, error) {
+	raw, ok := p.short()
+	if ok {
+		if v, ok := p.texts[string(raw)]; ok {
+			p.pos += len(raw) + 2
+			return v, nil
+		}
+	}
+	s, err := p.str()
+	if err != nil {
+		return nil, err
+	}
+	v := p.vm.ToValue(s)
+	if ok && len(p.texts) < maxCachedKeys {
+		if p.texts == nil {
+			p.texts = make(map[string]goja.Value)
+		}
+		p.texts[s] = v
+	}
+	return v, nil
 }
 
 func (p *jsonParser) skipSpace() {
@@ -116,11 +149,7 @@ func (p *jsonParser) value(depth int) (goja.Value, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		s, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		return p.vm.ToValue(s), nil
+		return p.text()
 	case c == 't':
 		return p.literal("true", p.vm.ToValue(true))
 	case c == 'f':

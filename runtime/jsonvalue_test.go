@@ -96,6 +96,9 @@ func TestParseJSONAcrossCalls(t *testing.T) {
 		`{"` + long + `":2,"` + long + `x":3}`,
 		`[[1,2],[3],[]]`,
 		`{"id":-0,"n":-123456789012345,"m":1234567890123456,"z":-9007199254740993}`,
+		`["ab","ab","é","` + long + `","` + long + `"]`,
+		`{"ab":"a\u0062","s":"a\"b","t":"ab\"","u":"é","v":"","w":"\u00e9"}`,
+		`["ab","",["ab"],{"ab":"ab"}]`,
 	} {
 		v, err := r.parseJSON([]byte(text))
 		ev, eerr := r.jsonParse(goja.Undefined(), r.vm.ToValue(text))
@@ -121,6 +124,31 @@ func TestParseJSONAcrossCalls(t *testing.T) {
 	}
 	if _, ok := r.json.keys["ab"]; !ok {
 		t.Error("the key ab was not cached")
+	}
+	if _, ok := r.json.texts[long]; ok {
+		t.Errorf("a string longer than %d bytes was cached", maxCachedKeyLen)
+	}
+	if _, ok := r.json.texts["ab"]; !ok {
+		t.Error("the string ab was not cached")
+	}
+}
+
+// A service's answers repeat their short strings call after call: once
+// seen, they cost no allocation (issue 34's dry-run cost).
+func TestParseJSONReusesShortStrings(t *testing.T) {
+	r := testRunner(t)
+	body := []byte(`["Ann","open","Ann","open","Ann","open"]`)
+	if _, err := r.parseJSON(body); err != nil {
+		t.Fatal(err)
+	}
+	items := testing.AllocsPerRun(100, func() {
+		if _, err := r.parseJSON(body); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The array alone takes about five; each string made anew two more.
+	if items > 6 {
+		t.Errorf("parsing six cached strings took %.0f allocations", items)
 	}
 }
 
