@@ -152,10 +152,11 @@ type readGuard struct {
 	context.Context // cancelable child of the caller's context
 	cancel          context.CancelCauseFunc
 	lim             limits
-	// wd is the shared watchdog, or own when none was given or it was busy.
+	// wd is the shared watchdog, or one of the request's own when none
+	// was given or it was busy (made only then: a session's calls, one at
+	// a time, never need one, and a guard is made per call).
 	wd       *watchdog
 	shared   *sharedWatchdog
-	own      watchdog
 	finished bool
 	trace    httptrace.ClientTrace
 	probe    *probe
@@ -237,7 +238,7 @@ func guard(parent context.Context, l limits, shared *sharedWatchdog, pr *probe) 
 		g.wd, g.shared = &shared.w, shared
 		g.Context, g.cancel = shared.context(parent)
 	} else {
-		g.wd = &g.own
+		g.wd = new(watchdog)
 		g.Context, g.cancel = context.WithCancelCause(parent)
 	}
 	g.wd.begin(g, l.read, g.cancel)
