@@ -192,11 +192,20 @@ func (e *Error) Error() string {
 // file too must stay inside its repository (input.RootOf), links followed:
 // one found by the walk may be a link elsewhere.
 func Load(path string) (*File, error) {
+	return load(path, nil)
+}
+
+// load is Load with overlay (Options.Overlay) read in place of the
+// files it names.
+func load(path string, overlay map[string][]byte) (*File, error) {
+	if text, ok := overlay[path]; ok {
+		return parse(path, text, overlay)
+	}
 	data, err := input.ReadFileIn(input.RootOf(path), path, input.TestFile)
 	if err != nil {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
-	return Parse(path, data)
+	return parse(path, data, overlay)
 }
 
 // Parse parses a test file's data; the script and a fixtures file it names
@@ -205,6 +214,19 @@ func Load(path string) (*File, error) {
 // adds cannot make restls test read, and print, a file of the machine
 // that runs it. A script that is not text is refused unread and unshown.
 func Parse(path string, data []byte) (*File, error) {
+	return parse(path, data, nil)
+}
+
+// scriptPath is the script a test file at path names with script: raw,
+// as Parse resolves it: relative to the test file's directory.
+func scriptPath(path, raw string) string {
+	return filepath.Join(filepath.Dir(path), filepath.FromSlash(raw))
+}
+
+// parse is Parse with overlay: a script named there (by its path as
+// scriptPath resolves it) is that text, not the file on disk (an
+// editor's unsaved buffer).
+func parse(path string, data []byte, overlay map[string][]byte) (*File, error) {
 	errs := problems{path: path}
 	bad := func(line int, format string, a ...any) {
 		errs.add(&Error{File: path, Line: line, Msg: fmt.Sprintf(format, a...)})
@@ -226,9 +248,11 @@ func Parse(path string, data []byte) (*File, error) {
 		// named again (a value it could not take reads as absent).
 		errs.decode(err)
 	}
-	f := &File{Path: path, Script: filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Script)), doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
+	f := &File{Path: path, Script: scriptPath(path, raw.Script), doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
 	if raw.Script == "" {
 		bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
+	} else if text, ok := overlay[f.Script]; ok {
+		f.Source = string(text)
 	} else if src, err := input.ReadFileIn(f.root, f.Script, input.Script); err != nil {
 		hint := "; the path is relative to the test file"
 		switch {
@@ -621,6 +645,37 @@ func Find(paths []string) ([]string, error) {
 		}
 	}
 	sort.Strings(out)
+	return out, nil
+}
+
+// TestsOf returns the test files under root (as Find finds them) whose
+// script: is script, resolved as Parse resolves it (scriptPath); script
+// is absolute and clean, as root is. Only each file's script key is
+// read. More than max test files under root is an error: the caller
+// names the files itself (restls test does). A test file that cannot be
+// read or is not YAML is no file of script's: restls test reports it.
+func TestsOf(root, script string, max int) ([]string, error) {
+	paths, err := Find([]string{root})
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) > max {
+		return nil, fmt.Errorf("the project has %d test files (*%s), above the %d looked through here: run restls test on the script's test file", len(paths), Suffix, max)
+	}
+	var out []string
+	for _, p := range paths {
+		data, err := input.ReadFileIn(input.RootOf(p), p, input.TestFile)
+		if err != nil {
+			continue
+		}
+		doc, err := input.YAMLNode(data)
+		if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		if n := valueOf(doc.Content[0], "script"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" && scriptPath(p, n.Value) == script {
+			out = append(out, p)
+		}
+	}
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package scripttest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"runtime"
 	"slices"
@@ -57,9 +58,14 @@ type Options struct {
 	// run); nil runs them in this process (the memory watchdog and Timeout
 	// bound each), Workers at a time.
 	Engine engine.RunFunc
-	// Overlay holds the text of test files open in an editor, by their
-	// path as Paths names them: read in place of the file on disk.
+	// Overlay holds the text of files open in an editor, read in place of
+	// the file on disk: test files by their path as Paths names them, and
+	// scripts by their path as a test file resolves its script: (its
+	// directory joined with the value; the designer's unsaved script).
 	Overlay map[string][]byte
+	// MaxCases, when above zero, is how many cases Run may run: more
+	// selected is an error (*TooManyCasesError), and nothing runs.
+	MaxCases int
 	// Write, when set, receives an updated test file in place of writing
 	// it: the editor applies the change to its own buffer.
 	Write func(path string, data []byte) error
@@ -74,6 +80,14 @@ type Options struct {
 	// --coverage): the program is instrumented, and the report carries
 	// what the cases covered.
 	Coverage *coverage.Collector
+}
+
+// TooManyCasesError is Run's error when more cases are selected than
+// Options.MaxCases.
+type TooManyCasesError struct{ Cases, Max int }
+
+func (e *TooManyCasesError) Error() string {
+	return fmt.Sprintf("%d cases are selected, above the limit of %d here: run them with restls test, or split the test files", e.Cases, e.Max)
 }
 
 // Outcome is one test's result.
@@ -140,7 +154,8 @@ func (r *Report) ExitCode() int {
 }
 
 // Run finds, runs and compares the tests. It fails only when a path does
-// not exist; a malformed test file is one failing test.
+// not exist or more cases than MaxCases are selected; a malformed test
+// file is one failing test.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	paths, err := Find(opts.Paths)
 	if err != nil {
@@ -154,12 +169,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	var jobs []job
 	for i, p := range paths {
-		var f *File
-		if text, ok := opts.Overlay[p]; ok {
-			f, err = Parse(p, text)
-		} else {
-			f, err = Load(p)
-		}
+		f, err := load(p, opts.Overlay)
 		if err != nil {
 			// Every problem of the file at once, in file order; the
 			// outcome is at the first.
@@ -190,6 +200,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Outcomes = append(rep.Outcomes, o)
 			jobs = append(jobs, job{c, o})
 		}
+	}
+	if opts.MaxCases > 0 && len(jobs) > opts.MaxCases {
+		return nil, &TooManyCasesError{Cases: len(jobs), Max: opts.MaxCases}
 	}
 	workers := opts.Workers
 	if workers <= 0 {

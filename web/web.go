@@ -68,6 +68,10 @@ type Options struct {
 	// a paused run waits in this process; New puts it behind Gate. nil
 	// answers /dap 404.
 	DebugRunner Runner
+	// TestRoot is the project directory whose test files (*.test.yaml)
+	// POST /v1/test runs for the designer's Run tests: absolute and
+	// clean. Empty, or no Runner, answers POST /v1/test 404.
+	TestRoot string
 	// Gate decides which runs may go (--allow-run, roles) and audits them;
 	// nil means a gate that allows runs when Runner is set, with no audit.
 	Gate *Gate
@@ -257,6 +261,9 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /v1/run", s.handleRun) // 405 with a hint, not the page's 404
 	s.mux.Handle("POST /v1/run/plan", s.mayRun(http.HandlerFunc(s.handleRunPlan)))
 	s.mux.Handle("POST /v1/mock/check", s.mayRun(http.HandlerFunc(s.handleMockCheck)))
+	if opts.TestRoot != "" && opts.Runner != nil {
+		s.mux.Handle("POST /v1/test", s.mayRun(http.HandlerFunc(s.handleTest)))
+	}
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
 	if opts.DebugRunner != nil {
 		s.mux.HandleFunc("GET /dap", s.handleDAP)

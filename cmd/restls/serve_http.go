@@ -79,6 +79,9 @@ type httpFlags struct {
 	environment string
 	// mcp serves /mcp (mcpServer).
 	mcp *mcp.Server
+	// root is the project's directory (mcpServer): /mcp's paths, and the
+	// test files the designer's Run tests looks through (POST /v1/test).
+	root string
 }
 
 // stringList is a repeatable string flag.
@@ -148,6 +151,7 @@ func (h *httpFlags) mcpServer(cf *configFlags, sess *workspace.Session, eng *eng
 	if err != nil {
 		return err
 	}
+	h.root = root
 	o, err := newMCP(cf, sess, root)
 	if err != nil {
 		return err
@@ -288,7 +292,8 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	return web.Options{LSP: srv, Session: ws, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, Admit: h.admit,
 		Runner: runner, DebugRunner: h.debugRunner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
-		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp}
+		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp,
+		TestRoot: h.root}
 }
 
 // announce tells the person who started the server where the page is.

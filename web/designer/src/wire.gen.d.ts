@@ -4,7 +4,7 @@
 // them (internal/tsgentest, roots in web/wire_test.go): a dry run's result
 // (restls.runScript, POST /v1/run, restls run --json), restls/status,
 // GET /v1/status, restls/documentInfo, the run history commands' answers,
-// POST /v1/run/plan and POST /v1/mock/check (and their bodies); and the argument and answer
+// POST /v1/run/plan, POST /v1/mock/check and POST /v1/test (and their bodies); and the argument and answer
 // of every restls.* command and restls/* request by name (CommandParams,
 // CommandResults, MethodParams, MethodResults, Notifications); an
 // argument has every member optional, as decoding allows. Change the Go
@@ -349,6 +349,72 @@ export interface MockDiagnostic {
   code?: string
 }
 
+/** TestRunAnswer is Go's web.testAnswer. */
+export interface TestRunAnswer {
+  script: string
+  files: string[] | null
+  passed: number
+  failed: number
+  tests: TestCaseOutcome[] | null
+  coverage: ScriptCoverage | null
+}
+
+/** TestCaseOutcome is Go's web.testCaseJSON. */
+export interface TestCaseOutcome {
+  file: string
+  name: string
+  line: number
+  passed: boolean
+  failures?: string[]
+  durationMs: number
+}
+
+/** ScriptCoverage is Go's coverage.Script. */
+export interface ScriptCoverage {
+  script: string
+  error?: string
+  lineHits: CoverageLine[] | null
+  branchHits: CoverageBranch[] | null
+  callSites: CoverageCallSite[] | null
+  lines: CoverageRatio
+  branches: CoverageRatio
+}
+
+/** CoverageLine is Go's coverage.Line. */
+export interface CoverageLine {
+  line: number
+  hits: number
+}
+
+/** CoverageBranch is Go's coverage.Branch. */
+export interface CoverageBranch {
+  line: number
+  column: number
+  kind: string
+  taken: number[] | null
+}
+
+/** CoverageCallSite is Go's coverage.Site. */
+export interface CoverageCallSite {
+  line: number
+  column: number
+  method: string
+  serviceIds: string[] | null
+  outcomes: CoverageOutcome[] | null
+}
+
+/** CoverageOutcome is Go's coverage.Outcomes. */
+export interface CoverageOutcome {
+  outcome: string
+  calls: number
+}
+
+/** CoverageRatio is Go's coverage.Ratio. */
+export interface CoverageRatio {
+  hit: number
+  found: number
+}
+
 /** RunBody is Go's web.runBody. */
 export interface RunBody {
   text?: string
@@ -370,6 +436,13 @@ export interface PlanBody {
 export interface MockCheckBody {
   mock?: string
   kind?: string
+}
+
+/** TestRunBody is Go's web.testBody. */
+export interface TestRunBody {
+  script?: string
+  text?: string
+  environment?: string
 }
 
 /** RunScriptArgs is Go's lsp.RunScriptArgs. */
