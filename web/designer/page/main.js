@@ -15,6 +15,7 @@ import {linter, lintGutter, lintKeymap} from "@codemirror/lint"
 import {yaml} from "@codemirror/lang-yaml"
 import {attachRestls, scriptKinds, el} from "@restls/designer-editor"
 import {faultsTab} from "./faults.js"
+import {testsTab} from "./tests.js"
 import {setupDebugger} from "./debug.js"
 
 /**
@@ -588,6 +589,8 @@ editor.subscribe(s => {
 showMocksState()
 faultsTab({editor, mocks: mocksText, input: checkInput, showInput: () => selectTab(tab("input")),
   button: /** @type {HTMLButtonElement} */ ($("faults-explore")), reason: $("faults-reason"), table: $("faults"), tab: tab("faults")})
+testsTab({editor, path: /** @type {HTMLInputElement} */ ($("tests-script")),
+  button: /** @type {HTMLButtonElement} */ ($("tests-run")), reason: $("tests-reason"), list: $("tests"), tab: tab("tests")})
 
 // For tests and the curious.
 Object.assign(window, {restlsDesigner: {editor, view: editor.view, client: editor.client, mocksView, debug,

@@ -5,8 +5,8 @@ import type {LSPClient} from "@codemirror/lsp-client"
 
 // The server's answers: generated from the Go types that write them
 // (wire.gen.d.ts; regenerate with go test ./web -run TestWireTypesUpToDate -update).
-import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult} from "./wire.gen.js"
-export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult}
+import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage} from "./wire.gen.js"
+export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage}
 /** One call of a dry run, as `restls run --json` prints it. */
 export type RunCall = Call
 /** A dry run as POST /v1/run answers it: the run, and with record the fixtures built from its masked trace. */
@@ -107,6 +107,22 @@ export type FaultsOutcome =
   | {state: "done", result: FaultsResult}
   | {state: "error", message: string}
 
+/** What runTests takes: which script of the project the editor holds. */
+export interface TestRunOptions {
+  /**
+   * The script's path in the project served, relative to its root with
+   * "/" (scripts/orders.js): the test files (*.test.yaml) whose script:
+   * resolves to it run, with the editor's text in place of the file.
+   */
+  script: string
+}
+
+/** A test run as renderTests shows it: under way, done (each case and the coverage), or why not. */
+export type TestRunOutcome =
+  | {state: "running"}
+  | {state: "done", result: TestRunAnswer}
+  | {state: "error", message: string, httpStatus?: number}
+
 export interface RestlsEditor {
   readonly view: EditorView
   readonly client: LSPClient
@@ -149,6 +165,17 @@ export interface RestlsEditor {
    * the fixtures, a refusal or no answer is {state: "error"}.
    */
   exploreFaults(options: FaultsOptions): Promise<FaultsOutcome>
+  /**
+   * Run the project's test cases of the script (POST /v1/test, the
+   * engine of `restls test --coverage`) with the editor's text, and mark
+   * in the gutter the lines they covered and those they never ran (a
+   * marker's title says its hits, branches never taken and a call site's
+   * outcomes). An edited line loses its mark; the next run or a kind
+   * switch replaces them all. Needs the role mocker (every call is
+   * answered by the test files' fixtures); a script no test file names is
+   * {state: "error"} saying which file to create.
+   */
+  runTests(options: TestRunOptions): Promise<TestRunOutcome>
   /** Render a run with the response preview; the error position links to this editor. */
   renderPreview(container: HTMLElement, outcome: RunOutcome): void
   /** Detach from the view (destroying it if created) and close the socket. */
@@ -172,6 +199,10 @@ export declare function renderPreview(container: HTMLElement, outcome: RunOutcom
 export declare function jsonTree(value: unknown): HTMLElement
 /** Render a fault exploration as the CLI's table; a line links through onPosition. */
 export declare function renderFaults(container: HTMLElement, outcome: FaultsOutcome, options?: {onPosition?: (line: number) => void}): void
+/** Render a test run: each case's pass or fail with its failures, the coverage; an uncovered line links through onPosition. */
+export declare function renderTests(container: HTMLElement, outcome: TestRunOutcome, options?: {onPosition?: (line: number) => void}): void
+/** Mark the lines of a test run's coverage in view's gutter; null clears them. */
+export declare function showCoverage(view: EditorView, coverage: ScriptCoverage | null | undefined): void
 /** Mark a run's uncaught error in view; null clears it. */
 export declare function markRunError(view: EditorView, error: RunError | null): void
 export declare function showPosition(view: EditorView, line: number, column?: number): void

@@ -18,8 +18,10 @@ import {runErrorMarks, markRunError, showPosition} from "./runmark.js"
 import {runValues, showRunValues} from "./runvalues.js"
 import {renderPreview, jsonTree} from "./preview/dom.ts"
 import {renderFaults} from "./faults.js"
+import {testCoverage, showCoverage} from "./coverage.js"
+import {renderTests} from "./tests.js"
 
-export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el, renderFaults}
+export {renderPreview, jsonTree, markRunError, showPosition, openQuickFixes, sanitizeHTML, el, renderFaults, renderTests, showCoverage}
 export {attachDebugger} from "./debugger.js"
 
 /**
@@ -35,6 +37,8 @@ export {attachDebugger} from "./debugger.js"
  * @typedef {import("./index.d.ts").PasteCurlOutcome} PasteCurlOutcome
  * @typedef {import("./index.d.ts").FaultsOptions} FaultsOptions
  * @typedef {import("./index.d.ts").FaultsOutcome} FaultsOutcome
+ * @typedef {import("./index.d.ts").TestRunOptions} TestRunOptions
+ * @typedef {import("./index.d.ts").TestRunOutcome} TestRunOutcome
  */
 
 /** The module's version, as in its package.json. */
@@ -180,7 +184,7 @@ export function attachRestls(options) {
   const definition = (/** @type {EditorView} */ view) => client.serverCapabilities && client.serverCapabilities.definitionProvider ? jumpToDefinition(view) : false
   const restlsExtensions = [
     lsp.of(client.plugin(documentURI(state.kind), "javascript")),
-    quickFixes(), runErrorMarks(), runValues(),
+    quickFixes(), runErrorMarks(), runValues(), testCoverage(),
     showPanel.of(() => ({dom: notice, top: true})),
     // Above the default keymap, whose Mod-Enter inserts a blank line.
     Prec.high(keymap.of([
@@ -238,6 +242,7 @@ export function attachRestls(options) {
       view.dispatch({effects: lsp.reconfigure(client.plugin(documentURI(kind), "javascript"))})
       markRunError(view, null)
       showRunValues(view, null)
+      showCoverage(view, null)
       changed()
     },
     get environment() { return environment },
@@ -315,6 +320,35 @@ export function attachRestls(options) {
       }
       markRunError(view, outcome.state === "done" ? outcome.result.error : null)
       showRunValues(view, outcome.state === "done" ? outcome.result.values : null)
+      return outcome
+    },
+    /**
+     * runTests runs the project's test cases of the script (POST /v1/test)
+     * with the editor's text, and marks the lines they covered; see
+     * index.d.ts.
+     * @param {TestRunOptions} options
+     * @returns {Promise<TestRunOutcome>}
+     */
+    async runTests({script}) {
+      /** @type {import("./wire.gen.js").TestRunBody} */
+      const body = {script, text: view.state.doc.toString()}
+      if (environment) body.environment = environment
+      /** @type {TestRunOutcome} */
+      let outcome
+      try {
+        const res = await fetch(new URL("v1/test", base), {
+          method: "POST", headers: {"Content-Type": "application/json", ...(await authHeaders())}, body: JSON.stringify(body),
+        })
+        const answer = await res.json().catch(() => ({error: res.statusText}))
+        outcome = res.ok && Array.isArray(answer.tests) ? {state: "done", result: answer}
+          : res.ok ? {state: "error", message: "POST /v1/test answered in a shape this editor does not know: update restls or @restls/designer-editor"}
+          : {state: "error", httpStatus: res.status, message: answer.error || res.statusText}
+      } catch (err) {
+        outcome = {state: "error", message: "the backend did not answer: " + (err instanceof Error ? err.message : String(err))}
+      }
+      // The marks are of the text that ran: an edit made meanwhile drops
+      // those of its lines, as later edits do.
+      showCoverage(view, outcome.state === "done" ? outcome.result.coverage : null)
       return outcome
     },
     /**
