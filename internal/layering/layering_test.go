@@ -141,6 +141,8 @@ func TestCheck(t *testing.T) {
 			"mid/testdata/x.go": "package x\nm/top\n",
 			"node_modules/x.go": "package x\nm/top\n",
 			".hidden/x.go":      "package x\nm/top\n",
+			"other/go.mod":      "package x\n",
+			"other/x.go":        "package x\nm/top\n",
 			"low/README.notgo":  "m/top\n",
 		}, nil, nil},
 		{"upward", map[string]string{
@@ -252,6 +254,18 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// leftOut says whether the directory path (named name, not the root) is
+// outside the module's packages as ./... sees them: testdata,
+// node_modules, vendor, names starting with . or _, and another module
+// (a go.mod of its own, such as third_party/jsonschema).
+func leftOut(path, name string) bool {
+	if name == "testdata" || name == "node_modules" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(path, "go.mod"))
+	return err == nil
+}
+
 // goFile turns "package p\nimport/one\n..." into a Go file with a package
 // doc comment, or without one after a first line "nodoc".
 func goFile(spec string) string {
@@ -298,9 +312,8 @@ func moduleRoot(t *testing.T) (root, module string) {
 	}
 }
 
-// check parses the imports of every Go file under root (testdata,
-// node_modules and directories starting with . or _ left out, as the go
-// command does) and returns a message for each import the table does not
+// check parses the imports of every Go file under root (directories
+// leftOut as the go command leaves them out of ./...) and returns a message for each import the table does not
 // allow, each package not in the table and each table entry with no files.
 // All files count whatever their build constraints.
 func check(t *testing.T, root, module string, tbl map[string]rule) []string {
@@ -317,7 +330,7 @@ func check(t *testing.T, root, module string, tbl map[string]rule) []string {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (name == "testdata" || name == "node_modules" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if path != root && leftOut(path, name) {
 				return filepath.SkipDir
 			}
 			return nil
