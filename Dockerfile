@@ -10,7 +10,9 @@
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
+# third_party: go.mod replaces a dependency with the copy there.
 COPY go.mod go.sum ./
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 # The version and the commit restls reports (restls version): .dockerignore
