@@ -192,10 +192,6 @@ type Options struct {
 	// Parallel is how many reruns go at once; 0 or 1 runs them one after
 	// the other. The engine must admit that many (engine.Options.MaxRuns).
 	Parallel int
-	// Descriptions loads the API descriptions of the snapshot (snap.APIs)
-	// with their answers' schemas (workspace.NewAnswerDescriptions), once
-	// for every script explored with it; nil loads them for this call.
-	Descriptions *workspace.Descriptions
 }
 
 // Check says whether opts are usable, naming the first unknown outcome.
@@ -262,7 +258,7 @@ func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, r
 		return nil, &BaseError{Err: res.Error}
 	}
 	rep := &Report{Sites: sites(res.Calls, lines.calls, reg), Findings: []Finding{}, Fail: opts.Fail}
-	set := descriptions(ctx, snap, reg, opts.Descriptions, rep)
+	set := descriptions(ctx, snap, reg, rep)
 
 	// Every (site, outcome) to run, in order; past the cap, cut.
 	type job struct {
@@ -345,12 +341,15 @@ func Explore(ctx context.Context, run engine.RunFunc, snap workspace.Snapshot, r
 }
 
 // descriptions is the set of snap's descriptions attached to reg, with
-// their answers' schemas; nil when none is attached. A description that
-// does not load is a note of rep.
-func descriptions(ctx context.Context, snap workspace.Snapshot, reg *config.Registry, store *workspace.Descriptions, rep *Report) *openapi.Set {
+// their answers' schemas, from the store that checks snap's runs' answers
+// (its session's: each description is loaded once for the runs and the
+// explorations), else one of this call's; nil when none is attached. A
+// description that does not load is a note of rep.
+func descriptions(ctx context.Context, snap workspace.Snapshot, reg *config.Registry, rep *Report) *openapi.Set {
 	if len(snap.APIs) == 0 || reg == nil {
 		return nil
 	}
+	store := snap.AnswerStore()
 	if store == nil {
 		store = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
 	}

@@ -45,9 +45,6 @@ type FaultOptions struct {
 	// Fail are the verdicts that fail (restls.yaml's faults.fail); nil is
 	// faults.DefaultFail.
 	Fail []faults.Verdict
-	// Descriptions loads the API descriptions once for every exploration
-	// (faults.Options.Descriptions); nil loads them per exploration.
-	Descriptions *workspace.Descriptions
 }
 
 // ErrNoFaults is what restls.exploreFaults answers when the server was
@@ -149,7 +146,7 @@ func (s *session) exploreFaults(ctx context.Context, c commandCall, a *ExploreFa
 		}
 		kind = k
 	}
-	opts := faults.Options{MaxRuns: a.MaxRuns, Outcomes: a.Outcomes, Fail: s.srv.opts.Faults.Fail, Descriptions: s.srv.opts.Faults.Descriptions}
+	opts := faults.Options{MaxRuns: a.MaxRuns, Outcomes: a.Outcomes, Fail: s.srv.opts.Faults.Fail}
 	if err := opts.Check(); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", cmd, err)
 	}

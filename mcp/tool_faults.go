@@ -72,7 +72,7 @@ func (s *Server) exploreFaults(ctx context.Context, _ *sdk.CallToolRequest, in F
 	if in.MaxRuns < 0 || in.MaxRuns > faults.DefaultMaxRuns {
 		return nil, out, fmt.Errorf("maxRuns %d: give 1 to %d, or leave it out", in.MaxRuns, faults.DefaultMaxRuns)
 	}
-	opts := faults.Options{MaxRuns: in.MaxRuns, Outcomes: in.Outcomes, Descriptions: s.o.Session.AnswerDescriptions()}
+	opts := faults.Options{MaxRuns: in.MaxRuns, Outcomes: in.Outcomes}
 	if err := opts.Check(); err != nil {
 		return nil, out, err
 	}

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"go.uber.org/zap"
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/faults"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
-	"github.com/restls/restls/workspace"
 )
 
 // Error paths in tests (issue 36): a test file's or case's faults key, or
@@ -134,7 +132,7 @@ func (r *runner) explore(ctx context.Context, c *Case, spec *FaultsSpec, req eng
 		fail = r.opts.FaultsFail
 	}
 	req.Observer, req.Statements, req.Keep = nil, false, nil
-	rep, err := faults.Explore(ctx, r.run, r.snap, req, mock, faults.Options{Outcomes: spec.Outcomes, Fail: fail, Descriptions: r.descriptions()})
+	rep, err := faults.Explore(ctx, r.run, r.snap, req, mock, faults.Options{Outcomes: spec.Outcomes, Fail: fail})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,17 +153,6 @@ func (r *runner) explore(ctx context.Context, c *Case, spec *FaultsSpec, req eng
 		}
 	}
 	return rep, fails, nil
-}
-
-// descriptions is the store of the API descriptions every exploration
-// of this Run shares, loaded once.
-func (r *runner) descriptions() *workspace.Descriptions {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.desc == nil {
-		r.desc = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
-	}
-	return r.desc
 }
 
 // appendFaultCases adds to f's cases one per escaped or crashed finding

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/restls/restls/coverage"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/faults"
@@ -208,8 +210,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{opts: opts, run: opts.Engine,
-		snap: opts.Snapshot}
+	r := &runner{opts: opts, run: opts.Engine, snap: opts.Snapshot}
+	if !r.snap.ChecksAnswers() {
+		// One store of the answers' schemas for every case, its runs'
+		// answer checks and its explorations, when no session lends one.
+		r.snap = r.snap.WithAnswers(workspace.NewAnswerDescriptions(zap.NewNop(), 0), nil)
+	}
 	if r.run == nil {
 		r.run = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: workers}).Run
 	}
@@ -302,7 +308,6 @@ type runner struct {
 
 	mu      sync.Mutex
 	noticed map[string]bool
-	desc    *workspace.Descriptions
 }
 
 // notice passes msg on to Options.Notice once.

@@ -59,6 +59,12 @@ func (s Snapshot) WithAnswers(answers *Descriptions, cache *Attachments) Snapsho
 // with (WithAnswers).
 func (s Snapshot) ChecksAnswers() bool { return s.answers != nil }
 
+// AnswerStore is the store that checks s's runs' answers (WithAnswers;
+// nil when s has none): the session's, so that what else needs the
+// answers' schemas (the fault explorer's documented statuses) loads each
+// description once with the runs.
+func (s Snapshot) AnswerStore() *Descriptions { return s.answers }
+
 // CheckAnswers holds each call of a run to its operation in the
 // snapshot's descriptions, as notes on the call (Contract); they never
 // fail the run. It is the one answer check of dry runs, wherever they

@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.uber.org/zap"
-
 	"github.com/restls/restls/check"
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
@@ -127,7 +125,6 @@ configuration cannot be loaded.`)
 		return usageErr("%v", err)
 	}
 	snap := cf.session(cf.openAPI(openAPI)).Snapshot()
-	opts.Descriptions = workspace.NewAnswerDescriptions(zap.NewNop(), 0)
 	// A one-shot command runs the reruns in process, one per core at
 	// once, each with the normal time and memory limits of an in-process
 	// run (the server isolates them in children).

@@ -143,7 +143,7 @@ ended without shutdown, 2 for usage errors.`)
 	// of the same engine (a child each, its slots), over HTTP behind the
 	// same gate (a mock run: a mocker may explore), audited as the
 	// exploration's.
-	explore := lsp.FaultOptions{Run: scriptRunner(runsCtx, eng), Descriptions: workspace.NewAnswerDescriptions(log.Named("faults"), 0)}
+	explore := lsp.FaultOptions{Run: scriptRunner(runsCtx, eng)}
 	if httpMode {
 		explore.Run = hf.gate.WrapFaults(hf.ops.WrapRunner(explore.Run))
 	}
