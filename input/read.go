@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -243,6 +244,9 @@ func RootOf(file string) string {
 }
 
 func read(path string, k Kind, limit int64, extra int) ([]byte, error) {
+	if data, ok := readRegular(path, limit, extra); ok {
+		return checkText(path, k, data)
+	}
 	// The type is checked on the opened file, not on the path before
 	// opening it, so the path cannot change between check and read. Open
 	// does not block on a FIFO without a writer (openFlags holds
@@ -296,6 +300,12 @@ func checkText(path string, k Kind, data []byte) ([]byte, error) {
 // notText is the offset of the first NUL byte or byte that is not UTF-8
 // in data, or -1 when it is text.
 func notText(data []byte) int {
+	// Most files are text: two passes the library runs a word or a
+	// vector at a time say so, and only other files are searched byte by
+	// byte for the offset.
+	if bytes.IndexByte(data, 0) < 0 && utf8.Valid(data) {
+		return -1
+	}
 	for i := 0; i < len(data); {
 		c := data[i]
 		if c < utf8.RuneSelf {

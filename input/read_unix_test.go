@@ -141,3 +141,62 @@ func TestWritableIn(t *testing.T) {
 		t.Error("the check created the link's target")
 	}
 }
+
+// TestReadRegular: the four-call read takes a regular file of 1 to limit
+// bytes, a link to one included, and leaves everything else (empty, too
+// large, missing, a directory, a FIFO, a link with noFollow) to the
+// general path, which reads or refuses it as before.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	small := write("small.js", "var a = 1;\n")
+	empty := write("empty.js", "")
+	big := write("big.js", strings.Repeat("x", 100))
+	link := filepath.Join(dir, "link.js")
+	if err := os.Symlink(small, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{small, link} {
+		if data, ok := readRegular(p, 100, 0); !ok || string(data) != "var a = 1;\n" {
+			t.Errorf("readRegular(%s) = %q, %v; want the file", p, data, ok)
+		}
+	}
+	if data, ok := readRegular(big, 100, 0); !ok || len(data) != 100 {
+		t.Errorf("a file of exactly the limit: %d bytes, %v", len(data), ok)
+	}
+	for _, tc := range []struct {
+		name  string
+		path  string
+		limit int64
+		extra int
+	}{
+		{"empty", empty, 100, 0},
+		{"too large", big, 99, 0},
+		{"missing", filepath.Join(dir, "none.js"), 100, 0},
+		{"directory", dir, 100, 0},
+		{"FIFO", fifo, 100, 0},
+		{"link with noFollow", link, 100, noFollow},
+	} {
+		if data, ok := readRegular(tc.path, tc.limit, tc.extra); ok {
+			t.Errorf("%s: read %q; want it left to the general path", tc.name, data)
+		}
+	}
+	// The general path after it: the same answers as before.
+	if data, err := ReadFile(empty, Script); err != nil || len(data) != 0 {
+		t.Errorf("empty script: %q, %v", data, err)
+	}
+	var fe *FileError
+	if _, err := ReadFile(fifo, Script); !errors.As(err, &fe) || !errors.Is(err, ErrNotRegular) {
+		t.Errorf("FIFO: %v; want not a regular file", err)
+	}
+}
