@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
@@ -265,7 +266,9 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
 			Message: fmt.Sprintf("cannot read the script: %v; check the path and its permissions", unwrapPath(err))}}
 	}
-	text := string(data)
+	// data is never written again: the text may own it (a copy of every
+	// script otherwise).
+	text := unsafe.String(unsafe.SliceData(data), len(data))
 	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
 	// One document for the diagnostics and the call sites: it is parsed
 	// once.

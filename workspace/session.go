@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -315,8 +316,16 @@ func (s *Session) WaitDescriptions(ctx context.Context, paths []string) error {
 		}
 	}
 	add(s.opts.APIs)
+	// What a script sees beside the project's descriptions are the
+	// recorded answers in its directory (Recorded.Beside): one script per
+	// directory is asked. restls check asks for every script it checks,
+	// 10,000 of them in 100 directories in make bench-oxlint.
+	dirs := map[string]bool{}
 	for _, p := range paths {
-		add(snap.APISources(p))
+		if dir := filepath.Dir(p); !dirs[dir] {
+			dirs[dir] = true
+			add(snap.APISources(p))
+		}
 	}
 	return s.descriptions.Wait(ctx, all)
 }
