@@ -648,13 +648,17 @@ func Find(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// TestsOf returns the test files under root (as Find finds them) whose
-// script: is script, resolved as Parse resolves it (scriptPath); script
-// is absolute and clean, as root is. Only each file's script key is
-// read. More than max test files under root is an error: the caller
-// names the files itself (restls test does). A test file that cannot be
-// read or is not YAML is no file of script's: restls test reports it.
-func TestsOf(root, script string, max int) ([]string, error) {
+// Named is a test file and the script its script: names, resolved as
+// Parse resolves it (scriptPath).
+type Named struct{ File, Script string }
+
+// NamedUnder returns the test files under root (as Find finds them),
+// each with the script it names; root is absolute and clean. Only each
+// file's script key is read. More than max test files under root is an
+// error: the caller names the files itself (restls test does). A test
+// file that cannot be read, is not YAML or names no script is left out:
+// restls test reports it.
+func NamedUnder(root string, max int) ([]Named, error) {
 	paths, err := Find([]string{root})
 	if err != nil {
 		return nil, err
@@ -662,7 +666,7 @@ func TestsOf(root, script string, max int) ([]string, error) {
 	if len(paths) > max {
 		return nil, fmt.Errorf("the project has %d test files (*%s), above the %d looked through here: run restls test on the script's test file", len(paths), Suffix, max)
 	}
-	var out []string
+	var out []Named
 	for _, p := range paths {
 		data, err := input.ReadFileIn(input.RootOf(p), p, input.TestFile)
 		if err != nil {
@@ -672,8 +676,24 @@ func TestsOf(root, script string, max int) ([]string, error) {
 		if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
-		if n := valueOf(doc.Content[0], "script"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" && scriptPath(p, n.Value) == script {
-			out = append(out, p)
+		if n := valueOf(doc.Content[0], "script"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+			out = append(out, Named{File: p, Script: scriptPath(p, n.Value)})
+		}
+	}
+	return out, nil
+}
+
+// TestsOf returns the test files under root whose script: is script
+// (absolute and clean), as NamedUnder reads them.
+func TestsOf(root, script string, max int) ([]string, error) {
+	named, err := NamedUnder(root, max)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range named {
+		if n.Script == script {
+			out = append(out, n.File)
 		}
 	}
 	return out, nil

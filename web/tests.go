@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -83,6 +84,59 @@ type testCaseJSON struct {
 	// Failures say what differs, one paragraph each.
 	Failures   []string `json:"failures,omitempty"`
 	DurationMs float64  `json:"durationMs"`
+}
+
+// testScriptsJSON is GET /v1/test/scripts: the scripts the project's
+// test files name, which the page offers in its script field.
+type testScriptsJSON struct {
+	Scripts []testScriptJSON `json:"scripts"`
+}
+
+// testScriptJSON is a script some test file names, and those files;
+// paths relative to the project root, with "/".
+type testScriptJSON struct {
+	Script string   `json:"script"`
+	Files  []string `json:"files"`
+}
+
+// handleTestScripts answers the scripts the project's test files name,
+// sorted, to whoever may run tests (what POST /v1/test would run for
+// each): the page's script field offers them. A script outside the
+// project (a test file's ../..) is left out: it cannot be asked for.
+func (s *Server) handleTestScripts(w http.ResponseWriter, r *http.Request) {
+	if st := s.runStatus(r); !st.Allowed {
+		code := http.StatusForbidden
+		if st.Reason == reasonNoKey {
+			code = http.StatusUnauthorized
+		}
+		writeError(w, code, st.Reason)
+		return
+	}
+	named, err := scripttest.NamedUnder(s.opts.TestRoot, maxTestFiles)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	byScript := map[string]*testScriptJSON{}
+	out := testScriptsJSON{Scripts: []testScriptJSON{}}
+	for _, n := range named {
+		rel, err := filepath.Rel(s.opts.TestRoot, n.Script)
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		e := byScript[rel]
+		if e == nil {
+			e = &testScriptJSON{Script: rel}
+			byScript[rel] = e
+		}
+		e.Files = append(e.Files, s.projectPath(n.File))
+	}
+	for _, e := range byScript {
+		out.Scripts = append(out.Scripts, *e)
+	}
+	slices.SortFunc(out.Scripts, func(a, b testScriptJSON) int { return strings.Compare(a.Script, b.Script) })
+	writeJSON(w, http.StatusOK, out)
 }
 
 // testShape is POST /v1/test's body, for messages.

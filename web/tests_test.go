@@ -110,6 +110,19 @@ func TestDesignerTestRun(t *testing.T) {
 		t.Errorf("call sites %+v", cov.Calls)
 	}
 
+	// The scripts the test files name, for the page's script field: one
+	// outside the project (../) is left out.
+	if err := os.WriteFile(filepath.Join(root, "scripts", "outside.test.yaml"), []byte("script: ../../x.js\nresult: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, body = get(t, hs.URL+"/v1/test/scripts", auth)
+	if res.StatusCode != http.StatusOK || strings.TrimSpace(body) != `{"scripts":[{"script":"scripts/orders.js","files":["scripts/orders.test.yaml"]}]}` {
+		t.Errorf("GET /v1/test/scripts = %d %s", res.StatusCode, body)
+	}
+	if res, body := get(t, hs.URL+"/v1/test/scripts", nil); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /v1/test/scripts without the key = %d %s; want 401", res.StatusCode, body)
+	}
+
 	t.Run("no test file", func(t *testing.T) {
 		t.Parallel()
 		res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/invoices.js", "return 1;"), auth)
@@ -216,6 +229,15 @@ func TestDesignerTestRoles(t *testing.T) {
 		res, body := do(t, req)
 		if res.StatusCode != tc.code || !strings.Contains(body, tc.says) {
 			t.Errorf("%s (%s) %s: %d %s; want %d saying %q", tc.user, tc.groups, tc.script, res.StatusCode, body, tc.code, tc.says)
+		}
+	}
+	for _, tc := range []struct {
+		user, groups string
+		code         int
+	}{{"vera", "", http.StatusForbidden}, {"ann", "authors", http.StatusOK}} {
+		res, body := get(t, hs.URL+"/v1/test/scripts", map[string]string{DefaultUserHeader: tc.user, DefaultGroupsHeader: tc.groups})
+		if res.StatusCode != tc.code || tc.code == http.StatusOK && !strings.Contains(body, `"scripts/orders.js"`) || tc.code != http.StatusOK && !strings.Contains(body, "role mocker") {
+			t.Errorf("GET /v1/test/scripts as %s: %d %s; want %d", tc.user, res.StatusCode, body, tc.code)
 		}
 	}
 	var summary []string

@@ -70,7 +70,8 @@ type Options struct {
 	DebugRunner Runner
 	// TestRoot is the project directory whose test files (*.test.yaml)
 	// POST /v1/test runs for the designer's Run tests: absolute and
-	// clean. Empty, or no Runner, answers POST /v1/test 404.
+	// clean (GET /v1/test/scripts lists the scripts they name). Empty, or
+	// no Runner, answers both 404.
 	TestRoot string
 	// Gate decides which runs may go (--allow-run, roles) and audits them;
 	// nil means a gate that allows runs when Runner is set, with no audit.
@@ -263,6 +264,7 @@ func New(opts Options) (*Server, error) {
 	s.mux.Handle("POST /v1/mock/check", s.mayRun(http.HandlerFunc(s.handleMockCheck)))
 	if opts.TestRoot != "" && opts.Runner != nil {
 		s.mux.Handle("POST /v1/test", s.mayRun(http.HandlerFunc(s.handleTest)))
+		s.mux.HandleFunc("GET /v1/test/scripts", s.handleTestScripts)
 	}
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
 	if opts.DebugRunner != nil {

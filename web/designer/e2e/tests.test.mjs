@@ -152,6 +152,9 @@ async function runTests(page, script) {
 test("Tests tab: a mocker runs the script's tests and sees restls test --coverage's lines in the gutter", async () => {
   const page = await openAs("ann", "authors")
   assert.equal(await page.locator("#tests-run").isDisabled(), false, "a mocker may run tests")
+  // The field offers the scripts the project's test files name.
+  await page.locator('#tests-scripts option[value="scripts/orders.js"]').waitFor({state: "attached", timeout: WAIT})
+  assert.deepEqual(await page.locator("#tests-scripts option").evaluateAll(os => os.map(o => [o.value, o.label])), [["scripts/orders.js", "scripts/orders.test.yaml"]])
   const took = await runTests(page, "scripts/orders.js")
   assert.equal(await page.locator("#tests").getAttribute("data-state"), "done", await page.locator("#tests").textContent())
   console.log(`# test run from the designer (3 cases, each a child process): ${took} ms`)
@@ -169,6 +172,8 @@ test("Tests tab: a mocker runs the script's tests and sees restls test --coverag
   assert.equal(marks.titles[13], "not covered: no test ran this line\nPOST crm-customers: never called")
   assert.match(marks.titles[11], /\|\|: 1 of 2 branches never taken/)
   assert.equal(await page.locator(".tests-uncovered").textContent(), "Never run: lines 13, 14")
+  assert.deepEqual(await page.locator(".tests-sites li").allTextContents(),
+    ["line 4 GET crm-customers: 2XX ×1, 404 ×1, read-timeout ×1", "line 13 POST crm-customers: never called"])
   await page.screenshot({path: join(shots, "designer-coverage.png")})
 
   // An edited line loses its mark; the others stay where they were.

@@ -589,7 +589,7 @@ editor.subscribe(s => {
 showMocksState()
 faultsTab({editor, mocks: mocksText, input: checkInput, showInput: () => selectTab(tab("input")),
   button: /** @type {HTMLButtonElement} */ ($("faults-explore")), reason: $("faults-reason"), table: $("faults"), tab: tab("faults")})
-testsTab({editor, path: /** @type {HTMLInputElement} */ ($("tests-script")),
+testsTab({editor, path: /** @type {HTMLInputElement} */ ($("tests-script")), choices: /** @type {HTMLDataListElement} */ ($("tests-scripts")),
   button: /** @type {HTMLButtonElement} */ ($("tests-run")), reason: $("tests-reason"), list: $("tests"), tab: tab("tests")})
 
 // For tests and the curious.

@@ -15,6 +15,7 @@ const pathKey = (/** @type {string} */ kind) => `restls.designer.v1.testScript.$
  * @param {{
  *   editor: import("@restls/designer-editor").RestlsEditor,
  *   path: HTMLInputElement,
+ *   choices: HTMLDataListElement,
  *   button: HTMLButtonElement,
  *   reason: HTMLElement,
  *   list: HTMLElement,
@@ -37,6 +38,20 @@ export function testsTab(p) {
     p.reason.textContent = run && !run.allowed ? "Running tests is off: " + run.reason : ""
   }
   p.editor.subscribe(showState)
+  // The scripts the test files name, offered in the field: asked when
+  // the tab opens (the project's files change while the page is open).
+  async function offerScripts() {
+    if (!(p.editor.state.run && p.editor.state.run.allowed)) return
+    const scripts = await p.editor.testScripts()
+    p.choices.replaceChildren(...scripts.map(s => {
+      const o = document.createElement("option")
+      o.value = s.script
+      o.label = (s.files || []).join(", ")
+      return o
+    }))
+  }
+  p.tab.addEventListener("click", offerScripts)
+  p.tab.addEventListener("focus", offerScripts)
   p.path.addEventListener("change", () => {
     try { localStorage.setItem(pathKey(kind), p.path.value.trim()) } catch {}
   })

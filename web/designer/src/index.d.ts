@@ -5,8 +5,8 @@ import type {LSPClient} from "@codemirror/lsp-client"
 
 // The server's answers: generated from the Go types that write them
 // (wire.gen.d.ts; regenerate with go test ./web -run TestWireTypesUpToDate -update).
-import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage} from "./wire.gen.js"
-export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage}
+import type {ScriptKind, RunAnswer, ServerStatus, Status, KindStatus, ConfigDiagnostic, Call, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage, TestScript} from "./wire.gen.js"
+export type {ScriptKind, ServerStatus, Status, KindStatus, ConfigDiagnostic, ContractNote, RunError, RunPlan, MockDiagnostic, FaultsResult, TestRunAnswer, ScriptCoverage, TestScript}
 /** One call of a dry run, as `restls run --json` prints it. */
 export type RunCall = Call
 /** A dry run as POST /v1/run answers it: the run, and with record the fixtures built from its masked trace. */
@@ -176,6 +176,8 @@ export interface RestlsEditor {
    * {state: "error"} saying which file to create.
    */
   runTests(options: TestRunOptions): Promise<TestRunOutcome>
+  /** The scripts the project's test files name, with those files (GET /v1/test/scripts); [] when this client may not run tests. */
+  testScripts(): Promise<TestScript[]>
   /** Render a run with the response preview; the error position links to this editor. */
   renderPreview(container: HTMLElement, outcome: RunOutcome): void
   /** Detach from the view (destroying it if created) and close the socket. */

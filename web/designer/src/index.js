@@ -352,6 +352,21 @@ export function attachRestls(options) {
       return outcome
     },
     /**
+     * testScripts lists the scripts the project's test files name (GET
+     * /v1/test/scripts); [] when this client may not run tests.
+     * @returns {Promise<import("./wire.gen.js").TestScript[]>}
+     */
+    async testScripts() {
+      try {
+        const res = await fetch(new URL("v1/test/scripts", base), {headers: await authHeaders()})
+        if (!res.ok) return []
+        const answer = await res.json()
+        return Array.isArray(answer.scripts) ? answer.scripts.filter((/** @type {any} */ s) => s && typeof s.script === "string") : []
+      } catch {
+        return []
+      }
+    },
+    /**
      * pasteCurl inserts the api.rest.v1 call of a curl command line at
      * the cursor; see index.d.ts.
      * @param {string} curl

@@ -42,6 +42,19 @@ export function renderTests(container, outcome, options = {}) {
     ...uncovered.flatMap((line, i) => [i ? ", " : "", options.onPosition
       ? el("button", {type: "button", class: "tests-line", title: `Go to line ${line}`, onclick: () => options.onPosition?.(line)}, String(line))
       : String(line)])))
+  const sites = cov && Array.isArray(cov.callSites) ? cov.callSites : []
+  if (sites.length) {
+    more.push(el("h3", {class: "tests-h"}, "Call outcomes the tests exercised"),
+      el("ul", {class: "tests-sites", "aria-label": "Call sites"}, sites.map(s => {
+        const outs = (s.outcomes || []).map(o => `${o.outcome} ×${o.calls}`)
+        return el("li", {"data-called": outs.length ? "true" : "false"},
+          options.onPosition
+            ? el("button", {type: "button", class: "tests-line", title: `Go to line ${s.line}`, onclick: () => options.onPosition?.(s.line)}, `line ${s.line}`)
+            : `line ${s.line}`,
+          " ", el("code", null, `${String(s.method || "").toUpperCase()} ${(s.serviceIds || []).join(", ")}`), ": ",
+          outs.length ? outs.join(", ") : "never called")
+      })))
+  }
   container.replaceChildren(
     el("p", {class: "tests-summary", role: "status"}, `${r.script}: ${parts.join(" · ")}`),
     el("p", {class: "tests-files"}, files.length === 1 ? "From " : "From the test files ", files.join(", ")),

@@ -4,7 +4,7 @@
 // them (internal/tsgentest, roots in web/wire_test.go): a dry run's result
 // (restls.runScript, POST /v1/run, restls run --json), restls/status,
 // GET /v1/status, restls/documentInfo, the run history commands' answers,
-// POST /v1/run/plan, POST /v1/mock/check and POST /v1/test (and their bodies); and the argument and answer
+// POST /v1/run/plan, POST /v1/mock/check, POST /v1/test and GET /v1/test/scripts (and their bodies); and the argument and answer
 // of every restls.* command and restls/* request by name (CommandParams,
 // CommandResults, MethodParams, MethodResults, Notifications); an
 // argument has every member optional, as decoding allows. Change the Go
@@ -413,6 +413,17 @@ export interface CoverageOutcome {
 export interface CoverageRatio {
   hit: number
   found: number
+}
+
+/** TestScripts is Go's web.testScriptsJSON. */
+export interface TestScripts {
+  scripts: TestScript[] | null
+}
+
+/** TestScript is Go's web.testScriptJSON. */
+export interface TestScript {
+  script: string
+  files: string[] | null
 }
 
 /** RunBody is Go's web.runBody. */
