@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -16,31 +15,6 @@ import (
 // (validateResponses), restls check and the editor report them on
 // fixture files. This file is the one place a call or a fixture is
 // matched to its operation and its answer checked.
-
-// AnswerSet loads the descriptions of src with their answers' schemas
-// (AnswerDocs) and attaches them to reg's services.
-func AnswerSet(ctx context.Context, reg *config.Registry, src []APISource, warn func(APISource, error)) *openapi.Set {
-	if len(src) == 0 || reg == nil {
-		return nil
-	}
-	return openapi.Attach(reg, AnswerDocs(ctx, src, warn))
-}
-
-// AnswerDocs loads the descriptions of src with their answers' schemas
-// (openapi.Loader.Answers), which the editor's store leaves out. A
-// description that does not load is passed to warn.
-func AnswerDocs(ctx context.Context, src []APISource, warn func(APISource, error)) []openapi.Doc {
-	loader := &openapi.Loader{Answers: true}
-	docs := make([]openapi.Doc, 0, len(src))
-	for _, s := range src {
-		idx, err := loader.Load(ctx, s.Location)
-		if err != nil && warn != nil {
-			warn(s, err)
-		}
-		docs = append(docs, openapi.Doc{ServiceID: s.ServiceID, Location: s.Location, Index: idx, Err: err})
-	}
-	return docs
-}
 
 // CheckAnswer finds the operation of an answer in set: that of service
 // serviceID, method, and the path segments after the service's url. It

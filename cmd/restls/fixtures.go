@@ -73,7 +73,8 @@ read, no description, or a fixture file that cannot be updated.`)
 	sources := cf.openAPI(openAPI)
 	// The script's kind and registry as a run of it decides them: the
 	// session's snapshot, its kind rule.
-	ws := cf.session(sources).Snapshot()
+	sess := cf.session(sources)
+	ws := sess.Snapshot()
 	reg := ws.Config.For(ws.Kind(filepath.ToSlash(abs), string(src)).Kind)
 	if !reg.Loaded {
 		return usageErr("%s", errNoConfiguration)
@@ -83,14 +84,23 @@ read, no description, or a fixture file that cannot be updated.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// The descriptions with their answers' schemas from the session's
+	// store, the one its runs' answers are checked with.
+	if err := sess.WaitAnswers(ctx); err != nil {
+		return usageErr("the API descriptions did not load: %v", err)
+	}
+	docs, _ := sess.AnswerDescriptions().Docs(sources)
 	failed := false
-	set := workspace.AnswerSet(ctx, reg, sources, func(s workspace.APISource, err error) {
-		fmt.Fprintf(env.stderr, "restls fixtures: %v\n", err)
-		failed = true
-	})
+	for _, d := range docs {
+		if d.Err != nil {
+			fmt.Fprintf(env.stderr, "restls fixtures: %v\n", d.Err)
+			failed = true
+		}
+	}
 	if failed {
 		return 2
 	}
+	set := sess.AnswerAPIs(reg)
 	file := workspace.FixtureFile(script)
 	if err := workspace.FixtureWritable(script, file); err != nil {
 		return usageErr("cannot write %s: %v", file, err)

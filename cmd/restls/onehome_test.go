@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,4 +82,22 @@ func engineLevelMessage(t *testing.T, door, report string) string {
 		t.Errorf("%s: the error %q does not name the engine level", door, msg)
 	}
 	return msg
+}
+
+// TestFixturesGenerateNamesAnUnreadableDescription: restls fixtures
+// generate reads the descriptions from its session's answer store, as a
+// run checks its answers; a description that does not load is named
+// on stderr with why, exit 2, and nothing is written.
+func TestFixturesGenerateNamesAnUnreadableDescription(t *testing.T) {
+	t.Parallel()
+	dir := shopProject(t, "")
+	writeFile(t, dir, "apis/shop.json", `{"openapi": 3`)
+	writeFile(t, dir, "orders.js", "return api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {}).body;\n")
+	out, errs, rc := runInDir(t, dir, "fixtures", "generate", "orders.js")
+	if rc != 2 || out != "" || !strings.HasPrefix(errs, "restls fixtures: ") || !strings.Contains(errs, "shop.json") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming apis/shop.json", rc, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "orders.mock.yaml")); !os.IsNotExist(err) {
+		t.Errorf("a fixture file was written: %v", err)
+	}
 }
