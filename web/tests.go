@@ -253,7 +253,7 @@ func (s *Server) testScript(script string) (rel, abs string, err error) {
 		return "", "", fmt.Errorf(`"script" is %d bytes, above the %d limit`, len(script), maxScriptPath)
 	}
 	rel = filepath.Clean(filepath.FromSlash(strings.TrimPrefix(script, "./")))
-	if !filepath.IsLocal(rel) {
+	if !filepath.IsLocal(rel) || rel == "." {
 		return "", "", fmt.Errorf(`"script" %q is not a path inside the project: give it relative to the project root (scripts/orders.js)`, script)
 	}
 	return filepath.ToSlash(rel), filepath.Join(s.opts.TestRoot, rel), nil

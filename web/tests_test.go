@@ -132,7 +132,7 @@ func TestDesignerTestRun(t *testing.T) {
 	})
 	t.Run("paths outside the project", func(t *testing.T) {
 		t.Parallel()
-		for _, p := range []string{"../orders.js", "/etc/passwd", "", strings.Repeat("a/", 600) + "x.js"} {
+		for _, p := range []string{"../orders.js", "/etc/passwd", "", ".", "scripts/..", strings.Repeat("a/", 600) + "x.js"} {
 			res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, p, "return 1;"), auth)
 			if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `\"script\"`) {
 				t.Errorf("script %.40q: %d %s; want 400", p, res.StatusCode, body)
@@ -250,4 +250,29 @@ func TestDesignerTestRoles(t *testing.T) {
 	if !slices.Equal(summary, want) {
 		t.Errorf("audit %q, want %q", summary, want)
 	}
+}
+
+// FuzzTestScript: whatever "script" POST /v1/test is sent, it is refused
+// or it is a path inside the project root, named back relative with "/"
+// (the only path the run reads test files by and overlays text at).
+func FuzzTestScript(f *testing.F) {
+	for _, seed := range []string{"scripts/orders.js", "./a.js", "../a.js", "a/../../b.js", "/etc/passwd", `C:\x.js`, `..\..\x.js`, "", " ", "a//b/./c.js",
+		"scripts/\x00.js", strings.Repeat("a/", 511) + "x.js", strings.Repeat("../", 400), "é/ü.js", "a/b/..", "."} {
+		f.Add(seed)
+	}
+	root := filepath.Join(os.TempDir(), "restls-fuzz-root")
+	s := &Server{opts: Options{TestRoot: root}}
+	f.Fuzz(func(t *testing.T, script string) {
+		rel, abs, err := s.testScript(script)
+		if err != nil {
+			if rel != "" || abs != "" {
+				t.Fatalf("refused %q yet answered %q, %q", script, rel, abs)
+			}
+			return
+		}
+		back, err := filepath.Rel(root, abs)
+		if err != nil || !filepath.IsLocal(back) || back == "." || filepath.ToSlash(back) != rel || len(script) > maxScriptPath {
+			t.Fatalf("script %q: %q, %q is not a path inside %s named back", script, rel, abs, root)
+		}
+	})
 }
