@@ -25,6 +25,18 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 // (a directory, a FIFO, a link to a device, above input.Ignore's limit)
 // is a warning, and the walk goes on without its patterns.
 func Find(paths, include, exclude []string) ([]string, []Finding, error) {
+	var out []string
+	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) })
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(out)
+	return out, warnings, nil
+}
+
+// walkScripts is Find handing each file to add once, in the order of the
+// walk, as it finds it.
+func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -33,38 +45,36 @@ func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 	}
 	inc, err := compileGlobs("--include", include)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	exc, err := compileGlobs("--exclude", exclude)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	seen := map[string]bool{}
-	var out []string
-	var warnings []Finding
-	add := func(p string) {
+	once := func(p string) {
 		if !seen[p] {
 			seen[p] = true
-			out = append(out, p)
+			add(p)
 		}
 	}
+	var warnings []Finding
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
+			return nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
-			add(filepath.Clean(root))
+			once(filepath.Clean(root))
 			continue
 		}
-		w, err := walk(root, inc, exc, add)
+		w, err := walk(root, inc, exc, once)
 		warnings = append(warnings, w...)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	sort.Strings(out)
-	return out, warnings, nil
+	return warnings, nil
 }
 
 // walk adds the scripts below the directory root and returns the
