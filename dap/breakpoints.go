@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	godap "github.com/google/go-dap"
 
@@ -40,7 +41,10 @@ type hitCondition struct {
 	n  int
 }
 
-var hitSyntax = regexp.MustCompile(`^\s*(==|>=|<=|>|<|%)?\s*(\d{1,9})\s*$`)
+// hitSyntax is a hitCondition; compiled on first use, as every regexp of
+// this package: every restls process links it, the language server never
+// debugs (TestStartupWorkOfRunPackages).
+var hitSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(==|>=|<=|>|<|%)?\s*(\d{1,9})\s*$`) })
 
 // parseHit reads a hitCondition: N (stop at the Nth hit and after: as
 // >=N), ==N, >N, >=N, <N, <=N, %N (every Nth).
@@ -48,7 +52,7 @@ func parseHit(s string) (hitCondition, error) {
 	if strings.TrimSpace(s) == "" {
 		return hitCondition{}, nil
 	}
-	m := hitSyntax.FindStringSubmatch(s)
+	m := hitSyntax().FindStringSubmatch(s)
 	if m == nil {
 		return hitCondition{}, fmt.Errorf("hit count %q: write N, ==N, >N, >=N, <N, <=N or %%N", s)
 	}
@@ -83,7 +87,7 @@ func (h hitCondition) stops(count int) bool {
 }
 
 // logExpr is an expression in braces in a logpoint's message.
-var logExpr = regexp.MustCompile(`\{([^{}]+)\}`)
+var logExpr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([^{}]+)\}`) })
 
 // setBreakpoints keeps the breakpoints of a source and says which can
 // stop: a line with a statement in the launched script, a condition and
@@ -148,7 +152,7 @@ func checkExpressions(bp *breakpoint) error {
 			return fmt.Errorf("the condition does not parse: %v", err)
 		}
 	}
-	for _, m := range logExpr.FindAllStringSubmatch(bp.log, -1) {
+	for _, m := range logExpr().FindAllStringSubmatch(bp.log, -1) {
 		if err := runtime.CheckExpression(m[1]); err != nil {
 			return fmt.Errorf("{%s} in the log message does not parse: %v", m[1], err)
 		}
@@ -192,7 +196,7 @@ func (s *session) hitting(bp *breakpoint, p dryrun.Paused) bool {
 // logMessage is a logpoint's message with each {expression} replaced by
 // its value (a string without its quotes).
 func (s *session) logMessage(bp *breakpoint, p dryrun.Paused) string {
-	return logExpr.ReplaceAllStringFunc(bp.log, func(m string) string {
+	return logExpr().ReplaceAllStringFunc(bp.log, func(m string) string {
 		if p.Eval == nil {
 			return m
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,8 +73,10 @@ const launchFields = "program, text, fixtures, fixturesText, live, input, kind, 
 // themselves (VS Code's type, request, name, noDebug, presentation and
 // keys starting with "__"; nvim-dap's and dape's type, request and
 // name): not restls dap's to refuse as unknown.
-var clientFields = map[string]bool{"type": true, "request": true, "name": true, "noDebug": true, "presentation": true,
-	"preLaunchTask": true, "postDebugTask": true, "internalConsoleOptions": true, "debugServer": true, "suppressMultipleSessionWarning": true}
+// A list, not a map literal, which every restls process would build when
+// it starts.
+var clientFields = []string{"type", "request", "name", "noDebug", "presentation",
+	"preLaunchTask", "postDebugTask", "internalConsoleOptions", "debugServer", "suppressMultipleSessionWarning"}
 
 // withoutClientFields is raw without the clients' own fields (raw as it
 // is when it is no JSON object: the decoder says why).
@@ -83,7 +86,7 @@ func withoutClientFields(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	for k := range fields {
-		if clientFields[k] || strings.HasPrefix(k, "__") {
+		if slices.Contains(clientFields, k) || strings.HasPrefix(k, "__") {
 			delete(fields, k)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -39,13 +40,19 @@ func (m method) signature() string {
 	return "api.rest.v1." + m.name + "(SERVICE_ID, PATH, HEADER[, TIMEOUTS])"
 }
 
-// install sets up api, context and console.
 // makeResultProgram builds a response in one call (makeResult),
 // compiled once for every run: compiling it per run was a twentieth of a
-// short run's time.
-var makeResultProgram = goja.MustCompile("", `(function (code, message, headers, body) {
+// short run's time. It is compiled on the first run, not when the package
+// starts: the language server, which runs scripts only in child processes,
+// never compiles it and so never touches goja's compiler (some 0.5 MB of
+// the binary's pages, docs/lsp.md "Issue 34's acceptance").
+var makeResultProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("", `(function (code, message, headers, body) {
   return {status: {code: code, message: message}, headers: headers, body: body};
 })`, false)
+})
+
+// install sets up api, context and console.
 
 func (r *runner) install() error {
 	vm := r.vm
@@ -69,7 +76,7 @@ func (r *runner) install() error {
 		return err
 	}
 
-	mk, err := vm.RunProgram(makeResultProgram)
+	mk, err := vm.RunProgram(makeResultProgram())
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -212,16 +213,19 @@ const (
 	maxPreview = 100
 )
 
-var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+// identifier is a name a preview writes as a.b, not a["b"]; compiled on
+// first use, as everything of this package only runs need
+// (TestStartupWorkOfRunPackages).
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`) })
 
 // member is the expression of parent's property key.
 func member(parent, key string, index bool) string {
 	switch {
-	case parent == "globalThis" && identifier.MatchString(key):
+	case parent == "globalThis" && identifier().MatchString(key):
 		return key
 	case index:
 		return parent + "[" + key + "]"
-	case identifier.MatchString(key):
+	case identifier().MatchString(key):
 		return parent + "." + key
 	}
 	b, _ := json.Marshal(key)

@@ -62,3 +62,40 @@ func TestStartupAllocations(t *testing.T) {
 		t.Errorf("package initialisation allocates %d times in a restls process, want at most %d; the most:%s", total, startupAllocs, top.String())
 	}
 }
+
+// TestStartupWorkOfRunPackages: every restls process links the packages of
+// dry runs and of debugging, and runs their package initialisation, the
+// language server too, which does neither itself (runs go to child
+// processes). What they build when the process starts touches their code
+// and the pages of the binary around it, and a language server keeps
+// those pages resident for its whole life (issue 34: compiling the
+// response builder when the process started kept some 0.3 MB more of the
+// binary resident in the language server). So they build what they need
+// on first use: a few hundred bytes at start at most.
+func TestStartupWorkOfRunPackages(t *testing.T) {
+	t.Parallel()
+	budget := map[string]int{ // bytes allocated by the package's initialisation
+		"github.com/restls/restls/runtime": 1024,
+		"github.com/restls/restls/dap":     1024,
+	}
+	cmd := restlsCommand(t, "version")
+	cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("restls version: %v\n%s", err, stderr.String())
+	}
+	for line := range strings.Lines(stderr.String()) {
+		m := initLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		max, ok := budget[m[1]]
+		if !ok {
+			continue
+		}
+		if n, _ := strconv.Atoi(m[2]); n > max {
+			t.Errorf("%s allocates %d bytes when restls starts, want at most %d: build what only runs use on first use (sync.OnceValue)", m[1], n, max)
+		}
+	}
+}
