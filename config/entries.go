@@ -79,50 +79,100 @@ func (l *lazyEntries) get() []Entry {
 	return l.entries
 }
 
-// entrySource is one parsed source with its text, for entries.
+// entrySource is one parsed source with its text, for entries: of its
+// api definitions only what an entry is made of (entryAPI), so that a
+// snapshot nobody navigates keeps about half of what the parse made (the
+// parse's positions each repeat the file's name, and the descriptions
+// and credentials are no entry's): 1 MB less with 10,000 services, 2 MB
+// of the language server's resident memory (docs/lsp.md, "Issue 34's
+// acceptance").
 type entrySource struct {
-	p     *parsed
-	data  []byte
-	kinds []Kind
+	file   string
+	apis   []entryAPI
+	oauths []rawOAuth
+	data   []byte
+	kinds  []Kind
+}
+
+// entryAPI is a rawAPI as an entry reads it.
+type entryAPI struct {
+	id, url, authType, oauthRef string
+	pos, idPos, urlPos, refPos  lineCol
+	idSet, refSet               bool
+}
+
+// lineCol is a Position without its file, which entrySource holds once:
+// every position a parse records is in the parsed file, or is the zero
+// Position of a value not found (a negative line keeps that it had no
+// file). Lines and columns fit: input.ReadFile reads no file of 2 GB.
+type lineCol struct{ line, col int32 }
+
+func lineColOf(p Position) lineCol {
+	if p.File == "" {
+		return lineCol{^int32(p.Line), int32(p.RuneCol)}
+	}
+	return lineCol{int32(p.Line), int32(p.RuneCol)}
+}
+
+func (lc lineCol) in(file string) Position {
+	if lc.line < 0 {
+		return Position{Line: int(^lc.line), RuneCol: int(lc.col)}
+	}
+	return Position{File: file, Line: int(lc.line), RuneCol: int(lc.col)}
+}
+
+// newEntrySource keeps of p and its text what buildEntries reads.
+func newEntrySource(p *parsed, data []byte, kinds []Kind) entrySource {
+	if p == nil {
+		return entrySource{}
+	}
+	apis := make([]entryAPI, len(p.apis))
+	for i := range p.apis {
+		a := &p.apis[i]
+		e := entryAPI{id: a.serviceID.value, url: a.url.value, pos: lineColOf(a.pos), idPos: lineColOf(a.serviceID.pos),
+			urlPos: lineColOf(a.url.pos), idSet: a.serviceID.set}
+		if a.auth != nil {
+			e.authType = a.auth.typ.value
+			e.oauthRef, e.refPos, e.refSet = a.auth.id.value, lineColOf(a.auth.id.pos), a.auth.id.set
+		}
+		apis[i] = e
+	}
+	return entrySource{file: p.file, apis: apis, oauths: p.oauths, data: data, kinds: kinds}
 }
 
 // buildEntries lists the entries of the sources, in reading order.
 func buildEntries(srcs []entrySource) []Entry {
 	n := 0
 	for _, src := range srcs {
-		if src.p != nil {
-			n += len(src.p.apis) + len(src.p.oauths)
-		}
+		n += len(src.apis) + len(src.oauths)
 	}
 	out := make([]Entry, 0, n)
 	for _, src := range srcs {
-		if src.p == nil {
+		if src.apis == nil && src.oauths == nil {
 			continue
 		}
-		loc := newLocator(src.p.file, src.data)
-		for i := range src.p.apis {
-			a := &src.p.apis[i]
-			e := Entry{ID: a.serviceID.value, Defined: a.pos, IDAt: a.serviceID.pos, URL: a.url.value, Kinds: src.kinds}
-			if a.serviceID.set {
-				e.IDSpan = loc.value(a.serviceID.pos, "serviceId", a.serviceID.value)
+		loc := newLocator(src.file, src.data)
+		for i := range src.apis {
+			a := &src.apis[i]
+			e := Entry{ID: a.id, Defined: a.pos.in(src.file), IDAt: a.idPos.in(src.file), URL: a.url, Kinds: src.kinds}
+			if a.idSet {
+				e.IDSpan = loc.value(e.IDAt, "serviceId", a.id)
 			}
-			if ref, _, ok := strings.Cut(a.url.value, "/"); ok && ref != "" && !isAbsolute(a.url.value) && !strings.Contains(ref, ":") {
+			if ref, _, ok := strings.Cut(a.url, "/"); ok && ref != "" && !isAbsolute(a.url) && !strings.Contains(ref, ":") {
 				e.RefersTo = ref
-				if sp := loc.value(a.url.pos, "url", a.url.value); sp.Found {
+				if sp := loc.value(a.urlPos.in(src.file), "url", a.url); sp.Found {
 					e.RefersToSpan = Span{sp.Start, sp.Start + len(ref), true}
 				}
 			}
-			if a.auth != nil {
-				e.AuthType = a.auth.typ.value
-				if a.auth.id.set {
-					e.OAuthRef = a.auth.id.value
-					e.OAuthRefSpan = loc.value(a.auth.id.pos, "id", a.auth.id.value)
-				}
+			e.AuthType = a.authType
+			if a.refSet {
+				e.OAuthRef = a.oauthRef
+				e.OAuthRefSpan = loc.value(a.refPos.in(src.file), "id", a.oauthRef)
 			}
 			out = append(out, e)
 		}
-		for i := range src.p.oauths {
-			o := &src.p.oauths[i]
+		for i := range src.oauths {
+			o := &src.oauths[i]
 			f := o.get("id")
 			e := Entry{OAuth: true, ID: f.value, Defined: o.pos, IDAt: f.pos, Kinds: src.kinds}
 			if f.set {
@@ -342,8 +392,8 @@ func loadEntries(props []*parsed, propData [][]byte, serviceXML *parsed, service
 	}
 	srcs := make([]entrySource, 0, len(props)+2)
 	for i, p := range props {
-		srcs = append(srcs, entrySource{p, propData[i], Kinds})
+		srcs = append(srcs, newEntrySource(p, propData[i], Kinds))
 	}
-	srcs = append(srcs, entrySource{serviceXML, serviceData, service}, entrySource{handlerXML, handlerData, handler})
+	srcs = append(srcs, newEntrySource(serviceXML, serviceData, service), newEntrySource(handlerXML, handlerData, handler))
 	return &lazyEntries{srcs: srcs}
 }
