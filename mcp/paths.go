@@ -39,7 +39,10 @@ func (s *Server) read(path string, k input.Kind) (string, []byte, error) {
 		return "", nil, fmt.Errorf("the path is %d bytes, above the %d limit", len(path), maxPath)
 	}
 	abs := s.abs(path)
-	data, err := input.ReadFileIn(s.o.Root, abs, k)
+	// An editor's open text, as the references tool's index reads it,
+	// else the file.
+	text, _, err := s.o.Session.ReadFileIn(s.o.Root, abs, k)
+	data := []byte(text)
 	switch {
 	case errors.Is(err, input.ErrOutside):
 		return "", nil, s.errOutside(path)

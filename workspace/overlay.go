@@ -125,3 +125,19 @@ func (s *Session) ReadFile(path string, kind input.Kind) (text string, open bool
 	data, err := input.ReadFile(path, kind)
 	return string(data), false, err
 }
+
+// ReadFileIn is ReadFile for a file that must stay inside root
+// (input.ReadFileIn: what an agent or a repository names): the open text
+// of a file that is, or would be once saved, inside root, else the file.
+func (s *Session) ReadFileIn(root, path string, kind input.Kind) (text string, open bool, err error) {
+	if ov, ok := s.Overlay(path); ok {
+		// Judged as the file it would be written to: an unsaved new file
+		// has no disk file to resolve.
+		if err := input.WritableIn(root, path, kind); err != nil {
+			return "", false, err
+		}
+		return ov.Text, true, nil
+	}
+	data, err := input.ReadFileIn(root, path, kind)
+	return string(data), false, err
+}
