@@ -43,10 +43,15 @@ type Outcome struct {
 // the child, a watchdog goroutine cannot run while one large copy (a string
 // concatenation of hundreds of megabytes) holds up a garbage collection.
 func supervise(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration, interrupt bool) (Outcome, error) {
-	var out Outcome
 	if err := cmd.Start(); err != nil {
-		return out, err
+		return Outcome{}, err
 	}
+	return watch(ctx, cmd, maxMemory, wall, interrupt)
+}
+
+// watch is supervise of a child already started.
+func watch(ctx context.Context, cmd *exec.Cmd, maxMemory int64, wall time.Duration, interrupt bool) (Outcome, error) {
+	var out Outcome
 	pid := cmd.Process.Pid
 	group := inOwnGroup(cmd)
 	kill := func() {
