@@ -97,15 +97,25 @@ func withoutClientFields(raw json.RawMessage) json.RawMessage {
 	return b
 }
 
+// DecodeLaunch reads a launch request's arguments as restls dap does:
+// the clients' own fields left out, any other field it does not know
+// refused, naming it.
+func DecodeLaunch(raw json.RawMessage) (LaunchArgs, error) {
+	var a LaunchArgs
+	dec := json.NewDecoder(bytes.NewReader(withoutClientFields(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return a, fmt.Errorf("the launch configuration is not what restls dap takes (%s): %v", launchFields, err)
+	}
+	return a, nil
+}
+
 // doLaunch reads the script the launch configuration names (a test
 // case's, a replayed run's).
 func (s *session) doLaunch(raw json.RawMessage) error {
-	var a LaunchArgs
-	raw = withoutClientFields(raw)
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return fmt.Errorf("the launch configuration is not what restls dap takes (%s): %v", launchFields, err)
+	a, err := DecodeLaunch(raw)
+	if err != nil {
+		return err
 	}
 	if s.o.Vet != nil {
 		if err := s.o.Vet(&a); err != nil {
@@ -327,7 +337,11 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 	req.Input = a.Input
 	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Show
 	req.Limits = engine.Limits{Timeout: s.o.Wall}
+	req.AllowServices = s.o.AllowServices
 	res, err := s.o.Run(ctx, snap, req)
+	if s.o.ReportRuns {
+		s.report(res, err)
+	}
 	if err != nil {
 		s.output("stderr", fmt.Sprintf("restls dap: %v\n", err))
 		return

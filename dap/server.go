@@ -45,6 +45,13 @@ type Options struct {
 	History interface {
 		Last(script string, n int) ([]*history.Entry, error)
 	}
+	// AllowServices, when not nil, are the only serviceIds a run may
+	// call (engine.Request.AllowServices: a runner role limited to
+	// some services).
+	AllowServices []string
+	// ReportRuns sends, after each run, a RunEvent with what an audit
+	// keeps of it (restls serve's, for the designer's debugger).
+	ReportRuns bool
 	// Show is how a path is shown in messages (nil: as it is).
 	Show   func(path string) string
 	Logger *zap.Logger
@@ -188,21 +195,26 @@ var exceptionFilters = []godap.ExceptionBreakpointsFilter{
 	{Filter: "restClientError", Label: "RestClientError", Description: "Stop where an api.rest.v1 call fails with a RestClientError (timeout, refused connection, no-fixture...)"},
 }
 
+// Capabilities are what restls dap answers initialize with.
+func Capabilities() godap.Capabilities {
+	return godap.Capabilities{
+		SupportsConfigurationDoneRequest:  true,
+		SupportTerminateDebuggee:          true,
+		SupportsTerminateRequest:          true,
+		SupportsEvaluateForHovers:         true,
+		SupportsConditionalBreakpoints:    true,
+		SupportsHitConditionalBreakpoints: true,
+		SupportsLogPoints:                 true,
+		SupportsExceptionInfoRequest:      true,
+		ExceptionBreakpointFilters:        exceptionFilters,
+	}
+}
+
 // handle answers m; true ends the session.
 func (s *session) handle(m godap.Message) bool {
 	switch req := m.(type) {
 	case *godap.InitializeRequest:
-		s.send(&godap.InitializeResponse{Response: s.newResponse(req.Seq, req.Command), Body: godap.Capabilities{
-			SupportsConfigurationDoneRequest:  true,
-			SupportTerminateDebuggee:          true,
-			SupportsTerminateRequest:          true,
-			SupportsEvaluateForHovers:         true,
-			SupportsConditionalBreakpoints:    true,
-			SupportsHitConditionalBreakpoints: true,
-			SupportsLogPoints:                 true,
-			SupportsExceptionInfoRequest:      true,
-			ExceptionBreakpointFilters:        exceptionFilters,
-		}})
+		s.send(&godap.InitializeResponse{Response: s.newResponse(req.Seq, req.Command), Body: Capabilities()})
 	case *godap.LaunchRequest:
 		if err := s.doLaunch(req.Arguments); err != nil {
 			s.reply(req.Seq, req.Command, err.Error())

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -18,7 +19,7 @@ import (
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -34,7 +35,9 @@ protocol is written to stdout; logs go to stderr or --log-file.
 The project is the one the other commands find: the nearest restls.yaml
 (or --project) and its environment (the launch configuration's "env", else
 --env), the config flags and RESTLS_* variables. A debug run runs in this
-process. See docs/debugging.md.
+process, itself started by the editor (restls serve starts one restls dap
+per designer debug session, as it starts a dry run's child). See
+docs/debugging.md.
 
 Exit status: 0 when the client disconnects or closes stdin, 1 when the
 session broke, 2 for usage errors.`)
@@ -46,6 +49,8 @@ session broke, 2 for usage errors.`)
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	maxMemory := memoryFlag(fs, "stop a debug run whose process has grown by this `size`")
+	allowServices := fs.String("allow-services", "", "let a debug run call only these serviceIds (a comma-separated `list`); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
+	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -96,7 +101,10 @@ session broke, 2 for usage errors.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, Logger: log.Named("dap")}
+	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, ReportRuns: *reportRuns, Logger: log.Named("dap")}
+	if *allowServices != "" {
+		opts.AllowServices = strings.Split(*allowServices, ",")
+	}
 	if dir, err := historyDir(env); err == nil {
 		opts.History = &history.Dir{Root: dir}
 	}
