@@ -1,19 +1,23 @@
 package web
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"reflect"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
+	godap "github.com/google/go-dap"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
@@ -28,12 +32,12 @@ const DAPProtocol = "restls.dap"
 // bound on a message.
 const maxDAPMessage = 4 << 20
 
-// handleDAP upgrades to a WebSocket and runs one debug session of
-// restls dap on it (package dap), the designer's debugger: the script is
-// the text the launch carries, never a path; its runs go through the gate
-// (--allow-run, roles: mocker with fixtures, runner live) and its audit.
-// A /dap socket takes one of the sessions /lsp sockets take
-// (--max-sessions).
+// handleDAP upgrades to a WebSocket and serves one designer debug
+// session on it (dapRelay): the script is the text the launch carries,
+// never a path; the launch goes through the gate (--allow-run, roles:
+// mocker with fixtures, runner live) and its audit, takes one of the
+// run engine's slots, and runs in a restls dap child of its own. A /dap
+// socket takes one of the sessions /lsp sockets take (--max-sessions).
 func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 	select {
 	case s.slots <- struct{}{}:
@@ -61,43 +65,8 @@ func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 	id, _ := IdentityFrom(r.Context())
 	ctx, cancel := context.WithCancel(withIdentity(s.ctx, id))
 	defer cancel()
-	log := s.log.With(zap.String("remote", r.RemoteAddr))
-
-	// The client's frames become restls dap's Content-Length stream.
-	in, toDAP := io.Pipe()
-	go func() {
-		for {
-			typ, data, err := c.Read(ctx)
-			if err != nil {
-				_ = toDAP.CloseWithError(io.EOF)
-				return
-			}
-			if typ != websocket.MessageText {
-				continue
-			}
-			if _, err := fmt.Fprintf(toDAP, "Content-Length: %d\r\n\r\n%s", len(data), data); err != nil {
-				return
-			}
-		}
-	}()
-	root := ""
-	if snap := s.opts.Snapshot(); snap != nil {
-		root = snap.Sources.ConfigRoot
-	}
-	out := &dapFrames{c: c, timeout: s.opts.WriteTimeout}
-	err = dap.Serve(ctx, in, out, dap.Options{
-		Snapshot: func(_ context.Context, env string) (workspace.Snapshot, error) {
-			s.opts.Session.ReloadIfChanged()
-			return s.opts.Session.SnapshotIn(env)
-		},
-		Run:    s.debugRunner(),
-		Vet:    s.vetDebugLaunch(id),
-		Show:   relativeTo(root),
-		Logger: log.Named("dap"),
-	})
-	if err != nil && ctx.Err() == nil {
-		log.Info("designer debug session ended", zap.Error(err))
-	}
+	relay := &dapRelay{s: s, id: id, c: c, log: s.log.With(zap.String("remote", r.RemoteAddr)), timeout: s.opts.WriteTimeout}
+	relay.serve(ctx)
 	if s.ctx.Err() != nil {
 		_ = c.Close(websocket.StatusServiceRestart, closeRestart)
 		return
@@ -105,16 +74,348 @@ func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 	_ = c.Close(websocket.StatusNormalClosure, "")
 }
 
-// debugRunner is the designer debugger's runner: the gate's, each run
-// audited with "via":"dap"; nil when the server has none.
-func (s *Server) debugRunner() Runner {
-	gated := s.gate.Wrap(s.opts.DebugRunner)
-	if gated == nil {
-		return nil
+// DebugChild is the restls dap process of one designer debug session
+// (Options.Debug).
+type DebugChild struct {
+	// In takes the client's requests, Content-Length framed.
+	In io.Writer
+	// Out is what restls dap writes; it ends once the process has ended
+	// and everything it wrote has been read.
+	Out io.Reader
+	// Stop kills the process if it still runs and waits for it; it says
+	// why the process ended when that was neither its own end nor Stop
+	// (its memory limit, a crash), else "".
+	Stop func() string
+}
+
+// maxQueuedRequests bounds the page's requests waiting for its
+// restls dap child to read them.
+const maxQueuedRequests = 256
+
+// dapRelay is one /dap socket: it answers initialize itself, decides
+// the launch (the designer's fields only, the gate's roles, one of the
+// run engine's slots), then starts the session's restls dap child and
+// relays between the socket and it until either ends. The child and the
+// slot last as long as the session, a paused run's included.
+type dapRelay struct {
+	s       *Server
+	id      Identity
+	c       *websocket.Conn
+	log     *zap.Logger
+	timeout time.Duration
+	seq     int // of the messages the socket is sent
+
+	init json.RawMessage // the client's initialize request
+	// What the launch was admitted as, for the audit; the run's report
+	// (dap.RunEvent) once the child sent one.
+	start  time.Time
+	snap   workspace.Snapshot
+	req    engine.Request
+	report *dap.RunReport
+	// launchReq is the launch request the child was given; first are
+	// the messages the child hears before the page's (relay).
+	launchReq dapRequest
+	first     [][]byte
+}
+
+// dapRequest is what the relay reads of a client's message.
+type dapRequest struct {
+	Seq       int             `json:"seq"`
+	Type      string          `json:"type"`
+	Command   string          `json:"command"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+func (r *dapRelay) serve(ctx context.Context) {
+	frames := make(chan []byte)
+	go func() {
+		defer close(frames)
+		for {
+			typ, data, err := r.c.Read(ctx)
+			if err != nil {
+				return
+			}
+			if typ != websocket.MessageText {
+				continue
+			}
+			select {
+			case frames <- data:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	// Before the launch: no process, no slot.
+	var child *DebugChild
+	for child == nil {
+		var data []byte
+		ok := false
+		select {
+		case data, ok = <-frames:
+		case <-ctx.Done():
+		}
+		if !ok {
+			return
+		}
+		var m dapRequest
+		if json.Unmarshal(data, &m) != nil || m.Type != "request" {
+			continue
+		}
+		switch m.Command {
+		case "initialize":
+			r.init = data
+			body, _ := json.Marshal(dap.Capabilities())
+			r.respond(m, nil, body)
+		case "launch":
+			var err error
+			if child, err = r.launch(ctx, m); err != nil {
+				r.respond(m, err, nil)
+			}
+		case "disconnect":
+			r.respond(m, nil, nil)
+			return
+		default:
+			r.respond(m, fmt.Errorf("restls serve --http answers %q once a script is launched: send launch first", m.Command), nil)
+		}
 	}
-	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
-		return gated(context.WithValue(ctx, viaKey{}, "dap"), snap, req)
+	r.relay(ctx, child, frames)
+}
+
+// launch decides the launch request m and starts the session's child
+// with it; refused, it says why, and nothing runs or is held.
+func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error) {
+	s := r.s
+	a, err := dap.DecodeLaunch(m.Arguments)
+	if err != nil {
+		return nil, err
 	}
+	req, snap, err := s.vetDebugLaunch(r.id, &a)
+	if err != nil {
+		return nil, err
+	}
+	if !s.gate.enter() {
+		return nil, &RefusedError{Code: refusedStopping, Reason: reasonStopping}
+	}
+	start := time.Now()
+	var slot *engine.Slot
+	if s.opts.Admit != nil {
+		var ok bool
+		if slot, ok = s.opts.Admit(); !ok {
+			s.gate.leave()
+			s.gate.account(start, r.id, true, snap, req, nil, engine.ErrBusy, "busy", "dap")
+			return nil, errors.New("restls is running its maximum number of dry runs (--max-runs), and a debug session holds one for as long as it lasts: try again when one ends")
+		}
+	}
+	child, err := s.opts.Debug(ctx, req.AllowServices)
+	if err != nil {
+		slot.Release()
+		s.gate.leave()
+		r.log.Warn("starting restls dap for the designer's debugger", zap.Error(err))
+		return nil, errors.New("restls could not start the debugger's process: the server log says why")
+	}
+	r.start, r.snap, r.req, r.launchReq = start, snap, req, m
+	stopped := context.AfterFunc(s.gate.stopped, func() { child.Stop() })
+	var once sync.Once
+	var why string
+	end := func() string {
+		once.Do(func() {
+			stopped()
+			why = child.Stop()
+			slot.Release()
+			s.gate.leave()
+			r.audit()
+		})
+		return why
+	}
+	// The child hears the client's initialize (the relay answered it)
+	// and the launch as admitted: the designer's fields only.
+	init := r.init
+	if init == nil {
+		init = json.RawMessage(`{"seq":0,"type":"request","command":"initialize","arguments":{"adapterID":"restls"}}`)
+	}
+	args, _ := json.Marshal(designerLaunch(a))
+	launch, _ := json.Marshal(dapRequest{Seq: m.Seq, Type: "request", Command: "launch", Arguments: args})
+	r.first = [][]byte{init, launch}
+	return &DebugChild{In: child.In, Out: child.Out, Stop: end}, nil
+}
+
+// relay passes the socket's requests to child and child's messages to
+// the socket until the client disconnects or goes, the child ends, or
+// the server stops. When the client hears its disconnect answered, the
+// child is gone and its slot free.
+func (r *dapRelay) relay(ctx context.Context, child *DebugChild, frames <-chan []byte) {
+	out := make(chan []byte)
+	go func() {
+		defer close(out)
+		br := bufio.NewReader(child.Out)
+		for {
+			data, err := godap.ReadBaseMessage(br)
+			if err != nil {
+				return
+			}
+			out <- data
+		}
+	}()
+	// The requests go to the child from a goroutine of their own, a
+	// bounded queue before it: the relay keeps reading the child's
+	// messages while a request waits (else a flood of requests could
+	// block both pipes at once, and the session and its slot forever).
+	toChild := make(chan []byte, maxQueuedRequests+len(r.first))
+	for _, m := range r.first {
+		toChild <- m
+	}
+	go func() {
+		for data := range toChild {
+			if godap.WriteBaseMessage(child.In, data) != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(toChild)
+		child.Stop()
+		for range out { // the child is gone: its output ends
+		}
+	}()
+	initAnswered, launched, terminated := false, false, false
+	for {
+		select {
+		case data, ok := <-frames:
+			if !ok {
+				return // the client went
+			}
+			var m dapRequest
+			if json.Unmarshal(data, &m) == nil && m.Type == "request" && (m.Command == "launch" || m.Command == "attach") {
+				r.respond(m, errors.New("this debug session has launched its script already: end it, then debug again"), nil)
+				continue
+			}
+			select {
+			case toChild <- data:
+			default:
+				r.event("output", map[string]any{"category": "stderr", "output": fmt.Sprintf("restls: the page sent more than %d requests that the debugger had not read yet: the session ends\n", maxQueuedRequests)})
+				r.event("terminated", nil)
+				return
+			}
+		case data, ok := <-out:
+			if !ok {
+				// The child ended by itself: its idle limit, else its
+				// memory limit or a crash, which the page is told.
+				why := child.Stop()
+				if why == "" && launched {
+					return
+				}
+				if why == "" {
+					why = "restls dap ended before it answered: the server log says why"
+				}
+				if !launched {
+					r.respond(r.launchReq, errors.New(why), nil)
+					return
+				}
+				r.event("output", map[string]any{"category": "stderr", "output": why + "\n"})
+				if !terminated {
+					r.event("terminated", nil)
+				}
+				return
+			}
+			var m struct {
+				Type    string          `json:"type"`
+				Event   string          `json:"event"`
+				Command string          `json:"command"`
+				Body    json.RawMessage `json:"body"`
+			}
+			if json.Unmarshal(data, &m) != nil {
+				continue
+			}
+			switch {
+			case m.Type == "event" && m.Event == dap.RunEvent:
+				var rep dap.RunReport
+				if json.Unmarshal(m.Body, &rep) == nil {
+					r.report = &rep
+				}
+				continue
+			case m.Type == "response" && m.Command == "initialize" && !initAnswered:
+				initAnswered = true // the relay answered it
+				continue
+			case m.Type == "response" && m.Command == "launch":
+				launched = true
+			case m.Type == "event" && m.Event == "terminated":
+				terminated = true
+			case m.Type == "response" && m.Command == "disconnect":
+				child.Stop()
+				r.forward(data)
+				return
+			}
+			if !r.forward(data) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// audit writes the debug run's audit line once its session ended, as a
+// dry run's, from the child's report; a session that ended before its
+// run did is canceled.
+func (r *dapRelay) audit() {
+	var res *dryrun.Result
+	var err error
+	outcome := "canceled"
+	switch rep := r.report; {
+	case rep == nil:
+		err = context.Canceled
+	case rep.Failed != "":
+		err, outcome = errors.New(rep.Failed), "failed"
+	case rep.Result != nil:
+		res, outcome = rep.Result, "returned"
+		if res.Threw() {
+			outcome = "threw"
+		}
+	}
+	r.s.gate.account(r.start, r.id, true, r.snap, r.req, res, err, outcome, "dap")
+}
+
+// respond answers the client's request m itself: success with body, or
+// err's message.
+func (r *dapRelay) respond(m dapRequest, err error, body json.RawMessage) {
+	resp := map[string]any{"type": "response", "request_seq": m.Seq, "command": m.Command, "success": err == nil}
+	if err != nil {
+		resp["message"] = err.Error()
+		resp["body"] = map[string]any{"error": map[string]any{"id": 1, "format": err.Error(), "showUser": true}}
+	} else if body != nil {
+		resp["body"] = body
+	}
+	data, _ := json.Marshal(resp)
+	r.forward(data)
+}
+
+// event sends the page an event of the relay's own.
+func (r *dapRelay) event(name string, body any) {
+	m := map[string]any{"type": "event", "event": name}
+	if body != nil {
+		m["body"] = body
+	}
+	data, _ := json.Marshal(m)
+	r.forward(data)
+}
+
+// forward sends one message to the socket, numbered in the socket's
+// sequence; false when the client does not take it (its session ends).
+func (r *dapRelay) forward(data []byte) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil {
+		return true
+	}
+	r.seq++
+	fields["seq"] = json.RawMessage(strconv.Itoa(r.seq))
+	data, _ = json.Marshal(fields)
+	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+	defer cancel()
+	if err := r.c.Write(ctx, websocket.MessageText, data); err != nil {
+		_ = r.c.CloseNow()
+		return false
+	}
+	return true
 }
 
 // designerLaunch is what a designer's launch may carry; anything else
@@ -124,60 +425,32 @@ func designerLaunch(a dap.LaunchArgs) dap.LaunchArgs {
 }
 
 // vetDebugLaunch refuses a launch that would make this server read a
-// path a client names, and one the gate would refuse (checked again
-// when the run starts), so the debugger says why at once.
-func (s *Server) vetDebugLaunch(id Identity) func(*dap.LaunchArgs) error {
-	return func(a *dap.LaunchArgs) error {
-		if a.Text == "" {
-			return errors.New(`the designer's debugger debugs the script it sends: give its text as "text" (restls serve --http reads no path a client names)`)
-		}
-		if !reflect.DeepEqual(*a, designerLaunch(*a)) {
-			return errors.New("restls serve --http debugs a script's text with fixturesText, live, input, kind, env and stopOnEntry only: fixtures files, test files and replays are for restls dap on your machine")
-		}
-		snap, err := s.opts.Session.SnapshotIn(a.Env)
-		if err != nil {
-			return err
-		}
-		fx := engine.Fixtures{Live: a.Live, None: a.FixturesText == "" && !a.Live}
-		if a.FixturesText != "" {
-			fx.Inline = []byte(a.FixturesText)
-		}
-		// A refused launch leaves the audit line a refused run leaves.
-		return s.gate.Vet(id, snap, engine.Request{Name: a.Program, Text: a.Text, Fixtures: fx}, "dap")
+// path a client names, one the gate refuses (roles, environments), and
+// one on a server whose services come from --registry-url (the child
+// reads the project's files); else it is the run as the gate admitted
+// it (a runner limited to some services) and the snapshot it runs in.
+func (s *Server) vetDebugLaunch(id Identity, a *dap.LaunchArgs) (engine.Request, workspace.Snapshot, error) {
+	if a.Text == "" {
+		return engine.Request{}, workspace.Snapshot{}, errors.New(`the designer's debugger debugs the script it sends: give its text as "text" (restls serve --http reads no path a client names)`)
 	}
-}
-
-// dapFrames is restls dap's output as WebSocket text frames: it takes the
-// Content-Length stream and sends each message's JSON as one frame.
-type dapFrames struct {
-	c       *websocket.Conn
-	timeout time.Duration
-	buf     []byte
-}
-
-func (f *dapFrames) Write(p []byte) (int, error) {
-	f.buf = append(f.buf, p...)
-	for {
-		end := bytes.Index(f.buf, []byte("\r\n\r\n"))
-		if end < 0 {
-			return len(p), nil
-		}
-		head, ok := bytes.CutPrefix(f.buf[:end], []byte("Content-Length: "))
-		n, err := strconv.Atoi(string(head))
-		if !ok || err != nil || n < 0 {
-			return 0, fmt.Errorf("web: restls dap wrote a header that is not Content-Length: %q", f.buf[:end])
-		}
-		if len(f.buf) < end+4+n {
-			return len(p), nil
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
-		err = f.c.Write(ctx, websocket.MessageText, f.buf[end+4:end+4+n])
-		cancel()
-		f.buf = f.buf[end+4+n:]
-		if err != nil {
-			// A client that does not take its messages ends its session.
-			_ = f.c.CloseNow()
-			return 0, err
-		}
+	if !reflect.DeepEqual(*a, designerLaunch(*a)) {
+		return engine.Request{}, workspace.Snapshot{}, errors.New("restls serve --http debugs a script's text with fixturesText, live, input, kind, env and stopOnEntry only: fixtures files, test files and replays are for restls dap on your machine")
 	}
+	if len(a.Input) > 0 && !json.Valid(a.Input) {
+		return engine.Request{}, workspace.Snapshot{}, errors.New("the launch configuration's input is not JSON")
+	}
+	snap, err := s.opts.Session.SnapshotIn(a.Env)
+	if err != nil {
+		return engine.Request{}, snap, err
+	}
+	if snap.Config != nil && snap.Config.Sources.RegistryURL != "" {
+		return engine.Request{}, snap, errors.New("the designer's debugger runs in a restls dap process that reads the project's files, and this server reads its services from --registry-url: debug with restls dap where the files are")
+	}
+	fx := engine.Fixtures{Live: a.Live, None: a.FixturesText == "" && !a.Live}
+	if a.FixturesText != "" {
+		fx.Inline = []byte(a.FixturesText)
+	}
+	// A refused launch leaves the audit line a refused run leaves.
+	req, err := s.gate.Vet(id, snap, engine.Request{Name: a.Program, Text: a.Text, Kind: config.Kind(a.Kind), Fixtures: fx}, "dap")
+	return req, snap, err
 }

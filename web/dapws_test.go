@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/lsp"
 	"github.com/restls/restls/workspace"
@@ -22,20 +25,68 @@ import (
 // engine for the debug runs.
 func newDAPServer(t *testing.T) (url string, audit *syncWriter) {
 	t.Helper()
+	return newDAPServerWith(t, GateOptions{}, nil)
+}
+
+// newDAPServerWith is newDAPServer with more of the gate's options and
+// of the server's.
+func newDAPServerWith(t *testing.T, g GateOptions, mod func(*Options)) (url string, audit *syncWriter) {
+	t.Helper()
 	p := workspace.ParseProject("restls.yaml", []byte(rolesYAML))
 	buf := &syncWriter{&sync.Mutex{}, &bytes.Buffer{}}
 	a, err := OpenAudit(AuditOptions{File: "-", Stderr: buf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate := NewGate(GateOptions{AllowRun: true, Audit: a})
-	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 4})
+	g.AllowRun, g.Audit = true, a
+	gate := NewGate(g)
 	_, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
 		o.LSP = lsp.NewServer(lsp.Options{Sources: config.Sources{ConfigRoot: exampleRoot}, PollInterval: -1})
-		o.Gate, o.DebugRunner = gate, eng.Run
+		o.Gate, o.Debug = gate, debugInProcess(t, nil, 0)
 		o.Auth = AuthOptions{Mode: AuthProxy, TrustedProxies: []string{"127.0.0.0/8", "::1"}, Roles: p.Roles}
+		if mod != nil {
+			mod(o)
+		}
 	})
 	return "ws" + strings.TrimPrefix(hs.URL, "http") + "/dap", buf
+}
+
+// debugInProcess stands in for restls dap's child: a session of package
+// dap over pipes, with its runs in this process, reported as restls
+// serve's child reports them; started reports each one's allowed
+// services (nil: not told); idle is the session's idle limit (0: the
+// default).
+func debugInProcess(t *testing.T, started func(allow []string), idle time.Duration) func(context.Context, []string) (*DebugChild, error) {
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 4})
+	session := workspace.NewSession(workspace.SessionOptions{Sources: config.Sources{ConfigRoot: exampleRoot}})
+	return func(ctx context.Context, allow []string) (*DebugChild, error) {
+		if started != nil {
+			started(allow)
+		}
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		ctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = dap.Serve(ctx, inR, outW, dap.Options{
+				Snapshot:      func(_ context.Context, env string) (workspace.Snapshot, error) { return session.SnapshotIn(env) },
+				Run:           eng.Run,
+				AllowServices: allow,
+				ReportRuns:    true,
+				Idle:          idle,
+			})
+			_ = outW.Close()
+		}()
+		stop := func() string {
+			cancel()
+			_ = inR.Close()
+			<-done
+			return ""
+		}
+		t.Cleanup(func() { stop() })
+		return &DebugChild{In: inW, Out: outR, Stop: stop}, nil
+	}
 }
 
 // dapSocket is a DAP client over /dap: one message per text frame.
@@ -237,4 +288,185 @@ func TestDesignerDebugForeignOrigin(t *testing.T) {
 		}
 		t.Errorf("a foreign origin opened /dap: %v (HTTP %d), want 403", err, status)
 	}
+}
+
+// pauseAt launches text as user with a breakpoint on line and waits
+// until the run stands stopped there.
+func (d *dapSocket) pauseAt(text string, line int, extra map[string]any) {
+	d.t.Helper()
+	const name = "/designer/scriptService/script.js"
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "", nil)
+	args := map[string]any{"program": name, "text": text, "kind": "scriptService"}
+	for k, v := range extra {
+		args[k] = v
+	}
+	d.send("launch", args)
+	if m := d.until("launch", "", nil); !m.Success {
+		d.t.Fatalf("launch refused: %s", m.Message)
+	}
+	d.send("setBreakpoints", map[string]any{"source": map[string]any{"path": name}, "breakpoints": []map[string]any{{"line": line}}})
+	d.until("setBreakpoints", "", nil)
+	d.send("configurationDone", nil)
+	d.until("", "stopped", nil)
+}
+
+// TestDesignerDebugHoldsARunSlot: a debug session paused at a
+// breakpoint holds one of the run engine's slots (--max-runs, the one
+// admission limit dry runs take), so paused sessions cannot run past
+// it: a run beyond it is refused as busy, a second debug launch too,
+// saying why. Disconnecting frees the slot by the time the answer
+// arrives.
+func TestDesignerDebugHoldsARunSlot(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
+	url, audit := newDAPServerWith(t, GateOptions{}, func(o *Options) { o.Admit = eng.Admit })
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.pauseAt("var a = 1;\nvar b = a + 1;\nreturn b;\n", 2, nil)
+	if slot, ok := eng.Admit(); ok {
+		slot.Release()
+		t.Fatal("a run was admitted while a debug session stood paused holding the only slot (--max-runs 1)")
+	}
+	second := dialDAP(t, url, "ron", "ops-all", nil)
+	second.send("launch", map[string]any{"text": "return 1"})
+	if m := second.until("launch", "", nil); m.Success || !strings.Contains(m.Message, "--max-runs") {
+		t.Errorf("a second debug launch past the slots answered success=%v %q, want refused naming --max-runs", m.Success, m.Message)
+	}
+	d.send("disconnect", nil)
+	d.until("disconnect", "", nil)
+	slot, ok := eng.Admit()
+	if !ok {
+		t.Fatal("the slot is still held after the debug session was disconnected")
+	}
+	slot.Release()
+	if a := audit.String(); !strings.Contains(a, `"user":"ron"`) || !strings.Contains(a, `"outcome":"busy"`) {
+		t.Errorf("the launch refused as busy is not audited:\n%s", a)
+	}
+}
+
+// TestDesignerDebugLimitedRunner: a runner whose role allows some
+// services only debugs live with those only, as its dry runs do: the
+// debugger's process is told them.
+func TestDesignerDebugLimitedRunner(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got [][]string
+	url, _ := newDAPServerWith(t, GateOptions{Environment: "test"}, func(o *Options) {
+		o.Debug = debugInProcess(t, func(allow []string) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, allow)
+		}, 0)
+	})
+	d := dialDAP(t, url, "tess", "ops-test", nil)
+	d.send("launch", map[string]any{"text": "return 1", "live": true})
+	if m := d.until("launch", "", nil); !m.Success {
+		t.Fatalf("launch refused: %s", m.Message)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || strings.Join(got[0], ",") != "crm-customers" {
+		t.Errorf("the debugger's process was allowed %q, want [crm-customers] alone", got)
+	}
+}
+
+// TestDesignerDebugIdleFreesTheSlot: a paused session whose designer
+// sends nothing past the idle limit ends: its process ends, the socket
+// closes, and its slot is free by then.
+func TestDesignerDebugIdleFreesTheSlot(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
+	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.Admit, o.Debug = eng.Admit, debugInProcess(t, nil, 300*time.Millisecond)
+	})
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.pauseAt("var a = 1;\nvar b = a + 1;\nreturn b;\n", 2, nil)
+	var out strings.Builder
+	d.until("", "terminated", &out)
+	if !strings.Contains(out.String(), "idle limit") {
+		t.Errorf("the session ended without saying why:\n%s", out.String())
+	}
+	for {
+		if _, _, err := d.c.Read(d.ctx); err != nil {
+			break // the server closed the socket
+		}
+	}
+	slot, ok := eng.Admit()
+	if !ok {
+		t.Fatal("the slot is still held after the idle session ended")
+	}
+	slot.Release()
+}
+
+// TestDesignerDebugChildEndsEarly: a debugger's process that ends by
+// itself before it answers the launch (its memory limit, a crash) has
+// the launch answered with why, and gives its slot back.
+func TestDesignerDebugChildEndsEarly(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
+	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.Admit = eng.Admit
+		o.Debug = func(context.Context, []string) (*DebugChild, error) {
+			// A process already gone: it reads nothing and wrote nothing.
+			return &DebugChild{In: io.Discard, Out: strings.NewReader(""), Stop: func() string { return "restls dap: killed at its memory limit" }}, nil
+		}
+	})
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.send("launch", map[string]any{"text": "return 1"})
+	if m := d.until("launch", "", nil); m.Success || !strings.Contains(m.Message, "memory limit") {
+		t.Errorf("launch answered success=%v %q, want refused saying why the process ended", m.Success, m.Message)
+	}
+	for {
+		if _, _, err := d.c.Read(d.ctx); err != nil {
+			break // the server closed the socket
+		}
+	}
+	slot, ok := eng.Admit()
+	if !ok {
+		t.Fatal("the slot is still held after the debugger's process ended")
+	}
+	slot.Release()
+}
+
+// TestDesignerDebugFlood: a page that sends requests faster than its
+// debugger's process reads them (here one that reads none) ends its
+// session, saying why, and its slot is free: the relay never waits on
+// the process with both pipes full.
+func TestDesignerDebugFlood(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
+	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.Admit = eng.Admit
+		o.Debug = func(ctx context.Context, _ []string) (*DebugChild, error) {
+			inR, inW := io.Pipe() // nobody reads it
+			outR, outW := io.Pipe()
+			stop := func() string {
+				_ = inR.Close()
+				_ = outW.Close()
+				return ""
+			}
+			t.Cleanup(func() { stop() })
+			return &DebugChild{In: inW, Out: outR, Stop: stop}, nil
+		}
+	})
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.send("launch", map[string]any{"text": "return 1"})
+	for range maxQueuedRequests + 10 {
+		d.send("threads", nil)
+	}
+	var out strings.Builder
+	d.until("", "terminated", &out)
+	if !strings.Contains(out.String(), "had not read yet") {
+		t.Errorf("the flooded session ended saying %q, want why", out.String())
+	}
+	for {
+		if _, _, err := d.c.Read(d.ctx); err != nil {
+			break // the server closed the socket
+		}
+	}
+	slot, ok := eng.Admit()
+	if !ok {
+		t.Fatal("the slot is still held after the flooded session ended")
+	}
+	slot.Release()
 }

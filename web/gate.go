@@ -234,14 +234,15 @@ func (g *Gate) Wrap(runner Runner) Runner {
 // Vet is the gate's decision on a run asked for but not made yet (the
 // designer debugger's launch, which says why at once): a refusal is
 // counted and audited as Wrap does a refused run, with via; an admitted
-// request is audited when it runs, through Wrap.
-func (g *Gate) Vet(id Identity, snap workspace.Snapshot, req engine.Request, via string) error {
+// request (returned as the gate admits it: a runner limited to some
+// services) is audited by its caller when it ends.
+func (g *Gate) Vet(id Identity, snap workspace.Snapshot, req engine.Request, via string) (engine.Request, error) {
 	start := time.Now()
 	req, err := g.admit(id, true, snap, req)
 	if err != nil {
 		g.account(start, id, true, snap, req, nil, err, "refused", via)
 	}
-	return err
+	return req, err
 }
 
 // account counts a run by role, mode and outcome and writes its audit

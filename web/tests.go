@@ -177,7 +177,7 @@ func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
 	// run answered by fixtures (a call none answers fails no-fixture).
 	id, _ := IdentityFrom(r.Context())
 	probe := engine.Request{Name: designerScript, Text: body.Text, Fixtures: engine.Fixtures{None: true}}
-	if err := s.gate.Vet(id, snap, probe, "test"); err != nil {
+	if _, err := s.gate.Vet(id, snap, probe, "test"); err != nil {
 		s.runFailed(w, r, err)
 		return
 	}

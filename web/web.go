@@ -63,11 +63,12 @@ type Options struct {
 	// runner is the same one, wrapped with Gate.Wrap). Wrap it with
 	// Ops.WrapRunner for the dry-run metrics.
 	Runner Runner
-	// DebugRunner runs the designer's debug runs on /dap (restls dap's
-	// protocol over a WebSocket): an engine.InProcess engine's Run, since
-	// a paused run waits in this process; New puts it behind Gate. nil
-	// answers /dap 404.
-	DebugRunner Runner
+	// Debug starts the restls dap process of one designer debug session
+	// on /dap (restls dap's protocol over a WebSocket), once its launch
+	// is admitted: isolated as a dry run's child, with the serviceIds a
+	// runner limited to some may call (nil: any). The process ends with
+	// ctx or Stop. nil answers /dap 404.
+	Debug func(ctx context.Context, allowServices []string) (*DebugChild, error)
 	// TestRoot is the project directory whose test files (*.test.yaml)
 	// POST /v1/test runs for the designer's Run tests: absolute and
 	// clean (GET /v1/test/scripts lists the scripts they name). Empty, or
@@ -267,7 +268,7 @@ func New(opts Options) (*Server, error) {
 		s.mux.HandleFunc("GET /v1/test/scripts", s.handleTestScripts)
 	}
 	s.mux.HandleFunc("GET /lsp", s.handleLSP)
-	if opts.DebugRunner != nil {
+	if opts.Debug != nil {
 		s.mux.HandleFunc("GET /dap", s.handleDAP)
 	}
 	if opts.MCP != nil {

@@ -130,12 +130,11 @@ ended without shutdown, 2 for usage errors.`)
 		// Over HTTP, web's gate decides every run (--allow-run, roles) for
 		// /v1/run and restls.runScript alike.
 		load, runner = hf.watch(load, runner, env, &cf)
-		// The designer's debugger (/dap): a paused run waits in its
-		// goroutine, so in this process, with slots and limits of its
-		// own (docs/decisions.md, "Debugging").
+		// The designer's debugger (/dap): each session a restls dap
+		// child, isolated as a dry run's and holding one of the engine's
+		// slots while it lasts (docs/decisions.md, "Debugging").
 		if hf.allowRun {
-			hf.debugRunner = engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: *maxRuns,
-				Limits: engine.Limits{MaxMemory: *maxMemory}, Logger: log.Named("debug")}).Run
+			hf.debug = debugChildren(&cf, *maxMemory, log.Named("debug"))
 		}
 	}
 	// Fault explorations (restls.exploreFaults) rerun a script once per

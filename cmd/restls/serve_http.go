@@ -59,9 +59,9 @@ type httpFlags struct {
 	ops    *web.Ops
 	gate   *web.Gate
 	runner web.Runner
-	// debugRunner runs the designer's debug runs (/dap): in this process,
-	// where a paused run waits.
-	debugRunner web.Runner
+	// debug starts the restls dap child of a designer debug session
+	// (/dap).
+	debug func(ctx context.Context, allowServices []string) (*web.DebugChild, error)
 	// The identity and role flags (docs/http.md, "Identity and roles").
 	auth, oidcIssuer, oidcAudience, roleClaim, userHeader, groupsHeader string
 	oidcSkew                                                            time.Duration
@@ -291,7 +291,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 	}
 	return web.Options{LSP: srv, Session: ws, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
 		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, Admit: h.admit,
-		Runner: runner, DebugRunner: h.debugRunner, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
+		Runner: runner, Debug: h.debug, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp,
 		TestRoot: h.root}
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.uber.org/zap"
+
+	scriptrt "github.com/restls/restls/runtime"
+	"github.com/restls/restls/runtime/isolate"
+	"github.com/restls/restls/web"
+)
+
+// debugChildren starts the restls dap child of each designer debug
+// session: the project as this server reads it (the same --project,
+// --env and source flags; the environment variables are inherited),
+// the dry runs' --max-memory, enforced from outside as for a run's
+// child, and its run reported for the audit (--report-runs). Its log
+// lines join this server's log.
+func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(context.Context, []string) (*web.DebugChild, error) {
+	base := []string{"dap", "--report-runs", "--log-level", "warn", "--max-memory", strconv.FormatInt(maxMemory, 10)}
+	if f := cf.projectFile(); f != "" {
+		base = append(base, "--project", f)
+	}
+	if cf.envName != "" {
+		base = append(base, "--env", cf.envName)
+	}
+	src := cf.flags
+	for _, f := range []struct{ flag, v string }{{"config-root", src.ConfigRoot}, {"service-xml", src.ServiceXML}, {"handler-xml", src.HandlerXML}, {"platform-config", src.PlatformConfig}} {
+		if f.v != "" {
+			base = append(base, "--"+f.flag, f.v)
+		}
+	}
+	for _, p := range src.Properties {
+		base = append(base, "--properties", p)
+	}
+	return func(ctx context.Context, allow []string) (*web.DebugChild, error) {
+		args := slices.Clone(base)
+		if len(allow) > 0 {
+			args = append(args, "--allow-services", strings.Join(allow, ","))
+		}
+		s, err := isolate.StartSession(ctx, isolate.SessionOptions{Args: args, MaxMemory: maxMemory, Stderr: &logLines{log: log}})
+		if err != nil {
+			return nil, err
+		}
+		log.Debug("designer debug session started", zap.Int("pid", s.Pid))
+		stop := func() string {
+			out := s.Stop()
+			switch {
+			case out.MemoryKilled:
+				return "restls dap: " + scriptrt.MemoryLimitMessage(maxMemory)
+			case out.Canceled || out.State == nil || out.State.Success():
+				return ""
+			}
+			return fmt.Sprintf("restls dap ended (%s): the server log has its last lines", out.State)
+		}
+		return &web.DebugChild{In: s.In, Out: s.Out, Stop: stop}, nil
+	}
+}
+
+// logLines writes each line written to it to log, a line at most 4 KiB
+// (a longer one is cut).
+type logLines struct {
+	log  *zap.Logger
+	line []byte
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			l.line = append(l.line, p[:min(len(p), max(0, 4<<10-len(l.line)))]...)
+			break
+		}
+		l.line = append(l.line, p[:min(i, max(0, 4<<10-len(l.line)))]...)
+		l.log.Warn("restls dap (the designer's debugger)", zap.ByteString("line", l.line))
+		l.line, p = l.line[:0], p[i+1:]
+	}
+	return n, nil
+}
