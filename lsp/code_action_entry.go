@@ -57,10 +57,8 @@ func (s *session) skeletonAction(v view, d hints.Diagnostic, diag protocol.Diagn
 	u := hostPaths.fileURI(file)
 	var cur string
 	exists := true
-	if text, _, open := s.openText(file); open {
+	if text, _, err := s.readConfig(file); err == nil {
 		cur = text
-	} else if data, err := config.ReadText(file); err == nil {
-		cur = string(data)
 	} else if errors.Is(err, fs.ErrNotExist) {
 		exists = false
 	} else {

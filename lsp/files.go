@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 )
 
@@ -42,4 +43,21 @@ func (s *session) readFile(path string, kind input.Kind) (text string, m *mapper
 	}
 	data, err := input.ReadFile(path, kind)
 	return string(data), nil, err
+}
+
+// readConfig is readFile for a configuration file: its open text, else
+// the file as the configuration loader reads it (config.ReadText: XML
+// decoded to UTF-8), so positions found in either fall in place.
+func (s *session) readConfig(path string) (text string, m *mapper, err error) {
+	if text, m, open := s.openText(path); open {
+		if m == nil {
+			m = newMapper(text)
+		}
+		return text, m, nil
+	}
+	data, err := config.ReadText(path)
+	if err != nil {
+		return "", nil, err
+	}
+	return string(data), newFileMapper(string(data)), nil
 }

@@ -87,17 +87,11 @@ func statusOf(snap *config.Snapshot, show workspace.PathDisplay) Status {
 // the editor has it, else the file on disk as config reads it (ReadText:
 // a regular file, XML decoded to UTF-8, so positions find their place).
 func (s *session) configMapper(u uri.URI, path string) *mapper {
-	if text, m, open := s.openText(path); open {
-		if m == nil {
-			m = newMapper(text)
-		}
-		return m
-	}
-	data, err := config.ReadText(path)
+	_, m, err := s.readConfig(path)
 	if err != nil {
 		return newMapper("")
 	}
-	return newFileMapper(string(data))
+	return m
 }
 
 // configOffset is the offset of a registry position (1-based line,
