@@ -177,6 +177,9 @@ func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
 	// run answered by fixtures (a call none answers fails no-fixture).
 	id, _ := IdentityFrom(r.Context())
 	probe := engine.Request{Name: designerScript, Text: body.Text, Fixtures: engine.Fixtures{None: true}}
+	if n := len(body.Script); n > 0 && n <= maxScriptPath {
+		probe.Name = body.Script // the audit names the script as the cases' lines do
+	}
 	if _, err := s.gate.Vet(id, snap, probe, "test"); err != nil {
 		s.runFailed(w, r, err)
 		return

@@ -242,11 +242,11 @@ func TestDesignerTestRoles(t *testing.T) {
 	}
 	var summary []string
 	for _, r := range rs.records(t) {
-		summary = append(summary, r.User+"/"+r.Mode+"/"+r.Via+"/"+r.Outcome)
+		summary = append(summary, r.User+"/"+r.Script+"/"+r.Mode+"/"+r.Via+"/"+r.Outcome)
 	}
-	want := []string{"vera/mock/test/refused", "vera/mock/test/refused",
-		"ann/mock/test/returned", "ann/mock/test/returned", "ann/mock/test/threw",
-		"ops/mock/test/returned", "ops/mock/test/returned", "ops/mock/test/threw"}
+	want := []string{"vera/orders.js/mock/test/refused", "vera/none.js/mock/test/refused",
+		"ann/orders.js/mock/test/returned", "ann/orders.js/mock/test/returned", "ann/orders.js/mock/test/threw",
+		"ops/orders.js/mock/test/returned", "ops/orders.js/mock/test/returned", "ops/orders.js/mock/test/threw"}
 	if !slices.Equal(summary, want) {
 		t.Errorf("audit %q, want %q", summary, want)
 	}
