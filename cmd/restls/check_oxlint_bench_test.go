@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -155,6 +157,29 @@ func BenchmarkCheckVsOxlint(b *testing.B) {
 		b.ReportMetric(median(theirs), "oxlint-s")
 		b.ReportMetric(median(theirsCPU), "oxlint-cpu-s")
 		b.ReportMetric(median(ours)/median(theirs), "ratio")
+	}
+}
+
+// BenchmarkCheckCorpusInProcess is restls check of the side-by-side's
+// corpus inside the test process, with the garbage collection target the
+// binary sets, so a profile sees where its time goes:
+//
+//	go test -run '^$' -bench CheckCorpusInProcess -benchtime 5x \
+//	  -cpuprofile cpu.out ./cmd/restls && go tool pprof -top -focus check.Run cpu.out
+//
+// (writing the corpus is in the profile too, hence -focus; the
+// process's start-up is not: GODEBUG=inittrace=1 shows that).
+func BenchmarkCheckCorpusInProcess(b *testing.B) {
+	dir := b.TempDir()
+	writeCheckCorpus(b, dir)
+	defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
+	args := []string{"check", "--config-root", filepath.Join(dir, "config"), filepath.Join(dir, "scripts")}
+	for b.Loop() {
+		var out, errs bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errs, getenv: func(string) string { return "" }}
+		if rc := runMain(env, args); rc != 1 {
+			b.Fatalf("restls check: exit %d, want 1\n%.1000s", rc, errs.String())
+		}
 	}
 }
 
