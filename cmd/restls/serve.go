@@ -50,7 +50,9 @@ See docs/lsp.md.
 
 Dry runs (restls.runScript, and POST /v1/run with --http --allow-run) each
 run in a child restls process, bounded by --max-memory and --run-timeout;
-at most --max-runs go at once.
+at most --max-runs go at once. A designer debug session (/dap) runs in a
+child restls dap bounded by --max-memory, and holds one of the --max-runs
+slots until it ends, paused or not.
 
 Exit status: 0 after the editor's shutdown and exit, 1 when the session
 ended without shutdown, 2 for usage errors.`)
