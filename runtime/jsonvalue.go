@@ -31,7 +31,7 @@ var errJSONTooDeep = fmt.Errorf("the body nests more than %d levels deep; restls
 // which dominated the cost of a call.
 func (r *runner) parseJSON(data []byte) (goja.Value, error) {
 	p := &r.json
-	p.vm, p.data, p.pos = r.vm, data, 0
+	p.data, p.pos = data, 0
 	defer func() { p.data = nil }()
 	p.skipSpace()
 	v, err := p.value(0)
@@ -64,6 +64,32 @@ type jsonParser struct {
 	items []any
 	keys  map[string]string
 	texts map[string]goja.Value
+	// proto is Object.prototype, which bare objects are given once their
+	// properties are in (adopt).
+	proto *goja.Object
+}
+
+// bare returns a new object without a prototype, to be filled with put
+// and then given Object.prototype with adopt. Properties put while it has
+// no prototype are always its own data properties, as a literal's and
+// JSON.parse's are: a setter or read-only property a script put on
+// Object.prototype is never consulted (a plain Set on an ordinary object
+// would call the setter and make no property).
+func (p *jsonParser) bare() *goja.Object { return p.vm.CreateObject(nil) }
+
+// put sets an own data property of a bare object; a repeated name keeps
+// its place and takes the new value, as in JSON.parse.
+func (p *jsonParser) put(obj *goja.Object, name string, v goja.Value) {
+	if err := obj.Set(name, v); err != nil {
+		panic(err) // a bare object is extensible and has no setter
+	}
+}
+
+// adopt gives a bare object Object.prototype.
+func (p *jsonParser) adopt(obj *goja.Object) {
+	if err := obj.SetPrototype(p.proto); err != nil {
+		panic(err) // an extensible object, and no cycle
+	}
 }
 
 // short returns the text of the string at p.pos when it is short
@@ -355,12 +381,12 @@ func (p *jsonParser) hex4() (rune, bool) {
 
 func (p *jsonParser) object(depth int) (goja.Value, error) {
 	p.pos++
-	obj := p.vm.NewObject()
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
-		return obj, nil
+		return p.vm.NewObject(), nil
 	}
+	obj := p.bare()
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -380,12 +406,9 @@ func (p *jsonParser) object(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if k == "__proto__" {
-			// JSON.parse makes an own property, never the prototype.
-			_ = obj.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-		} else if err := obj.Set(k, v); err != nil {
-			return nil, errJSONFallback
-		}
+		// Even "__proto__" is an own property, as JSON.parse makes it:
+		// a bare object has no __proto__ accessor to call.
+		p.put(obj, k, v)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, errJSONFallback
@@ -395,6 +418,7 @@ func (p *jsonParser) object(depth int) (goja.Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
+			p.adopt(obj)
 			return obj, nil
 		default:
 			return nil, errJSONFallback

@@ -165,3 +165,58 @@ func FuzzParseJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestParseJSONIgnoresObjectPrototype: JSON.parse makes own data
+// properties whatever a script put on Object.prototype. parseJSON set
+// them, so a setter there was called and the body lost the property (a
+// read-only one made it fall back to JSON.parse, which was right).
+func TestParseJSONIgnoresObjectPrototype(t *testing.T) {
+	r := testRunner(t)
+	if _, err := r.vm.RunString(polluteJS); err != nil {
+		t.Fatal(err)
+	}
+	describe, err := r.vm.RunString(`(function describe(x) {
+  if (x === null || typeof x !== "object") return JSON.stringify(x);
+  var proto = Object.getPrototypeOf(x) === (Array.isArray(x) ? Array.prototype : Object.prototype);
+  return (proto ? "" : "!proto") + "{" + Object.getOwnPropertyNames(x).map(function (n) {
+    var d = Object.getOwnPropertyDescriptor(x, n);
+    return JSON.stringify(n) + (d.writable && d.enumerable && d.configurable ? ":" : "(flags):") + describe(d.value);
+  }).join(",") + "}";
+})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := goja.AssertFunction(describe)
+	for _, text := range []string{
+		`{"id":42,"name":"Ann","status":"open","code":1,"headers":2,"body":3,"message":"m"}`,
+		`[{"id":1},{"a":{"id":2,"name":null}},{"__proto__":{"id":3}}]`,
+		`{"id":1,"id":2,"name":"a","name":"b"}`,
+	} {
+		// As a call reads a body: parseJSON, else JSON.parse.
+		v, err := r.parseJSON([]byte(text))
+		if err == errJSONFallback {
+			v, err = r.jsonParse(goja.Undefined(), r.vm.ToValue(text))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		ev, err := r.jsonParse(goja.Undefined(), r.vm.ToValue(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := f(goja.Undefined(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine, err := f(goja.Undefined(), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.String() != engine.String() {
+			t.Errorf("%s:\nparseJSON  %s\nJSON.parse %s", text, fast, engine)
+		}
+	}
+	if seen, _ := r.vm.RunString(`seen.join()`); seen.String() != "" {
+		t.Errorf("parsing called setters on Object.prototype: %s", seen)
+	}
+}

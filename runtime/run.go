@@ -196,7 +196,6 @@ type runner struct {
 	jsonParse     goja.Callable
 	jsonStringify goja.Callable
 	arrayIsArray  goja.Callable
-	makeResult    goja.Callable
 
 	// json parses response bodies; see parseJSON.
 	json jsonParser
