@@ -45,6 +45,26 @@ func (s *session) readFile(path string, kind input.Kind) (text string, m *mapper
 	return string(data), nil, err
 }
 
+// openTexts are the texts of the files editors hold open, by path: every
+// editor's (the workspace's overlay) for a session whose documents are
+// in it, then this session's own documents.
+func (s *session) openTexts() map[string][]byte {
+	out := map[string][]byte{}
+	if s.overlaysFiles() {
+		for p, text := range s.srv.ws.Overlays("") {
+			out[p] = []byte(text)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		if d.uri.IsFile() && d.path != "" {
+			out[cleanAbs(d.path)] = []byte(d.doc.Text())
+		}
+	}
+	return out
+}
+
 // readConfig is readFile for a configuration file: its open text, else
 // the file as the configuration loader reads it (config.ReadText: XML
 // decoded to UTF-8), so positions found in either fall in place.

@@ -87,6 +87,10 @@ type TestRequest struct {
 	// not open (the file on disk is read).
 	Path string
 	Text []byte
+	// Open are the texts of the files editors hold open, by path (the
+	// scripts the cases run among them): read in place of the disk, as
+	// the editor's runs read the open document (files.go).
+	Open map[string][]byte
 	// Case names the one case to run; "" runs them all.
 	Case string
 	// Snapshot is the project as the session sees it, as its runs get
@@ -153,6 +157,9 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 		req.Text = []byte(text)
 	}
 	req.Snapshot = s.workspaceSnapshot()
+	if command != CommandListTests {
+		req.Open = s.openTexts()
+	}
 	return a, req, nil
 }
 

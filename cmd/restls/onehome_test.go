@@ -101,3 +101,49 @@ func TestFixturesGenerateNamesAnUnreadableDescription(t *testing.T) {
 		t.Errorf("a fixture file was written: %v", err)
 	}
 }
+
+// TestEditorTestsRunTheOpenScript: the editor's restls.runTests runs the
+// script as the editor holds it, unsaved changes included, as its
+// restls.runScript does: the open document, else the disk, for every
+// run. The test runner once read the script from disk while the run
+// beside it ran the editor's text.
+func TestEditorTestsRunTheOpenScript(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "restls.yaml", "configRoot: "+filepath.Join(repoRoot(t), "testdata/config")+"\n")
+	writeFile(t, dir, "s.js", "return 1;\n")
+	file := writeFile(t, dir, "s.test.yaml", "script: s.js\nresult: 2\n")
+	s := startServe(t, nil, "--project", filepath.Join(dir, "restls.yaml"))
+	root := uri.File(dir)
+	//lint:ignore SA1019 the test client sends rootUri as older clients do
+	if err := s.call(t, protocol.MethodInitialize, &protocol.InitializeParams{RootURI: &root}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	_ = s.conn.Notify(context.Background(), protocol.MethodInitialized, &protocol.InitializedParams{})
+	script := uri.File(filepath.Join(dir, "s.js"))
+	_ = s.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: script, LanguageID: "javascript", Version: 1, Text: "return 2;\n"},
+	})
+	exec := func(cmd string, arg map[string]any, res any) {
+		t.Helper()
+		raw, _ := json.Marshal(arg)
+		if err := s.call(t, protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: []protocol.LSPAny{raw}}, res); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, s.stderr.String())
+		}
+	}
+	var run struct {
+		Result json.RawMessage `json:"result"`
+	}
+	exec("restls.runScript", map[string]any{"uri": string(script)}, &run)
+	if string(run.Result) != "2" {
+		t.Fatalf("restls.runScript of the unsaved text: result %s, want 2", run.Result)
+	}
+	var rep struct {
+		Passed int `json:"passed"`
+		Failed int `json:"failed"`
+	}
+	exec("restls.runTests", map[string]any{"uri": string(uri.File(file))}, &rep)
+	if rep.Passed != 1 || rep.Failed != 0 {
+		t.Errorf("restls.runTests: %d passed, %d failed; want the case to pass on the script's unsaved text, which returns 2", rep.Passed, rep.Failed)
+	}
+}

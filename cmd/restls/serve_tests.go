@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -99,8 +100,14 @@ func runEditorTests(ctx context.Context, eng *engine.Engine, req lsp.TestRequest
 	path := filepath.Clean(req.Path)
 	opts := scripttest.Options{Paths: []string{path}, Snapshot: req.Snapshot, Timeout: timeout,
 		Update: write != nil, Write: write, Engine: eng.Run}
+	// The editors' open texts, the scripts' among them, in place of the
+	// disk, as the editor's runs read them; the test file's own text.
+	opts.Overlay = maps.Clone(req.Open)
 	if req.Text != nil {
-		opts.Overlay = map[string][]byte{path: req.Text}
+		if opts.Overlay == nil {
+			opts.Overlay = map[string][]byte{}
+		}
+		opts.Overlay[path] = req.Text
 	}
 	if req.Coverage {
 		opts.Coverage = coverage.New()
