@@ -517,23 +517,33 @@ func (s *Server) runFailed(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
-// environmentSnapshot is the registry of the project file's environment
-// name, and the name, as the workspace's rule picks it ("": the
-// default's).
 // runSnapshot is what a designer run, and its plan, run against: the
-// session's snapshot in the environment asked, whose descriptions check
-// the run's answers, with no kind map (the designer's request says the
-// kind: a script's own line decides otherwise, as the engine's rule does).
+// session's snapshot in the environment asked, with no kind map (the
+// designer's request says the kind: a script's own line decides
+// otherwise, as the engine's rule does).
 func (s *Server) runSnapshot(environment string) (workspace.Snapshot, error) {
+	snap, err := s.snapshotIn(environment)
+	snap.Kinds = nil
+	return snap, err
+}
+
+// snapshotIn is the session's snapshot in the environment asked, picked
+// by the workspace's rule ("": the default): its descriptions and the
+// store that checks runs' answers are the session's. The designer's
+// runs, run plans and test runs take it.
+func (s *Server) snapshotIn(environment string) (workspace.Snapshot, error) {
 	cfg, env, err := s.environmentSnapshot(environment)
 	if err != nil {
 		return workspace.Snapshot{}, err
 	}
 	snap := s.opts.Session.Snapshot()
-	snap.Config, snap.Kinds, snap.Environment = cfg, nil, env
+	snap.Config, snap.Environment = cfg, env
 	return snap, nil
 }
 
+// environmentSnapshot is the registry of the project file's environment
+// name, and the name, as the workspace's rule picks it ("": the
+// default's).
 func (s *Server) environmentSnapshot(name string) (*config.Snapshot, string, error) {
 	if name == "" {
 		_, current := s.opts.Session.Environments()

@@ -166,13 +166,11 @@ func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the body must be JSON "+testShape+": "+err.Error())
 		return
 	}
-	cfg, env, err := s.environmentSnapshot(body.Environment)
+	snap, err := s.snapshotIn(body.Environment)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	snap := s.opts.Session.Snapshot()
-	snap.Config, snap.Environment = cfg, env
 	// The role before anything of the project is read: every case is a
 	// run answered by fixtures (a call none answers fails no-fixture).
 	id, _ := IdentityFrom(r.Context())
