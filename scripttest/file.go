@@ -18,6 +18,7 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
+	"github.com/restls/restls/workspace"
 )
 
 // Suffix ends the name of every test file.
@@ -602,13 +603,17 @@ func hasCaseFields(m *yaml.Node) bool {
 
 // Find returns the test files under paths (none: "."), sorted: every file
 // named, and the files ending in Suffix below every directory (skipping
-// .git and node_modules).
+// .git and node_modules). The walk is bounded as every walk of a project
+// is (workspace.MaxWalkEntries files and directories, all paths together;
+// workspace.MaxWalkDepth directories deep): past either it is an error
+// that names the bound and says what to do.
 func Find(paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 	var out []string
 	seen := map[string]bool{}
+	entries := 0
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -628,9 +633,16 @@ func Find(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
+			entries++
+			if entries > maxWalkEntries {
+				return fmt.Errorf("more than %d files and directories under %s, where restls stops looking for test files (*%s): name the test files or the directories that hold them (restls test DIR), or move what is no part of the project out of it", maxWalkEntries, root, Suffix)
+			}
 			if d.IsDir() {
 				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
 					return filepath.SkipDir
+				}
+				if rel, _ := filepath.Rel(root, p); rel != "." && strings.Count(rel, string(filepath.Separator)) >= maxWalkDepth {
+					return fmt.Errorf("%s is more than %d directories below %s, where restls stops looking for test files (*%s): name the test files or a directory nearer them (restls test DIR)", p, maxWalkDepth, root, Suffix)
 				}
 				return nil
 			}
@@ -647,6 +659,9 @@ func Find(paths []string) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// The bounds of Find's walk (workspace's, lowered by tests).
+var maxWalkEntries, maxWalkDepth = workspace.MaxWalkEntries, workspace.MaxWalkDepth
 
 // Named is a test file and the script its script: names, resolved as
 // Parse resolves it (scriptPath).
