@@ -25,7 +25,7 @@ const addFixtureTitle = "Add a fixture for this call"
 // fixtureActions offers "Add a fixture for this call" on an
 // api.rest.v1 call in [start, end] that the fixture file beside the
 // script (workspace.FixtureFile) does not answer, when its serviceId's
-// description (with its answers' schemas: Server.answerAPIs) has the
+// description (with its answers' schemas: Snapshot.AnswerAPIs) has the
 // operation. The fixture is workspace.FixtureFor's, as restls fixtures
 // generate writes it; a missing NAME.mock.yaml is created (a client
 // without documentChanges gets no action then). The descriptions load
@@ -34,8 +34,7 @@ func (s *session) fixtureActions(v view, start, end int) []protocol.CommandOrCod
 	if v.reg == nil || s.opts.ShowPath != nil || isConfigDocument(v.d.path) {
 		return nil
 	}
-	src := s.openAPISources()
-	if len(src) == 0 {
+	if len(v.ws.APIs) == 0 {
 		return nil
 	}
 	var call *hints.CallSite
@@ -48,7 +47,7 @@ func (s *session) fixtureActions(v view, start, end int) []protocol.CommandOrCod
 	if call == nil || call.Dynamic || call.ServiceID == "" || call.Method == "" {
 		return nil
 	}
-	set := s.answerCache.Set(s.srv.ws.AnswerDescriptions(), src, v.reg)
+	set := v.ws.AnswerAPIs(v.reg) // the store that checks the session's runs' answers
 	if api, ok := set.API(call.ServiceID); !ok || api.Index == nil {
 		return nil // no description (yet): the cheap answer, asked as the cursor moves
 	}

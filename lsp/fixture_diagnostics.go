@@ -18,22 +18,21 @@ import (
 // script of v (workspace.MockFileBeside) against the session's
 // descriptions (workspace.CheckFixtures: openapi-fixture-status and
 // -body), as restls check reports them. The descriptions are loaded with
-// their answers' schemas in a store of their own (Server.answerAPIs),
+// their answers' schemas in the store of the runs' answer checks (Snapshot.AnswerAPIs),
 // only once a script with a fixture file beside it is open; when one
 // completes, the documents are diagnosed again.
 func (s *session) publishFixtures(ctx context.Context, v view) {
 	if v.reg == nil || s.opts.ShowPath != nil || isConfigDocument(v.d.path) {
 		return
 	}
-	src := s.openAPISources()
-	if len(src) == 0 {
+	if len(v.ws.APIs) == 0 {
 		return
 	}
 	file := workspace.MockFileBeside(v.d.path)
 	if file == "" {
 		return
 	}
-	set := s.answerCache.Set(s.srv.ws.AnswerDescriptions(), src, v.reg)
+	set := v.ws.AnswerAPIs(v.reg) // the store that checks the session's runs' answers
 	u := hostPaths.fileURI(cleanAbs(file))
 	s.mu.Lock()
 	d := s.docs[u]

@@ -93,7 +93,7 @@ type session struct {
 	watchMu sync.Mutex // serialises watcher (re)registrations
 
 	apiCache    workspace.Attachments
-	answerCache workspace.Attachments // the fixture checks' (Server.answerAPIs)
+	answerCache workspace.Attachments // its snapshots' answer store's (Snapshot.AnswerAPIs)
 	fixtureMu   sync.Mutex
 	fixtureSeen map[string]fixtureKey // publishFixtures' last, per fixture file
 	fixtureActs map[fixtureActionKey][]protocol.CommandOrCodeAction

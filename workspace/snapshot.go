@@ -59,6 +59,17 @@ func (s Snapshot) WithAnswers(answers *Descriptions, cache *Attachments) Snapsho
 // with (WithAnswers).
 func (s Snapshot) ChecksAnswers() bool { return s.answers != nil }
 
+// AnswerAPIs are s's descriptions attached to reg's services with their
+// answers' schemas, as its answer store has loaded them so far (starting
+// the loads not started): what fixture files are checked and generated
+// against. Nil without a store, descriptions or reg.
+func (s Snapshot) AnswerAPIs(reg *config.Registry) *openapi.Set {
+	if s.answers == nil || reg == nil || len(s.APIs) == 0 {
+		return nil
+	}
+	return s.answersAttach.Set(s.answers, s.APIs, reg)
+}
+
 // AnswerStore is the store that checks s's runs' answers (WithAnswers;
 // nil when s has none): the session's, so that what else needs the
 // answers' schemas (the fault explorer's documented statuses) loads each
