@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -80,7 +81,24 @@ func TestInlineValues(t *testing.T) {
 	}
 	// Line 2 edited: its value goes, the others stay.
 	c.change(u, &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 1, Character: 22}, End: protocol.Position{Line: 1, Character: 22}}, Text: " || \"none\""})
-	c.waitFor("the change", func() bool { return !strings.Contains(values(), "state = ") })
+	// values() asks the server, so not inside waitFor's condition: that
+	// holds the client's lock, which the client's handler needs before the
+	// answer can be read, and the test hung when a notification came
+	// during the request (seen with the lsp tests run 8 at once).
+	deadline := time.After(10 * time.Second)
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		if !strings.Contains(values(), "state = ") {
+			break
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatal("timed out waiting for the edited line's value to go")
+		}
+	}
 	if got := values(); !strings.Contains(got, "order = ") || !strings.Contains(got, "n = 3") {
 		t.Errorf("values of the lines not edited went too:\n%s", got)
 	}
