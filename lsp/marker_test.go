@@ -56,7 +56,13 @@ func TestMarkers(t *testing.T) {
 		t.Fatalf("no marker tests: %v", err)
 	}
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runMarkerFile(t, f) })
+		// Each archive has its own directory and server, and spends most
+		// of its time waiting on them: side by side (6.8 s alone, with
+		// 0.35 s of CPU, one after the other).
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			t.Parallel()
+			runMarkerFile(t, f)
+		})
 	}
 }
 
