@@ -670,9 +670,11 @@ type Named struct{ File, Script string }
 // NamedUnder returns the test files under root (as Find finds them),
 // each with the script it names; root is absolute and clean. Only each
 // file's script key is read. More than max test files under root is an
-// error: the caller names the files itself (restls test does). A test
-// file that cannot be read, is not YAML or names no script is left out:
-// restls test reports it.
+// error: the caller names the files itself (restls test does). A file
+// that is not YAML, or not a mapping, is named by its first line that
+// starts with "script:" (scriptLine): running it reports why, as restls
+// test does. A test file that cannot be read or names no script is left
+// out: restls test reports it.
 func NamedUnder(root string, max int) ([]Named, error) {
 	paths, err := Find([]string{root})
 	if err != nil {
@@ -689,6 +691,9 @@ func NamedUnder(root string, max int) ([]Named, error) {
 		}
 		doc, err := input.YAMLNode(data)
 		if err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+			if raw, ok := scriptLine(data); ok {
+				out = append(out, Named{File: p, Script: scriptPath(p, raw)})
+			}
 			continue
 		}
 		if n := valueOf(doc.Content[0], "script"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
@@ -696,6 +701,33 @@ func NamedUnder(root string, max int) ([]Named, error) {
 		}
 	}
 	return out, nil
+}
+
+// scriptLine is the value of a malformed test file's first line that
+// starts with "script:" (a top-level key), unquoted, without a comment:
+// the script the file means to test, read tolerantly where YAML does not
+// read. False when no such line names one.
+func scriptLine(data []byte) (string, bool) {
+	for line := range strings.Lines(string(data)) {
+		v, ok := strings.CutPrefix(line, "script:")
+		if !ok {
+			continue
+		}
+		v, _, _ = strings.Cut(v, "\r") // a line break to YAML too
+		v = strings.TrimSpace(v)
+		if v == "" || v[0] == '#' {
+			return "", false
+		}
+		if q := v[:1]; q == `"` || q == "'" {
+			if end := strings.Index(v[1:], q); end >= 0 {
+				v = v[1 : 1+end]
+			}
+		} else if i := strings.Index(v, " #"); i >= 0 {
+			v = strings.TrimSpace(v[:i])
+		}
+		return v, v != ""
+	}
+	return "", false
 }
 
 // TestsOf returns the test files under root whose script: is script

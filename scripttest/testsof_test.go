@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/restls/restls/config"
@@ -69,4 +70,60 @@ func TestTestsOfAndScriptOverlay(t *testing.T) {
 	if _, err := Run(context.Background(), Options{Paths: got, MaxCases: 2}); !errors.As(err, &many) || many.Cases != 3 {
 		t.Errorf("MaxCases 2 of 3 cases: %v", err)
 	}
+}
+
+// TestMalformedTestFileNamed: a test file that is not YAML is still the
+// test file of the script its "script:" line names, so a run of that
+// script's tests (the designer's) reports it as restls test does; one
+// whose script cannot be told is left out.
+func TestMalformedTestFileNamed(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	files := map[string]string{
+		"s/a.test.yaml":      "script: a.js\ncases:\n  - name: a\n   result: [1\n",
+		"s/quoted.test.yaml": "script: 'a.js' # the one\n[\n",
+		"s/list.test.yaml":   "- script: a.js\n",
+		"s/none.test.yaml":   "cases: [\n",
+		"s/b.test.yaml":      "script: # none\n[\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := filepath.Join(root, "s", "a.js")
+	got, err := TestsOf(root, script, 100)
+	want := []string{filepath.Join(root, "s", "a.test.yaml"), filepath.Join(root, "s", "quoted.test.yaml")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("TestsOf = %q, %v; want %q", got, err, want)
+	}
+	rep, err := Run(context.Background(), Options{Paths: got[:1], Snapshot: workspace.Snapshot{Config: &config.Snapshot{}}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, loadErr := Load(got[0])
+	if rep.Failed != 1 || len(rep.Outcomes) != 1 || rep.Outcomes[0].Line != 4 || len(rep.Outcomes[0].Failures) != 1 || loadErr == nil || rep.Outcomes[0].Failures[0] != loadErr.Error() {
+		t.Errorf("outcomes %+v; want one failing at line 4 with %v", rep.Outcomes, loadErr)
+	}
+}
+
+// FuzzScriptLine: any text gives either nothing or a one-line value
+// that the text holds.
+func FuzzScriptLine(f *testing.F) {
+	f.Add([]byte("script: a.js\n["))
+	f.Add([]byte("script: \"a b.js\" # c\n"))
+	f.Add([]byte("script: '\n"))
+	f.Add([]byte("script: a\rb.js\n["))
+	f.Add([]byte(strings.Repeat("x: [\n", 10000) + "script: deep/a.js\n"))
+	f.Add([]byte(strings.Repeat("script:", 5000)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, ok := scriptLine(data)
+		if ok && (v == "" || strings.ContainsAny(v, "\r\n") || !strings.Contains(string(data), v)) {
+			t.Errorf("scriptLine(%q) = %q", data, v)
+		}
+	})
 }

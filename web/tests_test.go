@@ -130,6 +130,25 @@ func TestDesignerTestRun(t *testing.T) {
 			t.Errorf("POST /v1/test of a script without tests = %d %s; want 404 naming the file to create", res.StatusCode, body)
 		}
 	})
+	t.Run("a malformed test file", func(t *testing.T) {
+		t.Parallel()
+		// Not YAML, but it names the script: it is a failing entry with
+		// the message restls test prints for this file ("FAIL
+		// scripts/broken.test.yaml:4: (test file)" and this line), not
+		// "no test file".
+		if err := os.WriteFile(filepath.Join(root, "scripts", "broken.test.yaml"), []byte("script: broken.js\ncases:\n  - name: a\n   result: [1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/broken.js", "return 1;"), auth)
+		var got testAnswer
+		if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("POST /v1/test of a script whose test file is not YAML = %d %s; want 200 with the file failing", res.StatusCode, body)
+		}
+		want := testCaseJSON{File: "scripts/broken.test.yaml", Name: "(test file)", Line: 4, Failures: []string{"scripts/broken.test.yaml:4:4: did not find expected '-' indicator"}}
+		if got.Failed != 1 || len(got.Tests) != 1 || got.Tests[0].File != want.File || got.Tests[0].Name != want.Name || got.Tests[0].Line != want.Line || got.Tests[0].Passed || !slices.Equal(got.Tests[0].Failures, want.Failures) {
+			t.Errorf("answer %s; want the one entry %+v", body, want)
+		}
+	})
 	t.Run("paths outside the project", func(t *testing.T) {
 		t.Parallel()
 		for _, p := range []string{"../orders.js", "/etc/passwd", "", ".", "scripts/..", strings.Repeat("a/", 600) + "x.js"} {
