@@ -206,7 +206,7 @@ func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error
 			return nil, errors.New("restls is running its maximum number of dry runs (--max-runs), and a debug session holds one for as long as it lasts: try again when one ends")
 		}
 	}
-	child, err := s.opts.Debug(ctx, req.AllowServices)
+	child, err := s.opts.Debug(ctx, snap, req.AllowServices)
 	if err != nil {
 		slot.Release()
 		s.gate.leave()
@@ -425,10 +425,10 @@ func designerLaunch(a dap.LaunchArgs) dap.LaunchArgs {
 }
 
 // vetDebugLaunch refuses a launch that would make this server read a
-// path a client names, one the gate refuses (roles, environments), and
-// one on a server whose services come from --registry-url (the child
-// reads the project's files); else it is the run as the gate admitted
-// it (a runner limited to some services) and the snapshot it runs in.
+// path a client names, and one the gate refuses (roles, environments);
+// else it is the run as the gate admitted it (a runner limited to some
+// services) and the snapshot it runs in, whose registry the child is
+// given when it comes from --registry-url (Options.Debug).
 func (s *Server) vetDebugLaunch(id Identity, a *dap.LaunchArgs) (engine.Request, workspace.Snapshot, error) {
 	if a.Text == "" {
 		return engine.Request{}, workspace.Snapshot{}, errors.New(`the designer's debugger debugs the script it sends: give its text as "text" (restls serve --http reads no path a client names)`)
@@ -442,9 +442,6 @@ func (s *Server) vetDebugLaunch(id Identity, a *dap.LaunchArgs) (engine.Request,
 	snap, err := s.opts.Session.SnapshotIn(a.Env)
 	if err != nil {
 		return engine.Request{}, snap, err
-	}
-	if snap.Config != nil && snap.Config.Sources.RegistryURL != "" {
-		return engine.Request{}, snap, errors.New("the designer's debugger runs in a restls dap process that reads the project's files, and this server reads its services from --registry-url: debug with restls dap where the files are")
 	}
 	fx := engine.Fixtures{Live: a.Live, None: a.FixturesText == "" && !a.Live}
 	if a.FixturesText != "" {

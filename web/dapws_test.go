@@ -56,10 +56,10 @@ func newDAPServerWith(t *testing.T, g GateOptions, mod func(*Options)) (url stri
 // serve's child reports them; started reports each one's allowed
 // services (nil: not told); idle is the session's idle limit (0: the
 // default).
-func debugInProcess(t *testing.T, started func(allow []string), idle time.Duration) func(context.Context, []string) (*DebugChild, error) {
+func debugInProcess(t *testing.T, started func(allow []string), idle time.Duration) func(context.Context, workspace.Snapshot, []string) (*DebugChild, error) {
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 4})
 	session := workspace.NewSession(workspace.SessionOptions{Sources: config.Sources{ConfigRoot: exampleRoot}})
-	return func(ctx context.Context, allow []string) (*DebugChild, error) {
+	return func(ctx context.Context, _ workspace.Snapshot, allow []string) (*DebugChild, error) {
 		if started != nil {
 			started(allow)
 		}
@@ -406,7 +406,7 @@ func TestDesignerDebugChildEndsEarly(t *testing.T) {
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
 	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
 		o.Admit = eng.Admit
-		o.Debug = func(context.Context, []string) (*DebugChild, error) {
+		o.Debug = func(context.Context, workspace.Snapshot, []string) (*DebugChild, error) {
 			// A process already gone: it reads nothing and wrote nothing.
 			return &DebugChild{In: io.Discard, Out: strings.NewReader(""), Stop: func() string { return "restls dap: killed at its memory limit" }}, nil
 		}
@@ -437,7 +437,7 @@ func TestDesignerDebugFlood(t *testing.T) {
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
 	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
 		o.Admit = eng.Admit
-		o.Debug = func(ctx context.Context, _ []string) (*DebugChild, error) {
+		o.Debug = func(ctx context.Context, _ workspace.Snapshot, _ []string) (*DebugChild, error) {
 			inR, inW := io.Pipe() // nobody reads it
 			outR, outW := io.Pipe()
 			stop := func() string {

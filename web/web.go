@@ -66,9 +66,11 @@ type Options struct {
 	// Debug starts the restls dap process of one designer debug session
 	// on /dap (restls dap's protocol over a WebSocket), once its launch
 	// is admitted: isolated as a dry run's child, with the serviceIds a
-	// runner limited to some may call (nil: any). The process ends with
-	// ctx or Stop. nil answers /dap 404.
-	Debug func(ctx context.Context, allowServices []string) (*DebugChild, error)
+	// runner limited to some may call (nil: any), and snap's registry
+	// when its services come from a registryUrl (the child fetches
+	// nothing: it debugs against the services a dry run would use). The
+	// process ends with ctx or Stop. nil answers /dap 404.
+	Debug func(ctx context.Context, snap workspace.Snapshot, allowServices []string) (*DebugChild, error)
 	// TestRoot is the project directory whose test files (*.test.yaml)
 	// POST /v1/test runs for the designer's Run tests: absolute and
 	// clean (GET /v1/test/scripts lists the scripts they name). Empty, or

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -12,14 +13,16 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun/history"
+	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/workspace"
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -51,6 +54,7 @@ session broke, 2 for usage errors.`)
 	maxMemory := memoryFlag(fs, "stop a debug run whose process has grown by this `size`")
 	allowServices := fs.String("allow-services", "", "let a debug run call only these serviceIds (a comma-separated `list`); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
 	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
+	registryStdin := fs.Bool("registry-stdin", false, "read the registry's services as one line of JSON on stdin before the protocol, in place of configuration files (restls serve --registry-url gives them to the restls dap it starts for the designer)")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -58,6 +62,10 @@ session broke, 2 for usage errors.`)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.stderr, "restls dap: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *registryStdin && *listen != "" {
+		fmt.Fprintln(env.stderr, "restls dap: --registry-stdin reads stdin, which --listen does not serve: give one of them")
 		return 2
 	}
 	if *idle <= 0 || *wall <= 0 {
@@ -87,6 +95,20 @@ session broke, 2 for usage errors.`)
 	// project.
 	so := cf.sessionOptions(nil)
 	so.Recorded, so.Logger = true, log.Named("workspace")
+	stdin := bufio.NewReader(env.stdin)
+	if *registryStdin {
+		// The services of the registry restls serve reads from
+		// --registry-url, as a dry run's child receives them: this
+		// process neither fetches them nor holds the backend's token.
+		regs, err := isolate.ReadRegistries(stdin)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "restls dap: --registry-stdin: %v: it is for the restls dap that restls serve --registry-url starts, which writes them; leave the flag out to read the project's files\n", err)
+			return 2
+		}
+		fixed := regs.Snapshot()
+		so.Sources = regs.Sources
+		so.Load = func(config.Sources) *config.Snapshot { return fixed }
+	}
 	sess := workspace.NewSession(so)
 	// A paused run waits in this process: its goroutine blocks in the
 	// observer (docs/decisions.md, "Debugging").
@@ -122,7 +144,7 @@ session broke, 2 for usage errors.`)
 		}
 		return 0
 	}
-	err = dap.Serve(ctx, env.stdin, env.stdout, opts)
+	err = dap.Serve(ctx, stdin, env.stdout, opts)
 	if err != nil && ctx.Err() == nil {
 		log.Error("the debug session ended: the client must send Debug Adapter Protocol messages (Content-Length framed, each at most 4 MiB)", zap.Error(err))
 		return 1

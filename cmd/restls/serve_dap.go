@@ -13,15 +13,20 @@ import (
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
 	"github.com/restls/restls/web"
+	"github.com/restls/restls/workspace"
 )
 
 // debugChildren starts the restls dap child of each designer debug
 // session: the project as this server reads it (the same --project,
 // --env and source flags; the environment variables are inherited),
 // the dry runs' --max-memory, enforced from outside as for a run's
-// child, and its run reported for the audit (--report-runs). Its log
+// child, and its run reported for the audit (--report-runs). A
+// snapshot whose services come from --registry-url gives the child its
+// registry on stdin before the protocol (--registry-stdin), as a dry
+// run's child receives it in its request: serviceIds, URLs and
+// descriptions, no credential and not the backend's token. Its log
 // lines join this server's log.
-func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(context.Context, []string) (*web.DebugChild, error) {
+func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
 	base := []string{"dap", "--report-runs", "--log-level", "warn", "--max-memory", strconv.FormatInt(maxMemory, 10)}
 	if f := cf.projectFile(); f != "" {
 		base = append(base, "--project", f)
@@ -38,14 +43,24 @@ func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(conte
 	for _, p := range src.Properties {
 		base = append(base, "--properties", p)
 	}
-	return func(ctx context.Context, allow []string) (*web.DebugChild, error) {
+	return func(ctx context.Context, snap workspace.Snapshot, allow []string) (*web.DebugChild, error) {
 		args := slices.Clone(base)
 		if len(allow) > 0 {
 			args = append(args, "--allow-services", strings.Join(allow, ","))
 		}
+		remote := snap.Config != nil && snap.Config.Sources.RegistryURL != ""
+		if remote {
+			args = append(args, "--registry-stdin")
+		}
 		s, err := isolate.StartSession(ctx, isolate.SessionOptions{Args: args, MaxMemory: maxMemory, Stderr: &logLines{log: log}})
 		if err != nil {
 			return nil, err
+		}
+		if remote {
+			if err := isolate.WriteRegistries(s.In, isolate.RegistriesOf(snap.Config)); err != nil {
+				s.Stop()
+				return nil, fmt.Errorf("give restls dap the registry's services: %w", err)
+			}
 		}
 		log.Debug("designer debug session started", zap.Int("pid", s.Pid))
 		stop := func() string {

@@ -61,7 +61,7 @@ type httpFlags struct {
 	runner web.Runner
 	// debug starts the restls dap child of a designer debug session
 	// (/dap).
-	debug func(ctx context.Context, allowServices []string) (*web.DebugChild, error)
+	debug func(ctx context.Context, snap workspace.Snapshot, allowServices []string) (*web.DebugChild, error)
 	// The identity and role flags (docs/http.md, "Identity and roles").
 	auth, oidcIssuer, oidcAudience, roleClaim, userHeader, groupsHeader string
 	oidcSkew                                                            time.Duration

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -267,4 +268,89 @@ func TestDesignerDebugMemoryLimit(t *testing.T) {
 	if processExists(children[0]) {
 		t.Errorf("the child %d still exists after its disconnect was answered", children[0])
 	}
+}
+
+// TestDesignerDebugRegistryURL: a restls serve whose services come from
+// --registry-url debugs a designer's script against that registry: its
+// restls dap child is given the services the server reads (it refused
+// the launch before), so a script calling a serviceId only the registry
+// backend has stops after the call with the loopback service's answer
+// in its variables.
+func TestDesignerDebugRegistryURL(t *testing.T) {
+	t.Parallel()
+	called := make(chan struct{}, 1)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		select {
+		case called <- struct{}{}:
+		default:
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"word":"from-loopback"}`))
+	}))
+	t.Cleanup(svc.Close)
+	cfg := t.TempDir()
+	writeFile(t, cfg, "application.yml", "scriptservice:\n  api:\n    - serviceId: only-upstream\n      url: "+svc.URL+"\n")
+	upstream := startHTTP(t, nil, "--config-root", cfg)
+
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--registry-url", upstream.base, "--allow-run")
+	cmd.Dir = t.TempDir() // no configuration file: the registry is the only source
+	p := startHTTPCmd(t, cmd)
+	// The server has read the registry once GET /v1/services lists it.
+	for deadline := time.Now().Add(time.Minute); ; {
+		code, body := send(t, http.MethodGet, p.base+"/v1/services?kind=scriptService", "", bearer(p.key))
+		if code == http.StatusOK && strings.Contains(body, "only-upstream") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("restls serve --registry-url lists no only-upstream after a minute: %d %.300s", code, body)
+		}
+		<-time.After(50 * time.Millisecond)
+	}
+
+	d := dialDesignerDAP(t, p.base, p.key)
+	const name = "/designer/scriptService/remote.js"
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "")
+	d.send("launch", map[string]any{"program": name, "live": true,
+		"text": "var word = api.rest.v1.get(\"only-upstream\", {}, {}).body.word;\nreturn word;\n"})
+	if m := d.until("launch", ""); !m.Success {
+		t.Fatalf("launch on a server reading --registry-url refused: %s", m.Message)
+	}
+	d.send("setBreakpoints", map[string]any{"source": map[string]any{"path": name}, "breakpoints": []map[string]any{{"line": 2}}})
+	d.until("setBreakpoints", "")
+	d.send("configurationDone", nil)
+	d.until("", "stopped")
+	select {
+	case <-called:
+	default:
+		t.Fatal("stopped after the call, but the loopback service was not called")
+	}
+	d.send("stackTrace", map[string]any{"threadId": 1})
+	var st struct{ StackFrames []struct{ ID, Line int } }
+	_ = json.Unmarshal(d.until("stackTrace", "").Body, &st)
+	if len(st.StackFrames) == 0 || st.StackFrames[0].Line != 2 {
+		t.Fatalf("stack %+v, want stopped on line 2", st)
+	}
+	d.send("scopes", map[string]any{"frameId": st.StackFrames[0].ID})
+	var scopes struct {
+		Scopes []struct{ VariablesReference int }
+	}
+	_ = json.Unmarshal(d.until("scopes", "").Body, &scopes)
+	if len(scopes.Scopes) == 0 {
+		t.Fatal("no scopes")
+	}
+	d.send("variables", map[string]any{"variablesReference": scopes.Scopes[0].VariablesReference})
+	var vars struct {
+		Variables []struct{ Name, Value string }
+	}
+	_ = json.Unmarshal(d.until("variables", "").Body, &vars)
+	found := false
+	for _, v := range vars.Variables {
+		found = found || (v.Name == "word" && strings.Contains(v.Value, "from-loopback"))
+	}
+	if !found {
+		t.Errorf("variables %+v, want word = the loopback service's \"from-loopback\"", vars.Variables)
+	}
+	d.send("disconnect", nil)
+	d.until("disconnect", "")
 }
