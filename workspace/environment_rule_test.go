@@ -49,6 +49,18 @@ var ownConfiguration = map[string]string{
 	"cmd/restls/check_since.go":   "reads the configuration of a git revision",
 }
 
+// sharedDirs are the surfaces that share a session with editors, whose
+// open documents they read in place of the disk (workspace/overlay.go,
+// lsp/files.go); ownReads are their files that read the disk
+// themselves, and why.
+var sharedDirs = []string{"lsp/", "web/", "mcp/"}
+
+var ownReads = map[string]string{
+	"lsp/files.go":               "the language server's one reading: its documents, the overlay, else the disk",
+	"lsp/fixture_diagnostics.go": "a fixture file's checks are kept by the file's size and time",
+	"mcp/resources.go":           "the project file, as the server loaded it",
+}
+
 // kindHomes are where a script's kind is decided: the rule itself
 // (config), the snapshot and the project index (workspace), and the run
 // engine's one decision per request (engine.Kind).
@@ -80,6 +92,11 @@ func TestEnvironmentRuleCatches(t *testing.T) {
 		"web/api_designer.go": "package web\nfunc plan(text string) Kind { return config.KindMap(nil).KindOf(designerScript, text) }\n",
 		"lsp/info.go":         "package lsp\nfunc kind(set S, p, t string) D { return set.ScriptKinds.Decide(p, t) }\n",
 		"mcp/run.go":          "package mcp\nfunc kind(m KindMap, k Kind, p, t string) D { return m.DecideNamed(k, p, t) }\n",
+		// A surface beside editors reading the disk, as the MCP tools
+		// once read a script an editor had open; a command may.
+		"mcp/paths.go":  "package mcp\nfunc read(p string) ([]byte, error) { return input.ReadFileIn(root, p, input.Script) }\n",
+		"cmd/x/read.go": "package main\nfunc read(p string) ([]byte, error) { return input.ReadFile(p, input.Script) }\n",
+		"lsp/files.go":  "package lsp\nfunc read(p string) ([]byte, error) { return input.ReadFile(p, input.Script) }\n",
 		// Where the kind is decided, and a gate's Decide that decides no kind.
 		"engine/engine.go":  "package engine\nfunc Kind(s S, r R) D { return s.Kinds.DecideNamed(r.Kind, r.Path, r.Text) }\n",
 		"workspace/snap.go": "package workspace\nfunc (s Snapshot) Kind(p, t string) D { return s.Kinds.Decide(p, t) }\n",
@@ -107,6 +124,7 @@ func TestEnvironmentRuleCatches(t *testing.T) {
 		"lsp/info.go:2: decides a script's kind itself (Decide)",
 		"lsp/load.go:2: looks through Environments for an environment",
 		"lsp/watch.go:2: looks an environment up by name in Environments",
+		"mcp/paths.go:2: reads a file from disk itself (ReadFileIn)",
 		"mcp/run.go:2: decides a script's kind itself (DecideNamed)",
 		"web/api.go:2: reads environments",
 		"web/api_designer.go:2: decides a script's kind itself (KindOf)",
@@ -116,6 +134,7 @@ func TestEnvironmentRuleCatches(t *testing.T) {
 		got[i] = strings.SplitN(got[i], ": the environment is chosen", 2)[0]
 		got[i] = strings.SplitN(got[i], ": the configuration", 2)[0]
 		got[i] = strings.SplitN(got[i], ": the kind", 2)[0]
+		got[i] = strings.SplitN(got[i], ": an editor", 2)[0]
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -130,7 +149,9 @@ func TestEnvironmentRuleCatches(t *testing.T) {
 // surfaces' files, a call of config.Load or config.LoadWith (but in
 // ownConfiguration), and outside kindHomes a call of a kind map's KindOf,
 // DecideNamed or Decide (a Decide whose receiver names no kind map is
-// another decision). Sorted.
+// another decision). And in sharedDirs (but ownReads), a read of a file
+// from disk (input.ReadFile, ReadFileIn, config.ReadText, os.ReadFile).
+// Sorted.
 func environmentChoices(t *testing.T, root string) []string {
 	t.Helper()
 	var out []string
@@ -165,6 +186,8 @@ func environmentChoices(t *testing.T, root string) []string {
 			out = append(out, fmt.Sprintf("%s:%d: %s: the environment is chosen in %s only (Environments.Pick, Session.Environment); ask it", rel, fset.Position(n.Pos()).Line, what, ruleFile))
 		}
 		surface := slices.ContainsFunc(surfaceDirs, func(d string) bool { return strings.HasPrefix(rel, d) })
+		_, own := ownReads[rel]
+		shared := !own && slices.ContainsFunc(sharedDirs, func(d string) bool { return strings.HasPrefix(rel, d) })
 		kindHome := slices.ContainsFunc(kindHomes, func(d string) bool { return strings.HasPrefix(rel, d) })
 		indexed := map[*ast.SelectorExpr]bool{}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -172,6 +195,11 @@ func environmentChoices(t *testing.T, root string) []string {
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
 				if !ok {
+					break
+				}
+				if pkg, ok := sel.X.(*ast.Ident); ok && shared && (pkg.Name == "input" && (sel.Sel.Name == "ReadFile" || sel.Sel.Name == "ReadFileIn") ||
+					pkg.Name == "config" && sel.Sel.Name == "ReadText" || pkg.Name == "os" && sel.Sel.Name == "ReadFile") {
+					out = append(out, fmt.Sprintf("%s:%d: reads a file from disk itself (%s): an editor may hold it open; read it through the session (Session.ReadFile, ReadFileIn; lsp/files.go)", rel, fset.Position(n.Pos()).Line, sel.Sel.Name))
 					break
 				}
 				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "config" && (sel.Sel.Name == "Load" || sel.Sel.Name == "LoadWith") {
