@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -175,6 +176,42 @@ func TestRunTestsCommand(t *testing.T) {
 	}
 	if err := exec(CommandUpdateTest, map[string]any{"uri": string(doc)}, &up); err == nil || !strings.Contains(err.Error(), "{uri, name}") {
 		t.Errorf("update without a name: %v", err)
+	}
+}
+
+// TestRunTestsTakesTheUnsavedScript: restls.runTests hands the test
+// runner the script as the editor holds it after an unsaved edit (the
+// session's open documents, workspace.Session's overlay), so its cases
+// run that text, not the file on disk; the run through the binary is
+// cmd/restls's TestEditorTestsRunTheOpenScript.
+func TestRunTestsTakesTheUnsavedScript(t *testing.T) {
+	t.Parallel()
+	ft := &fakeTests{}
+	srv := newTestServer(t, Options{Tests: ft.tests()})
+	c := connect(t, srv, clientOptions{})
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.js")
+	if err := os.WriteFile(script, []byte("return 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "s.test.yaml")
+	if err := os.WriteFile(file, []byte("script: s.js\nresult: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.open(uri.File(script), "return 1;\n")
+	c.change(uri.File(script), &protocol.TextDocumentContentChangeWholeDocument{Text: "return 2;\n"})
+	var rep json.RawMessage
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunTests, Arguments: []protocol.LSPAny{mustJSON(map[string]any{"uri": string(uri.File(file))})}}, &rep); err != nil {
+		t.Fatal(err)
+	}
+	ft.mu.Lock()
+	req := ft.reqs[len(ft.reqs)-1]
+	ft.mu.Unlock()
+	if got, ok := req.Open[script]; !ok || string(got) != "return 2;\n" {
+		t.Errorf("the run's script %s: %q (open %v); want the unsaved edit %q", script, got, ok, "return 2;\n")
+	}
+	if req.Text != nil {
+		t.Errorf("the test file is not open, yet the request has its text %q", req.Text)
 	}
 }
 
