@@ -20,7 +20,7 @@ COPY . .
 # (docs/deploy.md gives the command).
 ARG VERSION=dev
 ARG COMMIT=unknown
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o bin/restls-static ./cmd/restls
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -pgo=cmd/restls/restls.pgo -ldflags "-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o bin/restls-static ./cmd/restls
 # An empty /tmp, for a user's own tools that expect one; restls writes nothing there.
 RUN mkdir -p /rootfs/tmp && chmod 1777 /rootfs/tmp
 

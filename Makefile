@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/restls
 PKGS := ./...
 
-.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint bench-base demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web e2e-mcp e2e-dap designer-typecheck
+.PHONY: all build dist dist-test dist-fresh-clone test skipped-report check unit fuzz-smoke bench bench-oxlint bench-base pgo demo clean vscode-test vscode-package e2e-vscode designer designer-check e2e-web e2e-mcp e2e-dap designer-typecheck
 
 all: build
 
@@ -111,6 +111,13 @@ bench:
 # and COUNT are go test's -benchtime and -count.
 bench-oxlint:
 	GO=$(GO) BENCHTIME='$(BENCHTIME)' COUNT='$(COUNT)' scripts/bench-check-vs-oxlint.sh
+
+# The profile make dist builds restls with (-pgo): restls check of make
+# bench-oxlint's corpus in process (BenchmarkCheckCorpusInProcess). Not
+# default.pgo: go build ./... and the tests of cmd/restls would then
+# compile every dependency a second time (docs/decisions.md).
+pgo:
+	$(GO) test -run '^$$' -bench 'CheckCorpusInProcess$$' -benchtime 6x -cpuprofile cmd/restls/restls.pgo ./cmd/restls
 
 # restls check as built from this tree and from BASE (default 3c62799,
 # before issue 38's answer types) run for run on 10,000 generated scripts,

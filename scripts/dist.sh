@@ -12,7 +12,8 @@
 #   SHA256SUMS over all of them (sha256sum -c SHA256SUMS checks them).
 #
 # Targets are VS Code's names (process.platform-process.arch); binaries are
-# built with CGO_ENABLED=0 -trimpath and the version and commit stamped.
+# built with CGO_ENABLED=0 -trimpath, the profile cmd/restls/restls.pgo
+# (profile-guided optimization) and the version and commit stamped.
 # VERSION defaults to what make build stamps (scripts/version.sh: the tag
 # on a tagged commit, else v<version of vscode-extension/package.json>
 # -dev.<commit>), COMMIT to the checked-out commit (with -dirty for
@@ -89,7 +90,9 @@ for t in $TARGETS; do
   name=restls-$VERSION-$t
   mkdir -p "$work/$name"
   echo "build $t ($goos/$goarch)"
-  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$GO" build -trimpath \
+  # -pgo: the profile of restls check on make bench-oxlint's corpus
+  # (cmd/restls/restls.pgo, make pgo writes it; docs/ci.md "How fast").
+  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$GO" build -trimpath -pgo=cmd/restls/restls.pgo \
     -ldflags "-s -w -X main.version=$VERSION -X main.commit=$COMMIT" \
     -o "$work/$name/$exe" ./cmd/restls
   cp README.md LICENSE "$work/$name/"

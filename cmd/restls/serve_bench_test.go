@@ -245,8 +245,8 @@ func BenchmarkServeMemory50Scripts(b *testing.B) {
 }
 
 // shippedRestls builds restls from this package as make dist does (no cgo,
-// trimmed paths) into a temporary directory; Go's build cache makes it
-// quick after the first time.
+// trimmed paths, restls.pgo) into a temporary directory; Go's build cache
+// makes it quick after the first time.
 func shippedRestls(b *testing.B) string {
 	b.Helper()
 	goTool, err := exec.LookPath("go")
@@ -254,7 +254,8 @@ func shippedRestls(b *testing.B) string {
 		b.Fatalf("building restls needs the go command: %v", err)
 	}
 	exe := filepath.Join(b.TempDir(), "restls")
-	cmd := exec.Command(goTool, "build", "-trimpath", "-o", exe, ".")
+	// As scripts/dist.sh builds it: with restls check's profile.
+	cmd := exec.Command(goTool, "build", "-trimpath", "-pgo=restls.pgo", "-o", exe, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
