@@ -275,7 +275,8 @@ func TestDesignerDebugMemoryLimit(t *testing.T) {
 // restls dap child is given the services the server reads (it refused
 // the launch before), so a script calling a serviceId only the registry
 // backend has stops after the call with the loopback service's answer
-// in its variables.
+// in its variables. The backend's --registry-token is in neither the
+// child's command line nor its environment.
 func TestDesignerDebugRegistryURL(t *testing.T) {
 	t.Parallel()
 	called := make(chan struct{}, 1)
@@ -290,9 +291,10 @@ func TestDesignerDebugRegistryURL(t *testing.T) {
 	t.Cleanup(svc.Close)
 	cfg := t.TempDir()
 	writeFile(t, cfg, "application.yml", "scriptservice:\n  api:\n    - serviceId: only-upstream\n      url: "+svc.URL+"\n")
-	upstream := startHTTP(t, nil, "--config-root", cfg)
+	const token = "registry-token-never-shown"
+	upstream := startHTTP(t, nil, "--config-root", cfg, "--token", token)
 
-	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--registry-url", upstream.base, "--allow-run")
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--registry-url", upstream.base, "--registry-token", token, "--allow-run")
 	cmd.Dir = t.TempDir() // no configuration file: the registry is the only source
 	p := startHTTPCmd(t, cmd)
 	// The server has read the registry once GET /v1/services lists it.
@@ -324,6 +326,21 @@ func TestDesignerDebugRegistryURL(t *testing.T) {
 	case <-called:
 	default:
 		t.Fatal("stopped after the call, but the loopback service was not called")
+	}
+	if _, err := os.Stat("/proc/self/environ"); err == nil {
+		children := dapChildren(t, p.pid)
+		if len(children) != 1 {
+			t.Fatalf("%d restls dap children of a paused session, want 1", len(children))
+		}
+		for _, f := range []string{"cmdline", "environ"} {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(children[0]) + "/" + f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(b, []byte(token)) {
+				t.Errorf("the debug child's %s holds --registry-token: %q", f, b)
+			}
+		}
 	}
 	d.send("stackTrace", map[string]any{"threadId": 1})
 	var st struct{ StackFrames []struct{ ID, Line int } }
