@@ -59,6 +59,8 @@ func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding,
 		}
 	}
 	var warnings []Finding
+	bound := input.NewWalkBound()
+	bound.MaxEntries, bound.MaxDepth = maxWalkEntries, maxWalkDepth
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if err != nil {
@@ -68,7 +70,7 @@ func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding,
 			once(filepath.Clean(root))
 			continue
 		}
-		w, err := walk(root, inc, exc, once)
+		w, err := walk(root, inc, exc, bound, once)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, err
@@ -77,13 +79,19 @@ func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding,
 	return warnings, nil
 }
 
+// The bounds of the walk (input's, lowered by tests).
+var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
+
 // walk adds the scripts below the directory root and returns the
-// warnings about the ignore files it could not read.
-func walk(root string, include, exclude []*input.Glob, add func(string)) ([]Finding, error) {
+// warnings about the ignore files it could not read. bound counts the
+// entries of every root walked: past it, the walk stops with an error
+// that names the bound, the root and what to do.
+func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, add func(string)) ([]Finding, error) {
 	ig, err := newIgnorer(root)
 	if err != nil {
 		return nil, err
 	}
+	bound.Root(root)
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%w %s: %v", ErrPath, p, unwrapPath(err))
@@ -94,8 +102,14 @@ func walk(root string, include, exclude []*input.Glob, add func(string)) ([]Find
 			if p != root && (skipDirs[d.Name()] || ig.ignored(p, true)) {
 				return filepath.SkipDir
 			}
+			if err := bound.Visit(p, true); err != nil {
+				return walkLimit(err)
+			}
 			ig.read(p)
 			return nil
+		}
+		if err := bound.Visit(p, false); err != nil {
+			return walkLimit(err)
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// A link to a directory is not walked (no cycles); a link to
@@ -112,6 +126,14 @@ func walk(root string, include, exclude []*input.Glob, add func(string)) ([]Find
 		return nil
 	})
 	return ig.warnings, err
+}
+
+// walkLimit is the error of a walk stopped at a bound, saying what to do.
+func walkLimit(err error) error {
+	if err.(*input.WalkLimitError).Depth {
+		return fmt.Errorf("%w, where restls check stops looking for scripts: name fewer directories, nearer the scripts (restls check DIR...), or ignore the deep ones in .gitignore", err)
+	}
+	return fmt.Errorf("%w, where restls check stops looking for scripts: name fewer directories (restls check DIR...), or ignore what is no part of the project in .gitignore", err)
 }
 
 // compileGlobs compiles the --include or --exclude globs (input.FileGlob).

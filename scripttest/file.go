@@ -18,7 +18,6 @@ import (
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/restclient"
-	"github.com/restls/restls/workspace"
 )
 
 // Suffix ends the name of every test file.
@@ -604,8 +603,8 @@ func hasCaseFields(m *yaml.Node) bool {
 // Find returns the test files under paths (none: "."), sorted: every file
 // named, and the files ending in Suffix below every directory (skipping
 // .git and node_modules). The walk is bounded as every walk of a project
-// is (workspace.MaxWalkEntries files and directories, all paths together;
-// workspace.MaxWalkDepth directories deep): past either it is an error
+// is (input.MaxWalkEntries files and directories, all paths together;
+// input.MaxWalkDepth directories deep): past either it is an error
 // that names the bound and says what to do.
 func Find(paths []string) ([]string, error) {
 	if len(paths) == 0 {
@@ -613,7 +612,8 @@ func Find(paths []string) ([]string, error) {
 	}
 	var out []string
 	seen := map[string]bool{}
-	entries := 0
+	bound := input.NewWalkBound()
+	bound.MaxEntries, bound.MaxDepth = maxWalkEntries, maxWalkDepth
 	for _, root := range paths {
 		fi, err := os.Stat(root)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -629,20 +629,20 @@ func Find(paths []string) ([]string, error) {
 			}
 			continue
 		}
+		bound.Root(root)
 		err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			entries++
-			if entries > maxWalkEntries {
-				return fmt.Errorf("more than %d files and directories under %s, where restls stops looking for test files (*%s): name the test files or the directories that hold them (restls test DIR), or move what is no part of the project out of it", maxWalkEntries, root, Suffix)
+			if err := bound.Visit(p, d.IsDir()); err != nil {
+				if err.(*input.WalkLimitError).Depth {
+					return fmt.Errorf("%v, where restls stops looking for test files (*%s): name the test files or a directory nearer them (restls test DIR)", err, Suffix)
+				}
+				return fmt.Errorf("%v, where restls stops looking for test files (*%s): name the test files or the directories that hold them (restls test DIR), or move what is no part of the project out of it", err, Suffix)
 			}
 			if d.IsDir() {
 				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
 					return filepath.SkipDir
-				}
-				if rel, _ := filepath.Rel(root, p); rel != "." && strings.Count(rel, string(filepath.Separator)) >= maxWalkDepth {
-					return fmt.Errorf("%s is more than %d directories below %s, where restls stops looking for test files (*%s): name the test files or a directory nearer them (restls test DIR)", p, maxWalkDepth, root, Suffix)
 				}
 				return nil
 			}
@@ -660,8 +660,8 @@ func Find(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// The bounds of Find's walk (workspace's, lowered by tests).
-var maxWalkEntries, maxWalkDepth = workspace.MaxWalkEntries, workspace.MaxWalkDepth
+// The bounds of Find's walk (input's, lowered by tests).
+var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
 
 // Named is a test file and the script its script: names, resolved as
 // Parse resolves it (scriptPath).

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/workspace"
+	"github.com/restls/restls/input"
 )
 
 // TestFindIsBounded: the walk for test files stops, with an error that
-// names the bound and what to do, past workspace.MaxWalkDepth directories
+// names the bound and what to do, past input.MaxWalkDepth directories
 // deep and past its entries (lowered here); restls test, the designer
 // (TestsOf) and the editor all walk through Find. A skipped directory's
 // contents are not counted.
@@ -20,7 +20,7 @@ func TestFindIsBounded(t *testing.T) {
 	// only once it has returned.
 	root := t.TempDir()
 	deep := root
-	for i := range workspace.MaxWalkDepth {
+	for i := range input.MaxWalkDepth {
 		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
 	}
 	write := func(p, text string) {
@@ -34,12 +34,12 @@ func TestFindIsBounded(t *testing.T) {
 	}
 	write(filepath.Join(deep, "a.test.yaml"), "script: a.js\nresult: 1\n")
 	if got, err := Find([]string{root}); err != nil || len(got) != 1 {
-		t.Fatalf("%d directories deep: %q, %v", workspace.MaxWalkDepth, got, err)
+		t.Fatalf("%d directories deep: %q, %v", input.MaxWalkDepth, got, err)
 	}
 	write(filepath.Join(deep, "one-more", "b.test.yaml"), "script: b.js\nresult: 1\n")
 	_, err := Find([]string{root})
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d directories below %s", workspace.MaxWalkDepth, root)) || !strings.Contains(err.Error(), "restls test DIR") {
-		t.Errorf("%d directories deep: %v", workspace.MaxWalkDepth+1, err)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d directories below %s", input.MaxWalkDepth, root)) || !strings.Contains(err.Error(), "restls test DIR") {
+		t.Errorf("%d directories deep: %v", input.MaxWalkDepth+1, err)
 	}
 	if _, err := TestsOf(root, filepath.Join(root, "a.js"), 100); err == nil {
 		t.Error("TestsOf walked past the depth")

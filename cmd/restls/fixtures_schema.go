@@ -13,8 +13,8 @@ import (
 
 // Bounds of the search for fixture files when none is named.
 const (
-	schemaMaxEntries = workspace.MaxWalkEntries // directory entries looked at (every project walk's bound)
-	schemaMaxFiles   = 1000                     // fixture files read
+	schemaMaxEntries = input.MaxWalkEntries // directory entries looked at (every project walk's bound)
+	schemaMaxFiles   = 1000                 // fixture files read
 )
 
 // runFixturesSchema is `restls fixtures schema SERVICEID [FILE...]`.

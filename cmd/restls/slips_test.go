@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
-	"github.com/restls/restls/workspace"
 )
 
 // runIn runs the real binary in dir with no input and returns what it
@@ -94,14 +94,14 @@ func TestTestMissingPath(t *testing.T) {
 }
 
 // TestTestWalkTooDeep: restls test's walk for test files stops past
-// workspace.MaxWalkDepth directories, with exit 2 and a message naming
+// input.MaxWalkDepth directories, with exit 2 and a message naming
 // the bound and what to do (scripttest's TestFindIsBounded has the
 // entries bound too).
 func TestTestWalkTooDeep(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	deep := dir
-	for i := range workspace.MaxWalkDepth + 1 {
+	for i := range input.MaxWalkDepth + 1 {
 		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
 	}
 	if err := os.MkdirAll(deep, 0o755); err != nil {
