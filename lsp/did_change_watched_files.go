@@ -19,6 +19,7 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 		if s.srv.ws.FilesChanged(paths) { // the project index's scripts
 			s.diagnostics.mark(true) // service-unused follows them
 		}
+		s.sayWalkStop()
 		s.testFilesMayHaveChanged()
 	}
 	return nil, nil

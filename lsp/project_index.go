@@ -127,6 +127,27 @@ func (s *session) pollProjectIndex(every time.Duration) {
 		s.log.Debug("project index: files changed on disk", zap.String("root", root))
 		s.diagnostics.mark(true) // service-unused follows the scripts
 	}
+	s.sayWalkStop()
+}
+
+// sayWalkStop tells the user, once per index, that a walk of the
+// session's index (a Poll, an Update) stopped at input's walk bounds, as
+// the build says what it left out.
+func (s *session) sayWalkStop() {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root == "" {
+		return
+	}
+	ni := s.projectIndex()
+	if ni == nil {
+		return
+	}
+	if msg := ni.WalkStopMessage(); msg != "" {
+		s.log.Warn(msg)
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, msg)
+	}
 }
 
 // indexWatchers are the watchers of the index's scripts, fixtures files

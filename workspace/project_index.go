@@ -43,6 +43,7 @@ type ProjectIndex struct {
 	snap     *config.Snapshot    // whose entries the index holds
 	buffers  map[string]struct{} // scripts whose text is an open text
 	lastPoll time.Time
+	walkSaid bool // the walk's stop (index.WalkStop) was said
 	// memo holds what a surface derived from the configuration files
 	// of the snapshot in force (Memo).
 	memo map[string]any
@@ -216,13 +217,37 @@ func (pi *ProjectIndex) Poll(every time.Duration) bool {
 	return due && pi.ix.Poll()
 }
 
+// WalkStopMessage is LeftOutMessage the first time a walk of the index
+// (its Build, Poll or Update) is found stopped at input's walk bounds,
+// "" before and after: the surfaces say it once.
+func (pi *ProjectIndex) WalkStopMessage() string {
+	if pi.ix.WalkStop() == nil {
+		return ""
+	}
+	pi.mu.Lock()
+	said := pi.walkSaid
+	pi.walkSaid = true
+	pi.mu.Unlock()
+	if said {
+		return ""
+	}
+	return pi.LeftOutMessage()
+}
+
 // LeftOutMessage says which scripts the index left out, for the user:
-// what navigation will not see and why; "" when none was.
+// what navigation will not see and why; "" when none was. Once it has
+// said where a walk stopped, WalkStopMessage does not again.
 func (pi *ProjectIndex) LeftOutMessage() string {
 	ix, root := pi.ix, pi.key.root
 	n, first := ix.LeftOut(3)
 	held, truncated := ix.Len()
 	var parts []string
+	if stop := ix.WalkStop(); stop != nil {
+		pi.mu.Lock()
+		pi.walkSaid = true
+		pi.mu.Unlock()
+		parts = append(parts, fmt.Sprintf("what is past where its walk stopped (%v)", stop))
+	}
 	if n > 0 {
 		budget := pi.s.opts.IndexMaxBytes
 		if budget <= 0 {

@@ -119,6 +119,10 @@ type Index struct {
 	texts   map[int64][]*fileText
 	bytes   int64
 	leftOut map[string]struct{}
+	// walkStop is why a walk of the root (Build, Poll, Update) stopped
+	// at its bound (input.WalkBound), the first time one did since the
+	// last Build; nil when none did. The index keeps what it has.
+	walkStop *input.WalkLimitError
 	// data are the fixtures and test files, by path; dataByID the paths
 	// of those naming each serviceId.
 	data     map[string]*DataFile
@@ -163,6 +167,7 @@ func (ix *Index) resetScripts() {
 	ix.texts = map[int64][]*fileText{}
 	ix.bytes = 0
 	ix.leftOut = map[string]struct{}{}
+	ix.walkStop = nil
 	ix.data = map[string]*DataFile{}
 	ix.dataByID = map[string]map[string]struct{}{}
 	ix.named = map[string]int{}
@@ -209,13 +214,62 @@ func (ix *Index) indexed(path string) bool {
 	return ok
 }
 
+// The bounds of the index's walks (input's, lowered by tests).
+var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
+
+// walkBound returns the bound of one walk of root.
+func walkBound(root string) *input.WalkBound {
+	b := input.NewWalkBound()
+	b.MaxEntries, b.MaxDepth = maxWalkEntries, maxWalkDepth
+	b.Root(root)
+	return b
+}
+
+// visit counts the entry p of a walk of the root: a skipped directory
+// is skipped (SkipDir); past the walk's bound the walk stops (SkipAll)
+// and *stop says why; any other directory or file is looked at (nil).
+func visit(b *input.WalkBound, root, p string, d fs.DirEntry, stop **input.WalkLimitError) error {
+	if d.IsDir() && p != root && skipDir(d.Name()) {
+		return filepath.SkipDir
+	}
+	if err := b.Visit(p, d.IsDir()); err != nil {
+		*stop = err.(*input.WalkLimitError)
+		return filepath.SkipAll
+	}
+	return nil
+}
+
+// noteWalkStop keeps the first reason a walk stopped at its bound.
+func (ix *Index) noteWalkStop(stop *input.WalkLimitError) {
+	if stop == nil {
+		return
+	}
+	ix.mu.Lock()
+	if ix.walkStop == nil {
+		ix.walkStop = stop
+	}
+	ix.mu.Unlock()
+}
+
+// WalkStop returns why a walk of the root (Build, Poll, Update) stopped
+// at input's walk bounds since the last Build (the index keeps what it
+// found before); nil when none did.
+func (ix *Index) WalkStop() *input.WalkLimitError {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.walkStop
+}
+
 // Build reads every script under the root, replacing what the index
 // held. Reading and parsing run on every core; ctx stops it early (the
-// index then holds what was read).
+// index then holds what was read). The walk stops at input's bounds
+// (WalkStop says so): the index then holds what it found before.
 func (ix *Index) Build(ctx context.Context) error {
 	var paths, dataPaths []string
 	truncated := false
+	var stop *input.WalkLimitError
 	if ix.opts.Root != "" {
+		bound := walkBound(ix.opts.Root)
 		err := filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == ix.opts.Root {
@@ -226,11 +280,8 @@ func (ix *Index) Build(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if d.IsDir() {
-				if p != ix.opts.Root && skipDir(d.Name()) {
-					return filepath.SkipDir
-				}
-				return nil
+			if err := visit(bound, ix.opts.Root, p, d, &stop); err != nil || d.IsDir() {
+				return err
 			}
 			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 				return nil
@@ -338,6 +389,7 @@ func (ix *Index) Build(ctx context.Context) error {
 	defer ix.mu.Unlock()
 	ix.resetScripts()
 	ix.truncated = truncated
+	ix.walkStop = stop
 	for _, p := range leftOut {
 		ix.leftOut[p] = struct{}{}
 	}
@@ -499,7 +551,9 @@ func (ix *Index) removeLocked(path string) {
 
 // Update brings the index current for path, which was created, changed
 // or deleted: a file is read once; a deleted directory drops every script
-// below it, a created one is walked. It reports whether the index changed.
+// below it, a created one is walked (within input's walk bounds, depth
+// counted from the root: past them WalkStop says so). It reports whether
+// the index changed.
 func (ix *Index) Update(path string) bool {
 	path = filepath.Clean(path)
 	fi, err := os.Stat(path)
@@ -508,21 +562,21 @@ func (ix *Index) Update(path string) bool {
 		if _, ok := ix.rel(filepath.Join(path, "x")); !ok {
 			return false
 		}
+		var stop *input.WalkLimitError
+		bound := walkBound(ix.opts.Root) // path is below it: depth from the root
 		_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}
-			if d.IsDir() {
-				if p != path && skipDir(d.Name()) {
-					return filepath.SkipDir
-				}
-				return nil
+			if err := visit(bound, path, p, d, &stop); err != nil || d.IsDir() {
+				return err
 			}
 			if ix.indexed(p) && ix.updateFile(p) {
 				changed = true
 			}
 			return nil
 		})
+		ix.noteWalkStop(stop)
 		return ix.dropGone(path) || changed
 	}
 	// Not a directory (any more): whatever was indexed below it is gone.
@@ -702,22 +756,23 @@ func sortedPaths(set map[string]struct{}) []string {
 // changes (a client that does not watch files): one walk that stats every
 // script, reading only those whose size or modification time changed, and
 // dropping those gone. It reports whether the index changed. Scripts that
-// hold an editor's buffer (SetDocument) are left to their editor.
+// hold an editor's buffer (SetDocument) are left to their editor. A walk
+// stopped at input's walk bounds (WalkStop) drops nothing: what it did not
+// reach may still be there.
 func (ix *Index) Poll() bool {
 	if ix.opts.Root == "" {
 		return false
 	}
 	seen := map[string]struct{}{}
 	changed := false
+	var stop *input.WalkLimitError
+	bound := walkBound(ix.opts.Root)
 	_ = filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if d.IsDir() {
-			if p != ix.opts.Root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
+		if err := visit(bound, ix.opts.Root, p, d, &stop); err != nil || d.IsDir() {
+			return err
 		}
 		if !ix.indexed(p) {
 			return nil
@@ -742,6 +797,11 @@ func (ix *Index) Poll() bool {
 		}
 		return nil
 	})
+	if stop != nil {
+		// What the walk did not reach may still be there: kept.
+		ix.noteWalkStop(stop)
+		return changed
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for p := range ix.scripts {

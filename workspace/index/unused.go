@@ -58,12 +58,12 @@ func unusedMessage(e config.Entry) string {
 }
 
 // Unused returns the api entries of file that no script of the kinds
-// reading it calls; none while the index is truncated (MaxFiles): a
-// script left out may call them.
+// reading it calls; none while the index is truncated (MaxFiles) or a
+// walk stopped at its bound (WalkStop): a script left out may call them.
 func (ix *Index) Unused(file string) []Unused {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.truncated {
+	if ix.truncated || ix.walkStop != nil {
 		return nil
 	}
 	judge := make([]config.Entry, 0, len(ix.byFile[file]))
