@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 )
@@ -45,13 +48,13 @@ func (s *session) readFile(path string, kind input.Kind) (text string, m *mapper
 	return string(data), nil, err
 }
 
-// openTexts are the texts of the files editors hold open, by path: every
-// editor's (the workspace's overlay) for a session whose documents are
-// in it, then this session's own documents.
-func (s *session) openTexts() map[string][]byte {
+// openTexts are the texts of the files editors hold open under root, by
+// path: every editor's (the workspace's overlay) for a session whose
+// documents are in it, then this session's own documents.
+func (s *session) openTexts(root string) map[string][]byte {
 	out := map[string][]byte{}
 	if s.overlaysFiles() {
-		for p, text := range s.srv.ws.Overlays("") {
+		for p, text := range s.srv.ws.Overlays(root) {
 			out[p] = []byte(text)
 		}
 	}
@@ -59,10 +62,19 @@ func (s *session) openTexts() map[string][]byte {
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
 		if d.uri.IsFile() && d.path != "" {
-			out[cleanAbs(d.path)] = []byte(d.doc.Text())
+			if p := cleanAbs(d.path); withinRoot(root, p) {
+				out[p] = []byte(d.doc.Text())
+			}
 		}
 	}
 	return out
+}
+
+// withinRoot reports whether p is root or below it; both are clean and
+// absolute.
+func withinRoot(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // readConfig is readFile for a configuration file: its open text, else

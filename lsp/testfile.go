@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
@@ -158,7 +159,9 @@ func (s *session) testRequest(command string, a TestArgs) (TestArgs, TestRequest
 	}
 	req.Snapshot = s.workspaceSnapshot()
 	if command != CommandListTests {
-		req.Open = s.openTexts()
+		// Only what the run may read: the files under the test file's
+		// root (scripttest reads nothing outside it).
+		req.Open = s.openTexts(cleanAbs(input.RootOf(path)))
 	}
 	return a, req, nil
 }

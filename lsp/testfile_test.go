@@ -327,3 +327,37 @@ func TestProblemRangeCountsCharacters(t *testing.T) {
 		t.Errorf("range %v, want %v (the key bogus)", got, want)
 	}
 }
+
+// TestRunTestsTakesOnlyTheRootsOpenFiles: restls.runTests hands the
+// runner the open files under the test file's root (input.RootOf), not
+// every file an editor holds open.
+func TestRunTestsTakesOnlyTheRootsOpenFiles(t *testing.T) {
+	t.Parallel()
+	ft := &fakeTests{}
+	srv := newTestServer(t, Options{Tests: ft.tests()})
+	c := connect(t, srv, clientOptions{})
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	script := filepath.Join(dir, "s.js")
+	file := filepath.Join(dir, "s.test.yaml")
+	other := filepath.Join(elsewhere, "other.js")
+	for p, text := range map[string]string{script: "return 1;\n", file: "script: s.js\nresult: 1\n", other: "return 3;\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.open(uri.File(script), "return 1;\n")
+	c.open(uri.File(other), "return 3;\n")
+	var rep json.RawMessage
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: CommandRunTests, Arguments: []protocol.LSPAny{mustJSON(map[string]any{"uri": string(uri.File(file))})}}, &rep); err != nil {
+		t.Fatal(err)
+	}
+	ft.mu.Lock()
+	req := ft.reqs[len(ft.reqs)-1]
+	ft.mu.Unlock()
+	if _, ok := req.Open[script]; !ok {
+		t.Errorf("the run lacks its open script %s: %v", script, req.Open)
+	}
+	if _, ok := req.Open[other]; ok || len(req.Open) != 1 {
+		t.Errorf("the run holds files outside %s: %v", dir, req.Open)
+	}
+}
