@@ -13,8 +13,7 @@ import (
 
 // Bounds of the search for fixture files when none is named.
 const (
-	schemaMaxEntries = input.MaxWalkEntries // directory entries looked at (every project walk's bound)
-	schemaMaxFiles   = 1000                 // fixture files read
+	schemaMaxFiles = 1000 // fixture files read
 )
 
 // runFixturesSchema is `restls fixtures schema SERVICEID [FILE...]`.
@@ -77,17 +76,17 @@ record none; 2 for usage errors and files that cannot be read.`)
 }
 
 // findFixtureFiles lists the fixture files under root, sorted, within
-// schemaMaxEntries and schemaMaxFiles.
+// every project walk's bounds (input.WalkBound) and schemaMaxFiles.
 func findFixtureFiles(root string) ([]string, error) {
 	var out []string
-	seen := 0
+	bound := input.NewWalkBound()
+	bound.Root(root)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable: left out
 		}
-		seen++
-		if seen > schemaMaxEntries {
-			return fmt.Errorf("more than %d files and directories under %s: name the fixture files", schemaMaxEntries, root)
+		if err := bound.Visit(p, d.IsDir()); err != nil {
+			return fmt.Errorf("%v, where restls stops looking for fixture files: name the fixture files", err)
 		}
 		name := d.Name()
 		if d.IsDir() {
