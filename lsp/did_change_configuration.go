@@ -12,7 +12,7 @@ import (
 func (s *session) didChangeConfiguration(_ context.Context, req *jsonrpc2.Request, p *protocol.DidChangeConfigurationParams) (any, error) {
 	raw := []byte(p.Settings)
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == "{}" {
-		go s.safely("pull settings", func() { s.pullSettings(s.ctx) })
+		s.bg.Go(func() { s.safely("pull settings", func() { s.pullSettings(s.ctx) }) })
 		return nil, nil
 	}
 	set, problems := parseSettings(raw)

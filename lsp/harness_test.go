@@ -86,7 +86,18 @@ func newTestServer(t testing.TB, opts Options) *Server {
 	if opts.PollInterval == 0 {
 		opts.PollInterval = -1
 	}
-	return NewServer(opts)
+	srv := NewServer(opts)
+	// Registered before any connect's, so it runs after the sessions
+	// returned: the description loads end before the test does (a
+	// delayed one logged after TestInlineValues with -count=40).
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := srv.Close(ctx); err != nil {
+			t.Errorf("server close: %v", err)
+		}
+	})
+	return srv
 }
 
 // socketPair is a connected pair of loopback TCP sockets. Unlike

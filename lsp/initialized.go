@@ -12,9 +12,11 @@ import (
 func (s *session) initialized(ctx context.Context, _ *jsonrpc2.Request) (any, error) {
 	s.markConfigDirty()
 	s.startProjectIndex() // in the background, after the registry's first load
-	go s.safely("initialized", func() {
-		s.pullSettings(s.ctx)
-		s.registerWatchers(s.ctx)
+	s.bg.Go(func() {
+		s.safely("initialized", func() {
+			s.pullSettings(s.ctx)
+			s.registerWatchers(s.ctx)
+		})
 	})
 	return nil, nil
 }

@@ -42,7 +42,7 @@ func (s *session) refresh(ctx context.Context, r *refresher, can bool) {
 	}
 	r.inFlight = true
 	r.mu.Unlock()
-	go func() {
+	s.bg.Go(func() {
 		for {
 			s.safely(r.method, func() {
 				cctx, cancel := context.WithTimeout(ctx, refreshTimeout)
@@ -60,7 +60,7 @@ func (s *session) refresh(ctx context.Context, r *refresher, can bool) {
 			r.again = false
 			r.mu.Unlock()
 		}
-	}()
+	})
 }
 
 // refreshAfterPublish is what the diagnostics worker calls after a pass:

@@ -96,6 +96,9 @@ type Server struct {
 	log  *zap.Logger
 	slog *slog.Logger
 	ws   *workspace.Session
+	// ownWS: NewServer made ws (Options.Session was nil), so Close
+	// closes it.
+	ownWS bool
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -118,8 +121,8 @@ func NewServer(opts Options) *Server {
 	if opts.DiagnosticsDelay == 0 {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
-	ws := opts.Session
-	if ws == nil {
+	ws, own := opts.Session, opts.Session == nil
+	if own {
 		ws = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, Load: opts.Load, Kinds: opts.ScriptKinds, APIs: opts.OpenAPI,
 			DescriptionDelay: workspace.FirstLoadDelay, Logger: opts.Logger})
 	}
@@ -129,6 +132,7 @@ func NewServer(opts Options) *Server {
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
 		ws:       ws,
+		ownWS:    own,
 		sessions: map[*session]struct{}{},
 	}
 	ws.OnDescriptionsLoaded(func() {
@@ -145,6 +149,18 @@ func NewServer(opts Options) *Server {
 	})
 	ws.OnReload(s.reloaded)
 	return s
+}
+
+// Close ends the server's own background work once its sessions have
+// returned: the description and answer loads of the workspace session
+// NewServer made (one given in Options.Session is its owner's to
+// close). It returns once that work has ended, so nothing of the server
+// logs after it, or when ctx ends first (its error then).
+func (s *Server) Close(ctx context.Context) error {
+	if !s.ownWS {
+		return nil
+	}
+	return s.ws.Close(ctx)
 }
 
 // Session is the workspace session the server serves.
@@ -205,12 +221,7 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 	s.mu.Lock()
 	s.sessions[ses] = struct{}{}
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.sessions, ses)
-		s.mu.Unlock()
-		s.ws.DropOverlays(id)
-	}()
+	defer s.ws.DropOverlays(id)
 
 	ses.log.Info("session started")
 	hctx := protocol.WithLogger(ctx, s.slog.With("session", id))
@@ -229,6 +240,11 @@ func (s *Server) ServeSession(ctx context.Context, stream jsonrpc2.Stream, o Ses
 		<-conn.Done()
 	}
 	cancel()
+	// Out of the list before waiting: the workspace's hooks (a
+	// description loaded, a reload) start no more work in it.
+	s.mu.Lock()
+	delete(s.sessions, ses)
+	s.mu.Unlock()
 	_ = conn.Close()
 	wg.Wait()
 	ses.bg.Wait()

@@ -136,7 +136,7 @@ func (s *session) setSettings(ctx context.Context, set settings, problems []stri
 		// A call to the client: never on the read goroutine, which runs this
 		// for a pushed didChangeConfiguration and must stay free to read the
 		// answer.
-		go s.safely("watchers", func() { s.registerWatchers(s.ctx) })
+		s.bg.Go(func() { s.safely("watchers", func() { s.registerWatchers(s.ctx) }) })
 	}
 	// scriptKinds may have changed a document's kind even with the same sources.
 	s.markConfigDirty()

@@ -74,6 +74,13 @@ type Descriptions struct {
 	gen     int64         // counts completed loads
 	changed chan struct{} // closed and replaced when a load completes
 	state   map[string]*apiState
+	// closed: Close was called; no load starts any more. ctx ends then,
+	// and loads counts those started (or waiting their delay) until they
+	// end, so Close returns only after the last one logged.
+	closed bool
+	ctx    context.Context
+	cancel context.CancelFunc
+	loads  sync.WaitGroup
 }
 
 type apiState struct {
@@ -81,7 +88,8 @@ type apiState struct {
 	idx     *openapi.Index
 	err     error
 	loading bool
-	loaded  bool // at least one load finished
+	loaded  bool        // at least one load finished
+	timer   *time.Timer // a first load waiting its delay
 }
 
 // FirstLoadDelay is the delay an editor's store gives first loads.
@@ -94,7 +102,44 @@ func NewDescriptions(log *zap.Logger, delay time.Duration) *Descriptions {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Descriptions{log: log, state: map[string]*apiState{}, delay: delay, changed: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Descriptions{log: log, state: map[string]*apiState{}, delay: delay, changed: make(chan struct{}), ctx: ctx, cancel: cancel}
+}
+
+// ErrClosed is Wait's error once the store was closed.
+var ErrClosed = errors.New("the API descriptions were closed")
+
+// Close stops the store: loads waiting their delay never start, those
+// running are cancelled (a URL's request; a file's read ends by its
+// bound), and Close returns once every load has ended, so none logs or
+// calls OnLoaded's function after it, or when ctx ends first (its
+// error then). Docs starts no load after Close.
+func (a *Descriptions) Close(ctx context.Context) error {
+	a.mu.Lock()
+	if !a.closed {
+		a.closed = true
+		a.cancel()
+		for _, st := range a.state {
+			if st.timer != nil && st.timer.Stop() {
+				st.timer, st.loading = nil, false
+				a.loads.Done()
+			}
+		}
+		close(a.changed) // Wait returns ErrClosed
+		a.changed = make(chan struct{})
+	}
+	a.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		a.loads.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("API descriptions still loading: %w", ctx.Err())
+	}
 }
 
 // NewAnswerDescriptions is NewDescriptions for a store whose indexes keep
@@ -154,10 +199,13 @@ func (a *Descriptions) Wait(ctx context.Context, src []APISource) error {
 				break
 			}
 		}
-		changed := a.changed
+		changed, closed := a.changed, a.closed
 		a.mu.Unlock()
 		if !pending {
 			return nil
+		}
+		if closed {
+			return ErrClosed
 		}
 		select {
 		case <-ctx.Done():
@@ -168,15 +216,25 @@ func (a *Descriptions) Wait(ctx context.Context, src []APISource) error {
 }
 
 func (a *Descriptions) startLocked(st *apiState, delay time.Duration) {
-	if st.loading {
+	if st.loading || a.closed {
 		return
 	}
 	st.loading = true
+	a.loads.Add(1)
 	if delay > 0 {
-		time.AfterFunc(delay, func() { a.load(st) })
+		st.timer = time.AfterFunc(delay, func() {
+			a.mu.Lock()
+			st.timer = nil
+			a.mu.Unlock()
+			defer a.loads.Done()
+			a.load(st)
+		})
 		return
 	}
-	go a.load(st)
+	go func() {
+		defer a.loads.Done()
+		a.load(st)
+	}()
 }
 
 func (a *Descriptions) load(st *apiState) {
@@ -185,7 +243,7 @@ func (a *Descriptions) load(st *apiState) {
 	if st.src.Recorded {
 		idx, err = a.loader.LoadRecorded(st.src.Root, st.src.Location)
 	} else {
-		idx, err = a.loader.Load(context.Background(), st.src.Location)
+		idx, err = a.loader.Load(a.ctx, st.src.Location)
 	}
 	a.mu.Lock()
 	st.idx, st.err, st.loading, st.loaded = idx, err, false, true

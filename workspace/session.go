@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -99,6 +100,14 @@ func NewSession(o SessionOptions) *Session {
 	s.descriptions.OnLoaded(func() { s.call(&s.onDescriptions) })
 	s.answers.OnLoaded(func() { s.call(&s.onAnswers) })
 	return s
+}
+
+// Close stops the session's background work, the loads of API
+// descriptions and of answers' schemas, and returns once it has ended
+// (nothing of it logs or calls a subscriber after), or when ctx ends
+// first. The owner of the session calls it when done with it.
+func (s *Session) Close(ctx context.Context) error {
+	return errors.Join(s.descriptions.Close(ctx), s.answers.Close(ctx))
 }
 
 func (s *Session) call(hooks *[]func()) {
