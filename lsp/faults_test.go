@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -53,8 +55,12 @@ func faultDiags(c *testClient, u uri.URI, since, want int) []protocol.Diagnostic
 	c.t.Helper()
 	var out []protocol.Diagnostic
 	c.waitFor(fmt.Sprintf("%d fault warnings on %s", want, u), func() bool {
+		// p.seq counts the messages before it: the first one after
+		// since has seq since. With <= the wait skipped it and timed out
+		// when no message came after it (TestExploreFaultsEditor's
+		// edit, with the lsp tests run 8 at once).
 		p, ok := c.diags[u]
-		if !ok || p.seq <= since {
+		if !ok || p.seq < since {
 			return false
 		}
 		out = out[:0]
@@ -66,6 +72,38 @@ func faultDiags(c *testClient, u uri.URI, since, want int) []protocol.Diagnostic
 		return len(out) == want
 	})
 	return out
+}
+
+// TestFaultDiagsFirstMessage: faultDiags takes the publish that is the
+// first message after since, with nothing after it (it waited for one
+// more message before).
+func TestFaultDiagsFirstMessage(t *testing.T) {
+	t.Parallel()
+	a, b := socketPair(t)
+	c := &testClient{t: t, changed: make(chan struct{}), diags: map[uri.URI]published{}}
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(b), jsonrpc2.WithCodec(codec{}))
+	c.conn.Go(context.Background(), c.handle)
+	srv := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(a), jsonrpc2.WithCodec(codec{}))
+	srv.Go(context.Background(), func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
+	t.Cleanup(func() {
+		_ = srv.Close()
+		_ = c.conn.Close()
+	})
+	u := uri.File(filepath.Join(t.TempDir(), "orders.js"))
+	notify := func(p *protocol.PublishDiagnosticsParams) {
+		t.Helper()
+		if err := srv.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One message before since: the wait must not take it.
+	notify(&protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{{Code: protocol.String(CodeFault)}}})
+	c.waitFor("the first message", func() bool { return c.seq == 1 })
+	since := c.now()
+	notify(&protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	if got := faultDiags(c, u, since, 0); len(got) != 0 {
+		t.Errorf("fault warnings %v, want none", got)
+	}
 }
 
 func showRange(r protocol.Range) string {

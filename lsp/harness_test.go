@@ -50,7 +50,7 @@ type testClient struct {
 }
 
 type published struct {
-	seq    int
+	seq    int // messages received before it: the first one after now() has seq now()
 	params protocol.PublishDiagnosticsParams
 }
 
