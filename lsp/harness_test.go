@@ -87,16 +87,19 @@ func newTestServer(t testing.TB, opts Options) *Server {
 		opts.PollInterval = -1
 	}
 	srv := NewServer(opts)
-	// Registered before any connect's, so it runs after the sessions
-	// returned: the description loads end before the test does (a
-	// delayed one logged after TestInlineValues with -count=40).
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Close(ctx); err != nil {
-			t.Errorf("server close: %v", err)
-		}
-	})
+	if opts.Session == nil {
+		// The server made its workspace session: closed when the test
+		// ends, after the sessions returned (registered before any
+		// connect's), so the description loads end before the test does
+		// (a delayed one logged after TestInlineValues with -count=40).
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := srv.Session().Close(ctx); err != nil {
+				t.Errorf("closing the workspace session: %v", err)
+			}
+		})
+	}
 	return srv
 }
 

@@ -96,9 +96,6 @@ type Server struct {
 	log  *zap.Logger
 	slog *slog.Logger
 	ws   *workspace.Session
-	// ownWS: NewServer made ws (Options.Session was nil), so Close
-	// closes it.
-	ownWS bool
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -121,8 +118,8 @@ func NewServer(opts Options) *Server {
 	if opts.DiagnosticsDelay == 0 {
 		opts.DiagnosticsDelay = 50 * time.Millisecond
 	}
-	ws, own := opts.Session, opts.Session == nil
-	if own {
+	ws := opts.Session
+	if ws == nil {
 		ws = workspace.NewSession(workspace.SessionOptions{Sources: opts.Sources, Load: opts.Load, Kinds: opts.ScriptKinds, APIs: opts.OpenAPI,
 			DescriptionDelay: workspace.FirstLoadDelay, Logger: opts.Logger})
 	}
@@ -132,7 +129,6 @@ func NewServer(opts Options) *Server {
 		log:      opts.Logger,
 		slog:     slog.New(zapslog.NewHandler(opts.Logger.Core(), zapslog.WithName("protocol"))),
 		ws:       ws,
-		ownWS:    own,
 		sessions: map[*session]struct{}{},
 	}
 	ws.OnDescriptionsLoaded(func() {
@@ -149,18 +145,6 @@ func NewServer(opts Options) *Server {
 	})
 	ws.OnReload(s.reloaded)
 	return s
-}
-
-// Close ends the server's own background work once its sessions have
-// returned: the description and answer loads of the workspace session
-// NewServer made (one given in Options.Session is its owner's to
-// close). It returns once that work has ended, so nothing of the server
-// logs after it, or when ctx ends first (its error then).
-func (s *Server) Close(ctx context.Context) error {
-	if !s.ownWS {
-		return nil
-	}
-	return s.ws.Close(ctx)
 }
 
 // Session is the workspace session the server serves.

@@ -154,6 +154,15 @@ ended without shutdown, 2 for usage errors.`)
 	so := cf.sessionOptions(openAPI)
 	so.Sources, so.Load, so.DescriptionDelay, so.Logger = sources, load, workspace.FirstLoadDelay, log
 	ws := workspace.NewSession(so)
+	// Closed last, after the sessions and the background work: no
+	// description load outlives serve (its log lines included).
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), sessionCloseWait)
+		defer cancel()
+		if err := ws.Close(cctx); err != nil {
+			log.Warn("workspace session not closed", zap.Error(err))
+		}
+	}()
 	srv := lsp.NewServer(lsp.Options{
 		Session: ws,
 		Logger:  log,
@@ -195,6 +204,11 @@ ended without shutdown, 2 for usage errors.`)
 	}
 	return serveStdio(ctx, env, srv, nil, log)
 }
+
+// sessionCloseWait bounds serve's wait for the workspace session's
+// description loads when it ends (a fetch is cancelled, a file read
+// ends by its size bound).
+const sessionCloseWait = 5 * time.Second
 
 // registryFlags choose a registry backend instead of configuration files,
 // in every mode (docs/http.md, "registryUrl").
