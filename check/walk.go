@@ -165,6 +165,11 @@ func matchAny(globs []*input.Glob, rel string) bool {
 // gives a deeper .gitignore the last word.
 type ignorer struct {
 	top string // the repository's top directory, absolute
+	// wd is the working directory when the walk began: relative paths
+	// are made absolute against it, not by filepath.Abs, which asks the
+	// system for it again for every file (two system calls each).
+	wd    string
+	wdErr error
 	// byDir: the patterns of each directory's .gitignore, by the
 	// directory's path relative to top, slash-separated ("" for top).
 	byDir map[string][]input.IgnorePattern
@@ -196,6 +201,7 @@ func newIgnorer(root string) (*ignorer, error) {
 		}
 	}
 	ig := &ignorer{top: top, byDir: map[string][]input.IgnorePattern{}}
+	ig.wd, ig.wdErr = os.Getwd()
 	if top == "" {
 		ig.top = abs
 		return ig, nil
@@ -219,7 +225,7 @@ func newIgnorer(root string) (*ignorer, error) {
 
 // read adds the patterns of dir's .gitignore, if it has one.
 func (ig *ignorer) read(dir string) {
-	abs, err := filepath.Abs(dir)
+	abs, err := ig.abs(dir)
 	if err != nil {
 		return
 	}
@@ -252,6 +258,17 @@ func (ig *ignorer) readFile(file string) []input.IgnorePattern {
 	return patterns
 }
 
+// abs is filepath.Abs(p) against the working directory the walk began in.
+func (ig *ignorer) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if ig.wdErr != nil {
+		return "", ig.wdErr
+	}
+	return filepath.Join(ig.wd, p), nil
+}
+
 // components is p relative to the repository's top, split at "/".
 func (ig *ignorer) components(abs string) []string {
 	rel, err := filepath.Rel(ig.top, abs)
@@ -269,7 +286,7 @@ func (ig *ignorer) ignored(p string, isDir bool) bool {
 	if len(ig.byDir) == 0 && len(ig.exclude) == 0 {
 		return false
 	}
-	abs, err := filepath.Abs(p)
+	abs, err := ig.abs(p)
 	if err != nil {
 		return false
 	}

@@ -79,6 +79,62 @@ func TestFindAgreesWithGit(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Errorf("Find in an ignored directory = %q, %v; want nothing", got, err)
 	}
+	// Walked by relative paths from the repository (restls check . and
+	// restls check sub): the ignorer makes them absolute against the
+	// directory the walk began in, and takes the same files.
+	t.Chdir(root)
+	got, _, err = Find([]string{"."}, []string{"**/*.js", "*.js "}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, rel(t, ".", got)); d != "" {
+		t.Errorf("Find(.) and git ls-files differ (-git +Find):\n%s", d)
+	}
+	got, _, err = Find([]string{"sub"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantSub []string
+	for _, f := range want {
+		if strings.HasPrefix(f, "sub/") {
+			wantSub = append(wantSub, f)
+		}
+	}
+	if d := cmp.Diff(wantSub, rel(t, ".", got)); d != "" {
+		t.Errorf("Find(sub) and git ls-files differ (-git +Find):\n%s", d)
+	}
+}
+
+// BenchmarkFindGitignore walks 2,000 scripts of a repository with a
+// .gitignore by a relative path, as restls check . in a checkout does:
+// the ignorer's per-file cost of making each path absolute shows here.
+//
+//	go test -run '^$' -bench FindGitignore ./check/
+func BenchmarkFindGitignore(b *testing.B) {
+	files := map[string]string{".gitignore": "out/\n*.gen.js\n"}
+	for i := range 2000 {
+		files[filepath.Join("src", string(rune('a'+i%20)), strings.Repeat("x", 1+i%7)+string(rune('a'+i/100))+".js")] = ""
+	}
+	root := b.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	b.Chdir(root)
+	for b.Loop() {
+		got, _, err := Find([]string{"."}, nil, nil)
+		if err != nil || len(got) == 0 {
+			b.Fatal(len(got), err)
+		}
+	}
 }
 
 // TestFindBadGlob: an --include or --exclude glob that cannot compile is
