@@ -757,8 +757,8 @@ func sortedPaths(set map[string]struct{}) []string {
 // script, reading only those whose size or modification time changed, and
 // dropping those gone. It reports whether the index changed. Scripts that
 // hold an editor's buffer (SetDocument) are left to their editor. A walk
-// stopped at input's walk bounds (WalkStop) drops nothing: what it did not
-// reach may still be there.
+// stopped at input's walk bounds (WalkStop) or after twice MaxFiles
+// scripts drops nothing: what it did not reach may still be there.
 func (ix *Index) Poll() bool {
 	if ix.opts.Root == "" {
 		return false
@@ -766,6 +766,7 @@ func (ix *Index) Poll() bool {
 	seen := map[string]struct{}{}
 	changed := false
 	var stop *input.WalkLimitError
+	capped := false // stopped after twice MaxFiles scripts
 	bound := walkBound(ix.opts.Root)
 	_ = filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -778,6 +779,7 @@ func (ix *Index) Poll() bool {
 			return nil
 		}
 		if len(seen) >= 2*ix.opts.MaxFiles {
+			capped = true
 			return filepath.SkipAll
 		}
 		seen[p] = struct{}{}
@@ -797,9 +799,15 @@ func (ix *Index) Poll() bool {
 		}
 		return nil
 	})
-	if stop != nil {
+	if stop != nil || capped {
 		// What the walk did not reach may still be there: kept.
-		ix.noteWalkStop(stop)
+		if stop != nil {
+			ix.noteWalkStop(stop)
+		} else {
+			ix.mu.Lock()
+			ix.truncated = true
+			ix.mu.Unlock()
+		}
 		return changed
 	}
 	ix.mu.Lock()

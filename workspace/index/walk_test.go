@@ -118,3 +118,37 @@ func TestWalksAreBounded(t *testing.T) {
 		t.Errorf("Update past the entries: %q", got)
 	}
 }
+
+// TestPollPastTheFileCapKeeps: a poll stops after twice MaxFiles
+// scripts; a script the index holds that the stopped walk did not reach
+// is still on disk, so it stays, as past input's walk bounds.
+func TestPollPastTheFileCapKeeps(t *testing.T) {
+	const call = "api.rest.v1.get(\"crm\", {}, {});\n"
+	root := project(t, map[string]string{"m.js": call})
+	ix, err := New(Options{Root: root, MaxFiles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Build(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := ix.Len(); n != 1 {
+		t.Fatalf("built %d scripts, want m.js", n)
+	}
+	// Two scripts the walk meets before m.js: the poll stops at them.
+	for _, name := range []string{"a.js", "b.js"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(call), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix.Poll()
+	ix.mu.RLock()
+	_, kept := ix.scripts[filepath.Join(root, "m.js")]
+	ix.mu.RUnlock()
+	if !kept {
+		t.Errorf("a poll stopped at the file cap dropped m.js, which is still on disk")
+	}
+	if _, truncated := ix.Len(); !truncated {
+		t.Errorf("a poll stopped at the file cap: index not marked truncated")
+	}
+}
