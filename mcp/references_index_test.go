@@ -1,8 +1,12 @@
 package mcp
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/restls/restls/input"
 )
 
 // TestReferencesShareTheSessionIndex: the references tool reads the
@@ -33,5 +37,35 @@ func TestReferencesShareTheSessionIndex(t *testing.T) {
 		if c.File == "scripts/unsaved.js" {
 			t.Errorf("closed and never saved, scripts/unsaved.js is still a call: %+v", out.Calls)
 		}
+	}
+}
+
+// TestReferencesSayWhatTheIndexLeftOut: a script past input's walk
+// depth is not indexed; the references tool's answer says so, with the
+// message the editor shows, so an agent does not take the calls listed
+// for all of them.
+func TestReferencesSayWhatTheIndexLeftOut(t *testing.T) {
+	root := testProject(t)
+	o := testOptions(t, root)
+	cs := connect(t, o)
+	var out ReferencesOut
+	call(t, cs, "references", map[string]any{"serviceId": "orders"}, &out)
+	if out.LeftOut != "" {
+		t.Fatalf("nothing left out, yet leftOut = %q", out.LeftOut)
+	}
+
+	root = testProject(t)
+	deep := filepath.Join(append([]string{root, "scripts"}, strings.Split(strings.Repeat("d/", input.MaxWalkDepth), "/")...)...)
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(deep, "far.js"), []byte("api.rest.v1.get(\"orders\", {}, {});\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o = testOptions(t, root)
+	cs = connect(t, o)
+	call(t, cs, "references", map[string]any{"serviceId": "orders"}, &out)
+	if !strings.Contains(out.LeftOut, "walk stopped") || !strings.Contains(out.LeftOut, "64") {
+		t.Errorf("a script past the walk's depth: leftOut = %q, want where the walk stopped", out.LeftOut)
 	}
 }

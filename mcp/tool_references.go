@@ -8,6 +8,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/textpos"
+	"github.com/restls/restls/workspace"
 	"github.com/restls/restls/workspace/index"
 )
 
@@ -35,6 +36,10 @@ type ReferencesOut struct {
 	Data      []Place `json:"data,omitempty"`
 	Scripts   int     `json:"scripts"`
 	Truncated bool    `json:"truncated,omitempty"`
+	// LeftOut says which scripts the project index left out (past its
+	// walk bounds, its size budget or its file cap), whose calls are not
+	// in Calls: the message the editor shows once.
+	LeftOut string `json:"leftOut,omitempty"`
 }
 
 // Place is a line of a file: relative to the root when it is below it.
@@ -59,7 +64,7 @@ type Call struct {
 // the one the language server's references and rename read (on serve
 // --http), built at first use and brought current at each call: the
 // registry's snapshot, the files changed on disk, the editors' open texts.
-func (s *Server) index(ctx context.Context) (*index.Index, error) {
+func (s *Server) index(ctx context.Context) (*workspace.ProjectIndex, error) {
 	sess := s.o.Session
 	pi, isNew, err := sess.ProjectIndex(s.o.Root, sess.Registry(), sess.Kinds())
 	if err != nil {
@@ -76,7 +81,7 @@ func (s *Server) index(ctx context.Context) (*index.Index, error) {
 		pi.Poll(0)
 	}
 	pi.BringCurrent(sess.Overlays(pi.Index().Root()))
-	return pi.Index(), nil
+	return pi, nil
 }
 
 func (s *Server) references(ctx context.Context, _ *sdk.CallToolRequest, in ReferencesIn) (*sdk.CallToolResult, ReferencesOut, error) {
@@ -95,10 +100,12 @@ func (s *Server) references(ctx context.Context, _ *sdk.CallToolRequest, in Refe
 	if _, err := s.snapshot(ctx, ""); err != nil { // the configuration read again when it changed
 		return nil, out, err
 	}
-	ix, err := s.index(ctx)
+	pi, err := s.index(ctx)
 	if err != nil {
 		return nil, out, err
 	}
+	ix := pi.Index()
+	out.LeftOut = pi.LeftOutMessage()
 	o := ix.Occurrences(in.ServiceID, in.OAuth, kinds)
 	for _, k := range o.Kinds {
 		out.Kinds = append(out.Kinds, string(k))
