@@ -288,6 +288,33 @@ func (s *Server) runStatus(r *http.Request) runStatusJSON {
 // runsOn reports whether this server runs scripts at all (--allow-run).
 func (s *Server) runsOn() bool { return s.run != nil && s.gate.opts.AllowRun }
 
+// admitRun takes the engine's one limit (--max-runs) for a run of POST
+// /v1/run or /v1/test, before its body is read: the body (up to 4 MiB)
+// and its fixtures are decoded only for a run that may go, so concurrent
+// large requests past --max-runs cost a 429, not their parse (issue 23,
+// finding 4). It answers the refusal itself (403 without --allow-run,
+// saying why, 429 when every slot is taken) and reports false; the
+// caller releases the slot it gets (nil, whose Release does nothing,
+// when the server has no limit).
+func (s *Server) admitRun(w http.ResponseWriter, r *http.Request, why string) (*engine.Slot, bool) {
+	if !s.runsOn() {
+		s.opts.Ops.dryRun("refused")
+		refuseUnread(w, r, http.StatusForbidden, ReasonNoAllowRun+" ("+why+")")
+		return nil, false
+	}
+	if s.opts.Admit == nil {
+		return nil, true
+	}
+	slot, ok := s.opts.Admit()
+	if !ok {
+		s.opts.Ops.dryRun("busy")
+		w.Header().Set("Retry-After", retryAfterBusy)
+		refuseUnread(w, r, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
+		return nil, false
+	}
+	return slot, true
+}
+
 type kindStatusJSON struct {
 	Kind config.Kind `json:"kind"`
 	// Loaded: at least one source was read.
@@ -401,26 +428,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, runShape)
 		return
 	}
-	if !s.runsOn() {
-		s.opts.Ops.dryRun("refused")
-		refuseUnread(w, r, http.StatusForbidden, ReasonNoAllowRun+" (a dry run executes the script and calls the configured services)")
+	slot, ok := s.admitRun(w, r, "a dry run executes the script and calls the configured services")
+	if !ok {
 		return
 	}
-	// Admission first, the engine's one limit (--max-runs): the body (up
-	// to 4 MiB) and its mock are decoded only for a run that may go, so
-	// concurrent large requests past --max-runs cost a 429, not their
-	// parse (issue 23, finding 4). The run uses the slot taken here.
-	var slot *engine.Slot
-	if s.opts.Admit != nil {
-		var ok bool
-		if slot, ok = s.opts.Admit(); !ok {
-			s.opts.Ops.dryRun("busy")
-			w.Header().Set("Retry-After", retryAfterBusy)
-			refuseUnread(w, r, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
-			return
-		}
-		defer slot.Release()
-	}
+	defer slot.Release()
 	var body runBody
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1))
 	if err := dec.Decode(&body); err != nil {

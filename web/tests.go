@@ -143,24 +143,13 @@ func (s *Server) handleTestScripts(w http.ResponseWriter, r *http.Request) {
 const testShape = `{"script": path in the project (scripts/x.js), "text": the script's text, "environment"?: name}`
 
 func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
-	if !s.runsOn() {
-		s.opts.Ops.dryRun("refused")
-		refuseUnread(w, r, http.StatusForbidden, ReasonNoAllowRun+" (a test run executes the script)")
-		return
-	}
 	// Admission first, as POST /v1/run: one slot of --max-runs, which
 	// every case uses in turn.
-	var slot *engine.Slot
-	if s.opts.Admit != nil {
-		var ok bool
-		if slot, ok = s.opts.Admit(); !ok {
-			s.opts.Ops.dryRun("busy")
-			w.Header().Set("Retry-After", retryAfterBusy)
-			refuseUnread(w, r, http.StatusTooManyRequests, "the server is already running its maximum number of dry runs (--max-runs); try again in a few seconds")
-			return
-		}
-		defer slot.Release()
+	slot, ok := s.admitRun(w, r, "a test run executes the script")
+	if !ok {
+		return
 	}
+	defer slot.Release()
 	var body testBody
 	if err := json.NewDecoder(io.LimitReader(r.Body, maxRunBody+1)).Decode(&body); err != nil {
 		writeError(w, http.StatusBadRequest, "the body must be JSON "+testShape+": "+err.Error())
