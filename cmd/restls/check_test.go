@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
 )
 
@@ -155,28 +153,4 @@ func TestCheckExitStatus(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestCheckWalkTooDeep: restls check's walk for scripts stops past
-// input.MaxWalkDepth directories, with exit 2 and a message naming the
-// bound, the root and what to do (check's TestFindIsBounded has the
-// entries bound too).
-func TestCheckWalkTooDeep(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	deep := dir
-	for i := range input.MaxWalkDepth + 1 {
-		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
-	}
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(deep, "a.js"), []byte("return 1;\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, rc := runIn(t, dir, "check", "--config-root", filepath.Join(repoRoot(t), "testdata/config"))
-	if rc != 2 {
-		t.Errorf("exit %d, want 2", rc)
-	}
-	goldentest.Check(t, "testdata/golden/cli/check-walk-too-deep.txt", got)
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
 	"github.com/restls/restls/openapi"
 )
@@ -66,24 +64,4 @@ func TestFixturesSchema(t *testing.T) {
 	if _, errs, rc := runInDir(t, dir, "fixtures", "schema"); rc != 2 || !strings.Contains(errs, "name the serviceId") {
 		t.Errorf("no serviceId: exit %d, stderr %q", rc, errs)
 	}
-}
-
-// TestFixturesSchemaWalkTooDeep: restls fixtures schema's walk for
-// fixture files stops past input.MaxWalkDepth directories, as every
-// project walk does, with exit 2 and a message naming the bound.
-func TestFixturesSchemaWalkTooDeep(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	deep := dir
-	for i := range input.MaxWalkDepth + 1 {
-		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
-	}
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	got, rc := runIn(t, dir, "fixtures", "schema", "crm")
-	if rc != 2 {
-		t.Errorf("exit %d, want 2", rc)
-	}
-	goldentest.Check(t, "testdata/golden/cli/fixtures-schema-walk-too-deep.txt", got)
 }

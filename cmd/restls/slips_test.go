@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/restls/restls/input"
 	"github.com/restls/restls/internal/goldentest"
 )
 
@@ -91,30 +90,6 @@ func TestTestMissingPath(t *testing.T) {
 	if rc != 2 || !strings.Contains(got, "no test files (*.test.yaml) found") {
 		t.Errorf("a directory without test files: exit %d\n%s", rc, got)
 	}
-}
-
-// TestTestWalkTooDeep: restls test's walk for test files stops past
-// input.MaxWalkDepth directories, with exit 2 and a message naming
-// the bound and what to do (scripttest's TestFindIsBounded has the
-// entries bound too).
-func TestTestWalkTooDeep(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	deep := dir
-	for i := range input.MaxWalkDepth + 1 {
-		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
-	}
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(deep, "a.test.yaml"), []byte("script: a.js\nresult: 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, rc := runIn(t, dir, "test", "--config-root", filepath.Join(repoRoot(t), "testdata/config"))
-	if rc != 2 {
-		t.Errorf("exit %d, want 2", rc)
-	}
-	goldentest.Check(t, "testdata/golden/cli/test-walk-too-deep.txt", got)
 }
 
 // TestTestUpdateAdopts is docs/ci.md's adoption workflow: a test file
