@@ -101,9 +101,12 @@ func hex2(c byte) string {
 
 // TextJSON is json.Marshal's text of v without its HTML escapes: for
 // JSON shown to a person (a test's expected and actual values, a run's
-// diff). json.Marshal writes & < > as \u0026 \u003c \u003e, for JSON
-// embedded in HTML; a terminal or an editor shows them as they are. The
-// text is still JSON; print it through Printable as any other text.
+// diff), and for JSON that carries a body as it was sent (a dry run's
+// child's lines, a call's trace). json.Marshal writes & < > as \u0026
+// \u003c \u003e, for JSON embedded in HTML, and in a json.RawMessage it
+// rewrites the body's own bytes so; a terminal or an editor shows them
+// as they are. The text is still JSON; print it through Printable as
+// any other text.
 func TextJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

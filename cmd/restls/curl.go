@@ -94,6 +94,7 @@ standard input cannot be read.`)
 		}
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // the command as a shell reads it: "a=1&b=2", not "a=1\u0026b=2"
 		if err := enc.Encode(curlJSON{ServiceID: call.ServiceID, Call: call.Text(), Notes: notes}); err != nil {
 			fmt.Fprintf(env.stderr, "restls curl: %v\n", err)
 			return 1

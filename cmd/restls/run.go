@@ -307,6 +307,7 @@ func writeRunResult(env *cliEnv, res *scriptrt.Result, out runOutput) int {
 	if out.asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // bodies and the result as sent: "a=1&b=2", not "a=1\u0026b=2"
 		if err := enc.Encode(res); err != nil {
 			fmt.Fprintf(env.stderr, "restls run: %v\n", err)
 			return 1

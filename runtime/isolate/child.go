@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
@@ -366,14 +367,14 @@ func failed(msg string) *ChildResult {
 func writeResult(w io.Writer, res *ChildResult, req *ChildRequest) error {
 	res.Result.Mode = req.mode()
 	res.carry()
-	raw, err := json.Marshal(res)
+	raw, err := input.TextJSON(res) // bodies as they were sent, not HTML-escaped
 	if err != nil {
 		return err
 	}
 	if len(raw) > req.Limits.MaxResult {
 		big := tooLarge(req.Limits.MaxResult)
 		big.Mode = res.Result.Mode
-		if raw, err = json.Marshal(&ChildResult{Result: big, DurationMs: res.DurationMs}); err != nil {
+		if raw, err = input.TextJSON(&ChildResult{Result: big, DurationMs: res.DurationMs}); err != nil {
 			return err
 		}
 	}

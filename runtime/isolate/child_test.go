@@ -242,3 +242,43 @@ func TestChildAllowServices(t *testing.T) {
 		t.Errorf("the service saw %v, want only /crm", got)
 	}
 }
+
+// TestChildKeepsBodiesAsSent: a body's < > & reach the caller as the
+// service, a pasted fixture or a parsed one sent them, in the result and
+// in the call's trace, not rewritten as \u003c \u003e \u0026 on the way
+// out of the child (json.Marshal's escapes for HTML); the preview of a
+// real `restls run` showed "a=1\u0026b=2" for a link "a=1&b=2".
+func TestChildKeepsBodiesAsSent(t *testing.T) {
+	const body = `{"next":"/c?a=1&b=2","html":"<b>x</b>"}`
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}))
+	defer svc.Close()
+	parsed, err := restclient.ParseMock("p.yaml", []byte(`- {serviceId: crm, body: {"next": "/c?a=1&b=2", "html": "<b>x</b>"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, "child", Options{Timeout: 10 * time.Second})
+	for name, req := range map[string]Request{
+		"live":   {},
+		"pasted": {Mock: []byte(`- {serviceId: crm, body: {"next": "/c?a=1&b=2", "html": "<b>x</b>"}}`)},
+		"parsed": {Parsed: parsed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req.Text = `return api.rest.v1.post("crm", {}, {}, {q: "a<b && c>d"}).body;`
+			req.Kind, req.Sources = config.ScriptService, services(t, svc.URL)
+			res, err := r.Run(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil || len(res.Calls) != 1 {
+				t.Fatalf("result %s", show(res))
+			}
+			c := res.Calls[0]
+			if string(res.Result) != body || string(c.ResponseBody) != body || string(c.RequestBody) != `{"q":"a<b && c>d"}` {
+				t.Errorf("result %s\nresponse body %s\nrequest body %s\nwant %s and the payload as sent", res.Result, c.ResponseBody, c.RequestBody, body)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
 )
@@ -64,7 +65,7 @@ func (e *eventWriter) observer(req *ChildRequest) dryrun.Observer {
 }
 
 func (e *eventWriter) write(ev *Event) {
-	raw, err := json.Marshal(eventLine{ev})
+	raw, err := input.TextJSON(eventLine{ev})
 	if err != nil {
 		return
 	}

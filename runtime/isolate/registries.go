@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // Registries are the registries of every kind of a snapshot whose
@@ -79,7 +80,7 @@ const maxRegistries = maxRequest
 
 // WriteRegistries writes r to w as one line of JSON.
 func WriteRegistries(w io.Writer, r Registries) error {
-	raw, err := json.Marshal(r)
+	raw, err := input.TextJSON(r)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
@@ -271,7 +272,7 @@ func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error
 			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
 		}
 	}
-	body, err := json.Marshal(&creq)
+	body, err := input.TextJSON(&creq) // pasted fixtures' bodies as written
 	if err != nil {
 		return nil, fmt.Errorf("start the dry run: %w", err)
 	}

@@ -1,6 +1,10 @@
 package restclient
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/restls/restls/input"
+)
 
 // A Mock travels to a dry run's child (runtime/isolate) as JSON, its
 // fixtures as they were parsed: each with the index and line its
@@ -32,7 +36,7 @@ func (m *Mock) MarshalJSON() ([]byte, error) {
 	for i, f := range m.Fixtures {
 		w.Fixtures[i] = fixtureWire{Fixture: *f, Index: f.index, Line: f.line}
 	}
-	return json.Marshal(w)
+	return input.TextJSON(w) // bodies as they are sent, not HTML-escaped
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote, each fixture checked and

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/restls/restls/input"
 )
 
 // TestMockJSONKeepsFixturesAsParsed: a Mock written as JSON and read back
@@ -21,7 +23,7 @@ fixtures:
     method: get
     path: "customers/*"
     query: {page: 2, tag: [x, y]}
-    body: {id: 1, "n": [1.50, true]}
+    body: {id: 1, "n": [1.50, true], "<a&b>": "<b>&</b>"}
     headers: {X-One: 1}
     times: 2
   - serviceId: a
@@ -40,7 +42,7 @@ fixtures:
 		t.Fatal(err)
 	}
 	m.Advice, m.Script = " to the case's fixtures", "s.js"
-	data, err := json.Marshal(m)
+	data, err := input.TextJSON(m) // as the run engine writes a child's request
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +69,9 @@ fixtures:
 }
 
 // FuzzMockJSON: whatever a child is handed as parsed fixtures either is
-// refused with an error or reads into fixtures that write back to what
-// reads the same again.
+// refused with an error or reads into fixtures that write back (as the
+// run engine writes a child's request) to what reads the same again: a
+// body's bytes included, whether it has "<" or "\u003c".
 func FuzzMockJSON(f *testing.F) {
 	m, err := ParseMock("f.yaml", []byte("- {serviceId: a, path: 'x/*', query: {q: [1, 2]}, body: {a: [1]}, delay: 1ms, times: 1}\n- {serviceId: b, fault: not-json}\n- {serviceId: c, fault: read-timeout}\n- {serviceId: d, bodyBase64: AA==}\n"))
 	if err != nil {
@@ -79,6 +82,7 @@ func FuzzMockJSON(f *testing.F) {
 	f.Add([]byte(`{"file":"x","fixtures":[{"serviceId":"a","status":700}]}`))
 	f.Add([]byte(`{"fixtures":[{"serviceId":"a","path":"[","index":1,"line":3}]}`))
 	f.Add([]byte(`{"fixtures":null}`))
+	f.Add([]byte(`{"fixtures":[{"serviceId":"a","body":{">":[1],"\u003c":"&\u0026"},"index":1}]}`))
 	big := `{"file":"big","fixtures":[` + strings.Repeat(`{"serviceId":"a","body":{"a":[[[[[[1]]]]]]},"index":1},`, 500) + `{"serviceId":"z"}]}`
 	f.Add([]byte(big))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -86,7 +90,7 @@ func FuzzMockJSON(f *testing.F) {
 		if err := json.Unmarshal(data, &m); err != nil {
 			return
 		}
-		out, err := json.Marshal(&m)
+		out, err := input.TextJSON(&m)
 		if err != nil {
 			t.Fatalf("read %s, cannot write it back: %v", data, err)
 		}

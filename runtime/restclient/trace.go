@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/restls/restls/input"
 )
 
 // TraceBodyLimit is how much of a request or response body a Call keeps.
@@ -176,7 +178,7 @@ func (c *Call) MarshalJSON() ([]byte, error) {
 		cp.Curl, cp.Wire = c.CurlCommand(), c.WireBlocks()
 		p = &cp
 	}
-	return json.Marshal(p)
+	return input.TextJSON(p) // the bodies' own bytes, not HTML-escaped
 }
 
 func (c *Call) event(kind, msg string) {
