@@ -286,3 +286,22 @@ func (d *diagnoser) insertKey(obj *ast.ObjectLiteral, prop string) Edit {
 	}
 	return Edit{Range: Range{at, at}, NewText: prop}
 }
+
+func methodList(ops []*openapi.Operation) string {
+	var seen []string
+	for _, o := range ops {
+		if !containsString(seen, o.Method) {
+			seen = append(seen, o.Method)
+		}
+	}
+	return strings.Join(seen, ", ")
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,10 +1,6 @@
 package hints
 
-import (
-	"strings"
-
-	"github.com/restls/restls/openapi"
-)
+import "github.com/restls/restls/openapi"
 
 // Hints from the services' API descriptions (package openapi): path
 // segments, query parameters, payload keys and response fields of the
@@ -29,25 +25,6 @@ func (d Display) apiOf(id string, recorded bool) (openapi.API, bool) {
 		return openapi.API{}, false
 	}
 	return a, true
-}
-
-func methodList(ops []*openapi.Operation) string {
-	var seen []string
-	for _, o := range ops {
-		if !containsString(seen, o.Method) {
-			seen = append(seen, o.Method)
-		}
-	}
-	return strings.Join(seen, ", ")
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // operationOf returns the operation the call at open addresses, if its
