@@ -14,7 +14,7 @@ import (
 // addresses (openapi.go finds it). The caps on field items are in
 // openapi_fields.go.
 
-// pathFrames returns, for the innermost frame f being the pathParams array
+// pathParamsCall returns, for the innermost frame f being the pathParams array
 // of a call's PATH, the offset of the call's '(' and its call index.
 func (s *scanResult) pathParamsCall() (open, call int, ok bool) {
 	n := len(s.stack)
