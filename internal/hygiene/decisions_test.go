@@ -18,10 +18,11 @@ import (
 // the forms the code and the docs write: `docs/decisions.md, "YAML
 // budget"`, `decisions.md ("Debugging")`, `docs/decisions.md "One run
 // engine"`, `[decisions.md](decisions.md), "Glob matching"` and `"serve's
-// memory limit" in docs/decisions.md`. It runs on text whose line breaks
-// (and the comment markers after them) are spaces, so a name may span
-// lines.
-var decisionsCite = regexp.MustCompile(`decisions\.md` + "`?" + `\)?[,:]?\s*\(?"([^"]{1,200})"|"([^"]{1,200})"\s+in\s+\[?(?:docs/)?decisions\.md`)
+// memory limit" in docs/decisions.md`; and a capitalised name without
+// quotes, `docs/decisions.md, Registry;` or `docs/decisions.md (Tests)`.
+// It runs on text whose line breaks (and the comment markers after them)
+// are spaces, so a name may span lines.
+var decisionsCite = regexp.MustCompile(`decisions\.md` + "`?" + `\)?[,:]?\s*\(?"([^"]{1,200})"|"([^"]{1,200})"\s+in\s+\[?(?:docs/)?decisions\.md|decisions\.md(?:,\s*|\s+\()([A-Z][A-Za-z ]{0,40})[;)]`)
 
 // decisionsAnchor is a link into docs/decisions.md by anchor.
 var decisionsAnchor = regexp.MustCompile(`decisions\.md#([A-Za-z0-9_-]+)`)
@@ -119,7 +120,7 @@ func (idx decisionsIndex) names(name string) bool {
 func decisionsCitations(text string) (names, anchors []string) {
 	flat := lineBreak.ReplaceAllString(text, " ")
 	for _, m := range decisionsCite.FindAllStringSubmatch(flat, -1) {
-		names = append(names, strings.Join(strings.Fields(m[1]+m[2]), " "))
+		names = append(names, strings.Join(strings.Fields(m[1]+m[2]+m[3]), " "))
 	}
 	for _, m := range decisionsAnchor.FindAllStringSubmatch(flat, -1) {
 		anchors = append(anchors, m[1])
@@ -195,13 +196,16 @@ func TestDecisionsCitationForms(t *testing.T) {
 		"# (10x; docs/decisions.md, \"The fuzz smoke\"), FUZZ":                       "The fuzz smoke",
 		"// (view.ts, docs/decisions.md \"One preview\n// component\"): src/":        "One preview component",
 		"the size\n    (docs/decisions.md, \"Path-segment candidates ... kept on\")": "Path-segment candidates ... kept on",
+		"(docs/decisions.md, Registry; BenchmarkStageXML)":                           "Registry",
+		"# by hand (docs/decisions.md, Tests). FUZZ":                                 "Tests",
+		"// docs/decisions.md (Registry), measured":                                  "Registry",
 	} {
 		names, _ := decisionsCitations(text)
 		if len(names) != 1 || names[0] != want {
 			t.Errorf("in %q the pattern finds %q, want %q", text, names, want)
 		}
 	}
-	for _, text := range []string{`docs/decisions.md (Registry), measured`, `see docs/decisions.md. "Quoted" text`, `"a" and "b" in docs/http.md`} {
+	for _, text := range []string{`see docs/decisions.md. "Quoted" text`, `"a" and "b" in docs/http.md`, `(docs/decisions.md, measured with X)`, `docs/decisions.md says what lives where.`} {
 		if names, _ := decisionsCitations(text); len(names) != 0 {
 			t.Errorf("in %q the pattern finds %q, want none", text, names)
 		}
