@@ -1,18 +1,15 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
@@ -24,9 +21,11 @@ import (
 
 // The editor's surface of fault exploration (issue 36): a command that
 // explores the open script (faults.Explore, through Options.Faults), then
-// a "Faults" code lens above each call site explored, a warning on each
-// call site whose failures fail (crash, misread), and a quick fix that
-// adds a failing outcome as a case of the script's test file.
+// a "Faults" code lens above each call site explored (faults_lens.go), a
+// warning on each call site whose failures fail (crash, misread:
+// faults_diagnostics.go), and a quick fix that adds a failing outcome as
+// a case of the script's test file (faults_action.go). This file holds
+// the command and the exploration kept per document, which they read.
 const (
 	// CommandExploreFaults explores the open script ({uri, ...}: the
 	// ExploreFaultsArgs) and answers the table restls faults prints
@@ -301,188 +300,4 @@ func placeSites(doc *hints.Document, m *mapper, rep *faults.Report) []hints.Rang
 		out[i] = hints.Range{Start: start, End: end}
 	}
 	return out
-}
-
-// faultLenses are the "Faults" lenses of a script explored as it is.
-func (s *session) faultLenses(u uri.URI) []protocol.CodeLens {
-	d := s.document(u)
-	if d == nil {
-		return nil
-	}
-	e := s.exploredOf(d)
-	if e == nil {
-		return nil
-	}
-	out := []protocol.CodeLens{}
-	for i, r := range placeSites(d.doc, d.m, e.rep) {
-		title := "Faults: " + tally(e.rep, i)
-		if len(e.rep.Findings) == 0 {
-			title = "Faults: not explored (--max-runs)"
-		}
-		pr := d.m.toRange(r)
-		out = append(out, protocol.CodeLens{Range: pr, Command: protocol.Command{
-			Title: title, Command: CommandExploreFaults, Arguments: lspArgs(map[string]string{"uri": string(u)}),
-		}})
-	}
-	return out
-}
-
-// faultDiagnostics are the warnings of a script explored as it is: one
-// per call site with an outcome whose verdict fails, naming them.
-func (s *session) faultDiagnostics(d *document) []hints.Diagnostic {
-	e := s.exploredOf(d)
-	if e == nil {
-		return nil
-	}
-	var out []hints.Diagnostic
-	for i, r := range placeSites(d.doc, d.m, e.rep) {
-		var by []string
-		first := ""
-		for _, f := range e.rep.Findings {
-			if f.Site == i && e.rep.Fails(f) {
-				by = append(by, f.Outcome+" "+string(f.Verdict))
-				if first == "" {
-					first = f.Outcome + ": " + f.Detail()
-				}
-			}
-		}
-		if len(by) == 0 {
-			continue
-		}
-		site := e.rep.Sites[i]
-		out = append(out, hints.Diagnostic{Range: r, Severity: hints.SeverityWarning, Code: CodeFault,
-			Message: fmt.Sprintf("the script does not survive this %s %s call failing: %s (%s). Handle the failure (an answer of the service has e.status && e.status.code), then add it as a test case (quick fix)",
-				site.Method, site.ServiceID, strings.Join(by, ", "), first)})
-	}
-	return out
-}
-
-// faultCaseActions are the quick fixes of a fault warning: per failing
-// outcome of its call site, add the case of that outcome (faults.CaseOf)
-// to the script's test file (NAME.test.yaml beside it), created if
-// absent. A case of the same name already there is not added again.
-func (s *session) faultCaseActions(v view, d hints.Diagnostic, diag protocol.Diagnostic) []protocol.CommandOrCodeAction {
-	e := s.exploredOf(v.d)
-	if e == nil || v.d.path == "" || s.opts.ShowPath != nil {
-		return nil
-	}
-	site := -1
-	for i, r := range placeSites(v.d.doc, v.d.m, e.rep) {
-		if r == d.Range {
-			site = i
-		}
-	}
-	if site < 0 {
-		return nil
-	}
-	file := workspace.TestFileOf(v.d.path)
-	if workspace.TestFileWritable(v.d.path, file) != nil {
-		return nil
-	}
-	u := hostPaths.fileURI(cleanAbs(file))
-	var old []byte
-	if td := s.document(u); td != nil {
-		old = []byte(td.doc.Text())
-	} else {
-		var err error
-		if old, err = workspace.TestFileText(v.d.path, file); err != nil {
-			return nil
-		}
-	}
-	if old == nil && !s.caps.documentChanges {
-		return nil
-	}
-	kind := protocol.CodeActionKindQuickFix
-	var out []protocol.CommandOrCodeAction
-	for _, f := range e.rep.Findings {
-		if f.Site != site || !e.rep.Fails(f) {
-			continue
-		}
-		c := faults.CaseOf(e.rep, f)
-		if old != nil && bytes.Contains(old, []byte(fmt.Sprintf("%q", c.Name))) {
-			continue
-		}
-		we, ok := addCase(u, old, filepath.Base(v.d.path), fixturesKey(file, e.fixtures), c, e.input)
-		if !ok {
-			continue
-		}
-		out = append(out, &protocol.CodeAction{Title: fmt.Sprintf("Add a test case: %s answers %s (%s)", site0(e.rep, site), f.Outcome, filepath.Base(file)),
-			Kind: &kind, Diagnostics: []protocol.Diagnostic{diag}, Edit: we})
-	}
-	return out
-}
-
-func site0(rep *faults.Report, i int) string {
-	s := rep.Sites[i]
-	return s.Method + " " + s.ServiceID
-}
-
-// addCase is the edit that adds c to the test file u (text old, nil when
-// it does not exist: then it is created naming script); false when old
-// is a test file whose cases list it cannot find (a file that is one
-// case: its author makes it a list first).
-func addCase(u uri.URI, old []byte, script, fixtures string, c faults.Case, input json.RawMessage) (*protocol.WorkspaceEdit, bool) {
-	if old == nil {
-		yes := true
-		text := fmt.Sprintf("# Tests of %s (restls test, docs/ci.md); the faults cases came from the editor's exploration:\n# confirm or correct what each expects.\nscript: %s\n%scases:\n%s", script, script, fixtures, c.YAML("  ", input))
-		return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
-			&protocol.CreateFile{Kind: "create", URI: u, Options: &protocol.CreateFileOptions{IgnoreIfExists: &yes}},
-			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}},
-				Edits: []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: text}}},
-		}}, true
-	}
-	at, indent, ok := casesEnd(old)
-	if !ok {
-		return nil, false
-	}
-	text := c.YAML(indent, input)
-	if at == len(old) && len(old) > 0 && old[len(old)-1] != '\n' {
-		text = "\n" + text
-	}
-	m := newFileMapper(string(old))
-	pos := m.position(at)
-	if at == len(old) {
-		pos = endPosition(old)
-	}
-	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: {{Range: protocol.Range{Start: pos, End: pos}, NewText: text}}}}, true
-}
-
-// fixturesKey is the fixtures line of a new test file (test) whose
-// cases' other calls the fixtures file answers, as the exploration's
-// were: "" when there is none.
-func fixturesKey(test, fixtures string) string {
-	if fixtures == "" {
-		return ""
-	}
-	rel, err := filepath.Rel(filepath.Dir(test), fixtures)
-	if err != nil {
-		return ""
-	}
-	return "fixtures: " + strconv.Quote(filepath.ToSlash(rel)) + "\n"
-}
-
-// casesEnd is the byte offset where a new item of the top-level cases
-// list goes (the start of the line after its last item: the next
-// top-level key, else the end), and the indent of its items.
-func casesEnd(text []byte) (at int, indent string, ok bool) {
-	lines := bytes.SplitAfter(text, []byte("\n"))
-	off, in := 0, false
-	indent = "  "
-	seenItem := false
-	for _, l := range lines {
-		trim := bytes.TrimRight(l, "\r\n")
-		switch {
-		case !in && bytes.HasPrefix(trim, []byte("cases:")) && len(bytes.TrimSpace(trim[len("cases:"):])) == 0:
-			in = true
-		case in && len(trim) > 0 && trim[0] != ' ' && trim[0] != '#' && trim[0] != '-':
-			return off, indent, seenItem
-		case in && !seenItem:
-			t := bytes.TrimLeft(trim, " ")
-			if bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-")) {
-				indent, seenItem = string(trim[:len(trim)-len(t)]), true
-			}
-		}
-		off += len(l)
-	}
-	return len(text), indent, in && seenItem
 }
