@@ -13,7 +13,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/input"
-	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
 
@@ -310,96 +309,4 @@ func testSummary(file string, rep json.RawMessage) (protocol.MessageType, string
 		return protocol.MessageTypeWarning, b.String()
 	}
 	return protocol.MessageTypeInfo, b.String()
-}
-
-// testFilesMayHaveChanged diagnoses the open test files again: a file
-// one names (its script, its fixtures) may have appeared or gone.
-func (s *session) testFilesMayHaveChanged() {
-	if !s.testFiles() {
-		return
-	}
-	var tests []uri.URI
-	for _, u := range s.openURIs() {
-		if isTestDocument(hostPaths.fsPath(u)) {
-			tests = append(tests, u)
-		}
-	}
-	if len(tests) > 0 {
-		s.markDirty(tests...)
-	}
-}
-
-// testLenses are a test file's lenses: "Run test" above each case, and
-// "Run all tests" above the first line of a file of several.
-func (s *session) testLenses(u uri.URI) []protocol.CodeLens {
-	out := []protocol.CodeLens{}
-	d := s.document(u)
-	if d == nil || !s.testFiles() {
-		return out
-	}
-	o := s.srv.opts.Tests.Outline(d.path, []byte(d.doc.Text()))
-	if o.Problem != nil {
-		return out
-	}
-	m := d.m
-	if len(o.Cases) > 1 {
-		r := m.lineRange(1)
-		r.End = r.Start
-		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
-			Title: fmt.Sprintf("Run all %d tests", len(o.Cases)), Command: CommandRunTests,
-			Arguments: lspArgs(TestArgs{URI: string(u), Show: true}),
-		}})
-	}
-	for _, c := range o.Cases {
-		r := m.lineRange(c.Line)
-		r.End = r.Start
-		out = append(out, protocol.CodeLens{Range: r, Command: protocol.Command{
-			Title: "Run test", Command: CommandRunTests,
-			Arguments: lspArgs(TestArgs{URI: string(u), Name: c.Name, Show: true}),
-		}})
-	}
-	return out
-}
-
-// testDiagnostics diagnoses an open test file: the problem that makes
-// restls test fail it, at its line and, when known, the word at its
-// column.
-func (s *session) testDiagnostics(d *document) []protocol.Diagnostic {
-	out := []protocol.Diagnostic{}
-	if !s.testFiles() {
-		return out
-	}
-	o := s.srv.opts.Tests.Outline(d.path, []byte(d.doc.Text()))
-	if o.Problem == nil {
-		return out
-	}
-	return append(out, protocol.Diagnostic{
-		Range:    problemRange(d.m, o.Problem),
-		Severity: protocol.DiagnosticSeverityError,
-		Source:   protocol.NewOptional("restls"),
-		Code:     protocol.String("test-file"),
-		Message:  protocol.String(o.Problem.Message),
-	})
-}
-
-// problemRange is the word at the problem's 1-based line and column (a
-// key, a file name), else the line without its indentation.
-func problemRange(m *mapper, p *TestProblem) protocol.Range {
-	r := m.lineRange(p.Line)
-	start, end := m.fromRange(r)
-	line := m.Text()[start:end]
-	from := len(line) - len(strings.TrimLeft(line, " \t-"))
-	if p.Column > 0 && p.Line >= 1 && p.Line <= m.Lines() {
-		if off := int(m.OffsetOfRunes(textpos.RunePos{Line: p.Line, Col: p.Column})); off < end {
-			from = off - start
-		}
-	}
-	to := from
-	for to < len(line) && !strings.ContainsRune(" \t:,{}[]#", rune(line[to])) {
-		to++
-	}
-	if to == from {
-		to = len(strings.TrimRight(line, " \t"))
-	}
-	return protocol.Range{Start: m.position(start + from), End: m.position(start + max(to, from))}
 }

@@ -315,19 +315,6 @@ func FuzzTextEdit(f *testing.F) {
 	})
 }
 
-// TestProblemRangeCountsCharacters: a test file's problem column counts
-// characters, as YAML reports it; read as bytes it pointed into the middle
-// of "😀" on a line with "é" before the key.
-func TestProblemRangeCountsCharacters(t *testing.T) {
-	t.Parallel()
-	m := newMapper("cases:\n  - {name: é😀, bogus: 1}\n")
-	got := problemRange(m, &TestProblem{Line: 2, Column: 16})
-	want := protocol.Range{Start: protocol.Position{Line: 1, Character: 16}, End: protocol.Position{Line: 1, Character: 21}}
-	if got != want {
-		t.Errorf("range %v, want %v (the key bogus)", got, want)
-	}
-}
-
 // TestRunTestsTakesOnlyTheRootsOpenFiles: restls.runTests hands the
 // runner the open files under the test file's root (input.RootOf), not
 // every file an editor holds open.
