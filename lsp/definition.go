@@ -5,21 +5,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
 )
-
-// displayFor is the session's display with the API descriptions of the
-// view's services.
-func (s *session) displayFor(v view) hints.Display {
-	d := s.display()
-	d.APIs = v.apis
-	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
-	d.KindChosen = v.kindSource == config.KindFromExplicit
-	d.TimeLimit = v.ws.TimeLimit(v.kind)
-	d.EngineLevel = v.ws.EngineLevel
-	return d
-}
 
 // definition opens, for a call, the operation in its service's API
 // description, and for a serviceId, its configuration.

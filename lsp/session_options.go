@@ -100,3 +100,15 @@ func (s *session) refused(command string) error {
 
 // display is how the hint engine shows paths to this session's client.
 func (s *session) display() hints.Display { return hints.Display{Path: s.opts.ShowPath} }
+
+// displayFor is the session's display with the API descriptions of the
+// view's services.
+func (s *session) displayFor(v view) hints.Display {
+	d := s.display()
+	d.APIs = v.apis
+	d.ConfiguredFor = hints.ConfiguredIn(v.snap, v.kind)
+	d.KindChosen = v.kindSource == config.KindFromExplicit
+	d.TimeLimit = v.ws.TimeLimit(v.kind)
+	d.EngineLevel = v.ws.EngineLevel
+	return d
+}
