@@ -1,9 +1,7 @@
 package hints
 
 import (
-	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,11 +13,6 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// CodeWorstCaseTime is the information diagnostic on a script's first
-// line when its static worst-case time (WorstCaseOf) is above the limit
-// restls.yaml's timeLimits sets for its kind (Display.TimeLimit).
-const CodeWorstCaseTime = "worst-case-time"
-
 // The static worst case (issue 38): how long a script's calls may take
 // at most, by the timeouts in force, without running it. Each exchange
 // waits at most its connection timeout (connect and TLS handshake) and
@@ -28,6 +21,10 @@ const CodeWorstCaseTime = "worst-case-time"
 // token cached, or it is about to expire), the call, and on a 401 a new
 // token request and the retry (runtime/restclient: token, send, 401,
 // invalidate, token, send), each under the call's timeouts.
+//
+// This file holds the analysis and its figure, which the editor shows
+// after the first line (WorstCase.Label, lsp's inlay hints); the hover
+// is in worstcase_hover.go, the diagnostic in diagnose_worstcase.go.
 
 // oauthExchanges is how many exchanges an OAuth call makes at most.
 const oauthExchanges = 4
@@ -35,9 +32,6 @@ const oauthExchanges = 4
 // worstTimesCap bounds how many times a call is counted when helpers call
 // helpers: beyond it the figure says "at least".
 const worstTimesCap = 1000
-
-// worstRowsShown is how many calls the hover lists.
-const worstRowsShown = 12
 
 // WorstCall is one call as the worst case counts it.
 type WorstCall struct {
@@ -131,63 +125,6 @@ func msText(ms int64) string {
 	return s
 }
 
-// Markdown is the hover of the script's first line: the figure, how it is
-// made, and the calls that make it.
-func (w WorstCase) Markdown(text string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**Worst case: %s** for a %s", w.figure(), w.Kind)
-	if w.Limit > 0 {
-		state := "within"
-		if w.Above() {
-			state = "above"
-		}
-		fmt.Fprintf(&b, " (%s its limit of %s, restls.yaml `timeLimits.%s`)", state, msText(w.Limit.Milliseconds()), w.Kind)
-	}
-	b.WriteString("\n\nThe sum of each call's connection and read timeouts in force; an OAuth call counts 4 exchanges (token request, call, and on a 401 a new token request and the retry). Calls in loops and array callbacks count once per iteration.\n\n")
-	b.WriteString("| line | call | connect | read | exchanges | runs | total |\n|---|---|---|---|---|---|---|\n")
-	var m *lineIndex
-	for i, c := range w.Calls {
-		if i == worstRowsShown {
-			fmt.Fprintf(&b, "\n… and %d more calls\n", len(w.Calls)-i)
-			break
-		}
-		if m == nil {
-			m = newLineIndex(text)
-		}
-		id := code(c.ServiceID)
-		if c.Dynamic {
-			id = "serviceId computed at run time"
-		}
-		what := c.Name + " " + id
-		if c.OAuth {
-			what += " (OAuth)"
-		}
-		runs := strconv.Itoa(c.Times)
-		total := msText(c.Ms())
-		if c.InLoop {
-			runs += " per iteration"
-			total += " per iteration"
-		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d | %s | %s |\n", m.line(c.NameRange.Start), what, msText(int64(c.ConnectMs)), msText(int64(c.ReadMs)), c.Exchanges, runs, total)
-	}
-	return b.String()
-}
-
-// lineIndex maps offsets to 1-based line numbers.
-type lineIndex struct{ starts []int }
-
-func newLineIndex(text string) *lineIndex {
-	l := &lineIndex{starts: []int{0}}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	return l
-}
-
-func (l *lineIndex) line(off int) int { return sort.SearchInts(l.starts, off+1) }
-
 // FirstLine is the range of the script's first line, without its end:
 // where the worst case is shown.
 func FirstLine(text string) Range {
@@ -221,41 +158,6 @@ func WorstCaseOf(doc *Document, reg *config.Registry, disp Display) (w WorstCase
 type worstMemo struct {
 	reg *config.Registry
 	w   WorstCase
-}
-
-// worstDiagnostic is the worst-case-time information, when the worst
-// case is above the limit.
-func worstDiagnostic(doc *Document, reg *config.Registry, disp Display) (Diagnostic, bool) {
-	if disp.TimeLimit <= 0 {
-		return Diagnostic{}, false
-	}
-	w, ok := WorstCaseOf(doc, reg, disp)
-	if !ok || !w.Above() {
-		return Diagnostic{}, false
-	}
-	written, runs, oauth := len(w.Calls), 0, 0
-	for _, c := range w.Calls {
-		runs += c.Times
-		if c.OAuth {
-			oauth++
-		}
-	}
-	msg := fmt.Sprintf("the calls of this %s may take up to %s by the connection and read timeouts in force (%s written", w.Kind, w.figure(), plural(written, "call"))
-	if runs != written {
-		msg += fmt.Sprintf(", made %d times", runs)
-	}
-	if oauth > 0 {
-		msg += fmt.Sprintf(", %d with OAuth: token requests and the 401 retry", oauth)
-	}
-	msg += fmt.Sprintf("), above the %s limit of restls.yaml timeLimits.%s: pass lower TIMEOUTS, make fewer calls, or raise the limit", msText(w.Limit.Milliseconds()), w.Kind)
-	return Diagnostic{Range: FirstLine(doc.text), Severity: SeverityInfo, Code: CodeWorstCaseTime, Message: msg}, true
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // worstFunc is a function of the script, for the worst case: who calls
