@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"slices"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/openapi"
 	"github.com/restls/restls/workspace"
 )
+
+// The "openapi" setting (which API descriptions the session reads) and
+// the descriptions' status; their diagnostics are in
+// openapi_diagnostics.go.
 
 // parseOpenAPISetting reads the "openapi" setting: an object mapping
 // serviceIds to descriptions, or a list of descriptions matched by their
@@ -138,30 +140,6 @@ func (s *session) openAPIStatus(reg *config.Registry, show workspace.PathDisplay
 			}
 		}
 		out = append(out, st)
-	}
-	return out
-}
-
-// descriptionDiagnostics are the problems of the session's local
-// description files, by file (workspace.DescriptionProblems).
-func (s *session) descriptionDiagnostics() map[string][]protocol.Diagnostic {
-	src := s.openAPISources()
-	if len(src) == 0 {
-		return nil
-	}
-	docs, _ := s.srv.ws.Descriptions().Docs(src)
-	out := map[string][]protocol.Diagnostic{}
-	var m *mapper
-	mapped := ""
-	for _, p := range workspace.DescriptionProblems(docs) {
-		if m == nil || mapped != p.File {
-			m, mapped = s.configMapper(hostPaths.fileURI(cleanAbs(p.File)), p.File), p.File
-		}
-		out[p.File] = append(out[p.File], protocol.Diagnostic{
-			Range: m.lineRange(p.Line), Severity: configSeverity(p.Severity),
-			Code: protocol.String(p.Code), Source: protocol.NewOptional("restls"),
-			Message: protocol.String(p.Message),
-		})
 	}
 	return out
 }
