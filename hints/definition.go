@@ -8,7 +8,7 @@ import (
 )
 
 // Go to definition: a call's operation in its service's API description
-// (openapi.go finds it), the schema of a typed answer (flow_query.go),
+// (openapi.go finds it), the schema of a typed answer (flow_definition.go),
 // and a serviceId's configuration. Like hover.go and complete.go, the
 // feature's entry point, whatever the area of the element.
 

@@ -22,8 +22,9 @@
 // With API descriptions (Display.APIs, package openapi's index, attached
 // by the caller) it also completes path segments, query parameters,
 // payload keys and response fields, hovers and opens the matched
-// operation, and checks literal arguments against it (openapi.go,
-// diagnose_openapi.go): literal values against the operation's schemas
+// operation, and checks literal arguments against it (openapi_complete.go,
+// openapi_hover.go, definition.go, diagnose_openapi.go, around what
+// openapi.go shares): literal values against the operation's schemas
 // with santhosh-tekuri/jsonschema, the validators coming compiled from
 // the index (diagnose_schema.go); it reads no description itself.
 //

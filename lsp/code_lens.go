@@ -21,11 +21,11 @@ const CommandShowReferences = "restls.showReferences"
 func (s *session) codeLens(ctx context.Context, p *protocol.CodeLensParams, m *mapper) (any, error) {
 	out := []protocol.CodeLens{}
 	if isTestDocument(hostPaths.fsPath(p.TextDocument.URI)) {
-		return s.testLenses(p.TextDocument.URI), nil // testfile.go
+		return s.testLenses(p.TextDocument.URI), nil // testfile_lens.go
 	}
 	if !isConfigDocument(hostPaths.fsPath(p.TextDocument.URI)) {
 		if lenses := s.faultLenses(p.TextDocument.URI); lenses != nil {
-			return lenses, nil // faults.go
+			return lenses, nil // faults_lens.go
 		}
 		return out, nil
 	}

@@ -262,8 +262,8 @@ func (w *diagnosticsWorker) publishProject(ctx context.Context, u uri.URI, d *do
 	})
 }
 
-// publishTest publishes a test file's diagnostics (testfile.go), unless
-// it changed or closed meanwhile.
+// publishTest publishes a test file's diagnostics
+// (testfile_diagnostics.go), unless it changed or closed meanwhile.
 func (w *diagnosticsWorker) publishTest(ctx context.Context, u uri.URI, d *document) {
 	s := w.s
 	out := s.testDiagnostics(d)
