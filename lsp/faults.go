@@ -19,13 +19,15 @@ import (
 	"github.com/restls/restls/workspace"
 )
 
+// Fault exploration's command and the exploration kept per document,
+// which its code lens (faults_lens.go), its warnings
+// (faults_diagnostics.go) and their quick fix (faults_action.go) read.
+
 // The editor's surface of fault exploration (issue 36): a command that
 // explores the open script (faults.Explore, through Options.Faults), then
-// a "Faults" code lens above each call site explored (faults_lens.go), a
-// warning on each call site whose failures fail (crash, misread:
-// faults_diagnostics.go), and a quick fix that adds a failing outcome as
-// a case of the script's test file (faults_action.go). This file holds
-// the command and the exploration kept per document, which they read.
+// a "Faults" code lens above each call site explored, a warning on each
+// call site whose failures fail (crash, misread), and a quick fix that
+// adds a failing outcome as a case of the script's test file.
 const (
 	// CommandExploreFaults explores the open script ({uri, ...}: the
 	// ExploreFaultsArgs) and answers the table restls faults prints
