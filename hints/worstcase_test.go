@@ -131,29 +131,6 @@ func TestWorstCaseGolden(t *testing.T) {
 	goldentest.Check(t, goldenPath("worstcase", "hover"), b.String())
 }
 
-// The diagnostic comes only with a limit, and only above it.
-func TestWorstCaseDiagnosticLimit(t *testing.T) {
-	reg := testRegistry(t)
-	src := "api.rest.v1.get(\"crm\", {}, {});\nfor (;;) { api.rest.v1.get(\"crm\", {}, {}); }\n" // 12 s + 12 s per iteration
-	for _, tc := range []struct {
-		limit time.Duration
-		want  bool
-	}{{0, false}, {24 * time.Second, false}, {23 * time.Second, true}, {time.Second, true}} {
-		got := false
-		for _, d := range Diagnose(NewDocument(src), reg, Display{TimeLimit: tc.limit}) {
-			if d.Code == CodeWorstCaseTime {
-				got = true
-				if d.Severity != SeverityInfo || d.Range != (Range{0, strings.IndexByte(src, '\n')}) {
-					t.Errorf("limit %v: %+v, want an information on the first line", tc.limit, d)
-				}
-			}
-		}
-		if got != tc.want {
-			t.Errorf("limit %v: diagnostic %v, want %v", tc.limit, got, tc.want)
-		}
-	}
-}
-
 // FuzzWorstCase: any text gives a worst case whose figures are the sum of
 // its calls' (or none), a label, and a hover within the text.
 func FuzzWorstCase(f *testing.F) {
