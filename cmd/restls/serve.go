@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -29,7 +28,8 @@ import (
 )
 
 // serveMemoryLimit is the Go runtime's soft memory limit in serve mode
-// unless GOMEMLIMIT is set; see "serve's memory limit" in docs/decisions.md.
+// unless GOMEMLIMIT is set, raised with a larger live heap (serveLimit);
+// see "serve's memory limit" in docs/decisions.md.
 const serveMemoryLimit = 128 << 20
 
 // runServe wires one language server for every mode: the configuration
@@ -113,9 +113,9 @@ ended without shutdown, 2 for usage errors.`)
 	httpMode, withStdio := flagGiven(fs, "http"), flagGiven(fs, "stdio")
 	if env.getenv("GOMEMLIMIT") == "" && env.stdout == os.Stdout { // the real process, not an in-process test
 		// A sidecar next to the editor: a soft ceiling that returns the
-		// memory of spikes (a registry load, a burst of parses); the runtime
-		// exceeds it rather than thrash.
-		debug.SetMemoryLimit(serveMemoryLimit)
+		// memory of spikes (a registry load, a burst of parses), raised
+		// with a live heap above it rather than thrash (memlimit.go).
+		defer followLiveHeap()()
 	}
 
 	// Runs end with serve: a shutdown kills their processes at once rather
