@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/restls/restls/input"
@@ -266,8 +267,14 @@ func readJSONNode(dec *json.Decoder, depth int) (*yaml.Node, error) {
 	case string:
 		return strNode(t), nil
 	case json.Number:
-		// Plain: every JSON number reads back as a YAML int or float.
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: t.String()}, nil
+		// Plain: every JSON number reads back as a YAML int or float,
+		// except one past float64's range (1e400), which YAML reads as a
+		// string: that one is written tagged, !!float 1e400.
+		n := &yaml.Node{Kind: yaml.ScalarNode, Value: t.String()}
+		if _, err := strconv.ParseFloat(n.Value, 64); err != nil {
+			n.Tag, n.Style = "!!float", yaml.TaggedStyle
+		}
+		return n, nil
 	case bool:
 		if t {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}, nil

@@ -453,6 +453,7 @@ func TestRedactJSONStaysValid(t *testing.T) {
 // same strings.
 func FuzzJSONToYAMLBody(f *testing.F) {
 	f.Add([]byte(`{"z":1,"a":1.0,"big":123456789012345678901234567890,"s":"007","t":"true","n":null,"e":"","m":"a\nb  \r\n","l":[[],{}]}`))
+	f.Add([]byte(`{"over":1e400,"under":-12e456789012345678901234567890,"tiny":1e-400}`))
 	f.Add([]byte(`["- x", "#c", "key: v", "~", "null", ".inf", "0x1F", "1e5", "\u0085", "\ufeff", " lead", "trail "]`))
 	f.Add([]byte(strings.Repeat(`{"a":[`, 200) + "1" + strings.Repeat(`]}`, 200)))
 	f.Add(bytes.Repeat([]byte(`{"k":"v","n":-0.5e-7},`), 2000)[:1])
