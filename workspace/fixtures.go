@@ -3,6 +3,7 @@ package workspace
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -102,14 +103,30 @@ func (r *Recorded) Beside(script string) []APISource {
 	src = []APISource{}
 	// Listed, not globbed: the directory's own name may hold "*" or "["
 	// (filepath.Glob would expand them, through every directory they
-	// match, or fail on them).
-	root := FixtureRoot(script)
-	ents, _ := os.ReadDir(dir)
+	// match, or fail on them). Names only, unsorted, and the repository's
+	// top looked for only when a fixture file is there: restls check asks
+	// for every directory it walks, most of them holding scripts only
+	// (os.ReadDir and FixtureRoot cost 1-2% of checking make
+	// bench-oxlint's corpus).
+	var names []string
+	if d, err := os.Open(dir); err == nil {
+		names, _ = d.Readdirnames(-1)
+		d.Close()
+	}
+	var root string
 	for _, suffix := range MockSuffixes {
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), suffix) {
-				src = append(src, APISource{Location: filepath.Join(dir, e.Name()), Recorded: true, Root: root})
+		var found []string
+		for _, name := range names {
+			if strings.HasSuffix(name, suffix) {
+				found = append(found, name)
 			}
+		}
+		if len(found) > 0 && root == "" {
+			root = FixtureRoot(script)
+		}
+		slices.Sort(found)
+		for _, name := range found {
+			src = append(src, APISource{Location: filepath.Join(dir, name), Recorded: true, Root: root})
 		}
 	}
 	r.mu.Lock()

@@ -35,3 +35,33 @@ func TestRecordedBesideLiteralDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedBesideOrder: the fixture files beside a script come in
+// MockSuffixes' order, each suffix's by name, whatever order the
+// directory lists them in, each with the repository's top as its root.
+func TestRecordedBesideOrder(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, "scripts")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"b.mock.yaml", "a.mock.json", "s.js", "c.mock.json", "a.mock.yaml", "a.mock.yml"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("[]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Recorded{Allowed: true}
+	got := r.Beside(filepath.Join(dir, "s.js"))
+	want := []string{"a.mock.yaml", "b.mock.yaml", "a.mock.json", "c.mock.json"}
+	if len(got) != len(want) {
+		t.Fatalf("beside the script: %+v, want %v", got, want)
+	}
+	for i, w := range want {
+		if got[i].Location != filepath.Join(dir, w) || !got[i].Recorded || got[i].Root != repo {
+			t.Errorf("fixture %d: %+v, want %s with root %s", i, got[i], w, repo)
+		}
+	}
+}

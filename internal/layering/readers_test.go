@@ -46,6 +46,7 @@ var readersAllowed = map[string]string{
 	"runtime/memory.go: os.ReadFile":                 "/proc/self/statm and /proc/self/status, the process's own memory",
 	"runtime/isolate/supervise.go: os.ReadFile":      "/proc/PID/statm of the dry-run child it started",
 	"runtime/isolate/stale.go: os.Open":              "the temporary directory, opened to list its names in batches (no file content is read)",
+	"workspace/fixtures.go: os.Open":                 "a script's directory, opened to list its names for the fixture files beside it (no file content is read)",
 	"cmd/restls/serve.go: os.OpenFile":               "the server's own log file (--log-file), opened for appending, never read",
 	"runtime/restclient/client.go: io.ReadAll":       "HTTP response bodies, under io.LimitReader(--max-response-bytes)",
 	"runtime/restclient/oauth.go: io.ReadAll":        "the token request's own form body, built by restls",
