@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -130,6 +131,31 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	return read(path, k, k.Limit(), 0)
 }
 
+// Room is space a caller wants around a file's bytes in the buffer they
+// are read into (ReadFileRoom): Before zero bytes, the file's, then After
+// zero bytes.
+type Room struct{ Before, After int }
+
+// ReadFileRoom is ReadFile with room around the file's bytes: they are
+// data[room.Before:len(data)-room.After]. restls check reads each script
+// into the buffer goja's parser takes it in, wrapped in a function
+// (hints.NewDocumentIn), instead of copying it there.
+func ReadFileRoom(path string, k Kind, room Room) ([]byte, error) {
+	data, ok, err := readRegular(path, k.Limit(), 0, room)
+	if ok {
+		if _, err := checkText(path, k, data[room.Before:len(data)-room.After]); err != nil {
+			return nil, err
+		}
+		return data, nil
+	}
+	if data, err = readGeneral(path, k, k.Limit(), 0, err); err != nil || room == (Room{}) {
+		return data, err
+	}
+	buf := make([]byte, room.Before+len(data)+room.After)
+	copy(buf[room.Before:], data)
+	return buf, nil
+}
+
 // ReadFileIn is ReadFile for a file a repository names (a test file's
 // script: and fixtures:, a fixture file beside a script): the path, its
 // symbolic links followed, must stay inside root (ErrOutside otherwise).
@@ -244,8 +270,20 @@ func RootOf(file string) string {
 }
 
 func read(path string, k Kind, limit int64, extra int) ([]byte, error) {
-	if data, ok := readRegular(path, limit, extra); ok {
+	data, ok, err := readRegular(path, limit, extra, Room{})
+	if ok {
 		return checkText(path, k, data)
+	}
+	return readGeneral(path, k, limit, extra, err)
+}
+
+// readGeneral reads what readRegular left: openErr is the error of its
+// open, if that failed.
+func readGeneral(path string, k Kind, limit int64, extra int, openErr error) ([]byte, error) {
+	if errors.Is(openErr, syscall.ENOENT) {
+		// What os.OpenFile says: no second open, no stat (a .gitignore
+		// missing from every directory restls check walks).
+		return nil, &fs.PathError{Op: "open", Path: path, Err: openErr}
 	}
 	// The type is checked on the opened file, not on the path before
 	// opening it, so the path cannot change between check and read. Open

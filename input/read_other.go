@@ -10,4 +10,4 @@ const openFlags = 0
 const noFollow = 0
 
 // readRegular: the general path reads every file here.
-func readRegular(string, int64, int) ([]byte, bool) { return nil, false }
+func readRegular(string, int64, int, Room) ([]byte, bool, error) { return nil, false, nil }

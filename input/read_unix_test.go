@@ -167,11 +167,11 @@ func TestReadRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{small, link} {
-		if data, ok := readRegular(p, 100, 0); !ok || string(data) != "var a = 1;\n" {
+		if data, ok, _ := readRegular(p, 100, 0, Room{}); !ok || string(data) != "var a = 1;\n" {
 			t.Errorf("readRegular(%s) = %q, %v; want the file", p, data, ok)
 		}
 	}
-	if data, ok := readRegular(big, 100, 0); !ok || len(data) != 100 {
+	if data, ok, _ := readRegular(big, 100, 0, Room{}); !ok || len(data) != 100 {
 		t.Errorf("a file of exactly the limit: %d bytes, %v", len(data), ok)
 	}
 	for _, tc := range []struct {
@@ -187,7 +187,7 @@ func TestReadRegular(t *testing.T) {
 		{"FIFO", fifo, 100, 0},
 		{"link with noFollow", link, 100, noFollow},
 	} {
-		if data, ok := readRegular(tc.path, tc.limit, tc.extra); ok {
+		if data, ok, _ := readRegular(tc.path, tc.limit, tc.extra, Room{}); ok {
 			t.Errorf("%s: read %q; want it left to the general path", tc.name, data)
 		}
 	}
