@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/hints"
@@ -301,7 +300,9 @@ type found struct {
 // checkScript diagnoses one script; with calls, it also records the
 // serviceIds the script calls with a literal.
 func checkScript(file, abs string, snap workspace.Snapshot, show func(string) string, calls *scriptCalls, since sinceDiffs) []Finding {
-	data, err := input.ReadFile(file, input.Script)
+	// Read into the buffer the parser takes the script in, with room for
+	// the function it is wrapped in: no copy of the text.
+	buf, err := input.ReadFileRoom(file, input.Script, input.Room{Before: hints.WrapBefore, After: hints.WrapAfter})
 	var fe *input.FileError
 	if errors.As(err, &fe) {
 		// Not a regular file, too large, not text: the file is named,
@@ -313,13 +314,11 @@ func checkScript(file, abs string, snap workspace.Snapshot, show func(string) st
 		return []Finding{{File: file, Line: 1, Column: 1, Severity: SeverityError, Code: CodeUnreadable,
 			Message: fmt.Sprintf("cannot read the script: %v; check the path and its permissions", unwrapPath(err))}}
 	}
-	// data is never written again: the text may own it (a copy of every
-	// script otherwise).
-	text := unsafe.String(unsafe.SliceData(data), len(data))
-	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
 	// One document for the diagnostics and the call sites: it is parsed
-	// once.
-	doc := hints.NewDocument(text)
+	// once, in buf, which is never written again.
+	doc := hints.NewDocumentIn(buf)
+	text := doc.Text()
+	kind := snap.Kind(filepath.ToSlash(abs), text).Kind
 	var sinceFindings []Finding
 	if calls != nil || since.any(kind) {
 		var m *textpos.Mapper

@@ -17,6 +17,8 @@ type Range struct{ Start, End int }
 // concurrent use.
 type Document struct {
 	text string
+	// src is text wrapped for the parser (NewDocumentIn), until parsed.
+	src []byte
 
 	parseOnce sync.Once
 	parsed    *parseResult

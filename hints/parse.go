@@ -34,9 +34,31 @@ type parseResult struct {
 	depth jsdepth.Result
 }
 
+// WrapBefore and WrapAfter are the room NewDocumentIn needs before and
+// after a script's text, for the function the text is parsed in.
+const (
+	WrapBefore = len(wrapPrefix)
+	WrapAfter  = len(wrapSuffix)
+)
+
+// NewDocumentIn is NewDocument of the text buf[WrapBefore:len(buf)-WrapAfter],
+// parsed where it is: the function it is parsed in is written into the
+// room around it, instead of the text being copied into a new buffer
+// (restls check reads each script into such a buffer: input.Room). The
+// document owns buf: it must never be written again.
+func NewDocumentIn(buf []byte) *Document {
+	copy(buf, wrapPrefix)
+	copy(buf[len(buf)-WrapAfter:], wrapSuffix)
+	body := buf[WrapBefore : len(buf)-WrapAfter]
+	return &Document{text: unsafe.String(unsafe.SliceData(body), len(body)), src: buf}
+}
+
 // parse parses the document once, on first use.
 func (d *Document) parse() *parseResult {
-	d.parseOnce.Do(func() { d.parsed = parseScript(d.text) })
+	d.parseOnce.Do(func() {
+		d.parsed = parseScript(d.text, d.src)
+		d.src = nil
+	})
 	return d.parsed
 }
 
@@ -53,7 +75,7 @@ func offsetOf(text string, idx file.Idx) int {
 	return o
 }
 
-func parseScript(text string) (res *parseResult) {
+func parseScript(text string, src []byte) (res *parseResult) {
 	defer func() {
 		if e := recover(); e != nil {
 			onPanic(e)
@@ -69,9 +91,12 @@ func parseScript(text string) (res *parseResult) {
 		return &parseResult{depth: depth}
 	}
 	// Bytes, not a string: the parser copies a string source to bytes and
-	// back, two more copies of every script.
-	src := make([]byte, 0, len(wrapPrefix)+len(text)+len(wrapSuffix))
-	src = append(append(append(src, wrapPrefix...), text...), wrapSuffix...)
+	// back, two more copies of every script. src, when given, is text
+	// wrapped already (NewDocumentIn).
+	if src == nil {
+		src = make([]byte, 0, len(wrapPrefix)+len(text)+len(wrapSuffix))
+		src = append(append(append(src, wrapPrefix...), text...), wrapSuffix...)
+	}
 	// Source maps are disabled: a "//# sourceMappingURL" comment must never
 	// make the parser read files.
 	prog, err := parser.ParseFile(nil, "", src, 0, parser.WithDisableSourceMaps)

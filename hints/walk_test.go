@@ -12,7 +12,7 @@ import (
 // shape the parser leaves (a node built by the parser included).
 func TestIsNil(t *testing.T) {
 	t.Parallel()
-	p := parseScript("var a = api.rest.v1.get('x', {}, {});\ntry { f(); } catch (e) {}\n")
+	p := parseScript("var a = api.rest.v1.get('x', {}, {});\ntry { f(); } catch (e) {}\n", nil)
 	if p.body == nil || len(p.errs) > 0 {
 		t.Fatalf("parse: %+v", p.errs)
 	}
