@@ -336,7 +336,7 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 	}
 	req.Input = a.Input
 	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Show
-	req.Limits = engine.Limits{Timeout: s.o.Wall}
+	req.Limits = engine.Limits{Timeout: s.o.Wall, Eval: s.o.Eval}
 	req.AllowServices = s.o.AllowServices
 	res, err := s.o.Run(ctx, snap, req)
 	if s.o.ReportRuns {

@@ -36,6 +36,9 @@ type Options struct {
 	// (DefaultWall when 0): a run's time limit would stop a run paused
 	// for longer than it.
 	Wall time.Duration
+	// Eval bounds one evaluation in a paused frame: a watch, a
+	// breakpoint's condition, the debug console (2 s when 0).
+	Eval time.Duration
 	// Vet, when set, sees every launch configuration before anything is
 	// read, and may refuse it (an error the client shows) or change it: a
 	// designer backend refuses paths, whose files a browser must not make
@@ -62,6 +65,9 @@ type Options struct {
 const (
 	DefaultIdle = 10 * time.Minute
 	DefaultWall = time.Hour
+	// DefaultEval is restls dap's --max-eval: the runtime's bound of one
+	// evaluation in a paused frame.
+	DefaultEval = 2 * time.Second
 )
 
 // threadID is the one thread: a script runs on one goroutine.

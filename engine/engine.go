@@ -44,6 +44,9 @@ type Limits struct {
 	// MaxResponseBytes bounds each call's response body after
 	// decompression (restclient.DefaultMaxResponseBytes).
 	MaxResponseBytes int64
+	// Eval bounds one evaluation in a paused frame of a debug run
+	// (runtime.Options.EvalTimeout; 0 is the runtime's 2 s).
+	Eval time.Duration
 }
 
 func (l Limits) or(d Limits) Limits {
@@ -55,6 +58,9 @@ func (l Limits) or(d Limits) Limits {
 	}
 	if l.MaxResponseBytes <= 0 {
 		l.MaxResponseBytes = d.MaxResponseBytes
+	}
+	if l.Eval <= 0 {
+		l.Eval = d.Eval
 	}
 	return l
 }
@@ -249,7 +255,7 @@ func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
 	lim := req.Limits.or(e.opts.Limits)
 	p.iso = isolate.Request{Text: req.Text, Kind: p.kind, Input: req.Input, Sources: src, Registry: p.reg,
 		AllowServices: req.AllowServices, Script: p.name, Trace: req.Trace, LogLevel: req.LogLevel,
-		Timeout: lim.Timeout, MaxMemory: lim.MaxMemory, MaxResponseBytes: lim.MaxResponseBytes,
+		Timeout: lim.Timeout, MaxMemory: lim.MaxMemory, MaxResponseBytes: lim.MaxResponseBytes, EvalTimeout: lim.Eval,
 		Observer: req.Observer, Statements: req.Statements, Values: req.Values, Stderr: req.Stderr, Interrupt: req.Interrupt}
 	if err := e.fixtures(req, &p.iso); err != nil {
 		return nil, err

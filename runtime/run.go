@@ -78,6 +78,10 @@ type Options struct {
 	Input json.RawMessage
 	// Timeout bounds the run; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// EvalTimeout bounds one evaluation in a paused frame (a watch, a
+	// breakpoint's condition, the debug console); 0 is 2 s. The run's
+	// Timeout bounds it too.
+	EvalTimeout time.Duration
 	// Logger gets lifecycle and per-call debug lines; nil discards them.
 	Logger *zap.Logger
 	// MaxMemory, when positive, is how much the process may grow while the

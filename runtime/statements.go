@@ -356,8 +356,9 @@ func outermost(frames []dryrun.Frame) []dryrun.Frame {
 	return frames
 }
 
-// maxEvalTime bounds one evaluation in a paused frame (and the run's
-// time limit, when shorter); maxEvalText the text of its value.
+// maxEvalTime bounds one evaluation in a paused frame unless
+// Options.EvalTimeout says otherwise (and the run's time limit, when
+// shorter); maxEvalText the text of its value.
 const (
 	maxEvalTime = 2 * time.Second
 	maxEvalText = 16 << 10

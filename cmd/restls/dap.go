@@ -22,7 +22,7 @@ import (
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -49,6 +49,7 @@ session broke, 2 for usage errors.`)
 	allowRemote := fs.Bool("allow-remote", false, "let --listen take an address that is not loopback: anyone who reaches it runs scripts with this project's credentials")
 	idle := fs.Duration("idle", dap.DefaultIdle, "end a session whose client sends nothing for this `duration`, its run with it")
 	wall := fs.Duration("max-debug-run", dap.DefaultWall, "stop a debug run after this `duration` from its start, paused time included")
+	eval := fs.Duration("max-eval", dap.DefaultEval, "stop one evaluation in a paused frame (a watch, a breakpoint's condition, the debug console) after this `duration`; the run goes on")
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	maxMemory := memoryFlag(fs, "stop a debug run whose process has grown by this `size`")
@@ -68,8 +69,8 @@ session broke, 2 for usage errors.`)
 		fmt.Fprintln(env.stderr, "restls dap: --registry-stdin reads stdin, which --listen does not serve: give one of them")
 		return 2
 	}
-	if *idle <= 0 || *wall <= 0 {
-		fmt.Fprintf(env.stderr, "restls dap: --idle and --max-debug-run must be positive, got %v and %v\n", *idle, *wall)
+	if *idle <= 0 || *wall <= 0 || *eval <= 0 {
+		fmt.Fprintf(env.stderr, "restls dap: --idle, --max-debug-run and --max-eval must be positive, got %v, %v and %v\n", *idle, *wall, *eval)
 		return 2
 	}
 	if *maxSessions <= 0 {
@@ -123,7 +124,7 @@ session broke, 2 for usage errors.`)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, ReportRuns: *reportRuns, Logger: log.Named("dap")}
+	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, Eval: *eval, ReportRuns: *reportRuns, Logger: log.Named("dap")}
 	if *allowServices != "" {
 		opts.AllowServices = strings.Split(*allowServices, ",")
 	}

@@ -142,6 +142,9 @@ type Limits struct {
 	// MaxResponseBytes bounds each call's response body; 0 is
 	// restclient.DefaultMaxResponseBytes.
 	MaxResponseBytes int64 `json:"maxResponseBytes,omitempty"`
+	// Eval bounds one evaluation in a paused frame
+	// (runtime.Options.EvalTimeout); 0 is the runtime's.
+	Eval time.Duration `json:"eval,omitempty"`
 }
 
 // mode is how req's calls are answered (Request.Mode).
@@ -303,6 +306,7 @@ func childRun(ctx context.Context, req *ChildRequest, stderr io.Writer, obs dryr
 		Live:             req.Live,
 		Input:            req.Input,
 		Timeout:          req.Limits.Timeout,
+		EvalTimeout:      req.Limits.Eval,
 		Logger:           logger,
 		MaxMemory:        req.Limits.MaxMemory,
 		MemoryHardStop:   stop,

@@ -128,6 +128,9 @@ type Request struct {
 	Timeout          time.Duration
 	MaxMemory        int64
 	MaxResponseBytes int64
+	// EvalTimeout bounds one evaluation in a paused frame (a debug run's;
+	// runtime.Options.EvalTimeout); 0 is the runtime's.
+	EvalTimeout time.Duration
 	// Observer, when set, sees the run's events as the child streams
 	// them, and its result; Statements asks for the statements reached.
 	Observer   dryrun.Observer
@@ -167,6 +170,9 @@ func (req Request) Child(lim Limits) (ChildRequest, error) {
 	}
 	if req.MaxResponseBytes > 0 {
 		lim.MaxResponseBytes = req.MaxResponseBytes
+	}
+	if req.EvalTimeout > 0 {
+		lim.Eval = req.EvalTimeout
 	}
 	if lim.MaxResult <= 0 {
 		lim.MaxResult = MaxResult
