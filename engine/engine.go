@@ -82,6 +82,9 @@ type Options struct {
 	History history.Store
 	// Logger gets a line per run; nil discards.
 	Logger *zap.Logger
+	// Sweep: a Child engine of a server removes the run directories
+	// killed servers left behind (isolate.Options.Sweep).
+	Sweep bool
 }
 
 // Engine runs dry runs: every surface (the editor's restls.runScript,
@@ -99,7 +102,8 @@ type Engine struct {
 }
 
 // New returns an Engine. With Child isolation it makes the child runner
-// (which removes the run directories a killed server left behind).
+// (which, with Sweep, removes the run directories a killed server left
+// behind).
 func New(o Options) *Engine {
 	if o.MaxRuns <= 0 {
 		o.MaxRuns = isolate.DefaultMaxRuns
@@ -112,7 +116,7 @@ func New(o Options) *Engine {
 	e := &Engine{opts: o, log: log, slots: make(chan struct{}, o.MaxRuns), answers: workspace.NewAnswerDescriptions(log.Named("answers"), 0)}
 	if o.Isolation == Child {
 		e.runner = isolate.New(isolate.Options{Executable: o.Executable, MaxMemory: o.Limits.MaxMemory, Timeout: o.Limits.Timeout,
-			MaxRuns: o.MaxRuns, Logger: log.Named("isolate")})
+			MaxRuns: o.MaxRuns, Logger: log.Named("isolate"), Sweep: o.Sweep})
 	}
 	return e
 }

@@ -124,7 +124,7 @@ ended without shutdown, 2 for usage errors.`)
 	defer endRuns()
 	// The one run engine of this process: the language server's sessions
 	// and POST /v1/run share it (and its --max-runs slots).
-	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
+	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine"), Sweep: true})
 	runner := scriptRunner(runsCtx, eng)
 	hf.admit = eng.Admit
 	load := pool.Load

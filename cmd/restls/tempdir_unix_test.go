@@ -4,7 +4,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -31,5 +33,42 @@ func TestChildrenLeaveNoTempDirs(t *testing.T) {
 	}
 	for _, e := range entries {
 		t.Errorf("restls run left %s in the temporary directory", e.Name())
+	}
+}
+
+// TestOnlyServersSweepTheTempDir: the sweep of run directories a killed
+// server of an earlier version left (runtime/isolate.cleanStale) reads
+// the whole temporary directory. restls serve does it once at its start;
+// a one-shot restls run does not (on this machine it was a sixth of a
+// trivial run's CPU), so a stale directory is left to the next server.
+func TestOnlyServersSweepTheTempDir(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(tmp, "restls-run-"+strconv.Itoa(dead.Process.Pid)+"-1")
+	if err := os.Mkdir(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := writeFile(t, dir, "main.js", "var x = 1;\n")
+	mock := writeFile(t, dir, "none.json", "[]")
+	config := filepath.Join(repoRoot(t), "testdata/config")
+	run := restlsCommand(t, "run", "--json", "--config-root", config, "--mock", mock, script)
+	run.Env = append(run.Env, "TMPDIR="+tmp)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("restls run: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("restls run swept the temporary directory: %v", err)
+	}
+	// serve on a closed stdin: it starts, sweeps, reads the end and exits.
+	serve := restlsCommand(t, "serve", "--stdio", "--config-root", config)
+	serve.Env = append(serve.Env, "TMPDIR="+tmp)
+	_ = serve.Run()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("restls serve left the dead server's run directory: %v", err)
 	}
 }

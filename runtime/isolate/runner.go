@@ -73,6 +73,13 @@ type Options struct {
 	MaxRuns int
 	// Logger gets a line per run; nil discards.
 	Logger *zap.Logger
+	// Sweep removes, in New, the run directories that servers of earlier
+	// versions, killed before cleaning up, left in the temporary
+	// directory (cleanStale). Only a server sets it (serve, mcp): it
+	// reads the whole temporary directory, tens of thousands of entries
+	// on a shared machine, which a one-shot command (run, test) need not
+	// pay at every start.
+	Sweep bool
 }
 
 // Request is one dry run.
@@ -228,8 +235,9 @@ type Runner struct {
 	grace time.Duration
 }
 
-// New returns a Runner. It removes the run directories that servers
-// killed before cleaning up left in the temporary directory (cleanStale).
+// New returns a Runner. With Options.Sweep it removes the run
+// directories that servers killed before cleaning up left in the
+// temporary directory (cleanStale).
 func New(opts Options) *Runner {
 	if opts.MaxMemory <= 0 {
 		opts.MaxMemory = scriptrt.DefaultMaxMemory
@@ -244,8 +252,10 @@ func New(opts Options) *Runner {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	if n := cleanStale(os.TempDir()); n > 0 {
-		log.Info("removed the run directories a killed server left behind", zap.Int("count", n), zap.String("dir", os.TempDir()))
+	if opts.Sweep {
+		if n := cleanStale(os.TempDir()); n > 0 {
+			log.Info("removed the run directories a killed server left behind", zap.Int("count", n), zap.String("dir", os.TempDir()))
+		}
 	}
 	return &Runner{opts: opts, sem: make(chan struct{}, opts.MaxRuns), log: log, grace: grace}
 }

@@ -20,7 +20,7 @@ const tempPrefix = "restls-run-"
 // older versions (no pid in the name) are left alone: on a shared machine
 // nothing else can be known to be stale. It returns how many it removed.
 //
-// Every restls run and server start sweeps the whole temporary
+// Every server start (Options.Sweep) sweeps the whole temporary
 // directory, which on a shared machine holds tens of thousands of
 // entries: the names are read in batches, unsorted, and only those with
 // the prefix are looked at (os.ReadDir sorted 64,000 entries and made a

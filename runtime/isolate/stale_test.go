@@ -10,8 +10,10 @@ import (
 	"testing"
 )
 
-// Issue 23: a killed server left /tmp/restls-run-* behind. A new Runner
-// removes the run directories of servers that are gone, and only those.
+// Issue 23: a killed server left /tmp/restls-run-* behind. A new
+// server's Runner (Options.Sweep) removes the run directories of servers
+// that are gone, and only those; any other Runner (a one-shot command's)
+// does not read the temporary directory.
 func TestNewRemovesStaleRunDirectories(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -36,6 +38,10 @@ func TestNewRemovesStaleRunDirectories(t *testing.T) {
 	other := mk("restls-runner-" + strconv.Itoa(dead.Process.Pid) + "-1")
 
 	New(Options{})
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("a Runner without Sweep removed the dead server's directory: %v", err)
+	}
+	New(Options{Sweep: true})
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the dead server's directory is still there: %v", err)
 	}
@@ -79,7 +85,7 @@ func TestCleanStaleAmongManyEntries(t *testing.T) {
 }
 
 // BenchmarkCleanStale sweeps a temporary directory of 20,000 other
-// entries, as every restls run and server start does:
+// entries, as every server start does:
 //
 //	go test ./runtime/isolate -run '^$' -bench CleanStale -benchtime 20x
 func BenchmarkCleanStale(b *testing.B) {
