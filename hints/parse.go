@@ -196,188 +196,266 @@ func errOffset(text string, lines []int, p file.Position) int {
 // walk calls visit for every node under n, depth first, parents first.
 // It is a type switch rather than reflection: Diagnose walks every node of
 // every script on every change.
-func walk(n ast.Node, visit func(ast.Node)) {
-	if isNil(n) {
+func walk(n ast.Node, visit func(ast.Node)) { walkAny(n, visit) }
+
+// walkAny is walk of a node held in any interface: a child held as an
+// ast.Expression or ast.Statement is passed on as it is, where passing it
+// as an ast.Node would look its method table up again at every node, and
+// each node is visited as its own type.
+func walkAny(x any, visit func(ast.Node)) {
+	if isNil(x) {
 		return
 	}
-	visit(n)
-	switch n := n.(type) {
+	switch n := x.(type) {
+	// Leaves, the commonest nodes.
+	case *ast.Identifier:
+		visit(n)
+	case *ast.StringLiteral:
+		visit(n)
+	case *ast.NumberLiteral:
+		visit(n)
+	case *ast.BooleanLiteral:
+		visit(n)
+	case *ast.NullLiteral:
+		visit(n)
+	case *ast.ThisExpression:
+		visit(n)
 	case *ast.ArrayLiteral:
+		visit(n)
 		walkExprs(n.Value, visit)
 	case *ast.ArrayPattern:
+		visit(n)
 		walkExprs(n.Elements, visit)
-		walk(n.Rest, visit)
+		walkAny(n.Rest, visit)
 	case *ast.AssignExpression:
-		walk(n.Left, visit)
-		walk(n.Right, visit)
+		visit(n)
+		walkAny(n.Left, visit)
+		walkAny(n.Right, visit)
 	case *ast.AwaitExpression:
-		walk(n.Argument, visit)
+		visit(n)
+		walkAny(n.Argument, visit)
 	case *ast.YieldExpression:
-		walk(n.Argument, visit)
+		visit(n)
+		walkAny(n.Argument, visit)
 	case *ast.BinaryExpression:
-		walk(n.Left, visit)
-		walk(n.Right, visit)
+		visit(n)
+		walkAny(n.Left, visit)
+		walkAny(n.Right, visit)
 	case *ast.BracketExpression:
-		walk(n.Left, visit)
-		walk(n.Member, visit)
+		visit(n)
+		walkAny(n.Left, visit)
+		walkAny(n.Member, visit)
 	case *ast.CallExpression:
-		walk(n.Callee, visit)
+		visit(n)
+		walkAny(n.Callee, visit)
 		walkExprs(n.ArgumentList, visit)
 	case *ast.ConditionalExpression:
-		walk(n.Test, visit)
-		walk(n.Consequent, visit)
-		walk(n.Alternate, visit)
+		visit(n)
+		walkAny(n.Test, visit)
+		walkAny(n.Consequent, visit)
+		walkAny(n.Alternate, visit)
 	case *ast.DotExpression:
-		walk(n.Left, visit)
+		visit(n)
+		walkAny(n.Left, visit)
 	case *ast.PrivateDotExpression:
-		walk(n.Left, visit)
+		visit(n)
+		walkAny(n.Left, visit)
 	case *ast.OptionalChain:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.Optional:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.FunctionLiteral:
+		visit(n)
 		walkParams(n.ParameterList, visit)
 		if n.Body != nil {
-			walk(n.Body, visit)
+			walkAny(n.Body, visit)
 		}
 	case *ast.ArrowFunctionLiteral:
+		visit(n)
 		walkParams(n.ParameterList, visit)
-		walk(n.Body, visit)
+		walkAny(n.Body, visit)
 	case *ast.ExpressionBody:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.ClassLiteral:
-		walk(n.SuperClass, visit)
+		visit(n)
+		walkAny(n.SuperClass, visit)
 		for _, e := range n.Body {
-			walk(e, visit)
+			walkAny(e, visit)
 		}
 	case *ast.FieldDefinition:
-		walk(n.Key, visit)
-		walk(n.Initializer, visit)
+		visit(n)
+		walkAny(n.Key, visit)
+		walkAny(n.Initializer, visit)
 	case *ast.MethodDefinition:
-		walk(n.Key, visit)
+		visit(n)
+		walkAny(n.Key, visit)
 		if n.Body != nil {
-			walk(n.Body, visit)
+			walkAny(n.Body, visit)
 		}
 	case *ast.ClassStaticBlock:
+		visit(n)
 		if n.Block != nil {
-			walk(n.Block, visit)
+			walkAny(n.Block, visit)
 		}
 	case *ast.NewExpression:
-		walk(n.Callee, visit)
+		visit(n)
+		walkAny(n.Callee, visit)
 		walkExprs(n.ArgumentList, visit)
 	case *ast.ObjectLiteral:
+		visit(n)
 		for _, p := range n.Value {
-			walk(p, visit)
+			walkAny(p, visit)
 		}
 	case *ast.ObjectPattern:
+		visit(n)
 		for _, p := range n.Properties {
-			walk(p, visit)
+			walkAny(p, visit)
 		}
-		walk(n.Rest, visit)
+		walkAny(n.Rest, visit)
 	case *ast.PropertyKeyed:
-		walk(n.Key, visit)
-		walk(n.Value, visit)
+		visit(n)
+		walkAny(n.Key, visit)
+		walkAny(n.Value, visit)
 	case *ast.PropertyShort:
-		walk(n.Initializer, visit)
+		visit(n)
+		walkAny(n.Initializer, visit)
 	case *ast.SpreadElement:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.SequenceExpression:
+		visit(n)
 		walkExprs(n.Sequence, visit)
 	case *ast.TemplateLiteral:
-		walk(n.Tag, visit)
+		visit(n)
+		walkAny(n.Tag, visit)
 		walkExprs(n.Expressions, visit)
 	case *ast.UnaryExpression:
-		walk(n.Operand, visit)
+		visit(n)
+		walkAny(n.Operand, visit)
 	case *ast.Binding:
-		walk(n.Target, visit)
-		walk(n.Initializer, visit)
+		visit(n)
+		walkAny(n.Target, visit)
+		walkAny(n.Initializer, visit)
 
 	case *ast.BlockStatement:
+		visit(n)
 		walkStmts(n.List, visit)
 	case *ast.CaseStatement:
-		walk(n.Test, visit)
+		visit(n)
+		walkAny(n.Test, visit)
 		walkStmts(n.Consequent, visit)
 	case *ast.CatchStatement:
-		walk(n.Parameter, visit)
+		visit(n)
+		walkAny(n.Parameter, visit)
 		if n.Body != nil {
-			walk(n.Body, visit)
+			walkAny(n.Body, visit)
 		}
 	case *ast.DoWhileStatement:
-		walk(n.Body, visit)
-		walk(n.Test, visit)
+		visit(n)
+		walkAny(n.Body, visit)
+		walkAny(n.Test, visit)
 	case *ast.ExpressionStatement:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.ForInStatement:
-		walk(n.Into, visit)
-		walk(n.Source, visit)
-		walk(n.Body, visit)
+		visit(n)
+		walkAny(n.Into, visit)
+		walkAny(n.Source, visit)
+		walkAny(n.Body, visit)
 	case *ast.ForOfStatement:
-		walk(n.Into, visit)
-		walk(n.Source, visit)
-		walk(n.Body, visit)
+		visit(n)
+		walkAny(n.Into, visit)
+		walkAny(n.Source, visit)
+		walkAny(n.Body, visit)
 	case *ast.ForStatement:
-		walk(n.Initializer, visit)
-		walk(n.Test, visit)
-		walk(n.Update, visit)
-		walk(n.Body, visit)
+		visit(n)
+		walkAny(n.Initializer, visit)
+		walkAny(n.Test, visit)
+		walkAny(n.Update, visit)
+		walkAny(n.Body, visit)
 	case *ast.ForLoopInitializerExpression:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.ForLoopInitializerVarDeclList:
+		visit(n)
 		walkBindings(n.List, visit)
 	case *ast.ForLoopInitializerLexicalDecl:
+		visit(n)
 		walkBindings(n.LexicalDeclaration.List, visit)
 	case *ast.ForIntoVar:
+		visit(n)
 		if n.Binding != nil {
-			walk(n.Binding, visit)
+			walkAny(n.Binding, visit)
 		}
 	case *ast.ForDeclaration:
-		walk(n.Target, visit)
+		visit(n)
+		walkAny(n.Target, visit)
 	case *ast.ForIntoExpression:
-		walk(n.Expression, visit)
+		visit(n)
+		walkAny(n.Expression, visit)
 	case *ast.IfStatement:
-		walk(n.Test, visit)
-		walk(n.Consequent, visit)
-		walk(n.Alternate, visit)
+		visit(n)
+		walkAny(n.Test, visit)
+		walkAny(n.Consequent, visit)
+		walkAny(n.Alternate, visit)
 	case *ast.LabelledStatement:
-		walk(n.Statement, visit)
+		visit(n)
+		walkAny(n.Statement, visit)
 	case *ast.ReturnStatement:
-		walk(n.Argument, visit)
+		visit(n)
+		walkAny(n.Argument, visit)
 	case *ast.SwitchStatement:
-		walk(n.Discriminant, visit)
+		visit(n)
+		walkAny(n.Discriminant, visit)
 		for _, c := range n.Body {
 			if c != nil {
-				walk(c, visit)
+				walkAny(c, visit)
 			}
 		}
 	case *ast.ThrowStatement:
-		walk(n.Argument, visit)
+		visit(n)
+		walkAny(n.Argument, visit)
 	case *ast.TryStatement:
+		visit(n)
 		if n.Body != nil {
-			walk(n.Body, visit)
+			walkAny(n.Body, visit)
 		}
 		if n.Catch != nil {
-			walk(n.Catch, visit)
+			walkAny(n.Catch, visit)
 		}
 		if n.Finally != nil {
-			walk(n.Finally, visit)
+			walkAny(n.Finally, visit)
 		}
 	case *ast.VariableStatement:
+		visit(n)
 		walkBindings(n.List, visit)
 	case *ast.LexicalDeclaration:
+		visit(n)
 		walkBindings(n.List, visit)
 	case *ast.WhileStatement:
-		walk(n.Test, visit)
-		walk(n.Body, visit)
+		visit(n)
+		walkAny(n.Test, visit)
+		walkAny(n.Body, visit)
 	case *ast.WithStatement:
-		walk(n.Object, visit)
-		walk(n.Body, visit)
+		visit(n)
+		walkAny(n.Object, visit)
+		walkAny(n.Body, visit)
 	case *ast.FunctionDeclaration:
+		visit(n)
 		if n.Function != nil {
-			walk(n.Function, visit)
+			walkAny(n.Function, visit)
 		}
 	case *ast.ClassDeclaration:
+		visit(n)
 		if n.Class != nil {
-			walk(n.Class, visit)
+			walkAny(n.Class, visit)
+		}
+	default:
+		if n, ok := x.(ast.Node); ok {
+			visit(n)
 		}
 	}
 }
@@ -389,26 +467,26 @@ func walk(n ast.Node, visit func(ast.Node)) {
 // receivers), so an interface holding one is a typed nil exactly when its
 // data word is nil. Read without reflect: it runs on every node of every
 // walk (reflect was a sixth of restls check's walking).
-func isNil(n ast.Node) bool {
+func isNil(n any) bool {
 	return n == nil || (*[2]unsafe.Pointer)(unsafe.Pointer(&n))[1] == nil
 }
 
 func walkExprs(list []ast.Expression, visit func(ast.Node)) {
 	for _, e := range list {
-		walk(e, visit)
+		walkAny(e, visit)
 	}
 }
 
 func walkStmts(list []ast.Statement, visit func(ast.Node)) {
 	for _, s := range list {
-		walk(s, visit)
+		walkAny(s, visit)
 	}
 }
 
 func walkBindings(list []*ast.Binding, visit func(ast.Node)) {
 	for _, b := range list {
 		if b != nil {
-			walk(b, visit)
+			walkAny(b, visit)
 		}
 	}
 }
@@ -418,5 +496,5 @@ func walkParams(p *ast.ParameterList, visit func(ast.Node)) {
 		return
 	}
 	walkBindings(p.List, visit)
-	walk(p.Rest, visit)
+	walkAny(p.Rest, visit)
 }

@@ -1,7 +1,9 @@
 package hints
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/dop251/goja/ast"
@@ -38,4 +40,29 @@ func TestIsNil(t *testing.T) {
 	if tries != 1 {
 		t.Errorf("walk met %d try statements, want 1", tries)
 	}
+}
+
+// BenchmarkWalk walks the tree of a script shaped as restls check's
+// corpus (make bench-oxlint) is, visiting every node.
+func BenchmarkWalk(b *testing.B) {
+	var src strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&src, "var r%d = api.rest.v1.get(\"svc-%d\", { pathParams: [\"orders\", String(i)], queryParams: { q: \"x\", n: %d } }, { Accept: \"application/json\" });\n", i, i, i)
+		fmt.Fprintf(&src, "if (r%d.status.code === 200 && r%d.body) { total += sum(r%d.body) || 0; } else { console.log(\"failed: \" + r%d.status.code); }\n", i, i, i, i)
+		src.WriteString("try { api.rest.v1.post(\"svc-1\", {}, {}, { a: [1, 2, 3], b: { c: true } }); } catch (e) { console.log(e.message); }\n")
+	}
+	p := parseScript(src.String(), nil)
+	if p.body == nil || len(p.errs) > 0 {
+		b.Fatalf("parse: %+v", p.errs)
+	}
+	nodes := 0
+	walk(p.body, func(ast.Node) { nodes++ })
+	for b.Loop() {
+		n := 0
+		walk(p.body, func(ast.Node) { n++ })
+		if n != nodes {
+			b.Fatalf("%d nodes, want %d", n, nodes)
+		}
+	}
+	b.ReportMetric(float64(nodes), "nodes")
 }
