@@ -154,3 +154,36 @@ func TestFindBadGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestFindOnce: each script is found once, whether one directory is
+// walked or paths overlap (a directory and a file or a directory in it,
+// a path named twice).
+func TestFindOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.js", "sub/b.js", "sub/deep/c.js"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("var a = 1;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := []string{filepath.Join(dir, "a.js"), filepath.Join(dir, "sub", "b.js"), filepath.Join(dir, "sub", "deep", "c.js")}
+	for _, tc := range []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{dir}, all},
+		{[]string{dir, filepath.Join(dir, "a.js"), filepath.Join(dir, "sub"), dir}, all},
+		{[]string{filepath.Join(dir, "sub", "b.js"), filepath.Join(dir, "sub", "b.js")}, all[1:2]},
+	} {
+		got, _, err := Find(tc.paths, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Find(%v): (-want +got)\n%s", tc.paths, diff)
+		}
+	}
+}
