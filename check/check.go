@@ -220,7 +220,7 @@ func Run(opts Options) (*Report, error) {
 		}
 		scripts = append(scripts, f)
 		batch = append(batch, f)
-	})
+	}, func(dir string, names []string) { opts.Workspace.Listed(absOf(dir), names) })
 	if len(batch) > 0 {
 		batches <- batch
 	}

@@ -26,7 +26,7 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 // is a warning, and the walk goes on without its patterns.
 func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 	var out []string
-	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) })
+	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) }, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -35,8 +35,9 @@ func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 }
 
 // walkScripts is Find handing each file to add once, in the order of the
-// walk, as it finds it.
-func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding, error) {
+// walk, as it finds it; listed, when set, gets the names of each
+// directory walked before any of its files is handed over.
+func walkScripts(paths, include, exclude []string, add func(string), listed func(dir string, names []string)) ([]Finding, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -77,7 +78,7 @@ func walkScripts(paths, include, exclude []string, add func(string)) ([]Finding,
 			once(filepath.Clean(root))
 			continue
 		}
-		w, err := walk(root, inc, exc, bound, once)
+		w, err := walk(root, inc, exc, bound, once, listed)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, err
@@ -93,13 +94,13 @@ var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
 // warnings about the ignore files it could not read. bound counts the
 // entries of every root walked: past it, the walk stops with an error
 // that names the bound, the root and what to do.
-func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, add func(string)) ([]Finding, error) {
+func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, add func(string), listed func(string, []string)) ([]Finding, error) {
 	ig, err := newIgnorer(root)
 	if err != nil {
 		return nil, err
 	}
 	bound.Root(root)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = walkDir(root, listed, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%w %s: %v", ErrPath, p, unwrapPath(err))
 		}
@@ -133,6 +134,58 @@ func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, a
 		return nil
 	})
 	return ig.warnings, err
+}
+
+// walkDir is filepath.WalkDir (the same order, errors and SkipDir), which
+// also hands listed, when set, the names of each directory it read,
+// before walking them: restls check gives them to the session, which
+// would otherwise list every directory a second time for the recorded
+// answers beside its scripts.
+func walkDir(root string, listed func(string, []string), fn fs.WalkDirFunc) error {
+	info, err := os.Lstat(root)
+	if err != nil {
+		err = fn(root, nil, err)
+	} else {
+		err = walkDirEntry(root, fs.FileInfoToDirEntry(info), listed, fn)
+	}
+	if err == filepath.SkipDir || err == filepath.SkipAll {
+		return nil
+	}
+	return err
+}
+
+func walkDirEntry(path string, d fs.DirEntry, listed func(string, []string), fn fs.WalkDirFunc) error {
+	if err := fn(path, d, nil); err != nil || !d.IsDir() {
+		if err == filepath.SkipDir && d.IsDir() {
+			err = nil
+		}
+		return err
+	}
+	dirs, readErr := os.ReadDir(path)
+	if readErr != nil {
+		if err := fn(path, d, readErr); err != nil {
+			if err == filepath.SkipDir && d.IsDir() {
+				err = nil
+			}
+			return err
+		}
+	}
+	if listed != nil && readErr == nil {
+		names := make([]string, len(dirs))
+		for i, e := range dirs {
+			names[i] = e.Name()
+		}
+		listed(path, names)
+	}
+	for _, d1 := range dirs {
+		if err := walkDirEntry(filepath.Join(path, d1.Name()), d1, listed, fn); err != nil {
+			if err == filepath.SkipDir {
+				break
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // walkLimit is the error of a walk stopped at a bound, saying what to do.

@@ -1,9 +1,12 @@
 package check
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -184,6 +187,69 @@ func TestFindOnce(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("Find(%v): (-want +got)\n%s", tc.paths, diff)
+		}
+	}
+}
+
+// TestWalkDirIsWalkDir: walkDir calls back as filepath.WalkDir does (the
+// same paths, entries and errors, in the same order, SkipDir and SkipAll
+// honoured), on a directory, a file, a link and a missing path as the
+// root, and hands listed each directory's names before its entries.
+func TestWalkDirIsWalkDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.js", "b/c.js", "b/d/e.js", "skip/x.js", "z/y.js", "stop/w.js", "zz.js"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	record := func(walk func(fs.WalkDirFunc) error, stopAt string) []string {
+		var got []string
+		err := walk(func(p string, d fs.DirEntry, err error) error {
+			entry := "nil"
+			if d != nil {
+				entry = fmt.Sprintf("%s %v", d.Name(), d.IsDir())
+			}
+			got = append(got, fmt.Sprint(p, " ", entry, " ", err))
+			switch filepath.Base(p) {
+			case "skip":
+				return filepath.SkipDir
+			case "c.js":
+				return filepath.SkipDir // the rest of b, d included, is skipped
+			case stopAt:
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		return append(got, fmt.Sprint("end ", err))
+	}
+	for _, root := range []string{dir, filepath.Join(dir, "a.js"), link, filepath.Join(dir, "none")} {
+		for _, stop := range []string{"", "w.js"} {
+			want := record(func(fn fs.WalkDirFunc) error { return filepath.WalkDir(root, fn) }, stop)
+			var listed []string
+			got := record(func(fn fs.WalkDirFunc) error {
+				return walkDir(root, func(d string, names []string) {
+					listed = append(listed, d)
+					if ents, err := os.ReadDir(d); err != nil || len(ents) != len(names) {
+						t.Errorf("listed %s: %v, the directory holds %d entries (%v)", d, names, len(ents), err)
+					}
+				}, fn)
+			}, stop)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("walk of %s (stop at %q): (-filepath.WalkDir +walkDir)\n%s", root, stop, diff)
+			}
+			for _, d := range listed {
+				if !slices.Contains(got, fmt.Sprint(d, " ", filepath.Base(d), " true <nil>")) {
+					t.Errorf("listed %s, which the walk did not enter", d)
+				}
+			}
 		}
 	}
 }

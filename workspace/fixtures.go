@@ -100,19 +100,49 @@ func (r *Recorded) Beside(script string) []APISource {
 	if ok {
 		return src
 	}
-	src = []APISource{}
 	// Listed, not globbed: the directory's own name may hold "*" or "["
 	// (filepath.Glob would expand them, through every directory they
-	// match, or fail on them). Names only, unsorted, and the repository's
-	// top looked for only when a fixture file is there: restls check asks
-	// for every directory it walks, most of them holding scripts only
-	// (os.ReadDir and FixtureRoot cost 1-2% of checking make
-	// bench-oxlint's corpus).
+	// match, or fail on them). Names only, unsorted: restls check asks
+	// for every directory it walks (when its walk has not listed them
+	// already: Listed).
 	var names []string
 	if d, err := os.Open(dir); err == nil {
 		names, _ = d.Readdirnames(-1)
 		d.Close()
 	}
+	src = besideIn(dir, names)
+	r.mu.Lock()
+	if r.dirs == nil {
+		r.dirs = map[string][]APISource{}
+	}
+	r.dirs[dir] = src
+	r.mu.Unlock()
+	return src
+}
+
+// Listed is what a walk listed in dir (absolute, as the directory of a
+// script Beside is asked for): Beside takes the fixture files from these
+// names instead of listing dir again. restls check's walk lists every
+// directory it checks scripts in (a second listing of each was about 1%
+// of checking make bench-oxlint's corpus).
+func (r *Recorded) Listed(dir string, names []string) {
+	if !r.Allowed {
+		return
+	}
+	src := besideIn(dir, names)
+	r.mu.Lock()
+	if r.dirs == nil {
+		r.dirs = map[string][]APISource{}
+	}
+	r.dirs[dir] = src
+	r.mu.Unlock()
+}
+
+// besideIn are the fixture files among the names of dir: in MockSuffixes'
+// order, each suffix's by name, with the repository's top looked for
+// only when there is one (most directories of scripts hold none).
+func besideIn(dir string, names []string) []APISource {
+	src := []APISource{}
 	var root string
 	for _, suffix := range MockSuffixes {
 		var found []string
@@ -121,20 +151,21 @@ func (r *Recorded) Beside(script string) []APISource {
 				found = append(found, name)
 			}
 		}
-		if len(found) > 0 && root == "" {
-			root = FixtureRoot(script)
+		if len(found) == 0 {
+			continue
 		}
 		slices.Sort(found)
+		if root == "" {
+			// FixtureRoot of a script in dir (a file: its own path
+			// holds no .git).
+			if root = input.RepoRoot(dir); root == "" {
+				root = dir
+			}
+		}
 		for _, name := range found {
 			src = append(src, APISource{Location: filepath.Join(dir, name), Recorded: true, Root: root})
 		}
 	}
-	r.mu.Lock()
-	if r.dirs == nil {
-		r.dirs = map[string][]APISource{}
-	}
-	r.dirs[dir] = src
-	r.mu.Unlock()
 	return src
 }
 

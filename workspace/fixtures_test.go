@@ -3,6 +3,7 @@ package workspace
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 )
@@ -63,5 +64,41 @@ func TestRecordedBesideOrder(t *testing.T) {
 		if got[i].Location != filepath.Join(dir, w) || !got[i].Recorded || got[i].Root != repo {
 			t.Errorf("fixture %d: %+v, want %s with root %s", i, got[i], w, repo)
 		}
+	}
+}
+
+// TestRecordedListed: the names a walk listed give what listing the
+// directory gives, and Beside takes them instead of listing it again.
+func TestRecordedListed(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"b.mock.yaml", "a.mock.json", "s.js", "a.mock.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("[]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	listed := &Recorded{Allowed: true}
+	listed.Listed(dir, names)
+	want := (&Recorded{Allowed: true}).Beside(filepath.Join(dir, "s.js"))
+	if got := listed.Beside(filepath.Join(dir, "s.js")); !reflect.DeepEqual(got, want) {
+		t.Errorf("from the walk's names: %+v, want %+v", got, want)
+	}
+	// Taken from the names, not from the disk.
+	listed.Listed(dir, []string{"s.js", "c.mock.json"})
+	if got := listed.Beside(filepath.Join(dir, "s.js")); len(got) != 1 || got[0].Location != filepath.Join(dir, "c.mock.json") {
+		t.Errorf("Beside listed the directory again: %+v", got)
+	}
+	// A session that may read no file beside its scripts keeps none.
+	none := &Recorded{}
+	none.Listed(dir, names)
+	if got := none.Beside(filepath.Join(dir, "s.js")); got != nil {
+		t.Errorf("not allowed: %+v", got)
 	}
 }

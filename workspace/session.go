@@ -339,6 +339,11 @@ func (s *Session) WaitDescriptions(ctx context.Context, paths []string) error {
 	return s.descriptions.Wait(ctx, all)
 }
 
+// Listed is what a walk listed in the directory dir (absolute): the
+// recorded answers beside its scripts are taken from these names, not
+// from a second listing (Recorded.Listed).
+func (s *Session) Listed(dir string, names []string) { s.recorded.Listed(dir, names) }
+
 // DescriptionProblems are the problems of the local description files the
 // session has loaded for src (WaitDescriptions first).
 func (s *Session) DescriptionProblems(src []APISource) []DescriptionProblem {
