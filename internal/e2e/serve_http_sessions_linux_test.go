@@ -90,12 +90,13 @@ func TestServeHTTPSessionsAtBudget(t *testing.T) {
 	t.Logf("three sessions of %d documents of %d KiB (--session-bytes %s): peak RSS %d MiB", perSession, len(text)>>10, budget, peak>>20)
 	p.kill(syscall.SIGKILL)
 	<-p.wait
-	// 512 MiB at 13MiB: the budget's text three times (39 MiB), one
+	// 560 MiB at 13MiB: the budget's text three times (39 MiB), one
 	// tree, messages in flight (384-447 MiB since serve's memory limit
-	// follows the live heap); three trees at once passed 600 MiB.
+	// follows the live heap, so 512 left a loaded CI machine little
+	// room); three trees at once reach 613-670 MiB.
 	limit := int64(1 << 30)
 	if budget == "13MiB" {
-		limit = 512 << 20
+		limit = 560 << 20
 	}
 	if peak >= limit {
 		t.Errorf("peak RSS %d MiB, want under %d MiB", peak>>20, limit>>20)
