@@ -89,26 +89,8 @@ func writeValue(b *strings.Builder, v fval, res *flowResult, disp Display) {
 			writeCode(b, v.schema.Example)
 			b.WriteString("\n\n")
 		}
-		if len(v.schema.Seen) > 0 {
-			b.WriteString("Seen: ")
-			for i, s := range v.schema.Seen {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				writeCode(b, s)
-			}
-			b.WriteString("\n\n")
-		}
-		if len(v.schema.Enum) > 0 {
-			b.WriteString("Values: ")
-			for i, s := range v.schema.Enum {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				writeCode(b, s)
-			}
-			b.WriteString("\n\n")
-		}
+		writeCodeList(b, "Seen: ", v.schema.Seen)
+		writeCodeList(b, "Values: ", v.schema.Enum)
 		b.WriteString(v.source(disp))
 		if src, line, ok := v.schemaAt(disp); ok {
 			b.WriteString(" Schema: ")

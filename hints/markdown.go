@@ -28,6 +28,22 @@ func writeText(b *strings.Builder, s string) {
 	b.WriteString(s[start:])
 }
 
+// writeCodeList writes a paragraph of label and each of list as inline
+// code, separated by commas; nothing when list is empty.
+func writeCodeList(b *strings.Builder, label string, list []string) {
+	if len(list) == 0 {
+		return
+	}
+	b.WriteString(label)
+	for i, s := range list {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeCode(b, s)
+	}
+	b.WriteString("\n\n")
+}
+
 // writeCode writes the parts, one after the other, as one inline code
 // span: the fence is one backtick longer than the longest run of
 // backticks in them, and padded with spaces when they start or end with a
