@@ -253,3 +253,46 @@ func TestFlowChainsWithoutName(t *testing.T) {
 		}
 	}
 }
+
+// A value's hover lists the values recorded answers held ("Seen") and
+// those its schema allows ("Values"), each as inline code.
+func TestFlowHoverListsSeenAndValues(t *testing.T) {
+	reg := testRegistry(t)
+	rec, err := openapi.BuildRecorded("crm.mock.yaml", []byte("fixtures:\n  - serviceId: crm\n    path: customers\n    body: {state: open}\n  - serviceId: crm\n    path: customers\n    body: {state: \"a`b\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc, err := openapi.Build("d.yaml", []byte(`openapi: 3.0.0
+info: {title: d, version: "1"}
+paths:
+  /orders:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  state: {type: string, enum: [open, closed]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		doc  openapi.Doc
+		path string
+		want string
+	}{
+		{openapi.Doc{Index: rec}, "customers", "Seen: `open`, ``a`b``\n\n"},
+		{openapi.Doc{ServiceID: "crm", Index: desc}, "orders", "Values: `open`, `closed`\n\n"},
+	} {
+		disp := Display{APIs: openapi.Attach(reg, []openapi.Doc{c.doc})}
+		text, off := cursor(t, `var r = api.rest.v1.get("crm", {pathParams: ["`+c.path+`"]}, {});`+"\nr.body.sta|te;\n")
+		h, ok := HoverAt(NewDocument(text), off, reg, disp)
+		if !ok || !strings.Contains(h.Markdown, c.want) {
+			t.Errorf("%s: hover %q (%v), want it to hold %q", c.path, h.Markdown, ok, c.want)
+		}
+	}
+}
