@@ -247,16 +247,7 @@ func paramDoc(p openapi.Param, op *openapi.Operation) string {
 		writeText(&b, p.Description)
 		b.WriteString("\n\n")
 	}
-	if len(p.Enum) > 0 {
-		b.WriteString("Values: ")
-		for i, v := range p.Enum {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeCode(&b, v)
-		}
-		b.WriteString("\n\n")
-	}
+	writeCodeList(&b, "Values: ", p.Enum)
 	if p.Deprecated {
 		b.WriteString("Deprecated.\n\n")
 	}
@@ -389,15 +380,8 @@ func schemaDoc(s *openapi.Schema, media string) string {
 		writeText(&b, s.Description)
 		b.WriteString("\n\n")
 	}
-	if s != nil && len(s.Enum) > 0 {
-		b.WriteString("Values: ")
-		for i, v := range s.Enum {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeCode(&b, v)
-		}
-		b.WriteString("\n\n")
+	if s != nil {
+		writeCodeList(&b, "Values: ", s.Enum)
 	}
 	if media != "" {
 		b.WriteString("Sent as ")
