@@ -19,7 +19,9 @@ func (s *session) didChangeWatchedFiles(_ context.Context, req *jsonrpc2.Request
 		if s.srv.ws.FilesChanged(paths) { // the project index's scripts
 			s.diagnostics.mark(true) // service-unused follows them
 		}
-		s.sayWalkStop()
+		if ni := s.projectIndex(); ni != nil {
+			s.sayWalkStop(ni)
+		}
 		s.testFilesMayHaveChanged()
 	}
 	return nil, nil

@@ -113,37 +113,21 @@ func (s *session) bringCurrent(ni *navIndex) {
 // pollProjectIndex brings the session's index current with the disk when
 // the client does not report file changes, at most once per interval.
 func (s *session) pollProjectIndex(every time.Duration) {
-	s.mu.Lock()
-	root := s.root
-	s.mu.Unlock()
-	if root == "" {
-		return
-	}
-	ni := s.projectIndex()
+	ni := s.projectIndex() // nil without a root
 	if ni == nil {
 		return
 	}
 	if ni.Poll(every) {
-		s.log.Debug("project index: files changed on disk", zap.String("root", root))
+		s.log.Debug("project index: files changed on disk", zap.String("root", ni.Index().Root()))
 		s.diagnostics.mark(true) // service-unused follows the scripts
 	}
-	s.sayWalkStop()
+	s.sayWalkStop(ni)
 }
 
 // sayWalkStop tells the user, once per index, that a walk of the
-// session's index (a Poll, an Update) stopped at input's walk bounds, as
-// the build says what it left out.
-func (s *session) sayWalkStop() {
-	s.mu.Lock()
-	root := s.root
-	s.mu.Unlock()
-	if root == "" {
-		return
-	}
-	ni := s.projectIndex()
-	if ni == nil {
-		return
-	}
+// session's index ni (a Poll, an Update) stopped at input's walk bounds,
+// as the build says what it left out.
+func (s *session) sayWalkStop(ni *navIndex) {
 	if msg := ni.WalkStopMessage(); msg != "" {
 		s.log.Warn(msg)
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, msg)
