@@ -180,7 +180,7 @@ func Inside(root, path string, k Kind) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !within(r, p) {
+	if !Within(r, p) {
 		return "", &FileError{Path: path, Kind: k, Root: r, Target: p, Err: ErrOutside}
 	}
 	return p, nil
@@ -227,9 +227,10 @@ func resolve(p string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-// within reports whether p is root or below it; both are clean and
-// absolute.
-func within(root, p string) bool {
+// Within reports whether p is root or below it; both are clean and
+// absolute. It compares the paths as written: resolve links first where
+// they matter (as Inside does).
+func Within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
@@ -263,7 +264,7 @@ func RootOf(file string) string {
 	if err != nil {
 		return filepath.Dir(file)
 	}
-	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
+	if wd, err := os.Getwd(); err == nil && Within(wd, abs) {
 		return wd
 	}
 	return filepath.Dir(abs)

@@ -207,7 +207,7 @@ func TestRootOf(t *testing.T) {
 	if got := RootOf(filepath.Join(root, "in", "deep", "x.test.yaml")); got != root {
 		t.Errorf("in a repository: %s, want %s", got, root)
 	}
-	if got := RepoRoot(filepath.Join(outside, "x")); got != "" && !within(got, outside) {
+	if got := RepoRoot(filepath.Join(outside, "x")); got != "" && !Within(got, outside) {
 		t.Logf("the temporary directory is in a repository (%s)", got)
 	} else if got := RootOf(filepath.Join(outside, "x.test.yaml")); got != outside {
 		t.Errorf("outside a repository and the working directory: %s, want %s", got, outside)
@@ -281,5 +281,28 @@ func TestCheckWriteTarget(t *testing.T) {
 	}
 	if err := CheckWriteTarget(dir); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("a directory as the file: %v", err)
+	}
+}
+
+// TestWithin: a path is within root when it is root or below it, a name
+// that starts with ".." included; a sibling with root's name as its
+// prefix, or a parent, is not.
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(string(filepath.Separator), "p", "a")
+	for _, c := range []struct {
+		p    string
+		want bool
+	}{
+		{root, true},
+		{filepath.Join(root, "b", "c.js"), true},
+		{filepath.Join(root, "..b"), true},
+		{filepath.Join(string(filepath.Separator), "p", "ab"), false},
+		{filepath.Join(string(filepath.Separator), "p"), false},
+		{filepath.Join(string(filepath.Separator), "q", "a"), false},
+	} {
+		if got := Within(root, c.p); got != c.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", root, c.p, got, c.want)
+		}
 	}
 }

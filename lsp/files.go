@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
 )
@@ -62,19 +59,12 @@ func (s *session) openTexts(root string) map[string][]byte {
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
 		if d.uri.IsFile() && d.path != "" {
-			if p := cleanAbs(d.path); withinRoot(root, p) {
+			if p := cleanAbs(d.path); input.Within(root, p) {
 				out[p] = []byte(d.doc.Text())
 			}
 		}
 	}
 	return out
-}
-
-// withinRoot reports whether p is root or below it; both are clean and
-// absolute.
-func withinRoot(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // readConfig is readFile for a configuration file: its open text, else

@@ -96,7 +96,7 @@ func (s *Session) Overlays(root string) map[string]string {
 	defer o.mu.Unlock()
 	out := map[string]string{}
 	for p, h := range o.m {
-		if root != "" && !within(root, p) {
+		if root != "" && !input.Within(root, p) {
 			continue
 		}
 		var best Overlay
@@ -108,11 +108,6 @@ func (s *Session) Overlays(root string) map[string]string {
 		out[p] = best.Text
 	}
 	return out
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
 }
 
 // ReadFile is the one way a surface reads a file a client may have open:
