@@ -30,7 +30,10 @@ type fixtureWire struct {
 
 // MarshalJSON writes the fixtures as they were parsed, with their file,
 // index and line, the advice and the script's name; not the counts of a
-// run (a Mock read back answers a run of its own).
+// run (a Mock read back answers a run of its own). Write it with
+// input.TextJSON, as the run engine does: json.Marshal around it would
+// rewrite the bodies' < > & as \u003c \u003e \u0026, and a body read
+// back would be sent with those bytes.
 func (m *Mock) MarshalJSON() ([]byte, error) {
 	w := mockWire{File: m.File, Advice: m.Advice, Script: m.Script, Fixtures: make([]fixtureWire, len(m.Fixtures))}
 	for i, f := range m.Fixtures {
