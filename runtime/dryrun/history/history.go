@@ -92,8 +92,9 @@ func NewEntry(script, source string, res *dryrun.Result) *Entry {
 }
 
 // encode returns e's JSON within MaxEntry, cutting bodies when it must.
+// Bodies are kept as they were sent (input.TextJSON: no HTML escapes).
 func encode(e *Entry) ([]byte, error) {
-	data, err := json.Marshal(e)
+	data, err := input.TextJSON(e)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func encode(e *Entry) ([]byte, error) {
 		cp := *e
 		cp.Trimmed = true
 		cp.Run = trimmed(e.Run, limit)
-		if data, err = json.Marshal(&cp); err != nil {
+		if data, err = input.TextJSON(&cp); err != nil {
 			return nil, err
 		}
 	}

@@ -234,3 +234,23 @@ func BenchmarkDirAdd(b *testing.B) {
 		}
 	}
 }
+
+// TestKeepsBodiesAsSent: a kept run's result and bodies read back with
+// their < > & as they were, not as json.Marshal's \u003c \u003e \u0026.
+func TestKeepsBodiesAsSent(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			const body = `{"next":"/c?a=1&b=2","html":"<b>"}`
+			if err := st.Add(NewEntry("/p/a.js", SourceCLI, run(body, body))); err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Last("/p/a.js", 1)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%d entries, %v", len(got), err)
+			}
+			if r, b := string(got[0].Run.Result), string(got[0].Run.Calls[0].ResponseBody); r != body || b != body {
+				t.Errorf("result %s, body %s, want both %s", r, b, body)
+			}
+		})
+	}
+}
