@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,3 +84,35 @@ func flagNames(t *testing.T, cmd string) []string {
 }
 
 var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
+
+// TestSourceFlagsPassedOn holds the configuration flags a server passes
+// to its designer debug child (configFlags.args, debugChildren) to the
+// table: every source flag of workspace.Settings, given on the command
+// line, is passed on as given, and the child reading them reads the
+// same sources.
+func TestSourceFlagsPassedOn(t *testing.T) {
+	var given []string
+	for _, s := range workspace.Settings() {
+		if s.Source != nil {
+			given = append(given, "--"+s.Flag, "v-"+s.Flag)
+		}
+	}
+	given = append(given, "--properties", "second.properties")
+	parse := func(args []string) configFlags {
+		cf := configFlags{env: &cliEnv{}}
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		cf.register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return cf
+	}
+	server := parse(given)
+	if !slices.Equal(server.args, given) {
+		t.Fatalf("passed on %q, want %q", server.args, given)
+	}
+	child := parse(server.args)
+	if !reflect.DeepEqual(child.flags, server.flags) {
+		t.Fatalf("the child reads %+v, the server %+v", child.flags, server.flags)
+	}
+}

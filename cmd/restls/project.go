@@ -34,7 +34,7 @@ type projectFlags struct {
 }
 
 func (c *configFlags) register(fs *flag.FlagSet) {
-	registerSources(fs, &c.flags)
+	registerSources(fs, &c.flags, &c.args)
 	fs.StringVar(&c.file, "project", "", "the project `file` (default: the nearest "+workspace.FileName+" from the script, PATH or working directory up to the repository root); its keys are the defaults the other flags override")
 	fs.StringVar(&c.envName, "env", "", "the environment of the project file to use (`name`; default its defaultEnvironment)")
 }

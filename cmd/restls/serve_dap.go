@@ -34,15 +34,7 @@ func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(conte
 	if cf.envName != "" {
 		base = append(base, "--env", cf.envName)
 	}
-	src := cf.flags
-	for _, f := range []struct{ flag, v string }{{"config-root", src.ConfigRoot}, {"service-xml", src.ServiceXML}, {"handler-xml", src.HandlerXML}, {"platform-config", src.PlatformConfig}} {
-		if f.v != "" {
-			base = append(base, "--"+f.flag, f.v)
-		}
-	}
-	for _, p := range src.Properties {
-		base = append(base, "--properties", p)
-	}
+	base = append(base, cf.args...)
 	return func(ctx context.Context, snap workspace.Snapshot, allow []string) (*web.DebugChild, error) {
 		args := slices.Clone(base)
 		if len(allow) > 0 {

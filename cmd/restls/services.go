@@ -11,8 +11,11 @@ import (
 // configFlags binds the registry flags and the project flags
 // (project.go), and reads RESTLS_* from env.
 type configFlags struct {
-	// flags are the configuration flags given (registerSources).
+	// flags are the configuration flags given (registerSources), args
+	// the same flags as they were given, in order (debugChildren passes
+	// them on).
 	flags config.Sources
+	args  []string
 	env   *cliEnv
 	projectFlags
 }
