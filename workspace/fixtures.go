@@ -156,11 +156,7 @@ func besideIn(dir string, names []string) []APISource {
 		}
 		slices.Sort(found)
 		if root == "" {
-			// FixtureRoot of a script in dir (a file: its own path
-			// holds no .git).
-			if root = input.RepoRoot(dir); root == "" {
-				root = dir
-			}
+			root = FixtureRoot(filepath.Join(dir, found[0]))
 		}
 		for _, name := range found {
 			src = append(src, APISource{Location: filepath.Join(dir, name), Recorded: true, Root: root})
