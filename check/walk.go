@@ -250,16 +250,7 @@ func newIgnorer(root string) (*ignorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	top := ""
-	for dir := abs; ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			top = dir
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
+	top := input.RepoRoot(abs)
 	ig := &ignorer{top: top, byDir: map[string][]input.IgnorePattern{}}
 	ig.wd, ig.wdErr = os.Getwd()
 	if top == "" {
