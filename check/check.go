@@ -212,6 +212,14 @@ func Run(opts Options) (*Report, error) {
 		})
 	}
 	var scripts, batch []*found
+	// The fixture and test files, checked against the descriptions
+	// (checkFixtures): found by the same walk, looked for only when
+	// there are descriptions.
+	var fixtureFiles []string
+	var addFixture func(string)
+	if len(snap.APIs) > 0 {
+		addFixture = func(p string) { fixtureFiles = append(fixtureFiles, p) }
+	}
 	warnings, err := walkScripts(opts.Paths, opts.Include, opts.Exclude, func(p string) {
 		f := &found{file: p, abs: absOf(p)}
 		if len(batch) == maxBatch || len(batch) > 0 && filepath.Dir(batch[0].abs) != filepath.Dir(f.abs) {
@@ -220,7 +228,7 @@ func Run(opts Options) (*Report, error) {
 		}
 		scripts = append(scripts, f)
 		batch = append(batch, f)
-	}, func(dir string, names []string) { opts.Workspace.Listed(absOf(dir), names) })
+	}, func(dir string, names []string) { opts.Workspace.Listed(absOf(dir), names) }, addFixture)
 	if len(batch) > 0 {
 		batches <- batch
 	}
@@ -252,7 +260,7 @@ func Run(opts Options) (*Report, error) {
 		f.File = show(f.File)
 		rep.Findings = append(rep.Findings, f)
 	}
-	fixtures, err := checkFixtures(ctx, opts, snap, show)
+	fixtures, err := checkFixtures(ctx, opts, snap, show, fixtureFiles)
 	if err != nil {
 		return nil, fmt.Errorf("checking the fixtures: %w", err)
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -35,26 +36,14 @@ func isFixtureFile(p string) bool {
 	return false
 }
 
-// checkFixtures checks the fixture and test files under paths against
-// the workspace's descriptions (workspace.CheckFixtures): nothing, and
-// no walk, when the workspace has none.
-func checkFixtures(ctx context.Context, opts Options, snap workspace.Snapshot, show func(string) string) ([]Finding, error) {
-	if len(snap.APIs) == 0 {
+// checkFixtures checks the fixture and test files the walk found under
+// paths (walkScripts' fixture) against the workspace's descriptions
+// (workspace.CheckFixtures): nothing when the workspace has none.
+func checkFixtures(ctx context.Context, opts Options, snap workspace.Snapshot, show func(string) string, todo []string) ([]Finding, error) {
+	if len(snap.APIs) == 0 || len(todo) == 0 {
 		return nil, nil
 	}
-	files, _, err := Find(opts.Paths, fixtureGlobs(), opts.Exclude)
-	if err != nil {
-		return nil, err
-	}
-	var todo []string
-	for _, f := range files {
-		if isFixtureFile(f) {
-			todo = append(todo, f)
-		}
-	}
-	if len(todo) == 0 {
-		return nil, nil
-	}
+	sort.Strings(todo)
 	if err := opts.Workspace.WaitAnswers(ctx); err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true}
 // is a warning, and the walk goes on without its patterns.
 func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 	var out []string
-	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) }, nil)
+	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) }, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,8 +36,11 @@ func Find(paths, include, exclude []string) ([]string, []Finding, error) {
 
 // walkScripts is Find handing each file to add once, in the order of the
 // walk, as it finds it; listed, when set, gets the names of each
-// directory walked before any of its files is handed over.
-func walkScripts(paths, include, exclude []string, add func(string), listed func(dir string, names []string)) ([]Finding, error) {
+// directory walked before any of its files is handed over. fixture, when
+// set, gets once each fixture and test file Find(paths, fixtureGlobs(),
+// exclude) would find (isFixtureFile): restls check finds them in the
+// walk for its scripts instead of walking the tree a second time.
+func walkScripts(paths, include, exclude []string, add func(string), listed func(dir string, names []string), fixture func(string)) ([]Finding, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -56,14 +59,14 @@ func walkScripts(paths, include, exclude []string, add func(string), listed func
 	// directory and a file or directory in it, one named twice) are
 	// deduplicated, by a map that a single path does without (a map
 	// insert per script was 0.7% of checking make bench-oxlint's corpus).
-	once := add
+	once, fixtureOnce := add, fixture
 	if len(paths) > 1 {
-		seen := map[string]bool{}
-		once = func(p string) {
-			if !seen[p] {
-				seen[p] = true
-				add(p)
-			}
+		once, fixtureOnce = onlyOnce(add), onlyOnce(fixture)
+	}
+	var fix []*input.Glob
+	if fixture != nil {
+		if fix, err = compileGlobs("fixtures", fixtureGlobs()); err != nil {
+			return nil, err
 		}
 	}
 	var warnings []Finding
@@ -75,10 +78,14 @@ func walkScripts(paths, include, exclude []string, add func(string), listed func
 			return nil, fmt.Errorf("%w %s: %v", ErrPath, root, unwrapPath(err))
 		}
 		if !fi.IsDir() {
-			once(filepath.Clean(root))
+			p := filepath.Clean(root)
+			once(p)
+			if fixture != nil && isFixtureFile(p) {
+				fixtureOnce(p)
+			}
 			continue
 		}
-		w, err := walk(root, inc, exc, bound, once, listed)
+		w, err := walk(root, inc, exc, bound, once, listed, fix, fixtureOnce)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, err
@@ -87,14 +94,29 @@ func walkScripts(paths, include, exclude []string, add func(string), listed func
 	return warnings, nil
 }
 
+// onlyOnce is add called once per path, nil when add is.
+func onlyOnce(add func(string)) func(string) {
+	if add == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	return func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			add(p)
+		}
+	}
+}
+
 // The bounds of the walk (input's, lowered by tests).
 var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
 
-// walk adds the scripts below the directory root and returns the
+// walk adds the scripts below the directory root, and hands fixture the
+// fixture and test files matching fix (when set), and returns the
 // warnings about the ignore files it could not read. bound counts the
 // entries of every root walked: past it, the walk stops with an error
 // that names the bound, the root and what to do.
-func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, add func(string), listed func(string, []string)) ([]Finding, error) {
+func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, add func(string), listed func(string, []string), fix []*input.Glob, fixture func(string)) ([]Finding, error) {
 	ig, err := newIgnorer(root)
 	if err != nil {
 		return nil, err
@@ -128,8 +150,15 @@ func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, a
 		} else if !d.Type().IsRegular() {
 			return nil
 		}
-		if matchAny(include, rel) && !matchAny(exclude, rel) && !ig.ignored(p, false) {
-			add(p)
+		script := matchAny(include, rel)
+		isFixture := fixture != nil && isFixtureFile(p) && matchAny(fix, rel)
+		if (script || isFixture) && !matchAny(exclude, rel) && !ig.ignored(p, false) {
+			if script {
+				add(p)
+			}
+			if isFixture {
+				fixture(p)
+			}
 		}
 		return nil
 	})
