@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -18,27 +17,16 @@ import (
 // skipDirs are never walked: git's own directory and installed packages.
 var skipDirs = map[string]bool{".git": true, "node_modules": true}
 
-// Find returns the scripts under paths (none: "."), sorted and without
-// duplicates: every file named, and below every directory the files
-// whose path relative to it matches an include glob and no exclude glob
-// and that .gitignore does not ignore. A .gitignore that cannot be read
-// (a directory, a FIFO, a link to a device, above input.Ignore's limit)
-// is a warning, and the walk goes on without its patterns.
-func Find(paths, include, exclude []string) ([]string, []Finding, error) {
-	var out []string
-	warnings, err := walkScripts(paths, include, exclude, func(p string) { out = append(out, p) }, nil, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	sort.Strings(out)
-	return out, warnings, nil
-}
-
-// walkScripts is Find handing each file to add once, in the order of the
-// walk, as it finds it; listed, when set, gets the names of each
+// walkScripts hands add once each script under paths (none: "."), in
+// the order of the walk, as it finds it: every file named, and below
+// every directory the files whose path relative to it matches an include
+// glob and no exclude glob and that .gitignore does not ignore. A
+// .gitignore that cannot be read (a directory, a FIFO, a link to a
+// device, above input.Ignore's limit) is a warning, and the walk goes on
+// without its patterns. listed, when set, gets the names of each
 // directory walked before any of its files is handed over. fixture, when
-// set, gets once each fixture and test file Find(paths, fixtureGlobs(),
-// exclude) would find (isFixtureFile): restls check finds them in the
+// set, gets once each fixture and test file (fixtureGlobs and
+// isFixtureFile, in place of include): restls check finds them in the
 // walk for its scripts instead of walking the tree a second time.
 func walkScripts(paths, include, exclude []string, add func(string), listed func(dir string, names []string), fixture func(string)) ([]Finding, error) {
 	if len(paths) == 0 {
