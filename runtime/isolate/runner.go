@@ -281,12 +281,9 @@ func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error
 		defer release()
 	}
 
-	exe := r.opts.Executable
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
-		}
+	exe, err := executable(r.opts.Executable)
+	if err != nil {
+		return nil, fmt.Errorf("find the restls executable for the dry run: %w", err)
 	}
 	body, err := input.TextJSON(&creq) // pasted fixtures' bodies as written
 	if err != nil {
@@ -338,6 +335,15 @@ func (r *Runner) RunChild(ctx context.Context, req Request) (*ChildResult, error
 		req.Observer.Done(res.Result)
 	}
 	return res, nil
+}
+
+// executable is exe, the restls binary a child runs, or this process's
+// when exe is empty: a run's child and a debug session's alike.
+func executable(exe string) (string, error) {
+	if exe != "" {
+		return exe, nil
+	}
+	return os.Executable()
 }
 
 // TryAcquire takes one of the MaxRuns slots, without waiting: ok is false

@@ -48,12 +48,9 @@ type Session struct {
 // StartSession starts a Session; it is killed when ctx ends or Stop is
 // called.
 func StartSession(ctx context.Context, o SessionOptions) (*Session, error) {
-	exe := o.Executable
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("find the restls executable: %w", err)
-		}
+	exe, err := executable(o.Executable)
+	if err != nil {
+		return nil, fmt.Errorf("find the restls executable: %w", err)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
