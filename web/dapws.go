@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -88,9 +89,14 @@ type DebugChild struct {
 	Stop func() string
 }
 
-// maxQueuedRequests bounds the page's requests waiting for its
-// restls dap child to read them.
-const maxQueuedRequests = 256
+// maxQueuedRequests and maxQueuedBytes bound the page's requests
+// waiting for its restls dap child to read them: their number, and
+// their bytes (each may be maxDAPMessage: a count alone would let one
+// page hold a gigabyte of this server).
+const (
+	maxQueuedRequests = 256
+	maxQueuedBytes    = 16 << 20
+)
 
 // dapRelay is one /dap socket: it answers initialize itself, decides
 // the launch (the designer's fields only, the gate's roles, one of the
@@ -261,12 +267,16 @@ func (r *dapRelay) relay(ctx context.Context, child *DebugChild, frames <-chan [
 	// messages while a request waits (else a flood of requests could
 	// block both pipes at once, and the session and its slot forever).
 	toChild := make(chan []byte, maxQueuedRequests+len(r.first))
+	var queued atomic.Int64 // bytes in toChild or being written
 	for _, m := range r.first {
+		queued.Add(int64(len(m)))
 		toChild <- m
 	}
 	go func() {
 		for data := range toChild {
-			if godap.WriteBaseMessage(child.In, data) != nil {
+			err := godap.WriteBaseMessage(child.In, data)
+			queued.Add(-int64(len(data)))
+			if err != nil {
 				return
 			}
 		}
@@ -289,10 +299,16 @@ func (r *dapRelay) relay(ctx context.Context, child *DebugChild, frames <-chan [
 				r.respond(m, errors.New("this debug session has launched its script already: end it, then debug again"), nil)
 				continue
 			}
-			select {
-			case toChild <- data:
-			default:
-				r.event("output", map[string]any{"category": "stderr", "output": fmt.Sprintf("restls: the page sent more than %d requests that the debugger had not read yet: the session ends\n", maxQueuedRequests)})
+			queuedOK := queued.Add(int64(len(data))) <= maxQueuedBytes
+			if queuedOK {
+				select {
+				case toChild <- data:
+				default:
+					queuedOK = false
+				}
+			}
+			if !queuedOK {
+				r.event("output", map[string]any{"category": "stderr", "output": fmt.Sprintf("restls: the page sent more than %d requests, or %d MiB of them, that the debugger had not read yet: the session ends\n", maxQueuedRequests, maxQueuedBytes>>20)})
 				r.event("terminated", nil)
 				return
 			}

@@ -434,6 +434,30 @@ func TestDesignerDebugChildEndsEarly(t *testing.T) {
 // the process with both pipes full.
 func TestDesignerDebugFlood(t *testing.T) {
 	t.Parallel()
+	floodDebugger(t, func(d *dapSocket) {
+		for range maxQueuedRequests + 10 {
+			d.send("threads", nil)
+		}
+	})
+}
+
+// TestDesignerDebugFloodOfBytes: a few requests of megabytes each,
+// far fewer than maxQueuedRequests but more bytes than maxQueuedBytes,
+// end the session as a flood of requests does.
+func TestDesignerDebugFloodOfBytes(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 3<<20)
+	floodDebugger(t, func(d *dapSocket) {
+		for range maxQueuedBytes/len(big) + 2 {
+			d.send("evaluate", map[string]any{"expression": big})
+		}
+	})
+}
+
+// floodDebugger launches a session whose debugger's process reads
+// nothing, floods it with flood, and checks that the session ends
+// saying why and frees its slot.
+func floodDebugger(t *testing.T, flood func(*dapSocket)) {
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
 	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
 		o.Admit = eng.Admit
@@ -451,9 +475,7 @@ func TestDesignerDebugFlood(t *testing.T) {
 	})
 	d := dialDAP(t, url, "ann", "authors", nil)
 	d.send("launch", map[string]any{"text": "return 1"})
-	for range maxQueuedRequests + 10 {
-		d.send("threads", nil)
-	}
+	flood(d)
 	var out strings.Builder
 	d.until("", "terminated", &out)
 	if !strings.Contains(out.String(), "had not read yet") {
