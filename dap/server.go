@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/engine"
+	"github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/dryrun/history"
 	"github.com/restls/restls/runtime/restclient"
@@ -67,7 +68,7 @@ const (
 	DefaultWall = time.Hour
 	// DefaultEval is restls dap's --max-eval: the runtime's bound of one
 	// evaluation in a paused frame.
-	DefaultEval = 2 * time.Second
+	DefaultEval = runtime.DefaultEvalTimeout
 )
 
 // threadID is the one thread: a script runs on one goroutine.

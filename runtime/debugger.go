@@ -161,11 +161,11 @@ func (r *runner) fnAt(fr dryrun.Frame) *scope {
 }
 
 // bounded runs f, an evaluation on the run's goroutine, within
-// maxEvalTime or Options.EvalTimeout (and the run's limit): past it the
+// DefaultEvalTimeout or Options.EvalTimeout (and the run's limit): past it the
 // evaluation is stopped and the run goes on. A JavaScript error becomes an error with its text,
 // credentials hidden.
 func (r *runner) bounded(f func() error) (err error) {
-	limit := maxEvalTime
+	limit := DefaultEvalTimeout
 	if r.opts.EvalTimeout > 0 {
 		limit = r.opts.EvalTimeout
 	}

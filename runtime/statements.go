@@ -356,22 +356,23 @@ func outermost(frames []dryrun.Frame) []dryrun.Frame {
 	return frames
 }
 
-// maxEvalTime bounds one evaluation in a paused frame unless
+// DefaultEvalTimeout bounds one evaluation in a paused frame unless
 // Options.EvalTimeout says otherwise (and the run's time limit, when
-// shorter); maxEvalText the text of its value.
+// shorter): restls dap's --max-eval default. maxEvalText bounds the
+// text of its value.
 const (
-	maxEvalTime = 2 * time.Second
-	maxEvalText = 16 << 10
+	DefaultEvalTimeout = 2 * time.Second
+	maxEvalText        = 16 << 10
 )
 
-// evalInterrupt is what stops an evaluation past maxEvalTime.
+// evalInterrupt is what stops an evaluation past DefaultEvalTimeout.
 var evalInterrupt = &interruptReason{code: CodeScriptTimeout, msg: "the evaluation took too long"}
 
 // evaluate is expr evaluated by fn, a statement's evaluator, on the
 // run's goroutine: its value as the debugger shows it (a string, a
 // number, an object as JSON, cut at maxEvalText), or its error, with
 // every credential the session knows hidden. An endless expression is
-// interrupted after maxEvalTime; the run goes on.
+// interrupted after DefaultEvalTimeout; the run goes on.
 func (r *runner) evaluate(fn goja.Callable, expr string) (string, error) {
 	var text string
 	err := r.bounded(func() error {
