@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"time"
 )
 
 // SessionOptions start a Session.
@@ -17,8 +16,6 @@ type SessionOptions struct {
 	Args []string
 	// MaxMemory is the child's memory limit, as a run child's (0: none).
 	MaxMemory int64
-	// Wall, when positive, kills the child that long after its start.
-	Wall time.Duration
 	// Stderr receives the child's stderr (nil discards it).
 	Stderr io.Writer
 }
@@ -83,7 +80,7 @@ func StartSession(ctx context.Context, o SessionOptions) (*Session, error) {
 	s := &Session{In: inW, Out: outR, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		s.out, _ = watch(ctx, cmd, o.MaxMemory, o.Wall, false)
+		s.out, _ = watch(ctx, cmd, o.MaxMemory, 0, false) // no wall: see Session
 	}()
 	s.Pid = cmd.Process.Pid
 	return s, nil
