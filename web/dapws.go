@@ -216,6 +216,7 @@ func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error
 	if err != nil {
 		slot.Release()
 		s.gate.leave()
+		s.gate.account(start, r.id, true, snap, req, nil, err, "failed", "dap") // as a dry run whose child did not start
 		r.log.Warn("starting restls dap for the designer's debugger", zap.Error(err))
 		return nil, errors.New("restls could not start the debugger's process: the server log says why")
 	}

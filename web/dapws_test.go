@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -491,4 +492,31 @@ func floodDebugger(t *testing.T, flood func(*dapSocket)) {
 		t.Fatal("the slot is still held after the flooded session ended")
 	}
 	slot.Release()
+}
+
+// TestDesignerDebugStartFailure: a launch admitted whose debugger's
+// process does not start is answered so, gives its slot back, and is
+// audited failed, as a dry run whose child does not start is.
+func TestDesignerDebugStartFailure(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1})
+	url, audit := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.Admit = eng.Admit
+		o.Debug = func(context.Context, workspace.Snapshot, []string) (*DebugChild, error) {
+			return nil, errors.New("start restls: no such file")
+		}
+	})
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.send("launch", map[string]any{"text": "return 1"})
+	if m := d.until("launch", "", nil); m.Success || !strings.Contains(m.Message, "server log") {
+		t.Errorf("launch answered success=%v %q, want refused pointing at the server log", m.Success, m.Message)
+	}
+	slot, ok := eng.Admit()
+	if !ok {
+		t.Fatal("the slot is still held after the debugger's process failed to start")
+	}
+	slot.Release()
+	if a := audit.String(); !strings.Contains(a, `"user":"ann"`) || !strings.Contains(a, `"outcome":"failed"`) || !strings.Contains(a, `"via":"dap"`) {
+		t.Errorf("the launch whose process did not start is not audited failed:\n%s", a)
+	}
 }
