@@ -231,6 +231,10 @@ func (h *httpFlags) checkHTTP(getenv func(string) string) (addr string, err erro
 	if h.token == "" {
 		h.token = getenv(envHTTPToken)
 	}
+	// The access key, once read, leaves the environment, so that no
+	// process serve starts (a dry run's child, a debug session's restls
+	// dap) inherits it: neither needs it.
+	_ = os.Unsetenv(envHTTPToken)
 	addr = web.NormalizeAddr(h.addr)
 	if err := web.CheckListen(addr, h.webOptions(nil, nil, nil)); err != nil {
 		return "", err

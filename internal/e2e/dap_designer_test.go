@@ -275,8 +275,9 @@ func TestDesignerDebugMemoryLimit(t *testing.T) {
 // restls dap child is given the services the server reads (it refused
 // the launch before), so a script calling a serviceId only the registry
 // backend has stops after the call with the loopback service's answer
-// in its variables. The backend's --registry-token is in neither the
-// child's command line nor its environment.
+// in its variables. The backend's --registry-token and the server's own
+// access key (RESTLS_HTTP_TOKEN) are in neither the child's command line
+// nor its environment.
 func TestDesignerDebugRegistryURL(t *testing.T) {
 	t.Parallel()
 	called := make(chan struct{}, 1)
@@ -296,7 +297,10 @@ func TestDesignerDebugRegistryURL(t *testing.T) {
 
 	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--registry-url", upstream.base, "--registry-token", token, "--allow-run")
 	cmd.Dir = t.TempDir() // no configuration file: the registry is the only source
+	const key = "designer-access-key-never-inherited"
+	cmd.Env = append(os.Environ(), "RESTLS_HTTP_TOKEN="+key)
 	p := startHTTPCmd(t, cmd)
+	p.key = key // given, so not printed
 	// The server has read the registry once GET /v1/services lists it.
 	for deadline := time.Now().Add(time.Minute); ; {
 		code, body := send(t, http.MethodGet, p.base+"/v1/services?kind=scriptService", "", bearer(p.key))
@@ -339,6 +343,9 @@ func TestDesignerDebugRegistryURL(t *testing.T) {
 			}
 			if bytes.Contains(b, []byte(token)) {
 				t.Errorf("the debug child's %s holds --registry-token: %q", f, b)
+			}
+			if bytes.Contains(b, []byte(key)) {
+				t.Errorf("the debug child's %s holds the server's access key: %q", f, b)
 			}
 		}
 	}
