@@ -14,9 +14,6 @@ import (
 	"github.com/restls/restls/input"
 )
 
-// skipDirs are never walked: git's own directory and installed packages.
-var skipDirs = map[string]bool{".git": true, "node_modules": true}
-
 // walkScripts hands add once each script under paths (none: "."), in
 // the order of the walk, as it finds it: every file named, and below
 // every directory the files whose path relative to it matches an include
@@ -117,7 +114,7 @@ func walk(root string, include, exclude []*input.Glob, bound *input.WalkBound, a
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if p != root && (skipDirs[d.Name()] || ig.ignored(p, true)) {
+			if p != root && (input.SkipDir(d.Name()) || ig.ignored(p, true)) {
 				return filepath.SkipDir
 			}
 			if err := bound.Visit(p, true); err != nil {

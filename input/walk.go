@@ -20,6 +20,18 @@ const (
 	MaxWalkDepth = 64
 )
 
+// SkipDir reports whether a walk of a project leaves out the directory
+// named name below the root it walks: every directory whose name starts
+// with "." (.git, .vscode, .cache, .github) and node_modules, as the Go
+// tool and editors leave them out. A root the user names is walked
+// whatever its name (restls check .github/scripts). The one rule of
+// every project walk: restls check, restls test, restls fixtures schema,
+// restls init and the project index (references, rename, code lens, the
+// designer's tests) ask it, so they see the same files.
+func SkipDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules"
+}
+
 // WalkBound counts one walk's entries (possibly over several roots) and
 // checks each directory's depth below the root being walked. The zero
 // value is not ready: use NewWalkBound.

@@ -601,11 +601,12 @@ func hasCaseFields(m *yaml.Node) bool {
 }
 
 // Find returns the test files under paths (none: "."), sorted: every file
-// named, and the files ending in Suffix below every directory (skipping
-// .git and node_modules). The walk is bounded as every walk of a project
-// is (input.MaxWalkEntries files and directories, all paths together;
-// input.MaxWalkDepth directories deep): past either it is an error
-// that names the bound and says what to do.
+// named, and the files ending in Suffix below every directory (leaving
+// out what input.SkipDir leaves out: hidden directories and
+// node_modules). The walk is bounded as every walk of a project is
+// (input.MaxWalkEntries files and directories, all paths together;
+// input.MaxWalkDepth directories deep): past either it is an error that
+// names the bound and says what to do.
 func Find(paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -641,7 +642,7 @@ func Find(paths []string) ([]string, error) {
 				return fmt.Errorf("%v, where restls stops looking for test files (*%s): name the test files or the directories that hold them (restls test DIR), or move what is no part of the project out of it", err, Suffix)
 			}
 			if d.IsDir() {
-				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				if p != root && input.SkipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 )
 
 // The bounds of Init's search for a platform layout below the directory:
@@ -129,8 +130,8 @@ func WriteInit(dir string) (string, error) {
 	return file, err
 }
 
-// findLayout walks dir (to initMaxDepth, skipping hidden directories and
-// node_modules, at most initMaxEntries entries) for the configuration.
+// findLayout walks dir (to initMaxDepth, leaving out what input.SkipDir
+// leaves out, at most initMaxEntries entries) for the configuration.
 // Paths are relative to dir and slash-separated; the shallowest (then
 // first by name) of each wins.
 func findLayout(dir string) layout {
@@ -153,7 +154,7 @@ func findLayout(dir string) layout {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			name := d.Name()
-			if rel != "." && (strings.HasPrefix(name, ".") || name == "node_modules") || strings.Count(rel, "/") >= initMaxDepth {
+			if rel != "." && input.SkipDir(name) || strings.Count(rel, "/") >= initMaxDepth {
 				return filepath.SkipDir
 			}
 			if has(filepath.Join(rel, config.ServiceXMLPath)) || has(filepath.Join(rel, config.HandlerXMLPath)) {

@@ -90,7 +90,7 @@ func findFixtureFiles(root string) ([]string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			if p != root && input.SkipDir(name) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -99,6 +99,7 @@ var table = map[string]rule{
 	"internal/openapitest": {leaf: true, testOnly: true},
 	"internal/restlstest":  {leaf: true, testOnly: true}, // restls built once per test process, run as a child
 	"internal/tsgentest":   {leaf: true, testOnly: true},
+	"internal/walktest":    {leaf: true, testOnly: true}, // the trees of the project walks' tests (the skip rule, the depth bound)
 }
 
 // helperName is where test-helper packages live. make check leaves them

@@ -32,8 +32,8 @@ type Options struct {
 	// Root is the project root; scripts are looked for below it.
 	Root string
 	// Glob selects the scripts (input.FileGlob, relative to Root);
-	// DefaultGlob when empty. Directories whose name starts with "." and
-	// node_modules are never entered.
+	// DefaultGlob when empty. The directories input.SkipDir leaves out
+	// (hidden ones, node_modules) are never entered.
 	Glob string
 	// Kinds decides each script's kind (config.KindMap.Decide).
 	Kinds config.KindMap
@@ -189,14 +189,12 @@ func (ix *Index) rel(path string) (string, bool) {
 	r = filepath.ToSlash(r)
 	parts := strings.Split(r, "/")
 	for _, p := range parts[:len(parts)-1] {
-		if skipDir(p) {
+		if input.SkipDir(p) {
 			return "", false
 		}
 	}
 	return r, true
 }
-
-func skipDir(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
 
 // wants reports whether path is a script the index holds when it exists.
 func (ix *Index) wants(path string) (string, bool) {
@@ -229,7 +227,7 @@ func walkBound(root string) *input.WalkBound {
 // is skipped (SkipDir); past the walk's bound the walk stops (SkipAll)
 // and *stop says why; any other directory or file is looked at (nil).
 func visit(b *input.WalkBound, root, p string, d fs.DirEntry, stop **input.WalkLimitError) error {
-	if d.IsDir() && p != root && skipDir(d.Name()) {
+	if d.IsDir() && p != root && input.SkipDir(d.Name()) {
 		return filepath.SkipDir
 	}
 	if err := b.Visit(p, d.IsDir()); err != nil {
