@@ -42,6 +42,7 @@ func TestCLISlips(t *testing.T) {
 		{"help-dap", []string{"help", "dap"}, nil, 0},
 		{"dap-registry-stdin-listen", []string{"dap", "--registry-stdin", "--listen", "127.0.0.1:0"}, nil, 2},
 		{"dap-registry-stdin-empty", []string{"dap", "--registry-stdin"}, nil, 2},
+		{"dap-allow-services-empty", []string{"dap", "--allow-services="}, nil, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

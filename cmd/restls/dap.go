@@ -8,7 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
+	"slices"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -22,7 +22,7 @@ import (
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services LIST] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services ID] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -53,7 +53,8 @@ session broke, 2 for usage errors.`)
 	logFile := fs.String("log-file", "", "append logs to this `file` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	maxMemory := memoryFlag(fs, "stop a debug run whose process has grown by this `size`")
-	allowServices := fs.String("allow-services", "", "let a debug run call only these serviceIds (a comma-separated `list`); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
+	var allowServices stringList
+	fs.Var(&allowServices, "allow-services", "let a debug run call only this `serviceId` (repeatable; each value one exact serviceId, a comma part of it); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
 	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
 	registryStdin := fs.Bool("registry-stdin", false, "read the registry's services as one line of JSON on stdin before the protocol, in place of configuration files (restls serve --registry-url gives them to the restls dap it starts for the designer)")
 	cf := configFlags{env: env}
@@ -71,6 +72,10 @@ session broke, 2 for usage errors.`)
 	}
 	if *idle <= 0 || *wall <= 0 || *eval <= 0 {
 		fmt.Fprintf(env.stderr, "restls dap: --idle, --max-debug-run and --max-eval must be positive, got %v, %v and %v\n", *idle, *wall, *eval)
+		return 2
+	}
+	if slices.Contains(allowServices, "") {
+		fmt.Fprintln(env.stderr, "restls dap: --allow-services needs a serviceId; give the flag once per serviceId a debug run may call")
 		return 2
 	}
 	if *maxSessions <= 0 {
@@ -125,8 +130,8 @@ session broke, 2 for usage errors.`)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := dap.Options{Snapshot: snapshot, Run: eng.Run, Idle: *idle, Wall: *wall, Eval: *eval, ReportRuns: *reportRuns, Logger: log.Named("dap")}
-	if *allowServices != "" {
-		opts.AllowServices = strings.Split(*allowServices, ",")
+	if len(allowServices) > 0 {
+		opts.AllowServices = allowServices
 	}
 	if dir, err := historyDir(env); err == nil {
 		opts.History = &history.Dir{Root: dir}

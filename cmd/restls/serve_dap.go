@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"go.uber.org/zap"
 
@@ -37,8 +36,10 @@ func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(conte
 	base = append(base, cf.args...)
 	return func(ctx context.Context, snap workspace.Snapshot, allow []string) (*web.DebugChild, error) {
 		args := slices.Clone(base)
-		if len(allow) > 0 {
-			args = append(args, "--allow-services", strings.Join(allow, ","))
+		for _, id := range allow {
+			// One flag per serviceId, its value after "=": an id is any
+			// string (a comma, a leading dash), as the gate compares it.
+			args = append(args, "--allow-services="+id)
 		}
 		remote := snap.Config != nil && snap.Config.Sources.RegistryURL != ""
 		if remote {
