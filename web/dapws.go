@@ -208,7 +208,7 @@ func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error
 		var ok bool
 		if slot, ok = s.opts.Admit(); !ok {
 			s.gate.leave()
-			s.gate.account(start, r.id, true, snap, req, nil, engine.ErrBusy, "busy", "dap")
+			s.gate.account(ctx, start, r.id, true, snap, req, nil, engine.ErrBusy, "dap")
 			return nil, errors.New("restls is running its maximum number of dry runs (--max-runs), and a debug session holds one for as long as it lasts: try again when one ends")
 		}
 	}
@@ -216,7 +216,7 @@ func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error
 	if err != nil {
 		slot.Release()
 		s.gate.leave()
-		s.gate.account(start, r.id, true, snap, req, nil, err, "failed", "dap") // as a dry run whose child did not start
+		s.gate.account(ctx, start, r.id, true, snap, req, nil, err, "dap") // as a dry run whose child did not start
 		r.log.Warn("starting restls dap for the designer's debugger", zap.Error(err))
 		return nil, errors.New("restls could not start the debugger's process: the server log says why")
 	}
@@ -372,24 +372,26 @@ func (r *dapRelay) relay(ctx context.Context, child *DebugChild, frames <-chan [
 }
 
 // audit writes the debug run's audit line once its session ended, as a
-// dry run's, from the child's report; a session that ended before its
-// run did is canceled.
+// dry run's (the gate's runOutcome decides its outcome), from the
+// child's report.
 func (r *dapRelay) audit() {
-	var res *dryrun.Result
-	var err error
-	outcome := "canceled"
-	switch rep := r.report; {
+	res, err := reportedRun(r.report)
+	r.s.gate.account(context.Background(), r.start, r.id, true, r.snap, r.req, res, err, "dap")
+}
+
+// reportedRun is the run a debug child reported, as a runner returns
+// one: no report is a session that ended before its run did (canceled);
+// a report with neither a result nor a failure is a run that failed.
+func reportedRun(rep *dap.RunReport) (*dryrun.Result, error) {
+	switch {
 	case rep == nil:
-		err = context.Canceled
+		return nil, context.Canceled
 	case rep.Failed != "":
-		err, outcome = errors.New(rep.Failed), "failed"
+		return nil, errors.New(rep.Failed)
 	case rep.Result != nil:
-		res, outcome = rep.Result, "returned"
-		if res.Threw() {
-			outcome = "threw"
-		}
+		return rep.Result, nil
 	}
-	r.s.gate.account(r.start, r.id, true, r.snap, r.req, res, err, outcome, "dap")
+	return nil, errors.New("restls dap reported a run with neither a result nor why it failed")
 }
 
 // respond answers the client's request m itself: success with body, or

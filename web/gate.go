@@ -226,7 +226,7 @@ func (g *Gate) Wrap(runner Runner) Runner {
 			res, err = g.run(ctx, runner, snap, req)
 		}
 		via, _ := ctx.Value(viaKey{}).(string)
-		g.account(start, id, known, snap, req, res, err, runOutcome(ctx, res, err), via)
+		g.account(ctx, start, id, known, snap, req, res, err, via)
 		return res, err
 	}
 }
@@ -240,14 +240,15 @@ func (g *Gate) Vet(id Identity, snap workspace.Snapshot, req engine.Request, via
 	start := time.Now()
 	req, err := g.admit(id, true, snap, req)
 	if err != nil {
-		g.account(start, id, true, snap, req, nil, err, "refused", via)
+		g.account(context.Background(), start, id, true, snap, req, nil, err, via)
 	}
 	return req, err
 }
 
-// account counts a run by role, mode and outcome and writes its audit
-// line.
-func (g *Gate) account(start time.Time, id Identity, known bool, snap workspace.Snapshot, req engine.Request, res *dryrun.Result, err error, outcome, via string) {
+// account counts a run by role, mode and outcome (runOutcome of ctx, the
+// run's context, res and err) and writes its audit line.
+func (g *Gate) account(ctx context.Context, start time.Time, id Identity, known bool, snap workspace.Snapshot, req engine.Request, res *dryrun.Result, err error, via string) {
+	outcome := runOutcome(ctx, res, err)
 	role := "stdio"
 	if known {
 		role = id.Role.String()
@@ -280,19 +281,25 @@ func (g *Gate) run(ctx context.Context, runner Runner, snap workspace.Snapshot, 
 	return res, err
 }
 
-// runOutcome is a run's outcome, as the metrics and the audit name it.
+// runOutcome is a run's outcome, as the metrics and the audit name it:
+// the one place that decides it, for every run the gate accounts (POST
+// /v1/run, restls.runScript, a designer debug session from its child's
+// report) and the dry-run counter. ctx is the run's; any res and err
+// have an outcome (a run with neither a result nor an error failed).
 func runOutcome(ctx context.Context, res *dryrun.Result, err error) string {
 	var ref *RefusedError
 	switch {
 	case errors.As(err, &ref):
 		return "refused"
+	case err == nil && res == nil:
+		return "failed"
 	case err == nil && res.Threw():
 		return "threw"
 	case err == nil:
 		return "returned"
 	case errors.Is(err, workspace.ErrRunnerBusy):
 		return "busy"
-	case ctx.Err() != nil:
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return "canceled"
 	}
 	return "failed"

@@ -303,18 +303,7 @@ func (o *Ops) WrapRunner(runner Runner) Runner {
 	}
 	return func(ctx context.Context, snap workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
 		res, err := runner(ctx, snap, req)
-		switch {
-		case err == nil && res.Threw():
-			o.dryRun("threw")
-		case err == nil:
-			o.dryRun("returned")
-		case errors.Is(err, workspace.ErrRunnerBusy):
-			o.dryRun("busy")
-		case ctx.Err() != nil:
-			o.dryRun("canceled")
-		default:
-			o.dryRun("failed")
-		}
+		o.dryRun(runOutcome(ctx, res, err))
 		return res, err
 	}
 }
