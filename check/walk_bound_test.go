@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/internal/walktest"
 )
 
 // TestFindIsBounded: restls check's walk stops, with an error that names
@@ -27,11 +28,7 @@ func TestFindIsBounded(t *testing.T) {
 		}
 	}
 	root := t.TempDir()
-	deep := root
-	for i := range input.MaxWalkDepth {
-		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
-	}
-	write(filepath.Join(deep, "a.js"))
+	deep := filepath.Dir(walktest.Deep(t, root, input.MaxWalkDepth, "a.js", "return 1;\n"))
 	got, _, err := Find([]string{root}, nil, nil)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("%d directories deep: %q, %v", input.MaxWalkDepth, got, err)

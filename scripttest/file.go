@@ -635,6 +635,9 @@ func Find(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
+			if d.IsDir() && p != root && input.SkipDir(d.Name()) {
+				return filepath.SkipDir // not counted, as in the other walks
+			}
 			if err := bound.Visit(p, d.IsDir()); err != nil {
 				if err.(*input.WalkLimitError).Depth {
 					return fmt.Errorf("%v, where restls stops looking for test files (*%s): name the test files or a directory nearer them (restls test DIR)", err, Suffix)
@@ -642,9 +645,6 @@ func Find(paths []string) ([]string, error) {
 				return fmt.Errorf("%v, where restls stops looking for test files (*%s): name the test files or the directories that hold them (restls test DIR), or move what is no part of the project out of it", err, Suffix)
 			}
 			if d.IsDir() {
-				if p != root && input.SkipDir(d.Name()) {
-					return filepath.SkipDir
-				}
 				return nil
 			}
 			if len(p) > len(Suffix) && p[len(p)-len(Suffix):] == Suffix && !seen[p] {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/internal/walktest"
 )
 
 // TestFindIsBounded: the walk for test files stops, with an error that
@@ -19,10 +20,7 @@ func TestFindIsBounded(t *testing.T) {
 	// Not parallel: it lowers maxWalkEntries, and parallel tests start
 	// only once it has returned.
 	root := t.TempDir()
-	deep := root
-	for i := range input.MaxWalkDepth {
-		deep = filepath.Join(deep, fmt.Sprintf("d%d", i))
-	}
+	deep := filepath.Dir(walktest.Deep(t, root, input.MaxWalkDepth, "a.test.yaml", "script: a.js\nresult: 1\n"))
 	write := func(p, text string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -32,7 +30,6 @@ func TestFindIsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(filepath.Join(deep, "a.test.yaml"), "script: a.js\nresult: 1\n")
 	if got, err := Find([]string{root}); err != nil || len(got) != 1 {
 		t.Fatalf("%d directories deep: %q, %v", input.MaxWalkDepth, got, err)
 	}

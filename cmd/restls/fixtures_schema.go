@@ -75,24 +75,28 @@ record none; 2 for usage errors and files that cannot be read.`)
 	return 0
 }
 
+// The bounds of findFixtureFiles's walk (input's, lowered by tests).
+var schemaWalkEntries, schemaWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
+
 // findFixtureFiles lists the fixture files under root, sorted, within
 // every project walk's bounds (input.WalkBound) and schemaMaxFiles.
 func findFixtureFiles(root string) ([]string, error) {
 	var out []string
 	bound := input.NewWalkBound()
+	bound.MaxEntries, bound.MaxDepth = schemaWalkEntries, schemaWalkDepth
 	bound.Root(root)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable: left out
 		}
+		name := d.Name()
+		if d.IsDir() && p != root && input.SkipDir(name) {
+			return filepath.SkipDir // not counted, as in the other walks
+		}
 		if err := bound.Visit(p, d.IsDir()); err != nil {
 			return fmt.Errorf("%v, where restls stops looking for fixture files: name the fixture files", err)
 		}
-		name := d.Name()
 		if d.IsDir() {
-			if p != root && input.SkipDir(name) {
-				return filepath.SkipDir
-			}
 			return nil
 		}
 		for _, suf := range workspace.MockSuffixes {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/internal/walktest"
 )
 
 // TestWalksAreBounded: the index's Build, Poll and Update walks stop past
@@ -19,11 +20,7 @@ func TestWalksAreBounded(t *testing.T) {
 	// Not parallel: it lowers maxWalkEntries, and parallel tests start
 	// only once it has returned.
 	const call = "api.rest.v1.get(\"crm\", {}, {});\n"
-	chain := make([]string, input.MaxWalkDepth)
-	for i := range chain {
-		chain[i] = fmt.Sprintf("d%d", i)
-	}
-	deep := strings.Join(chain, "/") // input.MaxWalkDepth directories
+	deep := walktest.Chain(input.MaxWalkDepth)
 	tree := func() string {
 		return project(t, map[string]string{"a.js": call, deep + "/a_ok.js": call, "zz/z.js": call})
 	}
