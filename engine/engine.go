@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,6 +86,10 @@ type Options struct {
 	// Sweep: a Child engine of a server removes the run directories
 	// killed servers left behind (isolate.Options.Sweep).
 	Sweep bool
+	// LogLevel is the log level of a run whose request names none: a
+	// server's own (--log-level), which its debug sessions' children
+	// get too; "" is warn.
+	LogLevel string
 }
 
 // Engine runs dry runs: every surface (the editor's restls.runScript,
@@ -258,7 +263,7 @@ func (e *Engine) plan(snap workspace.Snapshot, req Request) (*plan, error) {
 	}
 	lim := req.Limits.or(e.opts.Limits)
 	p.iso = isolate.Request{Text: req.Text, Kind: p.kind, Input: req.Input, Sources: src, Registry: p.reg,
-		AllowServices: req.AllowServices, Script: p.name, Trace: req.Trace, LogLevel: req.LogLevel,
+		AllowServices: req.AllowServices, Script: p.name, Trace: req.Trace, LogLevel: cmp.Or(req.LogLevel, e.opts.LogLevel),
 		Timeout: lim.Timeout, MaxMemory: lim.MaxMemory, MaxResponseBytes: lim.MaxResponseBytes, EvalTimeout: lim.Eval,
 		Observer: req.Observer, Statements: req.Statements, Values: req.Values, Stderr: req.Stderr, Interrupt: req.Interrupt}
 	if err := e.fixtures(req, &p.iso); err != nil {

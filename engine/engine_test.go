@@ -296,3 +296,28 @@ func TestCoverageObserverSeesBranches(t *testing.T) {
 		}
 	}
 }
+
+// TestLogLevelOfTheEngine: a run whose request names no log level logs
+// at the engine's (a server's --log-level, which its children follow);
+// a request's own wins.
+func TestLogLevelOfTheEngine(t *testing.T) {
+	snap := project(t, "http://127.0.0.1:1", nil)
+	for _, tc := range []struct {
+		engine, request string
+		want            bool
+	}{
+		{"debug", "", true},
+		{"", "", false},
+		{"warn", "debug", true},
+		{"debug", "warn", false},
+	} {
+		var stderr strings.Builder
+		e := inProcess(t, Options{LogLevel: tc.engine})
+		if _, err := e.Run(context.Background(), snap, Request{Name: "a.js", Text: "return 1;", LogLevel: tc.request, Stderr: &stderr}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr.String(), "script run"); got != tc.want {
+			t.Errorf("engine %q, request %q: the run's debug line written %v, want %v:\n%s", tc.engine, tc.request, got, tc.want, stderr.String())
+		}
+	}
+}

@@ -79,8 +79,8 @@ type Request struct {
 	Show func(path string) string
 
 	// LogLevel is the run's log level ("debug" for restls run -v; "" is
-	// warn), its lines written to Stderr (nil: the engine's log keeps
-	// them when a child ends without a result).
+	// the engine's Options.LogLevel), its lines written to Stderr (nil:
+	// the engine's log keeps them when a child ends without a result).
 	LogLevel string
 	Stderr   io.Writer
 	// Interrupt: when ctx ends, the run is interrupted as by Ctrl-C and

@@ -124,7 +124,10 @@ ended without shutdown, 2 for usage errors.`)
 	defer endRuns()
 	// The one run engine of this process: the language server's sessions
 	// and POST /v1/run share it (and its --max-runs slots).
-	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine"), Sweep: true})
+	// Its children, the dry runs' and the debug sessions', log at this
+	// server's level (childLevel, the one place that decides it).
+	childLevel := *logLevel
+	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine"), Sweep: true, LogLevel: childLevel})
 	runner := scriptRunner(runsCtx, eng)
 	hf.admit = eng.Admit
 	load := pool.Load
@@ -136,7 +139,7 @@ ended without shutdown, 2 for usage errors.`)
 		// child, isolated as a dry run's and holding one of the engine's
 		// slots while it lasts (docs/decisions.md, "Debugging").
 		if hf.allowRun {
-			hf.debug = debugChildren(&cf, *maxMemory, log.Named("debug"))
+			hf.debug = debugChildren(&cf, *maxMemory, childLevel, log.Named("debug"))
 		}
 	}
 	// Fault explorations (restls.exploreFaults) rerun a script once per

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	scriptrt "github.com/restls/restls/runtime"
 	"github.com/restls/restls/runtime/isolate"
@@ -23,10 +24,11 @@ import (
 // snapshot whose services come from --registry-url gives the child its
 // registry on stdin before the protocol (--registry-stdin), as a dry
 // run's child receives it in its request: serviceIds, URLs and
-// descriptions, no credential and not the backend's token. Its log
-// lines join this server's log.
-func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
-	base := []string{"dap", "--report-runs", "--log-level", "warn", "--max-memory", strconv.FormatInt(maxMemory, 10)}
+// descriptions, no credential and not the backend's token. It logs at
+// level, the server's (as a dry run's child does), and its log lines
+// join this server's log, each at its own level.
+func debugChildren(cf *configFlags, maxMemory int64, level string, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
+	base := []string{"dap", "--report-runs", "--log-level", level, "--max-memory", strconv.FormatInt(maxMemory, 10)}
 	if f := cf.projectFile(); f != "" {
 		base = append(base, "--project", f)
 	}
@@ -71,10 +73,24 @@ func debugChildren(cf *configFlags, maxMemory int64, log *zap.Logger) func(conte
 }
 
 // logLines writes each line written to it to log, a line at most 4 KiB
-// (a longer one is cut).
+// (a longer one is cut), at the level the line names (restls dap's
+// console log: time, level, name, message), else warn (a crash's
+// trace).
 type logLines struct {
 	log  *zap.Logger
 	line []byte
+}
+
+// lineLevel is the level a console log line of restls dap names, else
+// warn; at most error (a child's fatal line must not end this server).
+func lineLevel(line []byte) zapcore.Level {
+	fields := bytes.SplitN(line, []byte{'\t'}, 3)
+	if len(fields) == 3 {
+		if l, err := zapcore.ParseLevel(string(fields[1])); err == nil {
+			return min(l, zapcore.ErrorLevel)
+		}
+	}
+	return zapcore.WarnLevel
 }
 
 func (l *logLines) Write(p []byte) (int, error) {
@@ -86,7 +102,9 @@ func (l *logLines) Write(p []byte) (int, error) {
 			break
 		}
 		l.line = append(l.line, p[:min(i, max(0, 4<<10-len(l.line)))]...)
-		l.log.Warn("restls dap (the designer's debugger)", zap.ByteString("line", l.line))
+		if ce := l.log.Check(lineLevel(l.line), "restls dap (the designer's debugger)"); ce != nil {
+			ce.Write(zap.ByteString("line", l.line))
+		}
 		l.line, p = l.line[:0], p[i+1:]
 	}
 	return n, nil

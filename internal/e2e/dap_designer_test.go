@@ -29,10 +29,16 @@ type designerDAP struct {
 
 func dialDesignerDAP(t *testing.T, base, key string) *designerDAP {
 	t.Helper()
+	return dialDesignerDAPWith(t, base, bearer(key))
+}
+
+// dialDesignerDAPWith dials /dap with the request headers h.
+func dialDesignerDAPWith(t *testing.T, base string, h http.Header) *designerDAP {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	url := "ws" + strings.TrimPrefix(base, "http") + "/dap"
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: bearer(key), Subprotocols: []string{web.DAPProtocol}})
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h, Subprotocols: []string{web.DAPProtocol}})
 	if err != nil {
 		t.Fatalf("dial /dap: %v", err)
 	}

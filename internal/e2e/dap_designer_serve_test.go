@@ -1,0 +1,123 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/restls/restls/web"
+)
+
+// TestDesignerDebugLimitedRunnerThroughServe: through the binary, a
+// runner limited to the serviceId "orders,eu" (a comma in it) debugs a
+// live script on /dap of restls serve --http --allow-run: its restls
+// dap child stops at the breakpoint, continues and ends; the child lets
+// the run call "orders,eu" and not "orders", as the gate and a dry run
+// compare the id; the session's audit line names the outcome and the
+// calls the child reported; and the child logs at the server's
+// --log-level (debug), its lines in the server's log at their own level.
+func TestDesignerDebugLimitedRunnerThroughServe(t *testing.T) {
+	t.Parallel()
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"word":"answered"}`))
+	}))
+	t.Cleanup(svc.Close)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "config/application.yml", "scriptservice:\n  api:\n"+
+		"    - serviceId: orders\n      url: "+svc.URL+"/orders\n"+
+		"    - serviceId: \"orders,eu\"\n      url: "+svc.URL+"/eu\n")
+	project := writeFile(t, dir, "restls.yaml", "configRoot: config\nroles:\n  default: viewer\n  groups:\n    ops-eu: {role: runner, services: [\"orders,eu\"]}\n")
+	audit := filepath.Join(dir, "audit.jsonl")
+	p := startHTTP(t, nil, "--auth", "proxy", "--trusted-proxy", "127.0.0.1/32", "--project", project, "--allow-run",
+		"--audit", audit, "--log-level", "debug")
+
+	d := dialDesignerDAPWith(t, p.base, http.Header{web.DefaultUserHeader: {"ron"}, web.DefaultGroupsHeader: {"ops-eu"}})
+	const name = "/designer/scriptService/limited.js"
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "")
+	d.send("launch", map[string]any{"program": name, "live": true, "text": "var out = [];\n" +
+		"[\"orders\", \"orders,eu\"].forEach(function (id) {\n" +
+		"  try { out.push(id + \" \" + api.rest.v1.get(id, {}, {}).body.word); }\n" +
+		"  catch (e) { out.push(id + \" \" + e.code); }\n" +
+		"});\n" +
+		"return out.join(\"; \");\n"})
+	if m := d.until("launch", ""); !m.Success {
+		t.Fatalf("launch refused: %s", m.Message)
+	}
+	d.send("setBreakpoints", map[string]any{"source": map[string]any{"path": name}, "breakpoints": []map[string]any{{"line": 6}}})
+	d.until("setBreakpoints", "")
+	d.send("configurationDone", nil)
+	d.until("", "stopped")
+	d.send("evaluate", map[string]any{"expression": "out.length", "frameId": 1, "context": "repl"})
+	var ev struct{ Result string }
+	_ = json.Unmarshal(d.until("evaluate", "").Body, &ev)
+	if ev.Result != "2" {
+		t.Errorf("out.length at the breakpoint = %q, want 2", ev.Result)
+	}
+	d.send("continue", map[string]any{"threadId": 1})
+	var result string
+	for {
+		_, data, err := d.c.Read(d.ctx)
+		if err != nil {
+			t.Fatalf("reading /dap until the run ends: %v", err)
+		}
+		var m designerMsg
+		_ = json.Unmarshal(data, &m)
+		if m.Event == "output" {
+			var o struct{ Output string }
+			_ = json.Unmarshal(m.Body, &o)
+			if r, ok := strings.CutPrefix(o.Output, "result: "); ok {
+				result = strings.TrimSpace(r)
+			}
+		}
+		if m.Event == "terminated" {
+			break
+		}
+	}
+	if want := `"orders service-not-allowed; orders,eu answered"`; result != want {
+		t.Errorf("the limited runner's debug run returned %s, want %s", result, want)
+	}
+	d.send("disconnect", nil)
+	d.until("disconnect", "")
+
+	// The audit line is written before the disconnect is answered.
+	b, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec web.AuditRecord
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r web.AuditRecord
+		if json.Unmarshal([]byte(line), &r) == nil && r.Via == "dap" {
+			rec = r
+		}
+	}
+	if rec.Outcome != "returned" || rec.User != "ron" || rec.Mode != "live" || len(rec.Calls) != 2 ||
+		rec.Calls[0].ServiceID != "orders" || rec.Calls[0].Code != "service-not-allowed" || rec.Calls[1].ServiceID != "orders,eu" || rec.Calls[1].Status != 200 {
+		t.Errorf("the debug session's audit line: %+v\naudit file:\n%s", rec, b)
+	}
+
+	p.kill(syscall.SIGTERM)
+	select {
+	case <-p.wait:
+	case <-time.After(time.Minute):
+		t.Fatal("restls serve still runs a minute after SIGTERM")
+	}
+	found := false
+	for _, line := range strings.Split(p.stderr.String(), "\n") {
+		found = found || (strings.Contains(line, "\tdebug\t") && strings.Contains(line, "restls dap (the designer's debugger)") && strings.Contains(line, "dry run"))
+	}
+	if !found {
+		t.Errorf("no debug line of the debug child in the log of restls serve --log-level debug:\n%s", p.stderr.String())
+	}
+}
