@@ -33,9 +33,6 @@ import (
 
 // Bounds of one POST /v1/test.
 const (
-	// maxTestFiles is how many test files the project may hold for the
-	// designer to look through (only their script: key is read).
-	maxTestFiles = 2000
 	// maxTestCases is how many cases one run may run.
 	maxTestCases = 100
 	// maxTestTime bounds the whole run; each case has the run limits of
@@ -112,14 +109,17 @@ func (s *Server) handleTestScripts(w http.ResponseWriter, r *http.Request) {
 		writeError(w, code, st.Reason)
 		return
 	}
-	named, err := scripttest.NamedUnder(s.opts.TestRoot, maxTestFiles)
+	named, _, err := s.projectTests(r.Context())
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
 	byScript := map[string]*testScriptJSON{}
 	out := testScriptsJSON{Scripts: []testScriptJSON{}}
 	for _, n := range named {
+		if n.Script == "" {
+			continue
+		}
 		rel, err := filepath.Rel(s.opts.TestRoot, n.Script)
 		if err != nil || !filepath.IsLocal(rel) {
 			continue
@@ -176,13 +176,23 @@ func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	files, err := scripttest.TestsOf(s.opts.TestRoot, abs, maxTestFiles)
+	named, leftOut, err := s.projectTests(r.Context())
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
+	var files []string
+	for _, n := range named {
+		if n.Script == abs {
+			files = append(files, n.File)
+		}
+	}
 	if len(files) == 0 {
-		writeError(w, http.StatusNotFound, noTestsMessage(rel))
+		msg := noTestsMessage(rel)
+		if leftOut != "" {
+			msg += " (" + leftOut + ")"
+		}
+		writeError(w, http.StatusNotFound, msg)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), maxTestTime)
@@ -230,6 +240,43 @@ func (s *Server) handleTest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, s.testAnswerOf(rel, abs, files, rep))
+}
+
+// defaultIndexPoll is Options.IndexPoll's zero: the language server's
+// polling interval.
+const defaultIndexPoll = 2 * time.Second
+
+// projectTests returns the test files of the project (restls test's:
+// every *.test.yaml below TestRoot, in no directory input.SkipDir leaves
+// out), each with the script its script: names, sorted by path; and
+// what the index left out, for the user ("" when nothing). They come
+// from the session's project index of TestRoot (the one the editor's
+// references and the MCP server read), built at the first request and
+// brought current with the disk at most once per IndexPoll (shared with
+// every surface polling it) and whenever the session is told of a change
+// (Session.FilesChanged): a request walks nothing and reads no test file
+// to find them.
+func (s *Server) projectTests(ctx context.Context) ([]workspace.ProjectTest, string, error) {
+	sess := s.opts.Session
+	pi, isNew, err := sess.ProjectIndex(s.opts.TestRoot, sess.Registry(), sess.Kinds())
+	if err != nil {
+		return nil, "", fmt.Errorf("no project index of %s: %w", filepath.Base(s.opts.TestRoot), err)
+	}
+	switch {
+	case isNew:
+		if err := pi.Build(ctx); err != nil {
+			return nil, "", fmt.Errorf("indexing the project's test files did not finish (%v): try again", err)
+		}
+	case !pi.Wait(ctx):
+		return nil, "", ctx.Err()
+	case s.opts.IndexPoll >= 0:
+		every := s.opts.IndexPoll
+		if every == 0 {
+			every = defaultIndexPoll
+		}
+		pi.Poll(every)
+	}
+	return pi.Tests(), pi.LeftOutMessage(), nil
 }
 
 // testScript checks the script's path in the project: relative, inside

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
@@ -34,6 +35,17 @@ func testProject(t *testing.T) string {
 		}
 	}
 	return root
+}
+
+// writeProjectFile writes a file of the project and tells the session, as
+// an editor watching the files does: POST /v1/test finds the test files
+// in the session's project index, which no request walks again.
+func writeProjectFile(t *testing.T, s *Server, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.opts.Session.FilesChanged([]string{path})
 }
 
 // ordersScript is the project's script as the editor holds it.
@@ -112,9 +124,7 @@ func TestDesignerTestRun(t *testing.T) {
 
 	// The scripts the test files name, for the page's script field: one
 	// outside the project (../) is left out.
-	if err := os.WriteFile(filepath.Join(root, "scripts", "outside.test.yaml"), []byte("script: ../../x.js\nresult: 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeProjectFile(t, s, filepath.Join(root, "scripts", "outside.test.yaml"), []byte("script: ../../x.js\nresult: 1\n"))
 	res, body = get(t, hs.URL+"/v1/test/scripts", auth)
 	if res.StatusCode != http.StatusOK || strings.TrimSpace(body) != `{"scripts":[{"script":"scripts/orders.js","files":["scripts/orders.test.yaml"]}]}` {
 		t.Errorf("GET /v1/test/scripts = %d %s", res.StatusCode, body)
@@ -136,9 +146,7 @@ func TestDesignerTestRun(t *testing.T) {
 		// the message restls test prints for this file ("FAIL
 		// scripts/broken.test.yaml:4: (test file)" and this line), not
 		// "no test file".
-		if err := os.WriteFile(filepath.Join(root, "scripts", "broken.test.yaml"), []byte("script: broken.js\ncases:\n  - name: a\n   result: [1\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeProjectFile(t, s, filepath.Join(root, "scripts", "broken.test.yaml"), []byte("script: broken.js\ncases:\n  - name: a\n   result: [1\n"))
 		res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/broken.js", "return 1;"), auth)
 		var got testAnswer
 		if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != http.StatusOK {
@@ -165,9 +173,7 @@ func TestDesignerTestRun(t *testing.T) {
 		for i := range maxTestCases + 1 {
 			fmt.Fprintf(&b, "  - name: c%d\n", i)
 		}
-		if err := os.WriteFile(filepath.Join(root, "scripts", "big.test.yaml"), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeProjectFile(t, s, filepath.Join(root, "scripts", "big.test.yaml"), []byte(b.String()))
 		res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/big.js", "return 1;"), auth)
 		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "run them with restls test scripts/big.js") {
 			t.Errorf("101 cases: %d %s; want 422 naming restls test", res.StatusCode, body)
@@ -294,4 +300,52 @@ func FuzzTestScript(f *testing.F) {
 			t.Fatalf("script %q: %q, %q is not a path inside %s named back", script, rel, abs, root)
 		}
 	})
+}
+
+// TestDesignerTestsFromTheIndex: POST /v1/test and GET /v1/test/scripts
+// find the test files in the session's project index, not by walking
+// the project per request: a test file added on disk is not seen until
+// the index is brought current (the session told of it, as an editor's
+// file watcher tells it, or its poll at most once per IndexPoll), and
+// then is.
+func TestDesignerTestsFromTheIndex(t *testing.T) {
+	t.Parallel()
+	root := testProject(t)
+	eng := engine.New(engine.Options{Isolation: engine.InProcess})
+	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) {
+		o.Runner, o.TestRoot, o.Admit, o.IndexPoll = eng.Run, root, eng.Admit, time.Hour
+	})
+	auth := map[string]string{"Authorization": "Bearer " + s.key}
+	scripts := func() string {
+		t.Helper()
+		res, body := get(t, hs.URL+"/v1/test/scripts", auth)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET /v1/test/scripts = %d %s", res.StatusCode, body)
+		}
+		return strings.TrimSpace(body)
+	}
+	const before = `{"scripts":[{"script":"scripts/orders.js","files":["scripts/orders.test.yaml"]}]}`
+	if got := scripts(); got != before {
+		t.Fatalf("GET /v1/test/scripts = %s, want %s", got, before)
+	}
+	added := filepath.Join(root, "scripts", "invoices.test.yaml")
+	if err := os.WriteFile(added, []byte("script: invoices.js\nresult: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if got := scripts(); got != before {
+			t.Fatalf("a test file nobody told the index of is listed: a request walked the project: %s", got)
+		}
+	}
+	if res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/invoices.js", "return 1;"), auth); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("POST /v1/test of the new file's script before the index knows it = %d %s; want 404", res.StatusCode, body)
+	}
+	s.opts.Session.FilesChanged([]string{added})
+	if got, want := scripts(), `{"scripts":[{"script":"scripts/invoices.js","files":["scripts/invoices.test.yaml"]},{"script":"scripts/orders.js","files":["scripts/orders.test.yaml"]}]}`; got != want {
+		t.Errorf("the session told: GET /v1/test/scripts = %s, want %s", got, want)
+	}
+	res, body := post(t, hs.URL+"/v1/test", testBodyOf(t, "scripts/invoices.js", "return 1;"), auth)
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, `"passed":1`) {
+		t.Errorf("POST /v1/test of the new file's script = %d %s; want its case passing", res.StatusCode, body)
+	}
 }

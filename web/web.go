@@ -76,6 +76,13 @@ type Options struct {
 	// clean (GET /v1/test/scripts lists the scripts they name). Empty, or
 	// no Runner, answers both 404.
 	TestRoot string
+	// IndexPoll is how often POST /v1/test and GET /v1/test/scripts may
+	// bring the project index, where they find the test files, current
+	// with the disk (one walk that stats the files it holds, shared with
+	// every surface polling that index); between polls they answer what
+	// it holds, and what the session is told changed (FilesChanged).
+	// Zero means 2s, the language server's interval; negative, never.
+	IndexPoll time.Duration
 	// Gate decides which runs may go (--allow-run, roles) and audits them;
 	// nil means a gate that allows runs when Runner is set, with no audit.
 	Gate *Gate

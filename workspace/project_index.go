@@ -84,6 +84,9 @@ func (s *Session) ProjectIndex(root string, reg *Registry, kinds config.KindMap)
 func (pi *ProjectIndex) Build(ctx context.Context) error {
 	defer close(pi.ready)
 	snap := pi.key.reg.Get() // after the registry's first load
+	pi.mu.Lock()
+	pi.lastPoll = time.Now() // the build's walk is as current as a poll's
+	pi.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, indexBuildTimeout)
 	defer cancel()
 	err := pi.ix.Build(ctx)
@@ -107,6 +110,14 @@ func (pi *ProjectIndex) Ready() <-chan struct{} { return pi.ready }
 
 // Index is the index itself, for reading.
 func (pi *ProjectIndex) Index() *index.Index { return pi.ix }
+
+// ProjectTest is a test file of the project and the script its script:
+// names (index.TestFile).
+type ProjectTest = index.TestFile
+
+// Tests returns the test files the index holds, sorted by path
+// (index.Index.Tests): restls test's, found without a walk.
+func (pi *ProjectIndex) Tests() []ProjectTest { return pi.ix.Tests() }
 
 // Wait waits for the first build; false when ctx ended first.
 func (pi *ProjectIndex) Wait(ctx context.Context) bool {

@@ -132,11 +132,18 @@ func (ix *Index) readDataAs(path, rel string, test bool) *DataFile {
 func parseData(path, rel string, test bool, data []byte) *DataFile {
 	df := &DataFile{Path: path, Rel: rel, Test: test}
 	root, err := input.YAMLNode(data)
-	if err != nil || root == nil {
-		return df // held without places: it is watched, and read again when it changes
-	}
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
+	}
+	if err != nil || root == nil || test && root.Kind != yaml.MappingNode {
+		// Held without places: it is watched, and read again when it
+		// changes. A test file names its script by its script: line
+		// all the same, so the run of that script's tests reports it
+		// as restls test does.
+		if raw, ok := scriptLine(data); ok && test {
+			df.script = testScript(path, raw)
+		}
+		return df
 	}
 	text := string(data)
 	pos := textpos.NewFile(text)
@@ -175,10 +182,9 @@ func parseData(path, rel string, test bool, data []byte) *DataFile {
 		items(root)
 		return df
 	}
-	if root.Kind != yaml.MappingNode {
-		return df
+	if n := mapValue(root, "script"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+		df.script = testScript(path, n.Value)
 	}
-	df.script = resolve(mapValue(root, "script"))
 	if k := mapValue(root, "kind"); k != nil && k.Kind == yaml.ScalarNode {
 		df.kind = config.Kind(k.Value)
 	}
@@ -203,6 +209,64 @@ func parseData(path, rel string, test bool, data []byte) *DataFile {
 	}
 	slices.SortStableFunc(df.Places, func(a, b Place) int { return a.Start - b.Start })
 	return df
+}
+
+// testScript is the script a test file at path names by raw, resolved
+// as restls test resolves it (scripttest: against the file's
+// directory, an absolute path too).
+func testScript(path, raw string) string {
+	return filepath.Join(filepath.Dir(path), filepath.FromSlash(raw))
+}
+
+// scriptLine is the value of a malformed test file's first line that
+// starts with "script:" (a top-level key), unquoted, without a comment:
+// the script the file means to test, read tolerantly where YAML does not
+// read. False when no such line names one.
+func scriptLine(data []byte) (string, bool) {
+	for line := range strings.Lines(string(data)) {
+		v, ok := strings.CutPrefix(line, "script:")
+		if !ok {
+			continue
+		}
+		v, _, _ = strings.Cut(v, "\r") // a line break to YAML too
+		v = strings.TrimSpace(v)
+		if v == "" || v[0] == '#' {
+			return "", false
+		}
+		if q := v[:1]; q == `"` || q == "'" {
+			if end := strings.Index(v[1:], q); end >= 0 {
+				v = v[1 : 1+end]
+			}
+		} else if i := strings.Index(v, " #"); i >= 0 {
+			v = strings.TrimSpace(v[:i])
+		}
+		return v, v != ""
+	}
+	return "", false
+}
+
+// TestFile is a test file the index holds and the script its script:
+// key names.
+type TestFile struct {
+	File   string // absolute
+	Script string // resolved as restls test resolves it; "" when none can be told
+}
+
+// Tests returns the test files the index holds (restls test's: every
+// file ending in Options.TestSuffix below the root, in no directory
+// input.SkipDir leaves out), sorted by path: what the designer runs for
+// a script without walking the project per request.
+func (ix *Index) Tests() []TestFile {
+	ix.mu.RLock()
+	out := make([]TestFile, 0, len(ix.data))
+	for _, df := range ix.data {
+		if df.Test {
+			out = append(out, TestFile{File: df.Path, Script: df.script})
+		}
+	}
+	ix.mu.RUnlock()
+	slices.SortFunc(out, func(a, b TestFile) int { return strings.Compare(a.File, b.File) })
+	return out
 }
 
 // mapValue returns the value of key in mapping m, or nil.
