@@ -29,6 +29,9 @@ import (
 // Protocol message (its JSON, no Content-Length header) per text frame.
 const DAPProtocol = "restls.dap"
 
+// defaultDebugIdle is Options.DebugIdle's default: restls dap's own.
+const defaultDebugIdle = dap.DefaultIdle
+
 // maxDAPMessage is the largest DAP message /dap reads: restls dap's own
 // bound on a message.
 const maxDAPMessage = 4 << 20
@@ -72,7 +75,7 @@ func (s *Server) handleDAP(w http.ResponseWriter, r *http.Request) {
 		_ = c.Close(websocket.StatusServiceRestart, closeRestart)
 		return
 	}
-	_ = c.Close(websocket.StatusNormalClosure, "")
+	_ = c.Close(websocket.StatusNormalClosure, relay.closeWhy)
 }
 
 // DebugChild is the restls dap process of one designer debug session
@@ -122,6 +125,9 @@ type dapRelay struct {
 	// the messages the child hears before the page's (relay).
 	launchReq dapRequest
 	first     [][]byte
+	// closeWhy is the socket's close reason ("" for none): why the
+	// relay ended it.
+	closeWhy string
 }
 
 // dapRequest is what the relay reads of a client's message.
@@ -151,18 +157,29 @@ func (r *dapRelay) serve(ctx context.Context) {
 			}
 		}
 	}()
-	// Before the launch: no process, no slot.
+	// Before the launch: no process, no slot; a page that sends nothing
+	// for Options.DebugIdle is closed (after the launch the child keeps
+	// the same limit).
 	var child *DebugChild
+	limit := r.s.opts.DebugIdle
+	idle := time.NewTimer(limit)
+	defer idle.Stop()
 	for child == nil {
 		var data []byte
 		ok := false
 		select {
 		case data, ok = <-frames:
 		case <-ctx.Done():
+		case <-idle.C:
+			r.event("output", map[string]any{"category": "console", "output": fmt.Sprintf("restls: the page sent nothing for %v: the debug session ends (restls serve --debug-idle)\n", limit)})
+			r.event("terminated", nil)
+			r.closeWhy = fmt.Sprintf("nothing sent for %v (restls serve --debug-idle)", limit)
+			return
 		}
 		if !ok {
 			return
 		}
+		idle.Reset(limit)
 		var m dapRequest
 		if json.Unmarshal(data, &m) != nil || m.Type != "request" {
 			continue

@@ -520,3 +520,47 @@ func TestDesignerDebugStartFailure(t *testing.T) {
 		t.Errorf("the launch whose process did not start is not audited failed:\n%s", a)
 	}
 }
+
+// TestDesignerDebugIdleBeforeLaunch: a /dap socket whose page sends
+// nothing for Options.DebugIdle (restls serve --debug-idle) before it
+// launches is told so and closed, whether it said nothing at all or
+// stopped after initialize (it stayed open for as long as the page kept
+// it, holding one of --max-sessions).
+func TestDesignerDebugIdleBeforeLaunch(t *testing.T) {
+	t.Parallel()
+	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.DebugIdle = 200 * time.Millisecond
+	})
+	for _, initialize := range []bool{false, true} {
+		d := dialDAP(t, url, "ann", "authors", nil)
+		if initialize {
+			d.send("initialize", map[string]any{"adapterID": "restls"})
+			d.until("initialize", "", nil)
+		}
+		ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+		var out strings.Builder
+		terminated := false
+		var err error
+		for {
+			var data []byte
+			if _, data, err = d.c.Read(ctx); err != nil {
+				break
+			}
+			var m dapMsg
+			_ = json.Unmarshal(data, &m)
+			if m.Event == "output" {
+				var o struct{ Output string }
+				_ = json.Unmarshal(m.Body, &o)
+				out.WriteString(o.Output)
+			}
+			terminated = terminated || m.Event == "terminated"
+		}
+		cancel()
+		if websocket.CloseStatus(err) != websocket.StatusNormalClosure || !strings.Contains(err.Error(), "--debug-idle") {
+			t.Fatalf("initialize %v: the silent socket ended with %v, want closed naming --debug-idle", initialize, err)
+		}
+		if !terminated || !strings.Contains(out.String(), "sent nothing for 200ms") {
+			t.Errorf("initialize %v: the page was not told (terminated %v):\n%s", initialize, terminated, out.String())
+		}
+	}
+}

@@ -71,6 +71,10 @@ type Options struct {
 	// nothing: it debugs against the services a dry run would use). The
 	// process ends with ctx or Stop. nil answers /dap 404.
 	Debug func(ctx context.Context, snap workspace.Snapshot, allowServices []string) (*DebugChild, error)
+	// DebugIdle closes a /dap socket that sends nothing for this long
+	// before its launch (after it, the session's child has the same
+	// limit: give it to Debug's process); zero means dap.DefaultIdle.
+	DebugIdle time.Duration
 	// TestRoot is the project directory whose test files (*.test.yaml)
 	// POST /v1/test runs for the designer's Run tests: absolute and
 	// clean (GET /v1/test/scripts lists the scripts they name). Empty, or
@@ -223,6 +227,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 30 * time.Second
+	}
+	if opts.DebugIdle <= 0 {
+		opts.DebugIdle = defaultDebugIdle
 	}
 	if opts.Ops == nil {
 		opts.Ops = NewOps(OpsOptions{})

@@ -139,7 +139,7 @@ ended without shutdown, 2 for usage errors.`)
 		// child, isolated as a dry run's and holding one of the engine's
 		// slots while it lasts (docs/decisions.md, "Debugging").
 		if hf.allowRun {
-			hf.debug = debugChildren(&cf, *maxMemory, childLevel, log.Named("debug"))
+			hf.debug = debugChildren(&cf, *maxMemory, childLevel, hf.debugIdle, log.Named("debug"))
 		}
 	}
 	// Fault explorations (restls.exploreFaults) rerun a script once per

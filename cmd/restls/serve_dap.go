@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -26,9 +27,10 @@ import (
 // run's child receives it in its request: serviceIds, URLs and
 // descriptions, no credential and not the backend's token. It logs at
 // level, the server's (as a dry run's child does), and its log lines
-// join this server's log, each at its own level.
-func debugChildren(cf *configFlags, maxMemory int64, level string, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
-	base := []string{"dap", "--report-runs", "--log-level", level, "--max-memory", strconv.FormatInt(maxMemory, 10)}
+// join this server's log, each at its own level. Its idle limit is
+// --debug-idle, the one the /dap socket has before the launch.
+func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Duration, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
+	base := []string{"dap", "--report-runs", "--log-level", level, "--idle", idle.String(), "--max-memory", strconv.FormatInt(maxMemory, 10)}
 	if f := cf.projectFile(); f != "" {
 		base = append(base, "--project", f)
 	}

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/dap"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/input"
 	"github.com/restls/restls/lsp"
@@ -35,6 +36,9 @@ type httpFlags struct {
 	origins     stringList
 	hosts       stringList
 	readTimeout time.Duration
+	// debugIdle ends a designer debug session whose page sends nothing
+	// for so long: the /dap socket before its launch, the child after.
+	debugIdle   time.Duration
 	allowRun    bool
 	grace       time.Duration
 	stopDelay   time.Duration
@@ -98,6 +102,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.Var(&h.hosts, "allow-host", "also answer requests whose Host header is this `host[:port]` (repeatable; without a port, any port), e.g. the name a reverse proxy or your DNS gives this server; "+
 		"otherwise only the loopback names and the address it listens on are answered (421 for any other, which is what a DNS rebinding attack sends)")
 	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
+	fs.DurationVar(&h.debugIdle, "debug-idle", dap.DefaultIdle, "end a designer debug session (/dap) whose page sends nothing for this `duration`: before its launch, and while its run stands paused")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long dry runs and HTTP requests in flight may take to finish (/readyz fails and new sessions and runs are refused at once; runs still going after it are stopped)")
 	fs.DurationVar(&h.stopDelay, "shutdown-delay", 0, "on SIGINT/SIGTERM, how long to keep answering, not ready and refusing new sessions and runs, before draining: the time a load balancer's health checks take to notice (not needed in Kubernetes, whose preStop does it)")
@@ -175,8 +180,8 @@ func (h *httpFlags) authOptions() web.AuthOptions {
 // check validates the flags whose values alone can be wrong, --http given
 // or not.
 func (h *httpFlags) check() error {
-	if h.readTimeout <= 0 {
-		return fmt.Errorf("--read-timeout must be positive, got %v", h.readTimeout)
+	if h.readTimeout <= 0 || h.debugIdle <= 0 {
+		return fmt.Errorf("--read-timeout and --debug-idle must be positive, got %v and %v", h.readTimeout, h.debugIdle)
 	}
 	if h.sessionDocs <= 0 || h.sessionBytes <= 0 {
 		return fmt.Errorf("--session-documents and --session-bytes must be positive, got %d and %d", h.sessionDocs, h.sessionBytes)
@@ -294,7 +299,7 @@ func (h *httpFlags) webOptions(srv *lsp.Server, runner web.Runner, log *zap.Logg
 		ws = srv.Session()
 	}
 	return web.Options{LSP: srv, Session: ws, Token: h.token, AllowOrigins: h.origins, AllowHosts: h.hosts, ReadTimeout: h.readTimeout,
-		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, Admit: h.admit,
+		SessionDocuments: h.sessionDocs, SessionBytes: h.sessionBytes, Admit: h.admit, DebugIdle: h.debugIdle,
 		Runner: runner, Debug: h.debug, Gate: h.gate, Auth: h.authOptions(), Logger: log.Named("http"), Version: versionString(),
 		Ops: h.ops, ServeMetrics: h.metrics, OpsAddr: h.metricsAddr, StopDelay: h.stopDelay, MCP: h.mcp,
 		TestRoot: h.root}

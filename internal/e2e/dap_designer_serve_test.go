@@ -121,3 +121,46 @@ func TestDesignerDebugLimitedRunnerThroughServe(t *testing.T) {
 		t.Errorf("no debug line of the debug child in the log of restls serve --log-level debug:\n%s", p.stderr.String())
 	}
 }
+
+// TestDesignerDebugIdleThroughServe: restls serve --debug-idle is the
+// idle limit of a designer debug session, before its launch (the /dap
+// socket of a page that says nothing is closed) and after it (the
+// restls dap child, given it as --idle, ends a paused run whose page
+// went silent).
+func TestDesignerDebugIdleThroughServe(t *testing.T) {
+	t.Parallel()
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--debug-idle", "1500ms")
+	cmd.Dir = dapProject(t)
+	p := startHTTPCmd(t, cmd)
+
+	silent := dialDesignerDAP(t, p.base, p.key)
+	for {
+		if _, _, err := silent.c.Read(silent.ctx); err != nil {
+			if !strings.Contains(err.Error(), "--debug-idle") {
+				t.Errorf("the silent /dap socket ended with %v, want closed naming --debug-idle", err)
+			}
+			break
+		}
+	}
+
+	d, _ := pausedDesignerSession(t, p)
+	var out strings.Builder
+	for {
+		_, data, err := d.c.Read(d.ctx)
+		if err != nil {
+			t.Fatalf("reading /dap of a silent paused session: %v\n%s", err, out.String())
+		}
+		var m struct {
+			Event string
+			Body  struct{ Output string }
+		}
+		_ = json.Unmarshal(data, &m)
+		out.WriteString(m.Body.Output)
+		if m.Event == "terminated" {
+			break
+		}
+	}
+	if !strings.Contains(out.String(), "sent nothing for 1.5s") {
+		t.Errorf("the paused session's end said:\n%s\nwant the child's idle limit of 1.5s", out.String())
+	}
+}
