@@ -122,3 +122,22 @@ func skipRuleViolations(t *testing.T, root string) []string {
 	}
 	return out
 }
+
+// TestSkipDirGlob: the editors' glob of what SkipDir leaves out
+// (SkipDirGlob, "**/{NAME,...}/**" where ".*" is any name starting with
+// ".") covers exactly the directory names SkipDir leaves out.
+func TestSkipDirGlob(t *testing.T) {
+	m := regexp.MustCompile(`^\*\*/\{([^}]*)\}/\*\*$`).FindStringSubmatch(SkipDirGlob)
+	if m == nil {
+		t.Fatalf("SkipDirGlob %q is not **/{NAME,...}/**", SkipDirGlob)
+	}
+	alts := strings.Split(m[1], ",")
+	covers := func(name string) bool {
+		return slices.ContainsFunc(alts, func(a string) bool { return a == name || a == ".*" && strings.HasPrefix(name, ".") })
+	}
+	for _, name := range []string{".git", ".vscode", ".cache", ".github", "..x", "node_modules", "scripts", "node_modules2", "_build", "a.b", "testdata", "vendor"} {
+		if got, want := covers(name), SkipDir(name); got != want {
+			t.Errorf("SkipDirGlob covers %q: %v; SkipDir says %v", name, got, want)
+		}
+	}
+}

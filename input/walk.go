@@ -32,6 +32,13 @@ func SkipDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules"
 }
 
+// SkipDirGlob is SkipDir as one editor glob of what is below the
+// directories it leaves out (VS Code's findFiles exclude, relative to a
+// workspace folder; braces, which input's own globs lack): the server
+// hands it to editors (lsp.Files) so that their searches for scripts and
+// test files leave out what restls check, restls test and the index do.
+const SkipDirGlob = "**/{.*,node_modules}/**"
+
 // WalkBound counts one walk's entries (possibly over several roots) and
 // checks each directory's depth below the root being walked. The zero
 // value is not ready: use NewWalkBound.

@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/input"
 	"github.com/restls/restls/textpos"
 	"github.com/restls/restls/workspace"
 )
@@ -50,11 +51,22 @@ type Files struct {
 	// TestFiles is the glob of restls test's test files
 	// (workspace.TestFileGlob).
 	TestFiles string `json:"testFiles"`
+	// Skip is the glob of what is below the directories no project walk
+	// enters (input.SkipDirGlob: hidden ones and node_modules): an
+	// editor's searches for scripts and test files leave it out, as
+	// restls check, restls test and the project index do.
+	Skip string `json:"skip"`
+}
+
+// DefaultFiles are the Files of the default settings (restls version
+// --json tells an editor them before any server runs).
+func DefaultFiles() Files {
+	return Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: workspace.TestFileGlob, Skip: input.SkipDirGlob}
 }
 
 // filesOf are the Files of set.
 func filesOf(set settings) Files {
-	return Files{Scripts: set.Scripts.Globs(), TestFiles: workspace.TestFileGlob}
+	return Files{Scripts: set.Scripts.Globs(), TestFiles: workspace.TestFileGlob, Skip: input.SkipDirGlob}
 }
 
 // KindStatus is the registry state of one script kind.

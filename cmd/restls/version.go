@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 
 	"github.com/restls/restls/lsp"
-	"github.com/restls/restls/workspace"
 )
 
 // version and commit are stamped at build time by `make dist`
@@ -44,7 +43,7 @@ func versionString() string {
 // tree had uncommitted changes), or "unknown".
 func currentBuild() buildInfo {
 	b := buildInfo{Version: versionString(), Commit: commit, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-		Files: lsp.Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: workspace.TestFileGlob}}
+		Files: lsp.DefaultFiles()}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		b.GoVersion = bi.GoVersion
 		if b.Commit == "" {

@@ -45,7 +45,7 @@ func TestVersionStamped(t *testing.T) {
 		t.Fatalf("not the documented JSON object: %v\n%s", err, out)
 	}
 	want := buildInfo{Version: "v9.8.7", Commit: "feedface", GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-		Files: lsp.Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: "**/*.test.yaml"}}
+		Files: lsp.Files{Scripts: workspace.DefaultScriptGlobs, TestFiles: "**/*.test.yaml", Skip: "**/{.*,node_modules}/**"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("version --json = %+v, want %+v", got, want)
 	}

@@ -253,7 +253,8 @@ export class Restls implements vscode.Disposable {
         // The Testing view asks which files are tests: the running server,
         // else the binary (silently: opening the view in an unrelated
         // project starts no server and says nothing).
-        return this.files?.testFiles || (await this.askBinary())?.testFiles || undefined;
+        const files = this.files?.testFiles ? this.files : await this.askBinary();
+        return files?.testFiles ? files : undefined;
       },
     );
     this.disposables.push(this.tests);

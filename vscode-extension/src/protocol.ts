@@ -82,6 +82,7 @@ export function filesFrom(v: unknown): Files | undefined {
   return {
     scripts: p.scripts.filter((g): g is string => typeof g === 'string' && g !== ''),
     testFiles: typeof p.testFiles === 'string' ? p.testFiles : '',
+    skip: typeof p.skip === 'string' ? p.skip : '',
   };
 }
 

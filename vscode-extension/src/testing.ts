@@ -6,6 +6,7 @@
 
 import * as vscode from 'vscode';
 import { CoverageMerge, CoverageReport } from './coverage';
+import type { Files } from './protocol';
 
 /** TestCommands are the server's test commands. */
 export const TestCommands = {
@@ -72,12 +73,13 @@ export class TestsView implements vscode.Disposable {
   private watcher: vscode.Disposable[] = [];
 
   /**
-   * exec runs a server command; testFiles asks the server for its glob of
-   * test files (starting it if need be), undefined when it cannot say.
+   * exec runs a server command; testFiles asks the server for its files
+   * (starting it if need be): the glob of test files, and the glob of the
+   * directories restls test leaves out; undefined when it cannot say.
    */
   constructor(
     private readonly exec: Exec,
-    private readonly testFiles: () => Promise<string | undefined>,
+    private readonly testFiles: () => Promise<Files | undefined>,
   ) {
     this.controller = vscode.tests.createTestController('restls.tests', 'restls tests');
     this.controller.resolveHandler = (item) => (item ? this.resolveFile(item) : this.discover());
@@ -88,14 +90,18 @@ export class TestsView implements vscode.Disposable {
     this.disposables.push(this.controller, vscode.commands.registerCommand(UPDATE_EXPECTATION, (arg: unknown) => this.updateExpectation(arg)));
   }
 
-  /** discover lists the workspace's test files: those the server's glob finds. */
+  /**
+   * discover lists the workspace's test files: those the server's glob
+   * finds outside the directories it leaves out (its skip glob: hidden
+   * ones and node_modules, as restls test).
+   */
   async discover(): Promise<void> {
-    const glob = await this.testFiles();
-    if (!glob) {
+    const tf = await this.testFiles();
+    if (!tf?.testFiles) {
       return;
     }
-    this.watch(glob);
-    const files = await vscode.workspace.findFiles(glob, '**/node_modules/**');
+    this.watch(tf.testFiles);
+    const files = await vscode.workspace.findFiles(tf.testFiles, tf.skip || undefined);
     for (const u of files) {
       this.fileItem(u);
     }

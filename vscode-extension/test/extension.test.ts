@@ -319,7 +319,7 @@ test('the server decides which files are scripts and tests: a server naming othe
   const handler = openDocument(path.join(ws, 'handlers', 'nightly.js'));
   openDocument(path.join(ws, 'scripts', 'order.js'));
   const e = await startWithFake({ 'restls.serverEnv': { FAKE_RESTLS_SCRIPTS: '**/handlers/*.js', FAKE_RESTLS_TESTS: '**/*.spec.yaml' } });
-  assert.deepEqual(e.files, { scripts: ['**/handlers/*.js'], testFiles: '**/*.spec.yaml' }, 'the initialize answer');
+  assert.deepEqual(e.files, { scripts: ['**/handlers/*.js'], testFiles: '**/*.spec.yaml', skip: '**/{.*,node_modules}/**' }, 'the initialize answer');
   // The document selector is the server's: the handler is sent, scripts/order.js is not.
   await waitForAsync(async () => ((await fakeState(e)).opened as string[]).some((u) => u.endsWith('/handlers/nightly.js')), 'the handler sent to the server');
   const opened = (await fakeState(e)).opened as string[];

@@ -14,6 +14,7 @@ const serverStatus: Status = {
   problems: { error: 1 },
   scripts: ['**/scripts/**/*.js'],
   testFiles: '**/*.test.yaml',
+  skip: '**/{.*,node_modules}/**',
 };
 
 test('parseStatus reads restls serve\'s payload', () => {

@@ -31,6 +31,21 @@ afterEach(async () => {
   fs.rmSync(ws, { recursive: true, force: true });
 });
 
+test('the test files listed leave out the directories the server skips, as restls test does', async () => {
+  for (const dir of ['.vscode', '.cache/x', 'node_modules/m', 'tests/.old']) {
+    fs.mkdirSync(path.join(ws, dir), { recursive: true });
+    fs.writeFileSync(path.join(ws, dir, 'skipped.test.yaml'), 'script: orders.js\n');
+  }
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  activate(fakeContext(ws));
+  const c: TestController = recorded.testControllers[0];
+  assert.ok(c, 'no test controller');
+  await c.resolveHandler!();
+  const listed: string[] = [];
+  c.items.forEach((i) => listed.push(String(i.label)));
+  assert.deepEqual(listed, [path.join('tests', 'orders.test.yaml')]);
+});
+
 test('test files are listed, run, and updated through the server', async () => {
   setSetting('restls.path', path.join(ws, 'bin', 'restls'));
   activate(fakeContext(ws));

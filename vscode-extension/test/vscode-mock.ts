@@ -737,16 +737,25 @@ const workspace = namespace('workspace', {
     recorded.edits.push(edit);
     return Promise.resolve(true);
   },
-  findFiles(include: string) {
-    // Enough for the extension's question: is there a service configuration file?
+  findFiles(include: string, exclude?: string) {
+    // Enough for the extension's questions: is there a service
+    // configuration file, which are the test files. exclude is a
+    // "**/NAME/**" or "**/{NAME,...}/**" of directory names, ".*" any
+    // hidden one.
     const names = /\{([^}]*)\}/.exec(include)?.[1].split(',') ?? [path.posix.basename(include)];
+    const dirGlob = exclude ? /^\*\*\/(?:\{([^}]*)\}|([^/{}]+))\/\*\*$/.exec(exclude) : null;
+    if (exclude && !dirGlob) {
+      throw new Error(`the mock's findFiles cannot read the exclude glob ${exclude}`);
+    }
+    const skipped = dirGlob ? (dirGlob[1] ?? dirGlob[2]).split(',') : [];
+    const skip = (name: string) => skipped.some((s) => s === name || (s === '.*' && name.startsWith('.')));
     const out: Uri[] = [];
     const walk = (dir: string, depth: number) => {
       if (depth > 4) {
         return;
       }
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (e.isDirectory() && e.name !== 'node_modules') {
+        if (e.isDirectory() && !skip(e.name)) {
           walk(path.join(dir, e.name), depth + 1);
         } else if (names.some((n) => n === e.name || (n.startsWith('*') && e.name.endsWith(n.slice(1))))) {
           out.push(Uri.file(path.join(dir, e.name)));

@@ -154,6 +154,7 @@ export interface Status {
   environment?: string
   scripts: string[] | null
   testFiles: string
+  skip: string
 }
 
 /** KindStatus is Go's lsp.KindStatus. */
@@ -268,6 +269,7 @@ export interface Experimental {
 export interface Files {
   scripts: string[] | null
   testFiles: string
+  skip: string
 }
 
 /** CompareResult is Go's lsp.CompareResult. */
