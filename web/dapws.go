@@ -257,7 +257,12 @@ func (r *dapRelay) launch(ctx context.Context, m dapRequest) (*DebugChild, error
 	if init == nil {
 		init = json.RawMessage(`{"seq":0,"type":"request","command":"initialize","arguments":{"adapterID":"restls"}}`)
 	}
-	args, _ := json.Marshal(designerLaunch(a))
+	// The kind and environment are the server's decision (vetDebugLaunch,
+	// the gate's): the child runs in them and decides neither again (its
+	// environment's sources come with it, Options.Debug).
+	la := designerLaunch(a)
+	la.Kind, la.Env = string(req.Kind), snap.Environment
+	args, _ := json.Marshal(la)
 	launch, _ := json.Marshal(dapRequest{Seq: m.Seq, Type: "request", Command: "launch", Arguments: args})
 	r.first = [][]byte{init, launch}
 	return &DebugChild{In: child.In, Out: child.Out, Stop: end}, nil
@@ -462,9 +467,9 @@ func designerLaunch(a dap.LaunchArgs) dap.LaunchArgs {
 
 // vetDebugLaunch refuses a launch that would make this server read a
 // path a client names, and one the gate refuses (roles, environments);
-// else it is the run as the gate admitted it (a runner limited to some
-// services) and the snapshot it runs in, whose registry the child is
-// given when it comes from --registry-url (Options.Debug).
+// else it is the run as the gate admitted it (its kind decided, a
+// runner limited to some services) and the snapshot it runs in, whose
+// environment and sources the child is given (Options.Debug).
 func (s *Server) vetDebugLaunch(id Identity, a *dap.LaunchArgs) (engine.Request, workspace.Snapshot, error) {
 	if a.Text == "" {
 		return engine.Request{}, workspace.Snapshot{}, errors.New(`the designer's debugger debugs the script it sends: give its text as "text" (restls serve --http reads no path a client names)`)
@@ -483,7 +488,12 @@ func (s *Server) vetDebugLaunch(id Identity, a *dap.LaunchArgs) (engine.Request,
 	if a.FixturesText != "" {
 		fx.Inline = []byte(a.FixturesText)
 	}
-	// A refused launch leaves the audit line a refused run leaves.
-	req, err := s.gate.Vet(id, snap, engine.Request{Name: a.Program, Text: a.Text, Kind: config.Kind(a.Kind), Fixtures: fx}, "dap")
+	// The kind is decided here, once (the kind rule on this server's
+	// project), as the environment was by the snapshot: the child is
+	// given both. A refused launch leaves the audit line a refused run
+	// leaves.
+	run := engine.Request{Name: a.Program, Text: a.Text, Kind: config.Kind(a.Kind), Fixtures: fx}
+	run.Kind = engine.Kind(snap, run).Kind
+	req, err := s.gate.Vet(id, snap, run, "dap")
 	return req, snap, err
 }

@@ -66,10 +66,13 @@ type Options struct {
 	// Debug starts the restls dap process of one designer debug session
 	// on /dap (restls dap's protocol over a WebSocket), once its launch
 	// is admitted: isolated as a dry run's child, with the serviceIds a
-	// runner limited to some may call (nil: any), and snap's registry
-	// when its services come from a registryUrl (the child fetches
-	// nothing: it debugs against the services a dry run would use). The
-	// process ends with ctx or Stop. nil answers /dap 404.
+	// runner limited to some may call (nil: any), in snap's environment
+	// with its sources, the server's decision, which the child must not
+	// make again (and snap's registry when its services come from a
+	// registryUrl: the child fetches nothing, it debugs against the
+	// services a dry run would use). The launch it hears names the kind
+	// the server decided. The process ends with ctx or Stop. nil
+	// answers /dap 404.
 	Debug func(ctx context.Context, snap workspace.Snapshot, allowServices []string) (*DebugChild, error)
 	// DebugIdle closes a /dap socket that sends nothing for this long
 	// before its launch (after it, the session's child has the same

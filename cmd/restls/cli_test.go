@@ -40,8 +40,8 @@ func TestCLISlips(t *testing.T) {
 		{"env-root-is-a-file", []string{"services"}, []string{"RESTLS_CONFIG_ROOT=" + script}, 2},
 		{"help", []string{"help"}, nil, 0},
 		{"help-dap", []string{"help", "dap"}, nil, 0},
-		{"dap-registry-stdin-listen", []string{"dap", "--registry-stdin", "--listen", "127.0.0.1:0"}, nil, 2},
-		{"dap-registry-stdin-empty", []string{"dap", "--registry-stdin"}, nil, 2},
+		{"dap-request-stdin-listen", []string{"dap", "--request-stdin", "--listen", "127.0.0.1:0"}, nil, 2},
+		{"dap-request-stdin-empty", []string{"dap", "--request-stdin"}, nil, 2},
 		{"dap-allow-services-empty", []string{"dap", "--allow-services="}, nil, 2},
 	}
 	for _, tc := range tests {

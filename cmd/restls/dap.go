@@ -22,7 +22,7 @@ import (
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services ID] [--report-runs] [--registry-stdin] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services ID] [--report-runs] [--request-stdin] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -56,7 +56,7 @@ session broke, 2 for usage errors.`)
 	var allowServices stringList
 	fs.Var(&allowServices, "allow-services", "let a debug run call only this `serviceId` (repeatable; each value one exact serviceId, a comma part of it); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
 	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
-	registryStdin := fs.Bool("registry-stdin", false, "read the registry's services as one line of JSON on stdin before the protocol, in place of configuration files (restls serve --registry-url gives them to the restls dap it starts for the designer)")
+	requestStdin := fs.Bool("request-stdin", false, "read one line of JSON on stdin before the protocol: the environment and sources (a registryUrl's services with them) restls serve decided for the designer debug session it starts this process for; they replace the project file's environments and the source flags")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -66,8 +66,8 @@ session broke, 2 for usage errors.`)
 		fmt.Fprintf(env.stderr, "restls dap: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *registryStdin && *listen != "" {
-		fmt.Fprintln(env.stderr, "restls dap: --registry-stdin reads stdin, which --listen does not serve: give one of them")
+	if *requestStdin && *listen != "" {
+		fmt.Fprintln(env.stderr, "restls dap: --request-stdin reads stdin, which --listen does not serve: give one of them")
 		return 2
 	}
 	if *idle <= 0 || *wall <= 0 || *eval <= 0 {
@@ -102,18 +102,23 @@ session broke, 2 for usage errors.`)
 	so := cf.sessionOptions(nil)
 	so.Recorded, so.Logger = true, log.Named("workspace")
 	stdin := bufio.NewReader(env.stdin)
-	if *registryStdin {
-		// The services of the registry restls serve reads from
-		// --registry-url, as a dry run's child receives them: this
-		// process neither fetches them nor holds the backend's token.
-		regs, err := isolate.ReadRegistries(stdin)
+	var decided *isolate.DebugRequest
+	if *requestStdin {
+		// What restls serve decided for this session: its environment
+		// and sources, in place of the project file's (which may have
+		// changed since the server read it); a registryUrl's services
+		// as a dry run's child receives them: this process neither
+		// fetches them nor holds the backend's token.
+		req, err := isolate.ReadDebugRequest(stdin)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "restls dap: --registry-stdin: %v: it is for the restls dap that restls serve --registry-url starts, which writes them; leave the flag out to read the project's files\n", err)
+			fmt.Fprintf(env.stderr, "restls dap: --request-stdin: %v: it is for the restls dap that restls serve starts for a designer debug session, which writes it; leave the flag out to read the project's files\n", err)
 			return 2
 		}
-		fixed := regs.Snapshot()
-		so.Sources = regs.Sources
-		so.Load = func(config.Sources) *config.Snapshot { return fixed }
+		decided = &req
+		so.Sources, so.Environments = req.Sources, workspace.Environments{}
+		if fixed := req.Snapshot(); fixed != nil {
+			so.Load = func(config.Sources) *config.Snapshot { return fixed }
+		}
 	}
 	sess := workspace.NewSession(so)
 	// A paused run waits in this process: its goroutine blocks in the
@@ -125,7 +130,16 @@ session broke, 2 for usage errors.`)
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: runs, Limits: engine.Limits{Timeout: *wall, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
 	snapshot := func(ctx context.Context, name string) (workspace.Snapshot, error) {
 		sess.ReloadIfChanged()
-		return sess.SnapshotIn(name)
+		if decided == nil {
+			return sess.SnapshotIn(name)
+		}
+		// The server's environment, never one this process picks.
+		if name != "" && name != decided.Environment {
+			return workspace.Snapshot{}, fmt.Errorf("this debug session runs in the environment restls serve decided (%q), not %q", decided.Environment, name)
+		}
+		snap := sess.Snapshot()
+		snap.Environment = decided.Environment
+		return snap, nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -18,24 +18,25 @@ import (
 )
 
 // debugChildren starts the restls dap child of each designer debug
-// session: the project as this server reads it (the same --project,
-// --env and source flags; the environment variables are inherited),
-// the dry runs' --max-memory, enforced from outside as for a run's
-// child, and its run reported for the audit (--report-runs). A
-// snapshot whose services come from --registry-url gives the child its
-// registry on stdin before the protocol (--registry-stdin), as a dry
-// run's child receives it in its request: serviceIds, URLs and
-// descriptions, no credential and not the backend's token. It logs at
-// level, the server's (as a dry run's child does), and its log lines
-// join this server's log, each at its own level. Its idle limit is
-// --debug-idle, the one the /dap socket has before the launch.
+// session: the project as this server reads it (the same --project and
+// source flags; the environment variables are inherited), the dry runs'
+// --max-memory, enforced from outside as for a run's child, and its run
+// reported for the audit (--report-runs). What the server decided of the
+// session goes to the child on its stdin before the protocol
+// (--request-stdin, isolate.DebugRequest): the environment of snap, the
+// one the gate judged, and its sources, which the child runs with in
+// place of the project file's environments (the launch it hears names
+// the kind the server decided); for a snapshot whose services come from
+// --registry-url, the registry's services, as a dry run's child
+// receives them: serviceIds, URLs and descriptions, no credential and
+// not the backend's token. It logs at level, the server's (as a dry
+// run's child does), and its log lines join this server's log, each at
+// its own level. Its idle limit is --debug-idle, the one the /dap
+// socket has before the launch.
 func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Duration, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
-	base := []string{"dap", "--report-runs", "--log-level", level, "--idle", idle.String(), "--max-memory", strconv.FormatInt(maxMemory, 10)}
+	base := []string{"dap", "--report-runs", "--request-stdin", "--log-level", level, "--idle", idle.String(), "--max-memory", strconv.FormatInt(maxMemory, 10)}
 	if f := cf.projectFile(); f != "" {
 		base = append(base, "--project", f)
-	}
-	if cf.envName != "" {
-		base = append(base, "--env", cf.envName)
 	}
 	base = append(base, cf.args...)
 	return func(ctx context.Context, snap workspace.Snapshot, allow []string) (*web.DebugChild, error) {
@@ -45,19 +46,17 @@ func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Dur
 			// string (a comma, a leading dash), as the gate compares it.
 			args = append(args, "--allow-services="+id)
 		}
-		remote := snap.Config != nil && snap.Config.Sources.RegistryURL != ""
-		if remote {
-			args = append(args, "--registry-stdin")
+		req := isolate.DebugRequestOf(snap.Environment, snap.Config)
+		if snap.Config == nil {
+			req.Sources = cf.sources()
 		}
 		s, err := isolate.StartSession(ctx, isolate.SessionOptions{Args: args, MaxMemory: maxMemory, Stderr: &logLines{log: log}})
 		if err != nil {
 			return nil, err
 		}
-		if remote {
-			if err := isolate.WriteRegistries(s.In, isolate.RegistriesOf(snap.Config)); err != nil {
-				s.Stop()
-				return nil, fmt.Errorf("give restls dap the registry's services: %w", err)
-			}
+		if err := isolate.WriteDebugRequest(s.In, req); err != nil {
+			s.Stop()
+			return nil, fmt.Errorf("give restls dap the session's environment: %w", err)
 		}
 		log.Debug("designer debug session started", zap.Int("pid", s.Pid))
 		stop := func() string {

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -162,5 +163,83 @@ func TestDesignerDebugIdleThroughServe(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "sent nothing for 1.5s") {
 		t.Errorf("the paused session's end said:\n%s\nwant the child's idle limit of 1.5s", out.String())
+	}
+}
+
+// TestDesignerDebugRunsInTheServersDecision: the environment and the
+// kind of a designer debug run are decided once, by the server (for its
+// gate and audit), and its restls dap child runs in them: the project
+// file changed after the server read it (another default environment,
+// another kind for the script) changes nothing of the run, where the
+// child read the file again and ran elsewhere.
+func TestDesignerDebugRunsInTheServersDecision(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, env := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(dir, env), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, env+"/application.yml", "scriptservice:\n  api:\n    - serviceId: only-"+env+"\n      url: https://"+env+".example.com/api\n")
+	}
+	const project = "environments:\n  a: {configRoot: a}\n  b: {configRoot: b}\ndefaultEnvironment: %s\nscriptKinds:\n  \"**/kinds/**\": %s\n"
+	file := writeFile(t, dir, "restls.yaml", fmt.Sprintf(project, "a", "scriptService"))
+	audit := filepath.Join(dir, "audit.jsonl")
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--project", file, "--audit", audit)
+	cmd.Dir = dir
+	p := startHTTPCmd(t, cmd)
+	// The server has read the file; the child, started at the launch,
+	// would read this one.
+	writeFile(t, dir, "restls.yaml", fmt.Sprintf(project, "b", "validationScript"))
+
+	d := dialDesignerDAP(t, p.base, p.key)
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "")
+	d.send("launch", map[string]any{"program": "/designer/kinds/which.js",
+		"fixturesText": "fixtures:\n  - {serviceId: only-a, method: GET, path: x, body: {}}\n  - {serviceId: only-b, method: GET, path: x, body: {}}\n",
+		"text": "var out = [];\n" +
+			"[\"only-a\", \"only-b\"].forEach(function (id) {\n" +
+			"  try { api.rest.v1.get(id, {pathParams: [\"x\"]}, {}); out.push(id + \" answered\"); }\n" +
+			"  catch (e) { out.push(id + \" \" + e.code); }\n" +
+			"});\n" +
+			"return out.join(\"; \");\n"})
+	if m := d.until("launch", ""); !m.Success {
+		t.Fatalf("launch refused: %s", m.Message)
+	}
+	d.send("configurationDone", nil)
+	var out strings.Builder
+	for {
+		_, data, err := d.c.Read(d.ctx)
+		if err != nil {
+			t.Fatalf("reading /dap until the run ends: %v\n%s", err, out.String())
+		}
+		var m designerMsg
+		_ = json.Unmarshal(data, &m)
+		if m.Event == "output" {
+			var o struct{ Output string }
+			_ = json.Unmarshal(m.Body, &o)
+			out.WriteString(o.Output)
+		}
+		if m.Event == "terminated" {
+			break
+		}
+	}
+	if !strings.Contains(out.String(), `result: "only-a answered; only-b `) {
+		t.Errorf("the debug run did not run in the server's environment a:\n%s", out.String())
+	}
+	d.send("disconnect", nil)
+	d.until("disconnect", "")
+	b, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec web.AuditRecord
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r web.AuditRecord
+		if json.Unmarshal([]byte(line), &r) == nil && r.Via == "dap" {
+			rec = r
+		}
+	}
+	if rec.Environment != "a" || rec.Kind != "scriptService" || rec.Outcome != "returned" {
+		t.Errorf("audit of the debug run: environment %q, kind %q, outcome %q; want a, scriptService, returned\n%s", rec.Environment, rec.Kind, rec.Outcome, b)
 	}
 }

@@ -74,12 +74,56 @@ func (r Registries) Snapshot() *config.Snapshot {
 	return config.NewSnapshot(r.Sources, regs...)
 }
 
-// maxRegistries bounds the Registries a child reads: the run child's
-// bound on its whole request.
-const maxRegistries = maxRequest
+// DebugRequest is what a server decided of a designer debug session
+// before it starts the session's restls dap child, which reads it on its
+// stdin before the protocol (restls dap --request-stdin): the
+// environment the gate judged and audits, and its sources, so that the
+// child runs there and reads no environment of a project file again
+// (the file may have changed since the server read it). The launch the
+// child hears names the kind the server decided. Like a dry run's
+// ChildRequest it holds no credential: the child reads the files the
+// sources name, or, for a registryUrl, is given the services the server
+// read (Registries), and never the backend's token.
+type DebugRequest struct {
+	// Environment is the environment's name ("" for none).
+	Environment string         `json:"environment,omitempty"`
+	Sources     config.Sources `json:"sources"`
+	// Registries are the services of a registryUrl (Sources names one);
+	// nil for files.
+	Registries *Registries `json:"registries,omitempty"`
+}
 
-// WriteRegistries writes r to w as one line of JSON.
-func WriteRegistries(w io.Writer, r Registries) error {
+// DebugRequestOf is the request of a debug session in the environment
+// env of snap: its sources, and its registries when they come from a
+// registryUrl.
+func DebugRequestOf(env string, snap *config.Snapshot) DebugRequest {
+	r := DebugRequest{Environment: env}
+	if snap == nil {
+		return r
+	}
+	r.Sources = snap.Sources
+	if snap.Sources.RegistryURL != "" {
+		regs := RegistriesOf(snap)
+		r.Registries = &regs
+	}
+	return r
+}
+
+// Snapshot is the configuration the request decided: the registry's
+// services as given, or nil to load the files of Sources.
+func (r DebugRequest) Snapshot() *config.Snapshot {
+	if r.Registries == nil {
+		return nil
+	}
+	return r.Registries.Snapshot()
+}
+
+// maxDebugRequest bounds the DebugRequest a child reads: the run child's
+// bound on its whole request.
+const maxDebugRequest = maxRequest
+
+// WriteDebugRequest writes r to w as one line of JSON.
+func WriteDebugRequest(w io.Writer, r DebugRequest) error {
 	raw, err := input.TextJSON(r)
 	if err != nil {
 		return err
@@ -88,30 +132,30 @@ func WriteRegistries(w io.Writer, r Registries) error {
 	return err
 }
 
-// ReadRegistries reads the one line of JSON WriteRegistries wrote, and
-// no byte after it (what follows is the child's conversation). Its
-// sources must name a registryUrl.
-func ReadRegistries(r io.ByteReader) (Registries, error) {
+// ReadDebugRequest reads the one line of JSON WriteDebugRequest wrote,
+// and no byte after it (what follows is the child's conversation).
+// Sources naming a registryUrl come with its services.
+func ReadDebugRequest(r io.ByteReader) (DebugRequest, error) {
 	var line []byte
 	for {
 		b, err := r.ReadByte()
 		if err != nil {
-			return Registries{}, fmt.Errorf("read the registry's services: %w", err)
+			return DebugRequest{}, fmt.Errorf("read the debug session's request: %w", err)
 		}
 		if b == '\n' {
 			break
 		}
-		if len(line) >= maxRegistries {
-			return Registries{}, fmt.Errorf("read the registry's services: more than %d bytes", maxRegistries)
+		if len(line) >= maxDebugRequest {
+			return DebugRequest{}, fmt.Errorf("read the debug session's request: more than %d bytes", maxDebugRequest)
 		}
 		line = append(line, b)
 	}
-	var out Registries
+	var out DebugRequest
 	if err := json.Unmarshal(line, &out); err != nil {
-		return Registries{}, fmt.Errorf("read the registry's services: %w", err)
+		return DebugRequest{}, fmt.Errorf("read the debug session's request: %w", err)
 	}
-	if out.Sources.RegistryURL == "" {
-		return Registries{}, fmt.Errorf("read the registry's services: they name no registryUrl")
+	if (out.Sources.RegistryURL != "") != (out.Registries != nil) || (out.Registries != nil && out.Registries.Sources.RegistryURL != out.Sources.RegistryURL) {
+		return DebugRequest{}, fmt.Errorf("read the debug session's request: a registryUrl comes with its services, and services with their registryUrl")
 	}
 	return out, nil
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/restls/restls/config"
 )
 
-// TestRegistriesRoundTrip: the registries a restls dap child reads are
-// the ones its parent wrote, each kind's services as a dry run's child
-// has them (no credential), an unloaded kind unloaded with its
-// diagnostics, and the conversation after them left unread.
-func TestRegistriesRoundTrip(t *testing.T) {
+// TestDebugRequestRoundTrip: the request a restls dap child reads is
+// the one its parent wrote: the environment, the sources, and for a
+// registryUrl each kind's services as a dry run's child has them (no
+// credential), an unloaded kind unloaded with its diagnostics; the
+// conversation after it is left unread.
+func TestDebugRequestRoundTrip(t *testing.T) {
 	src := config.Sources{RegistryURL: "http://127.0.0.1:7373"}
 	secret := config.Service{ID: "crm", URL: "http://127.0.0.1:9/api", RawURL: "http://127.0.0.1:9/api", Description: "CRM",
 		Auth: config.Auth{Type: config.AuthBasic, EncodedCredentials: config.NewSecret("c2VjcmV0OnNlY3JldA==")}}
@@ -23,22 +24,25 @@ func TestRegistriesRoundTrip(t *testing.T) {
 		config.NewRegistry(config.ScriptService, []config.Service{secret}, config.DefaultTimeouts, nil),
 		config.FailedRegistry(config.ScriptTask, diag))
 	var buf bytes.Buffer
-	if err := WriteRegistries(&buf, RegistriesOf(snap)); err != nil {
+	if err := WriteDebugRequest(&buf, DebugRequestOf("test", snap)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), "c2VjcmV0") {
-		t.Fatalf("the registries carry a credential: %s", buf.String())
+		t.Fatalf("the request carries a credential: %s", buf.String())
 	}
 	buf.WriteString("Content-Length: 2\r\n\r\n{}")
 	r := bufio.NewReader(&buf)
-	regs, err := ReadRegistries(r)
+	req, err := ReadDebugRequest(r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rest, _ := io.ReadAll(r); string(rest) != "Content-Length: 2\r\n\r\n{}" {
-		t.Errorf("left after the registries: %q", rest)
+		t.Errorf("left after the request: %q", rest)
 	}
-	got := regs.Snapshot()
+	if req.Environment != "test" || req.Sources.RegistryURL != src.RegistryURL {
+		t.Errorf("environment %q, sources %+v, want test and %+v", req.Environment, req.Sources, src)
+	}
+	got := req.Snapshot()
 	if got.Sources.RegistryURL != src.RegistryURL {
 		t.Errorf("sources %+v, want %+v", got.Sources, src)
 	}
@@ -52,18 +56,42 @@ func TestRegistriesRoundTrip(t *testing.T) {
 	}
 }
 
-// FuzzReadRegistries: whatever comes before the conversation, reading
-// it ends with registries or an error, never a crash.
-func FuzzReadRegistries(f *testing.F) {
-	f.Add([]byte(`{"sources":{"registryUrl":"http://127.0.0.1:1"},"kinds":{"scriptService":[{"serviceId":"a","url":"http://x"}]}}` + "\n"))
+// TestDebugRequestOfFiles: a request for configuration files carries
+// the environment and its sources, no services (the child reads the
+// files), and a registryUrl without its services is refused.
+func TestDebugRequestOfFiles(t *testing.T) {
+	src := config.Sources{ConfigRoot: "/etc/webforms", Properties: []string{"a.yml"}}
+	var buf bytes.Buffer
+	if err := WriteDebugRequest(&buf, DebugRequestOf("prod", config.NewSnapshot(src))); err != nil {
+		t.Fatal(err)
+	}
+	req, err := ReadDebugRequest(bufio.NewReader(&buf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Environment != "prod" || req.Sources.ConfigRoot != src.ConfigRoot || len(req.Sources.Properties) != 1 || req.Registries != nil || req.Snapshot() != nil {
+		t.Errorf("request %+v, want prod with the sources and no services", req)
+	}
+	for _, line := range []string{`{"sources":{"registryUrl":"http://x"}}`, `{"sources":{},"registries":{"sources":{"registryUrl":"http://x"},"kinds":{}}}`} {
+		if _, err := ReadDebugRequest(bufio.NewReader(strings.NewReader(line + "\n"))); err == nil {
+			t.Errorf("%s read without an error", line)
+		}
+	}
+}
+
+// FuzzReadDebugRequest: whatever comes before the conversation, reading
+// it ends with a request or an error, never a crash.
+func FuzzReadDebugRequest(f *testing.F) {
+	f.Add([]byte(`{"environment":"a","sources":{"registryUrl":"http://127.0.0.1:1"},"registries":{"sources":{"registryUrl":"http://127.0.0.1:1"},"kinds":{"scriptService":[{"serviceId":"a","url":"http://x"}]}}}` + "\n"))
 	f.Add([]byte(`{"sources":{},"kinds":{}}` + "\n"))
-	f.Add([]byte(`{"sources":{"registryUrl":"u"},"unloaded":{"scriptTask":[{"severity":"error","code":"c","message":"m"}]}}` + "\n"))
+	f.Add([]byte(`{"environment":"prod","sources":{"configRoot":"/etc","properties":["a.yml","b.properties"]}}` + "\n"))
+	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"unloaded":{"scriptTask":[{"severity":"error","code":"c","message":"m"}]}}}` + "\n"))
 	f.Add([]byte(strings.Repeat("[", 100000) + "\n"))
-	f.Add([]byte(`{"sources":{"registryUrl":"u"},"kinds":{"scriptService":[` + strings.Repeat(`{"serviceId":"s","url":"http://x"},`, 2000) + `{}]}}` + "\n"))
+	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"kinds":{"scriptService":[` + strings.Repeat(`{"serviceId":"s","url":"http://x"},`, 2000) + `{}]}}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		regs, err := ReadRegistries(bufio.NewReader(bytes.NewReader(data)))
+		req, err := ReadDebugRequest(bufio.NewReader(bytes.NewReader(data)))
 		if err == nil {
-			_ = regs.Snapshot()
+			_ = req.Snapshot()
 		}
 	})
 }
