@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	godap "github.com/google/go-dap"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/dap"
@@ -562,5 +564,61 @@ func TestDesignerDebugIdleBeforeLaunch(t *testing.T) {
 		if !terminated || !strings.Contains(out.String(), "sent nothing for 200ms") {
 			t.Errorf("initialize %v: the page was not told (terminated %v):\n%s", initialize, terminated, out.String())
 		}
+	}
+}
+
+// TestDesignerDebugChildHearsTheServersDecision: the launch a debug
+// session's child hears names the kind the server decided (here from
+// the script's own kind line, the launch naming none) and the
+// environment of the snapshot the server gave the child, so that the
+// child decides neither again (it decided the kind from its own reading
+// of the project).
+func TestDesignerDebugChildHearsTheServersDecision(t *testing.T) {
+	t.Parallel()
+	heard := &syncWriter{&sync.Mutex{}, &bytes.Buffer{}}
+	inner := debugInProcess(t, nil, 0)
+	var mu sync.Mutex
+	var env string
+	url, _ := newDAPServerWith(t, GateOptions{}, func(o *Options) {
+		o.Debug = func(ctx context.Context, snap workspace.Snapshot, allow []string) (*DebugChild, error) {
+			c, err := inner(ctx, snap, allow)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			env = snap.Environment
+			mu.Unlock()
+			c.In = io.MultiWriter(c.In, heard)
+			return c, nil
+		}
+	})
+	d := dialDAP(t, url, "ann", "authors", nil)
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "", nil)
+	d.send("launch", map[string]any{"program": "/designer/which.js", "text": "// restls-kind: scriptTask\nreturn 1;\n"})
+	if m := d.until("launch", "", nil); !m.Success {
+		t.Fatalf("launch refused: %s", m.Message)
+	}
+	d.send("disconnect", nil)
+	d.until("disconnect", "", nil)
+	var launch struct {
+		Arguments struct{ Kind, Env string }
+	}
+	br := bufio.NewReader(strings.NewReader(heard.String()))
+	for {
+		data, err := godap.ReadBaseMessage(br)
+		if err != nil {
+			t.Fatalf("the child heard no launch: %v\n%s", err, heard.String())
+		}
+		var m dapRequest
+		if json.Unmarshal(data, &m) == nil && m.Command == "launch" {
+			_ = json.Unmarshal(data, &launch)
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if launch.Arguments.Kind != "scriptTask" || launch.Arguments.Env != env {
+		t.Errorf("the child's launch names kind %q and environment %q, want scriptTask and the snapshot's %q", launch.Arguments.Kind, launch.Arguments.Env, env)
 	}
 }
