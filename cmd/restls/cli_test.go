@@ -42,6 +42,7 @@ func TestCLISlips(t *testing.T) {
 		{"help-dap", []string{"help", "dap"}, nil, 0},
 		{"dap-request-stdin-listen", []string{"dap", "--request-stdin", "--listen", "127.0.0.1:0"}, nil, 2},
 		{"dap-request-stdin-empty", []string{"dap", "--request-stdin"}, nil, 2},
+		{"dap-request-stdin-project", []string{"dap", "--request-stdin", "--config-root", "testdata/config"}, nil, 2},
 		{"dap-allow-services-empty", []string{"dap", "--allow-services="}, nil, 2},
 	}
 	for _, tc := range tests {

@@ -56,7 +56,7 @@ session broke, 2 for usage errors.`)
 	var allowServices stringList
 	fs.Var(&allowServices, "allow-services", "let a debug run call only this `serviceId` (repeatable; each value one exact serviceId, a comma part of it); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
 	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
-	requestStdin := fs.Bool("request-stdin", false, "read one line of JSON on stdin before the protocol: the environment and sources (a registryUrl's services with them) restls serve decided for the designer debug session it starts this process for; they replace the project file's environments and the source flags")
+	requestStdin := fs.Bool("request-stdin", false, "read one line of JSON on stdin before the protocol: the environment, sources (a registryUrl's services with them), time limits and engine level restls serve decided for the designer debug session it starts this process for; no project file is read (--project, --env and the source flags are refused with it)")
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -88,7 +88,12 @@ session broke, 2 for usage errors.`)
 			return 2
 		}
 	}
-	if cf.rootMissing("dap") {
+	if *requestStdin {
+		if cf.file != "" || cf.envName != "" || len(cf.args) > 0 {
+			fmt.Fprintln(env.stderr, "restls dap: --request-stdin takes the project from restls serve's request, and reads no project file: leave out --project, --env and the source flags, or leave out --request-stdin")
+			return 2
+		}
+	} else if cf.rootMissing("dap") {
 		return 2
 	}
 	log, closeLog, err := serveLogger(env, *logFile, *logLevel, "console")
@@ -99,27 +104,30 @@ session broke, 2 for usage errors.`)
 	defer closeLog()
 	// The one workspace session of this process, as restls mcp reads the
 	// project.
-	so := cf.sessionOptions(nil)
-	so.Recorded, so.Logger = true, log.Named("workspace")
+	var so workspace.SessionOptions
 	stdin := bufio.NewReader(env.stdin)
 	var decided *isolate.DebugRequest
 	if *requestStdin {
-		// What restls serve decided for this session: its environment
-		// and sources, in place of the project file's (which may have
-		// changed since the server read it); a registryUrl's services
-		// as a dry run's child receives them: this process neither
-		// fetches them nor holds the backend's token.
+		// What restls serve decided for this session, in place of a
+		// project file (which may have changed since the server read
+		// it): its environment and sources, the file's time limits and
+		// engine level; a registryUrl's services as a dry run's child
+		// receives them: this process neither fetches them nor holds the
+		// backend's token. The launch names the kind the server decided.
 		req, err := isolate.ReadDebugRequest(stdin)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "restls dap: --request-stdin: %v: it is for the restls dap that restls serve starts for a designer debug session, which writes it; leave the flag out to read the project's files\n", err)
 			return 2
 		}
 		decided = &req
-		so.Sources, so.Environments = req.Sources, workspace.Environments{}
+		so = workspace.SessionOptions{Sources: req.Sources, TimeLimits: req.TimeLimits, EngineLevel: req.EngineLevel}
 		if fixed := req.Snapshot(); fixed != nil {
 			so.Load = func(config.Sources) *config.Snapshot { return fixed }
 		}
+	} else {
+		so = cf.sessionOptions(nil)
 	}
+	so.Recorded, so.Logger = true, log.Named("workspace")
 	sess := workspace.NewSession(so)
 	// A paused run waits in this process: its goroutine blocks in the
 	// observer (docs/decisions.md, "Debugging").

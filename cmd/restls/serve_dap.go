@@ -18,27 +18,22 @@ import (
 )
 
 // debugChildren starts the restls dap child of each designer debug
-// session: the project as this server reads it (the same --project and
-// source flags; the environment variables are inherited), the dry runs'
-// --max-memory, enforced from outside as for a run's child, and its run
-// reported for the audit (--report-runs). What the server decided of the
-// session goes to the child on its stdin before the protocol
-// (--request-stdin, isolate.DebugRequest): the environment of snap, the
-// one the gate judged, and its sources, which the child runs with in
-// place of the project file's environments (the launch it hears names
-// the kind the server decided); for a snapshot whose services come from
-// --registry-url, the registry's services, as a dry run's child
-// receives them: serviceIds, URLs and descriptions, no credential and
-// not the backend's token. It logs at level, the server's (as a dry
-// run's child does), and its log lines join this server's log, each at
-// its own level. Its idle limit is --debug-idle, the one the /dap
-// socket has before the launch.
+// session: the dry runs' --max-memory, enforced from outside as for a
+// run's child, and its run reported for the audit (--report-runs). The
+// project is what the server decided of the session, given on the
+// child's stdin before the protocol (--request-stdin,
+// isolate.DebugRequest), and the child reads no project file: the
+// environment of snap, the one the gate judged, and its sources; snap's
+// time limits and engine level, the project file's as this server read
+// it; for a snapshot whose services come from --registry-url, the
+// registry's services, as a dry run's child receives them: serviceIds,
+// URLs and descriptions, no credential and not the backend's token. The
+// launch it hears names the kind the server decided. It logs at level,
+// the server's (as a dry run's child does), and its log lines join this
+// server's log, each at its own level. Its idle limit is --debug-idle,
+// the one the /dap socket has before the launch.
 func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Duration, log *zap.Logger) func(context.Context, workspace.Snapshot, []string) (*web.DebugChild, error) {
 	base := []string{"dap", "--report-runs", "--request-stdin", "--log-level", level, "--idle", idle.String(), "--max-memory", strconv.FormatInt(maxMemory, 10)}
-	if f := cf.projectFile(); f != "" {
-		base = append(base, "--project", f)
-	}
-	base = append(base, cf.args...)
 	return func(ctx context.Context, snap workspace.Snapshot, allow []string) (*web.DebugChild, error) {
 		args := slices.Clone(base)
 		for _, id := range allow {
@@ -50,6 +45,7 @@ func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Dur
 		if snap.Config == nil {
 			req.Sources = cf.sources()
 		}
+		req.TimeLimits, req.EngineLevel = snap.TimeLimits, snap.EngineLevel
 		s, err := isolate.StartSession(ctx, isolate.SessionOptions{Args: args, MaxMemory: maxMemory, Stderr: &logLines{log: log}})
 		if err != nil {
 			return nil, err

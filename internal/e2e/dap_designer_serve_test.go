@@ -243,3 +243,68 @@ func TestDesignerDebugRunsInTheServersDecision(t *testing.T) {
 		t.Errorf("audit of the debug run: environment %q, kind %q, outcome %q; want a, scriptService, returned\n%s", rec.Environment, rec.Kind, rec.Outcome, b)
 	}
 }
+
+// TestDesignerDebugChildReadsNoProjectFile: the project file's engine
+// level (and time limits) a designer debug run has are the server's,
+// given to its restls dap child with the environment: the file changed
+// after the server read it (no engine level; then a broken file) changes
+// nothing of the run, where the child read the file again and ran a
+// script the server's level refuses (and, the file broken, did not
+// start).
+func TestDesignerDebugChildReadsNoProjectFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "config/application.yml", "scriptservice:\n  api:\n    - serviceId: orders\n      url: https://orders.example.com/api\n")
+	file := writeFile(t, dir, "restls.yaml", "configRoot: config\nengine: es5.1\ntimeLimits:\n  scriptService: 5000\n")
+	cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--project", file)
+	cmd.Dir = dir
+	p := startHTTPCmd(t, cmd)
+	for _, later := range []string{
+		"configRoot: config\n",                 // another engine level (latest), and no time limits
+		"configRoot: config\nengine: es9999\n", // a file restls refuses to read
+	} {
+		// The server has read the file; the child, started at the
+		// launch, would read this one.
+		writeFile(t, dir, "restls.yaml", later)
+		d := dialDesignerDAP(t, p.base, p.key)
+		d.send("initialize", map[string]any{"adapterID": "restls"})
+		d.until("initialize", "")
+		d.send("launch", map[string]any{"program": "/designer/scriptService/arrow.js", "text": "var f = () => 1;\nreturn f();\n"})
+		if m := d.until("launch", ""); !m.Success {
+			t.Fatalf("launch refused: %s", m.Message)
+		}
+		d.send("configurationDone", nil)
+		out := designerOutput(t, d)
+		if !strings.Contains(out, "arrow functions came in es2015, after the platform's engine level es5.1") || strings.Contains(out, "result:") {
+			t.Errorf("with restls.yaml now\n%s\nthe debug run did not keep the server's engine level es5.1:\n%s", later, out)
+		}
+		d.send("disconnect", nil)
+		d.until("disconnect", "")
+	}
+}
+
+// designerOutput reads d until its session's run ends (terminated) and
+// returns what its output events said.
+func designerOutput(t *testing.T, d *designerDAP) string {
+	t.Helper()
+	var out strings.Builder
+	for {
+		_, data, err := d.c.Read(d.ctx)
+		if err != nil {
+			t.Fatalf("reading /dap until the run ends: %v\n%s", err, out.String())
+		}
+		var m designerMsg
+		_ = json.Unmarshal(data, &m)
+		if m.Event == "output" {
+			var o struct{ Output string }
+			_ = json.Unmarshal(m.Body, &o)
+			out.WriteString(o.Output)
+		}
+		if m.Event == "terminated" {
+			return out.String()
+		}
+	}
+}

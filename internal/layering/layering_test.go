@@ -66,7 +66,7 @@ var table = map[string]rule{
 	"runtime/dryrun/history": {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // the run history behind compare (issue 28)
 	"runtime/dryrun/diff":    {may: []string{"runtime/restclient", "runtime/dryrun", "config"}}, // a diff of two runs
 	"runtime":                {may: []string{"config", "runtime/restclient", "runtime/dryrun"}},
-	"runtime/isolate":        {may: []string{"config", "runtime", "runtime/restclient", "runtime/dryrun"}},
+	"runtime/isolate":        {may: []string{"config", "jslevel", "runtime", "runtime/restclient", "runtime/dryrun"}}, // jslevel: the engine level a debug child is given (DebugRequest)
 	"remote":                 {may: []string{"config"}},
 	"workspace":              {may: []string{"config", "openapi", "runtime/restclient", "workspace/index", "jslevel"}},                                                                     // the project as every surface sees it; restclient: the fixture and call formats its answer checks read (contract.go); workspace/index (and so hints, an engine below, which imports nothing of workspace): the Session owns the project indexes every surface shares (issue 34)
 	"engine":                 {may: []string{"config", "openapi", "jslevel", "workspace", "runtime", "runtime/isolate", "runtime/restclient", "runtime/dryrun", "runtime/dryrun/history"}}, // the one dry-run engine: kind, fixtures, isolation, answer checks, history

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/input"
+	"github.com/restls/restls/jslevel"
 )
 
 // Registries are the registries of every kind of a snapshot whose
@@ -77,13 +79,14 @@ func (r Registries) Snapshot() *config.Snapshot {
 // DebugRequest is what a server decided of a designer debug session
 // before it starts the session's restls dap child, which reads it on its
 // stdin before the protocol (restls dap --request-stdin): the
-// environment the gate judged and audits, and its sources, so that the
-// child runs there and reads no environment of a project file again
-// (the file may have changed since the server read it). The launch the
-// child hears names the kind the server decided. Like a dry run's
-// ChildRequest it holds no credential: the child reads the files the
-// sources name, or, for a registryUrl, is given the services the server
-// read (Registries), and never the backend's token.
+// environment the gate judged and audits, its sources, and the project
+// file's facts a run's snapshot holds (its time limits and engine
+// level), so that the child reads nothing of a project file (it may
+// have changed since the server read it). The launch the child hears
+// names the kind the server decided. Like a dry run's ChildRequest it
+// holds no credential: the child reads the files the sources name, or,
+// for a registryUrl, is given the services the server read
+// (Registries), and never the backend's token.
 type DebugRequest struct {
 	// Environment is the environment's name ("" for none).
 	Environment string         `json:"environment,omitempty"`
@@ -91,6 +94,12 @@ type DebugRequest struct {
 	// Registries are the services of a registryUrl (Sources names one);
 	// nil for files.
 	Registries *Registries `json:"registries,omitempty"`
+	// TimeLimits are the project file's timeLimits as the server read
+	// them (nil: none).
+	TimeLimits map[config.Kind]time.Duration `json:"timeLimits,omitempty"`
+	// EngineLevel is the project file's engine as the server read it
+	// (jslevel.Latest, the zero value: none): a run beyond it is refused.
+	EngineLevel jslevel.Level `json:"engineLevel,omitempty"`
 }
 
 // DebugRequestOf is the request of a debug session in the environment
@@ -156,6 +165,14 @@ func ReadDebugRequest(r io.ByteReader) (DebugRequest, error) {
 	}
 	if (out.Sources.RegistryURL != "") != (out.Registries != nil) || (out.Registries != nil && out.Registries.Sources.RegistryURL != out.Sources.RegistryURL) {
 		return DebugRequest{}, fmt.Errorf("read the debug session's request: a registryUrl comes with its services, and services with their registryUrl")
+	}
+	if _, err := jslevel.Parse(out.EngineLevel.String()); err != nil {
+		return DebugRequest{}, fmt.Errorf("read the debug session's request: %w", err)
+	}
+	for k, d := range out.TimeLimits {
+		if _, err := config.ParseKind(string(k)); err != nil || d <= 0 {
+			return DebugRequest{}, fmt.Errorf("read the debug session's request: timeLimits %q: %v is not a positive time limit of a script kind", k, d)
+		}
 	}
 	return out, nil
 }

@@ -6,8 +6,10 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/restls/restls/config"
+	"github.com/restls/restls/jslevel"
 )
 
 // TestDebugRequestRoundTrip: the request a restls dap child reads is
@@ -58,11 +60,15 @@ func TestDebugRequestRoundTrip(t *testing.T) {
 
 // TestDebugRequestOfFiles: a request for configuration files carries
 // the environment and its sources, no services (the child reads the
-// files), and a registryUrl without its services is refused.
+// files), and the project file's time limits and engine level; a
+// registryUrl without its services is refused, and so are an engine
+// level and time limits the project file could not have.
 func TestDebugRequestOfFiles(t *testing.T) {
 	src := config.Sources{ConfigRoot: "/etc/webforms", Properties: []string{"a.yml"}}
+	sent := DebugRequestOf("prod", config.NewSnapshot(src))
+	sent.TimeLimits, sent.EngineLevel = map[config.Kind]time.Duration{config.ScriptTask: 2500 * time.Millisecond}, jslevel.ES5_1
 	var buf bytes.Buffer
-	if err := WriteDebugRequest(&buf, DebugRequestOf("prod", config.NewSnapshot(src))); err != nil {
+	if err := WriteDebugRequest(&buf, sent); err != nil {
 		t.Fatal(err)
 	}
 	req, err := ReadDebugRequest(bufio.NewReader(&buf))
@@ -72,7 +78,11 @@ func TestDebugRequestOfFiles(t *testing.T) {
 	if req.Environment != "prod" || req.Sources.ConfigRoot != src.ConfigRoot || len(req.Sources.Properties) != 1 || req.Registries != nil || req.Snapshot() != nil {
 		t.Errorf("request %+v, want prod with the sources and no services", req)
 	}
-	for _, line := range []string{`{"sources":{"registryUrl":"http://x"}}`, `{"sources":{},"registries":{"sources":{"registryUrl":"http://x"},"kinds":{}}}`} {
+	if req.EngineLevel != jslevel.ES5_1 || len(req.TimeLimits) != 1 || req.TimeLimits[config.ScriptTask] != 2500*time.Millisecond {
+		t.Errorf("engine level %v, time limits %v; want es5.1 and scriptTask 2.5s", req.EngineLevel, req.TimeLimits)
+	}
+	for _, line := range []string{`{"sources":{"registryUrl":"http://x"}}`, `{"sources":{},"registries":{"sources":{"registryUrl":"http://x"},"kinds":{}}}`,
+		`{"sources":{},"engineLevel":200}`, `{"sources":{},"timeLimits":{"nope":5000000}}`, `{"sources":{},"timeLimits":{"scriptTask":0}}`} {
 		if _, err := ReadDebugRequest(bufio.NewReader(strings.NewReader(line + "\n"))); err == nil {
 			t.Errorf("%s read without an error", line)
 		}
@@ -85,6 +95,7 @@ func FuzzReadDebugRequest(f *testing.F) {
 	f.Add([]byte(`{"environment":"a","sources":{"registryUrl":"http://127.0.0.1:1"},"registries":{"sources":{"registryUrl":"http://127.0.0.1:1"},"kinds":{"scriptService":[{"serviceId":"a","url":"http://x"}]}}}` + "\n"))
 	f.Add([]byte(`{"sources":{},"kinds":{}}` + "\n"))
 	f.Add([]byte(`{"environment":"prod","sources":{"configRoot":"/etc","properties":["a.yml","b.properties"]}}` + "\n"))
+	f.Add([]byte(`{"sources":{"configRoot":"/etc"},"timeLimits":{"scriptTask":5000000000,"scriptService":-1},"engineLevel":1}` + "\n"))
 	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"unloaded":{"scriptTask":[{"severity":"error","code":"c","message":"m"}]}}}` + "\n"))
 	f.Add([]byte(strings.Repeat("[", 100000) + "\n"))
 	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"kinds":{"scriptService":[` + strings.Repeat(`{"serviceId":"s","url":"http://x"},`, 2000) + `{}]}}}` + "\n"))
