@@ -89,8 +89,9 @@ Exit status: 0 when the agent closes stdin, 2 for usage errors.`)
 		return 2
 	}
 	srv.Logger = log.Named("mcp")
-	// The run engine of this process, each run in a child restls.
-	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine"), Sweep: true})
+	// The run engine of this process, each run in a child restls that
+	// logs at --log-level, as restls serve's.
+	eng := childEngine(*maxRuns, *runTimeout, *maxMemory, *logLevel, log)
 	// Test files run as restls test runs them: their cases in this
 	// process, bounded by the memory watchdog and the time limit.
 	tests := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: 1, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine")})

@@ -124,10 +124,10 @@ ended without shutdown, 2 for usage errors.`)
 	defer endRuns()
 	// The one run engine of this process: the language server's sessions
 	// and POST /v1/run share it (and its --max-runs slots).
-	// Its children, the dry runs' and the debug sessions', log at this
-	// server's level (childLevel, the one place that decides it).
+	// Its children, the dry runs' (childEngine) and the debug sessions',
+	// log at this server's level.
 	childLevel := *logLevel
-	eng := engine.New(engine.Options{MaxRuns: *maxRuns, Limits: engine.Limits{Timeout: *runTimeout, MaxMemory: *maxMemory}, Logger: log.Named("engine"), Sweep: true, LogLevel: childLevel})
+	eng := childEngine(*maxRuns, *runTimeout, *maxMemory, childLevel, log)
 	runner := scriptRunner(runsCtx, eng)
 	hf.admit = eng.Admit
 	load := pool.Load
@@ -304,6 +304,15 @@ func (s stdio) Close() error {
 		return c.Close()
 	}
 	return nil
+}
+
+// childEngine is the run engine of a process that serves (restls serve,
+// restls mcp), each dry run in a child restls: at most maxRuns at once,
+// each bounded by timeout and maxMemory, the run directories of killed
+// servers swept; the children log at level, the process's --log-level,
+// decided here for both (it was warn whatever the flag said).
+func childEngine(maxRuns int, timeout time.Duration, maxMemory int64, level string, log *zap.Logger) *engine.Engine {
+	return engine.New(engine.Options{MaxRuns: maxRuns, Limits: engine.Limits{Timeout: timeout, MaxMemory: maxMemory}, Logger: log.Named("engine"), Sweep: true, LogLevel: level})
 }
 
 // serveLogger logs to file (appending) or stderr, never stdout.
