@@ -314,6 +314,31 @@ func (d *dapSocket) pauseAt(text string, line int, extra map[string]any) {
 	d.until("", "stopped", nil)
 }
 
+// keepTalking sends a threads request on d every period, as an editor's
+// debugger asks while it waits on a run, until the function it returns
+// is called (which returns once the last is sent). d's context bounds
+// it all.
+func (d *dapSocket) keepTalking(period time.Duration) (quiet func()) {
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for seq := 1 << 20; ; seq++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			b, _ := json.Marshal(map[string]any{"seq": seq, "type": "request", "command": "threads"})
+			if d.c.Write(d.ctx, websocket.MessageText, b) != nil {
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-exited }
+}
+
 // TestDesignerDebugHoldsARunSlot: a debug session paused at a
 // breakpoint holds one of the run engine's slots (--max-runs, the one
 // admission limit dry runs take), so paused sessions cannot run past
@@ -383,7 +408,12 @@ func TestDesignerDebugIdleFreesTheSlot(t *testing.T) {
 		o.Admit, o.Debug = eng.Admit, debugInProcess(t, nil, 300*time.Millisecond)
 	})
 	d := dialDAP(t, url, "ann", "authors", nil)
+	// Until the run stands paused the page keeps talking: how long a
+	// loaded machine takes to reach the breakpoint is no part of the
+	// idle limit, which counts from the page's last message after that.
+	quiet := d.keepTalking(50 * time.Millisecond)
 	d.pauseAt("var a = 1;\nvar b = a + 1;\nreturn b;\n", 2, nil)
+	quiet()
 	var out strings.Builder
 	d.until("", "terminated", &out)
 	if !strings.Contains(out.String(), "idle limit") {

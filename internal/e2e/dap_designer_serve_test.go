@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/restls/restls/web"
 )
 
@@ -144,7 +146,24 @@ func TestDesignerDebugIdleThroughServe(t *testing.T) {
 		}
 	}
 
-	d, _ := pausedDesignerSession(t, p)
+	// Until its run stands paused, the page keeps talking (as an
+	// editor's debugger asks for threads): how long a loaded machine
+	// takes to start the child and reach the breakpoint is no part of the
+	// idle limit, which counts from the page's last message after that.
+	d := dialDesignerDAP(t, p.base, p.key)
+	quiet := keepTalking(d, 250*time.Millisecond)
+	const name = "/designer/scriptService/script.js"
+	d.send("initialize", map[string]any{"adapterID": "restls"})
+	d.until("initialize", "")
+	d.send("launch", map[string]any{"program": name, "text": "var a = 1;\nvar b = a + 1;\nreturn b;\n"})
+	if m := d.until("launch", ""); !m.Success {
+		t.Fatalf("launch refused: %s", m.Message)
+	}
+	d.send("setBreakpoints", map[string]any{"source": map[string]any{"path": name}, "breakpoints": []map[string]any{{"line": 2}}})
+	d.until("setBreakpoints", "")
+	d.send("configurationDone", nil)
+	d.until("", "stopped")
+	quiet()
 	var out strings.Builder
 	for {
 		_, data, err := d.c.Read(d.ctx)
@@ -164,6 +183,32 @@ func TestDesignerDebugIdleThroughServe(t *testing.T) {
 	if !strings.Contains(out.String(), "sent nothing for 1.5s") {
 		t.Errorf("the paused session's end said:\n%s\nwant the child's idle limit of 1.5s", out.String())
 	}
+}
+
+// keepTalking sends a threads request on d every period, as an editor's
+// debugger asks while it waits on a run, until the function it returns
+// is called (which returns once the last is sent): the session's idle
+// limit then counts from the page's last message after that, however
+// long the machine took to get there. d's context bounds it all.
+func keepTalking(d *designerDAP, period time.Duration) (quiet func()) {
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for seq := 1 << 20; ; seq++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			b, _ := json.Marshal(map[string]any{"seq": seq, "type": "request", "command": "threads"})
+			if d.c.Write(d.ctx, websocket.MessageText, b) != nil {
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-exited }
 }
 
 // TestDesignerDebugRunsInTheServersDecision: the environment and the
