@@ -217,14 +217,8 @@ func Parse(path string, data []byte) (*File, error) {
 	return parse(path, data, nil)
 }
 
-// scriptPath is the script a test file at path names with script: raw,
-// as Parse resolves it: relative to the test file's directory.
-func scriptPath(path, raw string) string {
-	return filepath.Join(filepath.Dir(path), filepath.FromSlash(raw))
-}
-
 // parse is Parse with overlay: a script named there (by its path as
-// scriptPath resolves it) is that text, not the file on disk (an
+// input.NamedPath resolves it) is that text, not the file on disk (an
 // editor's unsaved buffer).
 func parse(path string, data []byte, overlay map[string][]byte) (*File, error) {
 	errs := problems{path: path}
@@ -248,9 +242,12 @@ func parse(path string, data []byte, overlay map[string][]byte) (*File, error) {
 		// named again (a value it could not take reads as absent).
 		errs.decode(err)
 	}
-	f := &File{Path: path, Script: scriptPath(path, raw.Script), doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
+	script, scriptErr := input.NamedPath(path, raw.Script)
+	f := &File{Path: path, Script: script, doc: doc, data: data, root: input.RootOf(path), validate: raw.ValidateResponses}
 	if raw.Script == "" {
 		bad(root.Line, "no script: name the script to test, relative to this file (script: ../scripts/x.js)")
+	} else if scriptErr != nil {
+		bad(lineOf(root, "script"), "script: %v", scriptErr)
 	} else if text, ok := overlay[f.Script]; ok {
 		f.Source = string(text)
 	} else if src, err := input.ReadFileIn(f.root, f.Script, input.Script); err != nil {
@@ -471,7 +468,10 @@ func fixtures(root, path string, data []byte, n *yaml.Node, top bool) ([]*restcl
 	case n.Kind == 0:
 		return nil, "", nil
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		file := filepath.Join(filepath.Dir(path), filepath.FromSlash(n.Value))
+		file, err := input.NamedPath(path, n.Value)
+		if err != nil {
+			return nil, "", &Error{File: path, Line: n.Line, Msg: "fixtures: " + err.Error()}
+		}
 		if _, err := input.Inside(root, file, input.Fixtures); err != nil {
 			return nil, "", &Error{File: path, Line: n.Line, Msg: fmt.Sprintf("fixtures: cannot read %s: %v", file, unwrapPath(err))}
 		}

@@ -163,16 +163,12 @@ func parseData(path, rel string, test bool, data []byte) *DataFile {
 			}
 		}
 	}
-	dir := filepath.Dir(path)
 	resolve := func(n *yaml.Node) string {
 		if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
 			return ""
 		}
-		p := filepath.FromSlash(n.Value)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		return filepath.Clean(p)
+		p, _ := input.NamedPath(path, n.Value) // absolute: refused by the run, held as meant
+		return p
 	}
 	if !test {
 		// A list of fixtures, or {fixtures: [...]}.
@@ -212,10 +208,13 @@ func parseData(path, rel string, test bool, data []byte) *DataFile {
 }
 
 // testScript is the script a test file at path names by raw, resolved
-// as restls test resolves it (scripttest: against the file's
-// directory, an absolute path too).
+// by the one rule restls test resolves it by (input.NamedPath: against
+// the file's directory). An absolute raw, which restls test refuses, is
+// the script it means: that script's tests (the designer's) run the file
+// and report the refusal, as restls test does.
 func testScript(path, raw string) string {
-	return filepath.Join(filepath.Dir(path), filepath.FromSlash(raw))
+	p, _ := input.NamedPath(path, raw)
+	return p
 }
 
 // scriptLine is the value of a malformed test file's first line that

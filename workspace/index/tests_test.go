@@ -13,7 +13,10 @@ import (
 // file, wherever it is); a test file that is not YAML names its script by
 // its script: line (so the designer's run of that script's tests reports
 // it as restls test does), one whose script cannot be told names none;
-// test files under node_modules or a hidden directory are not held.
+// test files under node_modules or a hidden directory are not held. An
+// absolute script: (which restls test refuses, input.NamedPath) names
+// the script it means, not one below the test file's directory: that
+// script's tests then report the refusal.
 func TestTests(t *testing.T) {
 	t.Parallel()
 	root := project(t, map[string]string{
@@ -27,6 +30,7 @@ func TestTests(t *testing.T) {
 		"s/broken.test.yaml":         "script: a.js\ncases:\n  - name: a\n   result: [1\n",
 		"s/quoted.test.yaml":         "script: 'a.js' # the one\n[\n",
 		"s/list.test.yaml":           "- script: a.js\n",
+		"s/absbroken.test.yaml":      "script: /x/d.js\n[\n",
 		"s/none.test.yaml":           "cases: [\n",
 		"s/empty.test.yaml":          "script: # none\n[\n",
 		"node_modules/x/a.test.yaml": "script: ../../scripts/a.js\n",
@@ -43,19 +47,20 @@ func TestTests(t *testing.T) {
 	for _, tf := range ix.Tests() {
 		rel, _ := filepath.Rel(root, tf.File)
 		script := tf.Script
-		if script != "" {
-			script, _ = filepath.Rel(root, script)
+		if r, err := filepath.Rel(root, script); script != "" && err == nil && filepath.IsLocal(r) {
+			script = r
 		}
 		got = append(got, filepath.ToSlash(rel)+" -> "+filepath.ToSlash(script))
 	}
 	want := []string{
+		"s/absbroken.test.yaml -> /x/d.js",
 		"s/broken.test.yaml -> s/a.js",
 		"s/empty.test.yaml -> ",
 		"s/list.test.yaml -> ",
 		"s/none.test.yaml -> ",
 		"s/quoted.test.yaml -> s/a.js",
 		"scripts/a.test.yaml -> scripts/a.js",
-		"scripts/abs.test.yaml -> scripts/x/c.js",
+		"scripts/abs.test.yaml -> /x/c.js",
 		"scripts/b.test.yaml -> scripts/b.js",
 		"scripts/nokey.test.yaml -> ",
 		"tests/deep/a.test.yaml -> scripts/a.js",
