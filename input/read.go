@@ -131,6 +131,33 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	return read(path, k, k.Limit(), 0)
 }
 
+// ReadHead reads at most n bytes from the start of the regular file at
+// path (a symbolic link is followed), opened without blocking, whatever
+// its size: the project index finds the script: line of a test file too
+// large for ReadFile there, so that the run of that script's tests
+// reports the file as restls test does. Anything but a regular file is a
+// *FileError (ErrNotRegular).
+func ReadHead(path string, k Kind, n int) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &FileError{Path: path, Kind: k, What: fileKind(fi.Mode()), Err: ErrNotRegular}
+	}
+	buf := make([]byte, min(int64(n), fi.Size()))
+	m, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:m], nil
+}
+
 // Room is space a caller wants around a file's bytes in the buffer they
 // are read into (ReadFileRoom): Before zero bytes, the file's, then After
 // zero bytes.

@@ -16,11 +16,14 @@ import (
 
 // TestDesignerTestFilesAsRestlsTest: POST /v1/test says of a test file
 // what restls test says (scripttest.Load's message, which restls test
-// prints as the file's "(test file)" failure), where it ran something
-// else: an absolute script: (/scripts/orders.js, meant from the
-// project's top) is refused with what to write instead; the index joined
-// it to the test file's directory (scripts/scripts/orders.js), so it
-// tested no script.
+// prints as the file's "(test file)" failure), where it answered 404 "no
+// test file" or ran something else:
+//   - an absolute script: (/scripts/orders.js, meant from the project's
+//     top) is refused with what to write instead; the index joined it to
+//     the test file's directory (scripts/scripts/orders.js), so it tested
+//     no script;
+//   - a test file above the 4 MiB limit, which the index left out, is
+//     named by its script: line and fails with restls test's read error.
 func TestDesignerTestFilesAsRestlsTest(t *testing.T) {
 	t.Parallel()
 	root := testProject(t)
@@ -31,6 +34,10 @@ func TestDesignerTestFilesAsRestlsTest(t *testing.T) {
 	if err := os.WriteFile(abs, []byte("script: /scripts/orders.js\nresult: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	huge := filepath.Join(root, "scripts", "huge.test.yaml")
+	if err := os.WriteFile(huge, []byte("script: orders.js\n"+strings.Repeat("# padding\n", 1<<19)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	eng := engine.New(engine.Options{Isolation: engine.InProcess})
 	s, hs := newTestServer(t, config.Sources{ConfigRoot: exampleRoot}, func(o *Options) { o.Runner, o.TestRoot, o.Admit = eng.Run, root, eng.Admit })
 	auth := map[string]string{"Authorization": "Bearer " + s.key}
@@ -39,7 +46,7 @@ func TestDesignerTestFilesAsRestlsTest(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("POST /v1/test = %d %s; want 200", res.StatusCode, body)
 	}
-	for _, file := range []string{abs} {
+	for _, file := range []string{abs, huge} {
 		_, err := scripttest.Load(file)
 		if err == nil {
 			t.Fatalf("restls test loads %s", file)
@@ -57,7 +64,7 @@ func TestDesignerTestFilesAsRestlsTest(t *testing.T) {
 			t.Errorf("%s: %+v; want the (test file) failure %q", rel, c, want)
 		}
 	}
-	if got.Failed != 1 || got.Passed != 3 || !slices.Equal(got.Files, []string{"scripts/orders.test.yaml", "scripts/top.test.yaml"}) {
-		t.Errorf("answer %s; want the 3 cases of orders.test.yaml and top.test.yaml failing", body)
+	if got.Failed != 2 || got.Passed != 3 || !slices.Equal(got.Files, []string{"scripts/huge.test.yaml", "scripts/orders.test.yaml", "scripts/top.test.yaml"}) {
+		t.Errorf("answer %s; want the 3 cases of orders.test.yaml and the two files failing", body)
 	}
 }

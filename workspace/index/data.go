@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,7 +111,13 @@ func (ix *Index) readData(path string) *DataFile {
 // file.
 func (ix *Index) readDataAs(path, rel string, test bool) *DataFile {
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDataFile {
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if fi.Size() > maxDataFile {
+		if test {
+			return largeTest(path, rel, fi)
+		}
 		return nil
 	}
 	k := input.Fixtures
@@ -123,6 +130,34 @@ func (ix *Index) readDataAs(path, rel string, test bool) *DataFile {
 	}
 	df := parseData(path, rel, test, data)
 	df.size, df.mtime = fi.Size(), fi.ModTime()
+	return df
+}
+
+// maxHead is how much of a test file too large to read (maxDataFile)
+// the index reads for its script: line.
+const maxHead = 64 << 10
+
+// largeTest is a test file too large to read, held as a malformed one
+// is: without places, naming the script its script: line (in its first
+// maxHead bytes) names, so the run of that script's tests (the
+// designer's) reports it with restls test's message, where the designer
+// answered "no test file". nil when its head cannot be read.
+func largeTest(path, rel string, fi os.FileInfo) *DataFile {
+	head, err := input.ReadHead(path, input.TestFile, maxHead)
+	if err != nil {
+		return nil
+	}
+	if len(head) == maxHead {
+		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1] // a line cut short names no script
+		} else {
+			head = nil
+		}
+	}
+	df := &DataFile{Path: path, Rel: rel, Test: true, size: fi.Size(), mtime: fi.ModTime()}
+	if raw, ok := scriptLine(head); ok {
+		df.script = testScript(path, raw)
+	}
 	return df
 }
 

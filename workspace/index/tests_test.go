@@ -70,6 +70,62 @@ func TestTests(t *testing.T) {
 	}
 }
 
+// TestTestsRestlsTestRuns: the index holds the test files restls test
+// runs that it cannot read whole, so the designer runs them for their
+// script and reports them as restls test does, where it answered "no
+// test file": one above the test file limit (4 MiB) by the script: line
+// of its head (a line cut at the head's end names none), and those past
+// the scripts' cap (MaxFiles), which the walk used to stop at.
+func TestTestsRestlsTestRuns(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("# padding to above the limit\n", maxDataFile/20)
+	tests := func(t *testing.T, files map[string]string, maxFiles int) []string {
+		root := project(t, files)
+		ix, err := New(Options{Root: root, TestSuffix: ".test.yaml", MaxFiles: maxFiles})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.Build(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tf := range ix.Tests() {
+			rel, _ := filepath.Rel(root, tf.File)
+			script := tf.Script
+			if script != "" {
+				script, _ = filepath.Rel(root, script)
+			}
+			got = append(got, filepath.ToSlash(rel)+" -> "+filepath.ToSlash(script))
+		}
+		return got
+	}
+	t.Run("above 4 MiB", func(t *testing.T) {
+		t.Parallel()
+		got := tests(t, map[string]string{
+			"a/1.js":              "return 1;",
+			"a/huge.test.yaml":    "# big\nscript: 1.js\n" + pad,
+			"a/cut.test.yaml":     strings.Repeat("#", maxHead-5) + "\nscript: 1.js\n" + pad,
+			"a/nothing.test.yaml": pad,
+		}, 0)
+		want := []string{"a/cut.test.yaml -> ", "a/huge.test.yaml -> a/1.js", "a/nothing.test.yaml -> "}
+		if !slices.Equal(got, want) {
+			t.Errorf("Tests:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+	t.Run("past the scripts' cap", func(t *testing.T) {
+		t.Parallel()
+		got := tests(t, map[string]string{
+			"a/1.js":            "return 1;",
+			"a/2.js":            "return 2;",
+			"a/3.js":            "return 3;",
+			"z/after.test.yaml": "script: ../a/3.js\nresult: 3\n",
+		}, 2)
+		if want := []string{"z/after.test.yaml -> a/3.js"}; !slices.Equal(got, want) {
+			t.Errorf("Tests: %q, want %q", got, want)
+		}
+	})
+}
+
 // FuzzScriptLine: any text gives either nothing or a one-line value
 // that the text holds.
 func FuzzScriptLine(f *testing.F) {
