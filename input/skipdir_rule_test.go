@@ -141,3 +141,22 @@ func TestSkipDirGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensionSkipGlob: the VS Code extension's one copy of the skip
+// glob (SKIP_BEFORE_SERVER, for its search for a service configuration
+// before any server runs, which cannot ask one) is SkipDirGlob; every
+// other exclude of the extension is the running server's (lsp.Files'
+// skip).
+func TestExtensionSkipGlob(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "vscode-extension", "src", "settings.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^export const SKIP_BEFORE_SERVER = '([^'\n]*)';$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("vscode-extension/src/settings.ts has no export const SKIP_BEFORE_SERVER = '...';")
+	}
+	if string(m[1]) != SkipDirGlob {
+		t.Errorf("the extension's SKIP_BEFORE_SERVER is %q, SkipDirGlob %q: make them one", m[1], SkipDirGlob)
+	}
+}

@@ -26,6 +26,7 @@ import { CommandResults, CompareResult, DOCUMENT_INFO, DocumentInfo, Files, Past
 import { PreviewPanel } from './previewPanel';
 import {
   SECTION,
+  SKIP_BEFORE_SERVER,
   ServerConfig,
   Settings,
   classifyChange,
@@ -300,7 +301,7 @@ export class Restls implements vscode.Disposable {
     }
     let files: vscode.Uri[] = [];
     try {
-      files = await vscode.workspace.findFiles('**/{script-service-api.xml,script-handler-api.xml,restls.yaml}', '**/node_modules/**', 1);
+      files = await vscode.workspace.findFiles('**/{script-service-api.xml,script-handler-api.xml,restls.yaml}', SKIP_BEFORE_SERVER, 1);
     } catch {
       // No workspace: wait for a script.
     }

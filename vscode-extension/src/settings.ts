@@ -317,6 +317,19 @@ export function configured(s: Settings): boolean {
  */
 export const CONFIG_PATTERNS = ['**/application.{yml,yaml,properties}', '**/script-*-api.xml', '**/restls.yaml'] as const;
 
+/**
+ * SKIP_BEFORE_SERVER is the server's skip glob (lsp.Files' skip, Go's
+ * input.SkipDirGlob: hidden directories and node_modules, which no
+ * project walk of restls enters) for the one search that runs before any
+ * server answers: the search for a service configuration or restls.yaml
+ * that decides whether to start a server at all. It cannot ask the server
+ * (there is none yet, and asking the binary would spawn one for every
+ * JavaScript workspace), so it is a copy; Go's input package's
+ * TestExtensionSkipGlob fails when it differs from Go's. Everything else
+ * uses the running server's skip.
+ */
+export const SKIP_BEFORE_SERVER = '**/{.*,node_modules}/**';
+
 /** configDocumentSelector selects the service configuration files on disk. */
 export function configDocumentSelector(): { scheme: string; pattern: string }[] {
   return CONFIG_PATTERNS.map((pattern) => ({ scheme: 'file', pattern }));

@@ -66,8 +66,9 @@ export class TestsView implements vscode.Disposable {
   readonly controller: vscode.TestController;
   private readonly disposables: vscode.Disposable[] = [];
 
-  /** glob is the server's testFiles glob the watcher watches; undefined before a server answered. */
+  /** glob is the server's testFiles glob the watcher watches, and skip its skip glob; undefined before a server answered. */
   private glob: string | undefined;
+  private skip: string | undefined;
   /** details are each FileCoverage's lines and branches, for loadDetailedCoverage. */
   private readonly details = new WeakMap<vscode.FileCoverage, vscode.FileCoverageDetail[]>();
   private watcher: vscode.Disposable[] = [];
@@ -100,25 +101,37 @@ export class TestsView implements vscode.Disposable {
     if (!tf?.testFiles) {
       return;
     }
-    this.watch(tf.testFiles);
+    this.watch(tf.testFiles, tf.skip);
     const files = await vscode.workspace.findFiles(tf.testFiles, tf.skip || undefined);
     for (const u of files) {
       this.fileItem(u);
     }
   }
 
-  /** watch follows the test files of glob as they come, change and go; a new glob replaces the old one's watcher. */
-  private watch(glob: string): void {
-    if (glob === this.glob) {
+  /**
+   * watch follows the test files of glob as they come, change and go,
+   * leaving out those in the directories skip leaves out, as discover's
+   * search does (VS Code's watcher takes no exclude: its events are
+   * filtered); a new glob or skip replaces the old watcher.
+   */
+  private watch(glob: string, skip: string): void {
+    if (glob === this.glob && skip === this.skip) {
       return;
     }
     this.glob = glob;
+    this.skip = skip;
     this.watcher.forEach((d) => d.dispose());
+    const skipped = skipMatcher(skip);
     const w = vscode.workspace.createFileSystemWatcher(glob);
+    const seen = (u: vscode.Uri) => {
+      if (!skipped(u)) {
+        void this.resolveFile(this.fileItem(u));
+      }
+    };
     this.watcher = [
       w,
-      w.onDidCreate((u) => void this.resolveFile(this.fileItem(u))),
-      w.onDidChange((u) => void this.resolveFile(this.fileItem(u))),
+      w.onDidCreate(seen),
+      w.onDidChange(seen),
       w.onDidDelete((u) => this.controller.items.delete(u.toString())),
     ];
   }
@@ -252,6 +265,73 @@ export class TestsView implements vscode.Disposable {
       d.dispose();
     }
   }
+}
+
+/** maxGlob bounds the skip glob a server sends that skipMatcher compiles. */
+const maxGlob = 1024;
+
+/**
+ * skipMatcher tells whether a file is in a directory the server's skip
+ * glob leaves out (lsp.Files' skip, "**\/{.*,node_modules}/**"), by its
+ * path relative to its workspace folder (a file in none is kept). The
+ * glob is the server's; this only reads it: ** any directories, * and ?
+ * within a name, {a,b} one of, and a trailing /** one or more names below
+ * (a directory's files, never a file of that name). An empty or
+ * unreadable glob skips nothing.
+ */
+export function skipMatcher(glob: string): (u: vscode.Uri) => boolean {
+  const re = globRegExp(glob);
+  if (!re) {
+    return () => false;
+  }
+  return (u) => {
+    const folder = vscode.workspace.getWorkspaceFolder(u);
+    if (!folder) {
+      return false;
+    }
+    const rel = u.path.startsWith(folder.uri.path + '/') ? u.path.slice(folder.uri.path.length + 1) : '';
+    return rel !== '' && re.test(rel);
+  };
+}
+
+/** globRegExp compiles glob (slash-separated) to a RegExp of whole paths; undefined when it is empty or too long. */
+export function globRegExp(glob: string): RegExp | undefined {
+  if (!glob || glob.length > maxGlob) {
+    return undefined;
+  }
+  let out = '';
+  let inBraces = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (glob.startsWith('**/', i)) {
+      out += '(?:[^/]*/)*';
+      i += 2;
+    } else if (glob.startsWith('/**', i) && i + 3 === glob.length) {
+      out += '/.+';
+      i += 2;
+    } else if (glob.startsWith('**', i)) {
+      out += '.*';
+      i += 1;
+    } else if (c === '*') {
+      out += '[^/]*';
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '{' && !inBraces) {
+      inBraces = true;
+      out += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      out += ')';
+    } else if (c === ',' && inBraces) {
+      out += '|';
+    } else {
+      out += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
+    }
+  }
+  if (inBraces) {
+    return undefined;
+  }
+  return new RegExp(`^${out}$`);
 }
 
 /** editFrom turns the server's WorkspaceEdit ({changes: {uri: [TextEdit]}}) into VS Code's. */

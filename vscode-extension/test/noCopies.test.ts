@@ -50,3 +50,17 @@ test('the check finds a copy (it is not vacuous)', () => {
   const hits = copies.filter(([re]) => re.test(planted)).map(([, what]) => what);
   assert.equal(hits.length, 2, hits.join('; '));
 });
+
+test('the directories left out are the server\'s skip glob, or its one copy for the search before a server runs', () => {
+  const found: string[] = [];
+  for (const f of sources) {
+    code(path.join(SRC, f))
+      .split('\n')
+      .forEach((l) => {
+        if (/node_modules|\{\.\*,/.test(l) && !/^export const SKIP_BEFORE_SERVER = /.test(l)) {
+          found.push(`src/${f}: ${l.trim()}`);
+        }
+      });
+  }
+  assert.deepEqual(found, [], 'a glob of skipped directories of its own: use the server\'s skip (Files.skip), or SKIP_BEFORE_SERVER before a server answers');
+});

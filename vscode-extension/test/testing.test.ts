@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { TestController, fakeContext, openDocument, recorded, reset, setSetting, setWorkspaceFolder, waitFor } from './vscode-mock';
+import { TestController, Uri, fakeContext, openDocument, recorded, reset, setSetting, setWorkspaceFolder, waitFor } from './vscode-mock';
 import { Restls, activate, deactivate } from '../src/extension';
-import { UPDATE_EXPECTATION } from '../src/testing';
+import { UPDATE_EXPECTATION, globRegExp } from '../src/testing';
 
 const FAKE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fake-restls.js');
 
@@ -44,6 +44,45 @@ test('the test files listed leave out the directories the server skips, as restl
   const listed: string[] = [];
   c.items.forEach((i) => listed.push(String(i.label)));
   assert.deepEqual(listed, [path.join('tests', 'orders.test.yaml')]);
+});
+
+test('a test file created while the window is open is listed unless it is in a directory the server skips', async () => {
+  setSetting('restls.path', path.join(ws, 'bin', 'restls'));
+  activate(fakeContext(ws));
+  const c: TestController = recorded.testControllers[0];
+  assert.ok(c, 'no test controller');
+  await c.resolveHandler!();
+  const w = recorded.watchers.find((x) => x.glob === '**/*.test.yaml');
+  assert.ok(w, `no watcher of the server's testFiles glob: ${recorded.watchers.map((x) => String(x.glob)).join(', ')}`);
+  const made = ['.vscode/new.test.yaml', 'tests/.old/new.test.yaml', 'node_modules/m/new.test.yaml', 'tests/new.test.yaml', '.hidden.test.yaml'];
+  for (const rel of made) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), 'script: orders.js\n');
+    w.create.fire(Uri.file(path.join(ws, rel)));
+    w.change.fire(Uri.file(path.join(ws, rel)));
+  }
+  const listed: string[] = [];
+  c.items.forEach((i) => listed.push(String(i.label)));
+  // A hidden file is a test file: only directories are skipped, as restls test skips them.
+  assert.deepEqual(listed.sort(), ['.hidden.test.yaml', path.join('tests', 'new.test.yaml'), path.join('tests', 'orders.test.yaml')]);
+});
+
+test('skipMatcher reads the server\'s skip glob', () => {
+  const re = globRegExp('**/{.*,node_modules}/**')!;
+  for (const [p, want] of [
+    ['.vscode/a.test.yaml', true],
+    ['a/b/node_modules/x/a.test.yaml', true],
+    ['a/.cache/a.test.yaml', true],
+    ['.a.test.yaml', false],
+    ['a/node_modules.test.yaml', false],
+    ['a/b/a.test.yaml', false],
+    ['xnode_modules/a.test.yaml', false],
+  ] as const) {
+    assert.equal(re.test(p), want, p);
+  }
+  assert.equal(globRegExp(''), undefined);
+  assert.equal(globRegExp('{a,b'), undefined);
+  assert.equal(globRegExp('x'.repeat(2000)), undefined);
 });
 
 test('test files are listed, run, and updated through the server', async () => {

@@ -341,6 +341,8 @@ export const recorded = {
   edits: [] as WorkspaceEdit[],
   testControllers: [] as TestController[],
   debugStarts: [] as { folder: any; config: any }[],
+  /** watchers are the file system watchers made, by glob: fire their events to play the disk. */
+  watchers: [] as { glob: any; create: EventEmitter<Uri>; change: EventEmitter<Uri>; delete: EventEmitter<Uri> }[],
 };
 
 let untitled = 0;
@@ -532,6 +534,7 @@ export function reset(): void {
   recorded.edits.length = 0;
   recorded.testControllers.length = 0;
   recorded.debugStarts.length = 0;
+  recorded.watchers.length = 0;
   settings.clear();
   documents.length = 0;
   activeEditor = undefined;
@@ -709,9 +712,10 @@ const workspace = namespace('workspace', {
   getWorkspaceFolder(uri: Uri) {
     return workspaceFolders?.find((f) => uri.path === f.uri.path || uri.path.startsWith(f.uri.path + '/'));
   },
-  createFileSystemWatcher() {
-    const e = new EventEmitter<any>();
-    return { onDidCreate: e.event, onDidChange: e.event, onDidDelete: e.event, dispose() {}, ignoreCreateEvents: false, ignoreChangeEvents: false, ignoreDeleteEvents: false };
+  createFileSystemWatcher(glob: any) {
+    const w = { glob, create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+    recorded.watchers.push(w);
+    return { onDidCreate: w.create.event, onDidChange: w.change.event, onDidDelete: w.delete.event, dispose() {}, ignoreCreateEvents: false, ignoreChangeEvents: false, ignoreDeleteEvents: false };
   },
   openTextDocument(uri: Uri | { content: string; language?: string }) {
     if (!(uri instanceof Uri)) {
