@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -65,4 +66,26 @@ func TestNamedPath(t *testing.T) {
 	if want := "/nowhere/x.js is an absolute path, a file of one machine: write a path relative to a.test.yaml's directory (../ is its parent) so it names the same file wherever the repository is checked out"; err == nil || err.Error() != want {
 		t.Errorf("the message: %v\nwant: %s", err, want)
 	}
+}
+
+// FuzzNamedPath: any raw is either a path joined to the file's
+// directory, or refused as absolute (then on every system it is one),
+// never both, and the message names raw.
+func FuzzNamedPath(f *testing.F) {
+	for _, s := range []string{"../scripts/x.js", "/x.js", `\x.js`, `C:\x.js`, "c:x.js", "", "..", strings.Repeat("../", 5000) + "x.js", "/" + strings.Repeat("a/", 10000), "a:b", "1:x", "\x00/x"} {
+		f.Add(s)
+	}
+	from := filepath.Join(f.TempDir(), "t", "a.test.yaml")
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := NamedPath(from, raw)
+		var ae *AbsolutePathError
+		switch {
+		case err == nil && p != filepath.Join(filepath.Dir(from), filepath.FromSlash(raw)):
+			t.Errorf("NamedPath(%q) = %q, not joined to the file's directory", raw, p)
+		case err != nil && (!errors.As(err, &ae) || !strings.Contains(err.Error(), raw)):
+			t.Errorf("NamedPath(%q): %v", raw, err)
+		case err == nil && raw != "" && (raw[0] == '/' || raw[0] == '\\'):
+			t.Errorf("NamedPath(%q) takes a rooted path", raw)
+		}
+	})
 }
