@@ -82,6 +82,10 @@ func TestSchema(t *testing.T) {
 		"noscript.test.yaml": "result: 1\n",
 		"mixed.test.yaml":    "script: s.js\nresult: 1\ncases:\n  - name: a\n",
 		"fixture.test.yaml":  "script: s.js\nfixtures:\n  - method: GET\n",
+		// Absolute paths (input.NamedPath): /s.js was DIR/s.js.
+		"abs.test.yaml":    "script: /s.js\nresult: 1\n",
+		"win.test.yaml":    "script: 'C:\\s.js'\nresult: 1\n",
+		"absfix.test.yaml": "script: s.js\nfixtures: /f.yaml\nresult: 1\n",
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "s.js"), []byte("return 1;"), 0o644); err != nil {
