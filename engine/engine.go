@@ -350,7 +350,7 @@ func (e *Engine) execute(ctx context.Context, p *plan) (*isolate.ChildResult, er
 	if err != nil {
 		return nil, err
 	}
-	out := isolate.InProcess(ctx, creq, p.reg, p.iso.Stderr, p.iso.Observer)
+	out := isolate.InProcess(ctx, creq, p.reg, p.iso.Stderr, e.log.Named("run"), p.iso.Observer)
 	if p.iso.Observer != nil {
 		p.iso.Observer.Done(out.Result)
 	}

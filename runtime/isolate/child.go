@@ -217,7 +217,7 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out := &eventWriter{w: stdout}
-	res := childRun(ctx, &req, stderr, out.observer(&req), func(res *dryrun.Result) {
+	res := childRun(ctx, &req, consoleLog(stderr, req.LogLevel), out.observer(&req), func(res *dryrun.Result) {
 		// The hard stop: memory reached its limit before the interrupt
 		// took effect. The result is written here and the process ends.
 		out.mu.Lock() // no event after the result
@@ -238,24 +238,41 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 // process. reg, when not nil, is the registry of req's kind, already
 // loaded (else req's sources are loaded). It applies the memory watchdog
 // (Limits.MaxMemory) but no OS limit and no hard stop: restls test runs
-// its cases this way, and an in-process test of restls run. Log lines go
-// to stderr (nil: none).
-func InProcess(ctx context.Context, req ChildRequest, reg *config.Registry, stderr io.Writer, obs dryrun.Observer) *ChildResult {
-	if stderr == nil {
-		stderr = io.Discard
+// its cases this way, and an in-process test of restls run. Its log lines
+// (a token refused, each call at debug) go to stderr, at req.LogLevel, as
+// a child writes them, when stderr is not nil (restls run -v relays
+// them); else to log, at log's own level: the process's log, as the lines
+// of a run in a child join its parent's (nil: none).
+func InProcess(ctx context.Context, req ChildRequest, reg *config.Registry, stderr io.Writer, log *zap.Logger, obs dryrun.Observer) *ChildResult {
+	if stderr != nil {
+		log = consoleLog(stderr, req.LogLevel)
+	} else if log == nil {
+		log = zap.NewNop()
 	}
 	if req.Limits.MaxResult <= 0 {
 		req.Limits.MaxResult = MaxResult
 	}
 	req.loaded = reg
-	res := childRun(ctx, &req, stderr, obs, nil)
+	res := childRun(ctx, &req, log, obs, nil)
 	res.Result.Mode = req.mode()
 	return res
 }
 
-// childRun runs req in this process; hardStop (nil in tests) ends the
-// process at the memory limit.
-func childRun(ctx context.Context, req *ChildRequest, stderr io.Writer, obs dryrun.Observer, hardStop func(*dryrun.Result)) *ChildResult {
+// consoleLog is the log of a run whose lines go to w, as a child writes
+// them on its stderr: console lines at level ("" is warn).
+func consoleLog(w io.Writer, level string) *zap.Logger {
+	l := zapcore.WarnLevel
+	if level != "" {
+		if pl, err := zapcore.ParseLevel(level); err == nil {
+			l = pl
+		}
+	}
+	return zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(w), l))
+}
+
+// childRun runs req in this process, its log lines to logger; hardStop
+// (nil in tests) ends the process at the memory limit.
+func childRun(ctx context.Context, req *ChildRequest, logger *zap.Logger, obs dryrun.Observer, hardStop func(*dryrun.Result)) *ChildResult {
 	start := time.Now()
 	kind, err := config.ParseKind(string(req.Kind))
 	if err != nil {
@@ -275,13 +292,6 @@ func childRun(ctx context.Context, req *ChildRequest, stderr io.Writer, obs dryr
 	if !reg.Loaded {
 		return failed(noConfiguration)
 	}
-	level := zapcore.WarnLevel
-	if req.LogLevel != "" {
-		if l, err := zapcore.ParseLevel(req.LogLevel); err == nil {
-			level = l
-		}
-	}
-	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(stderr), level))
 	defer func() { _ = logger.Sync() }()
 	var stop func(string)
 	if hardStop != nil {
