@@ -336,6 +336,9 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 	}
 	req.Input = a.Input
 	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Show
+	// What the user should know that is not the result (a description
+	// that did not load): in the console, as restls run writes it.
+	req.Notice = func(msg string) { s.output("stderr", "restls dap: "+msg+"\n") }
 	req.Limits = engine.Limits{Timeout: s.o.Wall, Eval: s.o.Eval}
 	req.AllowServices = s.o.AllowServices
 	res, err := s.o.Run(ctx, snap, req)
@@ -346,6 +349,7 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 		s.output("stderr", fmt.Sprintf("restls dap: %v\n", err))
 		return
 	}
+	s.contract(res.Calls)
 	if res.Error != nil {
 		s.output("stderr", fmt.Sprintf("%s: %s\n", res.Error.Name, res.Error.Message))
 	} else {
@@ -463,4 +467,18 @@ func compactJSON(b json.RawMessage) []byte {
 		return b
 	}
 	return out.Bytes()
+}
+
+// contract says in the console how each call's answer breaks its API
+// description: the run engine's answer check (the notes restls run and
+// POST /v1/run carry on each call), which is taken once the run has
+// ended, so the notes follow the calls, before the result. Each line
+// names the call as the console showed it and the note as the preview
+// says it; they never fail the run.
+func (s *session) contract(calls []*restclient.Call) {
+	for _, c := range calls {
+		for _, n := range c.Contract {
+			s.output("console", fmt.Sprintf("? %s %s %s: contract (%s): %s\n", c.Method, c.ServiceID, c.URL, n.Rule, n.Message))
+		}
+	}
 }

@@ -22,7 +22,7 @@ import (
 )
 
 func runDAP(env *cliEnv, args []string) int {
-	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services ID] [--report-runs] [--request-stdin] [--log-file F] [--log-level L] [config flags]", `
+	fs := newFlagSet(env, "dap", "[--listen ADDR [--max-sessions N] [--allow-remote]] [--idle D] [--max-debug-run D] [--max-eval D] [--max-memory SIZE] [--allow-services ID] [--report-runs] [--request-stdin] [--openapi ID=PATH_OR_URL] [--log-file F] [--log-level L] [config flags]", `
 Serves the Debug Adapter Protocol on stdin and stdout (or, with --listen,
 to each client that connects), for an editor's debugger (VS Code,
 nvim-dap, dape): launch a script with its fixtures, input, kind and
@@ -32,7 +32,9 @@ stop at line breakpoints (with conditions, hit counts, logpoints) and at
 exceptions (all, uncaught, api.rest.v1 errors, RestClientError); step in,
 over and out, pause, read the stack of the script's own functions, its
 scopes and values. Every api.rest.v1 call shows in the debug console as
-it happens, its credentials masked as the preview masks them. Nothing but
+it happens, its credentials masked as the preview masks them, and after
+the run how each answer breaks its API description (--openapi and the
+project file's openapi), as restls run says it. Nothing but
 protocol is written to stdout; logs go to stderr or --log-file.
 
 The project is the one the other commands find: the nearest restls.yaml
@@ -56,7 +58,9 @@ session broke, 2 for usage errors.`)
 	var allowServices stringList
 	fs.Var(&allowServices, "allow-services", "let a debug run call only this `serviceId` (repeatable; each value one exact serviceId, a comma part of it); any other call fails with service-not-allowed (restls serve gives a runner limited to some services)")
 	reportRuns := fs.Bool("report-runs", false, "send a restlsRun event after each debug run with what an audit keeps of it (restls serve reads it from the restls dap it starts for the designer)")
-	requestStdin := fs.Bool("request-stdin", false, "read one line of JSON on stdin before the protocol: the environment, sources (a registryUrl's services with them), time limits and engine level restls serve decided for the designer debug session it starts this process for; no project file is read (--project, --env and the source flags are refused with it)")
+	requestStdin := fs.Bool("request-stdin", false, "read one line of JSON on stdin before the protocol: the environment, sources (a registryUrl's services with them), time limits, engine level and API descriptions restls serve decided for the designer debug session it starts this process for; no project file is read (--project, --env, --openapi and the source flags are refused with it)")
+	var apis openAPIFlags
+	fs.Var(&apis, "openapi", openAPIFlagHelp)
 	cf := configFlags{env: env}
 	cf.register(fs)
 	if rc := parseFlags(env, fs, args); rc >= 0 {
@@ -89,8 +93,8 @@ session broke, 2 for usage errors.`)
 		}
 	}
 	if *requestStdin {
-		if cf.file != "" || cf.envName != "" || len(cf.args) > 0 {
-			fmt.Fprintln(env.stderr, "restls dap: --request-stdin takes the project from restls serve's request, and reads no project file: leave out --project, --env and the source flags, or leave out --request-stdin")
+		if cf.file != "" || cf.envName != "" || len(cf.args) > 0 || len(apis) > 0 {
+			fmt.Fprintln(env.stderr, "restls dap: --request-stdin takes the project from restls serve's request, and reads no project file: leave out --project, --env, --openapi and the source flags, or leave out --request-stdin")
 			return 2
 		}
 	} else if cf.rootMissing("dap") {
@@ -121,11 +125,16 @@ session broke, 2 for usage errors.`)
 		}
 		decided = &req
 		so = workspace.SessionOptions{Sources: req.Sources, TimeLimits: req.TimeLimits, EngineLevel: req.EngineLevel}
+		for _, a := range req.APIs {
+			so.APIs = append(so.APIs, workspace.APISource{ServiceID: a.ServiceID, Location: a.Location})
+		}
 		if fixed := req.Snapshot(); fixed != nil {
 			so.Load = func(config.Sources) *config.Snapshot { return fixed }
 		}
 	} else {
-		so = cf.sessionOptions(nil)
+		// The project's descriptions, as restls run reads them: a debug
+		// run's answers are checked as a dry run's are.
+		so = cf.sessionOptions(cf.openAPI(apis))
 	}
 	so.Recorded, so.Logger = true, log.Named("workspace")
 	sess := workspace.NewSession(so)

@@ -25,7 +25,9 @@ import (
 // isolate.DebugRequest), and the child reads no project file: the
 // environment of snap, the one the gate judged, and its sources; snap's
 // time limits and engine level, the project file's as this server read
-// it; for a snapshot whose services come from --registry-url, the
+// it; snap's API descriptions, which the child checks its runs' answers
+// against as a dry run's are; for a snapshot whose services come from
+// --registry-url, the
 // registry's services, as a dry run's child receives them: serviceIds,
 // URLs and descriptions, no credential and not the backend's token. The
 // launch it hears names the kind the server decided. It logs at level,
@@ -46,6 +48,11 @@ func debugChildren(cf *configFlags, maxMemory int64, level string, idle time.Dur
 			req.Sources = cf.sources()
 		}
 		req.TimeLimits, req.EngineLevel = snap.TimeLimits, snap.EngineLevel
+		for _, a := range snap.APIs {
+			if !a.Recorded {
+				req.APIs = append(req.APIs, isolate.API{ServiceID: a.ServiceID, Location: a.Location})
+			}
+		}
 		s, err := isolate.StartSession(ctx, isolate.SessionOptions{Args: args, MaxMemory: maxMemory, Stderr: &logLines{log: log}})
 		if err != nil {
 			return nil, err

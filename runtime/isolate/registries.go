@@ -100,6 +100,19 @@ type DebugRequest struct {
 	// EngineLevel is the project file's engine as the server read it
 	// (jslevel.Latest, the zero value: none): a run beyond it is refused.
 	EngineLevel jslevel.Level `json:"engineLevel,omitempty"`
+	// APIs are the API descriptions the server's snapshot checks a run's
+	// answers against (--openapi and the project file's openapi, paths
+	// resolved): the child checks its runs' answers against the same, as
+	// a dry run's are (contract notes on each call).
+	APIs []API `json:"apis,omitempty"`
+}
+
+// API is one API description as the server attached it: to a serviceId,
+// or ("" ServiceID) to the services whose url starts with one of its
+// servers (workspace.APISource).
+type API struct {
+	ServiceID string `json:"serviceId,omitempty"`
+	Location  string `json:"location"`
 }
 
 // DebugRequestOf is the request of a debug session in the environment
@@ -168,6 +181,11 @@ func ReadDebugRequest(r io.ByteReader) (DebugRequest, error) {
 	}
 	if _, err := jslevel.Parse(out.EngineLevel.String()); err != nil {
 		return DebugRequest{}, fmt.Errorf("read the debug session's request: %w", err)
+	}
+	for _, a := range out.APIs {
+		if a.Location == "" {
+			return DebugRequest{}, fmt.Errorf("read the debug session's request: an API description with no location (serviceId %q)", a.ServiceID)
+		}
 	}
 	for k, d := range out.TimeLimits {
 		if _, err := config.ParseKind(string(k)); err != nil || d <= 0 {

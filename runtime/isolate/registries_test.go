@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,7 @@ func TestDebugRequestOfFiles(t *testing.T) {
 	src := config.Sources{ConfigRoot: "/etc/webforms", Properties: []string{"a.yml"}}
 	sent := DebugRequestOf("prod", config.NewSnapshot(src))
 	sent.TimeLimits, sent.EngineLevel = map[config.Kind]time.Duration{config.ScriptTask: 2500 * time.Millisecond}, jslevel.ES5_1
+	sent.APIs = []API{{ServiceID: "shop", Location: "/apis/shop.json"}, {Location: "http://127.0.0.1:1/api.json"}}
 	var buf bytes.Buffer
 	if err := WriteDebugRequest(&buf, sent); err != nil {
 		t.Fatal(err)
@@ -81,8 +83,12 @@ func TestDebugRequestOfFiles(t *testing.T) {
 	if req.EngineLevel != jslevel.ES5_1 || len(req.TimeLimits) != 1 || req.TimeLimits[config.ScriptTask] != 2500*time.Millisecond {
 		t.Errorf("engine level %v, time limits %v; want es5.1 and scriptTask 2.5s", req.EngineLevel, req.TimeLimits)
 	}
+	if !slices.Equal(req.APIs, sent.APIs) {
+		t.Errorf("descriptions %v, want %v", req.APIs, sent.APIs)
+	}
 	for _, line := range []string{`{"sources":{"registryUrl":"http://x"}}`, `{"sources":{},"registries":{"sources":{"registryUrl":"http://x"},"kinds":{}}}`,
-		`{"sources":{},"engineLevel":200}`, `{"sources":{},"timeLimits":{"nope":5000000}}`, `{"sources":{},"timeLimits":{"scriptTask":0}}`} {
+		`{"sources":{},"engineLevel":200}`, `{"sources":{},"timeLimits":{"nope":5000000}}`, `{"sources":{},"timeLimits":{"scriptTask":0}}`,
+		`{"sources":{},"apis":[{"serviceId":"shop"}]}`} {
 		if _, err := ReadDebugRequest(bufio.NewReader(strings.NewReader(line + "\n"))); err == nil {
 			t.Errorf("%s read without an error", line)
 		}
@@ -97,6 +103,7 @@ func FuzzReadDebugRequest(f *testing.F) {
 	f.Add([]byte(`{"environment":"prod","sources":{"configRoot":"/etc","properties":["a.yml","b.properties"]}}` + "\n"))
 	f.Add([]byte(`{"sources":{"configRoot":"/etc"},"timeLimits":{"scriptTask":5000000000,"scriptService":-1},"engineLevel":1}` + "\n"))
 	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"unloaded":{"scriptTask":[{"severity":"error","code":"c","message":"m"}]}}}` + "\n"))
+	f.Add([]byte(`{"sources":{"configRoot":"/etc"},"apis":[{"serviceId":"shop","location":"/apis/shop.json"},{"location":"http://127.0.0.1:1/api.json"},{"serviceId":"x","location":""}]}` + "\n"))
 	f.Add([]byte(strings.Repeat("[", 100000) + "\n"))
 	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"kinds":{"scriptService":[` + strings.Repeat(`{"serviceId":"s","url":"http://x"},`, 2000) + `{}]}}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
