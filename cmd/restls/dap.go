@@ -124,12 +124,14 @@ session broke, 2 for usage errors.`)
 			return 2
 		}
 		decided = &req
-		so = workspace.SessionOptions{Sources: req.Sources, TimeLimits: req.TimeLimits, EngineLevel: req.EngineLevel}
+		// The configuration is read here, once, as a dry run's child
+		// reads its request's, and never reloaded (docs/decisions.md,
+		// "Debugging").
+		fixed := req.Snapshot()
+		so = workspace.SessionOptions{Sources: req.Sources, TimeLimits: req.TimeLimits, EngineLevel: req.EngineLevel,
+			Load: func(config.Sources) *config.Snapshot { return fixed }}
 		for _, a := range req.APIs {
 			so.APIs = append(so.APIs, workspace.APISource{ServiceID: a.ServiceID, Location: a.Location})
-		}
-		if fixed := req.Snapshot(); fixed != nil {
-			so.Load = func(config.Sources) *config.Snapshot { return fixed }
 		}
 	} else {
 		// The project's descriptions, as restls run reads them: a debug
@@ -146,8 +148,8 @@ session broke, 2 for usage errors.`)
 	}
 	eng := engine.New(engine.Options{Isolation: engine.InProcess, MaxRuns: runs, Limits: engine.Limits{Timeout: *wall, MaxMemory: *maxMemory}, Logger: log.Named("engine")})
 	snapshot := func(ctx context.Context, name string) (workspace.Snapshot, error) {
-		sess.ReloadIfChanged()
 		if decided == nil {
+			sess.ReloadIfChanged()
 			return sess.SnapshotIn(name)
 		}
 		// The server's environment, never one this process picks.

@@ -131,11 +131,15 @@ func DebugRequestOf(env string, snap *config.Snapshot) DebugRequest {
 	return r
 }
 
-// Snapshot is the configuration the request decided: the registry's
-// services as given, or nil to load the files of Sources.
+// Snapshot is the configuration the request decided, read now, once, as
+// a dry run's child reads its request's (ChildRequest.registry): the
+// registry's services as given, else the files of Sources. The child
+// runs every launch against it and reads the files no more: a file
+// changed after the server decided the session, and after the child
+// started, changes nothing of it.
 func (r DebugRequest) Snapshot() *config.Snapshot {
 	if r.Registries == nil {
-		return nil
+		return config.Load(r.Sources)
 	}
 	return r.Registries.Snapshot()
 }

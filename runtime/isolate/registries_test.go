@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,7 +79,7 @@ func TestDebugRequestOfFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Environment != "prod" || req.Sources.ConfigRoot != src.ConfigRoot || len(req.Sources.Properties) != 1 || req.Registries != nil || req.Snapshot() != nil {
+	if req.Environment != "prod" || req.Sources.ConfigRoot != src.ConfigRoot || len(req.Sources.Properties) != 1 || req.Registries != nil {
 		t.Errorf("request %+v, want prod with the sources and no services", req)
 	}
 	if req.EngineLevel != jslevel.ES5_1 || len(req.TimeLimits) != 1 || req.TimeLimits[config.ScriptTask] != 2500*time.Millisecond {
@@ -108,8 +110,27 @@ func FuzzReadDebugRequest(f *testing.F) {
 	f.Add([]byte(`{"sources":{"registryUrl":"u"},"registries":{"sources":{"registryUrl":"u"},"kinds":{"scriptService":[` + strings.Repeat(`{"serviceId":"s","url":"http://x"},`, 2000) + `{}]}}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := ReadDebugRequest(bufio.NewReader(bytes.NewReader(data)))
-		if err == nil {
-			_ = req.Snapshot()
+		if err == nil && req.Registries != nil {
+			_ = req.Snapshot() // files would be read from the disk: not here
 		}
 	})
+}
+
+// TestDebugRequestSnapshotReadsTheFiles: a debug request of files is read
+// when its Snapshot is taken, as a dry run's child reads its request's
+// sources (it was nil, and the child's session read, and reread, the
+// files itself).
+func TestDebugRequestSnapshotReadsTheFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "application.yml"), []byte("scriptservice:\n  api:\n    - serviceId: orders\n      url: https://orders.example.com/api\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := DebugRequestOf("", config.NewSnapshot(config.Sources{ConfigRoot: dir}))
+	reg := req.Snapshot().For(config.ScriptService)
+	if reg == nil || !reg.Loaded {
+		t.Fatalf("registry %+v, want the file's", reg)
+	}
+	if s, ok := reg.Service("orders"); !ok || s.URL != "https://orders.example.com/api" {
+		t.Errorf("orders: %+v %v, want the file's url", s, ok)
+	}
 }
