@@ -337,8 +337,12 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 	req.Input = a.Input
 	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Show
 	// What the user should know that is not the result (a description
-	// that did not load): in the console, as restls run writes it.
-	req.Notice = func(msg string) { s.output("stderr", "restls dap: "+msg+"\n") }
+	// that did not load): in the console, as restls run writes it,
+	// unless the server that started this process keeps it (Notice).
+	req.Notice = s.o.Notice
+	if req.Notice == nil {
+		req.Notice = func(msg string) { s.output("stderr", "restls dap: "+msg+"\n") }
+	}
 	req.Limits = engine.Limits{Timeout: s.o.Wall, Eval: s.o.Eval}
 	req.AllowServices = s.o.AllowServices
 	res, err := s.o.Run(ctx, snap, req)

@@ -56,6 +56,12 @@ type Options struct {
 	// ReportRuns sends, after each run, a RunEvent with what an audit
 	// keeps of it (restls serve's, for the designer's debugger).
 	ReportRuns bool
+	// Notice hears what a run says besides its result (a description
+	// that did not load: engine.Request.Notice); nil is the debug
+	// console, as restls run writes it on stderr. restls serve's child
+	// says nothing there: the text names the server's files, which a
+	// designer page is never shown, and the session's log has it.
+	Notice func(msg string)
 	// Show is how a path is shown in messages (nil: as it is).
 	Show   func(path string) string
 	Logger *zap.Logger

@@ -166,6 +166,13 @@ session broke, 2 for usage errors.`)
 	if len(allowServices) > 0 {
 		opts.AllowServices = allowServices
 	}
+	if decided != nil {
+		// A description that did not load is named by its path on the
+		// server, which a designer page is never shown (as POST /v1/run
+		// shows no notice): the session's log has it ("OpenAPI
+		// description not loaded"), which joins the server's.
+		opts.Notice = func(string) {}
+	}
 	if dir, err := historyDir(env); err == nil {
 		opts.History = &history.Dir{Root: dir}
 	}

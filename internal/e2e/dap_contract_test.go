@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	godap "github.com/google/go-dap"
 )
@@ -120,4 +122,86 @@ var contractLine = regexp.MustCompile(`(?m)contract \(.*$`)
 // "contract (rule): message".
 func contractLines(console string) []string {
 	return contractLine.FindAllString(console, -1)
+}
+
+// TestDesignerDebugShowsNoServerPath: a description that does not load
+// is said in restls dap's debug console for the editor (as restls run
+// says it), but a designer debug session's page never hears it, whose
+// text names the file by its path on the server (web clients see no
+// path of the server, docs/decisions.md); the server's log has it.
+func TestDesignerDebugShowsNoServerPath(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":1}`))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, d := range []string{"config", "api"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, dir, "config/application.yml", "scriptservice:\n  api:\n    - serviceId: shop\n      url: "+srv.URL+"/api\n")
+	project := writeFile(t, dir, "restls.yaml", "configRoot: config\nopenapi:\n  shop: api/shop.json\n")
+	writeFile(t, dir, "api/shop.json", `{"openapi":`) // does not load
+	text := "var a = api.rest.v1.get(\"shop\", {pathParams: [\"orders\", \"1\"]}, {});\nreturn a.body.id;\n"
+	script := writeFile(t, dir, "orders.js", text)
+	const notLoaded = "OpenAPI description " // the description's error, as restls run says it
+
+	t.Run("restls dap", func(t *testing.T) {
+		c := startDAP(t, dir, "--project", project)
+		c.request("initialize", map[string]any{"adapterID": "restls"})
+		c.until("response initialize")
+		c.request("launch", map[string]any{"program": script, "live": true})
+		c.until("event initialized")
+		c.request("configurationDone", nil)
+		var console strings.Builder
+		for {
+			m := c.next()
+			if o, ok := m.(*godap.OutputEvent); ok {
+				console.WriteString(o.Body.Output)
+			}
+			if _, ok := m.(*godap.TerminatedEvent); ok {
+				break
+			}
+		}
+		if !strings.Contains(console.String(), "restls dap: "+notLoaded) {
+			t.Errorf("the editor's debug console does not say the description did not load:\n%s", console.String())
+		}
+		c.request("disconnect", nil)
+		c.until("response disconnect")
+	})
+
+	t.Run("designer", func(t *testing.T) {
+		cmd := restlsCommand(t, "serve", "--http", "127.0.0.1:0", "--allow-run", "--project", project)
+		cmd.Dir = dir
+		p := startHTTPCmd(t, cmd)
+		d := dialDesignerDAP(t, p.base, p.key)
+		d.send("initialize", map[string]any{"adapterID": "restls"})
+		d.until("initialize", "")
+		d.send("launch", map[string]any{"program": "/designer/scriptService/orders.js", "text": text, "live": true})
+		if m := d.until("launch", ""); !m.Success {
+			t.Fatalf("launch refused: %s", m.Message)
+		}
+		d.send("configurationDone", nil)
+		console := designerOutput(t, d)
+		if !strings.Contains(console, "result: 1") {
+			t.Errorf("the designer debug session did not run (the test's premise):\n%s", console)
+		}
+		if strings.Contains(console, dir) || strings.Contains(console, notLoaded) {
+			t.Errorf("the page is shown a path of the server:\n%s", console)
+		}
+		d.send("disconnect", nil)
+		d.until("disconnect", "")
+		p.kill(syscall.SIGTERM)
+		select {
+		case <-p.wait:
+		case <-time.After(time.Minute):
+			t.Fatal("restls serve still runs a minute after SIGTERM")
+		}
+		if log := p.stderr.String(); !strings.Contains(log, "OpenAPI description not loaded") {
+			t.Errorf("the server's log does not say the description did not load:\n%s", log)
+		}
+	})
 }
