@@ -98,39 +98,43 @@ func (ix *Index) dataByName(path string) bool {
 }
 
 // readData reads the data file at path; nil when it is not one (gone, too
-// large, not YAML the index can read).
-func (ix *Index) readData(path string) *DataFile {
+// large, not YAML the index can read). fi is the file's as found before
+// reading it, nil when it is gone.
+func (ix *Index) readData(path string) (df *DataFile, fi os.FileInfo) {
 	rel, test, ok := ix.dataKind(path)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	return ix.readDataAs(path, rel, test)
 }
 
 // readDataAs reads the file at path as a test file (test) or a fixtures
 // file.
-func (ix *Index) readDataAs(path, rel string, test bool) *DataFile {
+func (ix *Index) readDataAs(path, rel string, test bool) (*DataFile, os.FileInfo) {
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
+	if err != nil {
+		return nil, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fi
 	}
 	if fi.Size() > maxDataFile {
 		if test {
-			return largeTest(path, rel, fi)
+			return largeTest(path, rel, fi), fi
 		}
-		return nil
+		return nil, fi
 	}
 	k := input.Fixtures
 	if test {
 		k = input.TestFile
 	}
-	data, err := input.ReadFile(path, k)
+	data, err := readFile(path, k)
 	if err != nil || len(data) > maxDataFile {
-		return nil
+		return nil, fi
 	}
 	df := parseData(path, rel, test, data)
 	df.size, df.mtime = fi.Size(), fi.ModTime()
-	return df
+	return df, fi
 }
 
 // maxHead is how much of a test file too large to read (maxDataFile)
@@ -143,7 +147,7 @@ const maxHead = 64 << 10
 // designer's) reports it with restls test's message, where the designer
 // answered "no test file". nil when its head cannot be read.
 func largeTest(path, rel string, fi os.FileInfo) *DataFile {
-	head, err := input.ReadHead(path, input.TestFile, maxHead)
+	head, err := readHead(path, input.TestFile, maxHead)
 	if err != nil {
 		return nil
 	}
@@ -345,6 +349,7 @@ func placeOf(m *textpos.Mapper, v *yaml.Node) Place {
 // addDataLocked holds df in place of the file at its path.
 func (ix *Index) addDataLocked(df *DataFile) {
 	ix.removeDataLocked(df.Path)
+	delete(ix.unheld, df.Path)
 	ix.data[df.Path] = df
 	for _, f := range df.fixtures {
 		ix.named[f]++
@@ -384,17 +389,27 @@ func (ix *Index) removeDataLocked(path string) bool {
 	return true
 }
 
-// updateData reads the data file at path again, or drops it.
+// updateData reads the data file at path again, or drops it. Past
+// MaxFiles data files, one the index does not hold is not read (the index
+// is truncated), as Build decides.
 func (ix *Index) updateData(path string) bool {
-	df := ix.readData(path)
+	ix.mu.Lock()
+	if ix.data[path] == nil && len(ix.data) >= ix.opts.MaxFiles {
+		ix.truncated = true
+		ix.mu.Unlock()
+		return false
+	}
+	ix.mu.Unlock()
+	df, fi := ix.readData(path)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	old := ix.data[path]
 	switch {
 	case df == nil:
+		ix.noteUnheldLocked(path, fi, false)
 		return ix.removeDataLocked(path)
 	case old == nil && len(ix.data) >= ix.opts.MaxFiles:
-		ix.truncated = true
+		ix.truncated = true // filled meanwhile
 		return false
 	case old != nil && slices.Equal(old.Places, df.Places) && old.script == df.script && old.kind == df.kind && slices.Equal(old.fixtures, df.fixtures):
 		old.size, old.mtime = df.size, df.mtime
@@ -417,7 +432,10 @@ func (ix *Index) readNamedLocked(df *DataFile) {
 		if !ok {
 			continue // outside the root: restls test refuses it too
 		}
-		if nf := ix.readDataAs(f, rel, false); nf != nil && len(ix.data) < ix.opts.MaxFiles {
+		switch nf, fi := ix.readDataAs(f, rel, false); {
+		case nf == nil:
+			ix.noteUnheldLocked(f, fi, false)
+		case len(ix.data) < ix.opts.MaxFiles:
 			ix.addDataLocked(nf)
 		}
 	}

@@ -7,7 +7,10 @@
 //
 // Scripts are found under the root with the one glob matcher
 // (input.FileGlob) and read with input.ReadFile, at most MaxFiles of at
-// most MaxFileSize bytes each. Build reads them all; Update brings the
+// most MaxFileSize bytes each. Build reads them all; Poll stats them and
+// reads only what changed, past the caps too (a file the index has no
+// room for is not read, one it read and left out is read again when it
+// changes); Update brings the
 // index current for one created, changed or deleted path, in place, so
 // that after any sequence of updates it equals a fresh Build (FuzzUpdate).
 // SetConfig replaces the configuration part when the registry reloads.

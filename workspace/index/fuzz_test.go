@@ -107,5 +107,14 @@ func FuzzUpdate(f *testing.F) {
 		if got, want := dump(ix), dump(fresh); got != want {
 			t.Fatalf("updated index:\n%s\nfresh build:\n%s", got, want)
 		}
+		// Nothing changed since the updates: a poll reads nothing, not
+		// even the files the index read and does not hold.
+		reads := countReads(t)
+		if ix.Poll() {
+			t.Errorf("a poll after the updates changed the index:\n%s\nfresh build:\n%s", dump(ix), dump(fresh))
+		}
+		if got := reads(); len(got) > 0 {
+			t.Errorf("a poll after the updates read %v", got)
+		}
 	})
 }

@@ -128,6 +128,12 @@ type Index struct {
 	data     map[string]*DataFile
 	dataByID map[string]map[string]struct{}
 	named    map[string]int // fixtures files test files name -> how many
+	// unheld are the files the index read and does not hold (not text,
+	// past MaxBytes by their call sites, not YAML it can read), and the
+	// scripts MaxBytes left out by their size: what Poll found of each,
+	// so that it reads one again only when it changes (a file past
+	// MaxFiles is not read at all while the index is full).
+	unheld map[string]stamp
 
 	entryTable // the configuration part
 }
@@ -171,6 +177,32 @@ func (ix *Index) resetScripts() {
 	ix.data = map[string]*DataFile{}
 	ix.dataByID = map[string]map[string]struct{}{}
 	ix.named = map[string]int{}
+	ix.unheld = map[string]stamp{}
+}
+
+// stamp is what the index keeps of a file it does not hold: its size and
+// modification time when it was looked at, and whether it was left out
+// by MaxBytes for its size alone (budget: room for it is a reason to
+// read it again).
+type stamp struct {
+	size   int64
+	mtime  time.Time
+	budget bool
+}
+
+// is reports whether fi is the file as it was stamped.
+func (st stamp) is(fi os.FileInfo) bool {
+	return st.size == fi.Size() && st.mtime.Equal(fi.ModTime())
+}
+
+// noteUnheldLocked keeps the stamp of the file at path, which the index
+// looked at (fi) and does not hold; fi nil (gone) forgets it.
+func (ix *Index) noteUnheldLocked(path string, fi os.FileInfo, budget bool) {
+	if fi == nil {
+		delete(ix.unheld, path)
+		return
+	}
+	ix.unheld[path] = stamp{size: fi.Size(), mtime: fi.ModTime(), budget: budget}
 }
 
 // Root returns the project root.
@@ -211,6 +243,10 @@ func (ix *Index) indexed(path string) bool {
 	_, _, ok := ix.dataKind(path)
 	return ok
 }
+
+// readFile and readHead read every file the index reads (input's; a
+// test counts the reads of a poll).
+var readFile, readHead = input.ReadFile, input.ReadHead
 
 // The bounds of the index's walks (input's, lowered by tests).
 var maxWalkEntries, maxWalkDepth = input.MaxWalkEntries, input.MaxWalkDepth
@@ -319,6 +355,7 @@ func (ix *Index) Build(ctx context.Context) error {
 	var files []*file
 	bySize := map[int64][]*file{}
 	var leftOut []string
+	var leftInfo []os.FileInfo
 	var total int64
 	for _, p := range paths {
 		if ctx.Err() != nil {
@@ -338,6 +375,7 @@ func (ix *Index) Build(ctx context.Context) error {
 		if f == nil {
 			if total+fi.Size() > ix.opts.MaxBytes {
 				leftOut = append(leftOut, p)
+				leftInfo = append(leftInfo, fi)
 				continue
 			}
 			total += fi.Size()
@@ -361,12 +399,13 @@ func (ix *Index) Build(ctx context.Context) error {
 		})
 	}
 	datas := make([]*DataFile, len(dataPaths))
+	dataInfo := make([]os.FileInfo, len(dataPaths))
 	nextData := make(chan int)
 	var dwg sync.WaitGroup
 	for range workers {
 		dwg.Go(func() {
 			for i := range nextData {
-				datas[i] = ix.readData(dataPaths[i])
+				datas[i], dataInfo[i] = ix.readData(dataPaths[i])
 			}
 		})
 	}
@@ -391,12 +430,15 @@ func (ix *Index) Build(ctx context.Context) error {
 	ix.resetScripts()
 	ix.truncated = truncated
 	ix.walkStop = stop
-	for _, p := range leftOut {
+	for i, p := range leftOut {
 		ix.leftOut[p] = struct{}{}
+		ix.noteUnheldLocked(p, leftInfo[i], true)
 	}
-	for _, df := range datas {
+	for i, df := range datas {
 		if df != nil {
 			ix.addDataLocked(df)
+		} else {
+			ix.noteUnheldLocked(dataPaths[i], dataInfo[i], false) // nil (not read): nothing kept
 		}
 	}
 	for _, df := range datas {
@@ -406,12 +448,18 @@ func (ix *Index) Build(ctx context.Context) error {
 	}
 	for _, f := range files {
 		if f.text == nil {
+			if ctx.Err() == nil { // read, and not text
+				for _, p := range f.paths {
+					ix.noteUnheldLocked(p, f.fi, false)
+				}
+			}
 			continue
 		}
 		if ix.bytes+f.text.cost() > ix.opts.MaxBytes {
 			// Its call sites took it past the budget its size fitted in.
 			for _, p := range f.paths {
 				ix.leftOut[p] = struct{}{}
+				ix.noteUnheldLocked(p, f.fi, false)
 			}
 			continue
 		}
@@ -440,7 +488,7 @@ func (ix *Index) stat(path string) (os.FileInfo, bool) {
 // readText reads and parses the file fi found at path; nil when it is not
 // text or grew past MaxFileSize.
 func (ix *Index) readText(path string, fi os.FileInfo) *fileText {
-	data, err := input.ReadFile(path, input.Script)
+	data, err := readFile(path, input.Script)
 	if err != nil || int64(len(data)) > ix.opts.MaxFileSize {
 		return nil
 	}
@@ -462,14 +510,10 @@ func (ix *Index) script(path string, t *fileText) *Script {
 	return s
 }
 
-// read reads and parses the script at path, reusing the text of a file
-// already held when path is another link to it; nil when it is not one
-// the index holds (gone, too large, not text). The caller holds no lock.
-func (ix *Index) read(path string) *Script {
-	fi, ok := ix.stat(path)
-	if !ok {
-		return nil
-	}
+// read reads and parses the script fi found at path, reusing the text of
+// a file already held when path is another link to it; nil when it is
+// not text. The caller holds no lock.
+func (ix *Index) read(path string, fi os.FileInfo) *Script {
 	ix.mu.RLock()
 	t := ix.heldLocked(fi)
 	ix.mu.RUnlock()
@@ -479,6 +523,27 @@ func (ix *Index) read(path string) *Script {
 		}
 	}
 	return ix.script(path, t)
+}
+
+// admit reports whether the index has room for the script at path (fi),
+// decided before reading it as Build decides: one it holds has; past
+// MaxFiles scripts no other has (the index is truncated), nor past
+// MaxBytes by its size (left out), unless it is a link to a file held.
+func (ix *Index) admit(path string, fi os.FileInfo) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	switch {
+	case ix.scripts[path] != nil:
+		return true
+	case len(ix.scripts) >= ix.opts.MaxFiles:
+		ix.truncated = true
+		return false
+	case ix.heldLocked(fi) == nil && ix.bytes+fi.Size() > ix.opts.MaxBytes:
+		ix.leftOut[path] = struct{}{}
+		ix.noteUnheldLocked(path, fi, true)
+		return false
+	}
+	return true
 }
 
 // heldLocked returns the text held of the file fi describes, unchanged
@@ -495,6 +560,7 @@ func (ix *Index) heldLocked(fi os.FileInfo) *fileText {
 func (ix *Index) addLocked(s *Script) {
 	ix.scripts[s.Path] = s
 	delete(ix.leftOut, s.Path)
+	delete(ix.unheld, s.Path)
 	if t := s.text; t != nil {
 		if t.refs == 0 {
 			ix.bytes += t.cost()
@@ -586,21 +652,30 @@ func (ix *Index) Update(path string) bool {
 }
 
 // updateFile reads one file and replaces or drops its script (or data
-// file).
+// file). A file the index has no room for is not read (admit).
 func (ix *Index) updateFile(path string) bool {
 	if _, _, ok := ix.dataKind(path); ok {
 		return ix.updateData(path)
 	}
-	s := ix.read(path) // outside the lock: queries go on meanwhile
+	fi, ok := ix.stat(path)
+	if ok && !ix.admit(path, fi) {
+		return false
+	}
+	var s *Script
+	if ok {
+		s = ix.read(path, fi) // outside the lock: queries go on meanwhile
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	old := ix.scripts[path]
 	switch {
 	case s == nil && old == nil:
 		delete(ix.leftOut, path)
+		ix.noteUnheldLocked(path, fi, false)
 		return false
 	case s == nil:
 		ix.removeLocked(path)
+		ix.noteUnheldLocked(path, fi, false)
 		return true
 	case old != nil && old.Text == s.Text && old.Kind == s.Kind:
 		if old.text != s.text { // the same text, read again: hold the current file's
@@ -609,7 +684,7 @@ func (ix *Index) updateFile(path string) bool {
 		}
 		return false
 	case old == nil && len(ix.scripts) >= ix.opts.MaxFiles:
-		ix.truncated = true
+		ix.truncated = true // filled meanwhile
 		return false
 	}
 	if s.text.refs == 0 {
@@ -621,6 +696,7 @@ func (ix *Index) updateFile(path string) bool {
 			changed := old != nil
 			ix.removeLocked(path)
 			ix.leftOut[path] = struct{}{}
+			ix.noteUnheldLocked(path, fi, false)
 			return changed
 		}
 	}
@@ -644,6 +720,11 @@ func (ix *Index) dropGone(dir string) bool {
 			below = append(below, p)
 		}
 	}
+	for p := range ix.unheld {
+		if strings.HasPrefix(p, prefix) {
+			below = append(below, p)
+		}
+	}
 	ix.mu.RUnlock()
 	changed := false
 	for _, p := range below {
@@ -656,6 +737,7 @@ func (ix *Index) dropGone(dir string) bool {
 			if ix.removeDataLocked(p) {
 				changed = true
 			}
+			delete(ix.unheld, p)
 			ix.mu.Unlock()
 		}
 	}
@@ -756,7 +838,11 @@ func sortedPaths(set map[string]struct{}) []string {
 // Poll brings the index current with the disk when nobody reports
 // changes (a client that does not watch files): one walk that stats every
 // script, reading only those whose size or modification time changed, and
-// dropping those gone. It reports whether the index changed. Scripts that
+// dropping those gone. It reports whether the index changed. A file the
+// index does not hold is read only when the index has room for it
+// (MaxFiles, MaxBytes by its size) and its size or modification time
+// differ from when the index last read it (unheld): a capped index is
+// polled at the cost of an uncapped one. Scripts that
 // hold an editor's buffer (SetDocument) are left to their editor. A walk
 // stopped at input's walk bounds (WalkStop) or after twice MaxFiles
 // scripts drops nothing: what it did not reach may still be there.
@@ -767,7 +853,8 @@ func (ix *Index) Poll() bool {
 	seen := map[string]struct{}{}
 	changed := false
 	var stop *input.WalkLimitError
-	capped := false // stopped after twice MaxFiles scripts
+	capped := false  // stopped after twice MaxFiles scripts
+	pastCap := false // met a file the index has no room for
 	bound := walkBound(ix.opts.Root)
 	_ = filepath.WalkDir(ix.opts.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -789,10 +876,18 @@ func (ix *Index) Poll() bool {
 			return nil
 		}
 		ix.mu.RLock()
-		old := ix.scripts[p]
-		same := old != nil && (old.mtime.IsZero() || old.size == fi.Size() && old.mtime.Equal(fi.ModTime()))
-		if df := ix.data[p]; df != nil {
+		old, df := ix.scripts[p], ix.data[p]
+		var same bool
+		switch {
+		case df != nil:
 			same = df.size == fi.Size() && df.mtime.Equal(fi.ModTime())
+		case old != nil:
+			same = old.mtime.IsZero() || old.size == fi.Size() && old.mtime.Equal(fi.ModTime())
+		case ix.full(p):
+			same, pastCap = true, true // not read: the index has no room for it
+		default:
+			st, ok := ix.unheld[p]
+			same = ok && st.is(fi) && (!st.budget || ix.bytes+fi.Size() > ix.opts.MaxBytes)
 		}
 		ix.mu.RUnlock()
 		if !same && ix.updateFile(p) {
@@ -800,6 +895,11 @@ func (ix *Index) Poll() bool {
 		}
 		return nil
 	})
+	if pastCap {
+		ix.mu.Lock()
+		ix.truncated = true
+		ix.mu.Unlock()
+	}
 	if stop != nil || capped {
 		// What the walk did not reach may still be there: kept.
 		if stop != nil {
@@ -825,5 +925,20 @@ func (ix *Index) Poll() bool {
 			changed = true
 		}
 	}
+	for p := range ix.unheld {
+		if _, ok := seen[p]; !ok {
+			delete(ix.unheld, p)
+		}
+	}
 	return changed
+}
+
+// full reports whether the index has no room for the file at path, which
+// it does not hold: past MaxFiles data files for a data file, past
+// MaxFiles scripts for a script. Poll then does not read it.
+func (ix *Index) full(path string) bool {
+	if _, named := ix.named[path]; named || ix.dataByName(path) {
+		return len(ix.data) >= ix.opts.MaxFiles
+	}
+	return len(ix.scripts) >= ix.opts.MaxFiles
 }
