@@ -276,7 +276,28 @@ func (s *Server) projectTests(ctx context.Context) ([]workspace.ProjectTest, str
 		}
 		pi.Poll(every)
 	}
-	return pi.Tests(), pi.LeftOutMessage(), nil
+	return pi.Tests(), leftOutTests(pi), nil
+}
+
+// leftOutTests says, in the page's words, why pi may not hold a test
+// file of the project ("" when nothing can be missing): its walk stopped
+// at a bound, or it holds no more files than its cap. It names no
+// directory of the server (the editor's message does, LeftOutMessage),
+// and the scripts only the index's byte budget left out hide no test
+// file.
+func leftOutTests(pi *workspace.ProjectIndex) string {
+	const runIt = "a test file there is not found here; restls test DIR runs it"
+	ix := pi.Index()
+	if stop := ix.WalkStop(); stop != nil {
+		if stop.Depth {
+			return fmt.Sprintf("the project index looks at most %d directories deep, and the project goes deeper: %s", stop.Limit, runIt)
+		}
+		return fmt.Sprintf("the project index looks through at most %d files and directories, and the project has more: %s", stop.Limit, runIt)
+	}
+	if _, truncated := ix.Len(); truncated {
+		return "the project index holds only the first files of a project this large: " + runIt
+	}
+	return ""
 }
 
 // testScript checks the script's path in the project: relative, inside
