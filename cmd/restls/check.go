@@ -55,7 +55,10 @@ column, severity, message and code (docs/diagnostics.md).
 
 Scripts are the files matching --include (default **/*.js) and no
 --exclude, relative to the directory walked, that .gitignore does not
-ignore; a file named as a PATH is always checked. A script's kind is its
+ignore, in no directory below it whose name starts with "." (.git,
+.vscode, .github) and no node_modules, as every project walk leaves them
+out: name one as a PATH to check it. A file named as a PATH is always
+checked. A script's kind is its
 first-line "// restls-kind: K" comment, else the first --kind-map glob
 that matches it, else scriptService (the scriptKinds setting's rule).
 

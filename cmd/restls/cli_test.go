@@ -40,6 +40,8 @@ func TestCLISlips(t *testing.T) {
 		{"env-root-is-a-file", []string{"services"}, []string{"RESTLS_CONFIG_ROOT=" + script}, 2},
 		{"help", []string{"help"}, nil, 0},
 		{"help-dap", []string{"help", "dap"}, nil, 0},
+		{"help-check", []string{"help", "check"}, nil, 0},
+		{"help-test", []string{"help", "test"}, nil, 0},
 		{"dap-request-stdin-listen", []string{"dap", "--request-stdin", "--listen", "127.0.0.1:0"}, nil, 2},
 		{"dap-request-stdin-empty", []string{"dap", "--request-stdin"}, nil, 2},
 		{"dap-request-stdin-project", []string{"dap", "--request-stdin", "--config-root", "testdata/config"}, nil, 2},

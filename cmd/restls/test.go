@@ -22,7 +22,10 @@ import (
 func runTest(env *cliEnv, args []string) int {
 	fs := newFlagSet(env, "test", "[--run REGEX] [--update] [--live] [--junit FILE] [--json] [-v] [--timeout D] [--max-memory SIZE] [--validate-responses] [--openapi ID=PATH_OR_URL] [--coverage] [--coverage-min PCT] [--coverage-dir DIR] [--faults] [--fail LIST] [config flags] [PATH...]", `
 Runs the script tests in the NAME.test.yaml files under the PATHs
-(default .): each names a script, its kind, context.input and the
+(default .; below a PATH, no directory whose name starts with "." and no
+node_modules, as every project walk leaves them out: name one as a PATH
+to run its tests): each names a script (relative to the test file; an
+absolute path is refused), its kind, context.input and the
 fixtures that answer its calls (the --mock format), and expects a result
 (result, or resultMatch for a part of it) or a thrown error, the calls
 made and the console output (docs/ci.md; schema:
