@@ -102,7 +102,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.Var(&h.hosts, "allow-host", "also answer requests whose Host header is this `host[:port]` (repeatable; without a port, any port), e.g. the name a reverse proxy or your DNS gives this server; "+
 		"otherwise only the loopback names and the address it listens on are answered (421 for any other, which is what a DNS rebinding attack sends)")
 	fs.DurationVar(&h.readTimeout, "read-timeout", 30*time.Second, "how long one HTTP request, body included, may take to arrive (not /lsp WebSockets)")
-	fs.DurationVar(&h.debugIdle, "debug-idle", dap.DefaultIdle, "end a designer debug session (/dap) whose page sends nothing for this `duration`: before its launch, and while its run stands paused")
+	fs.DurationVar(&h.debugIdle, "debug-idle", dap.DefaultIdle, "end a designer debug session (/dap) whose page sends nothing for this `duration`, before its launch or after it (its run with it, paused or running)")
 	fs.BoolVar(&h.allowRun, "allow-run", false, "enable POST /v1/run and restls.runScript over WebSocket: dry runs execute the script and call the configured services")
 	fs.DurationVar(&h.grace, "shutdown-grace", 5*time.Second, "on SIGINT/SIGTERM, how long dry runs and HTTP requests in flight may take to finish (/readyz fails and new sessions and runs are refused at once; runs still going after it are stopped)")
 	fs.DurationVar(&h.stopDelay, "shutdown-delay", 0, "on SIGINT/SIGTERM, how long to keep answering, not ready and refusing new sessions and runs, before draining: the time a load balancer's health checks take to notice (not needed in Kubernetes, whose preStop does it)")
