@@ -2,12 +2,14 @@ package dap
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/restls/restls/config"
 	"github.com/restls/restls/engine"
 	"github.com/restls/restls/runtime/dryrun"
 	"github.com/restls/restls/runtime/restclient"
@@ -53,5 +55,40 @@ func TestCallConsoleLine(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); !strings.HasPrefix(got, "method serviceId url status") {
 		t.Errorf("the call's parts %q, want method, serviceId, url, status first", got)
+	}
+}
+
+// TestContractNotesMasked: a contract note that quotes a configured
+// credential (a description's enum holding a service's password, say)
+// is masked in the debug console as every other run output is.
+func TestContractNotesMasked(t *testing.T) {
+	const password = "s3cret-pa55word"
+	reg := config.NewRegistry(config.ScriptService, []config.Service{{
+		ID: "crm", URL: "https://crm.test/api",
+		Auth: config.Auth{Type: config.AuthBasic, EncodedCredentials: config.NewSecret(base64.StdEncoding.EncodeToString([]byte("robot:" + password)))},
+	}}, config.Timeouts{}, nil)
+	snap := workspace.NewSnapshot(config.NewSnapshot(config.Sources{}, reg), config.KindMap{}, nil, nil, nil, nil)
+	c := servePipes(t, Options{
+		Snapshot: func(context.Context, string) (workspace.Snapshot, error) { return snap, nil },
+		Run: func(_ context.Context, _ workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+			call := &restclient.Call{ServiceID: "crm", Method: "GET", URL: "https://crm.test/api/customers/7", Status: &restclient.Status{Code: 200, Message: "OK"},
+				Contract: []restclient.ContractNote{{Operation: "GET /customers/{id}", Path: "/role", Rule: "enum", Message: `"guest" is not one of ["admin", "` + password + `"]`}}}
+			req.Observer.CallMade(0, call)
+			req.Observer.CallAnswered(0, call)
+			return &dryrun.Result{Result: json.RawMessage(`1`), Kind: config.ScriptService, Calls: []*restclient.Call{call}}, nil
+		}})
+	c.request("initialize", map[string]any{"adapterID": "restls"})
+	c.response("initialize")
+	c.request("launch", map[string]any{"program": "a.js", "text": "return 1;\n"})
+	if r := c.response("launch").GetResponse(); !r.Success {
+		t.Fatalf("launch refused: %s", r.Message)
+	}
+	c.request("configurationDone", nil)
+	out := c.until("the contract note", func(m godap.Message) bool {
+		o, ok := m.(*godap.OutputEvent)
+		return ok && strings.Contains(o.Body.Output, ": contract (enum): ")
+	}).(*godap.OutputEvent)
+	if strings.Contains(out.Body.Output, password) || !strings.Contains(out.Body.Output, `["admin", "***"]`) {
+		t.Errorf("contract note %q, want the password masked as ***", out.Body.Output)
 	}
 }

@@ -353,7 +353,7 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 		s.output("stderr", fmt.Sprintf("restls dap: %v\n", err))
 		return
 	}
-	s.contract(res.Calls)
+	s.contract(snap.Config.For(res.Kind), res.Calls)
 	if res.Error != nil {
 		s.output("stderr", fmt.Sprintf("%s: %s\n", res.Error.Name, res.Error.Message))
 	} else {
@@ -478,11 +478,17 @@ func compactJSON(b json.RawMessage) []byte {
 // POST /v1/run carry on each call), which is taken once the run has
 // ended, so the notes follow the calls, before the result. Each line
 // names the call as the console showed it and the note as the preview
-// says it; they never fail the run.
-func (s *session) contract(calls []*restclient.Call) {
+// says it; they never fail the run. A note may quote the description or
+// an answer, so each line is masked by the credentials of reg, the run's
+// registry, as the run masks its own output (restclient.RegistryRedactor).
+func (s *session) contract(reg *config.Registry, calls []*restclient.Call) {
+	var red *restclient.Redactor
 	for _, c := range calls {
 		for _, n := range c.Contract {
-			s.output("console", fmt.Sprintf("? %s %s %s: contract (%s): %s\n", c.Method, c.ServiceID, c.URL, n.Rule, n.Message))
+			if red == nil {
+				red = restclient.RegistryRedactor(reg)
+			}
+			s.output("console", red.String(fmt.Sprintf("? %s %s %s: contract (%s): %s\n", c.Method, c.ServiceID, c.URL, n.Rule, n.Message)))
 		}
 	}
 }

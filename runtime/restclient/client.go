@@ -139,9 +139,22 @@ func (s *Session) Close() {
 	}
 }
 
-// Session returns a session on reg. Every credential reg holds is
-// registered with the session's Redactor at once.
+// Session returns a session on reg. Every credential reg holds, and each
+// token the client holds for it, is registered with the session's
+// Redactor at once.
 func (c *Client) Session(reg *config.Registry) *Session {
+	return &Session{c: c, reg: reg, red: registryRedactor(reg, c.tokens.peek)}
+}
+
+// RegistryRedactor is a Redactor of every credential reg holds, as a
+// run's session on reg starts with (Client.Session) before it fetches a
+// token: for text made from a run's output after the run (the debug
+// console's contract notes), so that it is masked as the run's output is.
+func RegistryRedactor(reg *config.Registry) *Redactor { return registryRedactor(reg, nil) }
+
+// registryRedactor is RegistryRedactor with the tokens token (may be
+// nil) holds for reg's OAuth clients.
+func registryRedactor(reg *config.Registry, token func(*config.OAuth) string) *Redactor {
 	red := NewRedactor()
 	for _, id := range reg.IDs() {
 		svc, _ := reg.Service(id)
@@ -153,13 +166,13 @@ func (c *Client) Session(reg *config.Registry) *Session {
 				red.Add(o.ClientSecret.Reveal())
 				red.Add(o.Password.Reveal())
 				red.AddBasic(o.TokenBasicAuth.Reveal())
-				if tok := c.tokens.peek(o); tok != "" {
-					red.Add(tok)
+				if token != nil {
+					red.Add(token(o))
 				}
 			}
 		}
 	}
-	return &Session{c: c, reg: reg, red: red}
+	return red
 }
 
 // Redactor returns the session's Redactor; callers pass every text they
