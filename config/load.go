@@ -292,7 +292,7 @@ func (m *merger) api(a *rawAPI) {
 			"api entry has no serviceId: add serviceId so that scripts can name it (the entry is ignored)")
 		return
 	}
-	if r, at, ok := controlChar(id); ok {
+	if r, at, ok := ControlChar(id); ok {
 		m.add(a.serviceID.pos, SeverityError, CodeBadServiceID, "",
 			fmt.Sprintf("serviceId %q contains the control character %U at byte %d: a serviceId is a name scripts write between quotes, and restls writes it into shell commands (Copy as cURL); remove the character (the entry is ignored)", id, r, at))
 		return
@@ -495,7 +495,7 @@ func (m *merger) oauth(o *rawOAuth) {
 		m.addOAuth(o.pos, SeverityError, CodeOAuthMissingField, "", "oAuth definition has no id: add id so that services can refer to it (the definition is ignored)")
 		return
 	}
-	if r, at, ok := controlChar(id); ok {
+	if r, at, ok := ControlChar(id); ok {
 		m.addOAuth(o.get("id").pos, SeverityError, CodeBadOAuthID, "",
 			fmt.Sprintf("oAuth id %q contains the control character %U at byte %d: remove the character here and in the services that name it (the definition is unusable)", id, r, at))
 		m.oauthBroken[id] = "its id contains a control character"
@@ -692,11 +692,12 @@ func plainHost(h string) bool {
 	return true
 }
 
-// controlChar returns the first control character of s (C0, DEL or C1)
+// ControlChar returns the first control character of s (C0, DEL or C1)
 // and its byte offset. Identifiers reach generated shell text (curl
 // export) and terminals, where such a character ends a comment or a
-// line (issue 23, finding 10).
-func controlChar(s string) (rune, int, bool) {
+// line (issue 23, finding 10). A serviceId holds none (service-bad-id),
+// wherever it is written.
+func ControlChar(s string) (rune, int, bool) {
 	for i, r := range s {
 		if unicode.IsControl(r) {
 			return r, i, true
@@ -705,7 +706,7 @@ func controlChar(s string) (rune, int, bool) {
 	return 0, 0, false
 }
 
-func hasControlChar(s string) bool { _, _, ok := controlChar(s); return ok }
+func hasControlChar(s string) bool { _, _, ok := ControlChar(s); return ok }
 
 // clip shortens s to at most n bytes (on a rune boundary), marking the cut.
 func clip(s string, n int) string {

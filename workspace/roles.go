@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/restls/restls/config"
 )
 
 // Role names of the roles key, weakest first: a viewer gets hints and /lsp
@@ -86,7 +88,32 @@ func decodeRoles(raw rawRoles, root *yaml.Node, diag diagFunc) *Roles {
 			diag(at.Line, at.Column, CodeInvalid, "roles: group %q: environments and services limit live runs, which only the role runner has; remove them or make the role runner", g)
 			continue
 		}
+		if !validServices(gr.Services, valueOf(valueOf(valueOf(roles, "groups"), g), "services"), g, at, diag) {
+			continue
+		}
 		r.Groups[g] = Grant(gr)
 	}
 	return r
+}
+
+// validServices says, for each serviceId of group g's services list (seq;
+// at when it has no node of its own) that is empty or holds a control
+// character, that it names no service (config's service-bad-id rule): an
+// empty id once allowed every service, a live run now none.
+func validServices(ids []string, seq *yaml.Node, g string, at *yaml.Node, diag diagFunc) bool {
+	ok := true
+	for i, id := range ids {
+		where := at
+		if seq.Kind == yaml.SequenceNode && i < len(seq.Content) {
+			where = seq.Content[i]
+		}
+		if id == "" {
+			diag(where.Line, where.Column, CodeInvalid, "roles: group %q: services item %d is empty: write the serviceId the group's live runs may call, or remove the item (no services list allows every service)", g, i+1)
+			ok = false
+		} else if r, b, bad := config.ControlChar(id); bad {
+			diag(where.Line, where.Column, CodeInvalid, "roles: group %q: services item %d, serviceId %q, contains the control character %U at byte %d, which no serviceId holds: write the serviceId as the configuration defines it", g, i+1, id, r, b)
+			ok = false
+		}
+	}
+	return ok
 }
