@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +68,30 @@ func TestReferencesSayWhatTheIndexLeftOut(t *testing.T) {
 	call(t, cs, "references", map[string]any{"serviceId": "orders"}, &out)
 	if !strings.Contains(out.LeftOut, "walk stopped") || !strings.Contains(out.LeftOut, "64") {
 		t.Errorf("a script past the walk's depth: leftOut = %q, want where the walk stopped", out.LeftOut)
+	}
+}
+
+// TestIndexOutlivesACancelledCall: the tool call that builds the
+// session's shared project index first does not cut its build short when
+// it is cancelled: the call, and every surface sharing the index, see
+// the whole of it.
+func TestIndexOutlivesACancelledCall(t *testing.T) {
+	root := testProject(t)
+	o := testOptions(t, root)
+	s, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client cancelled its first call
+	if _, err := s.index(ctx); err != nil {
+		t.Fatalf("the first call, cancelled: %v; want the index built", err)
+	}
+	pi, isNew, err := o.Session.ProjectIndex(root, o.Session.Registry(), o.Session.Kinds())
+	if err != nil || isNew {
+		t.Fatalf("after the cancelled call, the shared index is new %v (%v); want the one it built", isNew, err)
+	}
+	if n, _ := pi.Index().Len(); n == 0 {
+		t.Error("the shared index holds no script after the cancelled call")
 	}
 }

@@ -72,7 +72,10 @@ func (s *Server) index(ctx context.Context) (*workspace.ProjectIndex, error) {
 	}
 	switch {
 	case isNew:
-		if err := pi.Build(ctx); err != nil {
+		// Shared with the session's other surfaces: a tool call that is
+		// cancelled must not leave it partial for them (web's
+		// projectTests builds so too). The build has its own time limit.
+		if err := pi.Build(context.WithoutCancel(ctx)); err != nil {
 			return nil, fmt.Errorf("indexing the project: %w", err)
 		}
 	case !pi.Wait(ctx):

@@ -264,7 +264,10 @@ func (s *Server) projectTests(ctx context.Context) ([]workspace.ProjectTest, str
 	}
 	switch {
 	case isNew:
-		if err := pi.Build(ctx); err != nil {
+		// The index is shared: a client that leaves during the first
+		// request must not leave it partial for those waiting on it (and
+		// for an editor sharing it). The build has its own time limit.
+		if err := pi.Build(context.WithoutCancel(ctx)); err != nil {
 			return nil, "", fmt.Errorf("indexing the project's test files did not finish (%v): try again", err)
 		}
 	case !pi.Wait(ctx):
