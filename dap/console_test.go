@@ -92,3 +92,44 @@ func TestContractNotesMasked(t *testing.T) {
 		t.Errorf("contract note %q, want the password masked as ***", out.Body.Output)
 	}
 }
+
+// TestDisplayShowsConfigurationPaths: with a Display (restls dap
+// --request-stdin's), a configuration file a call's error names is shown
+// as the Display shows it in the console and in the call's error part.
+func TestDisplayShowsConfigurationPaths(t *testing.T) {
+	const root = "/srv/proj/config"
+	msg := `serviceId "broken" is configured but unusable: ` + root + `/application.yml:4:7: error: ...`
+	display := workspace.NewPathDisplay(func(p string) string { return strings.TrimPrefix(strings.TrimPrefix(p, root), "/") }, config.Sources{ConfigRoot: root})
+	c := servePipes(t, Options{Display: display, Run: func(_ context.Context, _ workspace.Snapshot, req engine.Request) (*dryrun.Result, error) {
+		call := &restclient.Call{ServiceID: "broken", Method: "GET", ErrorCode: "service-unusable", ErrorMessage: msg}
+		req.Observer.CallMade(0, call)
+		req.Observer.CallAnswered(0, call)
+		return &dryrun.Result{Error: &dryrun.ScriptError{Name: "RestClientError", Message: msg}, Calls: []*restclient.Call{call}}, nil
+	}})
+	c.request("initialize", map[string]any{"adapterID": "restls"})
+	c.response("initialize")
+	c.request("launch", map[string]any{"program": "a.js", "text": "return 1;\n"})
+	if r := c.response("launch").GetResponse(); !r.Success {
+		t.Fatalf("launch refused: %s", r.Message)
+	}
+	c.request("configurationDone", nil)
+	line := c.until("the call's console line", func(m godap.Message) bool {
+		o, ok := m.(*godap.OutputEvent)
+		return ok && strings.HasPrefix(o.Body.Output, "←")
+	}).(*godap.OutputEvent)
+	out := c.until("the run's error", func(m godap.Message) bool {
+		o, ok := m.(*godap.OutputEvent)
+		return ok && strings.HasPrefix(o.Body.Output, "RestClientError: ")
+	}).(*godap.OutputEvent)
+	if strings.Contains(out.Body.Output, root) || !strings.Contains(out.Body.Output, "unusable: application.yml:4:7") {
+		t.Errorf("the run's error %q, want the file as the Display shows it", out.Body.Output)
+	}
+	c.request("variables", map[string]any{"variablesReference": line.Body.VariablesReference})
+	vars := c.response("variables").(*godap.VariablesResponse).Body.Variables
+	c.request("variables", map[string]any{"variablesReference": vars[0].VariablesReference})
+	for _, v := range c.response("variables").(*godap.VariablesResponse).Body.Variables {
+		if v.Name == "error" && (strings.Contains(v.Value, root) || !strings.Contains(v.Value, "application.yml:4:7")) {
+			t.Errorf("the call's error part %s, want the file as the Display shows it", v.Value)
+		}
+	}
+}

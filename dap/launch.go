@@ -335,7 +335,7 @@ func (s *session) run(ctx context.Context, a LaunchArgs, text string) {
 		}
 	}
 	req.Input = a.Input
-	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Show
+	req.Observer, req.Statements, req.Show = (*observer)(s), true, s.o.Display.Show
 	// What the user should know that is not the result (a description
 	// that did not load): in the console, as restls run writes it,
 	// unless the server that started this process keeps it (Notice).

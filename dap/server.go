@@ -62,9 +62,15 @@ type Options struct {
 	// says nothing there: the text names the server's files, which a
 	// designer page is never shown, and the session's log has it.
 	Notice func(msg string)
-	// Show is how a path is shown in messages (nil: as it is).
-	Show   func(path string) string
-	Logger *zap.Logger
+	// Display is how the server's paths are shown in what the session
+	// sends: a launch's messages name files as Display.Path shows them,
+	// and every console line has each configuration file it names as
+	// Display.Text shows it (the zero Display: as they are). restls dap
+	// --request-stdin shows them relative to the configuration root, as
+	// web clients see every configuration path; an editor's restls dap
+	// shows them as they are.
+	Display workspace.PathDisplay
+	Logger  *zap.Logger
 }
 
 // DefaultIdle and DefaultWall are the session's limits when Options
@@ -414,7 +420,7 @@ func (s *session) reply(seq int, command string, message string) {
 }
 
 func (s *session) output(category, text string) {
-	s.event(&godap.OutputEvent{Event: s.newEvent("output"), Body: godap.OutputEventBody{Category: category, Output: text}})
+	s.event(&godap.OutputEvent{Event: s.newEvent("output"), Body: godap.OutputEventBody{Category: category, Output: s.o.Display.Text(text)}})
 }
 
 func (s *session) event(m godap.Message) { s.send(m) }
@@ -435,9 +441,4 @@ func (s *session) send(m godap.Message) {
 	}
 }
 
-func (s *session) show(path string) string {
-	if s.o.Show == nil {
-		return path
-	}
-	return s.o.Show(path)
-}
+func (s *session) show(path string) string { return s.o.Display.Path(path) }

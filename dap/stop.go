@@ -112,6 +112,7 @@ func (o *observer) Exception(x dryrun.Exception, p dryrun.Paused) {
 	if inEval || !s.stopsAt(x) {
 		return
 	}
+	x.Text = s.o.Display.Text(x.Text) // a RestClientError may name a configuration file
 	what := "Exception"
 	if x.Uncaught {
 		what = "Uncaught exception"

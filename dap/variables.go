@@ -293,7 +293,7 @@ func (s *session) callParts(c *restclient.Call) []godap.Variable {
 		out = append(out, godap.Variable{Name: "status", Value: fmt.Sprintf("%d %s", c.Status.Code, c.Status.Message)})
 	}
 	if c.ErrorCode != "" {
-		out = append(out, str("error", c.ErrorCode+": "+c.ErrorMessage))
+		out = append(out, str("error", c.ErrorCode+": "+s.o.Display.Text(c.ErrorMessage)))
 	}
 	out = append(out, godap.Variable{Name: "durationMs", Value: strconv.FormatFloat(c.DurationMs, 'f', -1, 64), Type: "number"})
 	headers := func(name string, h restclient.Headers) {

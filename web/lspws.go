@@ -12,6 +12,7 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // LSPServer is the language server /lsp serves: this file is the only one
@@ -128,7 +129,7 @@ func (s *Server) sessionOptions(r *http.Request) lsp.SessionOptions {
 	if snap := s.opts.Snapshot(); snap != nil {
 		root = snap.Sources.ConfigRoot
 	}
-	return lsp.SessionOptions{MayRun: mayRun, MayReload: mayReload, Refused: refused, SourcesRefused: &sourcesRefused, ShowPath: relativeTo(root),
+	return lsp.SessionOptions{MayRun: mayRun, MayReload: mayReload, Refused: refused, SourcesRefused: &sourcesRefused, ShowPath: workspace.RelativeTo(root),
 		HistoryInMemory: true, // a designer's runs are its own, never on the server's disk
 		MaxDocuments:    s.opts.SessionDocuments, MaxBytes: s.opts.SessionBytes, RaiseLimits: raiseSessionLimits}
 }

@@ -10,13 +10,14 @@ import (
 
 	"github.com/restls/restls/config"
 	"github.com/restls/restls/lsp"
+	"github.com/restls/restls/workspace"
 )
 
 // TestRelativeTo: a path under the root is shown relative to it, any
 // other by its file name only.
 func TestRelativeTo(t *testing.T) {
 	t.Parallel()
-	show := relativeTo("/etc/restls")
+	show := workspace.RelativeTo("/etc/restls")
 	for in, want := range map[string]string{
 		"/etc/restls/application.yml":                       "application.yml",
 		"/etc/restls/script-code-config/script-service.xml": "script-code-config/script-service.xml",
@@ -29,10 +30,10 @@ func TestRelativeTo(t *testing.T) {
 		"/etc/restls/sub/../../x.yml": "x.yml",
 	} {
 		if got := show(in); got != want {
-			t.Errorf("relativeTo(/etc/restls)(%q) = %q, want %q", in, got, want)
+			t.Errorf("workspace.RelativeTo(/etc/restls)(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := relativeTo("")("/etc/restls/application.yml"); got != "application.yml" {
+	if got := workspace.RelativeTo("")("/etc/restls/application.yml"); got != "application.yml" {
 		t.Errorf("without a root: %q", got)
 	}
 	// Relative paths (a root given as --config-root cfg) are read against
@@ -41,7 +42,7 @@ func TestRelativeTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := relativeTo("cfg")
+	rel := workspace.RelativeTo("cfg")
 	for in, want := range map[string]string{
 		"cfg/application.yml":                       "application.yml",
 		"./cfg/sub/x.xml":                           "sub/x.xml",
@@ -50,7 +51,7 @@ func TestRelativeTo(t *testing.T) {
 		"cfg/../cfg2/a.yml":                         "a.yml",
 	} {
 		if got := rel(in); got != want {
-			t.Errorf("relativeTo(cfg)(%q) = %q, want %q", in, got, want)
+			t.Errorf("workspace.RelativeTo(cfg)(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -172,6 +172,11 @@ session broke, 2 for usage errors.`)
 		// shows no notice): the session's log has it ("OpenAPI
 		// description not loaded"), which joins the server's.
 		opts.Notice = func(string) {}
+		// What the run says of a configuration file (a call to a service
+		// the configuration leaves unusable) names it as a web client sees
+		// it, relative to the configuration root: the page is never shown
+		// where the server keeps its files.
+		opts.Display = workspace.NewPathDisplay(workspace.RelativeTo(decided.Sources.ConfigRoot), decided.Sources)
 	}
 	if dir, err := historyDir(env); err == nil {
 		opts.History = &history.Dir{Root: dir}
