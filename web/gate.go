@@ -227,7 +227,26 @@ func (g *Gate) Wrap(runner Runner) Runner {
 		}
 		via, _ := ctx.Value(viaKey{}).(string)
 		g.account(ctx, start, id, known, snap, req, res, err, via)
+		showPaths(snap, res)
 		return res, err
+	}
+}
+
+// showPaths shows the configuration files res's errors name (a call to
+// a service the configuration leaves unusable names the entry's file and
+// line) as web clients see every configuration path, relative to the
+// configuration root: a web client never learns where the server keeps
+// its files. The audit (account) has them as they are.
+func showPaths(snap workspace.Snapshot, res *dryrun.Result) {
+	if res == nil || snap.Config == nil {
+		return
+	}
+	show := pathDisplay(snap.Config)
+	if e := res.Error; e != nil {
+		e.Message = show.Text(e.Message)
+	}
+	for _, c := range res.Calls {
+		c.ErrorMessage = show.Text(c.ErrorMessage)
 	}
 }
 
