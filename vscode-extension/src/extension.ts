@@ -116,6 +116,84 @@ const RECONFIGURE_IN_PLACE = true;
 const RESTARTS_ALLOWED = 3;
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
+/**
+ * Client is the language client with the promises vscode-languageclient 9
+ * drops when the server exits while it starts handled: its pending start
+ * (rejected after the client let go of it), and the stop() it calls itself
+ * when initialize fails (which writes shutdown to a server that is gone,
+ * or rejects "not running"). Unhandled, each is an unhandled rejection in
+ * the extension host.
+ */
+class Client extends LanguageClient {
+  /** failed tells whether a write to the server failed or its connection closed: the server is going away. */
+  private failed = false;
+  private closed = false;
+  private readonly handledClose: Promise<void>;
+  private closeHandled: () => void = () => undefined;
+
+  constructor(id: string, name: string, server: ServerOptions, options: LanguageClientOptions) {
+    const handler = options.errorHandler!;
+    let self: Client | undefined;
+    super(id, name, server, {
+      ...options,
+      errorHandler: {
+        error: (error, message, count) => {
+          if (self) {
+            self.failed = true;
+          }
+          return handler.error(error, message, count);
+        },
+        closed: () => handler.closed(),
+      },
+    });
+    self = this;
+    this.handledClose = new Promise((resolve) => (this.closeHandled = resolve));
+  }
+
+  override start(): Promise<void> {
+    const starting = super.start();
+    // A second start() while one is pending returns the client's own
+    // promise of it, the one that a closed connection rejects.
+    const pending = super.start();
+    return Promise.all([starting, pending]).then(() => undefined);
+  }
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    // Once the server is going away the extension's closed() tells the
+    // user (once, or not at all while it restarts it): the client only logs.
+    super.error(message, data, this.failed ? false : showNotification);
+  }
+
+  protected override async handleConnectionClosed(): Promise<void> {
+    this.failed = true;
+    this.closed = true;
+    try {
+      await super.handleConnectionClosed();
+    } finally {
+      this.closeHandled();
+    }
+  }
+
+  override async stop(timeout = 2000): Promise<void> {
+    if (this.failed) {
+      // The server is going away: wait (at most timeout) until the client
+      // has handled its closed connection instead of writing shutdown to it.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.handledClose, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
+      clearTimeout(timer);
+    }
+    try {
+      await super.stop(timeout);
+    } catch (e) {
+      // After the connection closed there is nothing to shut down; the
+      // client's stop() still ends the process.
+      if (!this.closed) {
+        throw e;
+      }
+    }
+  }
+}
+
 /** Restls is the extension's state: one language client at a time. */
 export class Restls implements vscode.Disposable {
   client: LanguageClient | undefined;
@@ -454,6 +532,9 @@ export class Restls implements vscode.Disposable {
     this.started = true;
     void vscode.commands.executeCommand('setContext', 'restls.started', true);
     this.queue = this.queue.then(async () => {
+      if (this.disposed) {
+        return;
+      }
       if (manual) {
         this.notified.clear();
         this.crashes = [];
@@ -548,14 +629,23 @@ export class Restls implements vscode.Disposable {
           this.log(`connection to the server: ${err.message}`);
           return { action: ErrorAction.Continue, handled: true };
         },
-        closed: () => this.onClosed(),
+        closed: () => {
+          exited = true;
+          return this.onClosed();
+        },
       },
       initializationFailedHandler: (err) => {
-        this.fail(`restls serve failed to initialize: ${err instanceof Error ? err.message : String(err)}. See "restls: Show Log".`, false);
+        // A server that exits before answering initialize fails it too;
+        // closed() has decided then.
+        if (!exited) {
+          this.fail(`restls serve failed to initialize: ${err instanceof Error ? err.message : String(err)}. See "restls: Show Log".`, false);
+        }
         return false;
       },
     };
-    const client = new LanguageClient('restls', 'restls', serverOptions, clientOptions);
+    // exited tells whether this client's server has exited (closed()).
+    let exited = false;
+    const client = new Client('restls', 'restls', serverOptions, clientOptions);
     // Running is set as the initialize answer arrives, before the client
     // registers its document selector: the server's globs go in then.
     client.onDidChangeState((e) => {
@@ -579,8 +669,10 @@ export class Restls implements vscode.Disposable {
       // The lenses shown before had no server to name the fixture files.
       this.lenses.refresh();
     } catch (e) {
-      if (this.client === client) {
+      if (this.client === client && !exited) {
         this.fail(`restls serve could not be started: ${e instanceof Error ? e.message : String(e)}. See "restls: Show Log".`, false);
+      } else {
+        this.log(`the server exited while starting: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }
@@ -601,17 +693,25 @@ export class Restls implements vscode.Disposable {
     client.clientOptions.documentSelector = [...scriptSelector(files?.scripts ?? []), ...testFileSelector(files?.testFiles), ...configDocumentSelector()];
   }
 
-  /** onClosed restarts a crashed server, at most RESTARTS_ALLOWED times in RESTART_WINDOW_MS, then stops with one notification. */
-  private onClosed(): { action: CloseAction; handled: boolean } {
+  /**
+   * onClosed restarts a crashed server, at most RESTARTS_ALLOWED times in
+   * RESTART_WINDOW_MS, then stops with one notification. The extension
+   * restarts it with a new client (restart): the client's own restart
+   * leaves the promise of a start that the server's exit interrupts
+   * unhandled.
+   */
+  private onClosed(): { action: CloseAction; handled: boolean; message: string } {
     const now = Date.now();
     this.crashes = this.crashes.filter((t) => now - t < RESTART_WINDOW_MS);
     this.crashes.push(now);
     if (this.crashes.length <= RESTARTS_ALLOWED) {
-      this.log(`the server stopped unexpectedly; restarting (${this.crashes.length} of ${RESTARTS_ALLOWED} in 3 minutes)`);
-      return { action: CloseAction.Restart, handled: true };
+      const message = `the server stopped unexpectedly; restarting (${this.crashes.length} of ${RESTARTS_ALLOWED} in 3 minutes)`;
+      void this.restart(false);
+      return { action: CloseAction.DoNotRestart, handled: true, message };
     }
-    this.fail(`The restls server stopped ${this.crashes.length} times in 3 minutes and will not be restarted. See "restls: Show Log", then run "restls: Restart Server".`, false);
-    return { action: CloseAction.DoNotRestart, handled: true };
+    const message = `The restls server stopped ${this.crashes.length} times in 3 minutes and will not be restarted. See "restls: Show Log", then run "restls: Restart Server".`;
+    this.fail(message, false);
+    return { action: CloseAction.DoNotRestart, handled: true, message };
   }
 
   /** fail records why the server is not running and says so once. */
@@ -1124,7 +1224,13 @@ export class Restls implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), viewColumn: vscode.ViewColumn.One });
   }
 
+  /** disposed tells whether dispose ran: a restart still queued (a crashed server's) starts nothing. */
+  private disposed = false;
+
   async dispose(): Promise<void> {
+    this.disposed = true;
+    // A start under way ends first, then its client is stopped.
+    await this.queue.catch(() => undefined);
     await this.stop();
     for (const d of this.disposables) {
       d.dispose();

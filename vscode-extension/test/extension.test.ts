@@ -354,6 +354,29 @@ test('a server that keeps crashing is restarted 3 times, then one notification',
   assert.deepEqual(errors[0].items, ['Show Log', 'Restart Server']);
 });
 
+test('a server that exits before answering initialize: restarted 3 times, one notification, no promise left rejected', async () => {
+  // vscode-languageclient rejects the pending initialize when the
+  // connection closes; the extension must handle every promise of it.
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    process.env.FAKE_RESTLS_CRASH = 'initialize';
+    settings.set('restls.path', path.join(ws, 'bin', 'restls'));
+    openDocument(path.join(ws, 'scripts', 'order.js'), 'javascript', false);
+    ext = activate(fakeContext(path.join(ws, 'ext')));
+    await waitFor(() => recorded.messages.find((m) => /stopped 4 times in 3 minutes/.test(m.message)), 'the crash-loop notification', 20_000);
+    await deactivate();
+    ext = undefined;
+    const errors = recorded.messages.filter((m) => m.level === 'error');
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.deepEqual(errors[0].items, ['Show Log', 'Restart Server']);
+    assert.deepEqual(unhandled.map(String), []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
+
 test('CodeLenses above a script: Dry run and Record mocks; Dry run with mocks once the file beside it exists', async () => {
   const doc = openDocument(path.join(ws, 'scripts', 'order.js'));
   const e = await startWithFake();
