@@ -158,6 +158,9 @@ func clampOffset(text string, offset int) int {
 // windowStart returns where a scan of at most window bytes ending at
 // offset starts: the first line start in the window.
 func windowStart(text string, offset, window int) int {
+	// A word that starts before its scan's window asks for a negative
+	// one (wordHover); the scan then starts at offset.
+	window = max(window, 0)
 	if offset <= window {
 		return 0
 	}
