@@ -87,6 +87,15 @@ func (ps pathStyle) clean(p string) string {
 		if rest == "." && vol != "" {
 			rest = ""
 		}
+		// A relative path whose first element holds a colon (.\N:x)
+		// would read as a drive once cleaned (N:x): keep the .\ in
+		// front, as filepath.Clean does on Windows.
+		if vol == "" {
+			first, _, _ := strings.Cut(rest, "/")
+			if strings.Contains(first, ":") {
+				rest = "./" + rest
+			}
+		}
 	}
 	return strings.ReplaceAll(vol, "/", `\`) + strings.ReplaceAll(rest, "/", `\`)
 }
