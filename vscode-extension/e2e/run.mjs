@@ -753,10 +753,19 @@ try {
   const peekText = lineText(await peek.innerText()).replace(/\s+/g, ' ');
   step(`test peek: ${peekText.slice(0, 300)}`);
   // The peek opens right below the case's line (10: "- name: wrong name").
-  const peekBox = await peek.boundingBox();
+  // Measured until the editor's reveal scroll has settled (up to 5 s):
+  // a box taken mid-scroll put the peek above its line once in CI.
   const testEditor = page.locator('.monaco-editor', { has: page.locator('.test-output-peek') }).first();
-  const caseLine = await testEditor.locator('.view-line', { hasText: 'name: wrong name' }).first().boundingBox();
-  if (!peekBox || !caseLine || peekBox.y < caseLine.y + caseLine.height - 2 || peekBox.y > caseLine.y + 3 * caseLine.height) {
+  const atLine = (p, l) => p && l && p.y >= l.y + l.height - 2 && p.y <= l.y + 3 * l.height;
+  let peekBox, caseLine;
+  for (let t0 = Date.now(); ; await page.waitForTimeout(100)) {
+    peekBox = await peek.boundingBox();
+    caseLine = await testEditor.locator('.view-line', { hasText: 'name: wrong name' }).first().boundingBox();
+    if (atLine(peekBox, caseLine) || Date.now() - t0 > 5000) {
+      break;
+    }
+  }
+  if (!atLine(peekBox, caseLine)) {
     throw new Error(`the failure peek is not at the case's line: peek ${JSON.stringify(peekBox)}, line ${JSON.stringify(caseLine)}`);
   }
   await page.waitForTimeout(300);
